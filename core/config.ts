@@ -1,0 +1,84 @@
+/**
+ * Configuration: every setting comes from one environment variable, parsed here once.
+ * The README's "Environment variables" table lists the same names; keep the two in step.
+ */
+import path from 'node:path';
+
+export interface Config {
+  env: 'production' | 'development' | 'test';
+  port: number;
+  host: string;
+  /** Public base URL used in links (emails, download URLs). */
+  appUrl: string;
+  /** Tenants are served at `<sub>.<rootDomain>`. */
+  rootDomain: string;
+  /** Unset: embedded PostgreSQL under dataDir. */
+  databaseUrl: string | undefined;
+  /** Unset: in-process queue, cache, rate limiter and pub/sub. */
+  redisUrl: string | undefined;
+  dataDir: string;
+  /** Port of the embedded PostgreSQL when DATABASE_URL is unset. */
+  embeddedPgPort: number;
+  /** Name of the central database. */
+  centralDbName: string;
+  logLevel: string;
+  /** Expose error stacks in responses (never in production). */
+  debugErrors: boolean;
+  bodyLimit: string;
+  /** Total connections across all tenant pools. */
+  tenantPoolMaxTotal: number;
+  /** Connections per tenant pool. */
+  tenantPoolMax: number;
+  /** A tenant pool unused this long is closed. */
+  tenantPoolIdleMs: number;
+  /** Lifetime of access tokens issued by POST /auth/login, in seconds (0 = no expiry). */
+  tokenTtlSeconds: number;
+  /** Seconds to wait for in-flight requests on shutdown. */
+  shutdownGraceMs: number;
+  graphqlIntrospection: boolean;
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`Environment variable ${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  throw new Error(`Environment variable ${name} must be true or false, got "${raw}"`);
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const nodeEnv = env.NODE_ENV === 'production' || env.NODE_ENV === 'test' ? env.NODE_ENV : 'development';
+  const port = int(env, 'PORT', 3000);
+  const dataDir = path.resolve(env.DATA_DIR || './data');
+  return {
+    env: nodeEnv,
+    port,
+    host: env.HOST || '0.0.0.0',
+    appUrl: (env.APP_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    rootDomain: (env.ROOT_DOMAIN || 'localhost').toLowerCase(),
+    databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    dataDir,
+    embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 54329),
+    centralDbName: env.CENTRAL_DB_NAME || 'mandi',
+    logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
+    debugErrors: nodeEnv !== 'production' && bool(env, 'DEBUG_ERRORS', false),
+    bodyLimit: env.BODY_LIMIT || '1mb',
+    tenantPoolMaxTotal: int(env, 'TENANT_POOL_MAX_TOTAL', 50),
+    tenantPoolMax: int(env, 'TENANT_POOL_MAX', 5),
+    tenantPoolIdleMs: int(env, 'TENANT_POOL_IDLE_MS', 60_000),
+    tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 30 * 24 * 3600),
+    shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000),
+    graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', false),
+  };
+}

