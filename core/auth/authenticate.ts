@@ -1,0 +1,77 @@
+/**
+ * Bearer-token authentication and permission checks (spec 1 Authentication; spec 3 Authentication 1
+ * for X-Effective-Tenant). A token is valid only in the tenant it was issued for; a super admin may
+ * act in another tenant by naming it in X-Effective-Tenant.
+ */
+import type { RequestHandler } from 'express';
+import { currentContext } from '../context';
+import { MandiError, forbidden, unauthenticated } from '../errors';
+import type { TenantService } from '../tenancy/tenant-service';
+import type { AuthService } from './auth-service';
+
+export const ALL_PERMISSIONS = '*';
+
+export function bearerToken(header: string | undefined): string | undefined {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return m?.[1];
+}
+
+export function authenticate(auth: AuthService, tenants: TenantService): RequestHandler {
+  return async (req, _res, next) => {
+    const ctx = currentContext()!;
+    const token = bearerToken(req.get('authorization'));
+    if (!token) return next(unauthenticated());
+    const principal = await auth.authenticate(token);
+    if (!principal) return next(unauthenticated('The access token is invalid, expired or revoked.'));
+    if (!ctx.tenant) {
+      return next(new MandiError('TENANT_REQUIRED', 'Tenant context is required: send the X-Tenant header or use the tenant subdomain.', 400));
+    }
+    if (principal.tenantId !== ctx.tenant.id) {
+      return next(unauthenticated('This access token was not issued for this tenant.'));
+    }
+    ctx.user = principal.user;
+    ctx.tokenId = principal.tokenId;
+
+    const effective = req.get('x-effective-tenant');
+    if (effective && effective.trim()) {
+      const target = await tenants.resolve(effective);
+      if (!principal.user.isSuperAdmin || !target) {
+        return next(
+          new MandiError('UNAUTHORIZED_CONTEXT', 'You may not switch to this tenant.', 403, { target_tenant: effective.trim().toLowerCase() }),
+        );
+      }
+      ctx.tenant = target;
+      ctx.permissions = new Set([ALL_PERMISSIONS]);
+      return next();
+    }
+
+    const membership = await auth.membership(ctx.tenant.id, principal.user.id);
+    if (membership?.status === 'active') {
+      ctx.permissions = membership.permissions;
+    } else if (principal.user.isSuperAdmin) {
+      ctx.permissions = new Set([ALL_PERMISSIONS]);
+    } else {
+      return next(forbidden('You are not a member of this tenant.'));
+    }
+    next();
+  };
+}
+
+export function hasPermission(name: string): boolean {
+  const ctx = currentContext();
+  if (!ctx?.user) return false;
+  if (ctx.user.isSuperAdmin) return true;
+  return !!ctx.permissions && (ctx.permissions.has(ALL_PERMISSIONS) || ctx.permissions.has(name));
+}
+
+export function requirePermission(name: string): RequestHandler {
+  return (_req, _res, next) => {
+    if (hasPermission(name)) return next();
+    next(forbidden(`This action requires the permission "${name}".`, { permission: name }));
+  };
+}
+
+export const requireSuperAdmin: RequestHandler = (_req, _res, next) => {
+  if (currentContext()?.user?.isSuperAdmin) return next();
+  next(forbidden('This action is for platform super admins only.'));
+};

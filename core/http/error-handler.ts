@@ -1,0 +1,74 @@
+/**
+ * Renders every error as JSON in the shape of the spec area that exposes it (DESIGN.md,
+ * Conventions). Routes pick a shape with `useErrorShape`; the default is the platform shape.
+ * Stacks appear only when DEBUG_ERRORS is on outside production.
+ */
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { Logger } from '../logger';
+import { MandiError, RateLimitedError, ValidationError } from '../errors';
+
+export type ErrorShape = 'platform' | 'workflows' | 'reseller';
+
+export function useErrorShape(shape: ErrorShape): RequestHandler {
+  return (_req, res, next) => {
+    res.locals.errorShape = shape;
+    next();
+  };
+}
+
+/** Turns body-parser and other framework errors into typed ones. */
+function normalise(err: unknown): MandiError | undefined {
+  if (err instanceof MandiError) return err;
+  const e = err as { type?: string; status?: number; limit?: number; expose?: boolean; message?: string };
+  if (e?.type === 'entity.parse.failed') return new MandiError('MALFORMED_JSON', 'The request body is not valid JSON.', 400);
+  if (e?.type === 'entity.too.large') {
+    return new MandiError('PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${e.limit} bytes.`, 413, { limit: e.limit });
+  }
+  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
+    return new MandiError('UNSUPPORTED_ENCODING', e.message ?? 'Unsupported body encoding.', 415);
+  }
+  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
+    return new MandiError('BAD_REQUEST', e.message ?? 'Bad request.', e.status);
+  }
+  return undefined;
+}
+
+function body(err: MandiError, shape: ErrorShape): Record<string, unknown> {
+  if (shape === 'reseller') return { error: err.message, code: err.code, details: stripErrors(err) ?? {} };
+  if (shape === 'workflows') {
+    return err instanceof ValidationError ? { success: false, message: err.message, errors: err.errors } : { success: false, message: err.message, code: err.code };
+  }
+  if (err instanceof ValidationError) return { message: err.message, errors: err.errors };
+  if (err instanceof RateLimitedError) return { message: err.message, retry_after: err.retryAfterSeconds };
+  const details = stripErrors(err);
+  return details ? { message: err.message, code: err.code, details } : { message: err.message, code: err.code };
+}
+
+function stripErrors(err: MandiError): Record<string, unknown> | undefined {
+  if (err instanceof ValidationError) return { errors: err.errors };
+  return err.details && Object.keys(err.details).length ? err.details : undefined;
+}
+
+export function sendError(res: Response, err: MandiError): void {
+  if (err instanceof RateLimitedError) res.set('Retry-After', String(err.retryAfterSeconds));
+  res.status(err.status).json(body(err, (res.locals.errorShape as ErrorShape) ?? 'platform'));
+}
+
+export function errorHandler(logger: Logger, debugErrors: boolean): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    if (res.headersSent) {
+      req.socket.destroy();
+      return;
+    }
+    const known = normalise(err);
+    if (known) return sendError(res, known);
+    logger.error({ err, reqId: req.id }, 'unhandled error');
+    const payload: Record<string, unknown> = { message: 'Server Error.', code: 'INTERNAL' };
+    if (debugErrors && err instanceof Error) payload.stack = err.stack?.split('\n');
+    res.status(500).json(res.locals.errorShape === 'reseller' ? { error: payload.message, code: 'INTERNAL', details: {} } : payload);
+  };
+}
+
+export const notFoundRoute: RequestHandler = (req, res) => {
+  sendError(res, new MandiError('ROUTE_NOT_FOUND', `No route for ${req.method} ${req.path}.`, 404));
+};

@@ -1,0 +1,103 @@
+/**
+ * The platform's lifecycle in one place: open the database server, the central database, the
+ * tenant pools and the drivers; build the HTTP app; listen; and on stop, shut everything down in
+ * reverse order after in-flight requests finish. `main.ts` and the tests both use this.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Config } from './config';
+import { createLogger, type Logger } from './logger';
+import { openDatabaseServer, type DatabaseServer } from './data/database-server';
+import { openCentralDb, type CentralDb } from './data/central-db';
+import { TenantDatabases } from './data/tenant-databases';
+import { createDrivers, type Drivers } from './drivers';
+import { TenantService } from './tenancy/tenant-service';
+import { resolveTenant } from './tenancy/resolve-tenant';
+import { AuthService, type Invalidation } from './auth/auth-service';
+import { authenticate } from './auth/authenticate';
+import { buildApp } from './http/app';
+import { registerHealthRoutes } from './http/health-routes';
+import { registerAuthRoutes } from './auth/auth-routes';
+import { registerOnboardingRoutes } from './tenancy/onboarding-routes';
+import { registerMemberRoutes } from './tenancy/member-routes';
+import { registerActivityRoutes } from './activity/activity-routes';
+import type { Express } from 'express';
+
+export const PLATFORM_VERSION = '2.0.0';
+
+const AUTH_CHANNEL = 'mandi:auth:invalidate';
+
+export interface Platform {
+  config: Config;
+  logger: Logger;
+  dbServer: DatabaseServer;
+  central: CentralDb;
+  tenantDbs: TenantDatabases;
+  drivers: Drivers;
+  tenants: TenantService;
+  auth: AuthService;
+  app: Express;
+  server: http.Server;
+  /** Base URL the server listens on, e.g. http://127.0.0.1:3000 */
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startPlatform(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Platform> {
+  const dbServer = await openDatabaseServer(config, logger);
+  const central = await openCentralDb(dbServer.serverUrl, dbServer.centralDbName, logger);
+  const tenantDbs = new TenantDatabases({
+    serverUrl: dbServer.serverUrl,
+    maxTotal: config.tenantPoolMaxTotal,
+    maxPerTenant: config.tenantPoolMax,
+    idleMs: config.tenantPoolIdleMs,
+    logger,
+  });
+  const drivers = await createDrivers({ redisUrl: config.redisUrl, logger });
+  const tenants = new TenantService(central, tenantDbs);
+  const auth = new AuthService(central, config.tokenTtlSeconds, (change) => void drivers.pubsub.publish(AUTH_CHANNEL, change));
+  await drivers.pubsub.subscribe(AUTH_CHANNEL, (change) => auth.dropCached(change as Invalidation));
+
+  const authenticated = authenticate(auth, tenants);
+  const app = buildApp({
+    logger,
+    bodyLimit: config.bodyLimit,
+    debugErrors: config.debugErrors,
+    mountApi: (api) => {
+      registerHealthRoutes(api, { central, redisHealth: async () => (await drivers.health()).redis, embeddedDb: dbServer.embedded, version: PLATFORM_VERSION });
+      registerOnboardingRoutes(api, { central, tenants, auth, authenticated });
+      api.use(resolveTenant(tenants, config.rootDomain));
+      registerAuthRoutes(api, { central, auth, authenticated });
+      registerMemberRoutes(api, { central, auth, authenticated });
+      registerActivityRoutes(api, { tenantDbs, authenticated });
+    },
+  });
+
+  const server = http.createServer(app);
+  // Keep-alive sockets must not outlive a shutdown: close idle ones promptly.
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const url = `http://${host}:${address.port}`;
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      // Stop accepting, let in-flight requests finish (bounded), then close what they used.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const grace = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
+      await closed;
+      clearTimeout(grace);
+      await drivers.close();
+      await tenantDbs.close();
+      await central.close();
+      await dbServer.stop();
+    })());
+
+  return { config, logger, dbServer, central, tenantDbs, drivers, tenants, auth, app, server, url, stop };
+}

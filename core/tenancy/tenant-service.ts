@@ -1,0 +1,118 @@
+/**
+ * Tenants and their domains: creation (rows + database, all or nothing) and resolution of a
+ * subdomain, id or alias to a tenant. The central database is the authority; the in-process cache
+ * only saves a query per request and expires quickly (spec 1, Tenant domain).
+ */
+import { LRUCache } from 'lru-cache';
+import { UniqueConstraintError } from 'sequelize';
+import type { CentralDb } from '../data/central-db';
+import type { TenantDatabases } from '../data/tenant-databases';
+import type { TenantRef } from '../context';
+import { ValidationError } from '../errors';
+import { ALIAS_PATTERN, RESERVED_ALIASES, newTenantId, normaliseSubdomain } from './tenant-id';
+
+export interface CreateTenantInput {
+  name: string;
+  alias?: string;
+  ring?: string;
+}
+
+export interface TenantWithDomains extends TenantRef {
+  domains: string[];
+  created_at: string;
+}
+
+export class TenantService {
+  private readonly cache = new LRUCache<string, TenantRef | false>({ max: 10_000, ttl: 30_000 });
+
+  constructor(private readonly central: CentralDb, private readonly databases: TenantDatabases) {}
+
+  validateCreate(input: CreateTenantInput): void {
+    const errors: Record<string, string[]> = {};
+    if (typeof input.name !== 'string' || !input.name.trim()) errors.name = ['The name field is required.'];
+    else if (input.name.length > 255) errors.name = ['The name may not be greater than 255 characters.'];
+    if (input.alias !== undefined) {
+      const alias = typeof input.alias === 'string' ? normaliseSubdomain(input.alias) : '';
+      if (!ALIAS_PATTERN.test(alias)) {
+        errors.alias = ['The subdomain may only contain letters, numbers, dashes and underscores, at most 63 characters.'];
+      } else if (RESERVED_ALIASES.has(alias)) errors.alias = ['This subdomain is reserved.'];
+    }
+    if (Object.keys(errors).length) throw new ValidationError(errors);
+  }
+
+  /**
+   * Creates the tenant's rows and its database. If the database cannot be created the rows are
+   * removed again, so a failed creation leaves nothing behind.
+   */
+  async create(input: CreateTenantInput, field = 'alias'): Promise<TenantWithDomains> {
+    this.validateCreate(input);
+    const { Tenant, Domain } = this.central.models;
+    const id = await this.freeId();
+    const alias = input.alias ? normaliseSubdomain(input.alias) : undefined;
+    try {
+      await this.central.sequelize.transaction(async (transaction) => {
+        await Tenant.create({ id, name: input.name.trim(), ring: input.ring ?? 'stable' }, { transaction });
+        await Domain.create({ tenant_id: id, domain: id, kind: 'id' }, { transaction });
+        // Every tenant has a human-readable alias; without a chosen one, a readable one is made from the name.
+        await Domain.create({ tenant_id: id, domain: alias ?? (await this.aliasFromName(input.name, id)), kind: 'alias' }, { transaction });
+      });
+    } catch (err) {
+      if (err instanceof UniqueConstraintError) throw new ValidationError({ [field]: ['This subdomain has already been taken.'] });
+      throw err;
+    }
+    try {
+      await this.databases.create(id);
+    } catch (err) {
+      await Tenant.destroy({ where: { id } });
+      await this.databases.drop(id).catch(() => undefined);
+      throw err;
+    }
+    return (await this.describe(id))!;
+  }
+
+  /** Looks a tenant up by its id or any alias, case-insensitively. */
+  async resolve(subdomain: string): Promise<TenantRef | undefined> {
+    const key = normaliseSubdomain(subdomain);
+    if (!ALIAS_PATTERN.test(key)) return undefined;
+    const cached = this.cache.get(key);
+    if (cached !== undefined) return cached || undefined;
+    const row = await this.central.models.Domain.findOne({ where: { domain: key }, attributes: ['tenant_id'] });
+    const tenant = row ? await this.central.models.Tenant.findByPk(row.tenant_id) : null;
+    const ref: TenantRef | false = tenant ? { id: tenant.id, name: tenant.name, status: tenant.status, ring: tenant.ring } : false;
+    this.cache.set(key, ref);
+    return ref || undefined;
+  }
+
+  async describe(id: string): Promise<TenantWithDomains | undefined> {
+    const tenant = await this.central.models.Tenant.findByPk(id);
+    if (!tenant) return undefined;
+    const domains = await this.central.models.Domain.findAll({ where: { tenant_id: id }, order: [['id', 'ASC']] });
+    return {
+      id: tenant.id,
+      name: tenant.name,
+      status: tenant.status,
+      ring: tenant.ring,
+      domains: domains.map((d) => d.domain),
+      created_at: tenant.created_at.toISOString(),
+    };
+  }
+
+  /** Forget cached resolutions (after a domain or status change). */
+  invalidate(): void {
+    this.cache.clear();
+  }
+
+  private async freeId(): Promise<string> {
+    for (;;) {
+      const id = newTenantId();
+      const taken = await this.central.models.Domain.count({ where: { domain: id } });
+      if (!taken) return id;
+    }
+  }
+
+  private async aliasFromName(name: string, id: string): Promise<string> {
+    const base = normaliseSubdomain(name).replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 50) || `t-${id}`;
+    const taken = await this.central.models.Domain.count({ where: { domain: base } });
+    return taken || RESERVED_ALIASES.has(base) ? `${base}-${id}`.slice(0, 63) : base;
+  }
+}

@@ -1,0 +1,521 @@
+/**
+ * GENERATED from manifest.schema.json by sdk/manifest/generate-types.ts. Do not edit by hand:
+ * change the schema, then run `npm run gen:manifest-types`.
+ *
+ * Properties with a schema default (e.g. graphql_expose, limits) are optional here; validateManifest
+ * fills them in, so a validated manifest always carries them.
+ */
+
+/**
+ * An event name, "<module>.<event>".
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "eventName".
+ */
+export type EventName = string;
+/**
+ * A permission name, e.g. "orders.view".
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "permissionName".
+ */
+export type PermissionName = string;
+/**
+ * A bus operation name, "<module>.<method>".
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "operationName".
+ */
+export type OperationName = string;
+/**
+ * A file path relative to the module folder.
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "filePath".
+ */
+export type FilePath = string;
+
+/**
+ * module.json: everything the Mandi core needs to know about a module. The core reads only this file; the module's code runs in a sandbox and meets the rest of the platform through the bus.
+ */
+export interface Manifest {
+  /**
+   * Optional link to this schema, so editors can validate and complete module.json.
+   */
+  $schema?: string;
+  /**
+   * The module alias, e.g. "orders". It prefixes every operation, event, screen and workflow node the module declares, and names its database schema.
+   */
+  name: string;
+  /**
+   * The module version, SemVer 2.0 (e.g. "1.4.2"). A breaking change to provided operations or the GraphQL schema needs a major bump.
+   */
+  version: string;
+  /**
+   * One or two sentences on what the module does, shown in the module catalog.
+   */
+  description?: string;
+  compatibility: Compatibility;
+  /**
+   * Modules this module needs installed alongside it: alias → SemVer range (e.g. {"orders": "^1.2.0"}). Checked against the ring's installed versions; cycles are refused.
+   */
+  dependencies?: {
+    [k: string]: string;
+  };
+  /**
+   * Path of the single-file bundle `mandi module build` writes (esbuild, iife, global __mandi_module), relative to the module folder.
+   */
+  main?: string;
+  api?: Api;
+  events?: Events;
+  http?: Http;
+  /**
+   * Permissions the module defines; tenants grant them to roles. Every permission named "<own alias>.…" that an operation or route uses must be declared here.
+   */
+  permissions?: Permission[];
+  graphql?: GraphqlConfig;
+  mobile?: Mobile;
+  workflow?: Workflow;
+  data?: Data;
+  limits?: Limits;
+}
+/**
+ * Which platform releases the module runs on.
+ */
+export interface Compatibility {
+  /**
+   * SemVer range of platform versions the module supports, e.g. "^2.0.0". The core refuses to load the module when its own version is outside this range.
+   */
+  platform: string;
+}
+/**
+ * The module's bus operations: what it provides and what it may call.
+ */
+export interface Api {
+  /**
+   * Operations the module serves on the bus. Each one is reachable from REST (http.routes), GraphQL, workflow nodes and AI tools.
+   */
+  provides?: Operation[];
+  /**
+   * Operations of other modules this module may call with host.call: exact names ("orders.get") or every operation of a module ("orders.*"). Calls to anything else are refused by the bus.
+   */
+  consumes?: string[];
+}
+/**
+ * A bus operation the module provides.
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "operation".
+ */
+export interface Operation {
+  /**
+   * "<own alias>.<method>"; the handler is `operations[<method>]` in the module code.
+   */
+  name: string;
+  /**
+   * What the operation does; shown as the GraphQL field description and to AI agents choosing tools.
+   */
+  description: string;
+  /**
+   * JSON schema the bus validates the input against before dispatching.
+   */
+  input?: JsonSchema;
+  /**
+   * JSON schema of the result (documentation, GraphQL and breaking-change checks).
+   */
+  output?: JsonSchema;
+  /**
+   * Permission the calling user needs; none means any authenticated user of the tenant.
+   */
+  permission?: string;
+  /**
+   * Include this operation when GraphQL fields are derived from api.provides (spec 1, GraphQL rule 7).
+   */
+  graphql_expose?: boolean;
+  /**
+   * Any module may call it without listing it in api.consumes (e.g. sending a notification).
+   */
+  public?: boolean;
+}
+/**
+ * Events on the module event bus.
+ */
+export interface Events {
+  /**
+   * Events the module emits with host.emit, each named "<own alias>.<event>" (e.g. "orders.created").
+   */
+  publishes?: EventName[];
+  /**
+   * Events the module receives, at least once, through the job queue; each needs a handler under `events` in the module code, keyed by the event name.
+   */
+  subscribes?: EventName[];
+}
+/**
+ * REST routes the module adds under /api/v1.
+ */
+export interface Http {
+  /**
+   * Each route dispatches to one provided operation; path and query parameters and the body reach the handler as its input.
+   */
+  routes?: HttpRoute[];
+}
+/**
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "httpRoute".
+ */
+export interface HttpRoute {
+  /**
+   * HTTP method.
+   */
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /**
+   * Express-style path under /api/v1, e.g. "/orders/:id".
+   */
+  path: string;
+  /**
+   * The provided operation this route dispatches to.
+   */
+  operation: string;
+  /**
+   * Permission checked before dispatch (in addition to the operation's own).
+   */
+  permission?: string;
+  /**
+   * Error body shape of the spec area: platform {message, errors}, workflows {success:false, message, errors?}, reseller {error, code, details}.
+   */
+  error_shape?: 'platform' | 'workflows' | 'reseller';
+}
+/**
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "permission".
+ */
+export interface Permission {
+  name: PermissionName;
+  /**
+   * What holding the permission allows, shown to tenant admins.
+   */
+  description: string;
+}
+/**
+ * How the module joins the GraphQL schema (spec 1, GraphQL rules 5-7): a schema file with resolvers first, else providers, else fields derived from api.provides.
+ */
+export interface GraphqlConfig {
+  /**
+   * SDL file under graphql/, e.g. "graphql/schema.graphql" (rule 5a). Requires `resolvers`.
+   */
+  schema?: string;
+  /**
+   * JSON file under graphql/ mapping "Type.field" to the bus operation that resolves it, e.g. {"Query.order": "orders.get"}; resolvers always go through the bus (rule 3).
+   */
+  resolvers?: string;
+  /**
+   * Schema providers (rule 5b): schema text and resolvers contributed on behalf of a module alias.
+   */
+  providers?: GraphqlProvider[];
+  /**
+   * Derive fields from api.provides (rule 6); false opts the whole module out (rule 7).
+   */
+  auto_resolve?: boolean;
+}
+/**
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "graphqlProvider".
+ */
+export interface GraphqlProvider {
+  /**
+   * Module alias the provider speaks for.
+   */
+  alias: string;
+  /**
+   * SDL file under graphql/.
+   */
+  schema: string;
+  /**
+   * JSON file under graphql/ mapping "Type.field" to a bus operation.
+   */
+  resolvers: string;
+}
+/**
+ * Server-driven screens the module registers (spec 1, Server-driven screens).
+ */
+export interface Mobile {
+  /**
+   * Screen metadata shown by GET /mobile/screens.
+   */
+  screens?: Screen[];
+  /**
+   * Screen id → provider that supplies its definition, section data and actions.
+   */
+  screenProviders?: {
+    [k: string]: ScreenProvider;
+  };
+}
+/**
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "screen".
+ */
+export interface Screen {
+  /**
+   * "<own alias>.<screen>", e.g. "orders.list".
+   */
+  id: string;
+  /**
+   * Title shown in navigation.
+   */
+  title: string;
+  /**
+   * Icon name.
+   */
+  icon?: string;
+  /**
+   * Screen layout; clients use "scroll".
+   */
+  layout?: string;
+  /**
+   * Client route, e.g. "/orders/list".
+   */
+  route: string;
+  /**
+   * Bumped whenever the screen definition changes; drives client cache eviction.
+   */
+  version: number;
+}
+/**
+ * Where a screen's definition, data and actions come from. Needs `file` or `definition`.
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "screenProvider".
+ */
+export interface ScreenProvider {
+  /**
+   * Static screen definition, a JSON file under screens/.
+   */
+  file?: string;
+  /**
+   * Provided operation returning the definition; input {context}.
+   */
+  definition?: string;
+  /**
+   * Provided operation returning a section's data; input {section_id, params, context}.
+   */
+  data?: string;
+  /**
+   * Provided operation running a server-side action; input {action_id, body, context}.
+   */
+  action?: string;
+}
+/**
+ * Workflow nodes the module adds to the node registry (spec 2, Node registry).
+ */
+export interface Workflow {
+  nodes?: WorkflowNode[];
+}
+/**
+ * A node registry entry (spec 2). Nodes other than triggers run a bus operation.
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "workflowNode".
+ */
+export interface WorkflowNode {
+  /**
+   * Registry identifier "<own alias>:<slug>", e.g. "workflows:send-email".
+   */
+  type: string;
+  /**
+   * Display name.
+   */
+  name: string;
+  /**
+   * Node category.
+   */
+  category: 'trigger' | 'action' | 'condition' | 'transformer';
+  /**
+   * What the node does.
+   */
+  description: string;
+  /**
+   * Icon name.
+   */
+  icon?: string;
+  /**
+   * Hex colour.
+   */
+  color?: string;
+  /**
+   * Bus operation the node runs with its resolved config and input: one the module provides, or one it consumes. Required except for triggers.
+   */
+  operation?: string;
+  /**
+   * An event name, "<module>.<event>".
+   */
+  event?: string;
+  /**
+   * JSON schema of the node's config (properties, required).
+   */
+  configSchema?: JsonSchema;
+  /**
+   * Config a new node starts with; must satisfy configSchema.
+   */
+  defaultConfig?: {
+    [k: string]: unknown;
+  };
+  inputs?: NodePort[];
+  outputs?: NodePort[];
+}
+/**
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "nodePort".
+ */
+export interface NodePort {
+  /**
+   * Handle name, e.g. "input" or "output".
+   */
+  name: string;
+  /**
+   * Display label.
+   */
+  label?: string;
+  /**
+   * Value type carried, e.g. "any" or "object".
+   */
+  type: string;
+  /**
+   * Inputs only: a connection is required.
+   */
+  required?: boolean;
+}
+/**
+ * Tables in the module's own PostgreSQL schema, inside each tenant's database. Reached only through host.db.
+ */
+export interface Data {
+  /**
+   * Model name (the name host.db uses) → table definition.
+   */
+  models?: {
+    [k: string]: Model;
+  };
+  /**
+   * Ordered schema changes. Each is a pair of SQL files under migrations/; the host runs `up` once per tenant in array order (recorded by id) with the search_path set to the module's schema under the module's own database role, and `down` in reverse order on rollback. Never reorder or edit a released migration: append a new one.
+   */
+  migrations?: Migration[];
+}
+/**
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "model".
+ */
+export interface Model {
+  /**
+   * Table name in the module's schema; defaults to the model name.
+   */
+  table?: string;
+  /**
+   * Column name → column definition.
+   */
+  columns: {
+    [k: string]: Column;
+  };
+  indexes?: Index[];
+}
+/**
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "column".
+ */
+export interface Column {
+  /**
+   * Column type. Money is decimal (numeric; a decimal string in JSON); datetime is a UTC timestamp.
+   */
+  type:
+    'string' | 'integer' | 'bigint' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'json' | 'uuid' | 'text';
+  /**
+   * NULL allowed; default true, false for primary keys.
+   */
+  nullable?: boolean;
+  /**
+   * Default value: a JSON value of the column's type, or {"$fn": "now"} (date, datetime) or {"$fn": "uuid"} (uuid).
+   */
+  default?: string | number | boolean | null | {} | unknown[];
+  /**
+   * Part of the primary key.
+   */
+  primaryKey?: boolean;
+  /**
+   * integer or bigint filled from a sequence.
+   */
+  autoIncrement?: boolean;
+  /**
+   * Values are unique.
+   */
+  unique?: boolean;
+  /**
+   * string only: maximum length (default 255).
+   */
+  length?: number;
+  /**
+   * decimal only: total digits.
+   */
+  precision?: number;
+  /**
+   * decimal only: digits after the point, at most precision.
+   */
+  scale?: number;
+}
+/**
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "index".
+ */
+export interface Index {
+  /**
+   * Index name; generated when absent.
+   */
+  name?: string;
+  /**
+   * Columns of the index, in order.
+   *
+   * @minItems 1
+   */
+  fields: [string, ...string[]];
+  /**
+   * A unique index.
+   */
+  unique?: boolean;
+}
+/**
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "migration".
+ */
+export interface Migration {
+  /**
+   * Stable id recorded once the migration ran, e.g. "001_create_points".
+   */
+  id: string;
+  /**
+   * SQL file under migrations/ applying the change.
+   */
+  up: string;
+  /**
+   * SQL file under migrations/ reverting it.
+   */
+  down: string;
+}
+/**
+ * Sandbox limits for the module's code.
+ */
+export interface Limits {
+  /**
+   * Heap limit of the module's isolate, in MB, shared by all tenant contexts of that module version.
+   */
+  memory_mb?: number;
+  /**
+   * Time limit for one call into the module (an operation or an event handler), in milliseconds.
+   */
+  timeout_ms?: number;
+}
+/**
+ * A JSON schema (draft-07), checked against the draft-07 meta-schema.
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "jsonSchema".
+ */
+export interface JsonSchema {
+  [k: string]: unknown;
+}

@@ -1,0 +1,112 @@
+/**
+ * Boots a real platform for a test file: a fresh central database on the test PostgreSQL server
+ * (see global-setup.mjs), the drivers REDIS_URL selects, and a real HTTP listener on a free port.
+ * `close()` stops it and drops every database it created.
+ */
+import { randomBytes } from 'node:crypto';
+import { loadConfig, type Config } from '../../core/config';
+import { createLogger } from '../../core/logger';
+import { startPlatform, type Platform } from '../../core/platform';
+import { databaseUrl, dropDatabase } from '../../core/data/pg-admin';
+import { tenantDbName } from '../../core/data/tenant-databases';
+
+export interface TestPlatform {
+  platform: Platform;
+  url: string;
+  config: Config;
+  api(path: string, init?: ApiInit): Promise<ApiResponse>;
+  /** Installs the platform: first tenant + owner (super admin); returns their token. */
+  install(slug?: string): Promise<{ token: string; tenantId: string; alias: string; userId: number }>;
+  close(): Promise<void>;
+}
+
+export interface ApiInit {
+  method?: string;
+  body?: unknown;
+  rawBody?: string;
+  token?: string;
+  tenant?: string;
+  headers?: Record<string, string>;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON of any shape under test
+}
+
+export function testServerUrl(): string {
+  const url = process.env.MANDI_TEST_PG_URL;
+  if (!url) throw new Error('MANDI_TEST_PG_URL is not set: run the tests through jest (global-setup starts PostgreSQL).');
+  return url;
+}
+
+export async function startTestPlatform(env: Record<string, string> = {}, centralDb?: string): Promise<TestPlatform> {
+  const dbName = centralDb ?? `mandi_t_${randomBytes(5).toString('hex')}`;
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl(testServerUrl(), dbName),
+    REDIS_URL: process.env.REDIS_URL ?? '',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ROOT_DOMAIN: 'mandi.test',
+    TENANT_POOL_IDLE_MS: '5000',
+    ...env,
+  });
+  const platform = await startPlatform(config, createLogger(config.logLevel));
+
+  const api = async (path: string, init: ApiInit = {}): Promise<ApiResponse> => {
+    const headers: Record<string, string> = { ...(init.headers ?? {}) };
+    if (init.token) headers.authorization = `Bearer ${init.token}`;
+    if (init.tenant) headers['x-tenant'] = init.tenant;
+    let body: string | undefined = init.rawBody;
+    if (init.body !== undefined) body = JSON.stringify(init.body);
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await fetch(`${platform.url}/api/v1${path}`, { method: init.method ?? (body ? 'POST' : 'GET'), headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* not JSON: the test sees the text */
+    }
+    return { status: res.status, headers: res.headers, body: parsed };
+  };
+
+  const install = async (slug = 'acme') => {
+    const res = await api('/install/owner', {
+      body: { organization_name: 'Acme Stores', organization_slug: slug, name: 'Ada Owner', email: `ada@${slug}.example`, password: 'correct-horse-battery' },
+    });
+    if (res.status !== 201) throw new Error(`install failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return { token: res.body.token as string, tenantId: res.body.tenant.id as string, alias: slug, userId: res.body.user.id as number };
+  };
+
+  const close = async () => {
+    const tenantIds = (await platform.central.models.Tenant.findAll({ attributes: ['id'] }).catch(() => [])).map((t) => t.id);
+    await platform.stop();
+    for (const id of tenantIds) await dropDatabase(testServerUrl(), tenantDbName(id));
+    if (!centralDb) await dropDatabase(testServerUrl(), dbName);
+  };
+
+  return { platform, url: platform.url, config, api, install, close };
+}
+
+/** Adds a member with a role to a tenant through the API; returns their token in that tenant. */
+export async function addMember(
+  tp: TestPlatform,
+  adminToken: string,
+  tenant: string,
+  member: { email: string; name?: string; role?: string; password?: string },
+): Promise<{ token: string; userId: number }> {
+  const password = member.password ?? 'member-password-1';
+  const created = await tp.api('/members', {
+    token: adminToken,
+    tenant,
+    body: { email: member.email, name: member.name ?? member.email.split('@')[0], password, role: member.role ?? 'member' },
+  });
+  if (created.status !== 201) throw new Error(`add member failed: ${created.status} ${JSON.stringify(created.body)}`);
+  const login = await tp.api('/auth/login', { tenant, body: { email: member.email, password } });
+  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
+  return { token: login.body.token, userId: created.body.member.user.id };
+}
