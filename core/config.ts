@@ -16,6 +16,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Unset: in-process queue, cache, rate limiter and pub/sub. */
   redisUrl: string | undefined;
+  /** Namespace of every Redis key and channel, so deployments can share a Redis. */
+  redisPrefix: string;
   dataDir: string;
   /** Port of the embedded PostgreSQL when DATABASE_URL is unset. */
   embeddedPgPort: number;
@@ -68,6 +70,7 @@ export function loadConfig(env: Env = process.env): Config {
     rootDomain: (env.ROOT_DOMAIN || 'localhost').toLowerCase(),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    redisPrefix: env.REDIS_PREFIX || 'mandi',
     dataDir,
     embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 54329),
     centralDbName: env.CENTRAL_DB_NAME || 'mandi',

@@ -22,8 +22,8 @@ import { registerOnboardingRoutes } from './tenancy/onboarding-routes';
 import { registerMemberRoutes } from './tenancy/member-routes';
 import { registerActivityRoutes } from './activity/activity-routes';
 import type { Express } from 'express';
+import { PLATFORM_VERSION } from '../sdk/manifest';
 
-export const PLATFORM_VERSION = '2.0.0';
 
 const AUTH_CHANNEL = 'mandi:auth:invalidate';
 
@@ -53,7 +53,7 @@ export async function startPlatform(config: Config, logger: Logger = createLogge
     idleMs: config.tenantPoolIdleMs,
     logger,
   });
-  const drivers = await createDrivers({ redisUrl: config.redisUrl, logger });
+  const drivers = createDrivers({ redisUrl: config.redisUrl, prefix: config.redisPrefix, logger });
   const tenants = new TenantService(central, tenantDbs);
   const auth = new AuthService(central, config.tokenTtlSeconds, (change) => void drivers.pubsub.publish(AUTH_CHANNEL, change));
   await drivers.pubsub.subscribe(AUTH_CHANNEL, (change) => auth.dropCached(change as Invalidation));
@@ -65,8 +65,8 @@ export async function startPlatform(config: Config, logger: Logger = createLogge
     debugErrors: config.debugErrors,
     mountApi: (api) => {
       registerHealthRoutes(api, { central, redisHealth: async () => (await drivers.health()).redis, embeddedDb: dbServer.embedded, version: PLATFORM_VERSION });
-      registerOnboardingRoutes(api, { central, tenants, auth, authenticated });
       api.use(resolveTenant(tenants, config.rootDomain));
+      registerOnboardingRoutes(api, { central, tenants, auth, authenticated });
       registerAuthRoutes(api, { central, auth, authenticated });
       registerMemberRoutes(api, { central, auth, authenticated });
       registerActivityRoutes(api, { tenantDbs, authenticated });

@@ -90,7 +90,18 @@ export class PlatformSetting extends Model<InferAttributes<PlatformSetting>, Inf
   declare updated_at: CreationOptional<Date>;
 }
 
-const now = { type: DataTypes.DATE, allowNull: false, defaultValue: DataTypes.NOW };
+export class ModuleInstall extends Model<InferAttributes<ModuleInstall>, InferCreationAttributes<ModuleInstall>> {
+  declare id: CreationOptional<number>;
+  declare tenant_id: string;
+  declare alias: string;
+  declare version: string;
+  declare status: CreationOptional<string>;
+  declare installed_at: CreationOptional<Date>;
+  declare updated_at: CreationOptional<Date>;
+}
+
+// A function, not a shared object: Sequelize writes the column name into each attribute definition.
+const now = () => ({ type: DataTypes.DATE, allowNull: false, defaultValue: DataTypes.NOW });
 const base = { underscored: true, timestamps: false } as const;
 
 export function defineCentralModels(sequelize: Sequelize) {
@@ -103,8 +114,8 @@ export function defineCentralModels(sequelize: Sequelize) {
       status: { type: DataTypes.STRING, allowNull: false, defaultValue: 'active' },
       ring: { type: DataTypes.STRING, allowNull: false, defaultValue: 'stable' },
       settings: { type: DataTypes.JSONB, allowNull: false, defaultValue: {} },
-      created_at: now,
-      updated_at: now,
+      created_at: now(),
+      updated_at: now(),
     },
     { sequelize, tableName: 'tenants', ...base, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at' },
   );
@@ -115,7 +126,7 @@ export function defineCentralModels(sequelize: Sequelize) {
       tenant_id: { type: DataTypes.STRING(8), allowNull: false },
       domain: { type: DataTypes.STRING(63), allowNull: false },
       kind: { type: DataTypes.STRING(10), allowNull: false },
-      created_at: now,
+      created_at: now(),
     },
     { sequelize, tableName: 'domains', ...base },
   );
@@ -131,8 +142,8 @@ export function defineCentralModels(sequelize: Sequelize) {
       email_verified_at: { type: DataTypes.DATE, allowNull: true },
       last_login_at: { type: DataTypes.DATE, allowNull: true },
       last_login_ip: { type: DataTypes.STRING(45), allowNull: true },
-      created_at: now,
-      updated_at: now,
+      created_at: now(),
+      updated_at: now(),
     },
     { sequelize, tableName: 'users', ...base, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at' },
   );
@@ -144,7 +155,7 @@ export function defineCentralModels(sequelize: Sequelize) {
       user_id: { type: DataTypes.BIGINT, allowNull: false, get() { return Number(this.getDataValue('user_id')); } },
       role: { type: DataTypes.STRING, allowNull: false },
       status: { type: DataTypes.STRING, allowNull: false, defaultValue: 'active' },
-      joined_at: now,
+      joined_at: now(),
       last_active_at: { type: DataTypes.DATE, allowNull: true },
     },
     { sequelize, tableName: 'memberships', ...base },
@@ -157,8 +168,8 @@ export function defineCentralModels(sequelize: Sequelize) {
       name: { type: DataTypes.STRING, allowNull: false },
       description: { type: DataTypes.TEXT, allowNull: true },
       permissions: { type: DataTypes.JSONB, allowNull: false, defaultValue: [] },
-      created_at: now,
-      updated_at: now,
+      created_at: now(),
+      updated_at: now(),
     },
     { sequelize, tableName: 'roles', ...base, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at' },
   );
@@ -179,7 +190,7 @@ export function defineCentralModels(sequelize: Sequelize) {
       tenant_id: { type: DataTypes.STRING(8), allowNull: false },
       name: { type: DataTypes.STRING, allowNull: false },
       token_hash: { type: DataTypes.STRING(64), allowNull: false },
-      created_at: now,
+      created_at: now(),
       last_used_at: { type: DataTypes.DATE, allowNull: true },
       expires_at: { type: DataTypes.DATE, allowNull: true },
       revoked_at: { type: DataTypes.DATE, allowNull: true },
@@ -197,7 +208,7 @@ export function defineCentralModels(sequelize: Sequelize) {
       target: { type: DataTypes.STRING(255), allowNull: true },
       status: { type: DataTypes.STRING(20), allowNull: false, defaultValue: 'ok' },
       details: { type: DataTypes.JSONB, allowNull: true },
-      created_at: now,
+      created_at: now(),
     },
     { sequelize, tableName: 'audit_log', ...base },
   );
@@ -206,11 +217,25 @@ export function defineCentralModels(sequelize: Sequelize) {
     {
       key: { type: DataTypes.STRING(100), primaryKey: true },
       value: { type: DataTypes.JSONB, allowNull: false },
-      updated_at: now,
+      updated_at: now(),
     },
     { sequelize, tableName: 'platform_settings', ...base },
   );
+  const ModuleInstallM = class extends ModuleInstall {};
+  ModuleInstallM.init(
+    {
+      id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
+      tenant_id: { type: DataTypes.STRING(8), allowNull: false },
+      alias: { type: DataTypes.STRING(50), allowNull: false },
+      version: { type: DataTypes.STRING(100), allowNull: false },
+      status: { type: DataTypes.STRING(20), allowNull: false, defaultValue: 'installed' },
+      installed_at: now(),
+      updated_at: now(),
+    },
+    { sequelize, tableName: 'module_installs', ...base },
+  );
   return {
+    ModuleInstall: ModuleInstallM,
     Tenant: TenantM,
     Domain: DomainM,
     User: UserM,

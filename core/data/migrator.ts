@@ -5,6 +5,7 @@
 import { Umzug, SequelizeStorage } from 'umzug';
 import type { QueryInterface, Sequelize } from 'sequelize';
 import * as central0001 from './migrations/central/0001-initial';
+import * as central0002 from './migrations/central/0002-module-installs';
 import * as tenant0001 from './migrations/tenant/0001-core';
 
 interface MigrationModule {
@@ -12,7 +13,10 @@ interface MigrationModule {
   down: (p: { context: QueryInterface }) => Promise<void>;
 }
 
-const CENTRAL: Array<[string, MigrationModule]> = [['0001-initial', central0001]];
+const CENTRAL: Array<[string, MigrationModule]> = [
+  ['0001-initial', central0001],
+  ['0002-module-installs', central0002],
+];
 const TENANT: Array<[string, MigrationModule]> = [['0001-core', tenant0001]];
 
 function migrator(sequelize: Sequelize, list: Array<[string, MigrationModule]>, table: string) {

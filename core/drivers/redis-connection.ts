@@ -2,11 +2,21 @@
  * Redis connections for the drivers. Every part parses REDIS_URL the same way, so bull (which bundles
  * its own ioredis) and our ioredis clients reach the same server, database and credentials.
  */
-import { Redis, type RedisOptions } from 'ioredis';
+import { Redis } from 'ioredis';
 import type { Logger } from '../logger';
 
-/** ioredis options from a redis:// or rediss:// URL (rediss turns TLS on). */
-export function redisOptionsFromUrl(url: string): RedisOptions {
+/** Connection settings both ioredis versions accept (ours, and the one bull bundles). */
+export interface RedisConnectionOptions {
+  host: string;
+  port: number;
+  username?: string;
+  password?: string;
+  db: number;
+  tls?: object;
+}
+
+/** Connection settings from a redis:// or rediss:// URL (rediss turns TLS on). */
+export function redisOptionsFromUrl(url: string): RedisConnectionOptions {
   const u = new URL(url);
   if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') {
     throw new Error(`REDIS_URL must start with redis:// or rediss://, got "${u.protocol}//"`);

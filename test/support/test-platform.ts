@@ -4,6 +4,7 @@
  * `close()` stops it and drops every database it created.
  */
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { loadConfig, type Config } from '../../core/config';
 import { createLogger } from '../../core/logger';
 import { startPlatform, type Platform } from '../../core/platform';
@@ -35,6 +36,24 @@ export interface ApiResponse {
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON of any shape under test
 }
 
+/** node:http rather than fetch: fetch may not set the Host header, which tenant routing tests need. */
+export function httpRequest(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Headers; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const h = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
+        resolve({ status: res.statusCode ?? 0, headers: h, text: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    req.on('error', reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
 export function testServerUrl(): string {
   const url = process.env.MANDI_TEST_PG_URL;
   if (!url) throw new Error('MANDI_TEST_PG_URL is not set: run the tests through jest (global-setup starts PostgreSQL).');
@@ -52,6 +71,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, centra
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ROOT_DOMAIN: 'mandi.test',
     TENANT_POOL_IDLE_MS: '5000',
+    REDIS_PREFIX: `mandi-test-${dbName}`,
     ...env,
   });
   const platform = await startPlatform(config, createLogger(config.logLevel));
@@ -63,11 +83,10 @@ export async function startTestPlatform(env: Record<string, string> = {}, centra
     let body: string | undefined = init.rawBody;
     if (init.body !== undefined) body = JSON.stringify(init.body);
     if (body !== undefined) headers['content-type'] ??= 'application/json';
-    const res = await fetch(`${platform.url}/api/v1${path}`, { method: init.method ?? (body ? 'POST' : 'GET'), headers, body });
-    const text = await res.text();
-    let parsed: unknown = text;
+    const res = await httpRequest(`${platform.url}/api/v1${path}`, init.method ?? (body !== undefined ? 'POST' : 'GET'), headers, body);
+    let parsed: unknown = res.text;
     try {
-      parsed = text ? JSON.parse(text) : undefined;
+      parsed = res.text ? JSON.parse(res.text) : undefined;
     } catch {
       /* not JSON: the test sees the text */
     }

@@ -1,7 +1,7 @@
 /** Central database, first schema: tenancy, identity, access, audit. */
-import { DataTypes, type QueryInterface } from 'sequelize';
+import { DataTypes, literal, type QueryInterface } from 'sequelize';
 
-const ts = { type: DataTypes.DATE, allowNull: false, defaultValue: DataTypes.NOW };
+const ts = { type: DataTypes.DATE, allowNull: false, defaultValue: literal('CURRENT_TIMESTAMP') };
 
 export async function up({ context: qi }: { context: QueryInterface }): Promise<void> {
   await qi.createTable('tenants', {

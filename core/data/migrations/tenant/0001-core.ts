@@ -3,7 +3,7 @@
  * core's per-tenant data (activity log now; notifications, login history, persisted queries,
  * workflows later) lives here.
  */
-import { DataTypes, type QueryInterface } from 'sequelize';
+import { DataTypes, literal, type QueryInterface } from 'sequelize';
 
 export async function up({ context: qi }: { context: QueryInterface }): Promise<void> {
   await qi.createTable('activity_log', {
@@ -14,7 +14,7 @@ export async function up({ context: qi }: { context: QueryInterface }): Promise<
     subject_id: { type: DataTypes.STRING(100), allowNull: true },
     properties: { type: DataTypes.JSONB, allowNull: true },
     ip_address: { type: DataTypes.STRING(45), allowNull: true },
-    created_at: { type: DataTypes.DATE, allowNull: false, defaultValue: DataTypes.NOW },
+    created_at: { type: DataTypes.DATE, allowNull: false, defaultValue: literal('CURRENT_TIMESTAMP') },
   });
   await qi.addIndex('activity_log', ['user_id', 'created_at']);
 }

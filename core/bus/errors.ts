@@ -1,0 +1,19 @@
+/** Typed bus errors; the HTTP layer renders them in the shape of the area that exposes them. */
+import { MandiError, ValidationError } from '../errors';
+
+export const busErrors = {
+  notFound: (op: string) => new MandiError('OPERATION_NOT_FOUND', `Operation "${op}" does not exist in this tenant's ring.`, 404, { operation: op }),
+  notConsumed: (alias: string, op: string) =>
+    new MandiError('OPERATION_NOT_CONSUMED', `Module "${alias}" may not call "${op}": add it to api.consumes in its module.json.`, 403, {
+      operation: op,
+      module: alias,
+    }),
+  permission: (op: string, permission: string) =>
+    new MandiError('FORBIDDEN', `Operation "${op}" requires the permission "${permission}".`, 403, { operation: op, permission }),
+  /** The 422 validation shape, so REST callers see {message, errors} like any other form error. */
+  invalidInput: (errors: Record<string, string[]>) => new ValidationError(errors),
+  tooDeep: (op: string, depth: number) =>
+    new MandiError('CALL_DEPTH_EXCEEDED', `Call chain too deep (${depth}) at "${op}": modules are calling each other in a loop.`, 508, { operation: op }),
+  eventNotDeclared: (alias: string, event: string) =>
+    new MandiError('EVENT_NOT_DECLARED', `Module "${alias}" may not emit "${event}": add it to events.publishes in its module.json.`, 403, { event }),
+};

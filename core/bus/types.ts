@@ -1,0 +1,40 @@
+/**
+ * The shapes that cross the bus (DESIGN.md, Bus). One operation serves REST, GraphQL, workflow
+ * nodes and AI tools; the caller says who is asking, the context says for which tenant and user.
+ */
+import type { UserRef } from '../context';
+
+/** Who makes a call. */
+export type Caller =
+  | { kind: 'core'; name?: string }
+  /** A module's sandboxed code (its manifest's consumes list applies). */
+  | { kind: 'module'; alias: string }
+  /** An edge on behalf of a user: REST route, GraphQL field, workflow node, AI tool. */
+  | { kind: 'edge'; via: 'http' | 'graphql' | 'workflow' | 'ai' | 'job' };
+
+export interface CallContext {
+  tenantId: string;
+  user: UserRef | null;
+  /** Permission names of the user in the tenant ('*' = all); checked for edge callers. */
+  permissions?: ReadonlySet<string>;
+  requestId?: string;
+}
+
+export interface CallOptions {
+  /** Coerce string values to the schema's types (query strings and path parameters). */
+  coerce?: boolean;
+}
+
+/** An operation implemented by the host itself (e.g. notifications.send). */
+export interface CoreOperation {
+  name: string;
+  description: string;
+  input: object;
+  output?: object;
+  permission?: string;
+  /** Any module may call it without listing it in api.consumes (spec 1: sending a notification). */
+  public?: boolean;
+  handler: (input: any, ctx: CallContext, caller: Caller) => Promise<unknown>; // eslint-disable-line @typescript-eslint/no-explicit-any -- validated by `input`
+}
+
+export const callerName = (c: Caller): string => (c.kind === 'module' ? `module:${c.alias}` : c.kind === 'core' ? `core${c.name ? `:${c.name}` : ''}` : `edge:${c.via}`);

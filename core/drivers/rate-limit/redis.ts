@@ -1,0 +1,18 @@
+/** Rate limits shared by every node (REDIS_URL set): one counter per key in Redis, updated atomically. */
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { FlexibleRateLimiter } from './flexible';
+
+export function createRedisRateLimiter(client: Redis, keyPrefix: string): FlexibleRateLimiter {
+  return new FlexibleRateLimiter(
+    (opts) =>
+      new RateLimiterRedis({
+        ...opts,
+        storeClient: client,
+        // While Redis is unreachable each node limits on its own instead of failing every request.
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: new RateLimiterMemory(opts),
+      }),
+    keyPrefix,
+  );
+}

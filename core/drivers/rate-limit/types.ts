@@ -1,0 +1,34 @@
+/**
+ * Fixed-window rate limits: at most `points` per key in each window of `durationSeconds`. In-process
+ * or shared by every node through Redis, where points spent on one node count on all of them.
+ */
+
+export interface RateLimitPolicy {
+  points: number;
+  durationSeconds: number;
+}
+
+export interface RateLimitResult {
+  allowed: boolean;
+  /** The policy's points. */
+  limit: number;
+  /** Points left in this window after this call (never negative). */
+  remaining: number;
+  /** Seconds until the window resets (rounded up). */
+  resetSeconds: number;
+  resetAt: Date;
+  /** 0 when allowed; otherwise whole seconds to wait (at least 1). */
+  retryAfterSeconds: number;
+}
+
+export interface RateLimiter {
+  /**
+   * Spends `cost` points (default 1) of key under policy. Keys are counted per policy, so the same
+   * key under two policies has two counters; still, name the caller in the key (e.g. `login:<ip>`).
+   */
+  consume(key: string, policy: RateLimitPolicy, cost?: number): Promise<RateLimitResult>;
+  /** The state of key without spending anything; `allowed` says whether one more point would be. */
+  peek(key: string, policy: RateLimitPolicy): Promise<RateLimitResult>;
+  /** Forgets what key spent under policy. */
+  reset(key: string, policy: RateLimitPolicy): Promise<void>;
+}

@@ -1,0 +1,133 @@
+/**
+ * Realtime: socket.io on the platform's HTTP server. With REDIS_URL the Redis adapter relays every
+ * broadcast to all nodes, so a user connected to node B receives what node A sends.
+ *
+ * Channels are the spec's names (`private-user.7`, `private-tenant.abc12345.live-chat`,
+ * `chat.conversation.9`); on the server each lives in the room `tenant:<tenantId>:<channel>`, and
+ * the tenant always comes from the authenticated identity, so no socket can reach another tenant.
+ *
+ * Client convention:
+ *   const socket = io(baseUrl, { auth: { token: '<access token>', tenant: '<tenant id or alias>' } });
+ *   socket.on('connect_error', (err) => ...);       // err.message 'Unauthenticated.' when refused
+ *   socket.on('.notification.created', (payload, meta) => ...);   // meta = { channel }
+ * A connected socket is already in its own `private-user.<userId>` channel. Other channels:
+ *   socket.emit('subscribe', 'private-tenant.abc12345.live-chat', (ack) => ...);  // ack {ok} | {ok:false, error}
+ *   socket.emit('unsubscribe', 'chat.conversation.9');
+ * Channels starting with `private-` need the caller's `authorize` hook to say yes; others are open to
+ * any authenticated socket of the tenant unless `authorize` is given, which then decides for all.
+ */
+import type { Server as HttpServer } from 'node:http';
+import { createAdapter } from '@socket.io/redis-adapter';
+import { Server, type ServerOptions, type Socket } from 'socket.io';
+import type { Drivers } from './index';
+import { closeRedisClient, createRedisClient } from './redis-connection';
+
+export interface RealtimeIdentity {
+  userId: string | number;
+  tenantId: string;
+}
+
+/** Who is connecting (from `handshake.auth.token` and `.tenant`), or null to refuse the connection. */
+export type Authenticate = (handshake: Socket['handshake']) => Promise<RealtimeIdentity | null>;
+
+/** May this identity join channel (beyond its own private user channel)? */
+export type Authorize = (identity: RealtimeIdentity, channel: string) => boolean | Promise<boolean>;
+
+export interface RealtimeOptions {
+  authorize?: Authorize;
+  /** Passed to socket.io (path, cors, pingInterval...). */
+  server?: Partial<ServerOptions>;
+}
+
+export interface Realtime {
+  io: Server;
+  /** Sends event with payload to every socket in the tenant's channel, on every node. */
+  broadcast(tenantId: string, channel: string, event: string, payload: unknown): void;
+  /** Disconnects this node's sockets and releases its Redis connections; the HTTP server stays open. */
+  close(): Promise<void>;
+}
+
+const MAX_CHANNEL_LENGTH = 200;
+
+export const roomOf = (tenantId: string, channel: string) => `tenant:${tenantId}:${channel}`;
+export const userChannel = (userId: string | number) => `private-user.${userId}`;
+
+export function attachRealtime(server: HttpServer, drivers: Drivers, authenticate: Authenticate, options: RealtimeOptions = {}): Realtime {
+  const logger = drivers.logger.child({ part: 'realtime' });
+  const io = new Server(server, options.server);
+
+  let redis: { pub: ReturnType<typeof createRedisClient>; sub: ReturnType<typeof createRedisClient> } | undefined;
+  if (drivers.redisUrl) {
+    redis = {
+      pub: createRedisClient(drivers.redisUrl, logger, { name: `${drivers.prefix}:io-pub` }),
+      sub: createRedisClient(drivers.redisUrl, logger, { name: `${drivers.prefix}:io-sub`, subscriber: true }),
+    };
+    io.adapter(createAdapter(redis.pub, redis.sub, { key: `${drivers.prefix}:socket.io` }));
+  }
+
+  io.use((socket, next) => {
+    authenticate(socket.handshake).then(
+      (identity) => {
+        if (!identity) return next(unauthenticated());
+        socket.data.identity = identity;
+        next();
+      },
+      (err: unknown) => {
+        logger.warn({ err }, 'realtime authentication failed');
+        next(unauthenticated());
+      },
+    );
+  });
+
+  io.on('connection', (socket) => {
+    const identity = socket.data.identity as RealtimeIdentity;
+    const own = userChannel(identity.userId);
+    void socket.join(roomOf(identity.tenantId, own));
+
+    socket.on('subscribe', async (channel: unknown, ack?: unknown) => {
+      const reply = typeof ack === 'function' ? (ack as (r: object) => void) : () => {};
+      if (!isChannel(channel)) return reply({ ok: false, error: 'Invalid channel.' });
+      try {
+        const allowed =
+          channel === own || (options.authorize ? await options.authorize(identity, channel) : !channel.startsWith('private-'));
+        if (!allowed) return reply({ ok: false, error: 'Forbidden.' });
+        await socket.join(roomOf(identity.tenantId, channel));
+        reply({ ok: true });
+      } catch (err) {
+        logger.error({ err, channel }, 'realtime subscribe failed');
+        reply({ ok: false, error: 'Subscription failed.' });
+      }
+    });
+
+    socket.on('unsubscribe', async (channel: unknown, ack?: unknown) => {
+      if (isChannel(channel)) await socket.leave(roomOf(identity.tenantId, channel));
+      if (typeof ack === 'function') ack({ ok: true });
+    });
+  });
+
+  let closing: Promise<void> | undefined;
+  return {
+    io,
+    broadcast(tenantId, channel, event, payload) {
+      io.to(roomOf(tenantId, channel)).emit(event, payload, { channel });
+    },
+    close() {
+      // Not io.close(): that also closes the HTTP server, whose shutdown belongs to its owner.
+      closing ??= (async () => {
+        io.local.disconnectSockets(true);
+        await io.of('/').adapter.close();
+        io.engine.close();
+        if (redis) await Promise.all([closeRedisClient(redis.pub), closeRedisClient(redis.sub)]);
+      })();
+      return closing;
+    },
+  };
+}
+
+function isChannel(channel: unknown): channel is string {
+  return typeof channel === 'string' && channel.length > 0 && channel.length <= MAX_CHANNEL_LENGTH;
+}
+
+function unauthenticated(): Error & { data: object } {
+  return Object.assign(new Error('Unauthenticated.'), { data: { code: 'UNAUTHENTICATED' } });
+}

@@ -1,0 +1,66 @@
+/**
+ * A module version the host can run: its validated manifest, its bundled code and access to the
+ * other files of its package (migrations, graphql, screens). Made from a folder (first-party and
+ * development modules) or, through the registry, from a package.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { checkPlatform, loadManifest, PLATFORM_VERSION, type Manifest, type Operation } from '../../sdk/manifest';
+import { MandiError } from '../errors';
+
+export interface ModuleFiles {
+  /** A file of the package by its relative path, as UTF-8. */
+  read(relPath: string): Promise<string>;
+}
+
+export class LoadedModule {
+  readonly key: string;
+  /** Full operation name → its declaration. */
+  readonly operations: ReadonlyMap<string, Operation>;
+
+  constructor(readonly manifest: Manifest, readonly code: string, readonly files: ModuleFiles) {
+    this.key = `${manifest.name}@${manifest.version}`;
+    this.operations = new Map((manifest.api?.provides ?? []).map((op) => [op.name, op]));
+  }
+
+  get alias(): string {
+    return this.manifest.name;
+  }
+
+  /** The handler key in the module's code: "orders.get" → "get". */
+  static method(op: string): string {
+    return op.slice(op.indexOf('.') + 1);
+  }
+}
+
+/** Refuses a module whose platform range excludes this core (spec 1, Versioning 2). */
+export function assertCompatible(manifest: Manifest): void {
+  const problem = checkPlatform(manifest, PLATFORM_VERSION);
+  if (problem) throw new MandiError('MODULE_INCOMPATIBLE', problem.message, 422, { module: manifest.name, version: manifest.version });
+}
+
+export function filesInDir(dir: string): ModuleFiles {
+  const root = path.resolve(dir);
+  return {
+    read: async (rel) => {
+      const full = path.resolve(root, rel);
+      if (!full.startsWith(root + path.sep)) throw new MandiError('MODULE_FILE_OUTSIDE', `"${rel}" is outside the module.`, 400);
+      return fs.readFile(full, 'utf8');
+    },
+  };
+}
+
+/** Loads a built module folder (module.json + the bundle `main` names). */
+export async function loadModuleFromDir(dir: string): Promise<LoadedModule> {
+  const manifest = await loadManifest(path.join(dir, 'module.json'));
+  assertCompatible(manifest);
+  const main = manifest.main ?? 'dist/index.js';
+  const files = filesInDir(dir);
+  let code: string;
+  try {
+    code = await files.read(main);
+  } catch {
+    throw new MandiError('MODULE_NOT_BUILT', `Module ${manifest.name}@${manifest.version} has no bundle at ${main}: run \`mandi module build\` in ${dir}.`, 422);
+  }
+  return new LoadedModule(manifest, code, files);
+}

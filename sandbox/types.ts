@@ -1,0 +1,96 @@
+/** The sandbox's public types: what the core supplies per call and what it gets back. */
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export interface FetchRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface FetchResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Names `HostBridge.db` accepts as its method. */
+export type DbMethod =
+  | 'find'
+  | 'findOne'
+  | 'count'
+  | 'create'
+  | 'bulkCreate'
+  | 'update'
+  | 'upsert'
+  | 'destroy'
+  | 'sequence'
+  | 'tx.begin'
+  | 'tx.commit'
+  | 'tx.rollback';
+
+/**
+ * What guest code may ask of the platform, one per invocation, supplied by the core (bus). Values
+ * passed in and returned are JSON copies. A rejection should carry `code`, `message` and, when
+ * useful, `details`: the guest sees them on a plain Error.
+ */
+export interface HostBridge {
+  call(op: string, input: unknown): Promise<unknown>;
+  /** `tx.begin` resolves to a transaction id; other methods then receive it as `txId`. */
+  db(method: DbMethod, args: unknown[], txId?: string): Promise<unknown>;
+  emit(event: string, payload: unknown): Promise<void>;
+  log(level: LogLevel, message: string, data?: unknown): void;
+  fetch(req: FetchRequest): Promise<FetchResponse>;
+  now(): number;
+}
+
+export interface SandboxLimits {
+  /** Heap limit of the module's isolate, shared by all its tenant contexts. */
+  memoryMb: number;
+  /** Wall-clock limit of one call, from invoke() to its result. */
+  timeoutMs: number;
+  /** Tenant contexts kept per isolate; the least recently used idle one goes first. */
+  maxContexts: number;
+  /** Largest JSON text (in UTF-16 code units, i.e. bytes for ASCII) a result or request may be. */
+  maxOutputBytes: number;
+  /** Log lines one call may write; later lines are dropped with one warning. */
+  maxLogLinesPerCall: number;
+}
+
+export type InvokeKind = 'operation' | 'event';
+
+export interface InvokeRequest {
+  tenantId: string;
+  kind: InvokeKind;
+  /** Handler key: the method of `<module>.<method>`, or the event name. */
+  name: string;
+  input: unknown;
+  /** Who is calling: 'core', a module alias, 'http', ... (the bus decides). */
+  caller: string;
+  user: unknown | null;
+  bridge: HostBridge;
+}
+
+export interface ModuleStats {
+  contexts: number;
+  /** Used V8 heap of the module's isolate (0 while it is not running). */
+  heapUsedBytes: number;
+  heapLimitBytes: number;
+  /** Isolates built after the first one, i.e. after a timeout, memory limit or crash. */
+  rebuilds: number;
+  /** Calls accepted and not yet answered. */
+  pendingCalls: number;
+  timeouts: number;
+  memoryLimitHits: number;
+}
+
+export interface SandboxRuntimeOptions {
+  /** Defaults for every module loaded by this runtime. */
+  limits?: Partial<SandboxLimits>;
+  /**
+   * isolated-vm reports that V8 lost control of an isolate: the process should stop taking work
+   * and exit. Defaults to a process warning.
+   */
+  onCatastrophicError?: (moduleKey: string, message: string) => void;
+}

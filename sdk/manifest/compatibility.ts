@@ -1,0 +1,136 @@
+/**
+ * Whether modules fit the core and each other: the platform range (spec 1, Versioning 2), dependency
+ * ranges against what is installed, dependency cycles, and the `api.consumes` patterns the bus checks.
+ * Every refusal says what to install instead.
+ */
+import semver from 'semver';
+import type { Manifest } from './manifest.types';
+
+/** The platform release this core implements; module `compatibility.platform` ranges are checked against it. */
+export const PLATFORM_VERSION = '2.0.0';
+
+export type CompatibilityProblemKind = 'platform' | 'missing-dependency' | 'dependency-version' | 'cycle' | 'duplicate';
+
+export interface CompatibilityProblem {
+  kind: CompatibilityProblemKind;
+  /** Alias of the module that cannot be loaded as is (for a cycle, its first member). */
+  module: string;
+  message: string;
+  /** For cycles: the path, first alias repeated at the end, e.g. ["a", "b", "a"]. */
+  cycle?: string[];
+}
+
+type Identity = Pick<Manifest, 'name' | 'version'>;
+
+const label = (m: Identity) => `${m.name}@${m.version}`;
+
+/** null when the module runs on `platformVersion`; otherwise why not and what to install instead. */
+export function checkPlatform(
+  manifest: Pick<Manifest, 'name' | 'version' | 'compatibility'>,
+  platformVersion: string = PLATFORM_VERSION,
+): CompatibilityProblem | null {
+  const range = manifest.compatibility?.platform;
+  const line = `${semver.major(platformVersion)}.x`;
+  if (typeof range !== 'string' || semver.validRange(range) === null) {
+    return {
+      kind: 'platform',
+      module: manifest.name,
+      message: `module ${label(manifest)} declares no valid compatibility.platform range (found ${JSON.stringify(range)}); set it to the platform releases it supports, e.g. "^${line.replace('.x', '.0.0')}"`,
+    };
+  }
+  if (semver.satisfies(platformVersion, range, { includePrerelease: true })) return null;
+  return {
+    kind: 'platform',
+    module: manifest.name,
+    message: `module ${label(manifest)} requires platform ${range} but this core is ${platformVersion}; install a release of the module built for platform ${line}`,
+  };
+}
+
+/**
+ * Problems of a set of modules installed together (one ring's release): a dependency not installed,
+ * installed at a version outside the range, an alias listed twice, or a dependency cycle.
+ */
+export function checkDependencies(
+  manifests: readonly Pick<Manifest, 'name' | 'version' | 'dependencies'>[],
+): CompatibilityProblem[] {
+  const problems: CompatibilityProblem[] = [];
+  const byAlias = new Map<string, Pick<Manifest, 'name' | 'version' | 'dependencies'>>();
+  for (const m of manifests) {
+    const earlier = byAlias.get(m.name);
+    if (earlier) {
+      problems.push({
+        kind: 'duplicate',
+        module: m.name,
+        message: `module ${m.name} is listed twice (${earlier.version} and ${m.version}); install one version of each module`,
+      });
+      continue;
+    }
+    byAlias.set(m.name, m);
+  }
+
+  for (const m of byAlias.values()) {
+    for (const [alias, range] of Object.entries(m.dependencies ?? {})) {
+      const installed = byAlias.get(alias);
+      if (!installed) {
+        problems.push({
+          kind: 'missing-dependency',
+          module: m.name,
+          message: `module ${label(m)} depends on ${alias} ${range}, but ${alias} is not installed; install ${alias} at a version matching ${range}`,
+        });
+      } else if (!semver.satisfies(installed.version, range, { includePrerelease: true })) {
+        problems.push({
+          kind: 'dependency-version',
+          module: m.name,
+          message: `module ${label(m)} depends on ${alias} ${range}, but ${label(installed)} is installed; install ${alias} at a version matching ${range}, or a release of ${m.name} built for ${label(installed)}`,
+        });
+      }
+    }
+  }
+
+  for (const cycle of findCycles(byAlias)) {
+    problems.push({
+      kind: 'cycle',
+      module: cycle[0],
+      cycle,
+      message: `dependency cycle ${cycle.join(' -> ')}: modules cannot depend on each other in a circle; remove one of these dependencies`,
+    });
+  }
+  return problems;
+}
+
+/** One path per cycle among installed modules, each rotated to start at its smallest alias. */
+function findCycles(byAlias: ReadonlyMap<string, Pick<Manifest, 'dependencies'>>): string[][] {
+  const state = new Map<string, 'visiting' | 'done'>();
+  const stack: string[] = [];
+  const found = new Map<string, string[]>();
+
+  const visit = (alias: string) => {
+    state.set(alias, 'visiting');
+    stack.push(alias);
+    const deps = Object.keys(byAlias.get(alias)?.dependencies ?? {}).sort();
+    for (const dep of deps) {
+      if (!byAlias.has(dep)) continue;
+      if (state.get(dep) === 'visiting') {
+        const loop = stack.slice(stack.indexOf(dep));
+        const start = loop.indexOf([...loop].sort()[0]);
+        const rotated = [...loop.slice(start), ...loop.slice(0, start)];
+        found.set(rotated.join('>'), [...rotated, rotated[0]]);
+      } else if (!state.has(dep)) {
+        visit(dep);
+      }
+    }
+    stack.pop();
+    state.set(alias, 'done');
+  };
+
+  for (const alias of [...byAlias.keys()].sort()) if (!state.has(alias)) visit(alias);
+  return [...found.values()];
+}
+
+/**
+ * Whether `op` is covered by an `api.consumes` list: an exact name ("orders.get") or a module
+ * pattern ("orders.*", every operation of orders). Nothing else is a pattern.
+ */
+export function matchesConsumes(consumes: readonly string[], op: string): boolean {
+  return consumes.some((c) => c === op || (c.endsWith('.*') && op.startsWith(c.slice(0, -1)) && op.length > c.length - 1));
+}

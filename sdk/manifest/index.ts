@@ -1,0 +1,14 @@
+/** The manifest toolkit for hosts and tools (core, registry, rings, the CLI); never bundled into module code. */
+export * from './manifest.types';
+export { validateManifest, loadManifest, type ManifestValidation } from './validate';
+export { ManifestError, formatIssues, type ManifestIssue } from './issues';
+export { referencedFiles, type FileReference } from './referenced-files';
+export {
+  PLATFORM_VERSION,
+  checkPlatform,
+  checkDependencies,
+  matchesConsumes,
+  type CompatibilityProblem,
+  type CompatibilityProblemKind,
+} from './compatibility';
+export { default as manifestSchema } from './manifest.schema.json';

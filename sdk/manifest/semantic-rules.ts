@@ -1,0 +1,302 @@
+/**
+ * Manifest rules the JSON schema cannot express: names carry the module's own alias, routes and
+ * providers point at operations that exist, nothing is declared twice, embedded JSON schemas are
+ * valid, models are coherent. They read the document defensively, so they run (and report) even when
+ * the schema check found problems elsewhere: the author sees every error at once.
+ */
+import { matchesConsumes } from './compatibility';
+import { childPointer, type ManifestIssue } from './issues';
+import { jsonSchemaIssues, valueIssues } from './json-schema-check';
+
+type Obj = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const entries = (v: unknown): [string, unknown][] => (isObj(v) ? Object.entries(v) : []);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const at = (v: unknown, ...keys: string[]): unknown => keys.reduce<unknown>((o, k) => (isObj(o) ? o[k] : undefined), v);
+
+const ALIAS = /^[a-z][a-z0-9_]{1,49}$/;
+const OPERATION = /^[a-z][a-z0-9_]{1,49}\.[a-zA-Z][a-zA-Z0-9_]*$/;
+/** Handlers are looked up as operations[method]: these would resolve to Object.prototype members. */
+const RESERVED_METHODS = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+const moduleOf = (name: string) => name.slice(0, name.indexOf('.'));
+
+/** What the rules share: the alias (when valid), provided operations and consumes list. */
+interface Scope {
+  alias: string | undefined;
+  provided: Map<string, string>;
+  consumes: string[];
+  issues: ManifestIssue[];
+  report(pointer: string, message: string): void;
+  /** Permissions used by operations and routes, checked against the declared ones at the end. */
+  used: { pointer: string; name: string }[];
+}
+
+export function semanticIssues(doc: unknown): ManifestIssue[] {
+  if (!isObj(doc)) return [];
+  const issues: ManifestIssue[] = [];
+  const name = str(doc.name);
+  const scope: Scope = {
+    alias: name && ALIAS.test(name) ? name : undefined,
+    provided: new Map(),
+    consumes: list(at(doc, 'api', 'consumes')).filter((c): c is string => typeof c === 'string'),
+    issues,
+    report: (pointer, message) => issues.push({ pointer, message }),
+    used: [],
+  };
+  checkDependencies(doc, scope);
+  checkOperations(doc, scope);
+  checkRoutes(doc, scope);
+  checkEvents(doc, scope);
+  checkPermissions(doc, scope);
+  checkGraphql(doc, scope);
+  checkScreens(doc, scope);
+  checkWorkflowNodes(doc, scope);
+  checkModels(doc, scope);
+  checkMigrations(doc, scope);
+  return issues;
+}
+
+function checkDependencies(doc: Obj, s: Scope) {
+  if (s.alias && isObj(doc.dependencies) && Object.hasOwn(doc.dependencies, s.alias)) {
+    s.report(childPointer('/dependencies', s.alias), 'a module cannot depend on itself');
+  }
+}
+
+function checkOperations(doc: Obj, s: Scope) {
+  list(at(doc, 'api', 'provides')).forEach((op, i) => {
+    const p = `/api/provides/${i}`;
+    const name = str(at(op, 'name'));
+    if (name && OPERATION.test(name)) {
+      if (s.alias && moduleOf(name) !== s.alias) {
+        s.report(`${p}/name`, `must be named "${s.alias}.<method>": operations carry the module's own alias`);
+      }
+      const method = name.slice(name.indexOf('.') + 1);
+      if (RESERVED_METHODS.has(method)) s.report(`${p}/name`, `"${method}" is reserved (a property of every object); choose another method name`);
+      const first = s.provided.get(name);
+      if (first) s.report(`${p}/name`, `duplicates ${first}/name ("${name}"); each operation is provided once`);
+      else s.provided.set(name, p);
+    }
+    const permission = str(at(op, 'permission'));
+    if (permission) s.used.push({ pointer: `${p}/permission`, name: permission });
+    s.issues.push(...jsonSchemaIssues(at(op, 'input'), `${p}/input`), ...jsonSchemaIssues(at(op, 'output'), `${p}/output`));
+  });
+}
+
+function checkRoutes(doc: Obj, s: Scope) {
+  const seen = new Map<string, string>();
+  list(at(doc, 'http', 'routes')).forEach((route, i) => {
+    const p = `/http/routes/${i}`;
+    const op = str(at(route, 'operation'));
+    if (op && OPERATION.test(op) && !s.provided.has(op)) {
+      s.report(`${p}/operation`, `"${op}" is not in api.provides; a route dispatches to one of the module's own operations`);
+    }
+    const permission = str(at(route, 'permission'));
+    if (permission) s.used.push({ pointer: `${p}/permission`, name: permission });
+    const method = str(at(route, 'method'));
+    const path = str(at(route, 'path'));
+    if (!method || !path) return;
+    const params: string[] = path.match(/:[A-Za-z_][A-Za-z0-9_]*/g) ?? [];
+    const repeated = params.find((param, k) => params.indexOf(param) !== k);
+    if (repeated) s.report(`${p}/path`, `uses the parameter ${repeated} twice`);
+    // "/orders/:id" and "/orders/:orderId" match the same requests.
+    const shape = `${method} ${path.replace(/:[A-Za-z_][A-Za-z0-9_]*/g, ':')}`;
+    const first = seen.get(shape);
+    if (first) s.report(`${p}/path`, `${method} ${path} matches the same requests as ${first}`);
+    else seen.set(shape, p);
+  });
+}
+
+function checkEvents(doc: Obj, s: Scope) {
+  if (!s.alias) return;
+  list(at(doc, 'events', 'publishes')).forEach((event, i) => {
+    if (typeof event === 'string' && event.includes('.') && moduleOf(event) !== s.alias) {
+      s.report(`/events/publishes/${i}`, `must be named "${s.alias}.<event>": a module publishes only its own events`);
+    }
+  });
+}
+
+function checkPermissions(doc: Obj, s: Scope) {
+  const declared = new Map<string, string>();
+  list(doc.permissions).forEach((perm, i) => {
+    const name = str(at(perm, 'name'));
+    if (!name) return;
+    const first = declared.get(name);
+    if (first) s.report(`/permissions/${i}/name`, `duplicates ${first}/name ("${name}")`);
+    else declared.set(name, `/permissions/${i}`);
+  });
+  if (!s.alias) return;
+  for (const use of s.used) {
+    if (use.name.startsWith(`${s.alias}.`) && !declared.has(use.name)) {
+      s.report(use.pointer, `"${use.name}" is not declared in permissions[]; declare it with a description`);
+    }
+  }
+}
+
+function requireUnder(s: Scope, pointer: string, value: unknown, folder: string) {
+  const file = str(value);
+  if (file && !file.startsWith(`${folder}/`)) s.report(pointer, `must be a file under ${folder}/`);
+}
+
+function checkGraphql(doc: Obj, s: Scope) {
+  const graphql = doc.graphql;
+  requireUnder(s, '/graphql/schema', at(graphql, 'schema'), 'graphql');
+  requireUnder(s, '/graphql/resolvers', at(graphql, 'resolvers'), 'graphql');
+  list(at(graphql, 'providers')).forEach((provider, i) => {
+    requireUnder(s, `/graphql/providers/${i}/schema`, at(provider, 'schema'), 'graphql');
+    requireUnder(s, `/graphql/providers/${i}/resolvers`, at(provider, 'resolvers'), 'graphql');
+  });
+}
+
+function checkScreens(doc: Obj, s: Scope) {
+  const screens = new Map<string, string>();
+  list(at(doc, 'mobile', 'screens')).forEach((screen, i) => {
+    const id = str(at(screen, 'id'));
+    if (!id) return;
+    if (s.alias && id.includes('.') && moduleOf(id) !== s.alias) {
+      s.report(`/mobile/screens/${i}/id`, `must be "${s.alias}.<screen>": screen ids carry the module's own alias`);
+    }
+    const first = screens.get(id);
+    if (first) s.report(`/mobile/screens/${i}/id`, `duplicates ${first}/id ("${id}")`);
+    else screens.set(id, `/mobile/screens/${i}`);
+  });
+  for (const [id, provider] of entries(at(doc, 'mobile', 'screenProviders'))) {
+    const p = childPointer('/mobile/screenProviders', id);
+    if (!screens.has(id)) s.report(p, `"${id}" is not in mobile.screens; declare the screen there`);
+    if (!isObj(provider)) continue;
+    if (provider.file === undefined && provider.definition === undefined) {
+      s.report(p, 'needs "file" (a static definition under screens/) or "definition" (an operation)');
+    }
+    requireUnder(s, `${p}/file`, provider.file, 'screens');
+    for (const key of ['definition', 'data', 'action']) {
+      const op = str(provider[key]);
+      if (op && OPERATION.test(op) && !s.provided.has(op)) s.report(`${p}/${key}`, `"${op}" is not in api.provides`);
+    }
+  }
+}
+
+function checkWorkflowNodes(doc: Obj, s: Scope) {
+  const types = new Map<string, string>();
+  list(at(doc, 'workflow', 'nodes')).forEach((node, i) => {
+    const p = `/workflow/nodes/${i}`;
+    const type = str(at(node, 'type'));
+    if (type) {
+      if (s.alias && type.includes(':') && type.slice(0, type.indexOf(':')) !== s.alias) {
+        s.report(`${p}/type`, `must be "${s.alias}:<slug>": node types carry the module's own alias`);
+      }
+      const first = types.get(type);
+      if (first) s.report(`${p}/type`, `duplicates ${first}/type ("${type}")`);
+      else types.set(type, p);
+    }
+    const op = str(at(node, 'operation'));
+    if (op && OPERATION.test(op)) {
+      if (moduleOf(op) === s.alias) {
+        if (!s.provided.has(op)) s.report(`${p}/operation`, `"${op}" is not in api.provides`);
+      } else if (!matchesConsumes(s.consumes, op)) {
+        s.report(`${p}/operation`, `"${op}" belongs to another module and is not in api.consumes; add it there`);
+      }
+    }
+    const configSchema = at(node, 'configSchema');
+    const schemaProblems = jsonSchemaIssues(configSchema, `${p}/configSchema`);
+    s.issues.push(...schemaProblems);
+    const defaults = at(node, 'defaultConfig');
+    if (isObj(configSchema) && isObj(defaults) && schemaProblems.length === 0) {
+      s.issues.push(...valueIssues(configSchema, defaults, `${p}/defaultConfig`, 'configSchema'));
+    }
+  });
+}
+
+function checkModels(doc: Obj, s: Scope) {
+  const tables = new Map<string, string>();
+  const indexNames = new Map<string, string>();
+  for (const [name, model] of entries(at(doc, 'data', 'models'))) {
+    const p = childPointer('/data/models', name);
+    const table = str(at(model, 'table')) ?? name;
+    const first = tables.get(table);
+    if (first) s.report(p, `uses table "${table}" already used by ${first}`);
+    else tables.set(table, p);
+    const columns = at(model, 'columns');
+    for (const [column, def] of entries(columns)) {
+      if (isObj(def)) checkColumn(s, childPointer(`${p}/columns`, column), def);
+    }
+    list(at(model, 'indexes')).forEach((index, i) => {
+      list(at(index, 'fields')).forEach((field, j) => {
+        if (typeof field === 'string' && isObj(columns) && !Object.hasOwn(columns, field)) {
+          s.report(`${p}/indexes/${i}/fields/${j}`, `"${field}" is not a column of ${name}`);
+        }
+      });
+      const indexName = str(at(index, 'name'));
+      if (!indexName) return;
+      const firstIndex = indexNames.get(indexName);
+      if (firstIndex) s.report(`${p}/indexes/${i}/name`, `duplicates ${firstIndex}/name ("${indexName}")`);
+      else indexNames.set(indexName, `${p}/indexes/${i}`);
+    });
+  }
+}
+
+/** The JSON form a column default must take, by column type (money as a decimal string). */
+const DEFAULT_CHECKS: Record<string, [(v: unknown) => boolean, string]> = {
+  string: [(v) => typeof v === 'string', 'a string'],
+  text: [(v) => typeof v === 'string', 'a string'],
+  uuid: [(v) => typeof v === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v), 'a UUID string'],
+  integer: [(v) => Number.isSafeInteger(v), 'an integer'],
+  bigint: [(v) => Number.isSafeInteger(v) || (typeof v === 'string' && /^-?\d+$/.test(v)), 'an integer or a string of digits'],
+  decimal: [(v) => typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v), 'a decimal string such as "0.00"'],
+  boolean: [(v) => typeof v === 'boolean', 'true or false'],
+  date: [(v) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v), 'a date string "YYYY-MM-DD"'],
+  datetime: [(v) => typeof v === 'string' && !Number.isNaN(Date.parse(v)), 'an ISO 8601 timestamp string'],
+  json: [() => true, 'JSON'],
+};
+
+const DEFAULT_FUNCTIONS: Record<string, string[]> = { now: ['date', 'datetime'], uuid: ['uuid'] };
+
+function checkColumn(s: Scope, p: string, col: Obj) {
+  const type = str(col.type);
+  if (col.autoIncrement === true && type !== 'integer' && type !== 'bigint') {
+    s.report(`${p}/autoIncrement`, 'applies to integer and bigint columns only');
+  }
+  if (col.length !== undefined && type !== 'string') s.report(`${p}/length`, 'applies to string columns only');
+  for (const key of ['precision', 'scale']) {
+    if (col[key] !== undefined && type !== 'decimal') s.report(`${p}/${key}`, 'applies to decimal columns only');
+  }
+  if (typeof col.scale === 'number') {
+    if (typeof col.precision !== 'number') s.report(`${p}/precision`, 'is required when scale is set');
+    else if (col.scale > col.precision) s.report(`${p}/scale`, `must not exceed precision (${col.precision})`);
+  }
+  if (col.primaryKey === true && col.nullable === true) s.report(`${p}/nullable`, 'a primary key column cannot be nullable');
+  if (!Object.hasOwn(col, 'default') || !type) return;
+  const value = col.default;
+  if (col.autoIncrement === true) return s.report(`${p}/default`, 'an auto-increment column takes no default');
+  if (value === null) {
+    if (col.nullable === false || col.primaryKey === true) s.report(`${p}/default`, 'cannot be null on a column that is not nullable');
+    return;
+  }
+  if (isObj(value) && Object.hasOwn(value, '$fn')) {
+    const allowed = DEFAULT_FUNCTIONS[String(value.$fn)];
+    if (!allowed) s.report(`${p}/default/$fn`, 'must be "now" or "uuid"');
+    else if (!allowed.includes(type)) s.report(`${p}/default/$fn`, `"${value.$fn}" applies to ${allowed.join(' and ')} columns only`);
+    return;
+  }
+  const check = DEFAULT_CHECKS[type];
+  if (check && !check[0](value)) s.report(`${p}/default`, `must be ${check[1]} for a ${type} column`);
+}
+
+function checkMigrations(doc: Obj, s: Scope) {
+  const ids = new Map<string, string>();
+  list(at(doc, 'data', 'migrations')).forEach((migration, i) => {
+    const p = `/data/migrations/${i}`;
+    const id = str(at(migration, 'id'));
+    if (id) {
+      const first = ids.get(id);
+      if (first) s.report(`${p}/id`, `duplicates ${first}/id ("${id}")`);
+      else ids.set(id, p);
+    }
+    requireUnder(s, `${p}/up`, at(migration, 'up'), 'migrations');
+    requireUnder(s, `${p}/down`, at(migration, 'down'), 'migrations');
+    if (str(at(migration, 'up')) && at(migration, 'up') === at(migration, 'down')) {
+      s.report(`${p}/down`, 'must be a different file from up');
+    }
+  });
+}

@@ -1,0 +1,38 @@
+/**
+ * What a module's handlers receive and what a module exports: the guest contract shared with the
+ * sandbox. A bundle's `default` (or the bundle itself) is a ModuleDefinition; operation "orders.get"
+ * is served by `operations.get`, event "orders.created" by `events["orders.created"]`.
+ */
+import type { Host } from './host';
+
+/** The user on whose behalf a call runs, when there is one. */
+export interface ContextUser {
+  id: number;
+  email: string;
+  name: string;
+  /** Permission names the user holds in this tenant. */
+  permissions?: string[];
+}
+
+export interface HandlerContext {
+  /** Tenant the call runs for; host.db and host.call stay within it. */
+  tenantId: string;
+  /** Who called: "core", "http", "graphql", "workflow", "ai" or a module alias. */
+  caller: string;
+  /** Null for system work (events, jobs, schedules). */
+  user: ContextUser | null;
+  host: Host;
+}
+
+/** Serves one operation: takes the validated input, returns the (JSON) output. */
+export type OperationHandler<I = any, O = unknown> = (input: I, ctx: HandlerContext) => O | Promise<O>;
+
+/** Handles one subscribed event; delivery is at least once, so make it idempotent. */
+export type EventHandler<P = any> = (payload: P, ctx: HandlerContext) => void | Promise<void>;
+
+export interface ModuleDefinition {
+  /** Method name (the part after "<alias>.") → handler. */
+  operations: Record<string, OperationHandler>;
+  /** Full event name → handler, one per events.subscribes entry. */
+  events?: Record<string, EventHandler>;
+}

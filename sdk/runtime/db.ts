@@ -1,0 +1,84 @@
+/**
+ * Types of host.db: the module's only way to its data, scoped by the host to the module's own schema
+ * in the current tenant's database. Queries are plain JSON (operators are "$" keys, never Symbols)
+ * because they are copied across the sandbox boundary.
+ */
+
+/** A row as stored: column name → JSON value (decimal and bigint columns come back as strings). */
+export type Row = Record<string, unknown>;
+
+/** Comparison operators for one column, Sequelize's Op.* spelled as JSON keys. */
+export interface FieldOperators<T> {
+  $eq?: T | null;
+  $ne?: T | null;
+  $gt?: T;
+  $gte?: T;
+  $lt?: T;
+  $lte?: T;
+  $in?: readonly T[];
+  $notIn?: readonly T[];
+  /** SQL LIKE pattern: % any run, _ one character. */
+  $like?: string;
+  /** Case-insensitive LIKE. */
+  $iLike?: string;
+  /** Inclusive range [from, to]. */
+  $between?: readonly [T, T];
+  /** IS NULL / IS TRUE / IS FALSE. */
+  $is?: null | boolean;
+  /** IS NOT: null, true or false. */
+  $not?: null | boolean;
+}
+
+/** A column condition: a value (equality; null means IS NULL) or operators. */
+export type FieldCondition<T> = T | null | FieldOperators<T>;
+
+/** Conditions on columns, all of which must hold, plus $or / $and / $not groups. */
+export type Where<R extends Row = Row> = { [K in keyof R]?: FieldCondition<R[K]> } & {
+  $or?: readonly Where<R>[];
+  $and?: readonly Where<R>[];
+};
+
+export type ColumnName<R extends Row> = Extract<keyof R, string>;
+
+export interface FindQuery<R extends Row = Row> {
+  where?: Where<R>;
+  order?: readonly (readonly [ColumnName<R>, 'ASC' | 'DESC'])[];
+  limit?: number;
+  offset?: number;
+  /** Columns to return; all when absent. */
+  attributes?: readonly ColumnName<R>[];
+}
+
+/** Queries that only select rows (update, destroy, count). */
+export interface WhereQuery<R extends Row = Row> {
+  where?: Where<R>;
+}
+
+/**
+ * Data access of the current tenant, within the module's schema. `model` is a name from the
+ * manifest's data.models. Every call is async and its result a copy.
+ */
+export interface Db {
+  find<R extends Row = Row>(model: string, query?: FindQuery<R>): Promise<R[]>;
+  findOne<R extends Row = Row>(model: string, query?: FindQuery<R>): Promise<R | null>;
+  count<R extends Row = Row>(model: string, query?: WhereQuery<R>): Promise<number>;
+  /** Inserts one row and returns it as stored (generated keys and defaults filled in). */
+  create<R extends Row = Row>(model: string, values: Partial<R>): Promise<R>;
+  bulkCreate<R extends Row = Row>(model: string, rows: readonly Partial<R>[]): Promise<R[]>;
+  /** Updates the rows matching `query.where`; resolves to the number of rows changed. */
+  update<R extends Row = Row>(model: string, values: Partial<R>, query: WhereQuery<R>): Promise<number>;
+  /** Inserts, or updates the row with the same key (or matching `query.where`); resolves to the row. */
+  upsert<R extends Row = Row>(model: string, values: Partial<R>, query?: WhereQuery<R>): Promise<R>;
+  /** Deletes the rows matching `query.where`; resolves to the number of rows deleted. */
+  destroy<R extends Row = Row>(model: string, query: WhereQuery<R>): Promise<number>;
+  /**
+   * Runs `work` in one database transaction: committed when it resolves, rolled back when it throws.
+   * Use the `tx` it receives for every call that belongs to the transaction.
+   */
+  transaction<T>(work: (tx: DbTransaction) => Promise<T>): Promise<T>;
+  /** Next value of a named, gap-free counter of this module and tenant (e.g. invoice numbers). */
+  sequence(name: string): Promise<number>;
+}
+
+/** host.db inside a transaction; transactions do not nest. */
+export type DbTransaction = Omit<Db, 'transaction'>;

@@ -1,0 +1,250 @@
+/** The job queue contract, run against the in-process queue and bull on Redis. */
+import type { Drivers, JobEvents } from '../../core/drivers';
+import { flushPrefix, kinds, makeDrivers, sleep, uniquePrefix, waitFor } from './support';
+
+describe.each(kinds())('job queue (%s)', (kind) => {
+  const prefix = uniquePrefix(`queue-${kind}`);
+  let drivers: Drivers;
+  let n = 0;
+  /** A fresh queue name per test, so tests never see each other's jobs. */
+  const fresh = () => `q${++n}`;
+
+  beforeAll(() => {
+    drivers = makeDrivers(kind, prefix);
+  });
+  afterAll(async () => {
+    await drivers.close();
+    await flushPrefix(prefix);
+  });
+
+  it('runs a job and records its result', async () => {
+    const queue = fresh();
+    const completed: JobEvents['completed'][] = [];
+    await drivers.queue.on(queue, 'completed', (e) => completed.push(e));
+    drivers.queue.process<{ a: number; b: number }, { sum: number }>(queue, 1, async (job) => {
+      expect(job.name).toBe('add');
+      expect(job.queue).toBe(queue);
+      return { sum: job.data.a + job.data.b };
+    });
+    const id = await drivers.queue.add(queue, 'add', { a: 2, b: 3 });
+    expect(typeof id).toBe('string');
+    await waitFor(() => completed.length === 1, 'completed event');
+    expect(completed[0]).toEqual({ queue, jobId: id, result: { sum: 5 } });
+    const info = await drivers.queue.getJob(queue, id);
+    expect(info).toMatchObject({ id, name: 'add', data: { a: 2, b: 3 }, state: 'completed', result: { sum: 5 }, attemptsMade: 0 });
+    expect(Date.parse(info!.createdAt)).toBeGreaterThan(0);
+    expect(info!.finishedAt).toBeDefined();
+  });
+
+  it('reports waiting, active and unknown jobs', async () => {
+    const queue = fresh();
+    const id = await drivers.queue.add(queue, 'slow', {});
+    expect((await drivers.queue.getJob(queue, id))?.state).toBe('waiting');
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let started = false;
+    drivers.queue.process(queue, 1, async () => {
+      started = true;
+      await released;
+    });
+    await waitFor(() => started, 'job start');
+    expect((await drivers.queue.getJob(queue, id))?.state).toBe('active');
+    release();
+    await waitFor(async () => (await drivers.queue.getJob(queue, id))?.state === 'completed', 'completion');
+    expect(await drivers.queue.getJob(queue, 'no-such-job')).toBeNull();
+  });
+
+  it('retries a failing job with backoff until it succeeds (at least once)', async () => {
+    const queue = fresh();
+    const seen: number[] = [];
+    const startedAt: number[] = [];
+    drivers.queue.process(queue, 1, async (job) => {
+      seen.push(job.attemptsMade);
+      startedAt.push(Date.now());
+      if (job.attemptsMade < 2) throw new Error(`boom ${job.attemptsMade}`);
+      return 'ok';
+    });
+    const id = await drivers.queue.add(queue, 'flaky', {}, { attempts: 3, backoff: { type: 'fixed', delay: 150 } });
+    await waitFor(async () => (await drivers.queue.getJob(queue, id))?.state === 'completed', 'completion');
+    expect(seen).toEqual([0, 1, 2]);
+    expect(startedAt[1] - startedAt[0]).toBeGreaterThanOrEqual(140);
+    expect(startedAt[2] - startedAt[1]).toBeGreaterThanOrEqual(140);
+    const info = await drivers.queue.getJob(queue, id);
+    expect(info).toMatchObject({ state: 'completed', result: 'ok', attemptsMade: 2 });
+  });
+
+  it('waits exponentially longer between attempts', async () => {
+    const queue = fresh();
+    const startedAt: number[] = [];
+    drivers.queue.process(queue, 1, async () => {
+      startedAt.push(Date.now());
+      throw new Error('always');
+    });
+    const id = await drivers.queue.add(queue, 'exp', {}, { attempts: 3, backoff: { type: 'exponential', delay: 100 } });
+    await waitFor(async () => (await drivers.queue.getJob(queue, id))?.state === 'failed', 'failure');
+    // bull's formula: (2^attemptsMade - 1) * delay, so 100ms then 300ms.
+    expect(startedAt[1] - startedAt[0]).toBeGreaterThanOrEqual(90);
+    expect(startedAt[2] - startedAt[1]).toBeGreaterThanOrEqual(290);
+  });
+
+  it('fails a job for good once its attempts are used, with one failed event', async () => {
+    const queue = fresh();
+    const failed: JobEvents['failed'][] = [];
+    await drivers.queue.on(queue, 'failed', (e) => failed.push(e));
+    let calls = 0;
+    drivers.queue.process(queue, 1, async () => {
+      calls++;
+      throw new Error('payment gateway down');
+    });
+    const id = await drivers.queue.add(queue, 'charge', {}, { attempts: 2 });
+    await waitFor(() => failed.length === 1, 'failed event');
+    await sleep(100);
+    expect(calls).toBe(2);
+    expect(failed).toEqual([{ queue, jobId: id, failedReason: 'payment gateway down' }]);
+    expect(await drivers.queue.getJob(queue, id)).toMatchObject({ state: 'failed', failedReason: 'payment gateway down', attemptsMade: 2 });
+  });
+
+  it('pushes progress to listeners as it happens', async () => {
+    const queue = fresh();
+    const progress: JobEvents['progress'][] = [];
+    await drivers.queue.on(queue, 'progress', (e) => progress.push(e));
+    drivers.queue.process(queue, 1, async (job) => {
+      await job.progress(50);
+      await job.progress({ done: 3, total: 4 });
+      return null;
+    });
+    const id = await drivers.queue.add(queue, 'migrate', {});
+    await waitFor(() => progress.length === 2, 'two progress events');
+    expect(progress).toEqual([
+      { queue, jobId: id, progress: 50 },
+      { queue, jobId: id, progress: { done: 3, total: 4 } },
+    ]);
+    await waitFor(async () => (await drivers.queue.getJob(queue, id))?.state === 'completed', 'completion');
+    expect((await drivers.queue.getJob(queue, id))?.progress).toEqual({ done: 3, total: 4 });
+  });
+
+  it('stops delivering events after unsubscribe, and survives a throwing listener', async () => {
+    const queue = fresh();
+    const got: string[] = [];
+    await drivers.queue.on(queue, 'completed', () => {
+      throw new Error('listener bug');
+    });
+    const off = await drivers.queue.on(queue, 'completed', (e) => got.push(e.jobId));
+    drivers.queue.process(queue, 1, async () => 1);
+    const first = await drivers.queue.add(queue, 'x', {});
+    await waitFor(() => got.length === 1, 'first completion');
+    off();
+    const second = await drivers.queue.add(queue, 'x', {});
+    await waitFor(async () => (await drivers.queue.getJob(queue, second))?.state === 'completed', 'second completion');
+    await sleep(100);
+    expect(got).toEqual([first]);
+  });
+
+  it('holds a delayed job until its time', async () => {
+    const queue = fresh();
+    let ranAt = 0;
+    drivers.queue.process(queue, 1, async () => {
+      ranAt = Date.now();
+    });
+    const addedAt = Date.now();
+    const id = await drivers.queue.add(queue, 'later', {}, { delay: 400 });
+    expect((await drivers.queue.getJob(queue, id))?.state).toBe('delayed');
+    await waitFor(() => ranAt > 0, 'delayed run');
+    expect(ranAt - addedAt).toBeGreaterThanOrEqual(380);
+  });
+
+  it('deduplicates by jobId', async () => {
+    const queue = fresh();
+    const a = await drivers.queue.add(queue, 'once', { v: 1 }, { jobId: 'order-42' });
+    const b = await drivers.queue.add(queue, 'once', { v: 2 }, { jobId: 'order-42' });
+    expect(a).toBe('order-42');
+    expect(b).toBe('order-42');
+    const ran: unknown[] = [];
+    drivers.queue.process(queue, 1, async (job) => {
+      ran.push(job.data);
+    });
+    await waitFor(async () => (await drivers.queue.getJob(queue, a))?.state === 'completed', 'completion');
+    await sleep(100);
+    expect(ran).toEqual([{ v: 1 }]);
+    await expect(drivers.queue.add(queue, 'x', {}, { jobId: '123' })).rejects.toThrow(/plain integer/);
+  });
+
+  it('forgets completed jobs with removeOnComplete', async () => {
+    const queue = fresh();
+    const done: string[] = [];
+    await drivers.queue.on(queue, 'completed', (e) => done.push(e.jobId));
+    drivers.queue.process(queue, 1, async () => 'x');
+    const id = await drivers.queue.add(queue, 'tmp', {}, { removeOnComplete: true });
+    await waitFor(() => done.includes(id), 'completion');
+    await waitFor(async () => (await drivers.queue.getJob(queue, id)) === null, 'removal');
+  });
+
+  it('runs at most `concurrency` jobs at once on a node', async () => {
+    const queue = fresh();
+    let active = 0;
+    let peak = 0;
+    let finished = 0;
+    drivers.queue.process(queue, 2, async () => {
+      active++;
+      peak = Math.max(peak, active);
+      await sleep(100);
+      active--;
+      finished++;
+    });
+    for (let i = 0; i < 5; i++) await drivers.queue.add(queue, 'work', { i });
+    await waitFor(() => finished === 5, 'all jobs');
+    expect(peak).toBe(2);
+  });
+
+  it('repeats a job every interval, once per schedule however often it is declared', async () => {
+    const queue = fresh();
+    const runs: number[] = [];
+    drivers.queue.process(queue, 1, async () => {
+      runs.push(Date.now());
+    });
+    const repeat = { every: 300 };
+    // Two nodes booting declare the same schedule; it must still run once per slot.
+    await drivers.queue.add(queue, 'refresh-views', {}, { repeat });
+    await drivers.queue.add(queue, 'refresh-views', {}, { repeat });
+    await waitFor(() => runs.length >= 3, 'three runs', 5000);
+    await drivers.queue.removeRepeatable(queue, 'refresh-views', repeat);
+    const gaps = runs.slice(1).map((t, i) => t - runs[i]);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(200);
+    await sleep(500);
+    const after = runs.length;
+    await sleep(700);
+    expect(runs.length).toBe(after);
+  });
+
+  it('repeats on a cron pattern and rejects a bad one', async () => {
+    const queue = fresh();
+    const runs: number[] = [];
+    drivers.queue.process(queue, 1, async () => {
+      runs.push(Date.now());
+    });
+    const repeat = { cron: '* * * * * *' }; // every second (six fields)
+    await drivers.queue.add(queue, 'tick', {}, { repeat });
+    await waitFor(() => runs.length >= 2, 'two cron runs', 5000);
+    await drivers.queue.removeRepeatable(queue, 'tick', repeat);
+    await expect(drivers.queue.add(queue, 'bad', {}, { repeat: { cron: 'not a cron' } })).rejects.toThrow();
+    await expect(drivers.queue.add(queue, 'bad', {}, { repeat: {} })).rejects.toThrow(/exactly one/);
+  });
+
+  it('close() waits for the jobs in progress', async () => {
+    const own = makeDrivers(kind, prefix);
+    const queue = fresh();
+    let started = false;
+    let finished = false;
+    own.queue.process(queue, 1, async () => {
+      started = true;
+      await sleep(400);
+      finished = true;
+    });
+    await own.queue.add(queue, 'long', {});
+    await waitFor(() => started, 'job start');
+    await own.close();
+    expect(finished).toBe(true);
+    await own.close(); // idempotent
+    await expect(own.queue.add(queue, 'late', {})).rejects.toThrow(/closed/);
+  });
+});
