@@ -38,6 +38,10 @@ export interface Config {
   /** Seconds to wait for in-flight requests on shutdown. */
   shutdownGraceMs: number;
   graphqlIntrospection: boolean;
+  /** Requests per client (token, else address) and window on /api/v1. */
+  apiRateLimit: { points: number; durationSeconds: number };
+  /** Bus calls per (tenant, caller, operation) and window. */
+  busRateLimit: { points: number; durationSeconds: number };
 }
 
 type Env = Record<string, string | undefined>;
@@ -56,6 +60,14 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
   if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
   throw new Error(`Environment variable ${name} must be true or false, got "${raw}"`);
+}
+
+/** "points/seconds", e.g. "600/60". */
+function rate(env: Env, name: string, fallback: string): { points: number; durationSeconds: number } {
+  const raw = env[name] || fallback;
+  const m = /^(\d+)\/(\d+)$/.exec(raw);
+  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) throw new Error(`Environment variable ${name} must look like "600/60" (points/seconds), got "${raw}"`);
+  return { points: Number(m[1]), durationSeconds: Number(m[2]) };
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -83,5 +95,7 @@ export function loadConfig(env: Env = process.env): Config {
     tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 30 * 24 * 3600),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000),
     graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', false),
+    apiRateLimit: rate(env, 'API_RATE_LIMIT', '1200/60'),
+    busRateLimit: rate(env, 'BUS_RATE_LIMIT', '6000/60'),
   };
 }

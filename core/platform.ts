@@ -10,11 +10,12 @@ import { createLogger, type Logger } from './logger';
 import { openDatabaseServer, type DatabaseServer } from './data/database-server';
 import { openCentralDb, type CentralDb } from './data/central-db';
 import { TenantDatabases } from './data/tenant-databases';
-import { createDrivers, type Drivers } from './drivers';
+import { attachRealtime, createDrivers, rateLimit, type Drivers, type Realtime } from './drivers';
 import { TenantService } from './tenancy/tenant-service';
 import { resolveTenant } from './tenancy/resolve-tenant';
 import { AuthService, type Invalidation } from './auth/auth-service';
-import { authenticate } from './auth/authenticate';
+import { authenticate, bearerToken } from './auth/authenticate';
+import { hashToken } from './auth/token-format';
 import { buildApp } from './http/app';
 import { registerHealthRoutes } from './http/health-routes';
 import { registerAuthRoutes } from './auth/auth-routes';
@@ -38,6 +39,7 @@ export interface Platform {
   auth: AuthService;
   app: Express;
   server: http.Server;
+  realtime: Realtime;
   /** Base URL the server listens on, e.g. http://127.0.0.1:3000 */
   url: string;
   stop(): Promise<void>;
@@ -65,6 +67,17 @@ export async function startPlatform(config: Config, logger: Logger = createLogge
     debugErrors: config.debugErrors,
     mountApi: (api) => {
       registerHealthRoutes(api, { central, redisHealth: async () => (await drivers.health()).redis, embeddedDb: dbServer.embedded, version: PLATFORM_VERSION });
+      api.use(
+        rateLimit(drivers.rateLimiter, {
+          name: 'api',
+          ...config.apiRateLimit,
+          // A client is its token when it sends one (several users may share an address), else its address.
+          key: (req) => {
+            const token = bearerToken(req.get('authorization'));
+            return token ? `t:${hashToken(token).slice(0, 32)}` : `ip:${req.ip}`;
+          },
+        }),
+      );
       api.use(resolveTenant(tenants, config.rootDomain));
       registerOnboardingRoutes(api, { central, tenants, auth, authenticated });
       registerAuthRoutes(api, { central, auth, authenticated });
@@ -80,6 +93,15 @@ export async function startPlatform(config: Config, logger: Logger = createLogge
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
+  const realtime = attachRealtime(server, drivers, async (handshake) => {
+    const { token, tenant } = (handshake.auth ?? {}) as { token?: unknown; tenant?: unknown };
+    if (typeof token !== 'string' || typeof tenant !== 'string') return null;
+    const [principal, ref] = await Promise.all([auth.authenticate(token), tenants.resolve(tenant)]);
+    if (!principal || !ref || principal.tenantId !== ref.id) return null;
+    const membership = await auth.membership(ref.id, principal.user.id);
+    if (membership?.status !== 'active' && !principal.user.isSuperAdmin) return null;
+    return { userId: principal.user.id, tenantId: ref.id };
+  });
   const address = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host}:${address.port}`;
@@ -91,6 +113,7 @@ export async function startPlatform(config: Config, logger: Logger = createLogge
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const grace = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
+      await realtime.close();
       await closed;
       clearTimeout(grace);
       await drivers.close();
@@ -99,5 +122,5 @@ export async function startPlatform(config: Config, logger: Logger = createLogge
       await dbServer.stop();
     })());
 
-  return { config, logger, dbServer, central, tenantDbs, drivers, tenants, auth, app, server, url, stop };
+  return { config, logger, dbServer, central, tenantDbs, drivers, tenants, auth, app, server, realtime, url, stop };
 }

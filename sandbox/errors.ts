@@ -19,6 +19,8 @@ export type SandboxErrorCode =
   | 'INIT_ERROR'
   /** The input could not be copied into the sandbox (not JSON-serialisable). */
   | 'INVALID_INPUT'
+  /** Seen by guest code: a malformed `host` request (unknown db method, foreign transaction, ...). */
+  | 'INVALID_REQUEST'
   /** Used by createFetchBridge: the origin is not on the tenant's list, or the URL is not http(s). */
   | 'FETCH_DENIED'
   /** Used by createFetchBridge: the request failed, timed out, or its response was too large. */

@@ -9,8 +9,9 @@ export function createRedisRateLimiter(client: Redis, keyPrefix: string): Flexib
       new RateLimiterRedis({
         ...opts,
         storeClient: client,
-        // While Redis is unreachable each node limits on its own instead of failing every request.
-        rejectIfRedisNotReady: true,
+        // When a Redis command fails (server unreachable), each node limits on its own instead of
+        // failing the request. Not rejectIfRedisNotReady: that would also count locally while the
+        // connection is still being opened at boot.
         insuranceLimiter: new RateLimiterMemory(opts),
       }),
     keyPrefix,

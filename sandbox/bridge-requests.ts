@@ -1,0 +1,113 @@
+/**
+ * Checks a request that guest code sent through `host` and runs it on the call's HostBridge. The
+ * prelude builds these payloads, but guest code can break the prelude's own context, so nothing
+ * here trusts their shape.
+ */
+import { SandboxError } from './errors';
+import type { PendingCall } from './pending-call';
+import type { WireError } from './protocol';
+import type { DbMethod, FetchRequest } from './types';
+
+const DATA_METHODS = new Set<string>(['find', 'findOne', 'count', 'create', 'bulkCreate', 'update', 'upsert', 'destroy', 'sequence']);
+
+const invalid = (message: string) => new SandboxError('INVALID_REQUEST', message);
+
+const isStringRecord = (v: unknown): v is Record<string, string> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
+
+export function runBridgeRequest(call: PendingCall, kind: unknown, payload: unknown): Promise<unknown> {
+  try {
+    switch (kind) {
+      case 'call':
+        return runCall(call, payload);
+      case 'db':
+        return runDb(call, payload);
+      case 'emit':
+        return runEmit(call, payload);
+      case 'fetch':
+        return runFetch(call, payload);
+      default:
+        throw invalid(`unknown host request "${String(kind)}"`);
+    }
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
+
+function runCall(call: PendingCall, payload: unknown): Promise<unknown> {
+  if (!Array.isArray(payload) || typeof payload[0] !== 'string' || payload[0] === '') {
+    throw invalid('host.call(op, input) needs an operation name');
+  }
+  return call.req.bridge.call(payload[0], payload[1] ?? undefined);
+}
+
+function runEmit(call: PendingCall, payload: unknown): Promise<unknown> {
+  if (!Array.isArray(payload) || typeof payload[0] !== 'string' || payload[0] === '') {
+    throw invalid('host.emit(event, payload) needs an event name');
+  }
+  return call.req.bridge.emit(payload[0], payload[1] ?? undefined);
+}
+
+function runFetch(call: PendingCall, payload: unknown): Promise<unknown> {
+  const p = payload as Partial<FetchRequest> | null;
+  if (typeof p !== 'object' || p === null || typeof p.url !== 'string' || typeof p.method !== 'string' || !isStringRecord(p.headers)) {
+    throw invalid('host.fetch(url, {method, headers, body}) needs a URL, a method and string headers');
+  }
+  if (p.body !== undefined && typeof p.body !== 'string') throw invalid('host.fetch body must be a string');
+  const req: FetchRequest = { url: p.url, method: p.method, headers: p.headers };
+  if (p.body !== undefined) req.body = p.body;
+  return call.req.bridge.fetch(req);
+}
+
+async function runDb(call: PendingCall, payload: unknown): Promise<unknown> {
+  if (!Array.isArray(payload)) throw invalid('malformed host.db request');
+  const [method, args, txId] = payload as [unknown, unknown, unknown];
+  if (!Array.isArray(args)) throw invalid('malformed host.db request');
+  if (txId !== null && typeof txId !== 'string') throw invalid('malformed host.db request');
+  const bridge = call.req.bridge;
+
+  if (method === 'tx.begin') {
+    const id = await bridge.db('tx.begin', []);
+    if (typeof id !== 'string') throw new SandboxError('INVALID_REQUEST', 'the host did not return a transaction id');
+    // The call may have ended while the transaction was opening; nobody would ever finish it.
+    if (call.settled) {
+      call.rollbackLate(id);
+      throw invalid('the call ended before its transaction began');
+    }
+    (call.openTx ??= new Set()).add(id);
+    return id;
+  }
+  if (method === 'tx.commit' || method === 'tx.rollback') {
+    const tx = ownTransaction(call, txId);
+    if (method === 'tx.rollback') call.openTx!.delete(tx);
+    await bridge.db(method, [], tx);
+    call.openTx?.delete(tx);
+    return undefined;
+  }
+  if (typeof method !== 'string' || !DATA_METHODS.has(method)) throw invalid(`host.db has no method "${String(method)}"`);
+  return txId === null ? bridge.db(method as DbMethod, args) : bridge.db(method as DbMethod, args, ownTransaction(call, txId));
+}
+
+/** A call may only use transactions it began itself. */
+function ownTransaction(call: PendingCall, txId: unknown): string {
+  if (typeof txId !== 'string' || !call.openTx?.has(txId)) throw invalid('that transaction is not open in this call');
+  return txId;
+}
+
+/** What the guest may learn of a host error: its code, message and details, never its stack. */
+export function toWireError(e: unknown): WireError {
+  if (typeof e !== 'object' || e === null) return { message: String(e) };
+  const { message, code, details } = e as { message?: unknown; code?: unknown; details?: unknown };
+  const wire: WireError = { message: typeof message === 'string' ? message : 'the host request failed' };
+  if (typeof code === 'string' || typeof code === 'number') wire.code = code;
+  if (details !== undefined && isJsonSafe(details)) wire.details = details;
+  return wire;
+}
+
+function isJsonSafe(v: unknown): boolean {
+  try {
+    return JSON.stringify(v) !== undefined;
+  } catch {
+    return false;
+  }
+}

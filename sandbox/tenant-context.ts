@@ -1,0 +1,247 @@
+/**
+ * One tenant's context inside a module's isolate, and the message channel to it. Messages to the
+ * guest queue in an outbox that is flushed once per microtask turn as one `receive` call; the
+ * guest answers the same way through `post`. A burst of calls therefore costs one isolate hop
+ * each way, not one per call.
+ */
+import ivm from 'isolated-vm';
+import { runBridgeRequest, toWireError } from './bridge-requests';
+import { SandboxError } from './errors';
+import type { Generation } from './generation';
+import type { PendingCall } from './pending-call';
+import { Status, type WireError } from './protocol';
+import type { LogLevel } from './types';
+
+/** One flush in flight: the calls it carries, to blame or mark started when it returns. */
+export interface Batch {
+  readonly calls: PendingCall[];
+  done: boolean;
+  probe?: NodeJS.Timeout;
+}
+
+type Receive = ivm.Reference<(batch: string) => string | undefined>;
+
+const LOG_LEVELS = new Set<string>(['debug', 'info', 'warn', 'error']);
+
+export class TenantContext {
+  /** Calls of this tenant that have not been answered, by id. */
+  readonly calls = new Map<number, PendingCall>();
+  readonly inFlight = new Set<Batch>();
+  state: 'creating' | 'ready' | 'closed' = 'creating';
+  private context: ivm.Context | undefined;
+  private receive: Receive | undefined;
+  /** Messages waiting for the next flush, and the call each belongs to (undefined: none). */
+  private outbox: string[] = [];
+  private outboxCalls: (PendingCall | undefined)[] = [];
+  private flushQueued = false;
+  private probeNext = false;
+  private readonly flushTask = () => this.flush();
+
+  constructor(
+    private readonly gen: Generation,
+    readonly tenantId: string,
+  ) {
+    void this.create();
+  }
+
+  get idle(): boolean {
+    return this.state !== 'creating' && this.calls.size === 0 && this.outbox.length === 0 && this.inFlight.size === 0;
+  }
+
+  add(call: PendingCall): void {
+    call.owner = this;
+    this.calls.set(call.id, call);
+    this.enqueue(call.envelope, call);
+  }
+
+  /** The caller has had TIMEOUT; tell the guest to forget the call, and make sure the isolate answers. */
+  expire(call: PendingCall): void {
+    if (this.calls.get(call.id) !== call) return;
+    this.calls.delete(call.id);
+    if (this.state !== 'ready') return;
+    this.probeNext = true;
+    this.enqueue(`["x",${call.id}]`, undefined);
+  }
+
+  close(): void {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    this.outbox = [];
+    this.outboxCalls = [];
+    for (const b of this.inFlight) clearTimeout(b.probe);
+    try {
+      this.receive?.release();
+      this.context?.release();
+    } catch {
+      // Already gone with its isolate.
+    }
+  }
+
+  private async create(): Promise<void> {
+    const { isolate, limits } = this.gen;
+    const timeout = limits.timeoutMs;
+    const began = performance.now();
+    try {
+      const { prelude, bundle } = await this.gen.scripts;
+      const context = await isolate.createContext();
+      this.context = context;
+      if (this.state === 'closed') return context.release();
+      const boot = await prelude.run(context, { reference: true, timeout });
+      const post = new ivm.Callback((batch: string) => this.onGuestBatch(batch), { ignored: true });
+      const clock = new ivm.Callback((id: number) => this.now(id));
+      const receive = (await boot.apply(
+        undefined,
+        [post, clock, this.tenantId, limits.maxOutputBytes, limits.maxLogLinesPerCall],
+        { result: { reference: true }, timeout },
+      )) as Receive;
+      boot.release();
+      this.receive = receive;
+      await bundle.run(context, { timeout });
+      const problem = await receive.apply(undefined, ['init'], { timeout });
+      if (problem) throw new SandboxError('INIT_ERROR', `The module could not start: ${String(problem)}`);
+      if (this.state === 'closed') return;
+      this.state = 'ready';
+      this.flush();
+    } catch (e) {
+      if (this.state !== 'closed') this.gen.contextFailed(this, e, performance.now() - began);
+    }
+  }
+
+  private enqueue(message: string, call: PendingCall | undefined): void {
+    this.outbox.push(message);
+    this.outboxCalls.push(call);
+    if (!this.flushQueued) {
+      this.flushQueued = true;
+      queueMicrotask(this.flushTask);
+    }
+  }
+
+  private flush(): void {
+    this.flushQueued = false;
+    if (this.state !== 'ready' || this.outbox.length === 0) return;
+    const messages = this.outbox;
+    const owners = this.outboxCalls;
+    this.outbox = [];
+    this.outboxCalls = [];
+
+    // Drop what belongs to calls answered meanwhile (timed out before their context was ready).
+    const parts: string[] = [];
+    const calls: PendingCall[] = [];
+    let deadline = Infinity;
+    for (let i = 0; i < messages.length; i++) {
+      const call = owners[i];
+      if (call !== undefined) {
+        if (this.calls.get(call.id) !== call) continue;
+        calls.push(call);
+        if (call.deadline < deadline) deadline = call.deadline;
+      }
+      parts.push(messages[i]);
+    }
+    if (parts.length === 0) return;
+
+    // Guest code runs only inside these receive calls (and the microtasks they drain), so this
+    // timeout stops a CPU loop anywhere in a handler, even after an await.
+    const timeout =
+      deadline === Infinity ? this.gen.limits.timeoutMs : Math.max(1, Math.ceil(deadline - performance.now()));
+    const batch: Batch = { calls, done: false };
+    if (this.probeNext) {
+      this.probeNext = false;
+      batch.probe = setTimeout(() => this.gen.unresponsive(this, batch), this.gen.stuckGraceMs);
+    }
+    this.inFlight.add(batch);
+    try {
+      this.receive!.apply(undefined, [parts.length === 1 ? `[${parts[0]}]` : `[${parts.join(',')}]`], { timeout }).then(
+        () => this.batchDone(batch),
+        (e: unknown) => this.batchFailed(batch, e),
+      );
+    } catch (e) {
+      this.batchFailed(batch, e);
+    }
+  }
+
+  private batchDone(batch: Batch): void {
+    batch.done = true;
+    clearTimeout(batch.probe);
+    this.inFlight.delete(batch);
+    for (const call of batch.calls) call.started = true;
+  }
+
+  private batchFailed(batch: Batch, error: unknown): void {
+    batch.done = true;
+    clearTimeout(batch.probe);
+    this.inFlight.delete(batch);
+    this.gen.batchFailed(this, batch, error);
+  }
+
+  /** A batch from the guest; runs on the host's thread. */
+  private onGuestBatch(batch: string): void {
+    if (this.state === 'closed' || typeof batch !== 'string') return;
+    let messages: unknown;
+    try {
+      messages = JSON.parse(batch);
+    } catch {
+      return;
+    }
+    if (!Array.isArray(messages)) return;
+    for (const m of messages) {
+      if (!Array.isArray(m)) continue;
+      if (m[0] === 'd') this.onDone(m);
+      else if (m[0] === 'q') this.onRequest(m);
+      else if (m[0] === 'l') this.onLog(m);
+    }
+  }
+
+  private onDone(m: unknown[]): void {
+    const call = this.calls.get(m[1] as number);
+    if (call === undefined) return;
+    this.calls.delete(call.id);
+    this.gen.answered(call, m[2], m[3]);
+  }
+
+  private onRequest(m: unknown[]): void {
+    const call = this.calls.get(m[1] as number);
+    const reqId = m[2];
+    if (call === undefined || typeof reqId !== 'number') return;
+    runBridgeRequest(call, m[3], m[4]).then(
+      (value) => this.reply(call, reqId, value),
+      (error: unknown) => this.replyError(call, reqId, toWireError(error)),
+    );
+  }
+
+  private reply(call: PendingCall, reqId: number, value: unknown): void {
+    if (this.calls.get(call.id) !== call) return;
+    if (value === undefined) return this.enqueue(`["r",${reqId},${Status.undefined}]`, call);
+    let json: string | undefined;
+    try {
+      json = JSON.stringify(value);
+    } catch (e) {
+      return this.replyError(call, reqId, { message: `the host returned a value that is not JSON: ${(e as Error).message}` });
+    }
+    this.enqueue(json === undefined ? `["r",${reqId},${Status.undefined}]` : `["r",${reqId},${Status.ok},${json}]`, call);
+  }
+
+  private replyError(call: PendingCall, reqId: number, error: WireError): void {
+    if (this.calls.get(call.id) !== call) return;
+    this.enqueue(`["r",${reqId},${Status.error},${JSON.stringify(error)}]`, call);
+  }
+
+  private onLog(m: unknown[]): void {
+    const call = this.calls.get(m[1] as number);
+    if (call === undefined || !LOG_LEVELS.has(m[2] as string)) return;
+    try {
+      call.req.bridge.log(m[2] as LogLevel, String(m[3]), m.length > 4 ? m[4] : undefined);
+    } catch {
+      // A logger failure is not the guest's problem.
+    }
+  }
+
+  /** host.now(): synchronous for the guest, so the guest's thread waits on this. */
+  private now(id: number): number {
+    const call = this.calls.get(id);
+    try {
+      return call ? call.req.bridge.now() : Date.now();
+    } catch {
+      return Date.now();
+    }
+  }
+}

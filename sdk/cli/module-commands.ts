@@ -1,0 +1,84 @@
+/** `mandi module init | build | pack`: thin wrappers over the sdk functions that print what happened. */
+import path from 'node:path';
+import type { Command } from 'commander';
+import { buildModule } from '../build/build-module';
+import { needsBuild } from '../build/needs-build';
+import { loadManifest } from '../manifest/validate';
+import { packModule } from '../package/pack';
+import { initModule } from '../scaffold/init-module';
+import { detail, formatBytes, progress, reportError, step, warn } from './output';
+
+/** `npm run mandi` runs in the repository root; INIT_CWD is where the author typed the command. */
+const invokedFrom = () => process.env.INIT_CWD ?? process.cwd();
+
+function run(action: (...args: any[]) => Promise<void>) {
+  return async (...args: unknown[]) => {
+    try {
+      await action(...args);
+    } catch (err) {
+      process.exitCode = reportError(err);
+    }
+  };
+}
+
+async function build(dir: string, minify: boolean) {
+  const result = await buildModule(dir, { minify });
+  const rel = path.relative(dir, result.outfile);
+  step(`bundled ${rel} (${formatBytes(result.bytes)}) in ${result.durationMs} ms`);
+  for (const w of result.warnings) warn(w);
+}
+
+export function registerModuleCommands(program: Command): void {
+  const module = program.command('module').description('create, build and package Mandi modules');
+
+  module
+    .command('init <name>')
+    .description('scaffold a new module folder <name> with module.json, src/index.ts and a test')
+    .option('-d, --dir <parent>', 'folder to create the module in (default: the current folder)')
+    .action(
+      run(async (name: string, opts: { dir?: string }) => {
+        const result = await initModule(name, path.resolve(invokedFrom(), opts.dir ?? '.'));
+        const shown = path.relative(invokedFrom(), result.dir) || '.';
+        step(`created ${shown}`);
+        for (const file of result.files) detail(file);
+        detail(`next: cd ${shown} && npm run mandi -- module build`);
+      }),
+    );
+
+  module
+    .command('build [dir]')
+    .description('validate module.json and bundle src/index.ts into the file named by "main"')
+    .option('--minify', 'minify the bundle')
+    .action(
+      run(async (dir: string | undefined, opts: { minify?: boolean }) => {
+        const root = path.resolve(invokedFrom(), dir ?? '.');
+        const manifest = await loadManifest(root);
+        step(`module.json valid: ${manifest.name}@${manifest.version}`);
+        await build(root, opts.minify ?? false);
+      }),
+    );
+
+  module
+    .command('pack [dir]')
+    .description('validate, build if needed, and write <name>-<version>.tgz')
+    .option('-o, --out <dir>', 'folder to write the package to (default: the module folder)')
+    .action(
+      run(async (dir: string | undefined, opts: { out?: string }) => {
+        const root = path.resolve(invokedFrom(), dir ?? '.');
+        const manifest = await loadManifest(root);
+        step(`module.json valid: ${manifest.name}@${manifest.version}`);
+        if (await needsBuild(root, manifest.main ?? 'dist/index.js')) await build(root, false);
+        else step(`bundle ${manifest.main} is up to date`);
+        const bar = progress('packing');
+        const result = await packModule(root, {
+          outDir: opts.out ? path.resolve(invokedFrom(), opts.out) : undefined,
+          onProgress: (done, total, file) => bar.update(done, total, file),
+        });
+        bar.stop();
+        step(`wrote ${path.relative(invokedFrom(), result.file)}`);
+        detail(`files   ${result.entries.length} (${result.entries.join(', ')})`);
+        detail(`size    ${result.size} bytes (${formatBytes(result.size)})`);
+        detail(`sha256  ${result.sha256}`);
+      }),
+    );
+}
