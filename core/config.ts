@@ -38,6 +38,8 @@ export interface Config {
   /** Seconds to wait for in-flight requests on shutdown. */
   shutdownGraceMs: number;
   graphqlIntrospection: boolean;
+  /** Built module folders loaded at boot (MODULE_PATHS, separated by ':'). */
+  modulePaths: string[];
   /** Requests per client (token, else address) and window on /api/v1. */
   apiRateLimit: { points: number; durationSeconds: number };
   /** Bus calls per (tenant, caller, operation) and window. */
@@ -95,6 +97,7 @@ export function loadConfig(env: Env = process.env): Config {
     tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 30 * 24 * 3600),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000),
     graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', false),
+    modulePaths: (env.MODULE_PATHS || '').split(':').filter(Boolean).map((p) => path.resolve(p)),
     apiRateLimit: rate(env, 'API_RATE_LIMIT', '1200/60'),
     busRateLimit: rate(env, 'BUS_RATE_LIMIT', '6000/60'),
   };

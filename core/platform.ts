@@ -23,6 +23,11 @@ import { registerOnboardingRoutes } from './tenancy/onboarding-routes';
 import { registerMemberRoutes } from './tenancy/member-routes';
 import { registerActivityRoutes } from './activity/activity-routes';
 import type { Express } from 'express';
+import { Clock } from './clock';
+import { createModuleKernel, type ModuleKernel } from './modules/kernel';
+import { loadModuleFromDir } from './modules/loaded-module';
+import { registerModuleAdminRoutes } from './modules/module-admin-routes';
+import { moduleRoutes } from './modules/module-routes';
 import { PLATFORM_VERSION } from '../sdk/manifest';
 
 
@@ -37,6 +42,8 @@ export interface Platform {
   drivers: Drivers;
   tenants: TenantService;
   auth: AuthService;
+  clock: Clock;
+  kernel: ModuleKernel;
   app: Express;
   server: http.Server;
   realtime: Realtime;
@@ -59,6 +66,10 @@ export async function startPlatform(config: Config, logger: Logger = createLogge
   const tenants = new TenantService(central, tenantDbs);
   const auth = new AuthService(central, config.tokenTtlSeconds, (change) => void drivers.pubsub.publish(AUTH_CHANNEL, change));
   await drivers.pubsub.subscribe(AUTH_CHANNEL, (change) => auth.dropCached(change as Invalidation));
+
+  const clock = new Clock();
+  const kernel = await createModuleKernel({ config, central, tenantDbs, drivers, logger, clock });
+  for (const dir of config.modulePaths) kernel.source.add(await loadModuleFromDir(dir));
 
   const authenticated = authenticate(auth, tenants);
   const app = buildApp({
@@ -83,6 +94,8 @@ export async function startPlatform(config: Config, logger: Logger = createLogge
       registerAuthRoutes(api, { central, auth, authenticated });
       registerMemberRoutes(api, { central, auth, authenticated });
       registerActivityRoutes(api, { tenantDbs, authenticated });
+      registerModuleAdminRoutes(api, { modules: kernel.modules, source: kernel.source, authenticated });
+      api.use(moduleRoutes({ modules: kernel.modules, bus: kernel.bus, authenticated }));
     },
   });
 
@@ -102,6 +115,8 @@ export async function startPlatform(config: Config, logger: Logger = createLogge
     if (membership?.status !== 'active' && !principal.user.isSuperAdmin) return null;
     return { userId: principal.user.id, tenantId: ref.id };
   });
+  // Broadcasts from other nodes reach this one only once the Redis adapter has subscribed.
+  await withTimeout(realtime.ready(), 5_000, () => logger.warn('realtime adapter not ready after 5 s; continuing'));
   const address = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host}:${address.port}`;
@@ -117,10 +132,23 @@ export async function startPlatform(config: Config, logger: Logger = createLogge
       await closed;
       clearTimeout(grace);
       await drivers.close();
+      await kernel.close();
       await tenantDbs.close();
       await central.close();
       await dbServer.stop();
     })());
 
-  return { config, logger, dbServer, central, tenantDbs, drivers, tenants, auth, app, server, realtime, url, stop };
+  return { config, logger, dbServer, central, tenantDbs, drivers, tenants, auth, clock, kernel, app, server, realtime, url, stop };
+}
+
+async function withTimeout(p: Promise<unknown>, ms: number, onTimeout: () => void): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      onTimeout();
+      resolve();
+    }, ms);
+  });
+  await Promise.race([p.then(() => undefined), timeout]);
+  clearTimeout(timer);
 }

@@ -135,7 +135,14 @@ export const PRELUDE_SOURCE = `(function boot(post, clock, tenantId, maxOutput, 
     const call = create(null);
     call.reqs = 0; call.logs = 0;
     live[id] = call;
-    const ctx = freeze({ tenantId: tenantId, caller: caller, user: user, host: hostFor(id) });
+    // host is built on first use: most handlers never touch it, and it is ~20 closures.
+    let host;
+    const ctx = freeze({
+      tenantId: tenantId,
+      caller: caller,
+      user: user,
+      get host() { return host === undefined ? (host = hostFor(id)) : host; },
+    });
     run(id, fn, table, input, ctx);
   }
 

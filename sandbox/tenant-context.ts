@@ -23,6 +23,9 @@ type Receive = ivm.Reference<(batch: string) => string | undefined>;
 
 const LOG_LEVELS = new Set<string>(['debug', 'info', 'warn', 'error']);
 
+/** Least time a batch gets, however close its calls are to their deadlines. */
+const BUDGET_FLOOR_MS = 50;
+
 export class TenantContext {
   /** Calls of this tenant that have not been answered, by id. */
   readonly calls = new Map<number, PendingCall>();
@@ -46,6 +49,11 @@ export class TenantContext {
 
   get idle(): boolean {
     return this.state !== 'creating' && this.calls.size === 0 && this.outbox.length === 0 && this.inFlight.size === 0;
+  }
+
+  /** A getter, so checks after an await are not narrowed away by the compiler. */
+  get closed(): boolean {
+    return this.state === 'closed';
   }
 
   add(call: PendingCall): void {
@@ -85,7 +93,7 @@ export class TenantContext {
       const { prelude, bundle } = await this.gen.scripts;
       const context = await isolate.createContext();
       this.context = context;
-      if (this.state === 'closed') return context.release();
+      if (this.closed) return context.release();
       const boot = await prelude.run(context, { reference: true, timeout });
       const post = new ivm.Callback((batch: string) => this.onGuestBatch(batch), { ignored: true });
       const clock = new ivm.Callback((id: number) => this.now(id));
@@ -99,11 +107,11 @@ export class TenantContext {
       await bundle.run(context, { timeout });
       const problem = await receive.apply(undefined, ['init'], { timeout });
       if (problem) throw new SandboxError('INIT_ERROR', `The module could not start: ${String(problem)}`);
-      if (this.state === 'closed') return;
+      if (this.closed) return;
       this.state = 'ready';
       this.flush();
     } catch (e) {
-      if (this.state !== 'closed') this.gen.contextFailed(this, e, performance.now() - began);
+      if (!this.closed) this.gen.contextFailed(this, e, performance.now() - began);
     }
   }
 
@@ -140,9 +148,11 @@ export class TenantContext {
     if (parts.length === 0) return;
 
     // Guest code runs only inside these receive calls (and the microtasks they drain), so this
-    // timeout stops a CPU loop anywhere in a handler, even after an await.
+    // timeout stops a CPU loop anywhere in a handler, even after an await. The floor keeps a call
+    // about to expire from cutting short a fresh one that shares its batch.
+    const { timeoutMs } = this.gen.limits;
     const timeout =
-      deadline === Infinity ? this.gen.limits.timeoutMs : Math.max(1, Math.ceil(deadline - performance.now()));
+      deadline === Infinity ? timeoutMs : Math.max(Math.min(timeoutMs, BUDGET_FLOOR_MS), Math.ceil(deadline - performance.now()));
     const batch: Batch = { calls, done: false };
     if (this.probeNext) {
       this.probeNext = false;

@@ -79,6 +79,8 @@ export interface ModuleStats {
   heapLimitBytes: number;
   /** Isolates built after the first one, i.e. after a timeout, memory limit or crash. */
   rebuilds: number;
+  /** Times the bundle was compiled: once per isolate, never per tenant context. */
+  compilations: number;
   /** Calls accepted and not yet answered. */
   pendingCalls: number;
   timeouts: number;

@@ -31,15 +31,15 @@ export async function startEmbeddedPostgres({ dir, port, onLog = () => {} }) {
   }
   // A previous run killed hard leaves a stale pid file that would stop the server from starting.
   const pidFile = path.join(dir, 'postmaster.pid');
+  const url = `postgres://${user}:${password}@127.0.0.1:${port}/postgres`;
   if (fs.existsSync(pidFile)) {
     const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
     let alive = false;
     try { process.kill(pid, 0); alive = true; } catch { /* not running */ }
-    if (!alive) fs.rmSync(pidFile);
+    // Another process (a second test run, a running `npm start`) already serves this directory: share it.
+    if (alive) return { url, stop: async () => {} };
+    fs.rmSync(pidFile);
   }
   await pg.start();
-  return {
-    url: `postgres://${user}:${password}@127.0.0.1:${port}/postgres`,
-    stop: () => pg.stop(),
-  };
+  return { url, stop: () => pg.stop() };
 }

@@ -18,6 +18,7 @@
  */
 import type { Server as HttpServer } from 'node:http';
 import { createAdapter } from '@socket.io/redis-adapter';
+import type { Redis } from 'ioredis';
 import { Server, type ServerOptions, type Socket } from 'socket.io';
 import type { Drivers } from './index';
 import { closeRedisClient, createRedisClient } from './redis-connection';
@@ -41,6 +42,12 @@ export interface RealtimeOptions {
 
 export interface Realtime {
   io: Server;
+  /**
+   * Resolves once broadcasts from other nodes reach this node (the Redis adapter has subscribed);
+   * at once without Redis. It waits for Redis to answer, so a boot that awaits it should bound the
+   * wait if the node must come up while Redis is down.
+   */
+  ready(): Promise<void>;
   /** Sends event with payload to every socket in the tenant's channel, on every node. */
   broadcast(tenantId: string, channel: string, event: string, payload: unknown): void;
   /** Disconnects this node's sockets and releases its Redis connections; the HTTP server stays open. */
@@ -56,7 +63,7 @@ export function attachRealtime(server: HttpServer, drivers: Drivers, authenticat
   const logger = drivers.logger.child({ part: 'realtime' });
   const io = new Server(server, options.server);
 
-  let redis: { pub: ReturnType<typeof createRedisClient>; sub: ReturnType<typeof createRedisClient> } | undefined;
+  let redis: { pub: Redis; sub: Redis } | undefined;
   if (drivers.redisUrl) {
     redis = {
       pub: createRedisClient(drivers.redisUrl, logger, { name: `${drivers.prefix}:io-pub` }),
@@ -64,6 +71,10 @@ export function attachRealtime(server: HttpServer, drivers: Drivers, authenticat
     };
     io.adapter(createAdapter(redis.pub, redis.sub, { key: `${drivers.prefix}:socket.io` }));
   }
+  // The adapter has just sent its (P)SUBSCRIBEs on the subscriber connection; a PING sent after them
+  // is answered after them, so its reply means they are active.
+  const ready = redis ? redis.sub.ping().then(() => undefined) : Promise.resolve();
+  ready.catch(() => {}); // a caller that never awaits ready() must not see an unhandled rejection
 
   io.use((socket, next) => {
     authenticate(socket.handshake).then(
@@ -108,6 +119,7 @@ export function attachRealtime(server: HttpServer, drivers: Drivers, authenticat
   let closing: Promise<void> | undefined;
   return {
     io,
+    ready: () => ready,
     broadcast(tenantId, channel, event, payload) {
       io.to(roomOf(tenantId, channel)).emit(event, payload, { channel });
     },

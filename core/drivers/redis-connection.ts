@@ -43,21 +43,31 @@ export function createRedisClient(url: string, logger: Logger, opts: RedisClient
   const client = new Redis({
     ...redisOptionsFromUrl(url),
     connectionName: opts.name,
-    // Commands on the request path fail after a few reconnect attempts instead of queueing ~20s.
-    maxRetriesPerRequest: opts.subscriber ? null : 3,
+    // While Redis is unreachable a command fails within a second (callers fall back: the rate
+    // limiter to local counting, cache.wrap to computing) instead of stalling the request for as
+    // long as ioredis keeps reconnecting. Commands sent while the first connection is being opened
+    // wait for it within the same second. A subscriber connection waits as long as it takes.
+    ...(opts.subscriber ? { maxRetriesPerRequest: null } : { maxRetriesPerRequest: 1, commandTimeout: 1000 }),
   });
   // Without a listener ioredis prints every reconnect failure to stderr; route it to the logs.
   client.on('error', (err: Error) => logger.warn({ err: err.message, connection: opts.name }, 'redis connection error'));
   return client;
 }
 
-/** QUIT, falling back to a hard disconnect if the server does not answer (it may be down). */
+/** QUIT when connected (lets pending replies arrive); otherwise, or if QUIT hangs, disconnect at once. */
 export async function closeRedisClient(client: Redis): Promise<void> {
   if (client.status === 'end') return;
+  if (client.status !== 'ready') {
+    client.disconnect();
+    return;
+  }
+  let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([client.quit(), new Promise((_, reject) => setTimeout(reject, 1000).unref())]);
+    await Promise.race([client.quit(), new Promise((_, reject) => (timer = setTimeout(reject, 1000)))]);
   } catch {
     client.disconnect();
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -33,6 +33,11 @@ export class InProcessModuleSource implements ModuleSource {
     this.versions.set(mod.alias, byVersion);
   }
 
+  /** Every module and its versions, newest first. */
+  catalog(): Array<{ alias: string; versions: string[] }> {
+    return [...this.versions.entries()].map(([alias, byVersion]) => ({ alias, versions: semver.rsort([...byVersion.keys()]) }));
+  }
+
   async get(alias: string, version: string): Promise<LoadedModule | undefined> {
     return this.versions.get(alias)?.get(version);
   }

@@ -11,6 +11,12 @@ import { detail, formatBytes, progress, reportError, step, warn } from './output
 /** `npm run mandi` runs in the repository root; INIT_CWD is where the author typed the command. */
 const invokedFrom = () => process.env.INIT_CWD ?? process.cwd();
 
+/** A path as the author would type it: relative when inside the current folder, else absolute. */
+function shown(target: string): string {
+  const rel = path.relative(invokedFrom(), target);
+  return rel === '' ? '.' : rel.startsWith('..') || path.isAbsolute(rel) ? target : rel;
+}
+
 function run(action: (...args: any[]) => Promise<void>) {
   return async (...args: unknown[]) => {
     try {
@@ -38,10 +44,9 @@ export function registerModuleCommands(program: Command): void {
     .action(
       run(async (name: string, opts: { dir?: string }) => {
         const result = await initModule(name, path.resolve(invokedFrom(), opts.dir ?? '.'));
-        const shown = path.relative(invokedFrom(), result.dir) || '.';
-        step(`created ${shown}`);
+        step(`created ${shown(result.dir)}`);
         for (const file of result.files) detail(file);
-        detail(`next: cd ${shown} && npm run mandi -- module build`);
+        detail(`next: npm run mandi -- module build ${shown(result.dir)}`);
       }),
     );
 
@@ -75,7 +80,7 @@ export function registerModuleCommands(program: Command): void {
           onProgress: (done, total, file) => bar.update(done, total, file),
         });
         bar.stop();
-        step(`wrote ${path.relative(invokedFrom(), result.file)}`);
+        step(`wrote ${shown(result.file)}`);
         detail(`files   ${result.entries.length} (${result.entries.join(', ')})`);
         detail(`size    ${result.size} bytes (${formatBytes(result.size)})`);
         detail(`sha256  ${result.sha256}`);

@@ -346,7 +346,7 @@ export interface WorkflowNode {
    */
   operation?: string;
   /**
-   * An event name, "<module>.<event>".
+   * For triggers: the event that starts the workflow.
    */
   event?: string;
   /**

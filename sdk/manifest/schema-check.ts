@@ -78,13 +78,11 @@ function toIssue(e: ErrorObject): ManifestIssue[] {
           message: `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
         },
       ];
-    case 'uniqueItems':
-      return [
-        {
-          pointer: childPointer(e.instancePath, e.params.i),
-          message: `duplicates ${childPointer(e.instancePath, e.params.j)}`,
-        },
-      ];
+    case 'uniqueItems': {
+      // ajv's i/j order depends on the item type: blame the later copy.
+      const [first, later] = [e.params.i as number, e.params.j as number].sort((a, b) => a - b);
+      return [{ pointer: childPointer(e.instancePath, later), message: `duplicates ${childPointer(e.instancePath, first)}` }];
+    }
     default:
       return [{ pointer: e.instancePath, message: e.message ?? 'is invalid' }];
   }

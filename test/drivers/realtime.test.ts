@@ -26,6 +26,7 @@ async function startNode(kind: Kind, prefix: string, options?: RealtimeOptions):
   const drivers = makeDrivers(kind, prefix);
   const server = createServer();
   const realtime = attachRealtime(server, drivers, authenticate, options);
+  await realtime.ready();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { drivers, server, realtime, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }

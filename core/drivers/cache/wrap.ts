@@ -14,8 +14,10 @@ export function createWrap(cache: Pick<Cache, 'get' | 'set'>, logger: Logger): C
         logger.warn({ err, key }, 'cache read failed; computing the value');
       }
       const value = await fn();
+      // Not awaited: the caller has its value. A later read still sees the write, since commands on
+      // one Redis connection run in order (and the memory cache writes at once).
       if (value !== undefined) {
-        await cache.set(key, value, ttlSeconds).catch((err: unknown) => logger.warn({ err, key }, 'cache write failed'));
+        cache.set(key, value, ttlSeconds).catch((err: unknown) => logger.warn({ err, key }, 'cache write failed'));
       }
       return value;
     });

@@ -1,0 +1,146 @@
+/**
+ * Runs a module's handler in its sandbox on behalf of the bus, with a host bridge made for that one
+ * invocation: host.call goes back through the bus as the module, host.db reaches only the module's
+ * own schema in the current tenant, host.emit only the events the manifest publishes, host.fetch only
+ * the origins the tenant configured. Open transactions are rolled back when the invocation ends.
+ */
+import { randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import { createFetchBridge, isSandboxError, type HostBridge, type SandboxError, type SandboxRuntime } from '../../sandbox';
+import type { Clock } from '../clock';
+import { MandiError } from '../errors';
+import type { Logger } from '../logger';
+import type { ModuleDataService } from '../module-data';
+import type { LoadedModule } from '../modules/loaded-module';
+import type { Bus } from './bus';
+import { busErrors } from './errors';
+import type { EventBus } from './events';
+import { callerName, type Caller, type CallContext } from './types';
+
+export interface InvokeArgs {
+  kind: 'operation' | 'event';
+  /** Handler key: the method of the operation, or the event name. */
+  name: string;
+  input: unknown;
+  caller: Caller;
+  ctx: CallContext & { depth?: number };
+}
+
+export interface SandboxInvokerDeps {
+  runtime: SandboxRuntime;
+  moduleData: ModuleDataService;
+  events: EventBus;
+  clock: Clock;
+  logger: Logger;
+  /** Origins (scheme://host[:port]) the tenant allows modules to fetch from. */
+  fetchOrigins: (tenantId: string) => Promise<string[]>;
+}
+
+export class SandboxInvoker {
+  private bus!: Bus;
+  private readonly fetchers = new LRUCache<string, { origins: string; fetch: HostBridge['fetch'] }>({ max: 5_000 });
+
+  constructor(private readonly deps: SandboxInvokerDeps) {}
+
+  /** The bus and the invoker need each other: the bus dispatches here, host.call goes back to the bus. */
+  attach(bus: Bus): void {
+    this.bus = bus;
+  }
+
+  async invoke(mod: LoadedModule, args: InvokeArgs): Promise<unknown> {
+    const { ctx } = args;
+    const invocation = randomUUID();
+    // Errors the host handed to the guest: when the guest lets one escape, the caller sees the original.
+    const passedThrough = new Map<string, MandiError>();
+    const self: Caller = { kind: 'module', alias: mod.alias };
+    const log = this.deps.logger.child({ module: mod.key, tenant: ctx.tenantId });
+    const db = this.deps.moduleData.bridge(ctx.tenantId, mod.alias, mod.manifest.data?.models, invocation);
+    const remember = (err: unknown) => {
+      if (err instanceof MandiError) passedThrough.set(`${err.code}\u0000${err.message}`, err);
+      throw err;
+    };
+    const bridge: HostBridge = {
+      call: (op, input) => this.bus.call(self, op, input, { ...ctx, depth: ctx.depth }).catch(remember),
+      db: (method, dbArgs, txId) => db(method, dbArgs, txId).catch(remember),
+      emit: async (event, payload) => {
+        if (!(mod.manifest.events?.publishes ?? []).includes(event)) remember(busErrors.eventNotDeclared(mod.alias, event));
+        await this.deps.events.emit(ctx.tenantId, event, payload, mod.alias);
+      },
+      log: (level, message, data) => log[level]({ data }, message),
+      fetch: async (req) => (await this.fetcher(ctx.tenantId))(req),
+      now: () => this.deps.clock.now(),
+    };
+    try {
+      return await this.deps.runtime.invoke(this.ensureLoaded(mod), {
+        tenantId: ctx.tenantId,
+        kind: args.kind,
+        name: args.name,
+        input: args.input,
+        caller: callerName(args.caller),
+        user: ctx.user ? { id: ctx.user.id, name: ctx.user.name, email: ctx.user.email } : null,
+        bridge,
+      });
+    } catch (err) {
+      if (!isSandboxError(err)) throw err;
+      const original = passedThrough.get(`${(err.details as { code?: unknown })?.code}\u0000${err.message}`);
+      throw original ?? toMandiError(mod, args, err);
+    } finally {
+      await this.deps.moduleData.releaseAll(invocation);
+    }
+  }
+
+  private ensureLoaded(mod: LoadedModule): string {
+    if (!this.deps.runtime.get(mod.key)) {
+      const limits = mod.manifest.limits;
+      this.deps.runtime.load(mod.key, mod.code, {
+        ...(limits?.memory_mb ? { memoryMb: limits.memory_mb } : {}),
+        ...(limits?.timeout_ms ? { timeoutMs: limits.timeout_ms } : {}),
+      });
+    }
+    return mod.key;
+  }
+
+  private async fetcher(tenantId: string): Promise<HostBridge['fetch']> {
+    const origins = (await this.deps.fetchOrigins(tenantId)).slice().sort();
+    const key = origins.join(' ');
+    const cached = this.fetchers.get(tenantId);
+    if (cached && cached.origins === key) return cached.fetch;
+    const fetch = createFetchBridge(origins);
+    this.fetchers.set(tenantId, { origins: key, fetch });
+    return fetch;
+  }
+}
+
+const GUEST_STATUS_MIN = 400;
+const GUEST_STATUS_MAX = 599;
+
+/** A sandbox failure as the typed error callers see. Guest stacks go to the log, never to clients. */
+function toMandiError(mod: LoadedModule, args: InvokeArgs, err: SandboxError): MandiError {
+  const what = `${mod.key} ${args.kind === 'operation' ? `operation "${args.name}"` : `event handler "${args.name}"`}`;
+  switch (err.code) {
+    case 'TIMEOUT':
+      return new MandiError('MODULE_TIMEOUT', `${what} did not finish in time: ${err.message}`, 504, { module: mod.alias });
+    case 'MEMORY_LIMIT':
+      return new MandiError('MODULE_MEMORY_LIMIT', `${what} ran out of memory: ${err.message}`, 503, { module: mod.alias });
+    case 'OUTPUT_TOO_LARGE':
+      return new MandiError('MODULE_OUTPUT_TOO_LARGE', `${what} returned too much data: ${err.message}`, 502, { module: mod.alias });
+    case 'NOT_FOUND':
+      return new MandiError('HANDLER_NOT_FOUND', `${what} has no handler in the module's code.`, 501, { module: mod.alias });
+    case 'ISOLATE_DISPOSED':
+      return new MandiError('MODULE_RESTARTED', `${what} was interrupted because the module restarted; retry.`, 503, { module: mod.alias });
+    case 'INVALID_INPUT':
+      return new MandiError('INVALID_INPUT', err.message, 422, { module: mod.alias });
+    case 'HANDLER_ERROR': {
+      // A module reports business errors by throwing {code, message, details: {status?}}.
+      const info = (err.details ?? {}) as { code?: string | number; details?: { status?: unknown } & Record<string, unknown> };
+      const status = Number(info.details?.status);
+      if (info.code !== undefined) {
+        const ok = Number.isInteger(status) && status >= GUEST_STATUS_MIN && status <= GUEST_STATUS_MAX;
+        return new MandiError(String(info.code), err.message, ok ? status : 400, info.details);
+      }
+      return new MandiError('MODULE_ERROR', `${what} failed: ${err.message}`, 500, { module: mod.alias });
+    }
+    default:
+      return new MandiError('MODULE_BROKEN', `${what} could not run: ${err.message}`, 500, { module: mod.alias });
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * Runs a module's SQL migrations in a tenant database, inside the caller's transaction.
+ *
+ * The SQL runs through a plpgsql function owned by the module role and declared SECURITY
+ * DEFINER, with search_path set to the module's schema: PostgreSQL refuses SET ROLE, RESET ROLE,
+ * set_config('role') and SET SESSION AUTHORIZATION inside such a function, so migration SQL cannot
+ * leave the module role, and EXECUTE refuses transaction control, so it cannot commit half an
+ * install. Without roles the same function runs as the host user (host checks only).
+ */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { MandiError } from '../errors';
+import type { Migration } from '../../sdk/manifest/manifest.types';
+import type { AdminClient } from './admin-connection';
+import { ident, MIGRATIONS_TABLE, qualified } from './names';
+
+const RUNNER = '_mandi_run_migration';
+
+export interface AppliedMigration {
+  id: string;
+  position: number;
+  checksum: string;
+}
+
+export type Direction = 'up' | 'down';
+
+export const checksumOf = (sql: string) => createHash('sha256').update(sql).digest('hex');
+
+const failure = (code: string, message: string, details: Record<string, unknown>) => new MandiError(code, message, 422, details);
+
+export async function appliedMigrations(client: AdminClient, schema: string): Promise<AppliedMigration[]> {
+  const { rows } = await client.query<AppliedMigration>(`SELECT id, position, checksum FROM ${qualified(schema, MIGRATIONS_TABLE)} ORDER BY position, ran_at`);
+  return rows;
+}
+
+/** Declared migrations not yet applied, in order; refuses histories the declaration contradicts. */
+export function pendingMigrations(alias: string, declared: Migration[], applied: AppliedMigration[]): Migration[] {
+  const position = new Map<string, number>();
+  declared.forEach((m, i) => {
+    if (position.has(m.id)) throw failure('MIGRATION_INVALID', `Module "${alias}" declares migration "${m.id}" twice.`, { module: alias, migration: m.id });
+    position.set(m.id, i);
+  });
+  let last = -1;
+  for (const a of applied) {
+    const at = position.get(a.id);
+    if (at === undefined) {
+      throw failure('MIGRATION_UNKNOWN', `Module "${alias}": migration "${a.id}" has run in this tenant but this version does not declare it; roll it back with the version that declares it first.`, {
+        module: alias,
+        migration: a.id,
+      });
+    }
+    last = Math.max(last, at);
+  }
+  const done = new Set(applied.map((a) => a.id));
+  const pending = declared.filter((m) => !done.has(m.id));
+  const early = pending.find((m) => position.get(m.id)! < last);
+  if (early) {
+    throw failure('MIGRATION_ORDER', `Module "${alias}": migration "${early.id}" is declared before "${declared[last].id}", which already ran; append new migrations at the end instead.`, {
+      module: alias,
+      migration: early.id,
+    });
+  }
+  return pending;
+}
+
+/** Reads a migration file, which must lie under migrations/ in the package. */
+export async function readMigrationSql(alias: string, read: (p: string) => Promise<string>, file: string): Promise<string> {
+  const norm = path.posix.normalize(file);
+  if (!norm.startsWith('migrations/') || norm.includes('..')) {
+    throw failure('MIGRATION_INVALID', `Module "${alias}": migration file "${file}" must be under migrations/.`, { module: alias, file });
+  }
+  try {
+    return await read(norm);
+  } catch (err) {
+    throw failure('MIGRATION_INVALID', `Module "${alias}": cannot read migration file "${file}": ${(err as Error).message}`, { module: alias, file });
+  }
+}
+
+/** Creates the runner function for this transaction (dropped again by `dropRunner`). */
+export async function createRunner(client: AdminClient, schema: string, role: string | null): Promise<void> {
+  const fn = qualified(schema, RUNNER);
+  await client.query(
+    `CREATE OR REPLACE FUNCTION ${fn}(sql text) RETURNS void LANGUAGE plpgsql
+     ${role ? 'SECURITY DEFINER' : ''} SET search_path TO ${ident(schema)}
+     AS $mandi$ BEGIN EXECUTE sql; END $mandi$`,
+  );
+  await client.query(`REVOKE ALL ON FUNCTION ${fn}(text) FROM PUBLIC`);
+  if (role) await client.query(`ALTER FUNCTION ${fn}(text) OWNER TO ${ident(role)}`);
+}
+
+export async function dropRunner(client: AdminClient, schema: string): Promise<void> {
+  await client.query(`DROP FUNCTION IF EXISTS ${qualified(schema, RUNNER)}(text)`);
+}
+
+/** Runs one migration's SQL through the runner and records (up) or forgets (down) it. */
+export async function runMigration(
+  client: AdminClient,
+  schema: string,
+  m: { id: string; position: number },
+  direction: Direction,
+  sql: string,
+  checksum: string,
+): Promise<void> {
+  if (sql.trim()) {
+    try {
+      await client.query(`SELECT ${qualified(schema, RUNNER)}($1)`, [sql]);
+    } catch (err) {
+      const e = err as { message?: string; code?: string };
+      throw failure('MIGRATION_FAILED', `Migration "${m.id}" (${direction}) of module "${schema}" failed: ${e.message}`, {
+        module: schema,
+        migration: m.id,
+        direction,
+        sqlstate: e.code,
+      });
+    }
+  }
+  const table = qualified(schema, MIGRATIONS_TABLE);
+  if (direction === 'up') await client.query(`INSERT INTO ${table} (id, position, checksum) VALUES ($1, $2, $3)`, [m.id, m.position, checksum]);
+  else await client.query(`DELETE FROM ${table} WHERE id = $1`, [m.id]);
+}

@@ -1,0 +1,97 @@
+/**
+ * The module runtime assembled: sandbox, module data, module host, bus, events. The platform and
+ * the SDK's test host build it the same way, so an author's tests exercise the real path.
+ */
+import { LRUCache } from 'lru-cache';
+import { SandboxRuntime } from '../../sandbox';
+import { AuditWriter } from '../bus/audit-writer';
+import { Bus } from '../bus/bus';
+import { EventBus } from '../bus/events';
+import { SandboxInvoker } from '../bus/sandbox-invoker';
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import type { CentralDb } from '../data/central-db';
+import type { TenantDatabases } from '../data/tenant-databases';
+import type { Drivers } from '../drivers';
+import type { Logger } from '../logger';
+import { ModuleDataService } from '../module-data';
+import { InProcessModuleSource, ModuleHost } from './module-host';
+import { registerPlatformOperations } from './platform-operations';
+
+export interface ModuleKernel {
+  runtime: SandboxRuntime;
+  moduleData: ModuleDataService;
+  source: InProcessModuleSource;
+  modules: ModuleHost;
+  bus: Bus;
+  events: EventBus;
+  audit: AuditWriter;
+  close(): Promise<void>;
+}
+
+export async function createModuleKernel(deps: {
+  config: Pick<Config, 'busRateLimit'>;
+  central: CentralDb;
+  tenantDbs: TenantDatabases;
+  drivers: Drivers;
+  logger: Logger;
+  clock: Clock;
+}): Promise<ModuleKernel> {
+  const { central, tenantDbs, drivers, clock } = deps;
+  const logger = deps.logger.child({ part: 'modules' });
+  const runtime = new SandboxRuntime({
+    onCatastrophicError: (key, message) => logger.fatal({ module: key, message }, 'isolate lost; restart this node'),
+  });
+  const moduleData = new ModuleDataService(tenantDbs, logger);
+  const source = new InProcessModuleSource();
+  const modules = new ModuleHost({ central, source, moduleData, pubsub: drivers.pubsub, logger });
+  await modules.start();
+  const audit = new AuditWriter(central, logger);
+  const events = new EventBus({ queue: drivers.queue, modules, logger, clock });
+
+  // Tenant setting `modules.fetch_origins`: the origins module code may reach with host.fetch.
+  const origins = new LRUCache<string, string[]>({ max: 10_000, ttl: 30_000 });
+  const fetchOrigins = async (tenantId: string) => {
+    let list = origins.get(tenantId);
+    if (!list) {
+      const tenant = await central.models.Tenant.findByPk(tenantId, { attributes: ['settings'] });
+      const configured = (tenant?.settings as { modules?: { fetch_origins?: unknown } } | undefined)?.modules?.fetch_origins;
+      list = Array.isArray(configured) ? configured.filter((o): o is string => typeof o === 'string') : [];
+      origins.set(tenantId, list);
+    }
+    return list;
+  };
+
+  const invoker = new SandboxInvoker({ runtime, moduleData, events, clock, logger, fetchOrigins });
+  const bus = new Bus({ modules, invoker, rateLimiter: drivers.rateLimiter, audit, clock, logger, rateLimit: deps.config.busRateLimit });
+  invoker.attach(bus);
+  registerPlatformOperations(bus, central);
+
+  // Module subscribers run as the subscribing module, for the tenant the event happened in.
+  events.start(async (alias, envelope) => {
+    const mod = (await modules.modulesFor(envelope.tenantId)).byAlias.get(alias);
+    if (!mod) return; // uninstalled since the event was queued: nothing to deliver to
+    await invoker.invoke(mod, {
+      kind: 'event',
+      name: envelope.event,
+      input: envelope.payload,
+      caller: { kind: 'core', name: 'events' },
+      ctx: { tenantId: envelope.tenantId, user: null },
+    });
+  });
+
+  return {
+    runtime,
+    moduleData,
+    source,
+    modules,
+    bus,
+    events,
+    audit,
+    close: async () => {
+      await audit.close();
+      runtime.dispose();
+      await moduleData.close();
+    },
+  };
+}

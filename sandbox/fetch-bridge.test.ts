@@ -1,0 +1,104 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SandboxRuntime, createFetchBridge } from '.';
+import { TestBridge, iife } from './testing';
+
+const MODULE = iife(`
+  return { default: { operations: {
+    async get(input, ctx) {
+      const res = await ctx.host.fetch(input.url, input.init);
+      return { status: res.status, ok: res.ok, type: res.headers['content-type'], body: res.body,
+        json: res.status === 200 && res.headers['content-type'] === 'application/json' ? res.json() : null };
+    },
+    async refused(input, ctx) {
+      try { await ctx.host.fetch(input.url); return 'fetched'; } catch (e) { return { code: e.code, message: e.message }; }
+    },
+  } } };
+`);
+
+/** A stand-in AI provider on 127.0.0.1: echoes requests, redirects, and streams a large body. */
+function startServer(): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      if (req.url === '/redirect') {
+        res.writeHead(302, { location: 'http://example.invalid/elsewhere' }).end();
+      } else if (req.url === '/large') {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end('x'.repeat(64 * 1024));
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ method: req.method, url: req.url, auth: req.headers.authorization ?? null, body }));
+      }
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+describe('spec/DESIGN: sandbox host.fetch reaches only the origins the tenant configured', () => {
+  let server: http.Server;
+  let origin: string;
+  let runtime: SandboxRuntime;
+  let bridge: TestBridge;
+  const invoke = (name: string, input: unknown) =>
+    runtime.invoke('ai@1.0.0', { tenantId: 't1', kind: 'operation', name, input, caller: 'http', user: null, bridge });
+
+  beforeAll(async () => {
+    server = await startServer();
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((r) => server.close(r)));
+  beforeEach(() => {
+    runtime = new SandboxRuntime();
+    runtime.load('ai@1.0.0', MODULE);
+    bridge = new TestBridge();
+    bridge.onFetch = createFetchBridge([`${origin}/v1`], { maxResponseBytes: 16 * 1024 });
+  });
+  afterEach(() => runtime.dispose());
+
+  it('makes a real request to an allowed origin and hands back status, headers and body', async () => {
+    const init = { method: 'POST', headers: { Authorization: 'Bearer k' }, body: { prompt: 'hi' } };
+    await expect(invoke('get', { url: `${origin}/v1/chat`, init })).resolves.toEqual({
+      status: 200,
+      ok: true,
+      type: 'application/json',
+      body: expect.any(String),
+      json: { method: 'POST', url: '/v1/chat', auth: 'Bearer k', body: '{"prompt":"hi"}' },
+    });
+  });
+
+  it('refuses any other origin with a clear error, before any connection', async () => {
+    const other = origin.replace('127.0.0.1', 'localhost');
+    await expect(invoke('refused', { url: `${other}/v1/chat` })).resolves.toEqual({
+      code: 'FETCH_DENIED',
+      message: expect.stringContaining(`fetch to ${other} is not allowed for this tenant; allowed origins: ${origin}`),
+    });
+    await expect(invoke('refused', { url: 'file:///etc/passwd' })).resolves.toMatchObject({ code: 'FETCH_DENIED' });
+    await expect(invoke('refused', { url: '/relative' })).resolves.toMatchObject({ code: 'FETCH_DENIED' });
+  });
+
+  it('returns redirects instead of following them off the list', async () => {
+    await expect(invoke('get', { url: `${origin}/redirect` })).resolves.toMatchObject({ status: 302, ok: false });
+  });
+
+  it('refuses a response over the size limit', async () => {
+    await expect(invoke('refused', { url: `${origin}/large` })).resolves.toMatchObject({
+      code: 'FETCH_FAILED',
+      message: expect.stringContaining('over the limit'),
+    });
+  });
+
+  it('reports a connection failure as FETCH_FAILED', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
+    const dead = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((r) => closed.close(r));
+    bridge.onFetch = createFetchBridge([dead]);
+    await expect(invoke('refused', { url: `${dead}/x` })).resolves.toMatchObject({ code: 'FETCH_FAILED' });
+  });
+
+  it('rejects a malformed allowlist entry when the bridge is made', () => {
+    expect(() => createFetchBridge(['not a url'])).toThrow(/not an absolute URL/);
+  });
+});

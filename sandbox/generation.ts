@@ -1,0 +1,235 @@
+/**
+ * One life of a module's isolate: the isolate, its two compiled scripts and its tenant contexts.
+ * When a call breaks a limit the whole generation is dropped; calls that never reached the guest
+ * are handed back to the owner to run on the next one.
+ */
+import type ivm from 'isolated-vm';
+import { SandboxError, type GuestErrorInfo } from './errors';
+import { memoryError, timeoutError } from './limits';
+import type { PendingCall } from './pending-call';
+import { Status, type WireError } from './protocol';
+import { TenantContext, type Batch } from './tenant-context';
+import type { SandboxLimits } from './types';
+
+export interface CompiledScripts {
+  prelude: ivm.Script;
+  bundle: ivm.Script;
+}
+
+/** What a generation needs from the ModuleSandbox that owns it. */
+export interface GenerationOwner {
+  readonly key: string;
+  readonly limits: SandboxLimits;
+  /** Settles a call with an error, keeping the owner's counters. */
+  failCall(call: PendingCall, error: SandboxError, awaitRollback?: boolean): void;
+  generationLost(gen: Generation, retry: PendingCall[]): void;
+}
+
+type Failure = 'memory' | 'timeout' | 'disposed' | 'other';
+
+// How many new contexts between heap checks, and the heap share above which idle contexts go.
+const HEAP_CHECK_EVERY = 32;
+const HEAP_HIGH_WATER = 0.75;
+
+export const restartedError = () =>
+  new SandboxError(
+    'ISOLATE_DISPOSED',
+    "The module's isolate was restarted while this call was running, because another call broke its limits.",
+  );
+
+export class Generation {
+  alive = true;
+  readonly contexts = new Map<string, TenantContext>();
+  readonly limits: SandboxLimits;
+  /** How long an isolate may take to answer once a call has timed out before it is presumed stuck. */
+  readonly stuckGraceMs: number;
+  private createdSinceHeapCheck = 0;
+  private heapCheckRunning = false;
+
+  constructor(
+    private readonly owner: GenerationOwner,
+    readonly isolate: ivm.Isolate,
+    readonly scripts: Promise<CompiledScripts>,
+  ) {
+    this.limits = owner.limits;
+    this.stuckGraceMs = Math.min(1000, Math.max(50, this.limits.timeoutMs));
+  }
+
+  /** The tenant's context, created on first use; least recently used first in iteration order. */
+  contextFor(tenantId: string): TenantContext {
+    const found = this.contexts.get(tenantId);
+    if (found !== undefined) {
+      this.contexts.delete(tenantId);
+      this.contexts.set(tenantId, found);
+      return found;
+    }
+    this.evictIdle(this.contexts.size - this.limits.maxContexts + 1);
+    const created = new TenantContext(this, tenantId);
+    this.contexts.set(tenantId, created);
+    this.watchHeap();
+    return created;
+  }
+
+  /** The guest finished a call (protocol "d" message). */
+  answered(call: PendingCall, status: unknown, value: unknown): void {
+    switch (status) {
+      case Status.ok:
+        return call.succeed(value);
+      case Status.undefined:
+        return call.succeed(undefined);
+      case Status.noHandler: {
+        const what = call.req.kind === 'event' ? 'event handler' : 'operation';
+        const error = new SandboxError('NOT_FOUND', `Module ${this.owner.key} has no ${what} "${call.req.name}".`, {
+          module: this.owner.key,
+          kind: call.req.kind,
+          name: call.req.name,
+        });
+        return this.owner.failCall(call, error, true);
+      }
+      case Status.tooLarge: {
+        const limit = this.limits.maxOutputBytes;
+        const error = new SandboxError('OUTPUT_TOO_LARGE', `The result is ${String(value)} bytes of JSON, over the limit of ${limit}.`, {
+          bytes: value,
+          limit,
+        });
+        return this.owner.failCall(call, error, true);
+      }
+      default: {
+        const error = handlerError(value as WireError);
+        // isolated-vm refuses large ArrayBuffers over the limit with this RangeError instead of
+        // stopping the isolate; the memory stays held, so treat it as the breach it is.
+        if (isAllocationFailure(error)) {
+          this.owner.failCall(call, memoryError(this.limits.memoryMb));
+          return this.fail(memoryError(this.limits.memoryMb), new Set());
+        }
+        return this.owner.failCall(call, error, true);
+      }
+    }
+  }
+
+  /** A receive call was refused or cut short by isolated-vm. */
+  batchFailed(ctx: TenantContext, batch: Batch, error: unknown): void {
+    if (!this.alive) return;
+    const failure = this.classify(error);
+    if (failure === 'memory') return this.fail(memoryError(this.limits.memoryMb), new Set(batch.calls));
+    // Whatever was in a batch that ran may have had effects: never run it again.
+    for (const call of batch.calls) call.started = true;
+    if (failure === 'timeout') {
+      // The batch's timeout was the earliest deadline among its calls: those are the runaways.
+      const now = performance.now();
+      const expired = batch.calls.filter((c) => c.deadline <= now + 5);
+      return this.fail(timeoutError(this.limits.timeoutMs), new Set(expired.length > 0 ? expired : batch.calls));
+    }
+    const cause =
+      failure === 'disposed' ? restartedError() : new SandboxError('ISOLATE_DISPOSED', `The sandbox failed: ${messageOf(error)}`);
+    this.fail(cause, new Set(batch.calls));
+  }
+
+  /** Creating a tenant's context failed: the bundle threw, looped, or ran out of memory. */
+  contextFailed(ctx: TenantContext, error: unknown, elapsedMs: number): void {
+    if (!this.alive) return;
+    const waiting = new Set(ctx.calls.values());
+    const failure = error instanceof SandboxError ? 'other' : this.classify(error);
+    if (failure === 'memory') return this.fail(memoryError(this.limits.memoryMb), waiting);
+    if (failure === 'timeout' && elapsedMs >= this.limits.timeoutMs - 5) return this.fail(timeoutError(this.limits.timeoutMs), waiting);
+    if (failure === 'disposed') return this.fail(restartedError(), new Set());
+    // The bundle itself is at fault; the isolate is fine. Drop the context so the next call retries.
+    const initError =
+      error instanceof SandboxError ? error : new SandboxError('INIT_ERROR', `The module could not start: ${messageOf(error)}`);
+    this.contexts.delete(ctx.tenantId);
+    ctx.close();
+    for (const call of waiting) this.owner.failCall(call, initError);
+    ctx.calls.clear();
+  }
+
+  /** A call timed out and the isolate did not answer within the grace period: it is stuck. */
+  unresponsive(ctx: TenantContext, probe: Batch): void {
+    if (!this.alive || probe.done) return;
+    // Batches sent before the probe may be what is stuck; they may have had effects.
+    for (const other of this.contexts.values()) {
+      for (const batch of other.inFlight) if (batch !== probe) for (const call of batch.calls) call.started = true;
+    }
+    this.fail(
+      new SandboxError('ISOLATE_DISPOSED', "The module's isolate stopped responding after a call timed out; it was restarted."),
+      new Set(),
+    );
+  }
+
+  /**
+   * Disposes the isolate. Calls in `blamed` get `cause`; other calls that reached the guest get
+   * ISOLATE_DISPOSED; calls that never did go back to the owner to run again, unless `retry` is
+   * false (unload), when every call gets `cause`.
+   */
+  fail(cause: SandboxError, blamed: ReadonlySet<PendingCall>, retry = true): void {
+    if (!this.alive) return;
+    this.alive = false;
+    try {
+      this.isolate.dispose();
+    } catch {
+      // isolated-vm already disposed it (memory limit).
+    }
+    const again: PendingCall[] = [];
+    for (const ctx of this.contexts.values()) {
+      for (const call of ctx.calls.values()) {
+        if (blamed.has(call) || !retry) this.owner.failCall(call, cause);
+        else if (call.started) this.owner.failCall(call, restartedError());
+        else again.push(call);
+      }
+      ctx.calls.clear();
+      ctx.close();
+    }
+    this.contexts.clear();
+    this.owner.generationLost(this, again);
+  }
+
+  private classify(error: unknown): Failure {
+    const message = messageOf(error);
+    if (/memory limit/i.test(message)) return 'memory';
+    if (message === 'Script execution timed out.') return 'timeout';
+    if (this.isolate.isDisposed || /isolate (is|was) disposed/i.test(message)) return 'disposed';
+    return 'other';
+  }
+
+  /** Closes up to `count` idle contexts, least recently used first. */
+  private evictIdle(count: number): void {
+    if (count <= 0) return;
+    for (const [tenantId, ctx] of this.contexts) {
+      if (!ctx.idle) continue;
+      this.contexts.delete(tenantId);
+      ctx.close();
+      if (--count === 0) return;
+    }
+  }
+
+  /** Contexts are ~200 KB each, so a small memory limit is reached before maxContexts is. */
+  private watchHeap(): void {
+    if (++this.createdSinceHeapCheck < HEAP_CHECK_EVERY || this.heapCheckRunning) return;
+    this.createdSinceHeapCheck = 0;
+    this.heapCheckRunning = true;
+    this.isolate
+      .getHeapStatistics()
+      .then((heap) => {
+        if (this.alive && heap.used_heap_size > HEAP_HIGH_WATER * heap.heap_size_limit) {
+          this.evictIdle(Math.ceil(this.contexts.size / 4));
+        }
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        this.heapCheckRunning = false;
+      });
+  }
+}
+
+function handlerError(info: WireError | undefined): SandboxError {
+  const name = typeof info?.name === 'string' ? info.name : 'Error';
+  const message = typeof info?.message === 'string' && info.message !== '' ? info.message : `${name} thrown by the handler`;
+  const details: GuestErrorInfo = { name };
+  if (info?.code !== undefined) details.code = info.code;
+  if (info?.details !== undefined) details.details = info.details;
+  return new SandboxError('HANDLER_ERROR', message, details, typeof info?.stack === 'string' ? info.stack : undefined);
+}
+
+const isAllocationFailure = (e: SandboxError) =>
+  (e.details as GuestErrorInfo).name === 'RangeError' && /^Array buffer allocation failed/.test(e.message);
+
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));

@@ -1,0 +1,155 @@
+/**
+ * One module version: its code compiled once, one isolate at a time (rebuilt lazily after a
+ * breach), one context per tenant inside it.
+ */
+import ivm from 'isolated-vm';
+import { SandboxError } from './errors';
+import { Generation, type CompiledScripts, type GenerationOwner } from './generation';
+import { timeoutError } from './limits';
+import { PendingCall } from './pending-call';
+import { PRELUDE_SOURCE } from './prelude';
+import { CallKind } from './protocol';
+import type { InvokeRequest, ModuleStats, SandboxLimits } from './types';
+
+const PRELUDE_FILENAME = 'mandi://sandbox/prelude.js';
+
+let lastCallId = 0;
+
+export class ModuleSandbox implements GenerationOwner {
+  private gen: Generation | undefined;
+  private cachedData: ivm.ExternalCopy<ArrayBuffer> | undefined;
+  private disposed = false;
+  private readonly filename: string;
+  private readonly counters = { rebuilds: 0, compilations: 0, timeouts: 0, memoryLimitHits: 0 };
+
+  /** Compiles the bundle at once, so a syntax error surfaces here; use SandboxRuntime.load(). */
+  constructor(
+    readonly key: string,
+    readonly code: string,
+    readonly limits: SandboxLimits,
+    private readonly onCatastrophicError: (key: string, message: string) => void,
+  ) {
+    this.filename = `mandi://module/${encodeURIComponent(key)}.js`;
+    const isolate = this.newIsolate();
+    let bundle: ivm.Script & { cachedData?: ivm.ExternalCopy<ArrayBuffer> };
+    try {
+      bundle = isolate.compileScriptSync(code, { filename: this.filename, produceCachedData: true });
+      this.counters.compilations++;
+    } catch (e) {
+      isolate.dispose();
+      throw new SandboxError('SYNTAX_ERROR', `Module ${key} does not compile: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    this.cachedData = bundle.cachedData;
+    const prelude = isolate.compileScriptSync(PRELUDE_SOURCE, { filename: PRELUDE_FILENAME });
+    this.gen = new Generation(this, isolate, Promise.resolve({ prelude, bundle }));
+  }
+
+  invoke(req: InvokeRequest): Promise<unknown> {
+    if (this.disposed) return Promise.reject(new SandboxError('ISOLATE_DISPOSED', `Module ${this.key} is unloaded.`));
+    const problem = checkRequest(req);
+    if (problem) return Promise.reject(new SandboxError('INVALID_INPUT', problem));
+    const id = ++lastCallId;
+    const kind = req.kind === 'event' ? CallKind.event : CallKind.operation;
+    let envelope: string;
+    try {
+      envelope = JSON.stringify(['c', id, kind, req.name, req.input ?? null, req.caller, req.user ?? null]);
+    } catch (e) {
+      return Promise.reject(new SandboxError('INVALID_INPUT', `The input cannot be copied into the sandbox: ${(e as Error).message}`));
+    }
+    const call = new PendingCall(id, req, envelope, this.limits.timeoutMs, this.onDeadline);
+    this.dispatch(call);
+    return call.promise;
+  }
+
+  async stats(): Promise<ModuleStats> {
+    const gen = this.gen;
+    let heapUsedBytes = 0;
+    let heapLimitBytes = this.limits.memoryMb * 1024 * 1024;
+    let contexts = 0;
+    let pendingCalls = 0;
+    if (gen?.alive) {
+      for (const ctx of gen.contexts.values()) {
+        contexts++;
+        pendingCalls += ctx.calls.size;
+      }
+      try {
+        const heap = await gen.isolate.getHeapStatistics();
+        heapUsedBytes = heap.used_heap_size + heap.externally_allocated_size;
+        heapLimitBytes = heap.heap_size_limit;
+      } catch {
+        // Disposed while we asked.
+      }
+    }
+    return { contexts, heapUsedBytes, heapLimitBytes, pendingCalls, ...this.counters };
+  }
+
+  /** Rejects every pending call with ISOLATE_DISPOSED and frees the isolate. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.gen?.fail(new SandboxError('ISOLATE_DISPOSED', `Module ${this.key} was unloaded.`), new Set(), false);
+    this.gen = undefined;
+    this.cachedData?.release();
+    this.cachedData = undefined;
+  }
+
+  failCall(call: PendingCall, error: SandboxError, awaitRollback = false): void {
+    if (call.settled) return;
+    if (error.code === 'TIMEOUT') this.counters.timeouts++;
+    else if (error.code === 'MEMORY_LIMIT') this.counters.memoryLimitHits++;
+    call.fail(error, awaitRollback);
+  }
+
+  generationLost(gen: Generation, retry: PendingCall[]): void {
+    if (this.gen === gen) this.gen = undefined;
+    for (const call of retry) {
+      if (call.settled) continue;
+      if (this.disposed) this.failCall(call, new SandboxError('ISOLATE_DISPOSED', `Module ${this.key} was unloaded.`));
+      else this.dispatch(call);
+    }
+  }
+
+  private dispatch(call: PendingCall): void {
+    this.generation().contextFor(call.req.tenantId).add(call);
+  }
+
+  private readonly onDeadline = (call: PendingCall): void => {
+    if (call.settled) return;
+    this.failCall(call, timeoutError(this.limits.timeoutMs));
+    call.owner?.expire(call);
+  };
+
+  /** The current generation, building a new isolate if the last one was lost. */
+  private generation(): Generation {
+    if (this.gen) return this.gen;
+    this.counters.rebuilds++;
+    const isolate = this.newIsolate();
+    const scripts: Promise<CompiledScripts> = Promise.all([
+      isolate.compileScript(PRELUDE_SOURCE, { filename: PRELUDE_FILENAME }),
+      isolate.compileScript(this.code, { filename: this.filename, cachedData: this.cachedData }),
+    ]).then(([prelude, bundle]) => {
+      this.counters.compilations++;
+      return { prelude, bundle };
+    });
+    scripts.catch(() => undefined); // each context awaiting it reports the failure
+    this.gen = new Generation(this, isolate, scripts);
+    return this.gen;
+  }
+
+  private newIsolate(): ivm.Isolate {
+    return new ivm.Isolate({
+      memoryLimit: this.limits.memoryMb,
+      onCatastrophicError: (message) => this.onCatastrophicError(this.key, message),
+    });
+  }
+}
+
+function checkRequest(req: InvokeRequest): string | undefined {
+  if (typeof req !== 'object' || req === null) return 'invoke needs a request';
+  if (typeof req.tenantId !== 'string' || req.tenantId === '') return 'tenantId must be a non-empty string';
+  if (req.kind !== 'operation' && req.kind !== 'event') return 'kind must be "operation" or "event"';
+  if (typeof req.name !== 'string' || req.name === '') return 'name must be a non-empty string';
+  if (typeof req.caller !== 'string') return 'caller must be a string';
+  if (typeof req.bridge !== 'object' || req.bridge === null) return 'a host bridge is required';
+  return undefined;
+}

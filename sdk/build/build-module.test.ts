@@ -1,0 +1,131 @@
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import vm from 'node:vm';
+import { ManifestError } from '../manifest/issues';
+import { BuildError, buildModule } from './build-module';
+
+const SDK = path.resolve(__dirname, '..');
+
+const manifest = (extra: Record<string, unknown> = {}) => ({
+  name: 'points',
+  version: '1.0.0',
+  compatibility: { platform: '^2.0.0' },
+  api: { provides: [{ name: 'points.balance', description: 'Balance of a customer' }] },
+  ...extra,
+});
+
+async function moduleDir(source: string, extra?: Record<string, unknown>, files: Record<string, string> = {}): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'mandi-build-'));
+  await mkdir(path.join(dir, 'src'));
+  await writeFile(path.join(dir, 'module.json'), JSON.stringify(manifest(extra)));
+  await writeFile(path.join(dir, 'src/index.ts'), source.replace('@mandi/sdk', path.relative(path.join(dir, 'src'), SDK)));
+  for (const [file, content] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await writeFile(path.join(dir, file), content);
+  }
+  return dir;
+}
+
+const GOOD = `import { defineModule } from '@mandi/sdk';
+import { double } from './math';
+export default defineModule({
+  operations: { balance: async (input: { n: number }) => ({ points: double(input.n) }) },
+  events: { 'orders.paid': async () => {} },
+});`;
+
+describe('issue 3 item 7: mandi module build bundles one script for the isolate', () => {
+  it('writes an es2022 iife defining __mandi_module at the manifest main, with relative imports inlined', async () => {
+    const dir = await moduleDir(GOOD, { main: 'out/points.js', events: { subscribes: ['orders.paid'] } }, {
+      'src/math.ts': 'export const double = (n: number): number => n * 2;',
+    });
+    const result = await buildModule(dir);
+    expect(result.outfile).toBe(path.join(dir, 'out/points.js'));
+    expect(result.warnings).toEqual([]);
+    const code = await readFile(result.outfile, 'utf8');
+    expect(code.startsWith('var __mandi_module = (() => {')).toBe(true);
+    expect(code).not.toMatch(/\brequire\(|\bimport\b/);
+
+    // Run it as the sandbox does: a plain script with no Node globals.
+    const context = vm.createContext({});
+    vm.runInContext(code, context);
+    const mod = (context as { __mandi_module: { default: { operations: Record<string, (i: unknown) => Promise<unknown>> } } })
+      .__mandi_module.default;
+    await expect(mod.operations.balance({ n: 21 })).resolves.toEqual({ points: 42 });
+  });
+
+  it('refuses an invalid manifest before bundling, listing every error', async () => {
+    const dir = await moduleDir(GOOD, { version: 'x', api: { provides: [{ name: 'other.balance', description: 'd' }] } });
+    const err = (await buildModule(dir).catch((e: unknown) => e)) as ManifestError;
+    expect(err).toBeInstanceOf(ManifestError);
+    expect(err.errors.map((e) => e.pointer)).toEqual(['/api/provides/0/name', '/version']);
+  });
+
+  it('fails when a provided operation or subscribed event has no handler, and notes stray handlers', async () => {
+    const dir = await moduleDir(
+      `export default { operations: { other: () => 1 }, events: { 'orders.created': () => {} } };`,
+      { events: { subscribes: ['orders.paid'] } },
+    );
+    const err = (await buildModule(dir).catch((e: unknown) => e)) as BuildError;
+    expect(err).toBeInstanceOf(BuildError);
+    expect(err.problems).toEqual([
+      'api.provides declares points.balance but the module exports no operations.balance handler',
+      'events.subscribes lists orders.paid but the module exports no events["orders.paid"] handler',
+    ]);
+  });
+
+  it('notes handlers that nothing can reach', async () => {
+    const dir = await moduleDir(`export default { operations: { balance: () => 1, extra: () => 2 } };`);
+    expect((await buildModule(dir)).warnings).toEqual(['operations.extra is not in api.provides, so nothing can call it']);
+  });
+
+  it('fails when the bundle cannot load without Node globals', async () => {
+    const dir = await moduleDir(`const home = process.env.HOME;\nexport default { operations: { balance: () => home } };`);
+    const err = (await buildModule(dir).catch((e: unknown) => e)) as BuildError;
+    expect(err.problems).toEqual([expect.stringMatching(/^the bundle does not load: process is not defined/)]);
+  });
+
+  it('fails clearly when src/index.ts is missing or does not compile', async () => {
+    const dir = await moduleDir(GOOD);
+    await expect(buildModule(dir, { entry: 'src/main.ts' })).rejects.toThrow(/src\/main\.ts not found/);
+    await writeFile(path.join(dir, 'src/index.ts'), 'export default {');
+    const err = (await buildModule(dir).catch((e: unknown) => e)) as BuildError;
+    expect(err.problems[0]).toMatch(/^src\/index\.ts:1:\d+: /);
+  });
+});
+
+describe('DESIGN Sandbox: nothing of Node reaches module code', () => {
+  it.each([
+    ['fs', `import { readFileSync } from 'fs'; const use = readFileSync;`],
+    ['node:crypto', `import { randomUUID } from 'node:crypto'; const use = randomUUID;`],
+    ['child_process', `const use = require('child_process');`],
+    ['fs/promises', `import * as fsp from 'fs/promises'; const use = fsp;`],
+  ])('refuses an import of the Node builtin %p, naming the file and line', async (builtin, line) => {
+    const dir = await moduleDir(`${line}\nexport default { operations: { balance: () => use } };`);
+    const err = (await buildModule(dir).catch((e: unknown) => e)) as BuildError;
+    expect(err).toBeInstanceOf(BuildError);
+    expect(err.problems).toEqual([
+      expect.stringMatching(
+        new RegExp(`^src/index\\.ts:1:\\d+: imports the Node\\.js builtin "${builtin}", which does not exist in the module sandbox; use ctx\\.host`),
+      ),
+    ]);
+  });
+
+  it('refuses a builtin imported by a dependency too', async () => {
+    const dir = await moduleDir(`import { hash } from 'hasher';\nexport default { operations: { balance: () => hash('x') } };`, {}, {
+      'node_modules/hasher/package.json': JSON.stringify({ name: 'hasher', main: 'index.js' }),
+      'node_modules/hasher/index.js': `const crypto = require('crypto'); exports.hash = (s) => crypto.createHash('sha1').update(s).digest('hex');`,
+    });
+    const err = (await buildModule(dir).catch((e: unknown) => e)) as BuildError;
+    expect(err.problems).toEqual([expect.stringMatching(/^node_modules\/hasher\/index\.js:1:\d+: imports the Node\.js builtin "crypto"/)]);
+  });
+
+  it('bundles an installed package that shares a builtin name (a polyfill)', async () => {
+    const dir = await moduleDir(`import { tag } from 'events';\nexport default { operations: { balance: () => tag } };`, {}, {
+      'node_modules/events/package.json': JSON.stringify({ name: 'events', main: 'events.js' }),
+      'node_modules/events/events.js': `exports.tag = 'polyfill';`,
+    });
+    const result = await buildModule(dir);
+    expect(await readFile(result.outfile, 'utf8')).toContain('polyfill');
+  });
+});

@@ -1,0 +1,128 @@
+import { checkDependencies, checkPlatform, matchesConsumes, PLATFORM_VERSION } from './compatibility';
+
+const mod = (name: string, version: string, dependencies?: Record<string, string>) => ({ name, version, dependencies });
+
+describe('spec 1 Versioning 2: platform compatibility', () => {
+  it('the core is platform 2.0.0', () => {
+    expect(PLATFORM_VERSION).toBe('2.0.0');
+  });
+
+  it('loads a module whose range includes the core', () => {
+    expect(checkPlatform({ name: 'graphql', version: '1.0.0', compatibility: { platform: '^2.0.0' } })).toBeNull();
+    expect(checkPlatform({ name: 'graphql', version: '1.0.0', compatibility: { platform: '>=1.5.0 <3' } })).toBeNull();
+  });
+
+  it('refuses a module built for another platform, saying what to install', () => {
+    expect(checkPlatform({ name: 'graphql', version: '1.0.0', compatibility: { platform: '^3.0.0' } })).toEqual({
+      kind: 'platform',
+      module: 'graphql',
+      message:
+        'module graphql@1.0.0 requires platform ^3.0.0 but this core is 2.0.0; install a release of the module built for platform 2.x',
+    });
+  });
+
+  it('checks against the platform version it is given', () => {
+    const graphql = { name: 'graphql', version: '1.0.0', compatibility: { platform: '^2.0.0' } };
+    expect(checkPlatform(graphql, '3.1.0')?.message).toBe(
+      'module graphql@1.0.0 requires platform ^2.0.0 but this core is 3.1.0; install a release of the module built for platform 3.x',
+    );
+    expect(checkPlatform(graphql, '2.4.0-beta.1')).toBeNull();
+  });
+
+  it('refuses a missing or malformed range', () => {
+    expect(checkPlatform({ name: 'x', version: '1.0.0', compatibility: { platform: 'soon' } })?.message).toMatch(
+      /declares no valid compatibility.platform range \(found "soon"\)/,
+    );
+  });
+});
+
+describe('DESIGN Rings and the registry: dependency ranges are checked against what is installed', () => {
+  it('accepts a set whose dependencies are installed within range', () => {
+    expect(checkDependencies([mod('orders', '1.4.0'), mod('loyalty', '1.0.0', { orders: '^1.2.0' })])).toEqual([]);
+  });
+
+  it('names a missing dependency and the range to install', () => {
+    expect(checkDependencies([mod('loyalty', '1.0.0', { orders: '^1.2.0' })])).toEqual([
+      {
+        kind: 'missing-dependency',
+        module: 'loyalty',
+        message: 'module loyalty@1.0.0 depends on orders ^1.2.0, but orders is not installed; install orders at a version matching ^1.2.0',
+      },
+    ]);
+  });
+
+  it('names the installed version when it is outside the range', () => {
+    expect(checkDependencies([mod('orders', '1.4.0'), mod('loyalty', '2.0.0', { orders: '^2.0.0' })])).toEqual([
+      {
+        kind: 'dependency-version',
+        module: 'loyalty',
+        message:
+          'module loyalty@2.0.0 depends on orders ^2.0.0, but orders@1.4.0 is installed; install orders at a version matching ^2.0.0, or a release of loyalty built for orders@1.4.0',
+      },
+    ]);
+  });
+
+  it('refuses two versions of one module in a set', () => {
+    const problems = checkDependencies([mod('orders', '1.0.0'), mod('orders', '1.1.0')]);
+    expect(problems).toEqual([expect.objectContaining({ kind: 'duplicate', module: 'orders' })]);
+  });
+});
+
+describe('issue 3 item 2: dependency cycles are refused with their path', () => {
+  it('reports a two-module cycle as a -> b -> a', () => {
+    const problems = checkDependencies([mod('b', '1.0.0', { a: '*' }), mod('a', '1.0.0', { b: '*' })]);
+    expect(problems).toEqual([
+      {
+        kind: 'cycle',
+        module: 'a',
+        cycle: ['a', 'b', 'a'],
+        message: 'dependency cycle a -> b -> a: modules cannot depend on each other in a circle; remove one of these dependencies',
+      },
+    ]);
+  });
+
+  it('reports a longer cycle once, from its smallest alias, and leaves acyclic parts alone', () => {
+    const problems = checkDependencies([
+      mod('shipping', '1.0.0', { orders: '^1' }),
+      mod('orders', '1.0.0', { payments: '^1' }),
+      mod('payments', '1.0.0', { shipping: '^1' }),
+      mod('loyalty', '1.0.0', { orders: '^1' }),
+    ]);
+    expect(problems.map((p) => p.cycle)).toEqual([['orders', 'payments', 'shipping', 'orders']]);
+    expect(problems[0].message).toMatch(/^dependency cycle orders -> payments -> shipping -> orders:/);
+  });
+
+  it('reports a module depending on itself', () => {
+    expect(checkDependencies([mod('a', '1.0.0', { a: '^1' })]).map((p) => p.cycle)).toEqual([['a', 'a']]);
+  });
+
+  it('reports separate cycles separately', () => {
+    const problems = checkDependencies([
+      mod('a', '1.0.0', { b: '^1' }),
+      mod('b', '1.0.0', { a: '^1' }),
+      mod('c', '1.0.0', { d: '^1' }),
+      mod('d', '1.0.0', { c: '^1' }),
+    ]);
+    expect(problems.map((p) => p.cycle?.join(' -> '))).toEqual(['a -> b -> a', 'c -> d -> c']);
+  });
+});
+
+describe('DESIGN Bus: consumes matching (exact names or a.* patterns)', () => {
+  it('matches exact names', () => {
+    expect(matchesConsumes(['orders.get'], 'orders.get')).toBe(true);
+    expect(matchesConsumes(['orders.get'], 'orders.getStats')).toBe(false);
+  });
+
+  it('matches every operation of a module with <module>.*', () => {
+    expect(matchesConsumes(['orders.*'], 'orders.getStats')).toBe(true);
+    expect(matchesConsumes(['orders.*'], 'orders_archive.get')).toBe(false);
+    expect(matchesConsumes(['orders.*'], 'ordersx.get')).toBe(false);
+    expect(matchesConsumes(['orders.*'], 'orders.')).toBe(false);
+  });
+
+  it('treats nothing else as a pattern', () => {
+    expect(matchesConsumes(['*'], 'orders.get')).toBe(false);
+    expect(matchesConsumes(['orders*'], 'orders.get')).toBe(false);
+    expect(matchesConsumes([], 'orders.get')).toBe(false);
+  });
+});

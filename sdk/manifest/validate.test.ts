@@ -1,0 +1,377 @@
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { ManifestError, type ManifestIssue } from './issues';
+import type { Manifest } from './manifest.types';
+import { loadManifest, validateManifest } from './validate';
+
+const base = (): Record<string, any> => ({
+  name: 'orders',
+  version: '1.2.0',
+  compatibility: { platform: '^2.0.0' },
+  api: {
+    provides: [
+      { name: 'orders.get', description: 'One order', input: { type: 'object', properties: { id: { type: 'integer' } } } },
+      { name: 'orders.create', description: 'New order', permission: 'orders.create' },
+    ],
+    consumes: ['customers.get', 'payments.*'],
+  },
+  permissions: [{ name: 'orders.create', description: 'Create orders' }],
+  http: { routes: [{ method: 'GET', path: '/orders/:id', operation: 'orders.get' }] },
+});
+
+function errorsOf(value: unknown): ManifestIssue[] {
+  const result = validateManifest(value);
+  if (result.ok) throw new Error('expected the manifest to be refused');
+  return result.errors;
+}
+
+const pointers = (value: unknown) => errorsOf(value).map((e) => e.pointer);
+
+describe('DESIGN Manifest: a valid manifest', () => {
+  it('is accepted, with schema defaults filled into a copy', () => {
+    const input = base();
+    const result = validateManifest(input);
+    expect(result.ok).toBe(true);
+    const manifest = (result as { manifest: Manifest }).manifest;
+    expect(manifest.main).toBe('dist/index.js');
+    expect(manifest.limits).toEqual({ memory_mb: 128, timeout_ms: 5000 });
+    expect(manifest.api?.provides?.[0]).toMatchObject({ graphql_expose: true, public: false });
+    expect(manifest.http?.routes?.[0].error_shape).toBe('platform');
+    expect(input.main).toBeUndefined();
+  });
+
+  it('accepts every section of the manifest together', () => {
+    const m = base();
+    Object.assign(m, {
+      $schema: '../sdk/manifest/manifest.schema.json',
+      description: 'Orders',
+      dependencies: { customers: '^1.0.0' },
+      events: { publishes: ['orders.created'], subscribes: ['payments.captured'] },
+      graphql: { schema: 'graphql/schema.graphql', resolvers: 'graphql/resolvers.json', auto_resolve: false },
+      mobile: {
+        screens: [{ id: 'orders.list', title: 'Orders', icon: 'box', layout: 'scroll', route: '/orders/list', version: 3 }],
+        screenProviders: { 'orders.list': { file: 'screens/list.json', data: 'orders.get' } },
+      },
+      workflow: {
+        nodes: [
+          { type: 'orders:created', name: 'Order created', category: 'trigger', description: 'Fires', event: 'orders.created' },
+          {
+            type: 'orders:create',
+            name: 'Create order',
+            category: 'action',
+            description: 'Creates',
+            operation: 'orders.create',
+            color: '#22c55e',
+            configSchema: { type: 'object', properties: { total: { type: 'string' } }, required: ['total'] },
+            defaultConfig: { total: '0.00' },
+            inputs: [{ name: 'input', label: 'Input', type: 'any', required: true }],
+            outputs: [{ name: 'output', type: 'object' }],
+          },
+          { type: 'orders:customer', name: 'Customer', category: 'action', description: 'Fetch', operation: 'customers.get' },
+        ],
+      },
+      data: {
+        models: {
+          Order: {
+            table: 'orders',
+            columns: {
+              id: { type: 'bigint', primaryKey: true, autoIncrement: true },
+              number: { type: 'string', length: 32, unique: true },
+              total: { type: 'decimal', precision: 12, scale: 2, default: '0.00' },
+              placed_at: { type: 'datetime', default: { $fn: 'now' } },
+              meta: { type: 'json', nullable: true, default: { a: 1 } },
+            },
+            indexes: [{ name: 'orders_placed_at', fields: ['placed_at'] }, { fields: ['number'], unique: true }],
+          },
+        },
+        migrations: [{ id: '001_init', up: 'migrations/001_init.up.sql', down: 'migrations/001_init.down.sql' }],
+      },
+      limits: { memory_mb: 64, timeout_ms: 1000 },
+    });
+    expect(validateManifest(m)).toMatchObject({ ok: true });
+  });
+});
+
+describe('DESIGN Manifest: every error is listed by JSON pointer', () => {
+  it('reports all structural problems of one document at once', () => {
+    const m = base();
+    m.name = 'Orders!';
+    m.version = '1.2';
+    m.compatibility = { platform: 'banana' };
+    m.mian = 'dist/x.js';
+    m.dependencies = { Bad: '^1.0.0', customers: 'soon' };
+    m.api.provides.push({ name: 'orders.list' });
+    m.http.routes.push({ method: 'get', path: '/orders/:id/', operation: 'orders.get' });
+    m.limits = { memory_mb: 4 };
+    const errors = errorsOf(m);
+    const at = (pointer: string) => errors.filter((e) => e.pointer === pointer).map((e) => e.message);
+    expect(at('/name')[0]).toMatch(/lowercase alias/);
+    expect(at('/version')).toEqual(['must be a SemVer version such as "1.0.0"']);
+    expect(at('/compatibility/platform')).toEqual(['must be a SemVer range such as "^2.0.0"']);
+    expect(at('/mian')).toEqual(['is not a known property (did you mean "main"?)']);
+    expect(at('/dependencies/Bad')).toEqual(['key must be a module alias']);
+    expect(at('/dependencies/customers')).toEqual(['must be a SemVer range such as "^2.0.0"']);
+    expect(at('/api/provides/2/description')).toEqual(['is required']);
+    expect(at('/http/routes/1/method')[0]).toMatch(/^must be one of "GET", "POST"/);
+    expect(at('/http/routes/1/path')[0]).toMatch(/express-style path/);
+    expect(at('/limits/memory_mb')).toEqual(['must be >= 8']);
+    expect(errors).toHaveLength(10);
+  });
+
+  it('points at missing required fields themselves', () => {
+    expect(pointers({ name: 'orders' })).toEqual(['/compatibility', '/version']);
+    expect(pointers({ ...base(), compatibility: {} })).toEqual(['/compatibility/platform']);
+  });
+
+  it('refuses what is not an object or not JSON data', () => {
+    expect(errorsOf('module')).toEqual([{ pointer: '', message: 'must be object' }]);
+    expect(errorsOf({ ...base(), fn: () => 1 })).toEqual([{ pointer: '', message: 'must be plain JSON data' }]);
+  });
+
+  it('escapes "/" and "~" in keys of the pointer (RFC 6901)', () => {
+    const m = base();
+    m.data = { models: { 'a/b~c': { columns: { id: { type: 'integer' } } } } };
+    expect(pointers(m)).toEqual(['/data/models/a~1b~0c']);
+  });
+
+  it('requires graphql resolvers with a schema file, under graphql/ (spec 1 GraphQL rule 5a)', () => {
+    expect(errorsOf({ ...base(), graphql: { schema: 'schema.graphql' } })).toEqual([
+      { pointer: '/graphql/resolvers', message: 'is required when "schema" is set' },
+      { pointer: '/graphql/schema', message: 'must be a file under graphql/' },
+    ]);
+  });
+
+  it('refuses paths that leave the module folder', () => {
+    for (const main of ['/etc/passwd.js', '../x.js', 'dist/../../x.js', './dist/x.js']) {
+      expect(pointers({ ...base(), main })).toEqual(['/main']);
+    }
+  });
+
+  it('requires an operation on every workflow node but triggers (spec 2 Node registry)', () => {
+    const m = base();
+    m.workflow = { nodes: [{ type: 'orders:x', name: 'X', category: 'action', description: 'd' }] };
+    expect(errorsOf(m)).toEqual([{ pointer: '/workflow/nodes/0/operation', message: 'is required' }]);
+  });
+
+  it('checks embedded JSON schemas and node default configs', () => {
+    const m = base();
+    m.api.provides[0].input = { type: 'objekt' };
+    m.workflow = {
+      nodes: [
+        {
+          type: 'orders:x',
+          name: 'X',
+          category: 'transformer',
+          description: 'd',
+          operation: 'orders.get',
+          configSchema: { type: 'object', properties: { n: { type: 'number' } } },
+          defaultConfig: { n: 'one' },
+        },
+      ],
+    };
+    const errors = errorsOf(m);
+    expect(errors.map((e) => e.pointer)).toEqual(['/api/provides/0/input/type', '/workflow/nodes/0/defaultConfig/n']);
+    expect(errors[0].message).toMatch(/^is not a valid JSON schema: must be one of "array", "boolean"/);
+    expect(errors[1].message).toBe('does not satisfy configSchema: must be number');
+  });
+});
+
+describe('issue 3 item 1: operation names are <own alias>.<method>', () => {
+  it('refuses an operation named after another module', () => {
+    const m = base();
+    m.api.provides.push({ name: 'customers.get', description: 'x' });
+    expect(errorsOf(m)).toEqual([
+      { pointer: '/api/provides/2/name', message: 'must be named "orders.<method>": operations carry the module\'s own alias' },
+    ]);
+  });
+
+  it('refuses names that are not <module>.<method>', () => {
+    const m = base();
+    m.api.provides.push({ name: 'get', description: 'x' }, { name: 'orders.get.one', description: 'x' });
+    expect(pointers(m)).toEqual(['/api/provides/2/name', '/api/provides/3/name']);
+  });
+
+  it('refuses duplicate operation names', () => {
+    const m = base();
+    m.api.provides.push({ name: 'orders.get', description: 'again' });
+    expect(errorsOf(m)).toEqual([
+      { pointer: '/api/provides/2/name', message: 'duplicates /api/provides/0/name ("orders.get"); each operation is provided once' },
+    ]);
+  });
+
+  it('refuses method names that every object already has', () => {
+    const m = base();
+    m.api.provides.push({ name: 'orders.constructor', description: 'x' });
+    expect(errorsOf(m)[0].message).toMatch(/"constructor" is reserved/);
+  });
+
+  it('requires route operations to be provided, and routes to be distinct', () => {
+    const m = base();
+    m.http.routes.push(
+      { method: 'POST', path: '/orders', operation: 'orders.cancel' },
+      { method: 'GET', path: '/orders/:orderId', operation: 'orders.get' },
+      { method: 'GET', path: '/orders/:id/lines/:id', operation: 'orders.get' },
+    );
+    expect(errorsOf(m)).toEqual([
+      { pointer: '/http/routes/1/operation', message: '"orders.cancel" is not in api.provides; a route dispatches to one of the module\'s own operations' },
+      { pointer: '/http/routes/2/path', message: 'GET /orders/:orderId matches the same requests as /http/routes/0' },
+      { pointer: '/http/routes/3/path', message: 'uses the parameter :id twice' },
+    ]);
+  });
+
+  it('applies the own-alias rule to events, screens and workflow nodes', () => {
+    const m = base();
+    m.events = { publishes: ['payments.captured'] };
+    m.mobile = { screens: [{ id: 'products.list', title: 'P', route: '/p', version: 1 }] };
+    m.workflow = { nodes: [{ type: 'workflows:x', name: 'X', category: 'trigger', description: 'd' }] };
+    expect(pointers(m)).toEqual(['/events/publishes/0', '/mobile/screens/0/id', '/workflow/nodes/0/type']);
+  });
+
+  it('requires workflow node operations to be provided or consumed', () => {
+    const m = base();
+    m.workflow = {
+      nodes: [
+        { type: 'orders:a', name: 'A', category: 'action', description: 'd', operation: 'orders.ship' },
+        { type: 'orders:b', name: 'B', category: 'action', description: 'd', operation: 'inventory.reserve' },
+        { type: 'orders:c', name: 'C', category: 'action', description: 'd', operation: 'payments.refund' },
+      ],
+    };
+    expect(errorsOf(m)).toEqual([
+      { pointer: '/workflow/nodes/0/operation', message: '"orders.ship" is not in api.provides' },
+      { pointer: '/workflow/nodes/1/operation', message: '"inventory.reserve" belongs to another module and is not in api.consumes; add it there' },
+    ]);
+  });
+
+  it('requires screen providers to name declared screens and provided operations', () => {
+    const m = base();
+    m.mobile = {
+      screens: [{ id: 'orders.list', title: 'Orders', route: '/orders', version: 1 }],
+      screenProviders: { 'orders.list': { data: 'orders.nope' }, 'orders.detail': { definition: 'orders.get' } },
+    };
+    expect(errorsOf(m)).toEqual([
+      { pointer: '/mobile/screenProviders/orders.detail', message: '"orders.detail" is not in mobile.screens; declare the screen there' },
+      { pointer: '/mobile/screenProviders/orders.list', message: 'needs "file" (a static definition under screens/) or "definition" (an operation)' },
+      { pointer: '/mobile/screenProviders/orders.list/data', message: '"orders.nope" is not in api.provides' },
+    ]);
+  });
+
+  it('requires permissions of the module that operations and routes use to be declared', () => {
+    const m = base();
+    m.permissions = [];
+    m.http.routes[0].permission = 'orders.view';
+    m.api.provides[0].permission = 'customers.view';
+    expect(pointers(m)).toEqual(['/api/provides/1/permission', '/http/routes/0/permission']);
+  });
+});
+
+describe('DESIGN Bus: api.consumes holds exact names or <module>.* patterns', () => {
+  it.each([['orders'], ['*'], ['orders.*.get'], ['Orders.get'], ['orders.']])('refuses %p', (pattern) => {
+    const m = base();
+    m.api.consumes = [pattern];
+    expect(errorsOf(m)).toEqual([
+      { pointer: '/api/consumes/0', message: 'must be an operation name "<module>.<method>" or a pattern "<module>.*"' },
+    ]);
+  });
+
+  it('refuses a pattern listed twice', () => {
+    const m = base();
+    m.api.consumes = ['payments.*', 'customers.get', 'payments.*'];
+    expect(errorsOf(m)).toEqual([{ pointer: '/api/consumes/2', message: 'duplicates /api/consumes/0' }]);
+  });
+});
+
+describe('DESIGN Data: models and migrations', () => {
+  it('refuses incoherent columns, unknown index fields and reused tables', () => {
+    const m = base();
+    m.data = {
+      models: {
+        Point: {
+          table: 'points',
+          columns: {
+            id: { type: 'uuid', primaryKey: true, nullable: true, autoIncrement: true },
+            amount: { type: 'decimal', precision: 4, scale: 6, default: 1.5 },
+            label: { type: 'text', length: 10, default: null, nullable: false },
+            at: { type: 'date', default: { $fn: 'uuid' } },
+          },
+          indexes: [{ fields: ['missing'] }],
+        },
+        Other: { table: 'points', columns: { id: { type: 'integer' } } },
+      },
+    };
+    expect(errorsOf(m)).toEqual([
+      { pointer: '/data/models/Other', message: 'uses table "points" already used by /data/models/Point' },
+      { pointer: '/data/models/Point/columns/amount/default', message: 'must be a decimal string such as "0.00" for a decimal column' },
+      { pointer: '/data/models/Point/columns/amount/scale', message: 'must not exceed precision (4)' },
+      { pointer: '/data/models/Point/columns/at/default/$fn', message: '"uuid" applies to uuid columns only' },
+      { pointer: '/data/models/Point/columns/id/autoIncrement', message: 'applies to integer and bigint columns only' },
+      { pointer: '/data/models/Point/columns/id/nullable', message: 'a primary key column cannot be nullable' },
+      { pointer: '/data/models/Point/columns/label/default', message: 'cannot be null on a column that is not nullable' },
+      { pointer: '/data/models/Point/columns/label/length', message: 'applies to string columns only' },
+      { pointer: '/data/models/Point/indexes/0/fields/0', message: '"missing" is not a column of Point' },
+    ]);
+  });
+
+  it('refuses duplicate migration ids and SQL files outside migrations/', () => {
+    const m = base();
+    m.data = {
+      migrations: [
+        { id: '001', up: 'migrations/001.up.sql', down: 'migrations/001.down.sql' },
+        { id: '001', up: 'sql/002.sql', down: 'sql/002.sql' },
+      ],
+    };
+    expect(errorsOf(m)).toEqual([
+      { pointer: '/data/migrations/1/down', message: 'must be a file under migrations/' },
+      { pointer: '/data/migrations/1/down', message: 'must be a different file from up' },
+      { pointer: '/data/migrations/1/id', message: 'duplicates /data/migrations/0/id ("001")' },
+      { pointer: '/data/migrations/1/up', message: 'must be a file under migrations/' },
+    ]);
+  });
+});
+
+describe('DESIGN Manifest: loadManifest', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'mandi-manifest-'));
+  });
+
+  it('loads module.json from a module folder or the file itself', async () => {
+    await writeFile(path.join(dir, 'module.json'), JSON.stringify(base()));
+    expect((await loadManifest(dir)).name).toBe('orders');
+    expect((await loadManifest(path.join(dir, 'module.json'))).version).toBe('1.2.0');
+  });
+
+  it('throws ManifestError listing every problem as "<pointer>: <message>" lines', async () => {
+    await writeFile(path.join(dir, 'module.json'), JSON.stringify({ ...base(), version: 'one', mian: 'x' }));
+    const err = await loadManifest(dir).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ManifestError);
+    expect((err as ManifestError).errors).toHaveLength(2);
+    expect((err as Error).message).toBe(
+      `Invalid module manifest ${path.join(dir, 'module.json')}:\n` +
+        '  /mian: is not a known property (did you mean "main"?)\n' +
+        '  /version: must be a SemVer version such as "1.0.0"',
+    );
+  });
+
+  it('reports unreadable and malformed files at the root pointer', async () => {
+    await expect(loadManifest(dir)).rejects.toThrow(/\(root\): cannot be read/);
+    await writeFile(path.join(dir, 'module.json'), '{ "name": ');
+    await expect(loadManifest(dir)).rejects.toThrow(/\(root\): is not valid JSON/);
+  });
+
+  it('checks that the files the manifest names exist', async () => {
+    const m = base();
+    m.graphql = { schema: 'graphql/schema.graphql', resolvers: 'graphql/resolvers.json' };
+    m.data = { migrations: [{ id: '001', up: 'migrations/001.up.sql', down: 'migrations/001.down.sql' }] };
+    await writeFile(path.join(dir, 'module.json'), JSON.stringify(m));
+    await mkdir(path.join(dir, 'graphql'));
+    await writeFile(path.join(dir, 'graphql/schema.graphql'), 'type Query { a: Int }');
+    await mkdir(path.join(dir, 'migrations'));
+    await writeFile(path.join(dir, 'migrations/001.up.sql'), 'select 1');
+    const err = (await loadManifest(dir).catch((e: unknown) => e)) as ManifestError;
+    expect(err.errors).toEqual([
+      { pointer: '/graphql/resolvers', message: 'file graphql/resolvers.json does not exist' },
+      { pointer: '/data/migrations/0/down', message: 'file migrations/001.down.sql does not exist' },
+    ]);
+  });
+});
