@@ -23,7 +23,7 @@ import {
   runMigration,
 } from './migration-runner';
 import { ModuleRoles } from './module-role';
-import { checkAlias, ident } from './names';
+import { checkAlias, ident, MIGRATIONS_TABLE, qualified } from './names';
 import { syncSchema } from './schema-sync';
 import { TransactionRegistry } from './transactions';
 import type { CompiledModels, DataChangeReport, DbBridge, ManifestModels, ModuleDataOptions, ModulePackage, RollbackReport } from './types';
@@ -46,6 +46,7 @@ export class ModuleDataService {
   private readonly txs: TransactionRegistry;
   private readonly bridgeDeps: BridgeDeps;
   private readonly limits: { maxLimit: number; defaultLimit: number; maxInList: number; maxBulkRows: number };
+  private readonly migrationTimeoutMs: number;
 
   constructor(
     private readonly dbs: TenantDatabases,
@@ -53,6 +54,7 @@ export class ModuleDataService {
     options: ModuleDataOptions = {},
   ) {
     this.logger = logger.child({ part: 'module-data' });
+    this.migrationTimeoutMs = Math.floor(options.migrationTimeoutMs ?? 600_000);
     this.roles = new ModuleRoles(options.roles ?? 'auto', this.logger);
     this.txs = new TransactionRegistry({ timeoutMs: options.txTimeoutMs ?? 30_000, maxPerOwner: options.maxOpenTransactionsPerOwner ?? 4 }, this.logger);
     this.limits = {
@@ -145,9 +147,11 @@ export class ModuleDataService {
   /** Ids of the module's migrations that have run in the tenant, in order. */
   async appliedMigrations(tenantId: string, alias: string): Promise<string[]> {
     checkAlias(alias);
-    return withAdminTransaction(this.dbs, tenantId, async (client) => {
-      const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [alias]);
-      return exists.rowCount ? (await appliedMigrations(client, alias)).map((a) => a.id) : [];
+    return this.dbs.with(tenantId, async (db) => {
+      const found = await db.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', { bind: [alias], type: QueryTypes.SELECT });
+      if (!found.length) return [];
+      const rows = await db.query<{ id: string }>(`SELECT id FROM ${qualified(alias, MIGRATIONS_TABLE)} ORDER BY position, ran_at`, { type: QueryTypes.SELECT });
+      return rows.map((r) => r.id);
     });
   }
 
@@ -202,8 +206,11 @@ export class ModuleDataService {
     return report;
   }
 
+  /** Serialises schema work per module and tenant, then bounds each statement of it. */
   private async lock(client: AdminClient, alias: string): Promise<void> {
     await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_NAMESPACE, lockKey(alias)]);
+    // Armed per statement: a migration that hangs (or sleeps) is cancelled instead of holding the lock.
+    await client.query(`SET LOCAL statement_timeout = ${this.migrationTimeoutMs}`);
   }
 
   private async requireSchema(client: AdminClient, alias: string): Promise<void> {

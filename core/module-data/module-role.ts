@@ -58,16 +58,19 @@ export class ModuleRoles {
     const rights = await this.ownRights(rowsOf(client));
     if (!rights) return null;
     const role = roleOf(alias);
-    await client.query('SAVEPOINT mandi_role');
-    try {
-      await client.query(`CREATE ROLE ${ident(role)} NOLOGIN NOINHERIT`);
-    } catch (err) {
-      // Another tenant's install created it first (42710 seen, 23505 when both raced).
-      const code = (err as { code?: string }).code;
-      if (code !== '42710' && code !== '23505') throw err;
-      await client.query('ROLLBACK TO SAVEPOINT mandi_role');
+    const exists = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
+    if (!exists.rowCount) {
+      await client.query('SAVEPOINT mandi_role');
+      try {
+        await client.query(`CREATE ROLE ${ident(role)} NOLOGIN NOINHERIT`);
+      } catch (err) {
+        // Another tenant's install created it meanwhile (42710, or 23505 when both raced).
+        const code = (err as { code?: string }).code;
+        if (code !== '42710' && code !== '23505') throw err;
+        await client.query('ROLLBACK TO SAVEPOINT mandi_role');
+      }
+      await client.query('RELEASE SAVEPOINT mandi_role');
     }
-    await client.query('RELEASE SAVEPOINT mandi_role');
     await this.checkUnprivileged(client, role);
     // A CREATEROLE user who is not superuser must be a member to SET ROLE and hand over ownership.
     if (!rights.rolsuper) await client.query(`GRANT ${ident(role)} TO CURRENT_USER`);

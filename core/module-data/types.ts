@@ -80,6 +80,8 @@ export interface ModuleDataOptions {
   maxInList?: number;
   /** An explicit transaction still open after this is rolled back (default 30 s). */
   txTimeoutMs?: number;
+  /** Per-statement limit for schema work: sync and each migration file (default 10 min). */
+  migrationTimeoutMs?: number;
   /** Per-statement limit for host.db queries (default 10 s). */
   statementTimeoutMs?: number;
   /** Transactions one owner (invocation) may hold open at once (default 4). */

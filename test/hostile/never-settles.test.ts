@@ -13,7 +13,7 @@ describe('spec/DESIGN: sandbox times out a promise that never settles without re
     const hanging = h.invoke(op);
     const meanwhile = await h.goodAnswersWhile(hanging);
     await expect(hanging).rejects.toMatchObject({ code: 'TIMEOUT' });
-    expect(meanwhile.answers).toBeGreaterThanOrEqual(5);
+    expect(meanwhile.answers).toBeGreaterThanOrEqual(2);
     // Same context: the counter the hanging call bumped is still there.
     await expect(h.invoke('count')).resolves.toBe(1);
     expect(await h.stats()).toMatchObject({ rebuilds: 0, timeouts: 1, pendingCalls: 0, contexts: 1 });

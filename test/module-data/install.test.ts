@@ -3,8 +3,9 @@
  * created and migrated by the host") and issue 3, item 5: install, idempotency, additive upgrade,
  * refused models and uninstall.
  */
+import { randomBytes } from 'node:crypto';
 import type { Data } from '../../sdk/manifest/manifest.types';
-import { LOYALTY_MODELS, modulePackage, rejection, startHarness, type Harness } from './support';
+import { LOYALTY_MODELS, modulePackage, rejection, serverSql, startHarness, type Harness } from './support';
 
 const ALIAS = 'md_install';
 
@@ -191,5 +192,28 @@ describe('DESIGN.md Data / issue 3 item 5: installing module data', () => {
     expect(await h.data.bridge(t, ALIAS, LOYALTY_MODELS, 'inv')('count', ['Reward', {}])).toBe(1);
     await h.data.uninstall(t, ALIAS, { purge: true });
     expect(await h.sql(t, 'SELECT 1 FROM pg_namespace WHERE nspname = $1', [ALIAS])).toHaveLength(0);
+  });
+});
+
+describe('DESIGN.md Data / issue 3 item 5: the module role is shared by tenants', () => {
+  // A fresh alias, so its role does not exist yet; dropped again once the tenants are gone.
+  const alias = `md_race_${randomBytes(3).toString('hex')}`;
+  let h: Harness;
+  beforeAll(() => {
+    h = startHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+    await serverSql(`DROP ROLE IF EXISTS mandi_mod_${alias}`);
+  });
+
+  test('tenants installing a new module at the same moment create its role once and all succeed', async () => {
+    const tenants = await Promise.all([h.tenant(), h.tenant(), h.tenant()]);
+    const reports = await Promise.all(tenants.map((t) => h.data.install(t, modulePackage(alias, { models: LOYALTY_MODELS }))));
+    expect(reports.every((r) => r.schemaCreated)).toBe(true);
+    for (const t of tenants) {
+      const [owner] = await h.sql<{ tableowner: string }>(t, `SELECT tableowner FROM pg_tables WHERE schemaname = $1 AND tablename = 'points'`, [alias]);
+      expect(owner.tableowner).toBe(`mandi_mod_${alias}`);
+    }
   });
 });

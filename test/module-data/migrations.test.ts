@@ -147,6 +147,19 @@ describe('DESIGN.md Data / issue 3 item 5: module migrations', () => {
     expect(err.message).toMatch(/must be under migrations\//);
   });
 
+  test('a migration that runs too long is cancelled and leaves nothing', async () => {
+    const quick = startHarness({ migrationTimeoutMs: 300 });
+    try {
+      const t = await quick.tenant();
+      const files = { ...FILES, 'migrations/001.up.sql': 'SELECT pg_sleep(5);' };
+      const err = await rejection(quick.data.install(t, pkg(MIGRATIONS.slice(0, 1), files)));
+      expect(err).toMatchObject({ code: 'MIGRATION_FAILED' });
+      expect(err.message).toMatch(/canceling statement due to statement timeout/);
+    } finally {
+      await quick.close();
+    }
+  });
+
   test('migration SQL cannot commit or end the host transaction', async () => {
     const t = await h.tenant();
     const files = { ...FILES, 'migrations/001.up.sql': `INSERT INTO "Reward" (code, title) VALUES ('a', 'A'); COMMIT; INSERT INTO "Reward" (code, title) VALUES ('b', 'B');` };

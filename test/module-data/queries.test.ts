@@ -157,9 +157,10 @@ describe('DESIGN.md Data / issue 3 item 5: host.db queries', () => {
   test('upsert inserts, then updates only the given columns, by primary key or conflictFields', async () => {
     expect(await db('upsert', ['Reward', { code: 'u1', title: 'First', cost: '5.00' }])).toEqual({ code: 'u1', title: 'First', cost: '5.00' });
     expect(await db('upsert', ['Reward', { code: 'u1', title: 'Renamed' }])).toEqual({ code: 'u1', title: 'Renamed', cost: '5.00' });
-    const [ada] = (await db('find', ['Points', { where: { customer: 'ada' } }])) as Array<{ ref: string; amount: string }>;
+    const [ada] = (await db('find', ['Points', { where: { customer: 'ada' } }])) as Array<{ ref: string; amount: string; created_at: string }>;
     const updated = (await db('upsert', ['Points', { ref: ada.ref, customer: 'ada', amount: '11.00' }, { conflictFields: ['ref'] }])) as { amount: string; level: number };
-    expect(updated).toMatchObject({ amount: '11.00', level: 1 });
+    // Columns not given keep their values, defaults included.
+    expect(updated).toMatchObject({ amount: '11.00', level: 1, created_at: ada.created_at });
     expect(await db('count', ['Points', { where: { customer: 'ada' } }])).toBe(1);
     expect((await rejection(db('upsert', ['Reward', { title: 'No key' }]))).message).toMatch(/upsert values must include code/);
     const notUnique = await rejection(db('upsert', ['Points', { customer: 'ada', amount: '1' }, { conflictFields: ['customer'] }]));

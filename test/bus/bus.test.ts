@@ -1,0 +1,149 @@
+import { addMember, startTestPlatform, type TestPlatform } from '../support/test-platform';
+import { addFixtureModules, installVia } from './support';
+
+/**
+ * DESIGN.md Bus and issue 3 items 4 and 6: every call goes exists → may call → rate limit →
+ * validated → dispatched → audited; manifest routes dispatch to one operation each.
+ */
+describe('DESIGN Bus: the enforced module API bus', () => {
+  let tp: TestPlatform;
+  let owner: Awaited<ReturnType<TestPlatform['install']>>;
+  let other: { id: string; token: string };
+  const call = (op: string, input: unknown, asModule?: string, tenantId = owner.tenantId) =>
+    tp.platform.kernel.bus.call(asModule ? { kind: 'module', alias: asModule } : { kind: 'core' }, op, input, { tenantId, user: null });
+
+  beforeAll(async () => {
+    tp = await startTestPlatform();
+    owner = await tp.install('acme');
+    await addFixtureModules(tp, ['catalog', 'reports']);
+    await installVia(tp, owner.token, 'acme', 'catalog');
+    await installVia(tp, owner.token, 'acme', 'reports');
+    const made = await tp.api('/admin/tenants', { token: owner.token, tenant: 'acme', body: { name: 'Globex', alias: 'globex' } });
+    other = { id: made.body.tenant.id, token: '' };
+    await tp.platform.kernel.modules.install(other.id, 'catalog');
+  }, 120_000);
+  afterAll(() => tp.close());
+
+  test('issue 3 item 6: a manifest route dispatches to its operation; path params and body reach the handler', async () => {
+    const created = await tp.api('/catalog/items', { token: owner.token, tenant: 'acme', body: { sku: 'TEA-1', price: '4.50', stock: 3 } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ sku: 'TEA-1', price: '4.50', stock: 3, number: 1 });
+    const got = await tp.api('/catalog/items/TEA-1', { token: owner.token, tenant: 'acme' });
+    expect(got.status).toBe(200);
+    expect(got.body).toMatchObject({ sku: 'TEA-1', price: '4.50' });
+  });
+
+  test('query strings are coerced to the schema types at the HTTP edge only', async () => {
+    await tp.api('/catalog/items', { token: owner.token, tenant: 'acme', body: { sku: 'TEA-2', price: '12.00' } });
+    const res = await tp.api('/catalog/items?min_price=5&limit=10', { token: owner.token, tenant: 'acme' });
+    expect(res.status).toBe(200);
+    expect(res.body.map((i: { sku: string }) => i.sku)).toEqual(['TEA-2']);
+  });
+
+  test('input is validated by the operation schema: 422 with every field error', async () => {
+    const res = await tp.api('/catalog/items', { token: owner.token, tenant: 'acme', body: { sku: 'bad sku', stock: -1, extra: 1 } });
+    expect(res.status).toBe(422);
+    expect(res.body.message).toBe('The given data was invalid.');
+    expect(Object.keys(res.body.errors).sort()).toEqual(['extra', 'price', 'sku', 'stock']);
+  });
+
+  test('a route permission is checked before dispatch', async () => {
+    const member = await addMember(tp, owner.token, 'acme', { email: 'viewer@acme.example' });
+    const denied = await tp.api('/catalog/items', { token: member.token, tenant: 'acme', body: { sku: 'TEA-3', price: '1.00' } });
+    expect(denied.status).toBe(403);
+    expect(denied.body.details).toEqual({ permission: 'catalog.manage' });
+    await tp.api('/roles', { token: owner.token, tenant: 'acme', body: { name: 'catalog-viewer', permissions: ['catalog.view'] } });
+    const viewer = await addMember(tp, owner.token, 'acme', { email: 'viewer2@acme.example', role: 'catalog-viewer' });
+    expect((await tp.api('/catalog/items/TEA-1', { token: viewer.token, tenant: 'acme' })).status).toBe(200);
+  });
+
+  test('a module error thrown with code and details.status reaches the client with that status', async () => {
+    const res = await tp.api('/catalog/items/NOPE', { token: owner.token, tenant: 'acme' });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: 'ITEM_NOT_FOUND', message: 'No item NOPE.' });
+  });
+
+  test('a module may call what it consumes, and nothing else', async () => {
+    await expect(call('reports.lookup', { sku: 'TEA-1' })).resolves.toMatchObject({ sku: 'TEA-1' });
+    await expect(call('reports.sneaky_add', {})).rejects.toMatchObject({ code: 'OPERATION_NOT_CONSUMED', status: 403 });
+    await expect(call('catalog.add_item', { sku: 'X-1', price: '1' }, 'reports')).rejects.toMatchObject({ code: 'OPERATION_NOT_CONSUMED' });
+    const items = await tp.platform.kernel.bus.call({ kind: 'core' }, 'catalog.list_items', {}, { tenantId: owner.tenantId, user: null });
+    expect((items as Array<{ sku: string }>).map((i) => i.sku)).not.toContain('HACK-1');
+  });
+
+  test('public core operations need no api.consumes entry', async () => {
+    await expect(call('reports.tenant', {})).resolves.toMatchObject({ id: owner.tenantId, domains: expect.arrayContaining(['acme']) });
+  });
+
+  test('host.db reaches only the module\'s own models', async () => {
+    await expect(call('reports.read_catalog_table', {})).rejects.toMatchObject({ status: expect.any(Number) });
+    await call('reports.read_catalog_table', {}).catch((err) => expect(String(err.message)).toMatch(/items/));
+  });
+
+  test('a module may emit only the events it publishes', async () => {
+    await expect(call('reports.emit_undeclared', {})).rejects.toMatchObject({ code: 'EVENT_NOT_DECLARED', status: 403 });
+  });
+
+  test('an operation that does not exist in the tenant is OPERATION_NOT_FOUND; modules differ per tenant', async () => {
+    await expect(call('nothing.here', {})).rejects.toMatchObject({ code: 'OPERATION_NOT_FOUND', status: 404 });
+    await expect(call('reports.lookup', { sku: 'TEA-1' }, undefined, other.id)).rejects.toMatchObject({ code: 'OPERATION_NOT_FOUND' });
+  });
+
+  test('tenants never see each other\'s rows', async () => {
+    await expect(call('catalog.get_item', { sku: 'TEA-1' }, undefined, other.id)).rejects.toMatchObject({ code: 'ITEM_NOT_FOUND' });
+    const added = (await call('catalog.add_item', { sku: 'GLX-1', price: '9.99' }, undefined, other.id)) as { number: number };
+    expect(added.number).toBe(1); // sequences are per tenant
+  });
+
+  test('events reach subscribers at least once through the job queue', async () => {
+    await tp.api('/catalog/items', { token: owner.token, tenant: 'acme', body: { sku: 'EVT-1', price: '2.00' } });
+    const deadline = Date.now() + 10_000;
+    let seen: Array<{ sku: string; times: number }> = [];
+    while (Date.now() < deadline) {
+      seen = (await call('reports.count_seen', {})) as typeof seen;
+      if (seen.some((s) => s.sku === 'EVT-1')) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(seen.find((s) => s.sku === 'EVT-1')).toEqual({ sku: 'EVT-1', times: 1 });
+  });
+
+  test('a call past the module time limit is stopped with MODULE_TIMEOUT and the module keeps answering', async () => {
+    await call('catalog.add_item', { sku: 'SLOW-1', price: '1.00' });
+    const err = await call('catalog.slow', {}).catch((e) => e);
+    expect({ code: err.code, status: err.status }).toEqual({ code: 'MODULE_TIMEOUT', status: 504 });
+    await expect(call('catalog.get_item', { sku: 'SLOW-1' })).resolves.toMatchObject({ sku: 'SLOW-1' });
+  });
+
+  test('call chains that loop are cut off', async () => {
+    await expect(call('reports.loop_call', {})).rejects.toMatchObject({ code: 'CALL_DEPTH_EXCEEDED' });
+  });
+
+  test('every call is audited (batched), with its outcome', async () => {
+    await tp.platform.kernel.audit.flush();
+    const rows = await tp.platform.central.models.AuditEntry.findAll({ where: { tenant_id: owner.tenantId, action: 'catalog.add_item' } });
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    expect(rows.some((r) => r.status === 'error' && (r.details as { error?: string }).error === 'VALIDATION_FAILED')).toBe(true);
+    expect(rows.some((r) => r.status === 'ok' && r.actor_type === 'user')).toBe(true);
+  });
+});
+
+describe('DESIGN Bus: rate limit per tenant, caller and operation', () => {
+  let tp: TestPlatform;
+  let tenantId: string;
+
+  beforeAll(async () => {
+    tp = await startTestPlatform({ BUS_RATE_LIMIT: '3/60' });
+    const owner = await tp.install('acme');
+    tenantId = owner.tenantId;
+    await addFixtureModules(tp, ['catalog']);
+    await installVia(tp, owner.token, 'acme', 'catalog');
+  }, 120_000);
+  afterAll(() => tp.close());
+
+  test('the fourth call of one caller is refused; another caller has its own budget', async () => {
+    const asCore = () => tp.platform.kernel.bus.call({ kind: 'core', name: 'a' }, 'catalog.list_items', {}, { tenantId, user: null });
+    for (let i = 0; i < 3; i++) await asCore();
+    await expect(asCore()).rejects.toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+    await expect(tp.platform.kernel.bus.call({ kind: 'core', name: 'b' }, 'catalog.list_items', {}, { tenantId, user: null })).resolves.toEqual([]);
+  });
+});

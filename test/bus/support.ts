@@ -1,0 +1,19 @@
+/** Builds the bus fixture modules once per test file and installs them into a test platform. */
+import path from 'node:path';
+import { buildModule } from '../../sdk/build/build-module';
+import { loadModuleFromDir } from '../../core/modules/loaded-module';
+import type { TestPlatform } from '../support/test-platform';
+
+export const fixture = (name: string) => path.join(__dirname, 'fixtures', name);
+
+export async function addFixtureModules(tp: TestPlatform, names: string[]): Promise<void> {
+  for (const name of names) {
+    await buildModule(fixture(name));
+    tp.platform.kernel.source.add(await loadModuleFromDir(fixture(name)));
+  }
+}
+
+export async function installVia(tp: TestPlatform, token: string, tenant: string, alias: string): Promise<void> {
+  const res = await tp.api(`/modules/${alias}/install`, { token, tenant, body: {} });
+  if (res.status !== 201) throw new Error(`install ${alias} failed: ${res.status} ${JSON.stringify(res.body)}`);
+}
