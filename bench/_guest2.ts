@@ -2,9 +2,9 @@ import vm from 'node:vm';
 import { PRELUDE_SOURCE } from '../sandbox/prelude';
 const variants: Record<string, string> = {
   current: PRELUDE_SOURCE,
-  noFreezeCtx: PRELUDE_SOURCE.replace(`const ctx = freeze({`, `const ctx = ({`),
-  noCtxGetter: PRELUDE_SOURCE.replace(`get host() { return host === undefined ? (host = hostFor(id)) : host; },`, `host: null,`),
-  noLive: PRELUDE_SOURCE.replace(`live[id] = call;`, ``).replace(`if (live[id] === undefined) return;\n    retire(id);`, ``),
+
+
+
 };
 (async () => {
   for (const [name, src] of Object.entries(variants)) {

@@ -135,15 +135,7 @@ export const PRELUDE_SOURCE = `(function boot(post, clock, tenantId, maxOutput, 
     const call = create(null);
     call.reqs = 0; call.logs = 0;
     live[id] = call;
-    // host is built on first use: most handlers never touch it, and it is ~20 closures.
-    let host;
-    const ctx = freeze({
-      tenantId: tenantId,
-      caller: caller,
-      user: user,
-      get host() { return host === undefined ? (host = hostFor(id)) : host; },
-    });
-    run(id, fn, table, input, ctx);
+    run(id, fn, table, input, new Ctx(id, caller, user));
   }
 
   async function run(id, fn, self, input, ctx) {
@@ -306,6 +298,30 @@ export const PRELUDE_SOURCE = `(function boot(post, clock, tenantId, maxOutput, 
       fetch(url, init) { return fetchFor(id, url, init); },
     });
   }
+
+  // The handler's ctx. A class, so a call costs one small frozen object: host (~20 closures) is
+  // built on first use, and most handlers never touch it. Class fields define, never assign, so
+  // setters planted on Object.prototype see nothing. The prototype loses its constructor, so guest
+  // code cannot make a ctx for another call's id.
+  class Ctx {
+    tenantId = tenantId;
+    caller;
+    user;
+    #id;
+    #host;
+    constructor(id, caller, user) {
+      this.caller = caller;
+      this.user = user;
+      this.#id = id;
+      freeze(this);
+    }
+    get host() {
+      if (this.#host === undefined) this.#host = hostFor(this.#id);
+      return this.#host;
+    }
+  }
+  delete Ctx.prototype.constructor;
+  freeze(Ctx.prototype);
 
   // Reads the definition the bundle assigned; returns '' or what is wrong with it.
   function init() {

@@ -20,7 +20,9 @@ const ORDERS = iife(`
       bigint() { return 10n; },
       cyclic() { const a = {}; a.self = a; return a; },
       ctxShape(input, ctx) {
-        return { keys: Object.keys(ctx).sort(), frozen: Object.isFrozen(ctx) && Object.isFrozen(ctx.host),
+        return { keys: Object.keys(ctx).sort(), hasHost: 'host' in ctx, sameHost: ctx.host === ctx.host,
+          frozen: Object.isFrozen(ctx) && Object.isFrozen(ctx.host) && Object.isFrozen(ctx.host.db) && Object.isFrozen(Object.getPrototypeOf(ctx)),
+          constructor: typeof Object.getPrototypeOf(ctx).constructor,
           hostKeys: Object.keys(ctx.host).sort(), dbKeys: Object.keys(ctx.host.db).sort() };
       },
       usesThis() { return typeof this.get; },
@@ -59,8 +61,11 @@ describe('spec/DESIGN: sandbox loads module bundles and runs their handlers', ()
 
   it('gives handlers a frozen ctx with the host of the guest contract', async () => {
     await expect(invoke({ name: 'ctxShape' })).resolves.toEqual({
-      keys: ['caller', 'host', 'tenantId', 'user'],
+      keys: ['caller', 'tenantId', 'user'],
+      hasHost: true,
+      sameHost: true,
       frozen: true,
+      constructor: 'function', // Object's: ctx's own prototype has none to make a ctx with
       hostKeys: ['call', 'db', 'emit', 'fetch', 'log', 'now'],
       dbKeys: ['bulkCreate', 'count', 'create', 'destroy', 'find', 'findOne', 'sequence', 'transaction', 'update', 'upsert'],
     });

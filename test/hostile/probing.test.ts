@@ -47,6 +47,9 @@ describe('spec/DESIGN: sandbox gives guest code nothing of Node or isolated-vm',
       newHostCall: 'threw TypeError',
       hostCallCaller: 'threw TypeError',
       callerOfHandler: 'threw TypeError',
+      // ctx's host getter works only on a real ctx, and its prototype offers no constructor.
+      forgeCtx: 'threw TypeError',
+      ctxConstructor: 'undefined',
     });
   });
 
