@@ -1,0 +1,64 @@
+/** Shared by the loyalty tests: a test host with the orders fixture, and small helpers around it. */
+import path from 'node:path';
+import { createTestHost, type TestHost } from '../../../sdk/test-host';
+
+export const LOYALTY_DIR = path.resolve(__dirname, '..');
+export const ORDERS_FIXTURE_DIR = path.resolve(__dirname, 'fixtures', 'orders');
+
+/** loyalty depends on orders ^1.0.0 and consumes orders.get: the fixture is installed first. */
+export function startHost(): Promise<TestHost> {
+  return createTestHost({ modulePath: LOYALTY_DIR, withModules: [ORDERS_FIXTURE_DIR] });
+}
+
+export interface Order {
+  id: string;
+  customer_id: string;
+  total: string;
+  status: string;
+}
+
+/**
+ * Waits until loyalty's delivery of one emitted event has finished (completed or failed for good).
+ * createTestHost has no way to wait for a delivery, only `eventually` for an effect, which cannot
+ * show that a duplicate delivery changed nothing; so this reads the platform's event queue, whose
+ * job id is "<event id>:module:<alias>" (core/bus/events.ts).
+ */
+export async function delivered(host: TestHost, eventId: string, alias = 'loyalty'): Promise<'completed' | 'failed'> {
+  return host.eventually(async () => {
+    const job = await host.platform.drivers.queue.getJob('module-events', `${eventId}:module:${alias}`);
+    if (job?.state === 'completed' || job?.state === 'failed') return job.state;
+    throw new Error(`delivery of event ${eventId} to ${alias} is ${job?.state ?? 'not queued'}`);
+  });
+}
+
+/** A real HTTP request to /api/v1 with another user's token (host.request always uses the owner's). */
+export async function requestAs(host: TestHost, token: string, method: string, p: string, body?: unknown) {
+  const res = await fetch(`${host.url}/api/v1${p}`, {
+    method,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-tenant': host.tenantId },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/**
+ * A member of the test tenant whose role holds only `permissions`, through the platform's own REST
+ * API (POST /roles, POST /members, POST /auth/login); returns their bearer token.
+ */
+export async function memberWith(host: TestHost, role: string, permissions: string[]): Promise<string> {
+  const made = await host.request('POST', '/roles', { name: role, description: `loyalty test role ${role}`, permissions });
+  if (made.status !== 201) throw new Error(`POST /roles: ${made.status} ${JSON.stringify(made.body)}`);
+  const email = `${role}@test-org.example`;
+  const password = 'Loyalty-test-password-42';
+  const added = await host.request('POST', '/members', { email, name: `Member ${role}`, password, role });
+  if (added.status !== 201) throw new Error(`POST /members: ${added.status} ${JSON.stringify(added.body)}`);
+  const res = await fetch(`${host.url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-tenant': host.tenantId },
+    body: JSON.stringify({ email, password }),
+  });
+  const login = (await res.json()) as { token?: string };
+  if (res.status !== 200 || !login.token) throw new Error(`POST /auth/login: ${res.status} ${JSON.stringify(login)}`);
+  return login.token;
+}
