@@ -38,12 +38,44 @@ export interface Config {
   /** Seconds to wait for in-flight requests on shutdown. */
   shutdownGraceMs: number;
   graphqlIntrospection: boolean;
+  /** GraphQL gateway (spec 1 Limits, GraphQL rules 9 and playground): limits, schema cache TTL, playground. */
+  graphql: {
+    limits: { depth: number; complexity: number; aliases: number };
+    schemaCacheTtlSeconds: number;
+    /** Serve GET /graphql/playground (default: on outside production; a tenant setting can turn it on). */
+    playground: boolean;
+  };
   /** Built module folders loaded at boot (MODULE_PATHS, separated by ':'). */
   modulePaths: string[];
   /** Requests per client (token, else address) and window on /api/v1. */
   apiRateLimit: { points: number; durationSeconds: number };
   /** Bus calls per (tenant, caller, operation) and window. */
   busRateLimit: { points: number; durationSeconds: number };
+  /** Outgoing mail server, e.g. smtp://user:pw@host:587. Unset: mails go to <dataDir>/outbox. */
+  smtpUrl: string | undefined;
+  /** Sender of platform mails. */
+  mailFrom: string;
+  /** POST /auth/tenants (public signup) is refused unless this is on. */
+  publicSignup: boolean;
+  /** Lifetime of email verification links, in seconds. */
+  emailVerificationTtlSeconds: number;
+  /** Base of the link in verification mails; a web client that serves /email/verify sets its own. */
+  emailVerificationUrl: string;
+  /** Secret for signed links and encrypted 2FA secrets. Unset: one is generated and kept in the central database. */
+  appKey: string | undefined;
+  /** Client releases (spec 1): the platform default release channel that tenants inherit. */
+  cliReleases: {
+    defaultAdapter: 'hosted_repo' | 'static' | undefined;
+    repoProject: string | undefined;
+    repoApiUrl: string | undefined;
+    /** Read-scoped service token of the hosted repository. */
+    repoToken: string | undefined;
+    staticManifestUrl: string | undefined;
+    /** How long a fetched upstream manifest is reused (0: fetched on every request). */
+    cacheSeconds: number;
+  };
+  /** Push delivery of notifications: the mobile push service (HTTP) and web push (VAPID). Unset: no push. */
+  push: { url: string | undefined; token: string | undefined; vapidPrivateKey: string | undefined; vapidSubject: string };
 }
 
 type Env = Record<string, string | undefined>;
@@ -64,6 +96,14 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   throw new Error(`Environment variable ${name} must be true or false, got "${raw}"`);
 }
 
+/** One of a fixed set of values, or undefined when unset. */
+function choice<T extends string>(env: Env, name: string, values: readonly T[]): T | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!(values as readonly string[]).includes(raw)) throw new Error(`Environment variable ${name} must be one of ${values.join(', ')}, got "${raw}"`);
+  return raw as T;
+}
+
 /** "points/seconds", e.g. "600/60". */
 function rate(env: Env, name: string, fallback: string): { points: number; durationSeconds: number } {
   const raw = env[name] || fallback;
@@ -76,11 +116,12 @@ export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = env.NODE_ENV === 'production' || env.NODE_ENV === 'test' ? env.NODE_ENV : 'development';
   const port = int(env, 'PORT', 3000);
   const dataDir = path.resolve(env.DATA_DIR || './data');
+  const appUrl = (env.APP_URL || `http://localhost:${port}`).replace(/\/+$/, '');
   return {
     env: nodeEnv,
     port,
     host: env.HOST || '0.0.0.0',
-    appUrl: (env.APP_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    appUrl,
     rootDomain: (env.ROOT_DOMAIN || 'localhost').toLowerCase(),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
@@ -97,8 +138,37 @@ export function loadConfig(env: Env = process.env): Config {
     tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 30 * 24 * 3600),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000),
     graphqlIntrospection: bool(env, 'GRAPHQL_INTROSPECTION', false),
+    graphql: {
+      limits: {
+        depth: int(env, 'GRAPHQL_LIMIT_DEPTH', 7),
+        complexity: int(env, 'GRAPHQL_LIMIT_COMPLEXITY', 1000),
+        aliases: int(env, 'GRAPHQL_LIMIT_ALIASES', 30),
+      },
+      schemaCacheTtlSeconds: int(env, 'GRAPHQL_SCHEMA_CACHE_TTL', 86_400),
+      playground: bool(env, 'GRAPHQL_PLAYGROUND', nodeEnv !== 'production'),
+    },
     modulePaths: (env.MODULE_PATHS || '').split(':').filter(Boolean).map((p) => path.resolve(p)),
     apiRateLimit: rate(env, 'API_RATE_LIMIT', '1200/60'),
     busRateLimit: rate(env, 'BUS_RATE_LIMIT', '6000/60'),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || `Mandi <no-reply@${(env.ROOT_DOMAIN || 'localhost').toLowerCase()}>`,
+    publicSignup: bool(env, 'PUBLIC_SIGNUP', false),
+    emailVerificationTtlSeconds: int(env, 'EMAIL_VERIFICATION_TTL_SECONDS', 24 * 3600),
+    emailVerificationUrl: (env.EMAIL_VERIFICATION_URL || `${appUrl}/api/v1/email/verify`).replace(/\/+$/, ''),
+    appKey: env.APP_KEY || undefined,
+    cliReleases: {
+      defaultAdapter: choice(env, 'CLI_RELEASES_DEFAULT_ADAPTER', ['hosted_repo', 'static'] as const),
+      repoProject: env.CLI_RELEASES_REPO_PROJECT || undefined,
+      repoApiUrl: env.CLI_RELEASES_REPO_API_URL || undefined,
+      repoToken: env.CLI_RELEASES_REPO_TOKEN || undefined,
+      staticManifestUrl: env.CLI_RELEASES_STATIC_MANIFEST_URL || undefined,
+      cacheSeconds: int(env, 'CLI_RELEASES_CACHE_SECONDS', 60),
+    },
+    push: {
+      url: env.PUSH_URL || undefined,
+      token: env.PUSH_TOKEN || undefined,
+      vapidPrivateKey: env.VAPID_PRIVATE_KEY || undefined,
+      vapidSubject: env.VAPID_SUBJECT || `mailto:no-reply@${(env.ROOT_DOMAIN || 'localhost').toLowerCase()}`,
+    },
   };
 }

@@ -22,13 +22,19 @@ import { registerAuthRoutes } from './auth/auth-routes';
 import { registerOnboardingRoutes } from './tenancy/onboarding-routes';
 import { registerMemberRoutes } from './tenancy/member-routes';
 import { registerActivityRoutes } from './activity/activity-routes';
+import { createAccounts, registerAccountRoutes } from './accounts';
 import type { Express } from 'express';
 import { Clock } from './clock';
 import { createModuleKernel, type ModuleKernel } from './modules/kernel';
 import { loadModuleFromDir } from './modules/loaded-module';
 import { registerModuleAdminRoutes } from './modules/module-admin-routes';
+import { adminAuthenticate, createRegistry, type Registry } from '../registry';
+import { createRings, type Rings } from '../rings';
 import { moduleRoutes } from './modules/module-routes';
+import { registerGraphqlRoutes } from './graphql/graphql-routes';
 import { PLATFORM_VERSION } from '../sdk/manifest';
+import { createNotifications, registerNotificationRoutes } from './notifications';
+import { registerClientReleaseRoutes } from './client-releases';
 
 
 const AUTH_CHANNEL = 'mandi:auth:invalidate';
@@ -44,6 +50,8 @@ export interface Platform {
   auth: AuthService;
   clock: Clock;
   kernel: ModuleKernel;
+  registry: Registry;
+  rings: Rings;
   app: Express;
   server: http.Server;
   realtime: Realtime;
@@ -70,6 +78,10 @@ export async function startPlatform(config: Config, logger: Logger = createLogge
   const clock = new Clock();
   const kernel = await createModuleKernel({ config, central, tenantDbs, drivers, logger, clock });
   for (const dir of config.modulePaths) kernel.source.add(await loadModuleFromDir(dir));
+  const registry = createRegistry({ sequelize: central.sequelize, dataDir: config.dataDir, logger });
+  kernel.source.attachRegistry(registry.source);
+  const rings = await createRings({ central, kernel, registry, drivers, tenants, logger });
+  const notifications = createNotifications({ config, central, tenantDbs, tenants, auth, drivers, bus: kernel.bus, clock, logger });
 
   const authenticated = authenticate(auth, tenants);
   const app = buildApp({
@@ -90,11 +102,19 @@ export async function startPlatform(config: Config, logger: Logger = createLogge
         }),
       );
       api.use(resolveTenant(tenants, config.rootDomain));
-      registerOnboardingRoutes(api, { central, tenants, auth, authenticated });
-      registerAuthRoutes(api, { central, auth, authenticated });
+      const accounts = createAccounts({ config, logger, central, tenantDbs, tenants, auth, drivers, clock });
+      registerOnboardingRoutes(api, { central, tenants, auth, authenticated, accounts });
+      registerAuthRoutes(api, { central, auth, authenticated, accounts });
       registerMemberRoutes(api, { central, auth, authenticated });
+      registerAccountRoutes(api, { accounts, authenticated });
+      registerNotificationRoutes(api, { notifications, authenticated, config });
+      registerClientReleaseRoutes(api, { config, central, cache: drivers.cache, clock, logger, authenticated });
       registerActivityRoutes(api, { tenantDbs, authenticated });
-      registerModuleAdminRoutes(api, { modules: kernel.modules, source: kernel.source, authenticated });
+      registerModuleAdminRoutes(api, { lifecycle: rings.moduleLifecycle, authenticated });
+      const adminAuthenticated = adminAuthenticate({ auth, publishers: registry.publishers });
+      registry.registerRoutes(api, adminAuthenticated);
+      rings.registerRoutes(api, adminAuthenticated);
+      registerGraphqlRoutes(api, { config, central, tenantDbs, pubsub: drivers.pubsub, kernel, clock, logger, authenticated });
       api.use(moduleRoutes({ modules: kernel.modules, bus: kernel.bus, authenticated }));
     },
   });
@@ -114,7 +134,9 @@ export async function startPlatform(config: Config, logger: Logger = createLogge
     const membership = await auth.membership(ref.id, principal.user.id);
     if (membership?.status !== 'active' && !principal.user.isSuperAdmin) return null;
     return { userId: principal.user.id, tenantId: ref.id };
-  });
+  }, { authorize: notifications.channels.authorize });
+  notifications.attachRealtime(realtime);
+  rings.setBroadcast((tenantId, channel, event, payload) => realtime.broadcast(tenantId, channel, event, payload));
   // Broadcasts from other nodes reach this one only once the Redis adapter has subscribed.
   await withTimeout(realtime.ready(), 5_000, () => logger.warn('realtime adapter not ready after 5 s; continuing'));
   const address = server.address() as AddressInfo;
@@ -132,13 +154,14 @@ export async function startPlatform(config: Config, logger: Logger = createLogge
       await closed;
       clearTimeout(grace);
       await drivers.close();
+      rings.stop();
       await kernel.close();
       await tenantDbs.close();
       await central.close();
       await dbServer.stop();
     })());
 
-  return { config, logger, dbServer, central, tenantDbs, drivers, tenants, auth, clock, kernel, app, server, realtime, url, stop };
+  return { config, logger, dbServer, central, tenantDbs, drivers, tenants, auth, clock, kernel, registry, rings, app, server, realtime, url, stop };
 }
 
 async function withTimeout(p: Promise<unknown>, ms: number, onTimeout: () => void): Promise<void> {

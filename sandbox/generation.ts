@@ -108,7 +108,7 @@ export class Generation {
   }
 
   /** A receive call was refused or cut short by isolated-vm. */
-  batchFailed(ctx: TenantContext, batch: Batch, error: unknown): void {
+  batchFailed(batch: Batch, error: unknown): void {
     if (!this.alive) return;
     const failure = this.classify(error);
     if (failure === 'memory') return this.fail(memoryError(this.limits.memoryMb), new Set(batch.calls));
@@ -142,13 +142,11 @@ export class Generation {
     ctx.calls.clear();
   }
 
-  /** A call timed out and the isolate did not answer within the grace period: it is stuck. */
-  unresponsive(ctx: TenantContext, probe: Batch): void {
-    if (!this.alive || probe.done) return;
-    // Batches sent before the probe may be what is stuck; they may have had effects.
-    for (const other of this.contexts.values()) {
-      for (const batch of other.inFlight) if (batch !== probe) for (const call of batch.calls) call.started = true;
-    }
+  /** A call timed out and the isolate did not finish a batch within the grace period: it is stuck. */
+  unresponsive(): void {
+    if (!this.alive) return;
+    // What was in flight may be what is stuck, and may have had effects: never run it again.
+    for (const other of this.contexts.values()) for (const call of other.inFlight?.calls ?? []) call.started = true;
     this.fail(
       new SandboxError('ISOLATE_DISPOSED', "The module's isolate stopped responding after a call timed out; it was restarted."),
       new Set(),

@@ -8,6 +8,7 @@ export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   maxContexts: 1000,
   maxOutputBytes: 8 * 1024 * 1024,
   maxLogLinesPerCall: 1000,
+  maxPendingRequests: 256,
 });
 
 // isolated-vm refuses isolates under 8 MB.
@@ -17,6 +18,7 @@ const MINIMUM: Readonly<SandboxLimits> = Object.freeze({
   maxContexts: 1,
   maxOutputBytes: 1024,
   maxLogLinesPerCall: 0,
+  maxPendingRequests: 1,
 });
 
 export function resolveLimits(...layers: (Partial<SandboxLimits> | undefined)[]): SandboxLimits {

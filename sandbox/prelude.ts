@@ -1,8 +1,8 @@
 /**
  * The guest side of the bridge: plain JavaScript compiled once per isolate and run first in every
- * tenant context, before the module bundle. It evaluates to `boot(post, clock, tenantId,
- * maxOutput, maxLogs)`, which captures the intrinsics it needs, removes the globals that escape the
- * isolate's limits, and returns `receive(batch)`; the host keeps that function as its only
+ * tenant context, before the module bundle. It evaluates to `boot(post, clock, tenantId, maxOutput,
+ * maxLogs, maxPending)`, which captures the intrinsics it needs, removes the globals that escape
+ * the isolate's limits, and returns `receive(batch)`; the host keeps that function as its only
  * Reference into the context.
  *
  * Why it is written the way it is:
@@ -18,7 +18,7 @@
  *
  * The message format is described in sandbox/protocol.ts.
  */
-export const PRELUDE_SOURCE = `(function boot(post, clock, tenantId, maxOutput, maxLogs) {
+export const PRELUDE_SOURCE = `(function boot(post, clock, tenantId, maxOutput, maxLogs, maxPending) {
   'use strict';
   const G = globalThis;
   const freeze = Object.freeze;
@@ -161,6 +161,11 @@ export const PRELUDE_SOURCE = `(function boot(post, clock, tenantId, maxOutput, 
       if (typeof json !== 'string') { reject(new TypeErrorCtor('the arguments could not be serialised')); return; }
       if (json.length > maxOutput) {
         reject(codeError('OUTPUT_TOO_LARGE', 'the arguments are ' + json.length + ' characters of JSON, over the limit of ' + maxOutput));
+        return;
+      }
+      // A call may not flood the host: past this many unanswered requests, more are refused.
+      if (call.reqs >= maxPending) {
+        reject(codeError('TOO_MANY_REQUESTS', 'this call already has ' + maxPending + ' host requests waiting; await some first'));
         return;
       }
       const reqId = ++nextReq;

@@ -56,6 +56,8 @@ export interface SandboxLimits {
   maxOutputBytes: number;
   /** Log lines one call may write; later lines are dropped with one warning. */
   maxLogLinesPerCall: number;
+  /** Host requests (call, db, emit, fetch) one call may have waiting at once; more are refused. */
+  maxPendingRequests: number;
 }
 
 export type InvokeKind = 'operation' | 'event';

@@ -16,6 +16,7 @@ import { databaseUrl, dropDatabase } from '../core/data/pg-admin';
 import { tenantDbName } from '../core/data/tenant-databases';
 import { loadModuleFromDir } from '../core/modules/loaded-module';
 import { buildModule } from './build/build-module';
+import { EVENTS_QUEUE, deliveryJobId } from '../core/bus/events';
 
 export interface TestHostOptions {
   /** Folder of the module under test (holding module.json). */
@@ -44,11 +45,25 @@ export interface TestHost {
   call<O = unknown>(operation: string, input?: unknown, opts?: CallOptions): Promise<O>;
   /** A real HTTP request to /api/v1 as the owner; returns status and parsed JSON. */
   request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON under test
-  /** Emits an event for the tenant as the platform would (subscribers get it through the queue). */
-  emit(event: string, payload: unknown): Promise<string>;
+  /**
+   * Emits an event for the tenant as the platform would (subscribers get it through the queue).
+   * With `{settle: true}` it resolves only once every module subscriber has handled it (or failed
+   * for good), so a test can assert on the effect — or on the absence of one.
+   */
+  emit(event: string, payload: unknown, opts?: { settle?: boolean }): Promise<string>;
   /** Waits until `check` passes (e.g. an event handler's effect), polling up to `timeoutMs`. */
   eventually<T>(check: () => Promise<T>, timeoutMs?: number): Promise<T>;
   close(): Promise<void>;
+}
+
+async function settled(platform: Platform, jobId: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = await platform.drivers.queue.getJob(EVENTS_QUEUE, jobId);
+    if (job && (job.state === 'completed' || job.state === 'failed')) return;
+    if (Date.now() > deadline) throw new Error(`event delivery ${jobId} did not finish within ${timeoutMs} ms (state: ${job?.state ?? 'unknown'})`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }
 
 function serverUrl(): string {
@@ -116,7 +131,14 @@ export async function createTestHost(opts: TestHostOptions): Promise<TestHost> {
           { tenantId, user, permissions: new Set(['*']) },
         ) as Promise<never>,
       request,
-      emit: (event, payload) => platform.kernel.events.emit(tenantId, event, payload, 'test'),
+      emit: async (event, payload, emitOpts) => {
+        const id = await platform.kernel.events.emit(tenantId, event, payload, 'test');
+        if (emitOpts?.settle) {
+          const subscribers = (await platform.kernel.modules.modulesFor(tenantId)).subscribersOf(event);
+          for (const m of subscribers) await settled(platform, deliveryJobId(id, m.alias));
+        }
+        return id;
+      },
       eventually: async (check, timeoutMs = 10_000) => {
         const deadline = Date.now() + timeoutMs;
         for (;;) {

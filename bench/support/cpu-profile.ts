@@ -1,6 +1,7 @@
 /**
  * Reads a V8 .cpuprofile and ranks where the time went: self time per function, self time per area
- * (a package under node_modules, a project folder, node internals, GC), and inclusive time per
+ * (a package under node_modules, a project folder, node internals, GC), the same with node's own code
+ * charged to the package that called it (its "owner"), and inclusive time per
  * project function (the time spent in it and everything it called, counted once per sample even when
  * it recurses). Percentages are of the non-idle samples: the share of the CPU the process used.
  */
@@ -38,6 +39,8 @@ export interface ProfileSummary {
   idleMs: number;
   selfByFunction: Ranked[];
   selfByArea: Ranked[];
+  /** Self time charged to the nearest package or project folder on the stack: a writev called by pg counts as pg. */
+  selfByOwner: Ranked[];
   inclusiveByProjectFunction: Ranked[];
 }
 
@@ -88,6 +91,7 @@ export function summarizeProfile(file: string, top = 15): ProfileSummary {
 
   const self = new Map<string, number>();
   const area = new Map<string, number>();
+  const owner = new Map<string, number>();
   const inclusive = new Map<string, number>();
   let idleMs = 0;
   let busyMs = 0;
@@ -105,6 +109,15 @@ export function summarizeProfile(file: string, top = 15): ProfileSummary {
     busyMs += ms;
     add(self, functionKey(node.callFrame), ms);
     add(area, areaOf(node.callFrame), ms);
+    let charged = areaOf(node.callFrame);
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
+      const frame = byId.get(cur)!.callFrame;
+      if (frame.url && !frame.url.startsWith('node:')) {
+        charged = areaOf(frame);
+        break;
+      }
+    }
+    add(owner, charged, ms);
     const seen = new Set<string>();
     for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
       const frame = byId.get(cur)!.callFrame;
@@ -120,6 +133,7 @@ export function summarizeProfile(file: string, top = 15): ProfileSummary {
     idleMs: Number(idleMs.toFixed(1)),
     selfByFunction: rank(self, busyMs, top),
     selfByArea: rank(area, busyMs, top),
+    selfByOwner: rank(owner, busyMs, top),
     inclusiveByProjectFunction: rank(inclusive, busyMs, top),
   };
 }
@@ -130,6 +144,7 @@ export function formatProfileSummary(s: ProfileSummary): string {
   return [
     `busy ${s.busyMs.toFixed(0)} ms, idle ${s.idleMs.toFixed(0)} ms (percentages are of busy time)`,
     list('self time by area:', s.selfByArea),
+    list('self time by owner (node internals and native code charged to the package or folder that called them):', s.selfByOwner),
     list('self time by function:', s.selfByFunction),
     list('inclusive time by project function:', s.inclusiveByProjectFunction),
   ].join('\n');

@@ -1,48 +1,54 @@
 /**
- * Login, logout and who-am-I. The spec leaves these "not shown" (spec 1, Authentication 5); the
- * design: POST /auth/login {email, password, device_name?} inside a tenant returns an opaque bearer
- * token for that tenant; POST /auth/logout revokes the token used; GET /auth/me describes the caller.
+ * Login, logout and who-am-I. The spec leaves these "not shown" (spec 1, Authentication 5); the design:
+ * - POST /auth/login {email, password, device_name?} inside a tenant. Without two-factor: 200
+ *   {token, token_type, token_id, expires_at, user, tenant}, an opaque bearer token for that tenant.
+ *   With two-factor on: 200 {status: "2fa_required", two_factor_required: true, challenge,
+ *   challenge_expires_at, methods} and no token; the challenge lives 5 minutes and allows 5 codes.
+ * - POST /auth/login/two-factor {challenge, code} or {challenge, recovery_code}: the second step,
+ *   answering like a plain login. Wrong code: 422 errors.code (or errors.recovery_code); expired,
+ *   used or foreign challenge: 422 errors.challenge.
+ * - Refusals: 422 validation shape; 401 for a wrong password, an unknown email or a user who is not a
+ *   member here (one message, so none is told apart); 403 for an inactive account or a suspended
+ *   membership; 429 {message, retry_after} (and Retry-After) while a lockout holds: 5 failures from
+ *   one address lock it for 900 seconds (spec 1, Limits), and distributed guessing puts the account
+ *   under guard (core/accounts/lockout.ts). Every attempt is written to the login history.
+ * - POST /auth/logout revokes the token used; GET /auth/me describes the caller.
  */
-import type { Router } from 'express';
+import type { RequestHandler, Router } from 'express';
 import type { CentralDb } from '../data/central-db';
 import { currentContext } from '../context';
-import { MandiError, unauthenticated } from '../errors';
+import { unauthenticated } from '../errors';
 import { BodyReader } from '../http/validate-body';
 import { requireTenant } from '../tenancy/resolve-tenant';
+import type { Accounts } from '../accounts';
+import { clientOf } from '../accounts/client';
 import type { AuthService } from './auth-service';
-import { verifyPassword } from './passwords';
-import type { RequestHandler } from 'express';
 
 export interface AuthRoutesDeps {
   central: CentralDb;
   auth: AuthService;
   authenticated: RequestHandler;
+  accounts: Accounts;
 }
 
-export function registerAuthRoutes(api: Router, { central, auth, authenticated }: AuthRoutesDeps): void {
+export function registerAuthRoutes(api: Router, { central, auth, authenticated, accounts }: AuthRoutesDeps): void {
   api.post('/auth/login', requireTenant, async (req, res) => {
     const body = new BodyReader(req.body);
     const email = body.email('email');
     const password = body.string('password', { required: true, max: 200 });
     const deviceName = body.string('device_name', { max: 255 });
     body.done();
-    const tenant = currentContext()!.tenant!;
-    const user = await central.models.User.findOne({ where: central.sequelize.where(central.sequelize.fn('lower', central.sequelize.col('email')), email!) });
-    // One message for unknown user and wrong password: no account enumeration.
-    if (!user || !(await verifyPassword(password!, user.password_hash))) throw unauthenticated('These credentials do not match our records.');
-    if (user.status !== 'active') throw new MandiError('ACCOUNT_INACTIVE', 'This account is inactive.', 403);
-    const membership = await auth.membership(tenant.id, user.id);
-    if (membership?.status !== 'active' && !user.is_super_admin) throw new MandiError('FORBIDDEN', 'You are not a member of this tenant.', 403);
-    const issued = await auth.issueToken(user.id, tenant.id, deviceName ?? (req.get('user-agent') || 'api').slice(0, 255));
-    await user.update({ last_login_at: new Date(), last_login_ip: req.ip ?? null });
-    res.status(200).json({
-      token: issued.token,
-      token_type: 'Bearer',
-      token_id: issued.id,
-      expires_at: issued.expires_at,
-      user: { id: user.id, name: user.name, email: user.email },
-      tenant: { id: tenant.id, name: tenant.name },
-    });
+    res.json(await accounts.logins.login(currentContext()!.tenant!, email!, password!, clientOf(req, deviceName)));
+  });
+
+  api.post('/auth/login/two-factor', requireTenant, async (req, res) => {
+    const body = new BodyReader(req.body);
+    const challenge = body.string('challenge', { required: true, max: 2000 });
+    const code = body.string('code', { max: 20 });
+    const recoveryCode = body.string('recovery_code', { max: 50 });
+    if (code === undefined && recoveryCode === undefined) body.fail('code', 'The code field is required when recovery code is not present.');
+    body.done();
+    res.json(await accounts.logins.completeTwoFactor(currentContext()!.tenant!, { challenge: challenge!, code, recoveryCode }, clientOf(req)));
   });
 
   api.post('/auth/logout', authenticated, async (_req, res) => {

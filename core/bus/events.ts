@@ -37,6 +37,9 @@ export interface EventBusOptions {
   concurrency: number;
 }
 
+/** The queue job that delivers one event to one module: stable, so a re-queued delivery deduplicates. */
+export const deliveryJobId = (eventId: string, alias: string) => `${eventId}:module:${alias}`;
+
 const eventMatches = (pattern: string, event: string) => pattern === event || pattern === '*' || (pattern.endsWith('.*') && event.startsWith(pattern.slice(0, -1)));
 
 export class EventBus {
@@ -71,21 +74,23 @@ export class EventBus {
   /** Queues one delivery per subscriber; returns the event id. */
   async emit(tenantId: string, event: string, payload: unknown, source: string): Promise<string> {
     const envelope: EventEnvelope = { id: randomUUID(), tenantId, event, payload, source, emittedAt: new Date(this.deps.clock.now()).toISOString() };
-    const subscribers: string[] = [];
-    for (const m of (await this.deps.modules.modulesFor(tenantId)).subscribersOf(event)) subscribers.push(`module:${m.alias}`);
-    for (const [name, sub] of this.core) if (eventMatches(sub.pattern, event)) subscribers.push(`core:${name}`);
+    const modules = (await this.deps.modules.modulesFor(tenantId)).subscribersOf(event);
+    const jobs = modules.map((m) => ({ subscriber: `module:${m.alias}`, jobId: deliveryJobId(envelope.id, m.alias) }));
+    for (const [name, sub] of this.core) {
+      if (eventMatches(sub.pattern, event)) jobs.push({ subscriber: `core:${name}`, jobId: `${envelope.id}:core:${name}` });
+    }
     await Promise.all(
-      subscribers.map((subscriber) =>
+      jobs.map(({ subscriber, jobId }) =>
         this.deps.queue.add<DeliveryJob>(EVENTS_QUEUE, event, { envelope, subscriber }, {
           attempts: this.opts.attempts,
           backoff: { type: 'exponential', delay: this.opts.backoffMs },
           // The same event never reaches the same subscriber twice through a re-emit of this envelope.
-          jobId: `${envelope.id}:${subscriber}`,
+          jobId,
           removeOnComplete: 1000,
         }),
       ),
     );
-    this.deps.logger.debug({ tenantId, event, subscribers }, 'event emitted');
+    this.deps.logger.debug({ tenantId, event, subscribers: jobs.map((j) => j.subscriber) }, 'event emitted');
     return envelope.id;
   }
 }

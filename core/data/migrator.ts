@@ -6,7 +6,15 @@ import { Umzug, SequelizeStorage } from 'umzug';
 import type { QueryInterface, Sequelize } from 'sequelize';
 import * as central0001 from './migrations/central/0001-initial';
 import * as central0002 from './migrations/central/0002-module-installs';
+import * as central0010 from './migrations/central/0010-registry';
+import * as central0011 from './migrations/central/0011-rings';
 import * as tenant0001 from './migrations/tenant/0001-core';
+import * as tenant0002 from './migrations/tenant/0002-persisted-queries';
+import * as central0003 from './migrations/central/0003-two-factor';
+import * as tenant0003 from './migrations/tenant/0003-login-history';
+import * as central0020 from './migrations/central/0020-cli-release-channels';
+import * as tenant0005 from './migrations/tenant/0005-notifications';
+import * as tenant0006 from './migrations/tenant/0006-push-devices';
 
 interface MigrationModule {
   up: (p: { context: QueryInterface }) => Promise<void>;
@@ -16,8 +24,18 @@ interface MigrationModule {
 const CENTRAL: Array<[string, MigrationModule]> = [
   ['0001-initial', central0001],
   ['0002-module-installs', central0002],
+  ['0003-two-factor', central0003],
+  ['0010-registry', central0010],
+  ['0011-rings', central0011],
+  ['0020-cli-release-channels', central0020],
 ];
-const TENANT: Array<[string, MigrationModule]> = [['0001-core', tenant0001]];
+const TENANT: Array<[string, MigrationModule]> = [
+  ['0001-core', tenant0001],
+  ['0002-persisted-queries', tenant0002],
+  ['0003-login-history', tenant0003],
+  ['0005-notifications', tenant0005],
+  ['0006-push-devices', tenant0006],
+];
 
 function migrator(sequelize: Sequelize, list: Array<[string, MigrationModule]>, table: string) {
   return new Umzug({

@@ -7,7 +7,13 @@ import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger';
 import { MandiError, RateLimitedError, ValidationError } from '../errors';
 
-export type ErrorShape = 'platform' | 'workflows' | 'reseller';
+export type ErrorShape = 'platform' | 'workflows' | 'reseller' | 'graphql';
+
+/** Paths whose errors keep their area's shape even when they fail before routing (e.g. malformed JSON). */
+const pathShapes = new Map<string, ErrorShape>();
+export function useErrorShapeForPath(path: string, shape: ErrorShape): void {
+  pathShapes.set(path, shape);
+}
 
 export function useErrorShape(shape: ErrorShape): RequestHandler {
   return (_req, res, next) => {
@@ -34,6 +40,8 @@ function normalise(err: unknown): MandiError | undefined {
 }
 
 function body(err: MandiError, shape: ErrorShape): Record<string, unknown> {
+  // GraphQL-over-HTTP: request errors are a GraphQL response with `errors` only.
+  if (shape === 'graphql') return { errors: [{ message: err.message, extensions: { code: err.code, ...stripErrors(err) } }] };
   if (shape === 'reseller') return { error: err.message, code: err.code, details: stripErrors(err) ?? {} };
   if (shape === 'workflows') {
     return err instanceof ValidationError ? { success: false, message: err.message, errors: err.errors } : { success: false, message: err.message, code: err.code };
@@ -60,11 +68,13 @@ export function errorHandler(logger: Logger, debugErrors: boolean): ErrorRequest
       req.socket.destroy();
       return;
     }
+    res.locals.errorShape ??= pathShapes.get(req.originalUrl.split('?')[0]);
     const known = normalise(err);
     if (known) return sendError(res, known);
     logger.error({ err, reqId: req.id }, 'unhandled error');
     const payload: Record<string, unknown> = { message: 'Server Error.', code: 'INTERNAL' };
     if (debugErrors && err instanceof Error) payload.stack = err.stack?.split('\n');
+    if (res.locals.errorShape === 'graphql') return void res.status(500).json(body(new MandiError('INTERNAL', 'Server Error.', 500), 'graphql'));
     res.status(500).json(res.locals.errorShape === 'reseller' ? { error: payload.message, code: 'INTERNAL', details: {} } : payload);
   };
 }

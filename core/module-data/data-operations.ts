@@ -104,7 +104,7 @@ const update: Operation = (ctx, [name, values, query]) => {
   const q = translateQuery(model, query, 'update', ctx.limits);
   return async (h) => {
     const [changed] = await sequelizeModel(ctx, h, model).update(row, { ...OPTIONS, where: q.where ?? {}, transaction: h.transaction });
-    return { count: changed };
+    return changed;
   };
 };
 
@@ -133,7 +133,7 @@ const upsert: Operation = (ctx, [name, values, options]) => {
 const destroy: Operation = (ctx, [name, query]) => {
   const model = modelOf(ctx, name);
   const q = translateQuery(model, query, 'destroy', ctx.limits);
-  return async (h) => ({ count: await sequelizeModel(ctx, h, model).destroy({ where: q.where ?? {}, hooks: false, transaction: h.transaction }) });
+  return (h) => sequelizeModel(ctx, h, model).destroy({ where: q.where ?? {}, hooks: false, transaction: h.transaction });
 };
 
 /**

@@ -24,7 +24,7 @@ export function pgErrorOf(err: unknown): PgErrorFields | undefined {
   return pgErrorOf(e.parent ?? e.original);
 }
 
-// SQLSTATE → [code, status, what the module should understand].
+// SQLSTATE → [code, HTTP status].
 const BY_SQLSTATE: Record<string, [string, number]> = {
   '23505': ['DB_CONFLICT', 409],
   '23503': ['DB_CONSTRAINT', 422],
@@ -52,6 +52,10 @@ const BY_SQLSTATE: Record<string, [string, number]> = {
 export function toDataError(err: unknown, alias: string): MandiError {
   if (err instanceof MandiError) return err;
   const pg = pgErrorOf(err);
+  const name = (err as { name?: unknown })?.name;
+  if ((typeof name === 'string' && name.startsWith('SequelizeConnection')) || pg?.code?.startsWith('08') || pg?.code === '57P01') {
+    return new MandiError('DB_UNAVAILABLE', 'The tenant database is unavailable; retry shortly.', 503, { module: alias });
+  }
   if (!pg?.code) {
     return new MandiError('DB_ERROR', `host.db failed: ${(err as Error)?.message ?? String(err)}`, 500, { module: alias });
   }

@@ -95,7 +95,7 @@ class WhereTranslator {
     if (col.type === 'json') throw this.jsonOnlyNull(col);
     if (v === null) throw invalidQuery(`${op} on "${col.name}" cannot take null; use $is: null or $not: null.`, { model: this.model.name, column: col.name });
     try {
-      return toDbValue({ ...col, nullable: true, length: undefined }, v);
+      return toDbValue({ ...col, nullable: true, length: Number.MAX_SAFE_INTEGER }, v); // a filter value may be any length
     } catch (err) {
       if (err instanceof ValueError) throw invalidQuery(`${op}: ${err.message}.`, { model: this.model.name, column: col.name });
       throw err;

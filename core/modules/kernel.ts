@@ -15,13 +15,15 @@ import type { TenantDatabases } from '../data/tenant-databases';
 import type { Drivers } from '../drivers';
 import type { Logger } from '../logger';
 import { ModuleDataService } from '../module-data';
-import { InProcessModuleSource, ModuleHost } from './module-host';
+import { ModuleHost } from './module-host';
+import { ModuleSources } from './module-sources';
 import { registerPlatformOperations } from './platform-operations';
 
 export interface ModuleKernel {
   runtime: SandboxRuntime;
   moduleData: ModuleDataService;
-  source: InProcessModuleSource;
+  /** Development modules (`add`) in front of the registry (`attachRegistry`). */
+  source: ModuleSources;
   modules: ModuleHost;
   bus: Bus;
   events: EventBus;
@@ -43,7 +45,7 @@ export async function createModuleKernel(deps: {
     onCatastrophicError: (key, message) => logger.fatal({ module: key, message }, 'isolate lost; restart this node'),
   });
   const moduleData = new ModuleDataService(tenantDbs, logger);
-  const source = new InProcessModuleSource();
+  const source = new ModuleSources();
   const modules = new ModuleHost({ central, source, moduleData, pubsub: drivers.pubsub, logger });
   await modules.start();
   const audit = new AuditWriter(central, logger);

@@ -1,8 +1,10 @@
 /**
- * Installs and removes module versions per tenant and answers "which modules does this tenant
- * run". Installing checks the platform range and the dependencies against what the tenant already
- * has, then creates the module's schema and runs its migrations in the tenant database; only then
- * is the install recorded, so a failure leaves the tenant as it was.
+ * Installs, moves and removes module versions per tenant and answers "which modules does this
+ * tenant run". Installing checks the platform range and the dependencies against what the tenant
+ * already has, then creates the module's schema and runs its migrations in the tenant database; only
+ * then is the install recorded, so a failure leaves the tenant as it was. Rolling back runs the down
+ * migrations of the newer version back to the older version's last one, then records the older
+ * version. This is the mechanism; which versions a tenant may run is decided by its ring (rings/).
  */
 import { LRUCache } from 'lru-cache';
 import semver from 'semver';
@@ -17,7 +19,7 @@ import { TenantModules } from './tenant-modules';
 
 const CHANGED_CHANNEL = 'mandi:modules:changed';
 
-/** Where module versions come from: registered in process now, the registry later. */
+/** Where module versions come from: registered in process (development) or the registry. */
 export interface ModuleSource {
   get(alias: string, version: string): Promise<LoadedModule | undefined>;
   latest(alias: string): Promise<LoadedModule | undefined>;
@@ -70,7 +72,11 @@ export class ModuleHost {
     const rows = await this.deps.central.models.ModuleInstall.findAll({ where: { tenant_id: tenantId, status: 'installed' }, order: [['alias', 'ASC']] });
     const mods: LoadedModule[] = [];
     for (const row of rows) {
-      const mod = await this.deps.source.get(row.alias, row.version);
+      // A package that fails its integrity check must not take the tenant's other modules down with it.
+      const mod = await this.deps.source.get(row.alias, row.version).catch((err: unknown) => {
+        this.deps.logger.error({ tenantId, module: `${row.alias}@${row.version}`, err }, 'installed module version cannot be loaded');
+        return undefined;
+      });
       if (mod) mods.push(mod);
       else this.deps.logger.error({ tenantId, module: `${row.alias}@${row.version}` }, 'installed module version is not available');
     }
@@ -79,38 +85,71 @@ export class ModuleHost {
     return set;
   }
 
-  async install(tenantId: string, alias: string, version?: string): Promise<{ alias: string; version: string }> {
+  /** The version to install: the one named, else the newest the source has. */
+  async resolve(alias: string, version?: string): Promise<LoadedModule> {
     const mod = version ? await this.deps.source.get(alias, version) : await this.deps.source.latest(alias);
     if (!mod) throw notFound(`Module ${alias}${version ? `@${version}` : ''} is not available.`, { module: alias, version });
+    return mod;
+  }
+
+  /** Refuses, with every reason, a version that does not fit the core or the tenant's other modules. */
+  async assertInstallable(tenantId: string, mod: LoadedModule): Promise<void> {
     assertCompatible(mod.manifest);
     const current = await this.modulesFor(tenantId);
-    const next = [...current.list.filter((m) => m.alias !== alias), mod];
+    const next = [...current.list.filter((m) => m.alias !== mod.alias), mod];
     const problems = checkDependencies(next.map((m) => m.manifest)).filter((p) => p.kind !== 'duplicate');
     if (problems.length) {
       throw new MandiError('MODULE_DEPENDENCIES', problems.map((p) => p.message).join('; '), 422, { problems });
     }
-    const previous = current.byAlias.get(alias);
+  }
+
+  /** Installs the version, or upgrades to it from the installed one (up migrations only). */
+  async install(tenantId: string, alias: string, version?: string): Promise<{ alias: string; version: string }> {
+    const mod = await this.resolve(alias, version);
+    await this.assertInstallable(tenantId, mod);
+    const previous = (await this.modulesFor(tenantId)).byAlias.get(alias);
     if (previous) await this.deps.moduleData.upgrade(tenantId, previous, mod);
     else await this.deps.moduleData.install(tenantId, mod);
     await this.record(tenantId, alias, mod.manifest.version, 'installed');
     return { alias, version: mod.manifest.version };
   }
 
-  async uninstall(tenantId: string, alias: string, opts: { purge?: boolean } = {}): Promise<void> {
+  /**
+   * Moves the tenant back from its installed version to an older one: the installed version's down
+   * migrations run (newest first, in one transaction) back to the older version's last migration;
+   * tables and columns the newer version added stay, with their data.
+   */
+  async rollback(tenantId: string, alias: string, version: string): Promise<{ alias: string; version: string; from: string }> {
+    const from = (await this.modulesFor(tenantId)).byAlias.get(alias);
+    if (!from) throw notFound(`Module ${alias} is not installed.`, { module: alias });
+    const to = await this.resolve(alias, version);
+    await this.assertInstallable(tenantId, to);
+    await this.deps.moduleData.rollback(tenantId, from, lastMigrationId(to));
+    await this.record(tenantId, alias, to.manifest.version, 'installed');
+    return { alias, version: to.manifest.version, from: from.manifest.version };
+  }
+
+  /** Refuses to uninstall a module that is not installed or that another installed module needs. */
+  async assertUninstallable(tenantId: string, alias: string): Promise<LoadedModule> {
     const current = await this.modulesFor(tenantId);
-    if (!current.byAlias.has(alias)) throw notFound(`Module ${alias} is not installed.`, { module: alias });
+    const mod = current.byAlias.get(alias);
+    if (!mod) throw notFound(`Module ${alias} is not installed.`, { module: alias });
     const dependents = current.list.filter((m) => m.alias !== alias && m.manifest.dependencies?.[alias]);
     if (dependents.length) {
       throw new MandiError('MODULE_IN_USE', `Module ${alias} is needed by ${dependents.map((m) => m.key).join(', ')}; uninstall those first.`, 409, {
         dependents: dependents.map((m) => m.alias),
       });
     }
+    return mod;
+  }
+
+  async uninstall(tenantId: string, alias: string, opts: { purge?: boolean } = {}): Promise<void> {
+    const mod = await this.assertUninstallable(tenantId, alias);
     await this.deps.moduleData.uninstall(tenantId, alias, { purge: !!opts.purge });
-    const version = current.byAlias.get(alias)!.manifest.version;
     if (opts.purge) {
       await this.deps.central.models.ModuleInstall.destroy({ where: { tenant_id: tenantId, alias } });
       this.changed(tenantId);
-    } else await this.record(tenantId, alias, version, 'uninstalled');
+    } else await this.record(tenantId, alias, mod.manifest.version, 'uninstalled');
   }
 
   private async record(tenantId: string, alias: string, version: string, status: string): Promise<void> {
@@ -125,4 +164,10 @@ export class ModuleHost {
     this.cache.delete(tenantId);
     void this.deps.pubsub.publish(CHANGED_CHANNEL, { tenantId });
   }
+}
+
+/** The id of the version's last migration: what a rollback to that version returns the data to. */
+export function lastMigrationId(mod: LoadedModule): string | null {
+  const list = mod.manifest.data?.migrations ?? [];
+  return list.length ? list[list.length - 1].id : null;
 }

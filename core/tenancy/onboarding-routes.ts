@@ -1,32 +1,93 @@
 /**
- * Tenant onboarding (spec 1, Tenant onboarding). Bodies are "not shown" in the spec; the design:
+ * Tenant onboarding (spec 1, Tenant onboarding). Request and response bodies are "not shown" in the
+ * spec; the design:
  * - POST /install/owner {organization_name, organization_slug, name, email, password}: the first
- *   tenant and its owner (a super admin) on a fresh install; 409 once installed. 201 returns the
- *   tenant, the user and a token.
- * - POST /auth/tenants: public signup, currently disabled (403).
+ *   tenant and its owner (a super admin) on a fresh install; 409 once installed.
+ * - POST /auth/tenants {organization_name, subdomain, name, email, password, password_confirmation}:
+ *   public signup. Off unless PUBLIC_SIGNUP=true: 403 {code: SIGNUP_DISABLED}. The subdomain is
+ *   alpha_dash (letters, digits, dash, underscore), at most 63 characters, stored lowercase, not
+ *   reserved (www, api, admin, ...) and unique; each failure is errors.subdomain.
+ * - POST /reseller-register/apply {organization_name, name, email, password, password_confirmation,
+ *   preferred_domain?, phone?, message?}: a reseller's application. The tenant gets its random
+ *   8-character id as always, and an alias: preferred_domain when free; when it is taken or reserved
+ *   the application still succeeds with the alias `<preferred_domain>-<8 random characters>` (clearly
+ *   derived, unique, and never confusable with the tenant that owns the name), and the response says
+ *   so in `domain`; a malformed preferred_domain is a 422 (errors.preferred_domain). Without one, the
+ *   alias is made from the organisation name.
+ * - Each answers 201 {message, tenant, user, token, requires_verification: true} (apply adds
+ *   domain: {requested, assigned, fallback_applied, reason}), creates the tenant database and domain
+ *   rows, and mails the owner a verification link. Passwords follow the rule in
+ *   core/accounts/password-rules.ts. The two public endpoints allow 10 requests an hour per address.
  * - POST /admin/tenants {name, alias?, ring?}: super admins create further tenants.
  */
 import type { RequestHandler, Router } from 'express';
 import { UniqueConstraintError } from 'sequelize';
 import type { CentralDb } from '../data/central-db';
 import type { AuthService } from '../auth/auth-service';
-import { hashPassword, passwordProblems } from '../auth/passwords';
 import { requireSuperAdmin } from '../auth/authenticate';
-import { MandiError, notFound } from '../errors';
+import { MandiError, ValidationError, notFound } from '../errors';
+import { rateLimit } from '../drivers';
 import { BodyReader } from '../http/validate-body';
+import type { Accounts } from '../accounts';
+import { clientIp } from '../accounts/client';
+import { newPasswordProblems } from '../accounts/password-rules';
 import type { TenantService } from './tenant-service';
-import { ALIAS_PATTERN, normaliseSubdomain } from './tenant-id';
+import { ALIAS_PATTERN, RESERVED_ALIASES, newTenantId, normaliseSubdomain } from './tenant-id';
 
 export interface OnboardingDeps {
   central: CentralDb;
   tenants: TenantService;
   auth: AuthService;
   authenticated: RequestHandler;
+  accounts: Accounts;
 }
 
 const INSTALLED_KEY = 'installed';
+const ALIAS_RULE = 'may only contain letters, numbers, dashes and underscores, at most 63 characters';
 
-export function registerOnboardingRoutes(api: Router, { central, tenants, auth, authenticated }: OnboardingDeps): void {
+interface Applicant {
+  organisationName: string;
+  name: string;
+  email: string;
+  password: string;
+}
+
+/** The fields every onboarding path shares, validated together so one answer names every problem. */
+function readApplicant(body: BodyReader, confirm: boolean): Applicant {
+  const organisationName = body.string('organization_name', { required: true, max: 255 });
+  const name = body.string('name', { required: true, max: 255 });
+  const email = body.email('email');
+  const password = body.string('password', { required: true });
+  if (password !== undefined) for (const p of newPasswordProblems(password, { email, name })) body.fail('password', p);
+  if (confirm) {
+    const confirmation = body.string('password_confirmation', { required: true });
+    if (password !== undefined && confirmation !== undefined && confirmation !== password) body.fail('password_confirmation', 'The password confirmation does not match.');
+  }
+  return { organisationName: organisationName!, name: name!, email: email!, password: password! };
+}
+
+function checkAlias(body: BodyReader, field: string, value: string | undefined, refuseReserved: boolean): string | undefined {
+  if (value === undefined) return undefined;
+  const alias = normaliseSubdomain(value);
+  if (!ALIAS_PATTERN.test(alias)) body.fail(field, `The ${field.replace(/_/g, ' ')} ${ALIAS_RULE}.`);
+  else if (refuseReserved && RESERVED_ALIASES.has(alias)) body.fail(field, `The ${field.replace(/_/g, ' ')} "${alias}" is reserved.`);
+  return alias;
+}
+
+export function registerOnboardingRoutes(api: Router, { central, tenants, authenticated, accounts }: OnboardingDeps): void {
+  const { registration } = accounts;
+  const publicLimit = rateLimit(accounts.drivers.rateLimiter, { name: 'onboarding', points: 10, durationSeconds: 3600, key: (req) => clientIp(req) });
+
+  const aliasTaken = async (alias: string) => (await central.models.Domain.count({ where: { domain: alias } })) > 0;
+
+  const created = (r: Awaited<ReturnType<typeof registration.create>>, message: string) => ({
+    message,
+    tenant: r.tenant,
+    user: r.user,
+    token: r.token,
+    requires_verification: true,
+  });
+
   api.get('/install/status', async (_req, res) => {
     const done = await central.models.PlatformSetting.findByPk(INSTALLED_KEY);
     res.json({ installed: !!done });
@@ -34,15 +95,8 @@ export function registerOnboardingRoutes(api: Router, { central, tenants, auth, 
 
   api.post('/install/owner', async (req, res) => {
     const body = new BodyReader(req.body);
-    const orgName = body.string('organization_name', { required: true, max: 255 });
-    const slug = body.string('organization_slug', { required: true, max: 63 });
-    const name = body.string('name', { required: true, max: 255 });
-    const email = body.email('email');
-    const password = body.string('password', { required: true });
-    for (const p of password !== undefined ? passwordProblems(password) : []) body.fail('password', p);
-    if (slug !== undefined && !ALIAS_PATTERN.test(normaliseSubdomain(slug))) {
-      body.fail('organization_slug', 'The organization slug may only contain letters, numbers, dashes and underscores.');
-    }
+    const applicant = readApplicant(body, false);
+    const slug = checkAlias(body, 'organization_slug', body.string('organization_slug', { required: true, max: 63 }), true);
     body.done();
 
     // The settings row is the install lock: its primary key lets exactly one request win.
@@ -52,35 +106,87 @@ export function registerOnboardingRoutes(api: Router, { central, tenants, auth, 
       if (err instanceof UniqueConstraintError) throw new MandiError('ALREADY_INSTALLED', 'The platform is already installed.', 409);
       throw err;
     }
-    let tenantId: string | undefined;
     try {
-      const tenant = await tenants.create({ name: orgName!, alias: slug }, 'organization_slug');
-      tenantId = tenant.id;
-      const user = await central.sequelize.transaction(async (transaction) => {
-        const u = await central.models.User.create(
-          { name: name!, email: email!, password_hash: await hashPassword(password!), is_super_admin: true },
-          { transaction },
-        );
-        await central.models.Membership.create({ tenant_id: tenant.id, user_id: u.id, role: 'owner' }, { transaction });
-        return u;
+      const r = await registration.create({
+        organisationName: applicant.organisationName,
+        alias: slug,
+        aliasField: 'organization_slug',
+        owner: applicant,
+        superAdmin: true,
+        settings: { onboarding: { path: 'install' } },
+        tokenName: 'install',
       });
-      const issued = await auth.issueToken(user.id, tenant.id, 'install');
-      res.status(201).json({
-        message: 'Platform installed.',
-        tenant,
-        user: { id: user.id, name: user.name, email: user.email, is_super_admin: true },
-        token: issued.token,
-      });
+      res.status(201).json(created(r, 'Platform installed.'));
     } catch (err) {
-      // Nothing half-made stays behind: the next attempt starts from a clean install.
-      if (tenantId) await central.models.Tenant.destroy({ where: { id: tenantId } });
+      // Nothing half-made stays behind (registration removes its part): the next attempt starts clean.
       await central.models.PlatformSetting.destroy({ where: { key: INSTALLED_KEY } });
       throw err;
     }
   });
 
   api.post('/auth/tenants', (_req, _res, next) => {
+    if (accounts.config.publicSignup) return next();
     next(new MandiError('SIGNUP_DISABLED', 'Public signup is currently disabled. Ask a platform admin to create your organisation.', 403));
+  });
+  api.post('/auth/tenants', publicLimit, async (req, res) => {
+    const body = new BodyReader(req.body);
+    const applicant = readApplicant(body, true);
+    const subdomain = checkAlias(body, 'subdomain', body.string('subdomain', { required: true, max: 63 }), true);
+    if (subdomain && !body.errors.subdomain && (await aliasTaken(subdomain))) body.fail('subdomain', 'This subdomain has already been taken.');
+    if (applicant.email && !body.errors.email && (await registration.emailTaken(applicant.email))) body.fail('email', 'The email has already been taken.');
+    body.done();
+    const r = await registration.create({
+      organisationName: applicant.organisationName,
+      alias: subdomain,
+      aliasField: 'subdomain',
+      owner: applicant,
+      settings: { onboarding: { path: 'public_signup' } },
+      tokenName: 'signup',
+    });
+    res.status(201).json(created(r, 'Organisation created. We sent you a link to verify your email address.'));
+  });
+
+  api.post('/reseller-register/apply', publicLimit, async (req, res) => {
+    const body = new BodyReader(req.body);
+    const applicant = readApplicant(body, true);
+    const preferred = checkAlias(body, 'preferred_domain', body.string('preferred_domain', { max: 63 }), false);
+    const phone = body.string('phone', { max: 50 });
+    const note = body.string('message', { max: 2000 });
+    if (applicant.email && !body.errors.email && (await registration.emailTaken(applicant.email))) body.fail('email', 'The email has already been taken.');
+    body.done();
+
+    const fallbackFor = (p: string) => `${p.slice(0, 54)}-${newTenantId()}`;
+    let reason: 'taken' | 'reserved' | null = null;
+    let alias = preferred;
+    if (preferred && RESERVED_ALIASES.has(preferred)) reason = 'reserved';
+    else if (preferred && (await aliasTaken(preferred))) reason = 'taken';
+    if (preferred && reason) alias = fallbackFor(preferred);
+
+    const organisation = (a: string | undefined) => ({
+      organisationName: applicant.organisationName,
+      alias: a,
+      aliasField: 'preferred_domain',
+      owner: applicant,
+      settings: {
+        onboarding: { path: 'reseller_application', applied_at: new Date().toISOString(), preferred_domain: preferred ?? null, phone: phone ?? null, message: note ?? null },
+      },
+      tokenName: 'reseller-application',
+    });
+    let r;
+    try {
+      r = await registration.create(organisation(alias));
+    } catch (err) {
+      // Taken between the check and the insert: same fallback as when it was taken before.
+      if (!(preferred && !reason && err instanceof ValidationError && err.errors.preferred_domain)) throw err;
+      reason = 'taken';
+      alias = fallbackFor(preferred);
+      r = await registration.create(organisation(alias));
+    }
+    const assigned = r.tenant.domains.find((d) => d !== r.tenant.id)!;
+    res.status(201).json({
+      ...created(r, reason ? `Application received. "${preferred}" is ${reason}; your organisation is at "${assigned}".` : 'Application received.'),
+      domain: { requested: preferred ?? null, assigned, fallback_applied: reason !== null, reason },
+    });
   });
 
   api.post('/admin/tenants', authenticated, requireSuperAdmin, async (req, res) => {

@@ -5,7 +5,7 @@
  */
 
 /** A row as stored: column name → JSON value (decimal and bigint columns come back as strings). */
-export type Row = Record<string, unknown>;
+export type Row = object;
 
 /** Comparison operators for one column, Sequelize's Op.* spelled as JSON keys. */
 export interface FieldOperators<T> {
@@ -67,8 +67,11 @@ export interface Db {
   bulkCreate<R extends Row = Row>(model: string, rows: readonly Partial<R>[]): Promise<R[]>;
   /** Updates the rows matching `query.where`; resolves to the number of rows changed. */
   update<R extends Row = Row>(model: string, values: Partial<R>, query: WhereQuery<R>): Promise<number>;
-  /** Inserts, or updates the row with the same key (or matching `query.where`); resolves to the row. */
-  upsert<R extends Row = Row>(model: string, values: Partial<R>, query?: WhereQuery<R>): Promise<R>;
+  /**
+   * Inserts, or updates the row that conflicts on `conflictFields` (default: the primary key);
+   * resolves to the row as stored.
+   */
+  upsert<R extends Row = Row>(model: string, values: Partial<R>, options?: { conflictFields?: ColumnName<R>[] }): Promise<R>;
   /** Deletes the rows matching `query.where`; resolves to the number of rows deleted. */
   destroy<R extends Row = Row>(model: string, query: WhereQuery<R>): Promise<number>;
   /**

@@ -102,6 +102,24 @@ describe('DESIGN.md Data / issue 3 item 5: transactions and sequences', () => {
     await h.data.releaseAll('inv-many');
   });
 
+  test('a statement waiting too long (here on a row lock) is cancelled with DB_TIMEOUT', async () => {
+    const strict = startHarness({ statementTimeoutMs: 200 });
+    try {
+      const st = await strict.tenant();
+      await strict.data.install(st, modulePackage(ALIAS, { models: LOYALTY_MODELS }));
+      const holder = strict.data.bridge(st, ALIAS, LOYALTY_MODELS, 'holder');
+      await holder('create', ['Reward', { code: 'k', title: 'K' }]);
+      const tx = (await holder('tx.begin', [])) as string;
+      await holder('update', ['Reward', { title: 'locked' }, { where: { code: 'k' } }], tx);
+      const waiter = await rejection(strict.data.bridge(st, ALIAS, LOYALTY_MODELS, 'waiter')('update', ['Reward', { title: 'mine' }, { where: { code: 'k' } }]));
+      expect(waiter).toMatchObject({ code: 'DB_TIMEOUT', status: 504, message: 'The query took too long and was cancelled.' });
+      await holder('tx.commit', [], tx);
+      expect(await holder('findOne', ['Reward', { where: { code: 'k' } }])).toMatchObject({ title: 'locked' });
+    } finally {
+      await strict.close();
+    }
+  });
+
   test('sequence: 50 concurrent calls get 1..50, no duplicates, no gaps', async () => {
     const values = (await Promise.all(Array.from({ length: 50 }, (_, i) => bridge(`seq-${i}`)('sequence', ['invoice'])))) as number[];
     expect([...values].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));

@@ -45,17 +45,6 @@ export async function inTransaction<T>(db: Db, customerId: string, work: (tx: Db
 }
 
 /**
- * How many rows host.db.update changed. The SDK types say a number; the host answers `{ count }`
- * (reported in the module's notes), so accept both.
- */
-function rowsChanged(result: unknown): number {
-  if (typeof result === 'number') return result;
-  const count = (result as { count?: unknown } | null)?.count;
-  if (typeof count === 'number') return count;
-  throw new Error(`host.db.update answered ${JSON.stringify(result)}, not a row count`);
-}
-
-/**
  * Adds `delta` (negative to spend) to a customer's balance inside `tx`; returns the new balance.
  * Refuses with INSUFFICIENT_POINTS rather than going below zero.
  */
@@ -69,9 +58,7 @@ export async function adjustBalance(tx: DbTransaction, customerId: string, delta
     await tx.create<BalanceRow>('Balance', { customer_id: customerId, points: next, updated_at: at });
     return next;
   }
-  const changed = rowsChanged(
-    await tx.update<BalanceRow>('Balance', { points: next, updated_at: at }, { where: { customer_id: customerId, points: current } }),
-  );
+  const changed = await tx.update<BalanceRow>('Balance', { points: next, updated_at: at }, { where: { customer_id: customerId, points: current } });
   if (changed !== 1) throw new LoyaltyError(CONTENDED, 'the balance changed meanwhile', { status: 409 });
   return next;
 }

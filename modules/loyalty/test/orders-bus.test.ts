@@ -42,11 +42,11 @@ describe('issue 3 item 7 / DESIGN.md Bus: an orders.created published by the ord
 describe('issue 3 item 7: loyalty.recalculate_order re-reads the order with host.call("orders.get")', () => {
   it('corrects the points after the order total changed', async () => {
     const order = await placeOrder('rc-1', '120.00');
-    await host.call('orders.set_total', { id: order.id, total: '80.50' });
+    await host.call('orders.update', { id: order.id, total: '80.50' });
     expect(await recalculate(order.id)).toEqual({ order_id: order.id, customer_id: 'rc-1', points: 80, previous_points: 120, changed: true });
     expect(await balance('rc-1')).toEqual({ customer_id: 'rc-1', points: 80 });
 
-    await host.call('orders.set_total', { id: order.id, total: '95.00' });
+    await host.call('orders.update', { id: order.id, total: '95.00' });
     expect(await recalculate(order.id)).toMatchObject({ points: 95, previous_points: 80, changed: true });
     expect(await balance('rc-1')).toEqual({ customer_id: 'rc-1', points: 95 });
   });
@@ -79,17 +79,18 @@ describe('issue 3 item 7: loyalty.recalculate_order re-reads the order with host
 
   it('moves the points when the order now belongs to another customer', async () => {
     const order = await placeOrder('rc-6', '15.00');
-    // The fixture has no operation for this; a late event with the corrected customer is not it
-    // either (the first award wins), so recalculation is how loyalty learns it.
-    const late = await host.emit('orders.created', { id: order.id, customer_id: 'rc-7', total: '15.00' });
-    expect(await delivered(host, late)).toBe('completed');
-    expect(await balance('rc-7')).toEqual({ customer_id: 'rc-7', points: 0 });
+    await host.call('orders.update', { id: order.id, customer_id: 'rc-7' });
+    expect(await recalculate(order.id)).toEqual({ order_id: order.id, customer_id: 'rc-7', points: 15, previous_points: 15, changed: true });
+    expect(await balance('rc-6')).toEqual({ customer_id: 'rc-6', points: 0 });
+    expect(await balance('rc-7')).toEqual({ customer_id: 'rc-7', points: 15 });
+    const { entries } = await host.call<{ entries: Array<{ order_id: string; reason: string }> }>('loyalty.list_entries', { customer_id: 'rc-7' });
+    expect(entries).toEqual([expect.objectContaining({ order_id: order.id, points: 15, reason: 'order_recalculated' })]);
   });
 
   it('refuses a correction that would take back points already redeemed', async () => {
     const order = await placeOrder('rc-5', '50.00');
     await host.call('loyalty.redeem', { customer_id: 'rc-5', points: 40, reason: 'spent' });
-    await host.call('orders.set_total', { id: order.id, total: '5.00' });
+    await host.call('orders.update', { id: order.id, total: '5.00' });
     await expect(recalculate(order.id)).rejects.toMatchObject({ code: 'INSUFFICIENT_POINTS', status: 422, details: { available: 10, requested: 45 } });
     expect(await balance('rc-5')).toEqual({ customer_id: 'rc-5', points: 10 });
   });

@@ -1,0 +1,108 @@
+/**
+ * Outbound HTTP for URLs the platform does not control: every hop (redirects included) is checked by
+ * the outbound policy, credentials are sent only to the origin they were given for, responses are
+ * streamed (release assets are large), and a silent peer times out instead of holding a request.
+ */
+import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import { OutboundUrlError, checkOutboundUrl, isPublicAddress, needsPublicAddress, publicOnlyLookup, type OutboundPolicy } from './outbound-policy';
+
+export interface OutboundRequest {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: Buffer | string;
+  policy: OutboundPolicy;
+  /** Headers that go only to `credentialOrigin` (default: the first URL's origin), never across a redirect elsewhere. */
+  credentialHeaders?: string[];
+  credentialOrigin?: string;
+  /** Redirects to follow (default 5; 0 returns the 3xx itself). */
+  maxRedirects?: number;
+  /** Until the response headers arrive, and then between chunks of the body. */
+  timeoutMs?: number;
+}
+
+export interface OutboundResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The URL that answered, after redirects. */
+  url: URL;
+  stream: IncomingMessage;
+  /** Reads the body as text, refusing more than `limit` bytes. */
+  text(limit?: number): Promise<string>;
+}
+
+/** The peer could not be reached or stopped answering (as opposed to answering with an error status). */
+export class OutboundNetworkError extends Error {
+  constructor(message: string, readonly code?: string) {
+    super(message);
+    this.name = 'OutboundNetworkError';
+  }
+}
+
+export async function outboundRequest(rawUrl: string, req: OutboundRequest): Promise<OutboundResponse> {
+  let url = checkOutboundUrl(rawUrl, req.policy);
+  const credentialOrigin = req.credentialOrigin ?? url.origin;
+  const credentials = new Set((req.credentialHeaders ?? []).map((h) => h.toLowerCase()));
+  let method = req.method ?? 'GET';
+  let body = req.body;
+  for (let hop = 0; ; hop++) {
+    const headers = Object.fromEntries(
+      Object.entries(req.headers ?? {}).filter(([name]) => url.origin === credentialOrigin || !credentials.has(name.toLowerCase())),
+    );
+    const res = await once(url, method, headers, body, req);
+    const location = res.headers.location;
+    if (res.statusCode! >= 300 && res.statusCode! < 400 && location && hop < (req.maxRedirects ?? 5)) {
+      res.resume();
+      url = checkOutboundUrl(new URL(location, url).href, req.policy);
+      // 303, and 301/302 after a POST, turn into a GET without a body (what browsers and fetch do).
+      if (res.statusCode === 303 || (method === 'POST' && (res.statusCode === 301 || res.statusCode === 302))) {
+        method = 'GET';
+        body = undefined;
+      }
+      continue;
+    }
+    return { status: res.statusCode!, headers: res.headers, url, stream: res, text: (limit) => readText(res, limit) };
+  }
+}
+
+function once(url: URL, method: string, headers: Record<string, string>, body: Buffer | string | undefined, req: OutboundRequest): Promise<IncomingMessage> {
+  const publicOnly = needsPublicAddress(req.policy);
+  // Node connects to an IP literal without a DNS lookup, so the lookup guard would not see it.
+  const literal = url.hostname.replace(/^\[|\]$/g, '');
+  if (publicOnly && isIP(literal) && !isPublicAddress(literal)) {
+    return Promise.reject(new OutboundUrlError(`${url.hostname} is not a public address`));
+  }
+  const timeoutMs = req.timeoutMs ?? 15_000;
+  return new Promise((resolve, reject) => {
+    const client = url.protocol === 'https:' ? https : http;
+    const r = client.request(
+      url,
+      { method, headers: { 'user-agent': 'mandi-platform', ...headers }, lookup: publicOnly ? publicOnlyLookup : undefined, timeout: timeoutMs },
+      (res) => {
+        // After the headers, the same timeout applies to gaps in the body.
+        res.socket.setTimeout(timeoutMs, () => res.destroy(new OutboundNetworkError(`${url.origin} stopped sending`, 'ETIMEDOUT')));
+        resolve(res);
+      },
+    );
+    r.on('timeout', () => r.destroy(new OutboundNetworkError(`${url.origin} did not answer in ${timeoutMs} ms`, 'ETIMEDOUT')));
+    r.on('error', (err: NodeJS.ErrnoException) =>
+      reject(err instanceof OutboundNetworkError || err instanceof OutboundUrlError ? err : new OutboundNetworkError(`${url.origin}: ${err.message}`, err.code)),
+    );
+    r.end(body);
+  });
+}
+
+async function readText(res: IncomingMessage, limit = 5 * 1024 * 1024): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res) {
+    size += (chunk as Buffer).length;
+    if (size > limit) {
+      res.destroy();
+      throw new OutboundNetworkError(`response larger than ${limit} bytes`, 'ETOOLARGE');
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,33 @@
+/**
+ * Client releases assembled (spec 1, Client releases and Client release manifest): the channel store
+ * with the encrypted repository token, the release sources, and the endpoints. Wired in
+ * core/platform.ts mountApi with registerClientReleaseRoutes.
+ */
+import type { RequestHandler, Router } from 'express';
+import { AppKeys } from '../accounts/app-key';
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import type { CentralDb } from '../data/central-db';
+import type { Cache } from '../drivers';
+import type { Logger } from '../logger';
+import { platformDefault } from './channel-config';
+import { ChannelStore } from './channel-store';
+import { ReleaseService } from './release-service';
+import { registerReleaseRoutes } from './release-routes';
+
+export interface ClientReleaseDeps {
+  config: Pick<Config, 'env' | 'cliReleases' | 'appKey'>;
+  central: CentralDb;
+  cache: Cache;
+  clock: Clock;
+  logger: Logger;
+  authenticated: RequestHandler;
+}
+
+export function registerClientReleaseRoutes(api: Router, deps: ClientReleaseDeps): ReleaseService {
+  const { config } = deps;
+  const store = new ChannelStore(deps.central, new AppKeys(deps.central, config.appKey));
+  const service = new ReleaseService({ store, cache: deps.cache, cacheSeconds: config.cliReleases.cacheSeconds, defaultSource: platformDefault(config), env: config.env });
+  registerReleaseRoutes(api, { service, store, authenticated: deps.authenticated, clock: deps.clock, env: config.env, logger: deps.logger.child({ part: 'client-releases' }) });
+  return service;
+}

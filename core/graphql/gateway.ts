@@ -1,0 +1,197 @@
+/**
+ * One GraphQL request from body to result (spec 1, GraphQL gateway):
+ *   read the body → find the operation text (ad hoc, or by persisted hash; persisted-only tenants
+ *   refuse the rest) → the schema of the tenant's (ring, module fingerprint) → parse + validate
+ *   (cached; introspection refused when off) → pick the operation → coerce variables → limits →
+ *   execute, resolvers calling the bus → audit the mutation when the tenant asks for it.
+ * Anything refused before execution is a request error (a MandiError carrying its HTTP status);
+ * execution always answers 200 with data and errors, as GraphQL-over-HTTP clients expect.
+ */
+import type { Request } from 'express';
+import {
+  execute,
+  getOperationAST,
+  getVariableValues,
+  GraphQLError,
+  type ExecutionResult,
+  type GraphQLFormattedError,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { LRUCache } from 'lru-cache';
+import type { AuditWriter } from '../bus/audit-writer';
+import type { Bus } from '../bus/bus';
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import { currentContext } from '../context';
+import { MandiError } from '../errors';
+import type { Logger } from '../logger';
+import type { ModuleHost } from '../modules/module-host';
+import { RequestBusCalls } from './bus-calls';
+import { DocumentCache } from './documents';
+import { canFor, type GatewayContext } from './gateway-context';
+import type { GatewaySettings, GatewaySettingsStore } from './gateway-settings';
+import { formatExecutionError } from './graphql-errors';
+import { checkLimits, measureOperation, queryComplexity } from './limits';
+import { auditMutation, rootFields } from './mutation-audit';
+import { HASH_PATTERN, sha256Hex, type PersistedQueries } from './persisted-queries';
+import { badGraphqlRequest, readGraphqlRequest, type GraphqlRequest } from './request-body';
+import type { SchemaCache } from './schema-cache';
+
+export interface GatewayDeps {
+  config: Pick<Config, 'env' | 'graphqlIntrospection' | 'graphql'>;
+  modules: ModuleHost;
+  bus: Bus;
+  schemas: SchemaCache;
+  persisted: PersistedQueries;
+  settings: GatewaySettingsStore;
+  audit: AuditWriter;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** A request refused before execution: one or more errors and the HTTP status. */
+export class GraphqlRequestError extends Error {
+  constructor(readonly status: number, readonly errors: ReadonlyArray<MandiError | GraphQLError>) {
+    super(errors[0]?.message ?? 'Bad request.');
+  }
+}
+
+export interface GatewayResult {
+  data?: ExecutionResult['data'];
+  errors?: GraphQLFormattedError[];
+  extensions?: Record<string, unknown>;
+}
+
+interface OperationText {
+  text: string;
+  hash: string;
+  persisted: boolean;
+}
+
+export class GraphqlGateway {
+  private readonly documents = new DocumentCache();
+  /** Depth and aliases depend on the text and the operation only: measured once per document. */
+  private readonly shapes = new LRUCache<string, ReturnType<typeof measureOperation>>({ max: 5_000 });
+
+  constructor(private readonly deps: GatewayDeps) {}
+
+  /** Introspection: the tenant's switch when set, else on outside production or with GRAPHQL_INTROSPECTION=true. */
+  introspectionAllowed(settings: GatewaySettings): boolean {
+    return settings.introspection ?? (this.deps.config.graphqlIntrospection || this.deps.config.env !== 'production');
+  }
+
+  playgroundAllowed(settings: GatewaySettings): boolean {
+    return settings.playground ?? this.deps.config.graphql.playground;
+  }
+
+  async run(req: Request): Promise<GatewayResult> {
+    const ctx = currentContext()!;
+    const tenant = ctx.tenant!;
+    const body = readGraphqlRequest(req);
+    const [settings, modules] = await Promise.all([this.deps.settings.get(tenant.id), this.deps.modules.modulesFor(tenant.id)]);
+    const op = await this.operationText(tenant.id, body, settings);
+    const built = await this.deps.schemas.get(tenant.ring, modules);
+
+    const prepared = this.documents.prepare(built, op.text, op.hash, this.introspectionAllowed(settings));
+    if (prepared.errors) throw new GraphqlRequestError(400, prepared.errors);
+    const { document } = prepared;
+    const operation = this.pickOperation(document, body.operationName);
+    if (operation.operation === 'subscription') {
+      throw new GraphqlRequestError(400, [badGraphqlRequest('Subscriptions are not provided by this gateway (spec 1, GraphQL rule 10).', 'SUBSCRIPTIONS_NOT_SUPPORTED')]);
+    }
+    const coerced = getVariableValues(built.schema, operation.variableDefinitions ?? [], body.variables, { maxErrors: 25 });
+    if (coerced.errors) {
+      throw new GraphqlRequestError(400, coerced.errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VARIABLES_INVALID' } })));
+    }
+
+    const shapeKey = `${op.hash}:${body.operationName ?? ''}`;
+    let shape = this.shapes.get(shapeKey);
+    if (!shape) this.shapes.set(shapeKey, (shape = measureOperation(document, operation)));
+    const broken = checkLimits(this.deps.config.graphql.limits, shape, () => queryComplexity(built.schema, document, body.operationName, coerced.coerced));
+    if (broken.length) throw new GraphqlRequestError(400, broken);
+
+    const user = ctx.user ?? null;
+    const bus = new RequestBusCalls(this.deps.bus, { tenantId: tenant.id, user, permissions: ctx.permissions, requestId: ctx.requestId });
+    const contextValue: GatewayContext = {
+      tenantId: tenant.id,
+      ring: tenant.ring,
+      user,
+      permissions: ctx.permissions,
+      requestId: ctx.requestId,
+      request: req,
+      can: canFor(user, ctx.permissions),
+      bus,
+    };
+    const result = await execute({ schema: built.schema, document, operationName: body.operationName, variableValues: body.variables, contextValue });
+    const errors = result.errors?.map((e) => formatExecutionError(e, this.deps.logger, ctx.requestId));
+
+    if (operation.operation === 'mutation' && settings.auditMutations) {
+      auditMutation(this.deps.audit, new Date(this.deps.clock.now()), {
+        tenantId: tenant.id,
+        user,
+        operationName: operation.name?.value,
+        fields: rootFields(document, operation),
+        queryHash: op.hash,
+        persisted: op.persisted,
+        variables: body.variables,
+        errorCodes: (errors ?? []).map((e) => String(e.extensions?.code ?? 'ERROR')),
+        requestId: ctx.requestId,
+      });
+    }
+    return { ...(errors ? { errors } : {}), data: result.data };
+  }
+
+  /** The text to run: the query sent, or the registered one its hash names (rules 1-2). */
+  private async operationText(tenantId: string, body: GraphqlRequest, settings: GatewaySettings): Promise<OperationText> {
+    const pq = body.extensions.persistedQuery;
+    if (pq !== undefined && pq !== null) {
+      const { sha256Hash, version } = (typeof pq === 'object' ? pq : {}) as { sha256Hash?: unknown; version?: unknown };
+      if (version !== 1) {
+        throw new GraphqlRequestError(400, [badGraphqlRequest('extensions.persistedQuery.version must be 1.', 'PERSISTED_QUERY_VERSION_NOT_SUPPORTED')]);
+      }
+      if (typeof sha256Hash !== 'string' || !HASH_PATTERN.test(sha256Hash)) {
+        throw new GraphqlRequestError(400, [badGraphqlRequest('extensions.persistedQuery.sha256Hash must be the SHA-256 of the operation text, 64 lowercase hex characters.', 'PERSISTED_QUERY_HASH_INVALID')]);
+      }
+      if (body.query !== undefined) {
+        if (sha256Hex(body.query) !== sha256Hash) {
+          throw new GraphqlRequestError(400, [badGraphqlRequest('extensions.persistedQuery.sha256Hash is not the SHA-256 of the query sent.', 'PERSISTED_QUERY_HASH_MISMATCH')]);
+        }
+        if (settings.persistedQueriesOnly && !(await this.deps.persisted.find(tenantId, sha256Hash))) throw persistedOnly();
+        return { text: body.query, hash: sha256Hash, persisted: true };
+      }
+      const stored = await this.deps.persisted.find(tenantId, sha256Hash);
+      if (!stored) {
+        throw new GraphqlRequestError(400, [
+          badGraphqlRequest(`No persisted query has the hash ${sha256Hash}; register it with POST /graphql/persisted.`, 'PERSISTED_QUERY_NOT_FOUND', { hash: sha256Hash }),
+        ]);
+      }
+      return { text: stored.query, hash: sha256Hash, persisted: true };
+    }
+    if (body.query === undefined || !body.query.trim()) {
+      throw new GraphqlRequestError(400, [badGraphqlRequest('Send the operation text as "query", or a persisted query\'s hash as extensions.persistedQuery.', 'QUERY_MISSING')]);
+    }
+    const hash = sha256Hex(body.query);
+    // A registered text sent in full is still a registered operation.
+    if (settings.persistedQueriesOnly && !(await this.deps.persisted.find(tenantId, hash))) throw persistedOnly();
+    return { text: body.query, hash, persisted: false };
+  }
+
+  private pickOperation(document: Parameters<typeof getOperationAST>[0], operationName: string | undefined): OperationDefinitionNode {
+    const operation = getOperationAST(document, operationName);
+    if (operation) return operation;
+    const error = operationName
+      ? badGraphqlRequest(`The document has no operation named "${operationName}".`, 'OPERATION_NAME_UNKNOWN', { operationName })
+      : badGraphqlRequest('The document has several operations: say which one to run with "operationName".', 'OPERATION_NAME_REQUIRED');
+    throw new GraphqlRequestError(400, [error]);
+  }
+}
+
+function persistedOnly(): GraphqlRequestError {
+  return new GraphqlRequestError(403, [
+    new MandiError(
+      'PERSISTED_QUERY_REQUIRED',
+      'This tenant runs registered persisted queries only (graphql.persisted_queries_only): send extensions.persistedQuery with the hash of a registered operation.',
+      403,
+    ),
+  ]);
+}

@@ -1,0 +1,38 @@
+/**
+ * Reads a GraphQL-over-HTTP POST body: {query?, variables?, operationName?, extensions?}. Anything
+ * else is a request error (400), and a body that is not JSON at all is 415: the gateway speaks
+ * application/json only (spec 1, GraphQL gateway: POST /graphql).
+ */
+import type { Request } from 'express';
+import { MandiError } from '../errors';
+
+export interface GraphqlRequest {
+  query?: string;
+  variables: Record<string, unknown>;
+  operationName?: string;
+  extensions: Record<string, unknown>;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+export const badGraphqlRequest = (message: string, code = 'BAD_REQUEST', details?: Record<string, unknown>) => new MandiError(code, message, 400, details);
+
+export function readGraphqlRequest(req: Request): GraphqlRequest {
+  if (!req.is('application/json')) {
+    throw new MandiError('UNSUPPORTED_MEDIA_TYPE', 'Send the GraphQL request as a JSON body with Content-Type: application/json.', 415);
+  }
+  const body: unknown = req.body;
+  if (Array.isArray(body)) throw badGraphqlRequest('Batched requests (a JSON array) are not supported: send one operation per request.', 'BATCH_NOT_SUPPORTED');
+  if (!isObject(body)) throw badGraphqlRequest('The body must be a JSON object: {query, variables, operationName, extensions}.');
+  const { query, variables, operationName, extensions } = body;
+  if (query !== undefined && query !== null && typeof query !== 'string') throw badGraphqlRequest('"query" must be a string.');
+  if (variables !== undefined && variables !== null && !isObject(variables)) throw badGraphqlRequest('"variables" must be an object.');
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') throw badGraphqlRequest('"operationName" must be a string.');
+  if (extensions !== undefined && extensions !== null && !isObject(extensions)) throw badGraphqlRequest('"extensions" must be an object.');
+  return {
+    query: typeof query === 'string' ? query : undefined,
+    variables: isObject(variables) ? variables : {},
+    operationName: typeof operationName === 'string' && operationName ? operationName : undefined,
+    extensions: isObject(extensions) ? extensions : {},
+  };
+}

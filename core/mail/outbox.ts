@@ -1,0 +1,19 @@
+/**
+ * The outbox: where mail goes when no SMTP server is configured (SMTP_URL unset). Each message is
+ * written as a complete .eml (what a mail server would have received) beside a .json summary that
+ * scripts and developers can read without a MIME parser.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { MailMessage } from './message';
+
+export async function writeToOutbox(dir: string, raw: Buffer, message: MailMessage & { from: string; messageId: string }): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  // Time first so a directory listing is in sending order; the id keeps names unique across nodes.
+  const base = `${new Date().toISOString().replace(/[:.]/g, '-')}-${message.messageId.replace(/[^A-Za-z0-9]+/g, '').slice(0, 24)}`;
+  const emlPath = path.join(dir, `${base}.eml`);
+  await writeFile(emlPath, raw);
+  const summary = { message_id: message.messageId, from: message.from, to: message.to, subject: message.subject, text: message.text, html: message.html, written_at: new Date().toISOString() };
+  await writeFile(path.join(dir, `${base}.json`), JSON.stringify(summary, null, 2));
+  return emlPath;
+}

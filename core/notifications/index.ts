@@ -1,0 +1,101 @@
+/**
+ * Notifications assembled (spec 1, Notification, Notifications, Events): storage, the public bus
+ * operation notifications.send, the queued realtime broadcast, push to devices, channel
+ * authorisation for sockets, and the HTTP endpoints.
+ *
+ * Wiring in core/platform.ts: createNotifications once the bus exists; registerNotificationRoutes in
+ * mountApi; `authorize: notifications.channels.authorize` when attaching realtime, then
+ * notifications.attachRealtime(realtime).
+ */
+import type { RequestHandler, Router } from 'express';
+import type { AuthService } from '../auth/auth-service';
+import type { Bus } from '../bus/bus';
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import type { CentralDb } from '../data/central-db';
+import type { TenantDatabases } from '../data/tenant-databases';
+import type { Drivers, Realtime } from '../drivers';
+import type { Logger } from '../logger';
+import type { TenantService } from '../tenancy/tenant-service';
+import { defaultChannelPolicy, type ChannelPolicy } from './channel-policy';
+import { registerNotificationRoutes as registerListRoutes } from './notification-routes';
+import { NotificationService } from './notification-service';
+import { NotificationStore } from './notification-store';
+import { registerDeviceRoutes } from './push/device-routes';
+import { DeviceStore } from './push/device-store';
+import { HttpPushAdapter } from './push/http-push-adapter';
+import { PushDispatcher } from './push/push-dispatcher';
+import { vapidKeysFrom } from './push/vapid';
+import { WebPushAdapter } from './push/web-push-adapter';
+import { registerSendOperation } from './send-operation';
+import { isViewing, trackViewing } from './viewing';
+
+export interface NotificationsDeps {
+  config: Pick<Config, 'env' | 'push'>;
+  central: CentralDb;
+  tenantDbs: TenantDatabases;
+  tenants: TenantService;
+  auth: AuthService;
+  drivers: Drivers;
+  bus: Bus;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface Notifications {
+  service: NotificationService;
+  store: NotificationStore;
+  devices: DeviceStore;
+  channels: ChannelPolicy;
+  vapidPublicKey: string | undefined;
+  clock: Clock;
+  attachRealtime(realtime: Realtime): void;
+}
+
+export function createNotifications(deps: NotificationsDeps): Notifications {
+  const { config, drivers, clock } = deps;
+  const logger = deps.logger.child({ part: 'notifications' });
+  const store = new NotificationStore(deps.tenantDbs);
+  const devices = new DeviceStore(deps.tenantDbs);
+  let realtime: Realtime | undefined;
+
+  const vapid = config.push.vapidPrivateKey ? vapidKeysFrom(config.push.vapidPrivateKey) : undefined;
+  const push = new PushDispatcher({
+    queue: drivers.queue,
+    devices,
+    mobile: config.push.url ? new HttpPushAdapter({ url: config.push.url, token: config.push.token }) : undefined,
+    web: vapid ? new WebPushAdapter({ keys: vapid, subject: config.push.vapidSubject, now: () => clock.now(), policy: { env: config.env, trusted: false } }) : undefined,
+    // Before this node has sockets it cannot ask; a banner too many beats a push lost.
+    viewing: async (tenantId, userId, path) => (realtime ? isViewing(realtime, tenantId, userId, path) : false),
+    logger,
+  });
+  const service = new NotificationService({ ...deps, queue: drivers.queue, store, push, logger });
+  registerSendOperation(deps.bus, service);
+  service.start();
+
+  return {
+    service,
+    store,
+    devices,
+    channels: defaultChannelPolicy(deps.auth),
+    vapidPublicKey: vapid?.publicKey,
+    clock,
+    attachRealtime(rt) {
+      realtime = rt;
+      trackViewing(rt);
+      service.attachRealtime(rt);
+    },
+  };
+}
+
+export function registerNotificationRoutes(api: Router, deps: { notifications: Notifications; authenticated: RequestHandler; config: Pick<Config, 'env'> }): void {
+  const { notifications: n, authenticated } = deps;
+  registerListRoutes(api, { store: n.store, authenticated, clock: n.clock });
+  registerDeviceRoutes(api, {
+    devices: n.devices,
+    authenticated,
+    clock: n.clock,
+    endpointPolicy: { env: deps.config.env, trusted: false },
+    vapidPublicKey: n.vapidPublicKey,
+  });
+}

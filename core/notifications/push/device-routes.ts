@@ -1,0 +1,99 @@
+/**
+ * Device registration for push (spec 1, Notifications: "through the device-token registration"; the
+ * spec leaves the endpoints to us). All need authentication and tenant context; a user manages only
+ * their own devices.
+ *
+ *   POST   /push/devices          {platform: "ios"|"android", token, device_name?}
+ *                                 {platform: "web", subscription: {endpoint, keys: {p256dh, auth}}, device_name?}
+ *                                 (subscription is what a browser's PushSubscription.toJSON() gives)
+ *                                 → 201 {device} when new, 200 {device} when the token was known
+ *   GET    /push/devices          → {devices: [device]}
+ *   DELETE /push/devices/{id}     → {message, id}
+ *   GET    /push/web/vapid-public-key → {public_key} (the applicationServerKey), 404 when web push is off
+ * A device in responses: {id, platform, device_name, created_at, updated_at}; its token stays on the server.
+ */
+import type { RequestHandler, Router } from 'express';
+import type { Clock } from '../../clock';
+import { currentContext } from '../../context';
+import { MandiError, notFound } from '../../errors';
+import { BodyReader } from '../../http/validate-body';
+import { OutboundUrlError, checkOutboundUrl, type OutboundPolicy } from '../../client-releases/outbound-policy';
+import { PUSH_PLATFORMS, type DeviceInput, type DeviceStore, type PushDevice, type PushPlatform } from './device-store';
+
+export interface DeviceRouteDeps {
+  devices: DeviceStore;
+  authenticated: RequestHandler;
+  clock: Clock;
+  /** For checking browser endpoints: the server will POST to them. */
+  endpointPolicy: OutboundPolicy;
+  vapidPublicKey: string | undefined;
+}
+
+const shown = (d: PushDevice) => ({ id: d.id, platform: d.platform, device_name: d.device_name, created_at: d.created_at, updated_at: d.updated_at });
+
+export function registerDeviceRoutes(api: Router, deps: DeviceRouteDeps): void {
+  const { devices, authenticated } = deps;
+  const who = () => {
+    const ctx = currentContext()!;
+    return { tenantId: ctx.tenant!.id, userId: ctx.user!.id };
+  };
+
+  api.post('/push/devices', authenticated, async (req, res) => {
+    const { tenantId, userId } = who();
+    const input = readDevice(req.body, deps.endpointPolicy);
+    const { device, created } = await devices.register(tenantId, userId, input, deps.clock.date());
+    res.status(created ? 201 : 200).json({ device: shown(device) });
+  });
+
+  api.get('/push/devices', authenticated, async (_req, res) => {
+    const { tenantId, userId } = who();
+    res.json({ devices: (await devices.listForUser(tenantId, userId)).map(shown) });
+  });
+
+  api.delete('/push/devices/:id', authenticated, async (req, res) => {
+    const { tenantId, userId } = who();
+    const id = String(req.params.id);
+    if (!(await devices.deleteOwn(tenantId, userId, id))) throw notFound('Device not found.');
+    res.json({ message: 'Device removed.', id });
+  });
+
+  api.get('/push/web/vapid-public-key', authenticated, (_req, res) => {
+    if (!deps.vapidPublicKey) throw new MandiError('WEB_PUSH_DISABLED', 'Web push is not configured on this platform.', 404);
+    res.json({ public_key: deps.vapidPublicKey });
+  });
+}
+
+function readDevice(raw: unknown, policy: OutboundPolicy): DeviceInput {
+  const body = new BodyReader(raw);
+  const platform = body.string('platform', { required: true });
+  const deviceName = body.string('device_name', { max: 255 }) ?? null;
+  if (platform !== undefined && !(PUSH_PLATFORMS as readonly string[]).includes(platform)) {
+    body.fail('platform', `The platform must be one of ${PUSH_PLATFORMS.join(', ')}.`);
+  }
+  if (platform !== 'web') {
+    const token = body.string('token', { required: true, max: 4096 });
+    body.done();
+    return { platform: platform as PushPlatform, token: token!, keys: null, deviceName };
+  }
+  const sub = (raw as { subscription?: unknown }).subscription as { endpoint?: unknown; keys?: { p256dh?: unknown; auth?: unknown } } | undefined;
+  const endpoint = sub?.endpoint;
+  if (typeof endpoint !== 'string' || endpoint.length > 2048) body.fail('subscription.endpoint', 'The subscription endpoint is required.');
+  else {
+    try {
+      checkOutboundUrl(endpoint, policy);
+    } catch (err) {
+      if (!(err instanceof OutboundUrlError)) throw err;
+      body.fail('subscription.endpoint', `The subscription endpoint ${err.message}.`);
+    }
+  }
+  const p256dh = sub?.keys?.p256dh;
+  const auth = sub?.keys?.auth;
+  if (typeof p256dh !== 'string' || !isBase64Url(p256dh, 65)) body.fail('subscription.keys.p256dh', 'The p256dh key must be a base64url P-256 public key.');
+  if (typeof auth !== 'string' || !isBase64Url(auth, 16)) body.fail('subscription.keys.auth', 'The auth secret must be 16 bytes in base64url.');
+  body.done();
+  return { platform: 'web', token: endpoint as string, keys: { p256dh: p256dh as string, auth: auth as string }, deviceName };
+}
+
+function isBase64Url(value: string, bytes: number): boolean {
+  return /^[A-Za-z0-9_-]+={0,2}$/.test(value) && Buffer.from(value, 'base64url').length === bytes;
+}

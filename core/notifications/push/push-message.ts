@@ -1,0 +1,32 @@
+/** One push for one notification, as every adapter receives it. */
+import type { Notification } from '../notification';
+
+export interface PushMessage {
+  tenantId: string;
+  notification: Notification;
+  /**
+   * false while the user already views the notification's action_url: the device still gets the
+   * message (badges and inbox stay in step) but shows no banner.
+   */
+  banner: boolean;
+}
+
+/** What the client app needs to route a tap; never the whole data payload, which can be large. */
+export function pushData(m: PushMessage): Record<string, string> {
+  const n = m.notification;
+  const out: Record<string, string> = { notification_id: n.id, tenant_id: m.tenantId, type: n.type, severity: n.severity };
+  if (n.action_url) out.action_url = n.action_url;
+  if (n.group_key) out.group_key = n.group_key;
+  return out;
+}
+
+/** Warnings and errors interrupt; the rest wait for the next batch. */
+export const urgencyOf = (m: PushMessage): 'high' | 'normal' => (m.notification.severity === 'error' || m.notification.severity === 'warning' ? 'high' : 'normal');
+
+/** A failure worth retrying later (the service is down or throttling) versus one that will not change. */
+export class PushDeliveryError extends Error {
+  constructor(message: string, readonly retryable: boolean) {
+    super(message);
+    this.name = 'PushDeliveryError';
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Input of the `notifications.send` bus operation (spec 1, Notification: "send to one user id, to a
+ * list of user ids, or to all members of the tenant. Required input: type, title."), its JSON schema,
+ * and the checks a schema cannot say clearly (exactly one target; action_url is a relative path).
+ */
+import { ValidationError, type FieldErrors } from '../errors';
+import { SEVERITIES, type NotificationContent } from './notification';
+
+export const MAX_RECIPIENTS_PER_LIST = 1000;
+/** The data payload travels in every broadcast and push; keep it a payload, not a document. */
+export const MAX_DATA_BYTES = 16 * 1024;
+
+export type Target = { kind: 'user'; userId: number } | { kind: 'users'; userIds: number[] } | { kind: 'all' };
+
+export interface SendInput extends NotificationContent {
+  user_id?: number;
+  user_ids?: number[];
+  all_members?: boolean;
+}
+
+const nullableString = (max: number) => ({ type: ['string', 'null'], maxLength: max });
+
+export const SEND_INPUT_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'title'],
+  properties: {
+    user_id: { type: 'integer', minimum: 1 },
+    user_ids: { type: 'array', minItems: 1, maxItems: MAX_RECIPIENTS_PER_LIST, items: { type: 'integer', minimum: 1 } },
+    all_members: { type: 'boolean' },
+    type: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$' },
+    title: { type: 'string', minLength: 1, maxLength: 255 },
+    body: nullableString(65_535),
+    module: nullableString(50),
+    icon: nullableString(50),
+    severity: { enum: [...SEVERITIES] },
+    action_url: nullableString(2048),
+    action_label: nullableString(100),
+    data: {},
+    group_key: nullableString(100),
+  },
+} as const;
+
+export const SEND_OUTPUT_SCHEMA = {
+  type: 'object',
+  properties: { count: { type: 'integer' }, notifications: { type: 'array' } },
+} as const;
+
+/** Exactly one of user_id, user_ids, all_members: true. */
+export function targetOf(input: SendInput): Target {
+  const given = [input.user_id !== undefined, input.user_ids !== undefined, input.all_members === true].filter(Boolean).length;
+  if (given !== 1) {
+    throw new ValidationError({ recipients: ['Give exactly one of user_id, user_ids or all_members: true.'] });
+  }
+  if (input.user_id !== undefined) return { kind: 'user', userId: input.user_id };
+  if (input.user_ids !== undefined) return { kind: 'users', userIds: [...new Set(input.user_ids)] };
+  return { kind: 'all' };
+}
+
+/**
+ * A relative path inside the app ("/orders/42"), never a URL elsewhere: clients navigate to it, so a
+ * scheme or a protocol-relative "//host" would turn a notification into an open redirect.
+ */
+export function isRelativePath(url: string): boolean {
+  return url.startsWith('/') && !url.startsWith('//') && !url.includes('\\') && !/[\u0000-\u001f\u007f]/.test(url);
+}
+
+/** Fills the defaults of spec 1 (all null, severity info) and checks what the schema cannot. */
+export function contentOf(input: SendInput): Required<NotificationContent> {
+  const errors: FieldErrors = {};
+  if (input.action_url != null && !isRelativePath(input.action_url)) {
+    errors.action_url = ['The action url must be a relative path such as "/orders/42".'];
+  }
+  const data = input.data === undefined ? null : input.data;
+  if (data !== null && Buffer.byteLength(JSON.stringify(data)) > MAX_DATA_BYTES) {
+    errors.data = [`The data may not be larger than ${MAX_DATA_BYTES} bytes of JSON.`];
+  }
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  return {
+    type: input.type,
+    title: input.title,
+    body: input.body ?? null,
+    module: input.module ?? null,
+    icon: input.icon ?? null,
+    severity: input.severity ?? 'info',
+    action_url: input.action_url ?? null,
+    action_label: input.action_label ?? null,
+    data,
+    group_key: input.group_key ?? null,
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * What promotion and ring rollback check before any tenant moves (issue 4 item 4), each reason a
+ * sentence: the platform range must include this core; the dependencies of every module of the
+ * resulting release must be met inside that ring; a version that does not bump the major may not
+ * break callers; and the older version's migrations must be the start of the newer one's, or tenants
+ * could not be moved between them.
+ */
+import { checkDependencies, checkPlatform, PLATFORM_VERSION, type Manifest } from '../sdk/manifest';
+import type { LoadedModule } from '../core/modules/loaded-module';
+import { breakingChanges, isMajorBump } from './breaking';
+import type { ReleaseModules } from './ring-models';
+
+export interface Refusal {
+  kind: 'platform' | 'dependencies' | 'breaking' | 'migrations' | 'tenant' | 'installed';
+  message: string;
+}
+
+export type ManifestOf = (alias: string, version: string) => Promise<Manifest>;
+
+/** Problems the release would have with `alias` at `version` that it does not have now. */
+export async function newDependencyProblems(release: ReleaseModules, alias: string, version: string | null, manifestOf: ManifestOf): Promise<Refusal[]> {
+  const before = await Promise.all(Object.entries(release).map(([a, v]) => manifestOf(a, v)));
+  const nextEntries = Object.entries({ ...release, [alias]: version }).filter((e): e is [string, string] => e[1] !== null);
+  const after = await Promise.all(nextEntries.map(([a, v]) => manifestOf(a, v)));
+  const known = new Set(checkDependencies(before).map((p) => p.message));
+  return checkDependencies(after)
+    .filter((p) => p.kind !== 'duplicate' && !known.has(p.message))
+    .map((p) => ({ kind: 'dependencies' as const, message: p.message }));
+}
+
+/** Why tenants could not move between the two versions' data, if they could not. */
+export function migrationProblem(older: LoadedModule, newer: LoadedModule): Refusal | undefined {
+  const a = (older.manifest.data?.migrations ?? []).map((m) => m.id);
+  const b = (newer.manifest.data?.migrations ?? []).map((m) => m.id);
+  const prefix = a.every((id, i) => b[i] === id);
+  if (prefix) return undefined;
+  return {
+    kind: 'migrations',
+    message: `the migrations of ${newer.key} (${b.join(', ') || 'none'}) do not continue those of ${older.key} (${a.join(', ') || 'none'}); released migrations must stay and new ones be appended`,
+  };
+}
+
+export async function promotionRefusals(args: {
+  candidate: LoadedModule;
+  /** The version the target ring releases now, if any. */
+  current: LoadedModule | undefined;
+  ring: string;
+  release: ReleaseModules;
+  manifestOf: ManifestOf;
+}): Promise<Refusal[]> {
+  const { candidate, current, ring } = args;
+  const out: Refusal[] = [];
+  const platform = checkPlatform(candidate.manifest, PLATFORM_VERSION);
+  if (platform) out.push({ kind: 'platform', message: platform.message });
+  for (const p of await newDependencyProblems(args.release, candidate.alias, candidate.manifest.version, args.manifestOf)) {
+    out.push({ ...p, message: `in ring ${ring}: ${p.message}` });
+  }
+  if (current) {
+    if (!isMajorBump(current.manifest.version, candidate.manifest.version)) {
+      for (const change of await breakingChanges(current, candidate)) {
+        out.push({
+          kind: 'breaking',
+          message: `${change} (from ${current.key}, which ring ${ring} releases); a breaking change needs a major version bump`,
+        });
+      }
+    }
+    const migrations = migrationProblem(current, candidate);
+    if (migrations) out.push(migrations);
+  }
+  return out;
+}
