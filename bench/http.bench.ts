@@ -104,6 +104,23 @@ async function seedActivity(tenantDbUrl: string, ownerId: number): Promise<void>
   }
 }
 
+/** Drops the run's central database and every tenant database it lists (more than one if an earlier step failed). */
+async function dropRunDatabases(serverUrl: string, centralDb: string, log: (m: string) => void): Promise<void> {
+  const tenantIds: string[] = [];
+  const client = new pg.Client({ connectionString: databaseUrl(serverUrl, centralDb) });
+  try {
+    await client.connect();
+    tenantIds.push(...(await client.query<{ id: string }>('SELECT id FROM tenants')).rows.map((r) => r.id));
+  } catch {
+    // No central database (the platform never booted) or no tenants table: nothing else to drop.
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+  for (const db of [...tenantIds.map(tenantDbName), centralDb]) {
+    await dropDatabase(serverUrl, db).catch((err) => log(`could not drop database ${db}: ${String(err)}`));
+  }
+}
+
 async function dropRedisKeys(redisUrl: string, prefix: string): Promise<number> {
   const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await redis.connect();
@@ -165,14 +182,25 @@ async function run(ctx: BenchContext): Promise<BenchReport> {
 
   const pgServer = await openBenchPostgres(ctx.log);
   const servers: ChildServer[] = [];
-  let tenantDb: string | undefined;
+  let cleaning: Promise<void> | undefined;
+  const cleanUp = () =>
+    (cleaning ??= (async () => {
+      await Promise.allSettled(servers.map((s) => s.stop()));
+      await dropRunDatabases(pgServer.serverUrl, centralDb, ctx.log);
+      if (redisUrl) await dropRedisKeys(redisUrl, redisPrefix).catch((err) => ctx.log(`could not clean Redis keys ${redisPrefix}*: ${String(err)}`));
+      await pgServer.stop();
+    })());
+  // Ctrl-C in the middle of a run still drops its databases.
+  const onInterrupt = () => void cleanUp().finally(() => process.exit(130));
+  process.once('SIGINT', onInterrupt);
   try {
     const platformEnv = (env: Record<string, string>) => ({
       NODE_ENV: 'production',
       PORT: '0',
       HOST: '127.0.0.1',
       DATABASE_URL: databaseUrl(pgServer.serverUrl, centralDb),
-      API_RATE_LIMIT: `${RATE_POINTS}/600`,
+      // A window longer than any run, so the counter read at the end covers the whole run.
+      API_RATE_LIMIT: `${RATE_POINTS}/3600`,
       TENANT_POOL_MAX: String(POOL_MAX),
       REDIS_URL: '',
       REDIS_PREFIX: redisPrefix,
@@ -189,7 +217,7 @@ async function run(ctx: BenchContext): Promise<BenchReport> {
     // (a) boots first: it creates and migrates the central database the variants then share.
     const a = await start('(a) platform', 'platform.ts', platformEnv({}));
     const owner = await installPlatform(a.url);
-    tenantDb = tenantDbName(owner.tenantId);
+    const tenantDb = tenantDbName(owner.tenantId);
     await seedActivity(databaseUrl(pgServer.serverUrl, tenantDb), owner.userId);
     const authHeaders = { authorization: `Bearer ${owner.token}`, 'x-tenant': owner.alias };
 
@@ -265,7 +293,7 @@ async function run(ctx: BenchContext): Promise<BenchReport> {
     for (const t of targets) {
       const profile = all(t.key)[0].profile;
       if (!profile) continue;
-      notes.push(`profile of ${t.label} (${path.relative(process.cwd(), profile)}):\n${formatProfileSummary(summarizeProfile(profile, 12))}`);
+      notes.push(`profile of ${t.label}, first round (${path.relative(process.cwd(), profile)}; sampling slows that round):\n${formatProfileSummary(summarizeProfile(profile, 12))}`);
     }
     return {
       title: 'authenticated tenant read: platform vs Express + pg vs node:http',
@@ -278,12 +306,8 @@ async function run(ctx: BenchContext): Promise<BenchReport> {
       },
     };
   } finally {
-    await Promise.allSettled(servers.map((s) => s.stop()));
-    for (const db of [tenantDb, centralDb]) {
-      if (db) await dropDatabase(pgServer.serverUrl, db).catch((err) => ctx.log(`could not drop ${db}: ${String(err)}`));
-    }
-    if (redisUrl) await dropRedisKeys(redisUrl, redisPrefix).catch((err) => ctx.log(`could not clean Redis keys ${redisPrefix}*: ${String(err)}`));
-    await pgServer.stop();
+    process.off('SIGINT', onInterrupt);
+    await cleanUp();
   }
 }
 

@@ -31,6 +31,7 @@ import { registerModuleAdminRoutes } from './modules/module-admin-routes';
 import { adminAuthenticate, createRegistry, type Registry } from '../registry';
 import { createRings, type Rings } from '../rings';
 import { moduleRoutes } from './modules/module-routes';
+import { createDocuments } from './documents/documents';
 import { registerGraphqlRoutes } from './graphql/graphql-routes';
 import { PLATFORM_VERSION } from '../sdk/manifest';
 import { createNotifications, registerNotificationRoutes } from './notifications';
@@ -84,6 +85,8 @@ export async function startPlatform(config: Config, logger: Logger = createLogge
   const notifications = createNotifications({ config, central, tenantDbs, tenants, auth, drivers, bus: kernel.bus, clock, logger });
 
   const authenticated = authenticate(auth, tenants);
+  const documents = createDocuments({ dataDir: config.dataDir, appUrl: config.appUrl });
+  documents.registerOperations(kernel.bus);
   const app = buildApp({
     logger,
     bodyLimit: config.bodyLimit,
@@ -115,6 +118,7 @@ export async function startPlatform(config: Config, logger: Logger = createLogge
       registry.registerRoutes(api, adminAuthenticated);
       rings.registerRoutes(api, adminAuthenticated);
       registerGraphqlRoutes(api, { config, central, tenantDbs, pubsub: drivers.pubsub, kernel, clock, logger, authenticated });
+      documents.registerRoutes(api, authenticated);
       api.use(moduleRoutes({ modules: kernel.modules, bus: kernel.bus, authenticated }));
     },
   });

@@ -240,7 +240,8 @@ export class Operations {
   }
 
   private async finish(op: LifecycleOperation, status: OperationStatus, result: Record<string, unknown> | null, error: OperationError | null): Promise<void> {
-    const progress = status === 'completed' ? { ...op.progress, done: op.progress.total, message: 'completed' } : op.progress;
+    // The last step's message stays: it says what was done last (or where it failed).
+    const progress = status === 'completed' ? { ...op.progress, done: op.progress.total } : op.progress;
     await op.update({ status, result, error, finished_at: new Date(), progress });
     this.tended.delete(op.id);
     this.push(op);

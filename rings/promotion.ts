@@ -92,7 +92,7 @@ export class Promotions {
     const moves: Move[] = (await rings.installedIn(ring, alias))
       .filter((t) => t.version !== version)
       .map((t) => ({ tenantId: t.tenantId, alias, from: t.version, to: version }));
-    const report = await moveAll(this.deps, moves, progress, `promoting ${alias}@${version} to ring ${ring}`);
+    const report = await moveAll(this.deps, moves, progress, `promoting ${alias}@${version} to ring ${ring}`, 'PROMOTION_FAILED');
     const next = await rings.recordRelease(ring, {
       modules: { ...release.modules, [alias]: version },
       kind: 'promote',

@@ -94,7 +94,7 @@ export class RingRollbacks {
         if (t.version !== c.to) moves.push({ tenantId: t.tenantId, alias: c.alias, from: t.version, to: c.to });
       }
     }
-    const report = await moveAll(this.deps, moves, progress, `rolling ring ${ring} back to release ${previous.number}`);
+    const report = await moveAll(this.deps, moves, progress, `rolling ring ${ring} back to release ${previous.number}`, 'ROLLBACK_FAILED');
     const next = await rings.recordRelease(ring, {
       modules: previous.modules,
       kind: 'rollback',

@@ -31,10 +31,11 @@ export interface MoveReport {
 }
 
 /**
- * Makes every move or none. On failure throws MOVES_FAILED with `details`: the failed move, its
- * cause, the moves undone and any that could not be undone (logged loudly: they need an operator).
+ * Makes every move or none. On failure throws `code` (e.g. PROMOTION_FAILED) with `details`: the
+ * failed move, its cause, the moves undone and any that could not be undone (logged loudly: they
+ * need an operator).
  */
-export async function moveAll(deps: LifecycleDeps, moves: Move[], progress: ProgressReporter, what: string): Promise<MoveReport> {
+export async function moveAll(deps: LifecycleDeps, moves: Move[], progress: ProgressReporter, what: string, code: string): Promise<MoveReport> {
   const done: Move[] = [];
   await progress(0, moves.length, moves.length ? `${what}: ${moves.length} move(s) to make` : `${what}: no tenant to move`);
   for (const [i, m] of moves.entries()) {
@@ -56,7 +57,7 @@ export async function moveAll(deps: LifecycleDeps, moves: Move[], progress: Prog
         }
       }
       throw new MandiError(
-        'MOVES_FAILED',
+        code,
         `${what} failed in ${label(m)}: ${cause.message}. ${notUndone.length ? `${notUndone.length} tenant(s) could not be moved back: see details.` : `Every tenant already moved (${undone.length}) was moved back.`}`,
         cause.status >= 500 ? 500 : 422,
         { failed: m, cause, undone, not_undone: notUndone },

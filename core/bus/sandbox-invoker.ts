@@ -53,20 +53,21 @@ export class SandboxInvoker {
     // Errors the host handed to the guest: when the guest lets one escape, the caller sees the original.
     const passedThrough = new Map<string, MandiError>();
     const self: Caller = { kind: 'module', alias: mod.alias };
-    const log = this.deps.logger.child({ module: mod.key, tenant: ctx.tenantId });
-    const db = this.deps.moduleData.bridge(ctx.tenantId, mod.alias, mod.manifest.data?.models, invocation);
+    // Made on first use: most calls never log or touch the database, and these are per call.
+    let log: Logger | undefined;
+    let db: ReturnType<ModuleDataService['bridge']> | undefined;
     const remember = (err: unknown) => {
       if (err instanceof MandiError) passedThrough.set(`${err.code}\u0000${err.message}`, err);
       throw err;
     };
     const bridge: HostBridge = {
       call: (op, input) => this.bus.call(self, op, input, { ...ctx, depth: ctx.depth }).catch(remember),
-      db: (method, dbArgs, txId) => db(method, dbArgs, txId).catch(remember),
+      db: (method, dbArgs, txId) => (db ??= this.deps.moduleData.bridge(ctx.tenantId, mod.alias, mod.manifest.data?.models, invocation))(method, dbArgs, txId).catch(remember),
       emit: async (event, payload) => {
         if (!(mod.manifest.events?.publishes ?? []).includes(event)) remember(busErrors.eventNotDeclared(mod.alias, event));
         await this.deps.events.emit(ctx.tenantId, event, payload, mod.alias);
       },
-      log: (level, message, data) => log[level]({ data }, message),
+      log: (level, message, data) => (log ??= this.deps.logger.child({ module: mod.key, tenant: ctx.tenantId }))[level]({ data }, message),
       fetch: async (req) => (await this.fetcher(ctx.tenantId))(req),
       now: () => this.deps.clock.now(),
     };
@@ -85,7 +86,7 @@ export class SandboxInvoker {
       const original = passedThrough.get(`${(err.details as { code?: unknown })?.code}\u0000${err.message}`);
       throw original ?? toMandiError(mod, args, err);
     } finally {
-      await this.deps.moduleData.releaseAll(invocation);
+      if (db) await this.deps.moduleData.releaseAll(invocation);
     }
   }
 

@@ -78,7 +78,9 @@ function once(url: URL, method: string, headers: Record<string, string>, body: B
     const client = url.protocol === 'https:' ? https : http;
     const r = client.request(
       url,
-      { method, headers: { 'user-agent': 'mandi-platform', ...headers }, lookup: publicOnly ? publicOnlyLookup : undefined, timeout: timeoutMs },
+      // agent: false: a connection per request, so the idle timeout set below dies with its socket
+      // (pooled sockets would collect one listener per response).
+      { method, headers: { 'user-agent': 'mandi-platform', ...headers }, lookup: publicOnly ? publicOnlyLookup : undefined, timeout: timeoutMs, agent: false },
       (res) => {
         // After the headers, the same timeout applies to gaps in the body.
         res.socket.setTimeout(timeoutMs, () => res.destroy(new OutboundNetworkError(`${url.origin} stopped sending`, 'ETIMEDOUT')));

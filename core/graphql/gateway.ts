@@ -31,7 +31,8 @@ import { DocumentCache } from './documents';
 import { canFor, type GatewayContext } from './gateway-context';
 import type { GatewaySettings, GatewaySettingsStore } from './gateway-settings';
 import { formatExecutionError } from './graphql-errors';
-import { checkLimits, measureOperation, queryComplexity } from './limits';
+import { stableJson } from './json-scalar';
+import { checkLimits, complexityVariables, measureOperation, queryComplexity } from './limits';
 import { auditMutation, rootFields } from './mutation-audit';
 import { HASH_PATTERN, sha256Hex, type PersistedQueries } from './persisted-queries';
 import { badGraphqlRequest, readGraphqlRequest, type GraphqlRequest } from './request-body';
@@ -56,6 +57,13 @@ export class GraphqlRequestError extends Error {
   }
 }
 
+interface OperationShape {
+  depth: number;
+  aliases: number;
+  /** Variables the complexity score depends on. */
+  variables: string[];
+}
+
 export interface GatewayResult {
   data?: ExecutionResult['data'];
   errors?: GraphQLFormattedError[];
@@ -71,7 +79,9 @@ interface OperationText {
 export class GraphqlGateway {
   private readonly documents = new DocumentCache();
   /** Depth and aliases depend on the text and the operation only: measured once per document. */
-  private readonly shapes = new LRUCache<string, ReturnType<typeof measureOperation>>({ max: 5_000 });
+  private readonly shapes = new LRUCache<string, OperationShape>({ max: 5_000 });
+  /** Complexity per schema, operation and the values of the variables it depends on (see limits.ts). */
+  private readonly complexities = new LRUCache<string, number>({ max: 20_000 });
 
   constructor(private readonly deps: GatewayDeps) {}
 
@@ -106,8 +116,14 @@ export class GraphqlGateway {
 
     const shapeKey = `${op.hash}:${body.operationName ?? ''}`;
     let shape = this.shapes.get(shapeKey);
-    if (!shape) this.shapes.set(shapeKey, (shape = measureOperation(document, operation)));
-    const broken = checkLimits(this.deps.config.graphql.limits, shape, () => queryComplexity(built.schema, document, body.operationName, coerced.coerced));
+    if (!shape) this.shapes.set(shapeKey, (shape = { ...measureOperation(document, operation), variables: complexityVariables(document) }));
+    const broken = checkLimits(this.deps.config.graphql.limits, shape, () => {
+      const values = shape.variables.map((name) => coerced.coerced[name]);
+      const key = `${built.key}:${shapeKey}:${stableJson(values)}`;
+      let score = this.complexities.get(key);
+      if (score === undefined) this.complexities.set(key, (score = queryComplexity(built.schema, document, body.operationName, coerced.coerced)));
+      return score;
+    });
     if (broken.length) throw new GraphqlRequestError(400, broken);
 
     const user = ctx.user ?? null;

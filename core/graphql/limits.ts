@@ -10,7 +10,7 @@
  * Introspection fields (`__schema`, `__type`) are left out: introspection has its own switch.
  */
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
-import { Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import { Kind, visit, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValueNode } from 'graphql';
 import { MandiError } from '../errors';
 
 export interface GraphqlLimits {
@@ -76,6 +76,29 @@ function pageSize(args: Record<string, unknown>): number {
 
 const estimator: ComplexityEstimator = ({ field, args, childComplexity }) =>
   field.name.startsWith('__') ? 0 : 1 + pageSize(args) * childComplexity;
+
+/**
+ * The variables a complexity score can depend on: those inside a page-size argument, an `input`
+ * argument (page sizes may sit in it) or an @include/@skip condition. Every other variable (an id,
+ * a sku) leaves the score unchanged, so the score can be cached per text and these values.
+ */
+export function complexityVariables(document: DocumentNode): string[] {
+  const names = new Set<string>();
+  const collect = (value: ValueNode) => {
+    if (value.kind === Kind.VARIABLE) names.add(value.name.value);
+    else if (value.kind === Kind.LIST) value.values.forEach(collect);
+    else if (value.kind === Kind.OBJECT) value.fields.forEach((f) => collect(f.value));
+  };
+  visit(document, {
+    Field(node) {
+      for (const arg of node.arguments ?? []) if (arg.name.value === 'input' || PAGE_ARGS.includes(arg.name.value)) collect(arg.value);
+    },
+    Directive(node) {
+      if (node.name.value === 'include' || node.name.value === 'skip') for (const arg of node.arguments ?? []) collect(arg.value);
+    },
+  });
+  return [...names].sort();
+}
 
 export function queryComplexity(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>): number {
   return getComplexity({ estimators: [estimator], schema, query: document, operationName, variables });

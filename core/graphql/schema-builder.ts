@@ -1,8 +1,9 @@
 /**
  * Assembles one executable schema from a module set (spec 1, GraphQL rules 5-7; Versioning 3): the
- * base types, then each module's contribution merged with @graphql-tools. A contribution that
- * cannot be merged (a conflicting type, an unknown type) is left out with a warning, and so is a
- * resolver for a field that does not exist, so one faulty module never takes the gateway down.
+ * base types, then each module's contribution merged with @graphql-tools, in alias order. A
+ * contribution that cannot be merged with those before it (a conflicting type, an unknown type) is
+ * left out with a warning, and so is a resolver for a field that does not exist, so one faulty
+ * module never takes the gateway down.
  */
 import { mergeTypeDefs } from '@graphql-tools/merge';
 import { makeExecutableSchema } from '@graphql-tools/schema';

@@ -29,8 +29,8 @@ const EXTENSION_TO_DEFINITION: Partial<Record<Kind, Kind>> = {
 
 type Named = DefinitionNode & { name: { value: string }; fields?: readonly unknown[]; values?: readonly unknown[]; types?: readonly unknown[] };
 
-/** The fragment as a schema of its own (see the file comment). */
-export function fragmentSchema(sdl: string): GraphQLSchema {
+/** The fragment as a schema of its own (see the file comment), and the names stubbed as scalars. */
+export function fragmentSchema(sdl: string): { schema: GraphQLSchema; stubs: Set<string> } {
   const doc = parse(sdl, { noLocation: true });
   const merged = new Map<string, Named>();
   const others: DefinitionNode[] = [];
@@ -63,14 +63,20 @@ export function fragmentSchema(sdl: string): GraphQLSchema {
       referenced.add(node.name.value);
     },
   });
-  const stubs = [...referenced].filter((n) => !defined.has(n)).map((n) => `scalar ${n}`).join('\n');
-  const definitions = [...standalone.definitions, ...(stubs ? parse(stubs, { noLocation: true }).definitions : [])];
-  return buildASTSchema({ kind: Kind.DOCUMENT, definitions }, { assumeValidSDL: true });
+  const stubs = new Set([...referenced].filter((n) => !defined.has(n)));
+  const stubSdl = [...stubs].map((n) => `scalar ${n}`).join('\n');
+  const definitions = [...standalone.definitions, ...(stubSdl ? parse(stubSdl, { noLocation: true }).definitions : [])];
+  return { schema: buildASTSchema({ kind: Kind.DOCUMENT, definitions }, { assumeValidSDL: true }), stubs };
 }
 
 /** Descriptions of the breaking changes from `before` to `after` (SDL text; either may be absent). */
 export function graphqlBreakingChanges(before: string | undefined, after: string | undefined): string[] {
   if (!before) return [];
   if (!after) return ['the GraphQL schema was removed'];
-  return findBreakingChanges(fragmentSchema(before), fragmentSchema(after)).map((c) => `GraphQL: ${c.description} (${c.type})`);
+  const old = fragmentSchema(before);
+  // A type only referenced (defined by another module) is not this module's to remove.
+  const foreign = (c: { type: string; description: string }) => c.type === 'TYPE_REMOVED' && old.stubs.has(c.description.replace(/ was removed\.$/, ''));
+  return findBreakingChanges(old.schema, fragmentSchema(after).schema)
+    .filter((c) => !foreign(c))
+    .map((c) => `GraphQL: ${c.description} (${c.type})`);
 }

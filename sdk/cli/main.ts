@@ -1,10 +1,20 @@
 #!/usr/bin/env node
-/** The `mandi` command line: `mandi module <init|build|pack>`. */
+/**
+ * The `mandi` command line: `mandi module <init|build|pack|publish|install|upgrade|rollback|uninstall>`
+ * and `mandi ring <list|show|promote|rollback|assign>`. The platform commands read MANDI_URL and
+ * MANDI_TOKEN (or --url, --token). Exit codes: 0 done, 1 refused or failed, 2 bad usage, 3 token
+ * refused, 4 platform unreachable or failing.
+ */
 import { Command } from 'commander';
+import { registerLifecycleCommands } from './lifecycle-commands';
 import { registerModuleCommands } from './module-commands';
+import { registerRingCommands } from './ring-commands';
+import { CLI_VERSION, registerUpgrade } from './upgrade';
 
-const program = new Command('mandi').description('Mandi developer tools');
-registerModuleCommands(program);
+const program = new Command('mandi').description('Mandi developer tools').version(CLI_VERSION);
+registerLifecycleCommands(registerModuleCommands(program));
+registerRingCommands(program);
+registerUpgrade(program);
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`✖ ${err instanceof Error ? err.message : String(err)}\n`);
   process.exitCode = 1;

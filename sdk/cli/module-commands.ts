@@ -34,8 +34,9 @@ async function build(dir: string, minify: boolean) {
   for (const w of result.warnings) warn(w);
 }
 
-export function registerModuleCommands(program: Command): void {
-  const module = program.command('module').description('create, build and package Mandi modules');
+/** Registers `mandi module …` and returns that command, so other command files can add to it. */
+export function registerModuleCommands(program: Command): Command {
+  const module = program.command('module').description('create, build, package, publish and install Mandi modules');
 
   module
     .command('init <name>')
@@ -86,4 +87,5 @@ export function registerModuleCommands(program: Command): void {
         detail(`sha256  ${result.sha256}`);
       }),
     );
+  return module;
 }

@@ -14,8 +14,8 @@ describe('spec 1 GraphQL rules 5-7: how modules join the schema', () => {
     tp = await startTestPlatform();
     const o = await tp.install('acme');
     owner = { token: o.token, tenant: 'acme' };
-    await addFixtureModules(tp, ['shop', 'stock', 'loyal', 'ledger', 'gqlx']);
-    for (const alias of ['shop', 'stock', 'loyal', 'ledger', 'gqlx']) await installModule(tp, o.token, 'acme', alias);
+    await addFixtureModules(tp, ['shop', 'stock', 'loyal', 'ledger', 'gqlx', 'upsell']);
+    for (const alias of ['shop', 'stock', 'loyal', 'ledger', 'gqlx', 'upsell']) await installModule(tp, o.token, 'acme', alias);
   }, 120_000);
   afterAll(() => tp?.close());
 
@@ -67,6 +67,13 @@ describe('spec 1 GraphQL rules 5-7: how modules join the schema', () => {
       expect(res.body).toContain('balance(account: String!): Balance');
       expect(res.body).toContain('stock_count_units(input: JSON): JSON');
       expect(res.body).not.toContain('loyal_');
+    });
+    test('a module whose schema cannot merge is left out with a warning; every other module still answers', async () => {
+      const sdl = (await tp.api('/graphql/schema', { token: owner.token, tenant: 'acme' })).body as string;
+      expect(sdl).toContain('# upsell@1.0.0: not joined\n');
+      expect(sdl).toMatch(/# warning: upsell@1\.0\.0 graphql\/schema\.graphql left out of the schema: Unable to merge GraphQL type "Product": Field "sku" already defined with a different type/);
+      expect((await gql(tp, owner, '{ product(sku: "P-01") { sku } }')).body).toEqual({ data: { product: { sku: 'P-01' } } });
+      expect((await gql(tp, owner, '{ upsell { sku } }')).status).toBe(400);
     });
   });
 

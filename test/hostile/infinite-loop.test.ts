@@ -9,7 +9,7 @@ describe('spec/DESIGN: sandbox stops an infinite loop, rebuilds the isolate, and
   });
   afterEach(() => h.dispose());
 
-  it.each(['spin', 'spinAfterAwait', 'spinInMicrotask'])('%s: the caller gets TIMEOUT while another module keeps answering', async (op) => {
+  it.each(['spin', 'spinAfterAwait', 'spinInMicrotask', 'spinInToJSON'])('%s: the caller gets TIMEOUT while another module keeps answering', async (op) => {
     const started = performance.now();
     const looping = h.invoke(op);
     const meanwhile = await h.goodAnswersWhile(looping);

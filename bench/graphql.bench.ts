@@ -1,0 +1,185 @@
+/**
+ * GraphQL gateway benchmark (issue 5): the same bus operation, `shop.get_product` of the GraphQL test
+ * fixture (test/graphql/fixtures/shop, a real module in a real sandbox), asked for three ways on one
+ * platform (NODE_ENV=production, in its own process):
+ *
+ *   (r) REST      GET  /api/v1/shop/products/P-01                  the module's manifest route
+ *   (g) GraphQL   POST /api/v1/graphql {query, variables}           ad hoc text (parsed once, then cached)
+ *   (p) GraphQL   POST /api/v1/graphql {extensions.persistedQuery}  hash only, registered beforehand
+ *
+ * Each is measured twice: under load (autocannon, --connections) and unloaded (one connection, one
+ * request at a time: the latency a single client sees). Targets are measured round-robin per round.
+ * Target: (p) p50 within 1.5x of (r) p50, unloaded and loaded.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { databaseUrl, dropDatabase } from '../core/data/pg-admin';
+import { tenantDbName } from '../core/data/tenant-databases';
+import { buildModule } from '../sdk/build/build-module';
+import { needsBuild } from '../sdk/build/needs-build';
+import type { BenchContext, BenchReport, Benchmark, Check, Row } from './benchmark';
+import { startChildServer, type ChildServer } from './support/child-server';
+import { openBenchPostgres } from './support/postgres-server';
+
+const MODULE_DIR = path.resolve(__dirname, '../test/graphql/fixtures/shop');
+const RATE_POINTS = 1_000_000_000;
+const TARGET_RATIO = 1.5;
+const QUERY = 'query Product($sku: String!) { product(sku: $sku) { sku name price cost } }';
+const VARIABLES = { sku: 'P-01' };
+
+interface Target {
+  key: 'r' | 'g' | 'p';
+  label: string;
+  request: { method: 'GET' | 'POST'; path: string; body?: string };
+}
+
+interface Window {
+  target: Target;
+  mode: 'loaded' | 'unloaded';
+  result: autocannon.Result;
+  cpuMicros: number;
+}
+
+const failures = (r: autocannon.Result) => r.errors + r.timeouts + r.non2xx;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+
+async function json(url: string, init: RequestInit): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- any JSON
+  const res = await fetch(url, init);
+  const text = await res.text();
+  try {
+    return { status: res.status, body: JSON.parse(text) };
+  } catch {
+    return { status: res.status, body: text };
+  }
+}
+
+async function run(ctx: BenchContext): Promise<BenchReport> {
+  const { durationSeconds, warmupSeconds, connections, rounds } = ctx.options;
+  if (await needsBuild(MODULE_DIR, 'dist/index.js')) {
+    ctx.log('building the shop fixture module');
+    await buildModule(MODULE_DIR);
+  }
+  const runId = randomBytes(4).toString('hex');
+  const centralDb = `mandi_bench_gql_${runId}`;
+  const pgServer = await openBenchPostgres(ctx.log);
+  let server: ChildServer | undefined;
+  let tenantDb: string | undefined;
+  try {
+    ctx.log('starting the platform');
+    server = await startChildServer('platform', 'platform.ts', {
+      env: {
+        NODE_ENV: 'production',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_URL: databaseUrl(pgServer.serverUrl, centralDb),
+        REDIS_URL: '',
+        REDIS_PREFIX: `mandi-bench-gql-${runId}`,
+        LOG_LEVEL: 'warn',
+        API_RATE_LIMIT: `${RATE_POINTS}/600`,
+        BUS_RATE_LIMIT: `${RATE_POINTS}/600`,
+        MODULE_PATHS: MODULE_DIR,
+      },
+    });
+    const base = `${server.url}/api/v1`;
+    const installed = await json(`${base}/install/owner`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ organization_name: 'Bench Stores', organization_slug: 'bench', name: 'Bea Bench', email: 'bea@bench.example', password: 'bench-password-123' }),
+    });
+    if (installed.status !== 201) throw new Error(`install failed: ${installed.status} ${JSON.stringify(installed.body)}`);
+    tenantDb = tenantDbName(installed.body.tenant.id);
+    const headers = { authorization: `Bearer ${installed.body.token}`, 'x-tenant': 'bench', 'content-type': 'application/json' };
+    const mod = await json(`${base}/modules/shop/install`, { method: 'POST', headers, body: '{}' });
+    if (mod.status !== 201) throw new Error(`module install failed: ${mod.status} ${JSON.stringify(mod.body)}`);
+    const registered = await json(`${base}/graphql/persisted`, { method: 'POST', headers, body: JSON.stringify({ query: QUERY, name: 'Product' }) });
+    const hash = createHash('sha256').update(QUERY).digest('hex');
+    if (registered.body?.hash !== hash) throw new Error(`persisting failed: ${registered.status} ${JSON.stringify(registered.body)}`);
+
+    const targets: Target[] = [
+      { key: 'r', label: '(r) REST GET /shop/products/P-01', request: { method: 'GET', path: '/api/v1/shop/products/P-01' } },
+      { key: 'g', label: '(g) GraphQL, ad hoc query', request: { method: 'POST', path: '/api/v1/graphql', body: JSON.stringify({ query: QUERY, variables: VARIABLES }) } },
+      {
+        key: 'p',
+        label: '(p) GraphQL, persisted hash',
+        request: { method: 'POST', path: '/api/v1/graphql', body: JSON.stringify({ variables: VARIABLES, extensions: { persistedQuery: { version: 1, sha256Hash: hash } } }) },
+      },
+    ];
+    // Same product from every target before any load: the comparison is of equal work.
+    for (const t of targets) {
+      const res = await json(server.url + t.request.path, { method: t.request.method, headers, body: t.request.body });
+      const product = t.key === 'r' ? res.body : res.body?.data?.product;
+      if (res.status !== 200 || product?.sku !== 'P-01' || product?.cost !== '1.00') throw new Error(`${t.label} answered ${res.status} ${JSON.stringify(res.body)}`);
+    }
+
+    const measure = async (t: Target, mode: Window['mode'], round: number): Promise<Window> => {
+      const load = (duration: number) =>
+        autocannon({ url: server!.url + t.request.path, method: t.request.method, body: t.request.body, headers, connections: mode === 'loaded' ? connections : 1, duration });
+      ctx.log(`${t.label}, ${mode}${rounds > 1 ? ` (round ${round + 1}/${rounds})` : ''}: ${warmupSeconds} s warm-up, ${durationSeconds} s measured`);
+      await load(warmupSeconds);
+      const before = await server!.stats();
+      const result = await load(durationSeconds);
+      const after = await server!.stats();
+      return { target: t, mode, result, cpuMicros: after.cpuMicros - before.cpuMicros };
+    };
+    const windows: Window[] = [];
+    for (const mode of ['unloaded', 'loaded'] as const) {
+      for (let round = 0; round < rounds; round++) for (const t of targets) windows.push(await measure(t, mode, round));
+    }
+
+    const of = (key: Target['key'], mode: Window['mode']) => windows.filter((w) => w.target.key === key && w.mode === mode);
+    const p50 = (key: Target['key'], mode: Window['mode']) => median(of(key, mode).map((w) => w.result.latency.p50));
+    const rows: Row[] = [];
+    for (const mode of ['unloaded', 'loaded'] as const) {
+      for (const t of targets) {
+        const ws = of(t.key, mode);
+        const mid = ws.find((w) => w.result.latency.p50 === p50(t.key, mode))!;
+        const requests = ws.reduce((n, w) => n + w.result.requests.total, 0);
+        rows.push({
+          target: t.label,
+          load: mode === 'loaded' ? `${connections} connections` : '1 connection',
+          'req/s': Math.round(mid.result.requests.average),
+          'p50 ms': mid.result.latency.p50,
+          'p99 ms': mid.result.latency.p99,
+          'CPU µs/req': Math.round(ws.reduce((n, w) => n + w.cpuMicros, 0) / Math.max(1, requests)),
+          errors: ws.reduce((n, w) => n + failures(w.result), 0),
+          'p50 vs (r)': `${(p50(t.key, mode) / p50('r', mode)).toFixed(2)}x`,
+        });
+      }
+    }
+    // autocannon's latencies are whole milliseconds at this speed: compare means too, they resolve finer.
+    const mean = (key: Target['key'], mode: Window['mode']) => median(of(key, mode).map((w) => w.result.latency.average));
+    const checks: Check[] = (['unloaded', 'loaded'] as const).map((mode) => {
+      const ratio = p50('p', mode) / p50('r', mode);
+      return {
+        name: `(p) persisted GraphQL p50 <= ${TARGET_RATIO}x (r) REST p50, ${mode}`,
+        ok: ratio <= TARGET_RATIO,
+        detail: `${p50('p', mode)} ms vs ${p50('r', mode)} ms = ${ratio.toFixed(2)}x (means ${mean('p', mode).toFixed(2)} vs ${mean('r', mode).toFixed(2)} ms = ${(mean('p', mode) / mean('r', mode)).toFixed(2)}x)`,
+      };
+    });
+    const failed = targets.filter((t) => windows.some((w) => w.target === t && failures(w.result) > 0));
+    checks.push({ name: 'no errors, timeouts or non-2xx answers', ok: !failed.length, detail: failed.length ? failed.map((t) => t.label).join(', ') : 'none' });
+    return {
+      title: 'one bus operation: REST vs GraphQL ad hoc vs GraphQL persisted',
+      rows,
+      checks,
+      notes: [
+        `autocannon: ${warmupSeconds} s warm-up then ${durationSeconds} s measured per target and load, ${rounds} round(s) round-robin; figures of each target's median round`,
+        `operation shop.get_product (sandboxed module, validated input, permission check, rate limit, audit record) for the platform owner; NODE_ENV=production, LOG_LEVEL=warn, in-process drivers`,
+        `GraphQL selects { sku name price cost } of the product; REST returns the whole record`,
+        `CPU µs/req: the server process's own CPU time (user + system) in the measured windows divided by the requests it answered`,
+      ],
+      data: { windows: windows.map((w) => ({ key: w.target.key, mode: w.mode, cpuMicros: w.cpuMicros, autocannon: w.result })) },
+    };
+  } finally {
+    await server?.stop();
+    for (const db of [tenantDb, centralDb]) if (db) await dropDatabase(pgServer.serverUrl, db).catch((err) => ctx.log(`could not drop ${db}: ${String(err)}`));
+    await pgServer.stop();
+  }
+}
+
+const bench: Benchmark = {
+  description: 'shop.get_product via REST vs GraphQL (ad hoc and persisted), autocannon, loaded and unloaded',
+  run,
+};
+export default bench;

@@ -1,0 +1,145 @@
+/**
+ * Invoices, credit notes and proformas (spec 3, Invoice).
+ *
+ * Numbers are <PREFIX>-<YYYYMM>-<NNNN> (INV, CN, PI), sequential within prefix and month: the
+ * counter is host.db.sequence("<PREFIX>-<YYYYMM>") taken inside the same transaction that inserts
+ * the invoice. The sequence row stays locked until that transaction ends, so concurrent requests
+ * queue on it; a rolled-back insert rolls the counter back too: no gap and no duplicate. The month
+ * is the platform clock's UTC month at issue time. Past 9999 the number simply grows a digit.
+ *
+ * Credit notes carry an amount (tax-inclusive, at most what is left un-credited of the order
+ * total) and a reason; their tax is the order's tax share of that amount, rounded half-up to
+ * paise, split like the order (CGST = half rounded half-up, SGST = the rest; or all IGST).
+ *
+ * PDF: module code cannot run pdfkit (no Node in the sandbox), so after the invoice is committed
+ * the public core operation documents.render_pdf lays it out and stores it; pdf_path and pdf_url
+ * (the download route) are then saved on the invoice.
+ */
+import type { DbTransaction, HandlerContext } from '../../../sdk';
+import { invalid, OrdersError } from './errors';
+import { D, parseAmount, str } from './money';
+import { inTransaction, itemsOf, loadOrder, nowIso, saveOrder, type OrderRow } from './store';
+
+export type InvoiceRow = {
+  id: string; order_id: string; invoice_number: string; type: string; status: string; subtotal: string; tax_details: Record<string, unknown>;
+  total_tax: string; discount: string; total: string; currency: string; billing_name: string | null; billing_gstin: string | null;
+  line_items: unknown[]; reason: string | null; refund_id: string | null; pdf_path: string | null; pdf_url: string | null;
+  issued_at: string | null; due_at: string | null; created_at: string;
+};
+
+export const PREFIX: Record<string, string> = { invoice: 'INV', credit_note: 'CN', proforma: 'PI' };
+const DAY = 86_400_000;
+export const DUE_DAYS = 30;
+
+function period(ms: number) {
+  const d = new Date(ms);
+  return `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
+}
+
+type InvoiceInput = { id: string; type?: string; amount?: unknown; reason?: string; refund_id?: string; billing_name?: string; billing_gstin?: string; pdf?: boolean };
+
+const billingName = (o: OrderRow, given?: string) =>
+  given ?? ((o.billing_address as { name?: string } | null)?.name ?? (o.customer as { name?: string })?.name ?? null);
+
+export async function createInvoice(input: InvoiceInput, ctx: HandlerContext) {
+  const type = input.type ?? 'invoice';
+  if (!PREFIX[type]) throw invalid('type', 'The type must be invoice, credit_note or proforma.');
+  if (type === 'credit_note') {
+    if (input.amount === undefined) {
+      const order = await loadOrder(ctx.host.db, input.id);
+      input = { ...input, amount: str(new D(order.total).minus(order.total_credited)) };
+    }
+    return issueCreditNote({ id: input.id, amount: input.amount, reason: input.reason ?? 'credit note', refund_id: input.refund_id, pdf: input.pdf }, ctx);
+  }
+  const order = await loadOrder(ctx.host.db, input.id);
+  if (order.status === 'cancelled' && type === 'invoice') throw new OrdersError('INVALID_STATUS', `Order ${order.order_number} is cancelled; it cannot be invoiced.`, { status: 409, current_status: order.status });
+  const items = await itemsOf(ctx.host.db, order.id);
+  const lineItems = items.map((i) => ({
+    name: i.name, sku: i.sku, hsn_code: i.hsn_code, quantity: i.quantity, unit_price: i.unit_price, discount: i.discount, taxable_amount: i.taxable_amount,
+    tax_rate: i.tax_rate, cgst: i.cgst, sgst: i.sgst, igst: i.igst, tax_total: i.tax_total, total: i.total,
+  }));
+  const byRate: Record<string, { taxable: string; tax: string }> = {};
+  for (const i of items) {
+    const k = new D(i.tax_rate).toString();
+    const cur = byRate[k] ?? { taxable: '0.00', tax: '0.00' };
+    byRate[k] = { taxable: str(new D(cur.taxable).plus(i.taxable_amount)), tax: str(new D(cur.tax).plus(i.tax_total)) };
+  }
+  const base = {
+    order_id: order.id, status: type === 'invoice' && order.payment_status === 'paid' ? 'paid' : 'issued', subtotal: order.subtotal, discount: order.discount,
+    total_tax: order.tax_total, total: order.total, currency: order.currency,
+    tax_details: { ...order.tax_details, shipping: order.shipping_total, by_rate: byRate },
+    billing_name: billingName(order, input.billing_name), billing_gstin: input.billing_gstin ?? order.billing_gstin, line_items: lineItems, reason: input.reason ?? null, refund_id: null,
+  };
+  const invoice = await insertNumbered(ctx, type, async () => base);
+  return input.pdf === false ? invoice : renderPdf(ctx, invoice, order);
+}
+
+/** Inserts an invoice under the next number of its prefix and month, in one transaction. */
+async function insertNumbered(ctx: HandlerContext, type: string, build: (tx: DbTransaction) => Promise<Record<string, unknown>>): Promise<InvoiceRow> {
+  return inTransaction(ctx.host.db, async (tx) => {
+    const base = await build(tx);
+    const now = ctx.host.now();
+    const key = `${PREFIX[type]}-${period(now)}`;
+    const n = await tx.sequence(`invoice:${key}`);
+    const at = new Date(now).toISOString();
+    return tx.create<InvoiceRow>('Invoice', {
+      ...base, type, invoice_number: `${key}-${String(n).padStart(4, '0')}`, issued_at: at, due_at: new Date(now + DUE_DAYS * DAY).toISOString(), created_at: at,
+    });
+  });
+}
+
+export async function issueCreditNote(input: { id: string; amount: unknown; reason: string; refund_id?: string; pdf?: boolean }, ctx: HandlerContext) {
+  const amount = parseAmount(input.amount, 'amount');
+  let order: OrderRow | undefined;
+  const invoice = await insertNumbered(ctx, 'credit_note', async (tx) => {
+    const current = await loadOrder(tx, input.id);
+    const open = new D(current.total).minus(current.total_credited);
+    if (amount.gt(open)) {
+      throw new OrdersError('CREDIT_EXCEEDS_TOTAL', `A credit note of ${str(amount)} is more than the ${str(open)} of order ${current.order_number} not yet credited.`, {
+        status: 422, creditable: str(open), errors: { amount: [`at most ${str(open)}`] },
+      });
+    }
+    order = await saveOrder(tx, current, { total_credited: str(new D(current.total_credited).plus(amount)) }, new Date(ctx.host.now()).toISOString());
+    const total = new D(current.total);
+    const tax = total.isZero() ? new D(0) : new D(str(amount.times(current.tax_total).div(total)));
+    const cgst = current.same_state ? new D(str(tax.div(2))) : new D(0);
+    const sgst = current.same_state ? tax.minus(cgst) : new D(0);
+    const igst = current.same_state ? new D(0) : tax;
+    return {
+      order_id: current.id, status: 'issued', subtotal: str(amount.minus(tax)), discount: '0.00', total_tax: str(tax), total: str(amount), currency: current.currency,
+      tax_details: { same_state: current.same_state, cgst: str(cgst), sgst: str(sgst), igst: str(igst), total_tax: str(tax) },
+      billing_name: billingName(current), billing_gstin: current.billing_gstin, reason: input.reason, refund_id: input.refund_id ?? null,
+      line_items: [{ name: `Credit for order ${current.order_number}: ${input.reason}`, quantity: 1, taxable_amount: str(amount.minus(tax)), cgst: str(cgst), sgst: str(sgst), igst: str(igst), total: str(amount) }],
+    };
+  });
+  return input.pdf === false ? invoice : renderPdf(ctx, invoice, order!);
+}
+
+async function renderPdf(ctx: HandlerContext, invoice: InvoiceRow, order: OrderRow): Promise<InvoiceRow> {
+  try {
+    const out = await ctx.host.call<{ path: string; url: string }>('documents.render_pdf', {
+      template: 'invoice',
+      name: invoice.invoice_number,
+      data: {
+        title: invoice.type === 'credit_note' ? 'Credit note' : invoice.type === 'proforma' ? 'Proforma invoice' : 'Tax invoice',
+        number: invoice.invoice_number, order_number: order.order_number, issued_at: invoice.issued_at, due_at: invoice.due_at,
+        billing_name: invoice.billing_name, billing_gstin: invoice.billing_gstin, currency: invoice.currency, line_items: invoice.line_items,
+        subtotal: invoice.subtotal, discount: invoice.discount, tax_details: invoice.tax_details, total_tax: invoice.total_tax, total: invoice.total, reason: invoice.reason,
+      },
+    });
+    await ctx.host.db.update<InvoiceRow>('Invoice', { pdf_path: out.path, pdf_url: out.url }, { where: { id: invoice.id } });
+    return { ...invoice, pdf_path: out.path, pdf_url: out.url };
+  } catch (err) {
+    // The invoice stands without its PDF; it is rendered again on the next GET …/invoices.
+    ctx.host.log.error('invoice PDF not rendered', { invoice: invoice.invoice_number, error: (err as Error).message });
+    return invoice;
+  }
+}
+
+export async function listInvoices(input: { id: string }, ctx: HandlerContext) {
+  const order = await loadOrder(ctx.host.db, input.id);
+  const rows = await ctx.host.db.find<InvoiceRow>('Invoice', { where: { order_id: order.id }, order: [['created_at', 'ASC'], ['invoice_number', 'ASC']], limit: 1000 });
+  const out = [];
+  for (const r of rows) out.push(r.pdf_path ? r : await renderPdf(ctx, r, order));
+  return { invoices: out };
+}

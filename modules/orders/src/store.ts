@@ -1,0 +1,181 @@
+/**
+ * Shared order plumbing: row types, loading an order by id or number, the order view (with the
+ * computed can_ship), transactions retried on compare-and-set conflicts, and status moves.
+ *
+ * Concurrency: host.db has no row locks, so every change of an order row is a compare-and-set on
+ * its `version` column (UPDATE … WHERE id = ? AND version = ?). Whoever loses re-runs its whole
+ * transaction on fresh rows, so reconciled totals never lose a concurrent payment.
+ */
+import type { Db, DbTransaction, HandlerContext } from '../../../sdk';
+import { codeOf, notFound, OrdersError, Retry, invalidStatus } from './errors';
+
+export type OrderRow = {
+  id: string;
+  order_number: string;
+  status: string;
+  payment_status: string;
+  fulfillment_status: string;
+  customer_id: string | null;
+  customer: Record<string, unknown>;
+  currency: string;
+  is_cod: boolean;
+  same_state: boolean;
+  subtotal: string;
+  discount: string;
+  shipping_total: string;
+  tax_total: string;
+  total: string;
+  total_paid: string;
+  total_refunded: string;
+  total_credited: string;
+  balance_due: string;
+  tax_details: Record<string, unknown>;
+  billing_address: Record<string, unknown> | null;
+  shipping_address: Record<string, unknown> | null;
+  billing_gstin: string | null;
+  custom_fields: Record<string, unknown>;
+  notes: string | null;
+  source: string | null;
+  version: number;
+  cancel_reason: string | null;
+  cancelled_at: string | null;
+  delivered_at: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export type ItemRow = {
+  id: string;
+  order_id: string;
+  position: number;
+  name: string;
+  sku: string | null;
+  hsn_code: string | null;
+  quantity: number;
+  unit_price: string;
+  discount: string;
+  taxable_amount: string;
+  tax_rate: string;
+  rate_source: string | null;
+  cgst: string;
+  sgst: string;
+  igst: string;
+  tax_total: string;
+  total: string;
+  weight: string | null;
+};
+
+export const ORDER_STATUSES = ['pending', 'confirmed', 'processing', 'ready_to_ship', 'shipped', 'out_for_delivery', 'delivered', 'rto_initiated', 'rto_received', 'cancelled'] as const;
+export const SHIPPABLE = new Set(['confirmed', 'processing', 'ready_to_ship']);
+
+/**
+ * Allowed transitions (spec 3, States and transitions). `shipped` is entered only by ship
+ * (a shipment exists); the tracking states by carrier updates or by a user correcting them.
+ * The spec leaves the source of rto_initiated unshown: any shipping state (shipped,
+ * out_for_delivery) may return to origin.
+ */
+export const TRANSITIONS: Record<string, string[]> = {
+  pending: ['confirmed', 'cancelled'],
+  confirmed: ['processing', 'ready_to_ship', 'cancelled'],
+  processing: ['ready_to_ship', 'cancelled'],
+  ready_to_ship: ['cancelled'],
+  shipped: ['out_for_delivery', 'delivered', 'rto_initiated'],
+  out_for_delivery: ['delivered', 'rto_initiated'],
+  delivered: [],
+  rto_initiated: ['rto_received'],
+  rto_received: [],
+  cancelled: [],
+};
+
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type AnyDb = Db | DbTransaction;
+
+export async function findOrder(db: AnyDb, id: string): Promise<OrderRow | null> {
+  if (UUID_RE.test(id)) {
+    const byId = await db.findOne<OrderRow>('Order', { where: { id: id.toLowerCase() } });
+    if (byId) return byId;
+  }
+  return db.findOne<OrderRow>('Order', { where: { order_number: id } });
+}
+
+export async function loadOrder(db: AnyDb, id: string): Promise<OrderRow> {
+  const order = await findOrder(db, id);
+  if (!order) throw notFound('Order', id);
+  return order;
+}
+
+export const itemsOf = (db: AnyDb, orderId: string) =>
+  db.find<ItemRow>('OrderItem', { where: { order_id: orderId }, order: [['position', 'ASC']], limit: 1000 });
+
+export function orderView(order: OrderRow, items?: ItemRow[]) {
+  return { ...order, can_ship: SHIPPABLE.has(order.status), ...(items ? { items } : {}) };
+}
+
+export const nowIso = (ctx: HandlerContext) => new Date(ctx.host.now()).toISOString();
+
+/** Events to publish once the transaction that caused them has committed. */
+export type Outbox = Array<[string, unknown]>;
+
+export async function publish(ctx: HandlerContext, outbox: Outbox) {
+  for (const [event, payload] of outbox) await ctx.host.emit(event, payload);
+}
+
+/** Runs `work` in a transaction, again on a lost compare-and-set or a serialization conflict. */
+export async function inTransaction<T>(db: Db, work: (tx: DbTransaction) => Promise<T>, attempts = 25): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction(work);
+    } catch (err) {
+      const code = codeOf(err);
+      const retry = err instanceof Retry || code === 'ORDERS_RETRY' || code === 'DB_CONFLICT' || code === 'DB_RETRY' || (err as Error)?.message === 'concurrent update; retry';
+      if (!retry) throw err;
+      if (attempt >= attempts) throw new OrdersError('ORDERS_BUSY', 'The order is being changed concurrently; retry.', { status: 409 });
+    }
+  }
+}
+
+/** Compare-and-set on the order's version; throws Retry when someone else changed it first. */
+export async function saveOrder(tx: DbTransaction, order: OrderRow, changes: Partial<OrderRow>, at: string): Promise<OrderRow> {
+  const next = { ...changes, version: order.version + 1, updated_at: at };
+  const n = await tx.update('Order', next, { where: { id: order.id, version: order.version } });
+  if (n !== 1) throw new Retry();
+  return { ...order, ...next } as OrderRow;
+}
+
+/**
+ * Moves the order to `to` (checked against TRANSITIONS unless `force`), records the history and
+ * queues order.status_changed plus the events a state carries (fulfilled, delivered).
+ */
+export async function moveStatus(
+  tx: DbTransaction,
+  order: OrderRow,
+  to: string,
+  opts: { at: string; reason?: string | null; actor: string; outbox: Outbox; extra?: Partial<OrderRow>; force?: boolean },
+): Promise<OrderRow> {
+  const from = order.status;
+  if (from === to) return opts.extra ? saveOrder(tx, order, opts.extra, opts.at) : order;
+  if (!opts.force && !(TRANSITIONS[from] ?? []).includes(to)) {
+    throw invalidStatus(`An order in status "${from}" cannot move to "${to}".`, from, { allowed: TRANSITIONS[from] ?? [] });
+  }
+  const changes: Partial<OrderRow> = { ...opts.extra, status: to };
+  if (to === 'delivered') changes.delivered_at = opts.at;
+  if (to === 'cancelled') {
+    changes.cancelled_at = opts.at;
+    changes.cancel_reason = opts.reason ?? null;
+  }
+  const saved = await saveOrder(tx, order, changes, opts.at);
+  await tx.create('StatusChange', { order_id: order.id, from_status: from, to_status: to, reason: opts.reason ?? null, actor: opts.actor, created_at: opts.at });
+  opts.outbox.push(['orders.status_changed', { order_id: order.id, order_number: order.order_number, old_status: from, new_status: to }]);
+  const brief = { order_id: order.id, order_number: order.order_number, status: to, total: order.total, currency: order.currency, customer: order.customer };
+  if (to === 'shipped' || to === 'out_for_delivery') opts.outbox.push(['orders.fulfilled', brief]);
+  if (to === 'delivered') opts.outbox.push(['orders.delivered', { ...brief, delivered_at: opts.at }]);
+  return saved;
+}
+
+export const actorOf = (ctx: HandlerContext) => (ctx.user ? `user:${ctx.user.id}` : ctx.caller);
+
+export async function getSetting<T>(db: AnyDb, key: string, fallback: T): Promise<T> {
+  const row = await db.findOne<{ key: string; value: unknown }>('Setting', { where: { key } });
+  return row && row.value !== null && row.value !== undefined ? (row.value as T) : fallback;
+}

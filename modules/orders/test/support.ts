@@ -1,0 +1,110 @@
+/**
+ * Shared by the orders tests: a platform with orders, the Razorpay and Shiprocket modules and an
+ * event recorder, plus stand-in Razorpay and Shiprocket servers on 127.0.0.1 speaking those APIs.
+ */
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { createTestHost, type TestHost } from '../../../sdk/test-host';
+
+export const ORDERS_DIR = path.resolve(__dirname, '..');
+export const RAZORPAY_DIR = path.resolve(__dirname, '../../payment-razorpay');
+export const SHIPROCKET_DIR = path.resolve(__dirname, '../../shipping-shiprocket');
+export const RECORDER_DIR = path.resolve(__dirname, 'fixtures/recorder');
+
+export interface Seen { method: string; url: string; headers: http.IncomingHttpHeaders; body: any } // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** A small JSON server; `handle` answers [status, body]. */
+export async function standIn(handle: (req: Seen) => [number, unknown]) {
+  const seen: Seen[] = [];
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      const entry: Seen = { method: req.method!, url: req.url!, headers: req.headers, body: raw ? JSON.parse(raw) : null };
+      seen.push(entry);
+      const [status, body] = handle(entry);
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { origin, seen, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/** Razorpay's payment-link and refund endpoints, with basic auth key_id:key_secret. */
+export function razorpayStandIn(keyId: string, secret: string) {
+  let n = 0;
+  const refunded = new Map<string, number>();
+  return standIn((req) => {
+    const auth = `Basic ${Buffer.from(`${keyId}:${secret}`).toString('base64')}`;
+    if (req.headers.authorization !== auth) return [401, { error: { code: 'BAD_REQUEST_ERROR', description: 'The api key provided is invalid' } }];
+    if (req.method === 'POST' && req.url === '/v1/payment_links') {
+      const b = req.body;
+      if (!Number.isInteger(b.amount) || b.amount < 100) return [400, { error: { code: 'BAD_REQUEST_ERROR', description: 'The amount must be atleast INR 1.00' } }];
+      n++;
+      return [200, { id: `plink_${n}`, entity: 'payment_link', amount: b.amount, currency: b.currency, reference_id: b.reference_id, short_url: `https://rzp.io/i/test${n}`, status: 'created', expire_by: b.expire_by ?? 0, customer: b.customer }];
+    }
+    const m = /^\/v1\/payments\/([^/]+)\/refund$/.exec(req.url);
+    if (req.method === 'POST' && m) {
+      if (m[1] === 'pay_declined') return [400, { error: { code: 'BAD_REQUEST_ERROR', description: 'The payment has been fully refunded already' } }];
+      refunded.set(m[1], (refunded.get(m[1]) ?? 0) + req.body.amount);
+      n++;
+      return [200, { id: `rfnd_${n}`, entity: 'refund', amount: req.body.amount, currency: 'INR', payment_id: m[1], status: 'processed', notes: req.body.notes }];
+    }
+    return [404, { error: { code: 'BAD_REQUEST_ERROR', description: 'The requested URL was not found on the server.' } }];
+  });
+}
+
+/** Shiprocket's login, serviceability, adhoc order, AWB assignment and tracking endpoints. */
+export function shiprocketStandIn(tracking: Map<string, Array<Record<string, unknown>>>) {
+  let n = 0;
+  return standIn((req) => {
+    if (req.method === 'POST' && req.url === '/v1/external/auth/login') {
+      return req.body?.email === 'ops@test-org.example' && req.body?.password === 'sr-pass' ? [200, { token: 'sr-token-1' }] : [400, { message: 'Invalid email and password combination' }];
+    }
+    if (req.headers.authorization !== 'Bearer sr-token-1') return [401, { message: 'Token has expired' }];
+    if (req.method === 'GET' && req.url.startsWith('/v1/external/courier/serviceability/')) {
+      return [200, { status: 200, data: { available_courier_companies: [
+        { courier_company_id: 10, courier_name: 'Delhivery Surface', rate: 72.5, etd: 'Jan 10, 2030', estimated_delivery_days: '4', cod: 1 },
+        { courier_company_id: 24, courier_name: 'Xpressbees', rate: 81, etd: 'Jan 9, 2030', estimated_delivery_days: '3', cod: 1 },
+      ] } }];
+    }
+    if (req.method === 'POST' && req.url === '/v1/external/orders/create/adhoc') {
+      n++;
+      return [200, { order_id: 9000 + n, shipment_id: 7000 + n, status: 'NEW', status_code: 1 }];
+    }
+    if (req.method === 'POST' && req.url === '/v1/external/courier/assign/awb') {
+      return [200, { awb_assign_status: 1, response: { data: { awb_code: `SRAWB${req.body.shipment_id}`, courier_name: 'Delhivery Surface', shipment_id: req.body.shipment_id } } }];
+    }
+    const m = /^\/v1\/external\/courier\/track\/awb\/(.+)$/.exec(req.url);
+    if (req.method === 'GET' && m) {
+      return [200, { tracking_data: { track_status: 1, shipment_status: 6, shipment_track_activities: tracking.get(decodeURIComponent(m[1])) ?? [] } }];
+    }
+    return [404, { message: 'not found' }];
+  });
+}
+
+export async function startOrdersHost(fetchOrigins: string[]): Promise<TestHost> {
+  const host = await createTestHost({ modulePath: ORDERS_DIR, withModules: [RAZORPAY_DIR, SHIPROCKET_DIR, RECORDER_DIR] });
+  await host.platform.central.models.Tenant.update({ settings: { modules: { fetch_origins: fetchOrigins } } }, { where: { id: host.tenantId } });
+  return host;
+}
+
+let counter = 0;
+/** A unique order body: items priced exclusive of GST. */
+export function orderBody(over: Record<string, unknown> = {}) {
+  counter++;
+  return {
+    customer: { id: `cust-${counter}-${Date.now()}`, name: 'Asha Rao', email: `asha${counter}@example.com`, phone: '+919800000000' },
+    items: [{ name: 'Kurta', sku: 'K-1', hsn_code: '6109', quantity: 2, unit_price: '500.00' }],
+    shipping_address: { name: 'Asha Rao', line1: '1 MG Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560001', phone: '+919800000000' },
+    status: 'confirmed',
+    ...over,
+  };
+}
+
+export async function recorded(host: TestHost, event: string, orderId: string) {
+  const { events } = await host.call<{ events: Array<{ event: string; payload: Record<string, unknown> }> }>('recorder.list', { event });
+  return events.filter((e) => e.payload.order_id === orderId).map((e) => e.payload);
+}

@@ -1,0 +1,204 @@
+# Writes modules/orders/module.json (the manifest is long; this keeps its repetitive parts consistent).
+# Run: python3 modules/orders/tools/gen-manifest.py
+import json, os
+here = os.path.dirname(os.path.abspath(__file__))
+S = lambda **kw: {"type": "string", **kw}
+MONEY = {"type": ["string", "number"], "description": "decimal amount (a string such as \"199.50\"; numbers with at most 2 decimals accepted)"}
+ID = S(minLength=1, maxLength=100, description="order UUID or order_number")
+UUID = S(format="uuid")
+def obj(props, required=(), extra=False):
+    o = {"type": "object", "properties": props, "additionalProperties": extra}
+    if required: o["required"] = list(required)
+    return o
+ORDER_OUT = {"type": "object", "description": "an order with its items, computed totals and can_ship"}
+ops = []
+routes = []
+def op(method, desc, perm, inp, out=None, route=None, public=False):
+    o = {"name": f"orders.{method}", "description": desc, "permission": perm, "input": inp}
+    if out: o["output"] = out
+    ops.append(o)
+    if route:
+        m, p = route
+        routes.append({"method": m, "path": p, "operation": f"orders.{method}", "permission": perm})
+
+ADDRESS = {"type": "object", "properties": {"name": S(), "line1": S(), "line2": S(), "city": S(), "state": S(description="state name or GST state code"), "pincode": S(), "country": S(), "phone": S()}, "additionalProperties": True}
+ITEM = obj({"name": S(minLength=1, maxLength=255), "sku": S(maxLength=100), "hsn_code": S(maxLength=20), "quantity": {"type": ["integer", "string"]}, "unit_price": MONEY, "discount": MONEY, "tax_rate": {"type": ["string", "number"], "description": "rate_override for this line (0, 5, 12, 18, 28)"}, "weight": {"type": ["string", "number"]}}, ["name", "quantity", "unit_price"])
+CUSTOMER = obj({"id": S(maxLength=100), "name": S(maxLength=255), "email": S(maxLength=255), "phone": S(maxLength=30)}, extra=False)
+
+# Specific routes first: the router takes the first match in declaration order.
+op("bulk_ship", "Creates shipments for many orders (spec 3, POST /orders/bulk/ship); each entry succeeds or fails on its own.", "orders.manage",
+   obj({"shipments": {"type": "array", "minItems": 1, "maxItems": 500, "items": obj({"order_id": S(), "carrier_module": S(), "awb_number": S(), "tracking_url": S()}, ["order_id", "carrier_module", "awb_number"], True)}}, ["shipments"]),
+   route=("POST", "/orders/bulk/ship"))
+op("list_ndr_cases", "NDR cases, newest first; open ones only with open=true.", "orders.view",
+   obj({"open": {"type": "boolean"}, "shipment_id": UUID, "limit": {"type": "integer", "minimum": 1, "maximum": 200, "default": 50}}), route=("GET", "/orders/ndr-cases"))
+op("resolve_ndr_case", "Decides an open NDR case: reattempt delivery or return to origin (RTO).", "orders.manage",
+   obj({"case_id": UUID, "action": S(enum=["reattempt", "return_to_origin"])}, ["case_id", "action"]), route=("POST", "/orders/ndr-cases/:case_id/resolve"))
+op("apply_tracking_update", "Applies one carrier tracking update to the shipment with that AWB: records the event, moves shipment and order, opens NDR cases. Used by the tracking sync and the carrier webhook.", "orders.manage",
+   obj({"carrier_module": S(), "awb_number": S(minLength=1), "status": S(enum=["picked_up", "in_transit", "out_for_delivery", "delivered", "ndr", "rto_initiated", "rto_received", "cancelled"]), "location": S(), "description": S(), "occurred_at": S(), "reason": S(), "raw_data": {"type": "object"}}, ["awb_number", "status"]),
+   route=("POST", "/orders/shipments/tracking"))
+op("sync_tracking", "Polls the carrier modules for every shipment in transit and applies their updates (the 30-minute tracking sync).", "orders.manage",
+   obj({"limit": {"type": "integer", "minimum": 1, "maximum": 1000}}), route=("POST", "/orders/shipments/sync"))
+op("create", "Creates an order: items priced, GST computed per line, totals, order.created published.", "orders.create",
+   obj({"order_number": S(minLength=1, maxLength=50, pattern="^[A-Za-z0-9_./-]+$"), "customer": CUSTOMER, "items": {"type": "array", "minItems": 1, "maxItems": 500, "items": ITEM},
+        "currency": S(pattern="^[A-Z]{3}$", default="INR"), "is_cod": {"type": "boolean", "default": False}, "same_state": {"type": "boolean", "description": "intra-state supply (CGST+SGST); default: compare the shipping address state with the seller state, else true"},
+        "status": S(enum=["pending", "confirmed"], default="pending"), "discount": MONEY, "shipping_total": MONEY, "billing_address": ADDRESS, "shipping_address": ADDRESS, "billing_gstin": S(maxLength=15),
+        "custom_fields": {"type": "object"}, "notes": S(maxLength=5000), "source": S(maxLength=100)}, ["customer", "items"]),
+   ORDER_OUT, ("POST", "/orders"))
+op("list", "Lists orders: filters (status, payment_status, is_cod, customer, dates, custom fields), search over order number and customer, sort, pagination.", "orders.view",
+   obj({"status": S(), "payment_status": S(), "fulfillment_status": S(), "is_cod": {"type": "boolean"}, "customer_id": S(), "search": S(maxLength=100), "from": S(), "to": S(),
+        "sort": S(enum=["created_at", "-created_at", "total", "-total", "order_number", "-order_number"], default="-created_at"), "page": {"type": "integer", "minimum": 1, "default": 1}, "per_page": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
+        "custom_fields": {"type": "object"}}, extra=True),
+   {"type": "object", "properties": {"data": {"type": "array"}, "pagination": {"type": "object"}}}, ("GET", "/orders"))
+op("get", "One order by id or order_number, with items, totals and can_ship.", "orders.view", obj({"id": ID}, ["id"]), ORDER_OUT, ("GET", "/orders/:id"))
+op("update_status", "Moves an order along its lifecycle (confirmed → processing → ready_to_ship, cancelled, and the tracking states); shipped only through ship.", "orders.manage",
+   obj({"id": ID, "status": S(enum=["pending", "confirmed", "processing", "ready_to_ship", "shipped", "out_for_delivery", "delivered", "rto_initiated", "rto_received", "cancelled"]), "reason": S(maxLength=500)}, ["id", "status"]),
+   ORDER_OUT, ("POST", "/orders/:id/status"))
+op("cancel", "Cancels an order that has not shipped.", "orders.manage", obj({"id": ID, "reason": S(maxLength=500)}, ["id"]), ORDER_OUT, ("POST", "/orders/:id/cancel"))
+op("delete", "Deletes an order that has no payments, invoices or shipments.", "orders.delete", obj({"id": ID}, ["id"]), route=("DELETE", "/orders/:id"))
+op("history", "Status history of an order.", "orders.view", obj({"id": ID}, ["id"]), route=("GET", "/orders/:id/history"))
+op("record_payment", "Records a payment (cod with collected_by, bank_transfer, or an online gateway) and reconciles total_paid, balance_due and payment_status in the same transaction; publishes order.payment_updated.", "orders.manage",
+   obj({"id": ID, "method": S(minLength=2, maxLength=50), "amount": MONEY, "status": S(enum=["pending", "completed", "failed"], default="completed"), "external_payment_id": S(maxLength=255), "provider_module": S(maxLength=100),
+        "metadata": {"type": "object"}, "collected_by": S(maxLength=255), "paid_at": S()}, ["id", "method", "amount"]), route=("POST", "/orders/:id/payments"))
+op("list_payments", "Payments of an order.", "orders.view", obj({"id": ID}, ["id"]), route=("GET", "/orders/:id/payments"))
+op("create_payment_link", "Asks a payment provider module (payment.createLink contract) for a link for the balance due; records a pending payment with the link.", "orders.manage",
+   obj({"id": ID, "provider_module": S(minLength=2, maxLength=100), "expires_in_minutes": {"type": "integer", "minimum": 15, "maximum": 259200}}, ["id"]), route=("POST", "/orders/:id/payments/link"))
+op("confirm_payment", "Marks a pending (link) payment completed or failed, e.g. from a gateway callback; reconciles the order.", "orders.manage",
+   obj({"id": ID, "payment_id": UUID, "status": S(enum=["completed", "failed"]), "external_payment_id": S(maxLength=255), "metadata": {"type": "object"}}, ["id", "payment_id", "status"]),
+   route=("POST", "/orders/:id/payments/:payment_id/confirm"))
+op("refund", "Refunds part or all of a completed payment; forwarded to the provider module when the payment was external; publishes order.refund_processed when completed.", "orders.manage",
+   obj({"id": ID, "payment_id": UUID, "amount": MONEY, "reason": S(minLength=1, maxLength=500), "issue_credit_note": {"type": "boolean", "default": False}}, ["id", "payment_id", "amount", "reason"]),
+   route=("POST", "/orders/:id/refund"))
+op("list_refunds", "Refunds of an order.", "orders.view", obj({"id": ID}, ["id"]), route=("GET", "/orders/:id/refunds"))
+op("create_invoice", "Issues an invoice, credit note or proforma: items loaded, GST calculated, next gap-free number <PREFIX>-<YYYYMM>-<NNNN>, due 30 days out, PDF rendered.", "orders.manage",
+   obj({"id": ID, "type": S(enum=["invoice", "credit_note", "proforma"], default="invoice"), "amount": MONEY, "reason": S(maxLength=500), "refund_id": UUID, "billing_name": S(maxLength=255), "billing_gstin": S(maxLength=15), "pdf": {"type": "boolean", "default": True}}, ["id"]),
+   route=("POST", "/orders/:id/invoices"))
+op("create_credit_note", "Credit note for a partial or full refund, with an amount and a reason (internal; also POST /orders/{id}/invoices with type credit_note).", "orders.manage",
+   obj({"id": ID, "amount": MONEY, "reason": S(minLength=1, maxLength=500), "refund_id": UUID}, ["id", "amount", "reason"]))
+op("list_invoices", "Invoices, credit notes and proformas of an order.", "orders.view", obj({"id": ID}, ["id"]), route=("GET", "/orders/:id/invoices"))
+op("ship", "Creates a shipment (optionally partial, by order_item_ids), moves the order to shipped; publishes order.shipment_created and order.fulfilled. May be repeated for several packages. With book=true the carrier module books it (createShipment) and returns the AWB.", "orders.manage",
+   obj({"id": ID, "carrier_module": S(minLength=2, maxLength=100), "awb_number": S(minLength=1, maxLength=100), "tracking_url": S(maxLength=2000), "label_url": S(maxLength=2000), "estimated_delivery_at": S(),
+        "dimensions": obj({"length": {"type": ["number", "string"]}, "width": {"type": ["number", "string"]}, "height": {"type": ["number", "string"]}, "weight": {"type": ["number", "string"]}}, extra=True),
+        "order_item_ids": {"type": "array", "items": UUID, "minItems": 1}, "book": {"type": "boolean", "default": False}, "pickup_address": {"type": "object"}}, ["id", "carrier_module"]),
+   route=("POST", "/orders/:id/ship"))
+op("list_shipments", "All shipments of an order with their tracking events and NDR cases.", "orders.view", obj({"id": ID}, ["id"]), route=("GET", "/orders/:id/shipments"))
+op("shipping_rates", "Asks a carrier module (shipping.getRates contract) for rates for this order.", "orders.view",
+   obj({"id": ID, "carrier_module": S(minLength=2), "pickup_pincode": S(), "weight": {"type": ["number", "string"]}, "dimensions": {"type": "object"}}, ["id", "carrier_module", "pickup_pincode"]),
+   route=("POST", "/orders/:id/shipping-rates"))
+op("calculate_tax", "GST on an amount (spec 3 tax calculation): rate by the four-step lookup; CGST+SGST halves intra-state, IGST inter-state.", "orders.view",
+   obj({"amount": MONEY, "hsn_code": S(maxLength=20), "same_state": {"type": "boolean", "default": True}, "rate_override": {"type": ["string", "number"]}}, ["amount"]),
+   {"type": "object", "properties": {"rate": S(), "cgst": S(), "sgst": S(), "igst": S(), "total_tax": S(), "rate_source": S()}}, ("POST", "/order-tax/calculate"))
+TAXCFG = {"name": S(minLength=1, maxLength=100), "rate": {"type": ["string", "number"]}, "type": S(enum=["gst", "vat", "sales_tax"]), "is_default": {"type": "boolean"}, "hsn_codes": {"type": "array", "items": {"type": ["string", "integer"]}, "maxItems": 1000}}
+op("list_tax_configs", "Tax configurations.", "orders.view", obj({"type": S(enum=["gst", "vat", "sales_tax"])}), route=("GET", "/order-tax-configurations"))
+op("create_tax_config", "Creates a tax configuration; is_default replaces the type's previous default.", "orders.manage", obj(TAXCFG, ["name", "rate", "type"]), route=("POST", "/order-tax-configurations"))
+op("get_tax_config", "One tax configuration.", "orders.view", obj({"config_id": {"type": "integer", "minimum": 1}}, ["config_id"]), route=("GET", "/order-tax-configurations/:config_id"))
+op("update_tax_config", "Updates a tax configuration.", "orders.manage", obj({"config_id": {"type": "integer", "minimum": 1}, **TAXCFG}, ["config_id"]), route=("PUT", "/order-tax-configurations/:config_id"))
+op("delete_tax_config", "Deletes a tax configuration.", "orders.manage", obj({"config_id": {"type": "integer", "minimum": 1}}, ["config_id"]), route=("DELETE", "/order-tax-configurations/:config_id"))
+SETTINGS = {"seller_state": S(maxLength=50), "default_payment_provider": S(maxLength=100), "ndr_max_attempts": {"type": "integer", "minimum": 1, "maximum": 10}, "ndr_auto_reattempt": {"type": "boolean"}, "seller_name": S(maxLength=255), "seller_gstin": S(maxLength=15)}
+op("get_settings", "Orders settings of the tenant (seller state for GST, default payment provider, NDR rules).", "orders.view", obj({}), route=("GET", "/order-settings"))
+op("update_settings", "Changes orders settings.", "orders.manage", obj(SETTINGS), route=("PUT", "/order-settings"))
+
+def col(t, **kw): return {"type": t, **kw}
+M = lambda: col("decimal", precision=14, scale=2, nullable=False, default="0")
+NOW = {"$fn": "now"}
+models = {
+  "Order": {"table": "orders", "columns": {
+    "id": col("uuid", primaryKey=True, default={"$fn": "uuid"}), "order_number": col("string", length=50, nullable=False, unique=True),
+    "status": col("string", length=30, nullable=False, default="pending"), "payment_status": col("string", length=20, nullable=False, default="pending"),
+    "fulfillment_status": col("string", length=20, nullable=False, default="unfulfilled"),
+    "customer_id": col("string", length=100), "customer": col("json", nullable=False, default={}), "currency": col("string", length=3, nullable=False, default="INR"),
+    "is_cod": col("boolean", nullable=False, default=False), "same_state": col("boolean", nullable=False, default=True),
+    "subtotal": M(), "discount": M(), "shipping_total": M(), "tax_total": M(), "total": M(), "total_paid": M(), "total_refunded": M(), "total_credited": M(), "balance_due": M(),
+    "tax_details": col("json", nullable=False, default={}), "billing_address": col("json"), "shipping_address": col("json"), "billing_gstin": col("string", length=15),
+    "custom_fields": col("json", nullable=False, default={}), "notes": col("text"), "source": col("string", length=100),
+    "version": col("integer", nullable=False, default=1), "cancel_reason": col("string", length=500), "cancelled_at": col("datetime"), "delivered_at": col("datetime"),
+    "created_at": col("datetime", nullable=False, default=NOW), "updated_at": col("datetime", nullable=False, default=NOW)},
+    "indexes": [{"fields": ["status", "created_at"]}, {"fields": ["payment_status"]}, {"fields": ["customer_id"]}, {"fields": ["created_at"]}]},
+  "OrderItem": {"table": "order_items", "columns": {
+    "id": col("uuid", primaryKey=True, default={"$fn": "uuid"}), "order_id": col("uuid", nullable=False), "position": col("integer", nullable=False),
+    "name": col("string", length=255, nullable=False), "sku": col("string", length=100), "hsn_code": col("string", length=20), "quantity": col("integer", nullable=False),
+    "unit_price": M(), "discount": M(), "taxable_amount": M(), "tax_rate": col("decimal", precision=5, scale=2, nullable=False), "rate_source": col("string", length=20),
+    "cgst": M(), "sgst": M(), "igst": M(), "tax_total": M(), "total": M(), "weight": col("decimal", precision=10, scale=3)},
+    "indexes": [{"fields": ["order_id", "position"], "unique": True}]},
+  "StatusChange": {"table": "order_status_history", "columns": {
+    "id": col("bigint", primaryKey=True, autoIncrement=True), "order_id": col("uuid", nullable=False), "from_status": col("string", length=30), "to_status": col("string", length=30, nullable=False),
+    "reason": col("string", length=500), "actor": col("string", length=100), "created_at": col("datetime", nullable=False, default=NOW)}, "indexes": [{"fields": ["order_id", "id"]}]},
+  "Payment": {"table": "payments", "columns": {
+    "id": col("uuid", primaryKey=True, default={"$fn": "uuid"}), "order_id": col("uuid", nullable=False), "provider_module": col("string", length=100), "external_payment_id": col("string", length=255),
+    "method": col("string", length=50, nullable=False), "status": col("string", length=20, nullable=False), "amount": M(), "refunded_amount": M(), "currency": col("string", length=3, nullable=False),
+    "payment_link_url": col("string", length=2000), "payment_link_expires_at": col("datetime"), "metadata": col("json", nullable=False, default={}), "collected_by": col("string", length=255),
+    "paid_at": col("datetime"), "created_at": col("datetime", nullable=False, default=NOW), "updated_at": col("datetime", nullable=False, default=NOW)},
+    "indexes": [{"fields": ["order_id"]}, {"fields": ["provider_module", "external_payment_id"], "unique": True}]},
+  "Refund": {"table": "refunds", "columns": {
+    "id": col("uuid", primaryKey=True, default={"$fn": "uuid"}), "order_id": col("uuid", nullable=False), "payment_id": col("uuid"), "provider_module": col("string", length=100),
+    "external_refund_id": col("string", length=255), "amount": M(), "reason": col("string", length=500, nullable=False), "status": col("string", length=20, nullable=False),
+    "failure_reason": col("string", length=1000), "processed_at": col("datetime"), "created_at": col("datetime", nullable=False, default=NOW)}, "indexes": [{"fields": ["order_id"]}]},
+  "TaxConfig": {"table": "tax_configurations", "columns": {
+    "id": col("integer", primaryKey=True, autoIncrement=True), "name": col("string", length=100, nullable=False), "rate": col("decimal", precision=5, scale=2, nullable=False),
+    "type": col("string", length=20, nullable=False), "is_default": col("boolean", nullable=False, default=False), "hsn_codes": col("json", nullable=False, default=[]),
+    "created_at": col("datetime", nullable=False, default=NOW), "updated_at": col("datetime", nullable=False, default=NOW)}},
+  "Invoice": {"table": "invoices", "columns": {
+    "id": col("uuid", primaryKey=True, default={"$fn": "uuid"}), "order_id": col("uuid", nullable=False), "invoice_number": col("string", length=30, nullable=False, unique=True),
+    "type": col("string", length=20, nullable=False), "status": col("string", length=20, nullable=False), "subtotal": M(), "tax_details": col("json", nullable=False, default={}), "total_tax": M(),
+    "discount": M(), "total": M(), "currency": col("string", length=3, nullable=False, default="INR"), "billing_name": col("string", length=255), "billing_gstin": col("string", length=15),
+    "line_items": col("json", nullable=False, default=[]), "reason": col("string", length=500), "refund_id": col("uuid"), "pdf_path": col("string", length=1000), "pdf_url": col("string", length=1000),
+    "issued_at": col("datetime"), "due_at": col("datetime"), "created_at": col("datetime", nullable=False, default=NOW)}, "indexes": [{"fields": ["order_id"]}]},
+  "Shipment": {"table": "shipments", "columns": {
+    "id": col("uuid", primaryKey=True, default={"$fn": "uuid"}), "order_id": col("uuid", nullable=False), "carrier_module": col("string", length=100, nullable=False), "awb_number": col("string", length=100, nullable=False),
+    "status": col("string", length=30, nullable=False, default="pending"), "tracking_url": col("string", length=2000), "label_url": col("string", length=2000), "pickup_token": col("string", length=255),
+    "estimated_delivery_at": col("datetime"), "order_item_ids": col("json", nullable=False, default=[]), "dimensions": col("json"), "cod_amount": M(), "ndr_count": col("integer", nullable=False, default=0),
+    "shipped_at": col("datetime"), "delivered_at": col("datetime"), "last_synced_at": col("datetime"), "created_at": col("datetime", nullable=False, default=NOW)},
+    "indexes": [{"fields": ["order_id"]}, {"fields": ["carrier_module", "awb_number"], "unique": True}, {"fields": ["status"]}]},
+  "ShipmentEvent": {"table": "shipment_events", "columns": {
+    "id": col("uuid", primaryKey=True, default={"$fn": "uuid"}), "shipment_id": col("uuid", nullable=False), "status": col("string", length=30, nullable=False), "location": col("string", length=255),
+    "description": col("string", length=1000), "raw_data": col("json"), "occurred_at": col("datetime", nullable=False), "fingerprint": col("string", length=300, nullable=False)},
+    "indexes": [{"fields": ["shipment_id", "occurred_at"]}, {"fields": ["shipment_id", "fingerprint"], "unique": True}]},
+  "NdrCase": {"table": "ndr_cases", "columns": {
+    "id": col("uuid", primaryKey=True, default={"$fn": "uuid"}), "shipment_id": col("uuid", nullable=False), "order_id": col("uuid", nullable=False), "attempt_number": col("integer", nullable=False),
+    "reason": col("string", length=500), "action": col("string", length=30), "escalated": col("boolean", nullable=False, default=False), "resolved_at": col("datetime"), "created_at": col("datetime", nullable=False, default=NOW)},
+    "indexes": [{"fields": ["shipment_id", "attempt_number"], "unique": True}]},
+  "Setting": {"table": "settings", "columns": {"key": col("string", length=100, primaryKey=True), "value": col("json")}},
+}
+
+events = ["orders.created", "orders.status_changed", "orders.payment_updated", "orders.refund_processed", "orders.shipment_created", "orders.fulfilled", "orders.delivered"]
+node = lambda slug, name, cat, desc, opn, cfg_req=(): {"type": f"orders:{slug}", "name": name, "category": cat, "description": desc, "operation": opn, "icon": "shopping-cart", "color": "#2563eb",
+   "inputs": [{"name": "input", "type": "object", "required": False}], "outputs": [{"name": "output", "type": "object"}]}
+nodes = [
+  {"type": "orders:order-created", "name": "Order created", "category": "trigger", "description": "Starts when an order is created.", "event": "orders.created", "icon": "shopping-cart", "color": "#2563eb", "outputs": [{"name": "output", "type": "object"}]},
+  {"type": "orders:status-changed", "name": "Order status changed", "category": "trigger", "description": "Starts on any order status transition.", "event": "orders.status_changed", "icon": "shopping-cart", "color": "#2563eb", "outputs": [{"name": "output", "type": "object"}]},
+  {"type": "orders:delivered", "name": "Order delivered", "category": "trigger", "description": "Starts when an order is delivered.", "event": "orders.delivered", "icon": "shopping-cart", "color": "#2563eb", "outputs": [{"name": "output", "type": "object"}]},
+  node("get-order", "Get order", "action", "Loads an order by id or number.", "orders.get"),
+  node("update-status", "Update order status", "action", "Moves an order to a new status.", "orders.update_status"),
+  node("record-payment", "Record payment", "action", "Records a payment on an order.", "orders.record_payment"),
+  node("payment-link", "Send payment link", "action", "Creates a payment link for the balance due.", "orders.create_payment_link"),
+  node("create-invoice", "Create invoice", "action", "Issues an invoice, credit note or proforma.", "orders.create_invoice"),
+  node("ship-order", "Ship order", "action", "Creates a shipment for an order.", "orders.ship"),
+  node("calculate-gst", "Calculate GST", "transformer", "GST on an amount.", "orders.calculate_tax"),
+]
+for n in nodes[3:]:
+    n["configSchema"] = {"type": "object", "properties": {}}
+manifest = {
+  "$schema": "../../sdk/manifest/manifest.schema.json",
+  "name": "orders", "version": "1.0.0",
+  "description": "Orders: lifecycle, payments and refunds with reconciliation, Indian GST, gap-free invoice numbering with credit notes and PDFs, shipments with partial fulfilment, carrier tracking and NDR (spec 3).",
+  "compatibility": {"platform": "^2.0.0"}, "main": "dist/index.js",
+  "api": {"provides": ops, "consumes": ["payment_razorpay.*", "shipping_shiprocket.*", "documents.render_pdf"]},
+  "events": {"publishes": events},
+  "http": {"routes": routes},
+  "permissions": [
+    {"name": "orders.view", "description": "See orders, their payments, refunds, invoices, shipments and tax settings."},
+    {"name": "orders.create", "description": "Create orders."},
+    {"name": "orders.manage", "description": "Change orders: status, payments, refunds, invoices, shipping, tax configurations and settings."},
+    {"name": "orders.delete", "description": "Delete orders that have no payments, invoices or shipments."}],
+  "graphql": {"schema": "graphql/schema.graphql", "resolvers": "graphql/resolvers.json"},
+  "mobile": {"screens": [
+      {"id": "orders.list", "title": "Orders", "icon": "shopping-cart", "layout": "scroll", "route": "/orders", "version": 1},
+      {"id": "orders.detail", "title": "Order", "icon": "receipt", "layout": "scroll", "route": "/orders/:id", "version": 1}],
+    "screenProviders": {"orders.list": {"file": "screens/orders.list.json"}, "orders.detail": {"file": "screens/orders.detail.json"}}},
+  "workflow": {"nodes": nodes},
+  "data": {"models": models},
+  "limits": {"memory_mb": 128, "timeout_ms": 15000},
+}
+with open(os.path.join(here, "..", "module.json"), "w") as f:
+    json.dump(manifest, f, indent=2)
+    f.write("\n")
+print(len(ops), "operations,", len(routes), "routes")

@@ -1,0 +1,114 @@
+/**
+ * payment_razorpay: the Razorpay gateway for the orders module's payment contract
+ * (<alias>.createLink, <alias>.refund). Speaks Razorpay's public REST API through host.fetch:
+ *   POST {base}/v1/payment_links            {amount (paise), currency, reference_id, description, customer, notify, expire_by}
+ *   POST {base}/v1/payments/{id}/refund     {amount (paise), notes}
+ * with HTTP basic auth key_id:key_secret. Amounts cross as decimal strings and become integer
+ * paise with decimal.js (never floats); an amount with more than 2 decimals is refused.
+ */
+import Decimal from 'decimal.js';
+import { defineModule, type HandlerContext } from '../../../sdk';
+
+class RazorpayError extends Error {
+  constructor(readonly code: string, message: string, readonly details: { status: number } & Record<string, unknown>) {
+    super(message);
+  }
+}
+
+type Config = { key_id: string; key_secret: string; base_url: string };
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+/** Base64 of a string's UTF-8 bytes (the sandbox has neither Buffer nor btoa). */
+export function base64(input: string): string {
+  const bytes: number[] = [];
+  for (const ch of input) {
+    const c = ch.codePointAt(0)!;
+    if (c < 0x80) bytes.push(c);
+    else if (c < 0x800) bytes.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+    else if (c < 0x10000) bytes.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    else bytes.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+  }
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 3) {
+    const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    out += B64[(n >> 18) & 63] + B64[(n >> 12) & 63] + (i + 1 < bytes.length ? B64[(n >> 6) & 63] : '=') + (i + 2 < bytes.length ? B64[n & 63] : '=');
+  }
+  return out;
+}
+
+/** "199.50" → 19950 (integer paise). */
+export function toPaise(amount: string): number {
+  const p = new Decimal(amount).times(100);
+  if (!p.isInteger() || p.lte(0)) throw new RazorpayError('INVALID_AMOUNT', `Amount ${amount} is not a positive amount in whole paise.`, { status: 422 });
+  return p.toNumber();
+}
+const fromPaise = (paise: number) => new Decimal(paise).div(100).toFixed(2);
+
+async function config(ctx: HandlerContext): Promise<Config> {
+  const rows = await ctx.host.db.find<{ key: string; value: string }>('Setting', {});
+  const c = Object.fromEntries(rows.map((r) => [r.key, r.value])) as Partial<Config>;
+  if (!c.key_id || !c.key_secret) throw new RazorpayError('PROVIDER_NOT_CONFIGURED', 'Razorpay is not configured for this tenant: PUT /payment-razorpay/settings.', { status: 422 });
+  return { key_id: c.key_id, key_secret: c.key_secret, base_url: c.base_url ?? 'https://api.razorpay.com' };
+}
+
+async function razorpay<T>(ctx: HandlerContext, path: string, body: unknown): Promise<T> {
+  const c = await config(ctx);
+  const res = await ctx.host.fetch(`${c.base_url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${base64(`${c.key_id}:${c.key_secret}`)}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  let parsed: unknown = null;
+  try {
+    parsed = JSON.parse(res.body);
+  } catch {
+    /* not JSON: reported below */
+  }
+  if (res.status >= 200 && res.status < 300 && parsed) return parsed as T;
+  const err = (parsed as { error?: { code?: string; description?: string } } | null)?.error;
+  throw new RazorpayError('RAZORPAY_ERROR', `Razorpay answered ${res.status}: ${err?.description ?? res.body.slice(0, 200)}`, {
+    status: res.status === 401 ? 502 : res.status >= 500 ? 502 : 422, razorpay_status: res.status, razorpay_code: err?.code ?? null,
+  });
+}
+
+type LinkIn = { amount: string; currency: string; reference: string; description?: string; customer?: { name?: string | null; email?: string | null; phone?: string | null }; expires_at?: string };
+type Link = { id: string; short_url: string; status: string; expire_by?: number; amount: number };
+type RefundIn = { payment_id: string; amount: string; currency?: string; reason?: string; reference?: string };
+type Refund = { id: string; status: string; amount: number; payment_id: string };
+
+export default defineModule({
+  operations: {
+    async createLink(input: LinkIn, ctx) {
+      const customer: Record<string, string> = {};
+      if (input.customer?.name) customer.name = input.customer.name;
+      if (input.customer?.email) customer.email = input.customer.email;
+      if (input.customer?.phone) customer.contact = input.customer.phone;
+      const body: Record<string, unknown> = {
+        amount: toPaise(input.amount), currency: input.currency, reference_id: input.reference, description: input.description ?? input.reference,
+        customer, notify: { sms: Boolean(customer.contact), email: Boolean(customer.email) }, reminder_enable: true,
+      };
+      if (input.expires_at) body.expire_by = Math.floor(Date.parse(input.expires_at) / 1000);
+      const link = await razorpay<Link>(ctx, '/v1/payment_links', body);
+      return { id: link.id, url: link.short_url, status: link.status, expires_at: link.expire_by ? new Date(link.expire_by * 1000).toISOString() : null };
+    },
+    async refund(input: RefundIn, ctx) {
+      const notes: Record<string, string> = {};
+      if (input.reason) notes.reason = input.reason.slice(0, 256);
+      if (input.reference) notes.reference = input.reference;
+      const r = await razorpay<Refund>(ctx, `/v1/payments/${encodeURIComponent(input.payment_id)}/refund`, { amount: toPaise(input.amount), notes, speed: 'normal' });
+      // Razorpay refund statuses: pending, processed, failed.
+      return { id: r.id, status: r.status === 'processed' ? 'completed' : r.status === 'failed' ? 'failed' : 'pending', amount: fromPaise(r.amount) };
+    },
+    async configure(input: Config, ctx) {
+      await ctx.host.db.transaction(async (tx) => {
+        for (const key of ['key_id', 'key_secret', 'base_url'] as const) await tx.upsert('Setting', { key, value: input[key] ?? 'https://api.razorpay.com' });
+      });
+      return { configured: true, key_id: input.key_id, base_url: input.base_url ?? 'https://api.razorpay.com' };
+    },
+    async status(_input: unknown, ctx) {
+      const rows = await ctx.host.db.find<{ key: string; value: string }>('Setting', {});
+      const c = Object.fromEntries(rows.map((r) => [r.key, r.value]));
+      return { configured: Boolean(c.key_id && c.key_secret), key_id: c.key_id ?? null, base_url: c.base_url ?? null };
+    },
+  },
+});

@@ -1,0 +1,39 @@
+/** payment_razorpay against a stand-in of Razorpay's API on 127.0.0.1, in the real sandbox. */
+import path from 'node:path';
+import { createTestHost, type TestHost } from '../../../sdk/test-host';
+import { razorpayStandIn } from '../../orders/test/support';
+
+let host: TestHost;
+let rzp: Awaited<ReturnType<typeof razorpayStandIn>>;
+
+beforeAll(async () => {
+  rzp = await razorpayStandIn('rzp_key', 'rzp_secret');
+  host = await createTestHost({ modulePath: path.resolve(__dirname, '..') });
+  await host.platform.central.models.Tenant.update({ settings: { modules: { fetch_origins: [rzp.origin] } } }, { where: { id: host.tenantId } });
+}, 60_000);
+afterAll(async () => {
+  await host?.close();
+  await rzp?.close();
+});
+
+describe('spec 3: payment.createLink and refund over Razorpay\'s public API', () => {
+  it('refuses to work unconfigured', async () => {
+    await expect(host.call('payment_razorpay.createLink', { amount: '10.00', currency: 'INR', reference: 'R1' })).rejects.toMatchObject({ code: 'PROVIDER_NOT_CONFIGURED' });
+  });
+
+  it('creates a link in paise with basic auth, refunds, and reports Razorpay errors', async () => {
+    await host.call('payment_razorpay.configure', { key_id: 'rzp_key', key_secret: 'wrong', base_url: rzp.origin });
+    await expect(host.call('payment_razorpay.createLink', { amount: '10.00', currency: 'INR', reference: 'R1' })).rejects.toMatchObject({ code: 'RAZORPAY_ERROR' });
+    await host.call('payment_razorpay.configure', { key_id: 'rzp_key', key_secret: 'rzp_secret', base_url: rzp.origin });
+    const link = await host.call<{ id: string; url: string }>('payment_razorpay.createLink', { amount: '1234.56', currency: 'INR', reference: 'ORD-1', customer: { email: 'a@b.in', phone: '+919812345678' } });
+    expect(link).toMatchObject({ id: expect.stringMatching(/^plink_/), url: expect.stringMatching(/^https:\/\/rzp\.io\//) });
+    const req = rzp.seen.filter((s) => s.url === '/v1/payment_links').pop()!;
+    expect(req.body).toMatchObject({ amount: 123456, currency: 'INR', reference_id: 'ORD-1', customer: { email: 'a@b.in', contact: '+919812345678' } });
+    expect(req.headers.authorization).toBe(`Basic ${Buffer.from('rzp_key:rzp_secret').toString('base64')}`);
+    const refund = await host.call('payment_razorpay.refund', { payment_id: 'pay_9', amount: '0.10' });
+    expect(refund).toEqual({ id: expect.stringMatching(/^rfnd_/), status: 'completed', amount: '0.10' });
+    expect(rzp.seen.pop()!.body.amount).toBe(10);
+    await expect(host.call('payment_razorpay.refund', { payment_id: 'pay_declined', amount: '1.00' })).rejects.toMatchObject({ code: 'RAZORPAY_ERROR' });
+    await expect(host.call('payment_razorpay.createLink', { amount: '1.005', currency: 'INR', reference: 'x' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+});
