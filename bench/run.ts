@@ -24,6 +24,9 @@ interface Outcome {
   description?: string;
   ok: boolean;
   seconds: number;
+  /** 1-minute load average before and after: how busy the machine was (it is shared and noisy). */
+  loadBefore: number;
+  loadAfter: number;
   error?: string;
   report?: BenchReport;
 }
@@ -127,12 +130,14 @@ async function main(): Promise<void> {
     profile: values.profile,
   };
   const startedAt = new Date().toISOString();
+  const m = machine();
+  process.stdout.write(`# ${m.cpus} × ${m.cpuModel}, ${m.memoryMB} MB, ${m.os}, Node ${m.node}\n`);
   const outcomes: Outcome[] = [];
   for (const name of selected) {
     const file = all.get(name)!;
     const ctx: BenchContext = { options, log: (m) => process.stderr.write(`[${name}] ${m}\n`) };
     const t0 = performance.now();
-    const outcome: Outcome = { name, file: path.relative(process.cwd(), file), ok: false, seconds: 0 };
+    const outcome: Outcome = { name, file: path.relative(process.cwd(), file), ok: false, seconds: 0, loadBefore: os.loadavg()[0], loadAfter: 0 };
     try {
       const bench = await load(file);
       outcome.description = bench.description;
@@ -144,6 +149,8 @@ async function main(): Promise<void> {
       process.stderr.write(`[${name}] FAILED: ${outcome.error}\n`);
     }
     outcome.seconds = Number(((performance.now() - t0) / 1000).toFixed(1));
+    outcome.loadAfter = os.loadavg()[0];
+    process.stdout.write(`(${name}: ${outcome.seconds} s; load average ${outcome.loadBefore.toFixed(1)} before, ${outcome.loadAfter.toFixed(1)} after)\n`);
     outcomes.push(outcome);
   }
 
@@ -152,7 +159,7 @@ async function main(): Promise<void> {
       startedAt,
       finishedAt: new Date().toISOString(),
       command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
-      machine: machine(),
+      machine: m,
       options,
       benchmarks: outcomes,
     };

@@ -8,7 +8,8 @@
  *                                                        activity two_factor_enabled
  *   POST   /auth/two-factor/recovery-codes {password} -> {message, recovery_codes}; the old codes stop working;
  *                                                        activity recovery_codes_regenerated
- *   DELETE /auth/two-factor {password}                -> {message}; activity two_factor_disabled
+ *   POST   /auth/two-factor/disable {password}        -> {message}; activity two_factor_disabled (POST, not
+ *                                                        DELETE: a DELETE body has no defined meaning and proxies may drop it)
  * Signing in with two-factor on: POST /auth/login answers 200 {status: "2fa_required", challenge, ...}
  * and no token; POST /auth/login/two-factor {challenge, code | recovery_code} completes it (auth-routes.ts).
  * These endpoints share the profile update limit (60 per minute per user).
@@ -75,7 +76,7 @@ export function registerTwoFactorRoutes(api: Router, { accounts, authenticated }
     res.json({ message: 'New recovery codes; the old ones no longer work.', recovery_codes: codes });
   });
 
-  api.delete('/auth/two-factor', authenticated, profileUpdateLimit, async (req, res) => {
+  api.post('/auth/two-factor/disable', authenticated, profileUpdateLimit, async (req, res) => {
     const password = passwordFrom(req.body);
     const user = await me();
     await currentPassword.check(user, password, clientIp(req));

@@ -13,7 +13,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { chmod, copyFile, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
@@ -93,6 +93,8 @@ export async function buildExecutable(opts: BuildExecutableOptions): Promise<{ f
     await rm(opts.outFile, { force: true });
     const cached = opts.cacheDir && path.join(opts.cacheDir, `mandi-${await inputsHash(script, node, seaConfig)}`);
     if (cached && (await stat(cached).catch(() => undefined))) {
+      const now = new Date();
+      await utimes(cached, now, now); // recently used: kept by the pruning
       await copyFile(cached, opts.outFile);
       return { file: opts.outFile, bytes: (await stat(opts.outFile)).size };
     }
@@ -112,12 +114,21 @@ export async function buildExecutable(opts: BuildExecutableOptions): Promise<{ f
       await mkdir(opts.cacheDir!, { recursive: true });
       await copyFile(injected, `${cached}.${process.pid}.tmp`);
       await rename(`${cached}.${process.pid}.tmp`, cached);
+      await pruneCache(opts.cacheDir!);
     }
     await copyFile(injected, opts.outFile);
     return { file: opts.outFile, bytes: (await stat(opts.outFile)).size };
   } finally {
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/** Each entry is a whole Node binary: keep the few newest. */
+async function pruneCache(dir: string, keep = 4): Promise<void> {
+  const entries = await Promise.all(
+    (await readdir(dir)).filter((f) => /^mandi-[0-9a-f]{32}$/.test(f)).map(async (f) => ({ f, t: (await stat(path.join(dir, f))).mtimeMs })),
+  );
+  for (const { f } of entries.sort((a, b) => b.t - a.t).slice(keep)) await rm(path.join(dir, f), { force: true });
 }
 
 async function inputsHash(script: string, node: string, seaConfig: object): Promise<string> {
