@@ -119,7 +119,7 @@ export async function startPlatform(config: Config, logger: Logger = createLogge
       rings.registerRoutes(api, adminAuthenticated);
       registerGraphqlRoutes(api, { config, central, tenantDbs, pubsub: drivers.pubsub, kernel, clock, logger, authenticated });
       documents.registerRoutes(api, authenticated);
-      api.use(moduleRoutes({ modules: kernel.modules, bus: kernel.bus, authenticated }));
+      api.use(moduleRoutes({ modules: kernel.modules, bus: kernel.bus, authenticated, rateLimiter: drivers.rateLimiter }));
     },
   });
 

@@ -73,6 +73,8 @@ export async function createRings(
   const rollbacks = new RingRollbacks(shared);
   const assignments = new RingAssignments(shared);
   await operations.start();
+  // Request contexts carry the tenant's ring from TenantService's cache: drop it on every node.
+  await service.onTenantMoved(() => deps.tenants.invalidate());
 
   const moduleLifecycle: ModuleLifecycle = {
     overview: async (tenantId) => {

@@ -5,7 +5,7 @@
  * when the operation is requested, so the second request gets 409 at once instead of queueing.
  *
  * Keys: `ring:<ring>:<alias>` for promotions and ring rollbacks, `tenant:<tenant>:<alias>` for one
- * tenant's lifecycle. A tenant lock and a ring lock on the same module conflict when the tenant is in
+ * tenant's lifecycle, `tenant:<tenant>:*` while a tenant moves to another ring. A tenant lock and a ring lock on the same module conflict when the tenant is in
  * (or moving to) that ring. Each side inserts its rows first and then looks for the other side, so of
  * two racing requests at least one sees the other and is refused.
  *
@@ -104,9 +104,12 @@ export class LifecycleLocks {
       );
       return rows[0]?.operation_id;
     }
+    // A tenant claim: the module's ring locks, and a ring move of the whole tenant (`tenant:<id>:*`).
+    const keys = claim.rings.map((r) => `ring:${r}:${claim.alias}`);
+    if (claim.alias !== '*') keys.push(`tenant:${claim.tenantId}:*`);
     const rows = await sequelize.query<{ operation_id: string }>(
       `SELECT operation_id FROM lifecycle_locks WHERE key = ANY($1::text[]) AND operation_id <> $2::uuid LIMIT 1`,
-      { bind: [claim.rings.map((r) => `ring:${r}:${claim.alias}`), operationId], type: QueryTypes.SELECT },
+      { bind: [keys, operationId], type: QueryTypes.SELECT },
     );
     return rows[0]?.operation_id;
   }

@@ -1,6 +1,7 @@
 /**
  * Ring admin API (issue 4 items 2-4 and 6), under /api/v1. Authorization: a platform super admin's
- * bearer token (no X-Tenant needed) for everything; a publisher token (`mndp_…`) may read (GET). Changes
+ * bearer token (no X-Tenant needed) for everything; a publisher token (`mndp_…`) may read rings, their
+ * releases and manifests (GET /rings, /rings/{ring}, /rings/{ring}/manifests), nothing about tenants. Changes
  * are lifecycle operations run as jobs: they answer 202 {operation} once checked and queued
  * (refusals come back at once: 422 with `details.reasons`, 409 OPERATION_IN_PROGRESS when another
  * operation holds the module in that ring or tenant); add `?wait=true` to wait (up to 2 minutes) for
@@ -90,21 +91,21 @@ export function registerRingRoutes(api: Router, deps: RingRouteDeps): void {
     res.status(201).json({ ring: await rings.create((req.body ?? {}) as Record<string, unknown>) });
   });
 
-  api.get('/rings/operations', auth, async (req, res) => {
+  api.get('/rings/operations', ...admin, async (req, res) => {
     const tenant = typeof req.query.tenant === 'string' ? (await tenantOf(req.query.tenant)).id : undefined;
     const ring = typeof req.query.ring === 'string' ? req.query.ring : undefined;
     res.json({ operations: await operations.list({ tenantId: tenant, ring, limit: Number(req.query.limit) || 20 }) });
   });
 
-  api.get('/rings/operations/:id', auth, async (req, res) => {
+  api.get('/rings/operations/:id', ...admin, async (req, res) => {
     res.json({ operation: await operations.require(String(req.params.id)) });
   });
 
-  api.get('/rings/locks', auth, async (_req, res) => {
+  api.get('/rings/locks', ...admin, async (_req, res) => {
     res.json({ locks: await deps.locks.list() });
   });
 
-  api.get('/rings/tenants/:tenant', auth, async (req, res) => {
+  api.get('/rings/tenants/:tenant', ...admin, async (req, res) => {
     const ref = await tenantOf(String(req.params.tenant));
     const tenant = (await deps.central.models.Tenant.findByPk(ref.id))!;
     const release = (await rings.current(tenant.ring).catch(() => undefined))?.modules ?? {};
@@ -150,7 +151,7 @@ export function registerRingRoutes(api: Router, deps: RingRouteDeps): void {
     res.json(await rings.releaseManifests(String(req.params.ring)));
   });
 
-  api.get('/rings/:ring/tenants', auth, async (req, res) => {
+  api.get('/rings/:ring/tenants', ...admin, async (req, res) => {
     res.json({ tenants: await rings.tenantsIn(String(req.params.ring)) });
   });
 

@@ -18,6 +18,7 @@ import type { RegistryService } from '../registry/registry-service';
 import type { ReleaseChange, ReleaseModules, RingModels, RingRelease } from './ring-models';
 
 const RELEASE_CHANNEL = 'mandi:rings:release';
+const TENANT_MOVED_CHANNEL = 'mandi:rings:tenant-moved';
 const NAME = /^[a-z][a-z0-9_-]{0,49}$/;
 /** Words the admin API uses as path segments under /rings. */
 const RESERVED = new Set(['tenants', 'operations', 'locks']);
@@ -235,6 +236,17 @@ export class RingService {
     }
     const fingerprint = releaseFingerprint(release.modules);
     return { ring, release: { id: release.id, number: release.number }, fingerprint, cacheKey: `${ring}:${fingerprint}`, modules };
+  }
+
+  /** Records that a tenant now belongs to `ring` and tells every node (they cache tenants' rings). */
+  async moveTenant(tenantId: string, ring: string): Promise<void> {
+    await this.deps.central.models.Tenant.update({ ring }, { where: { id: tenantId } });
+    await this.deps.pubsub.publish(TENANT_MOVED_CHANNEL, { tenant_id: tenantId, ring }).catch(() => undefined);
+  }
+
+  /** Calls `listener` on every node whenever a tenant moves to another ring. */
+  async onTenantMoved(listener: (change: { tenant_id: string; ring: string }) => void): Promise<() => Promise<void>> {
+    return this.deps.pubsub.subscribe(TENANT_MOVED_CHANNEL, (msg) => listener(msg as { tenant_id: string; ring: string }));
   }
 
   /** Calls `listener` on every node whenever any ring's release changes. */

@@ -143,5 +143,7 @@ export class AuthService {
     if ((this.lastUsedWritten.get(p.tokenId) ?? 0) > now - LAST_USED_WRITE_EVERY_MS) return;
     this.lastUsedWritten.set(p.tokenId, now);
     void this.central.models.AccessToken.update({ last_used_at: new Date(now) }, { where: { id: p.tokenId } }).catch(() => undefined);
+    // The membership's last_active_at (GET /profile, current_tenant) rides on the same throttle.
+    void this.central.models.Membership.update({ last_active_at: new Date(now) }, { where: { tenant_id: p.tenantId, user_id: p.user.id } }).catch(() => undefined);
   }
 }

@@ -37,7 +37,8 @@ export function buildApp(opts: AppOptions): Express {
   );
   // Everything after this point runs inside the request's AsyncLocalStorage context.
   app.use((req, _res, next) => runWithContext({ requestId: String(req.id) }, next));
-  app.use(express.json({ limit: opts.bodyLimit, strict: false }));
+  // The raw bytes are kept for webhook routes that verify a sender's signature over them.
+  app.use(express.json({ limit: opts.bodyLimit, strict: false, verify: (req, _res, buf) => ((req as { rawBody?: Buffer }).rawBody = buf) }));
 
   const api = express.Router();
   opts.mountApi(api);

@@ -18,6 +18,7 @@ import { ModuleDataService } from '../module-data';
 import { ModuleHost } from './module-host';
 import { ModuleSources } from './module-sources';
 import { registerPlatformOperations } from './platform-operations';
+import { ModuleScheduler } from './module-scheduler';
 
 export interface ModuleKernel {
   runtime: SandboxRuntime;
@@ -28,6 +29,7 @@ export interface ModuleKernel {
   bus: Bus;
   events: EventBus;
   audit: AuditWriter;
+  scheduler: ModuleScheduler;
   close(): Promise<void>;
 }
 
@@ -82,6 +84,9 @@ export async function createModuleKernel(deps: {
     });
   });
 
+  const scheduler = new ModuleScheduler({ queue: drivers.queue, central, modules, bus, clock, logger });
+  await scheduler.start();
+
   return {
     runtime,
     moduleData,
@@ -90,6 +95,7 @@ export async function createModuleKernel(deps: {
     bus,
     events,
     audit,
+    scheduler,
     close: async () => {
       await audit.close();
       runtime.dispose();

@@ -3,7 +3,10 @@
  * method and path, checks the route's permission, and dispatches to its one bus operation with
  * input = query parameters, then the JSON body (an object), then path parameters — later ones win,
  * so a path `:id` can never be overridden by the body. Strings are coerced to the operation's
- * schema types at this edge only.
+ * schema types at this edge only. A route marked `public` (webhooks from outside) skips the bearer
+ * token, runs with no user, and is rate-limited per client address; the module authenticates the
+ * caller itself: its input also carries `_request: {headers, raw_body}` (headers lowercased, without
+ * cookies) so that it can check a sender's signature over the exact bytes that were sent.
  */
 import type { RequestHandler } from 'express';
 import { match, type MatchFunction } from 'path-to-regexp';
@@ -13,6 +16,7 @@ import type { Bus } from '../bus/bus';
 import { currentContext } from '../context';
 import { forbidden } from '../errors';
 import type { ModuleHost } from './module-host';
+import { rateLimit, type RateLimiter } from '../drivers';
 import type { TenantModules } from './tenant-modules';
 
 interface CompiledRoute {
@@ -22,7 +26,20 @@ interface CompiledRoute {
 
 const SUCCESS_STATUS: Record<string, number> = { POST: 201 };
 
-export function moduleRoutes(deps: { modules: ModuleHost; bus: Bus; authenticated: RequestHandler }): RequestHandler {
+export function moduleRoutes(deps: { modules: ModuleHost; bus: Bus; authenticated: RequestHandler; rateLimiter: RateLimiter }): RequestHandler {
+  // Public routes (webhooks) carry no token: each is limited per client address instead.
+  const limiters = new Map<string, RequestHandler>();
+  const publicLimit = (route: HttpRoute): RequestHandler => {
+    const key = `${route.method} ${route.path}`;
+    let limiter = limiters.get(key);
+    if (!limiter) {
+      const [points, seconds] = (route.rate_limit ?? '60/60').split('/').map(Number);
+      limiter = rateLimit(deps.rateLimiter, { name: `public-route:${key}`, points, durationSeconds: seconds });
+      limiters.set(key, limiter);
+    }
+    return limiter;
+  };
+
   const compiled = new WeakMap<TenantModules, CompiledRoute[]>();
   const routesOf = (set: TenantModules): CompiledRoute[] => {
     let list = compiled.get(set);
@@ -51,10 +68,15 @@ export function moduleRoutes(deps: { modules: ModuleHost; bus: Bus; authenticate
     if (!found) return next();
     const { route, params } = found;
     if (route.error_shape) res.locals.errorShape = route.error_shape;
-    await new Promise<void>((resolve, reject) => deps.authenticated(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+    const gate = route.public ? publicLimit(route) : deps.authenticated;
+    await new Promise<void>((resolve, reject) => gate(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
     if (route.permission && !hasPermission(route.permission)) throw forbidden(`This action requires the permission "${route.permission}".`, { permission: route.permission });
     const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
-    const input = { ...(req.query as Record<string, unknown>), ...body, ...params };
+    const input: Record<string, unknown> = { ...(req.query as Record<string, unknown>), ...body, ...params };
+    if (route.public) {
+      const { cookie: _cookie, authorization: _authorization, ...headers } = req.headers;
+      input._request = { headers, raw_body: (req as { rawBody?: Buffer }).rawBody?.toString('utf8') ?? '' };
+    }
     const result = await deps.bus.call(
       { kind: 'edge', via: 'http' },
       route.operation,

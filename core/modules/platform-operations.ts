@@ -1,6 +1,7 @@
 /** Operations the host itself provides on the bus. Public ones need no api.consumes entry. */
 import type { Bus } from '../bus/bus';
 import type { CentralDb } from '../data/central-db';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { notFound } from '../errors';
 
 export function registerPlatformOperations(bus: Bus, central: CentralDb): void {
@@ -14,6 +15,33 @@ export function registerPlatformOperations(bus: Bus, central: CentralDb): void {
       if (!tenant) throw notFound('Tenant not found.');
       const domains = await central.models.Domain.findAll({ where: { tenant_id: tenant.id }, order: [['id', 'ASC']] });
       return { id: tenant.id, name: tenant.name, ring: tenant.ring, domains: domains.map((d) => d.domain) };
+    },
+  });
+
+  // Module code has no crypto of its own (nothing of Node reaches the sandbox); webhook routes need
+  // to check senders' signatures, so the host computes and compares them.
+  bus.registerCore({
+    name: 'platform.hmac',
+    description: 'HMAC of a message under a key; with `expected`, also a constant-time comparison.',
+    input: {
+      type: 'object',
+      required: ['key', 'message'],
+      additionalProperties: false,
+      properties: {
+        algorithm: { enum: ['sha1', 'sha256', 'sha512'], default: 'sha256' },
+        key: { type: 'string', minLength: 1, maxLength: 4096 },
+        message: { type: 'string', maxLength: 10_000_000 },
+        encoding: { enum: ['hex', 'base64'], default: 'hex' },
+        expected: { type: 'string', maxLength: 1024 },
+      },
+    },
+    public: true,
+    handler: async (input: { algorithm?: string; key: string; message: string; encoding?: 'hex' | 'base64'; expected?: string }) => {
+      const digest = createHmac(input.algorithm ?? 'sha256', input.key).update(input.message).digest(input.encoding ?? 'hex');
+      if (input.expected === undefined) return { digest };
+      const a = Buffer.from(digest);
+      const b = Buffer.from(input.expected);
+      return { digest, matches: a.length === b.length && timingSafeEqual(a, b) };
     },
   });
 }

@@ -67,7 +67,7 @@ function readApplicant(body: BodyReader, confirm: boolean): Applicant {
 }
 
 function checkAlias(body: BodyReader, field: string, value: string | undefined, refuseReserved: boolean): string | undefined {
-  if (value === undefined) return undefined;
+  if (value === undefined || body.errors[field]) return undefined;
   const alias = normaliseSubdomain(value);
   if (!ALIAS_PATTERN.test(alias)) body.fail(field, `The ${field.replace(/_/g, ' ')} ${ALIAS_RULE}.`);
   else if (refuseReserved && RESERVED_ALIASES.has(alias)) body.fail(field, `The ${field.replace(/_/g, ' ')} "${alias}" is reserved.`);

@@ -76,6 +76,10 @@ export interface Manifest {
   graphql?: GraphqlConfig;
   mobile?: Mobile;
   workflow?: Workflow;
+  /**
+   * Operations the platform runs on a timer for every tenant that has the module installed, through the job queue (at least once; a run that fails is retried). The operation receives {schedule, scheduled_at} and runs with no user.
+   */
+  schedules?: ModuleSchedule[];
   data?: Data;
   limits?: Limits;
 }
@@ -184,6 +188,14 @@ export interface HttpRoute {
    * Error body shape of the spec area: platform {message, errors}, workflows {success:false, message, errors?}, reseller {error, code, details}.
    */
   error_shape?: 'platform' | 'workflows' | 'reseller';
+  /**
+   * Served without a bearer token, for callers outside the platform such as a carrier's or gateway's webhook. The tenant still comes from the subdomain or X-Tenant; the operation runs with no user and must authenticate the caller itself (e.g. by a signature). A public route may not name a permission.
+   */
+  public?: boolean;
+  /**
+   * Requests per client address and window for a public route, as points/seconds (default 60/60).
+   */
+  rate_limit?: string;
 }
 /**
  * This interface was referenced by `Manifest`'s JSON-Schema
@@ -383,6 +395,34 @@ export interface NodePort {
    * Inputs only: a connection is required.
    */
   required?: boolean;
+}
+/**
+ * Exactly one of every_ms and cron.
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "schedule".
+ */
+export interface ModuleSchedule {
+  /**
+   * Names the schedule, unique within the module.
+   */
+  name: string;
+  /**
+   * The module's own provided operation to run.
+   */
+  operation: string;
+  /**
+   * Runs every this many milliseconds (at least one minute).
+   */
+  every_ms?: number;
+  /**
+   * Or a five-field cron pattern (UTC), e.g. "* /30 * * * *".
+   */
+  cron?: string;
+  /**
+   * What the schedule does, shown to admins.
+   */
+  description?: string;
 }
 /**
  * Tables in the module's own PostgreSQL schema, inside each tenant's database. Reached only through host.db.

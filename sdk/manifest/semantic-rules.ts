@@ -50,6 +50,7 @@ export function semanticIssues(doc: unknown): ManifestIssue[] {
   checkOperations(doc, scope);
   checkRoutes(doc, scope);
   checkEvents(doc, scope);
+  checkSchedules(doc, scope);
   checkPermissions(doc, scope);
   checkGraphql(doc, scope);
   checkScreens(doc, scope);
@@ -95,6 +96,9 @@ function checkRoutes(doc: Obj, s: Scope) {
     }
     const permission = str(at(route, 'permission'));
     if (permission) s.used.push({ pointer: `${p}/permission`, name: permission });
+    if (permission && at(route, 'public') === true) {
+      s.report(`${p}/permission`, 'a public route has no user to hold a permission; remove it, or make the route non-public');
+    }
     const method = str(at(route, 'method'));
     const path = str(at(route, 'path'));
     if (!method || !path) return;
@@ -106,6 +110,21 @@ function checkRoutes(doc: Obj, s: Scope) {
     const first = seen.get(shape);
     if (first) s.report(`${p}/path`, `${method} ${path} matches the same requests as ${first}`);
     else seen.set(shape, p);
+  });
+}
+
+function checkSchedules(doc: Obj, s: Scope) {
+  const names = new Set<string>();
+  list(doc.schedules).forEach((schedule, i) => {
+    const p = `/schedules/${i}`;
+    const op = str(at(schedule, 'operation'));
+    if (op && OPERATION.test(op) && !s.provided.has(op)) s.report(`${p}/operation`, `"${op}" is not in api.provides; a schedule runs one of the module's own operations`);
+    if ((at(schedule, 'every_ms') === undefined) === (at(schedule, 'cron') === undefined)) {
+      s.report(p, 'a schedule needs exactly one of every_ms and cron');
+    }
+    const name = str(at(schedule, 'name'));
+    if (name && names.has(name)) s.report(`${p}/name`, `the schedule name "${name}" is used twice`);
+    if (name) names.add(name);
   });
 }
 

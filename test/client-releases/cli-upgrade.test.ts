@@ -65,7 +65,6 @@ const leftovers = async (bin: string) => (await readdir(path.dirname(bin))).filt
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'mandi-cli-e2e-'));
-  const t0 = Date.now();
   [v100, v110] = await Promise.all([buildRelease('1.0.0', work), buildRelease('1.1.0', work)]);
   host = await startStandIn();
   host.bytes(`/assets/${v100.asset.filename}`, await readFile(v100.asset.path));
@@ -76,9 +75,7 @@ beforeAll(async () => {
   closedPort = new URL(probe.url).port;
   await probe.close();
 
-  console.log('TIMING builds', Date.now() - t0);
   tp = await startTestPlatform({ CLI_RELEASES_CACHE_SECONDS: '0' });
-  console.log('TIMING platform', Date.now() - t0);
   owner = await tp.install('acme');
   const channel = await tp.api('/cli/channel', { method: 'PUT', token: owner.token, tenant: 'acme', body: { adapter: 'static', config: { manifest_url: `${host.url}/channel/manifest.json` } } });
   if (channel.status !== 200) throw new Error(JSON.stringify(channel.body));

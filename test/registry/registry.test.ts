@@ -195,6 +195,8 @@ describe('issue 4 item 1: the registry', () => {
       expect((await tp.api('/rings', { token: acmeToken })).status).toBe(200);
       expect((await tp.api('/rings/canary/promote', { token: acmeToken, body: { module: 'shelf', version: '1.0.0' } })).status).toBe(403);
       expect((await tp.api('/registry/publishers', { token: acmeToken })).status).toBe(403);
+      expect((await tp.api('/rings/operations', { token: acmeToken })).status).toBe(403);
+      expect((await tp.api('/rings/canary/tenants', { token: acmeToken })).status).toBe(403);
       const rotated = await tp.api('/registry/publishers/acme-labs/token', { token: owner.token, body: {} });
       expect(rotated.body.token).toMatch(/^mndp_/);
       expect((await tp.api('/registry/modules', { token: acmeToken })).status).toBe(401);

@@ -8,7 +8,8 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { once } from 'node:events';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { ReleaseAsset } from './release-manifest';
 import { fromFsError, serverError } from './errors';
 import { classify, get, type Credentials } from './release-http';
@@ -47,26 +48,22 @@ export async function downloadVerified(asset: ReleaseAsset, credentials: Credent
   const hash = createHash('sha256');
   let bytes = 0;
   try {
-    const out = createWriteStream(file, { mode: 0o600 });
-    const reader = response.body.getReader();
-    try {
-      for (;;) {
-        let chunk: Awaited<ReturnType<typeof reader.read>>;
-        try {
-          chunk = await reader.read();
-        } catch (err) {
-          throw classify(err, fetched.url);
-        }
-        if (chunk.done) break;
+    // Hash and count on the way to disk, in large chunks: a release is a whole Node binary (~120 MB).
+    const meter = new Transform({
+      transform(chunk: Buffer, _enc, next) {
         fetched.alive();
-        hash.update(chunk.value);
-        bytes += chunk.value.length;
+        hash.update(chunk);
+        bytes += chunk.length;
         onProgress(bytes, total);
-        if (!out.write(chunk.value)) await once(out, 'drain');
-      }
-    } finally {
-      out.end();
-      await once(out, 'close').catch(() => undefined);
+        next(null, chunk);
+      },
+    });
+    try {
+      await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), meter, createWriteStream(file, { mode: 0o600, highWaterMark: 1 << 20 }));
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code && (err as NodeJS.ErrnoException).syscall) throw err;
+      throw classify(err, fetched.url);
     }
     fetched.done();
     const digest = hash.digest('hex');

@@ -29,14 +29,14 @@ async function fromTarGz(archive: string, dest: string, wanted: string): Promise
   extract.on('entry', (header, stream, next) => {
     if (!found && header.type === 'file' && isExecutableEntry(header.name, wanted)) {
       found = true;
-      pipeline(stream, createWriteStream(dest, { mode: 0o755 })).then(() => next(), next);
+      pipeline(stream, createWriteStream(dest, { mode: 0o755, highWaterMark: 1 << 20 })).then(() => next(), next);
     } else {
       stream.on('end', () => next());
       stream.resume();
     }
   });
   try {
-    await pipeline(createReadStream(archive), zlib.createGunzip(), extract);
+    await pipeline(createReadStream(archive, { highWaterMark: 1 << 20 }), zlib.createGunzip({ chunkSize: 1 << 20 }), extract);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code?.startsWith('E') && (err as NodeJS.ErrnoException).syscall) throw err;
     throw serverError(`the archive is damaged: ${(err as Error).message}`);

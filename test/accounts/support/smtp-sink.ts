@@ -22,7 +22,7 @@ export interface SmtpSink {
   close(): Promise<void>;
 }
 
-export async function startSmtpSink(): Promise<SmtpSink> {
+export async function startSmtpSink(port = 0): Promise<SmtpSink> {
   const mails: ReceivedMail[] = [];
   const waiters: Array<() => void> = [];
   const server = new SMTPServer({
@@ -45,8 +45,8 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.server.address() as AddressInfo).port;
 
   const waitFor = async (match: (m: ReceivedMail) => boolean, timeoutMs = 10_000) => {
     const deadline = Date.now() + timeoutMs;
@@ -64,7 +64,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       });
     }
   };
-  return { url: `smtp://127.0.0.1:${port}`, mails, waitFor, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { url: `smtp://127.0.0.1:${bound}`, mails, waitFor, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 /** Just enough MIME: headers, multipart/alternative, quoted-printable and base64 parts. */

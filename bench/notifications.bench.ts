@@ -1,0 +1,343 @@
+/**
+ * Notifications benchmark (issue 7): how many notifications the platform creates per second, and how
+ * long a created notification takes to reach a connected socket, with 1,000 sockets connected, on one
+ * node and (when REDIS_URL is set) across two nodes sharing Redis.
+ *
+ * Each app node is its own child process (this file, forked with MANDI_BENCH_NOTIFICATIONS_NODE=1:
+ * `startPlatform` plus a small IPC interface to seed users and call `notifications.send` on the bus,
+ * the path every module takes). The 1,000 socket.io clients live in the runner's process, each signed
+ * in as its own member of the tenant.
+ *
+ *   created/s       notifications.send to one user at a time, 32 calls in flight; a call returns once
+ *                   the row is stored and its broadcast queued.
+ *   fan-out         one notifications.send to all 1,000 members: latency from the call to each
+ *                   socket's `.notification.created`.
+ *   one by one      single notifications to random members, one after another: call to receipt.
+ * Latencies use the wall clock of both processes (performance.timeOrigin + now(), sub-millisecond).
+ * Every database and Redis key this creates is dropped at the end.
+ */
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { Redis } from 'ioredis';
+import { io as connect, type Socket } from 'socket.io-client';
+import type { BenchContext, BenchReport, Benchmark, Row } from './benchmark';
+import { hashPassword } from '../core/auth/passwords';
+import { loadConfig } from '../core/config';
+import { databaseUrl, dropDatabase } from '../core/data/pg-admin';
+import { createLogger } from '../core/logger';
+import { startPlatform } from '../core/platform';
+import { serveInChild } from './servers/serve-in-child';
+import { tenantDbName } from '../core/data/tenant-databases';
+import { openBenchPostgres } from './support/postgres-server';
+
+const SOCKETS = 1000;
+const RATE_CALLS = 3000;
+const RATE_CONCURRENCY = 32;
+const FANOUT_ROUNDS = 5;
+const SINGLE_SENDS = 300;
+
+const now = () => performance.timeOrigin + performance.now();
+
+type Op =
+  | { op: 'seed'; users: number }
+  | { op: 'rate'; tenantId: string; userIds: number[]; count: number; concurrency: number }
+  | { op: 'fanout'; tenantId: string }
+  | { op: 'single'; tenantId: string; userId: number };
+
+interface Seeded {
+  tenantId: string;
+  alias: string;
+  users: { id: number; token: string }[];
+}
+
+// ---------------------------------------------------------------- the app node (child process)
+
+if (process.env.MANDI_BENCH_NOTIFICATIONS_NODE === '1') serveNode();
+
+function serveNode(): void {
+  serveInChild(async () => {
+    const config = loadConfig(process.env);
+    const platform = await startPlatform(config, createLogger(config.logLevel));
+    const send = (tenantId: string, input: object) => platform.kernel.bus.call({ kind: 'core', name: 'bench' }, 'notifications.send', input, { tenantId, user: null });
+
+    const handle = async (m: Op): Promise<unknown> => {
+      if (m.op === 'seed') {
+        const tenant = await platform.tenants.create({ name: 'Bench Notifications', alias: `bn${randomBytes(3).toString('hex')}` });
+        const { User, Membership } = platform.central.models;
+        // One bcrypt hash for all: these users never log in with a password.
+        const hash = await hashPassword('bench-password-123');
+        const tag = randomBytes(3).toString('hex');
+        const users = await User.bulkCreate(Array.from({ length: m.users }, (_, i) => ({ name: `Member ${i}`, email: `m${i}-${tag}@bench.example`, password_hash: hash })), { returning: true });
+        await Membership.bulkCreate(users.map((u) => ({ tenant_id: tenant.id, user_id: u.id, role: 'member' })));
+        const tokens: Seeded['users'] = [];
+        for (let i = 0; i < users.length; i += 50) {
+          const batch = users.slice(i, i + 50);
+          tokens.push(...(await Promise.all(batch.map(async (u) => ({ id: u.id, token: (await platform.auth.issueToken(u.id, tenant.id, 'bench')).token })))));
+        }
+        return { tenantId: tenant.id, alias: tenant.domains.find((d) => d !== tenant.id) ?? tenant.id, users: tokens } satisfies Seeded;
+      }
+      if (m.op === 'rate') {
+        let next = 0;
+        const started = now();
+        await Promise.all(
+          Array.from({ length: m.concurrency }, async () => {
+            while (next < m.count) {
+              const i = next++;
+              await send(m.tenantId, { user_id: m.userIds[i % m.userIds.length], type: 'bench.rate', title: `Rate ${i}` });
+            }
+          }),
+        );
+        return { elapsedMs: now() - started };
+      }
+      if (m.op === 'fanout') {
+        const t0 = now();
+        const r = (await send(m.tenantId, { all_members: true, type: 'bench.fanout', title: 'To everyone' })) as { count: number };
+        return { t0, returnedMs: now() - t0, count: r.count };
+      }
+      const t0 = now();
+      const r = (await send(m.tenantId, { user_id: m.userId, type: 'bench.single', title: 'One' })) as { notifications: { id: string }[] };
+      return { t0, id: r.notifications[0].id };
+    };
+
+    process.on('message', (msg: { type?: string; id?: number; body?: Op }) => {
+      if (msg?.type !== 'bench') return;
+      handle(msg.body!).then(
+        (result) => process.send?.({ type: 'bench-result', id: msg.id, result }),
+        (err: Error) => process.send?.({ type: 'bench-result', id: msg.id, error: err.stack ?? err.message }),
+      );
+    });
+    return { url: platform.url, stop: () => platform.stop() };
+  });
+}
+
+// ---------------------------------------------------------------- the runner side
+
+interface NodeHandle {
+  url: string;
+  ask<T>(body: Op): Promise<T>;
+  stop(): Promise<void>;
+}
+
+let nextId = 0;
+
+/** Forks this file as an app node (the child side is serveNode, speaking serve-in-child's IPC). */
+async function startNode(name: string, env: Record<string, string>): Promise<NodeHandle> {
+  const child = fork(__filename, [], {
+    execArgv: ['--import', 'tsx'],
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, MANDI_BENCH_NOTIFICATIONS_NODE: '1' },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name}: not ready after 120 s`)), 120_000);
+    child.on('message', (m: { type?: string; url?: string; message?: string }) => {
+      if (m?.type === 'ready') {
+        clearTimeout(timer);
+        resolve(m.url!);
+      } else if (m?.type === 'error') {
+        clearTimeout(timer);
+        reject(new Error(`${name} failed to start:\n${m.message}`));
+      }
+    });
+    void exited.then(() => reject(new Error(`${name} exited before it was ready`)));
+  });
+  const ask = <T>(body: Op) =>
+    new Promise<T>((resolve, reject) => {
+      const id = ++nextId;
+      const onMessage = (m: { type?: string; id?: number; result?: T; error?: string }) => {
+        if (m?.type !== 'bench-result' || m.id !== id) return;
+        child.off('message', onMessage);
+        if (m.error) reject(new Error(m.error));
+        else resolve(m.result as T);
+      };
+      child.on('message', onMessage);
+      child.send({ type: 'bench', id, body });
+    });
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      if (child.exitCode === null) child.send({ type: 'stop' });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      await exited;
+      clearTimeout(timer);
+    })());
+  return { url, ask, stop };
+}
+
+interface Client {
+  socket: Socket;
+  userId: number;
+}
+
+async function connectAll(url: string, alias: string, users: Seeded['users'], onCreated: (id: string, at: number, payload: { user_id: number }) => void): Promise<Client[]> {
+  const clients: Client[] = [];
+  for (let i = 0; i < users.length; i += 100) {
+    const batch = await Promise.all(
+      users.slice(i, i + 100).map(
+        (u) =>
+          new Promise<Client>((resolve, reject) => {
+            const socket = connect(url, { auth: { token: u.token, tenant: alias }, transports: ['websocket'], reconnection: false, forceNew: true });
+            socket.on('.notification.created', (payload: { id: string; user_id: number }) => onCreated(payload.id, now(), payload));
+            socket.once('connect', () => resolve({ socket, userId: u.id }));
+            socket.once('connect_error', reject);
+          }),
+      ),
+    );
+    clients.push(...batch);
+  }
+  return clients;
+}
+
+const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN);
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+async function measure(ctx: BenchContext, label: string, sender: NodeHandle, receiverUrl: string, seeded: Seeded): Promise<Row[]> {
+  const received = new Map<string, number>();
+  const waiters = new Set<() => void>();
+  ctx.log(`${label}: connecting ${seeded.users.length} sockets`);
+  const clients = await connectAll(receiverUrl, seeded.alias, seeded.users, (id, at) => {
+    received.set(id, at);
+    for (const w of waiters) w();
+  });
+  const waitFor = (ids: () => boolean, timeoutMs = 60_000) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error('notifications did not all arrive in time'));
+      }, timeoutMs);
+      const check = () => {
+        if (!ids()) return;
+        clearTimeout(timer);
+        waiters.delete(check);
+        resolve();
+      };
+      waiters.add(check);
+      check();
+    });
+  try {
+    const userIds = seeded.users.map((u) => u.id);
+    ctx.log(`${label}: ${RATE_CALLS} sends, ${RATE_CONCURRENCY} in flight`);
+    await sender.ask({ op: 'rate', tenantId: seeded.tenantId, userIds, count: 200, concurrency: RATE_CONCURRENCY }); // warm-up
+    const before = received.size;
+    const rate = await sender.ask<{ elapsedMs: number }>({ op: 'rate', tenantId: seeded.tenantId, userIds, count: RATE_CALLS, concurrency: RATE_CONCURRENCY });
+    await waitFor(() => received.size >= before + RATE_CALLS);
+
+    ctx.log(`${label}: fan-out to ${userIds.length} members x ${FANOUT_ROUNDS}`);
+    const fanout: number[] = [];
+    let returned = 0;
+    for (let r = 0; r < FANOUT_ROUNDS; r++) {
+      const start = received.size;
+      const { t0, returnedMs } = await sender.ask<{ t0: number; returnedMs: number; count: number }>({ op: 'fanout', tenantId: seeded.tenantId });
+      returned += returnedMs;
+      await waitFor(() => received.size >= start + userIds.length);
+      const times = [...received.values()].slice(start);
+      fanout.push(...times.map((at) => at - t0));
+    }
+
+    ctx.log(`${label}: ${SINGLE_SENDS} single sends`);
+    const single: number[] = [];
+    for (let i = 0; i < SINGLE_SENDS; i++) {
+      const { t0, id } = await sender.ask<{ t0: number; id: string }>({ op: 'single', tenantId: seeded.tenantId, userId: userIds[(i * 7919) % userIds.length] });
+      await waitFor(() => received.has(id));
+      single.push(received.get(id)! - t0);
+    }
+    fanout.sort((a, b) => a - b);
+    single.sort((a, b) => a - b);
+    return [
+      { scenario: `${label}: notifications.send, one user each`, sockets: clients.length, notifications: RATE_CALLS, 'created/s': Math.round(RATE_CALLS / (rate.elapsedMs / 1000)), 'p50 ms': null, 'p99 ms': null },
+      {
+        scenario: `${label}: fan-out to all members (call returned in ${round2(returned / FANOUT_ROUNDS)} ms)`,
+        sockets: clients.length,
+        notifications: fanout.length,
+        'created/s': Math.round(SOCKETS / (returned / FANOUT_ROUNDS / 1000)),
+        'p50 ms': round2(percentile(fanout, 50)),
+        'p99 ms': round2(percentile(fanout, 99)),
+      },
+      { scenario: `${label}: one at a time, call to receipt`, sockets: clients.length, notifications: single.length, 'created/s': null, 'p50 ms': round2(percentile(single, 50)), 'p99 ms': round2(percentile(single, 99)) },
+    ];
+  } finally {
+    for (const c of clients) c.socket.disconnect();
+  }
+}
+
+async function dropEverything(serverUrl: string, centralDb: string, redisUrl: string | undefined, prefix: string, log: (m: string) => void): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl(serverUrl, centralDb) });
+  const tenantIds: string[] = [];
+  try {
+    await client.connect();
+    tenantIds.push(...(await client.query<{ id: string }>('SELECT id FROM tenants')).rows.map((r) => r.id));
+  } catch {
+    // never booted: only the central database may exist
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+  for (const db of [...tenantIds.map(tenantDbName), centralDb]) await dropDatabase(serverUrl, db).catch((err) => log(`could not drop ${db}: ${String(err)}`));
+  if (!redisUrl) return;
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  try {
+    for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 500 })) if ((keys as string[]).length) await redis.del(...(keys as string[]));
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function run(ctx: BenchContext): Promise<BenchReport> {
+  const runId = randomBytes(4).toString('hex');
+  const centralDb = `mandi_bench_${runId}`;
+  const prefix = `mandi-bench-${runId}`;
+  const redisUrl = process.env.REDIS_URL || undefined;
+  const pgServer = await openBenchPostgres(ctx.log);
+  const nodes: NodeHandle[] = [];
+  const env = (redis: boolean) => ({
+    NODE_ENV: 'production',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl(pgServer.serverUrl, centralDb),
+    REDIS_URL: redis && redisUrl ? redisUrl : '',
+    REDIS_PREFIX: prefix,
+    LOG_LEVEL: 'warn',
+    API_RATE_LIMIT: '1000000000/3600',
+    BUS_RATE_LIMIT: '1000000000/3600',
+    TENANT_POOL_MAX: '10',
+  });
+  const rows: Row[] = [];
+  const notes: string[] = [];
+  try {
+    ctx.log('starting node A (in-process drivers)');
+    const a = await startNode('node A', env(false));
+    nodes.push(a);
+    const seeded = await a.ask<Seeded>({ op: 'seed', users: SOCKETS });
+    rows.push(...(await measure(ctx, 'one node, in-process drivers', a, a.url, seeded)));
+    await a.stop();
+    nodes.length = 0;
+
+    if (redisUrl) {
+      ctx.log('starting nodes A and B (Redis drivers)');
+      const ra = await startNode('node A (Redis)', env(true));
+      nodes.push(ra);
+      rows.push(...(await measure(ctx, 'one node, Redis drivers', ra, ra.url, seeded)));
+      const rb = await startNode('node B (Redis)', env(true));
+      nodes.push(rb);
+      rows.push(...(await measure(ctx, 'two nodes: sent on A, sockets on B', ra, rb.url, seeded)));
+    } else {
+      notes.push('REDIS_URL is not set: the Redis and two-node rows were skipped (set it to measure them).');
+    }
+  } finally {
+    await Promise.allSettled(nodes.map((n) => n.stop()));
+    await dropEverything(pgServer.serverUrl, centralDb, redisUrl, prefix, ctx.log);
+    await pgServer.stop();
+  }
+  notes.push(
+    `${SOCKETS} sockets, each its own member of one tenant, connected to the receiving node; senders call notifications.send on the bus of node A.`,
+    'created/s of the fan-out row: members notified per second by one all_members call (one INSERT for all rows, broadcast jobs of 100).',
+  );
+  return { title: `notifications: creation rate and delivery latency to ${SOCKETS} sockets`, rows, notes };
+}
+
+const bench: Benchmark = {
+  description: 'Notifications created per second and .notification.created delivery latency (p50/p99) to 1,000 sockets, one node and two nodes on Redis',
+  run,
+};
+export default bench;
