@@ -57,6 +57,21 @@ interface Measured {
 
 const failures = (r: autocannon.Result) => r.errors + r.timeouts + r.non2xx;
 
+/** The load running now, so an interrupted run can stop it (and start no more) before stopping the servers. */
+let runningLoad: autocannon.Instance | undefined;
+let interrupted = false;
+
+function fire(opts: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    if (interrupted) return reject(new Error('interrupted'));
+    runningLoad = autocannon(opts, (err, result) => {
+      runningLoad = undefined;
+      if (err) reject(err instanceof Error ? err : new Error(String(err)));
+      else resolve(result);
+    });
+  });
+}
+
 /** The middle value (the lower of the two middles for an even count). */
 function median<T>(items: T[], by: (x: T) => number): T {
   return [...items].sort((x, y) => by(x) - by(y))[Math.floor((items.length - 1) / 2)];
@@ -137,7 +152,7 @@ async function dropRedisKeys(redisUrl: string, prefix: string): Promise<number> 
 
 async function measure(ctx: BenchContext, t: Target, round: number, profileFile: string | undefined): Promise<Measured> {
   const { durationSeconds, warmupSeconds, connections, pipelining, rounds } = ctx.options;
-  const load = (duration: number) => autocannon({ url: t.server.url + ROUTE, headers: t.headers, connections, pipelining, duration });
+  const load = (duration: number) => fire({ url: t.server.url + ROUTE, headers: t.headers, connections, pipelining, duration });
   ctx.log(`${t.label}${rounds > 1 ? ` (round ${round + 1}/${rounds})` : ''}: ${warmupSeconds} s warm-up, ${durationSeconds} s measured`);
   // Before every window, not only the first: idle pools close their connections after 10 s.
   await load(warmupSeconds);
@@ -156,8 +171,16 @@ async function measure(ctx: BenchContext, t: Target, round: number, profileFile:
   return { target: t, result, cpuMicros: after.cpuMicros - before.cpuMicros, rssBytes: after.rssBytes, limiterCounted, profile: profileFile };
 }
 
+/** Per round, this target's requests/s over (b)'s, then the median: neighbouring windows share the drift. */
+function ratioToBaseline(windows: Measured[], baseline: Measured[]): number {
+  return median(
+    windows.map((m, i) => m.result.requests.average / baseline[i].result.requests.average),
+    (r) => r,
+  );
+}
+
 /** A target's row: requests/s and latencies of its median round; CPU and errors over all rounds. */
-function row(windows: Measured[], baseline: Measured): Row {
+function row(windows: Measured[], baseline: Measured[]): Row {
   const mid = median(windows, (m) => m.result.requests.average);
   const requests = windows.reduce((n, m) => n + m.result.requests.total, 0);
   return {
@@ -168,7 +191,7 @@ function row(windows: Measured[], baseline: Measured): Row {
     'CPU µs/req': Math.round(windows.reduce((n, m) => n + m.cpuMicros, 0) / Math.max(1, requests)),
     'RSS MB': Math.round(Math.max(...windows.map((m) => m.rssBytes)) / 1024 / 1024),
     errors: windows.reduce((n, m) => n + failures(m.result), 0),
-    'vs (b)': `${((mid.result.requests.average / baseline.result.requests.average) * 100).toFixed(1)}%`,
+    'vs (b)': `${(ratioToBaseline(windows, baseline) * 100).toFixed(1)}%`,
   };
 }
 
@@ -182,16 +205,25 @@ async function run(ctx: BenchContext): Promise<BenchReport> {
 
   const pgServer = await openBenchPostgres(ctx.log);
   const servers: ChildServer[] = [];
+  const starting: Promise<unknown>[] = [];
+  const abort = new AbortController();
   let cleaning: Promise<void> | undefined;
   const cleanUp = () =>
     (cleaning ??= (async () => {
+      // A server still booting could create the central database again after it is dropped.
+      await Promise.allSettled(starting);
       await Promise.allSettled(servers.map((s) => s.stop()));
       await dropRunDatabases(pgServer.serverUrl, centralDb, ctx.log);
       if (redisUrl) await dropRedisKeys(redisUrl, redisPrefix).catch((err) => ctx.log(`could not clean Redis keys ${redisPrefix}*: ${String(err)}`));
       await pgServer.stop();
     })());
   // Ctrl-C in the middle of a run still drops its databases.
-  const onInterrupt = () => void cleanUp().finally(() => process.exit(130));
+  const onInterrupt = () => {
+    interrupted = true;
+    runningLoad?.stop();
+    abort.abort();
+    void cleanUp().finally(() => process.exit(130));
+  };
   process.once('SIGINT', onInterrupt);
   try {
     const platformEnv = (env: Record<string, string>) => ({
@@ -209,7 +241,9 @@ async function run(ctx: BenchContext): Promise<BenchReport> {
     });
     const start = async (name: string, script: string, env: Record<string, string>) => {
       ctx.log(`starting ${name}`);
-      const s = await startChildServer(name, script, { env });
+      const pending = startChildServer(name, script, { env, signal: abort.signal });
+      starting.push(pending);
+      const s = await pending;
       servers.push(s);
       return s;
     };
@@ -259,10 +293,8 @@ async function run(ctx: BenchContext): Promise<BenchReport> {
     }
 
     const all = (key: string) => windows.get(key)!;
-    const base = median(all('b'), (m) => m.result.requests.average);
-    // The ratio of each round's neighbouring windows, then the median: the least drift-prone figure.
     const ratios = all('a').map((m, i) => m.result.requests.average / all('b')[i].result.requests.average);
-    const ratio = median(ratios, (r) => r);
+    const ratio = ratioToBaseline(all('a'), all('b'));
     const checks: Check[] = [
       {
         name: `(a) >= ${TARGET_RATIO * 100}% of (b) requests/s`,
@@ -273,11 +305,11 @@ async function run(ctx: BenchContext): Promise<BenchReport> {
     const failed = targets.filter((t) => all(t.key).some((m) => failures(m.result) > 0));
     checks.push({ name: 'no errors, timeouts or non-2xx answers', ok: !failed.length, detail: failed.length ? failed.map((t) => t.label).join(', ') : 'none' });
 
-    const rows = targets.map((t) => row(all(t.key), base));
+    const rows = targets.map((t) => row(all(t.key), all('b')));
     const cpuOf = (key: string) => Number(rows[targets.findIndex((t) => t.key === key)]['CPU µs/req']);
     const notes = [
       `autocannon: ${connections} connections, pipelining ${pipelining}, ${warmupSeconds} s warm-up then ${durationSeconds} s measured, per server` +
-        (rounds > 1 ? `, ${rounds} rounds round-robin; req/s and latencies are of each server's median round` : '') +
+        (rounds > 1 ? `, ${rounds} rounds round-robin; req/s and latencies are of each server's median round, "vs (b)" is the median of the rounds' ratios` : '') +
         `; GET ${ROUTE}`,
       `PostgreSQL: ${pgServer.embedded ? 'embedded (data/bench-postgres)' : 'DATABASE_URL'}; ${POOL_MAX} connections to the tenant database for (a) and (b)`,
       `CPU µs/req: the server process's own CPU time (user + system) in the measured windows divided by the requests it answered`,

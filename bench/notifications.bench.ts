@@ -333,7 +333,7 @@ async function run(ctx: BenchContext): Promise<BenchReport> {
     `${SOCKETS} sockets, each its own member of one tenant, connected to the receiving node; senders call notifications.send on the bus of node A.`,
     'created/s of the fan-out row: members notified per second by one all_members call (one INSERT for all rows, broadcast jobs of 100).',
   );
-  return { title: `notifications: creation rate and delivery latency to ${SOCKETS} sockets`, rows, notes };
+  return { title: `creation rate and delivery latency to ${SOCKETS} sockets`, rows, notes };
 }
 
 const bench: Benchmark = {

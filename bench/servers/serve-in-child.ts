@@ -41,7 +41,10 @@ export interface Served {
 
 export function serveInChild(start: () => Promise<Served>): void {
   if (!process.send) throw new Error('run this file through bench/support/child-server.ts (it needs an IPC channel)');
-  const send = (m: ChildMessage) => process.send?.(m);
+  // The parent may have gone while this was starting: then there is nobody to tell.
+  const send = (m: ChildMessage) => {
+    if (process.connected) process.send?.(m);
+  };
   start().then(
     (served) => {
       let stopping = false;
@@ -67,6 +70,7 @@ export function serveInChild(start: () => Promise<Served>): void {
       });
       // The parent died or closed the channel: do not linger as an orphan holding ports and connections.
       process.on('disconnect', stop);
+      if (!process.connected) return stop();
       send({ type: 'ready', url: served.url });
     },
     (err: unknown) => {

@@ -25,6 +25,8 @@ export interface ChildServerOptions {
   /** The whole environment of the child (nothing is inherited but PATH and HOME). */
   env: Record<string, string>;
   readyTimeoutMs?: number;
+  /** Aborting kills a child that is still starting (an interrupted run must not leave one booting). */
+  signal?: AbortSignal;
 }
 
 const SERVERS_DIR = path.join(__dirname, '..', 'servers');
@@ -36,6 +38,8 @@ export async function startChildServer(name: string, script: string, opts: Child
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const kill = () => child.kill('SIGKILL');
+  opts.signal?.addEventListener('abort', kill, { once: true });
 
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -57,7 +61,7 @@ export async function startChildServer(name: string, script: string, opts: Child
       clearTimeout(timer);
       reject(new Error(`${name} exited with code ${code} before it was ready`));
     });
-  });
+  }).finally(() => opts.signal?.removeEventListener('abort', kill));
 
   /** Sends a message and waits for the child's answer of the given type. */
   const ask = <T extends ChildMessage['type']>(m: ParentMessage, reply: T): Promise<Extract<ChildMessage, { type: T }>> =>

@@ -2,8 +2,11 @@
  * Login history (spec 1, Login history). Records carry the spec's fields; device_type, browser and
  * platform come from the User-Agent, is_suspicious from the rules in suspicious.ts.
  *   GET /login-history             the caller's records in this tenant: status, from, to, per_page, page
- *   GET /login-history/stats       the statistics object; "logins" are successful sign-ins, devices
- *                                  counts them by device_type, unique_ips counts their addresses
+ *   GET /login-history/stats       the statistics object; "logins" are successful sign-ins: devices
+ *                                  counts them by device_type, unique_ips their addresses,
+ *                                  suspicious_logins the flagged ones; failed attempts are failed + 2fa_failed
+ *   (is_suspicious is judged for success and 2fa_required rows, so a stranger who has the password
+ *   but not the second factor shows up under /suspicious too)
  *   GET /login-history/suspicious  the caller's flagged records: per_page, page
  *   GET /login-history/tenant      every record of the tenant, each with user {id, name, email} (null for
  *                                  attempts on unknown emails); permission admin.audit_log; user_id,

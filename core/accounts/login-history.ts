@@ -122,7 +122,7 @@ export class LoginHistory {
         `SELECT count(*) FILTER (WHERE status = 'success')::int AS total_logins,
                 count(*) FILTER (WHERE status = 'success' AND created_at >= $2)::int AS logins_last_30_days,
                 count(*) FILTER (WHERE status IN ('failed', '2fa_failed') AND created_at >= $2)::int AS failed_attempts_last_30_days,
-                count(*) FILTER (WHERE is_suspicious)::int AS suspicious_logins,
+                count(*) FILTER (WHERE is_suspicious AND status = 'success')::int AS suspicious_logins,
                 count(DISTINCT ip_address) FILTER (WHERE status = 'success' AND created_at >= $2)::int AS unique_ips_last_30_days,
                 max(created_at) FILTER (WHERE status = 'success') AS last_login
            FROM login_history WHERE user_id = $1`,

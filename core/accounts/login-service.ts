@@ -71,8 +71,8 @@ export class LoginService {
     const membership = user ? await auth.membership(tenant.id, user.id) : undefined;
     // Only people who belong here appear under their own id in this tenant's history.
     const localId = user && (membership || user.is_super_admin) ? user.id : null;
-    const record = (status: LoginStatus, failureReason: string | null, userId = localId) =>
-      history.record({ tenantId: tenant.id, userId, ip: client.ip, userAgent: client.userAgent, status, failureReason });
+    const record = (status: LoginStatus, failureReason: string | null) =>
+      history.record({ tenantId: tenant.id, userId: localId, ip: client.ip, userAgent: client.userAgent, status, failureReason });
 
     const ipLocked = await lockout.ipLockedFor(client.ip);
     if (ipLocked) {

@@ -23,7 +23,7 @@ import {
   runMigration,
 } from './migration-runner';
 import { ModuleRoles } from './module-role';
-import { checkAlias, ident, MIGRATIONS_TABLE, qualified } from './names';
+import { checkAlias, ident, MIGRATIONS_TABLE, qualified, roleOf } from './names';
 import { syncSchema } from './schema-sync';
 import { TransactionRegistry } from './transactions';
 import type { CompiledModels, DataChangeReport, DbBridge, ManifestModels, ModuleDataOptions, ModulePackage, RollbackReport } from './types';
@@ -39,6 +39,8 @@ function readerOf(pkg: ModulePackage): (path: string) => Promise<string> {
     throw new Error(`the package gives no way to read ${p}`);
   };
 }
+
+const currentDatabase = async (client: AdminClient): Promise<string> => (await client.query<{ db: string }>('SELECT current_database() AS db')).rows[0]!.db;
 
 export class ModuleDataService {
   private readonly logger: Logger;
@@ -165,6 +167,33 @@ export class ModuleDataService {
     if (typeof ownerKey !== 'string' || !ownerKey) throw new TypeError('bridge() needs an ownerKey naming the invocation');
     const compiled = compileModels(alias, models);
     return createBridge(this.bridgeDeps, { tenantId, alias, ownerKey }, { compiled, limits: this.limits });
+  }
+
+  /**
+   * Runs `fn` in one transaction on a private connection as the module's role, with its schema as
+   * search path (materialized views: refresh and read, see materialized-views.ts). Host-written SQL
+   * only; the module never supplies SQL text.
+   */
+  async asModule<T>(tenantId: string, alias: string, fn: (client: AdminClient) => Promise<T>, opts: { timeoutMs?: number; temporaryTables?: boolean } = {}): Promise<T> {
+    checkAlias(alias);
+    return withAdminTransaction(this.dbs, tenantId, async (client) => {
+      const roles = await this.roles.enabled(async (sql) => (await client.query(sql)).rows);
+      // REFRESH … CONCURRENTLY builds its diff in a temporary table owned by the view's owner.
+      // TEMPORARY is revoked from module roles (a temp table could outlive a migration on a pooled
+      // connection); here it is granted and revoked inside this one transaction, on a private
+      // connection that is destroyed afterwards, so nothing of it is ever committed or reused.
+      const temp = roles && opts.temporaryTables;
+      if (temp) await client.query(`GRANT TEMPORARY ON DATABASE ${ident(await currentDatabase(client))} TO ${ident(roleOf(alias))}`);
+      if (roles) await client.query(`SET LOCAL ROLE ${ident(roleOf(alias))}`);
+      await client.query(`SET LOCAL search_path TO ${ident(alias)}`);
+      await client.query(`SET LOCAL statement_timeout = ${Math.floor(opts.timeoutMs ?? 600_000)}`);
+      const result = await fn(client);
+      if (temp) {
+        await client.query('RESET ROLE');
+        await client.query(`REVOKE TEMPORARY ON DATABASE ${ident(await currentDatabase(client))} FROM ${ident(roleOf(alias))}`);
+      }
+      return result;
+    });
   }
 
   /** Rolls back every transaction `ownerKey` left open; resolves to how many there were. */

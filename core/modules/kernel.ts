@@ -15,6 +15,8 @@ import type { TenantDatabases } from '../data/tenant-databases';
 import type { Drivers } from '../drivers';
 import type { Logger } from '../logger';
 import { ModuleDataService } from '../module-data';
+import { registerViewOperations } from '../module-data/materialized-views';
+import { registerWebhookOperations } from '../webhooks/deliver';
 import { ModuleHost } from './module-host';
 import { ModuleSources } from './module-sources';
 import { registerPlatformOperations } from './platform-operations';
@@ -70,6 +72,8 @@ export async function createModuleKernel(deps: {
   const bus = new Bus({ modules, invoker, rateLimiter: drivers.rateLimiter, audit, clock, logger, rateLimit: deps.config.busRateLimit });
   invoker.attach(bus);
   registerPlatformOperations(bus, central);
+  registerWebhookOperations(bus, central);
+  registerViewOperations(bus, moduleData);
 
   // Module subscribers run as the subscribing module, for the tenant the event happened in.
   events.start(async (alias, envelope) => {

@@ -3,7 +3,8 @@
  * The `mandi` command line: `mandi module <init|build|pack|publish|install|upgrade|rollback|uninstall>`
  * and `mandi ring <list|show|promote|rollback|assign>`. The platform commands read MANDI_URL and
  * MANDI_TOKEN (or --url, --token). Exit codes: 0 done, 1 refused or failed, 2 bad usage, 3 token
- * refused, 4 platform unreachable or failing.
+ * refused, 4 platform unreachable or failing. `mandi upgrade` replaces the CLI itself (spec 1, Client
+ * releases; its exit codes are the spec's: 5 network, 6 server, checksum or missing asset, 1 file system).
  */
 import { Command } from 'commander';
 import { registerLifecycleCommands } from './lifecycle-commands';

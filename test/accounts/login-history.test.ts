@@ -1,4 +1,4 @@
-import { CHROME_WINDOWS, FIREFOX_LINUX, SAFARI_IPAD, SAFARI_IPHONE, startAccountsPlatform, type AccountsPlatform } from './support/accounts-platform';
+import { CHROME_WINDOWS, SAFARI_IPAD, SAFARI_IPHONE, startAccountsPlatform, type AccountsPlatform } from './support/accounts-platform';
 
 describe('spec 1: Login history', () => {
   let ap: AccountsPlatform;
@@ -187,6 +187,5 @@ describe('spec 1: Login history', () => {
       expect(res.status).toBe(422);
       expect(Object.keys(res.body.errors)).toEqual([field]);
     }
-    void FIREFOX_LINUX;
   });
 });

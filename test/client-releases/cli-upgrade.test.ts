@@ -53,7 +53,7 @@ async function home(config?: object): Promise<string> {
 
 /** Environment of a user whose CLI talks to the platform as Acme's owner. */
 async function viaPlatform(extra: Record<string, string> = {}): Promise<Record<string, string>> {
-  return { HOME: await home(), MANDI_PLATFORM_URL: tp.url, MANDI_TENANT: 'acme', MANDI_TOKEN: owner.token, MANDI_RELEASES_MIRROR_URL: `${host.url}/mirror/manifest.json`, PLATFORM_NO_UPGRADE_CHECK: '1', ...extra };
+  return { HOME: await home(), MANDI_URL: tp.url, MANDI_TENANT: 'acme', MANDI_TOKEN: owner.token, MANDI_RELEASES_MIRROR_URL: `${host.url}/mirror/manifest.json`, PLATFORM_NO_UPGRADE_CHECK: '1', ...extra };
 }
 
 async function viaMirror(extra: Record<string, string> = {}): Promise<Record<string, string>> {
@@ -179,7 +179,7 @@ describe('spec 1: Client releases, `mandi upgrade` (rules 1, 2, 5, 6)', () => {
   test('falls back to the public mirror when the platform lacks the endpoint or has no channel', async () => {
     const bin = await install(v100, path.join(work, 'bin-mirror'));
     // An older platform: GET /api/v1/cli/releases is a 404 there.
-    const old = await runCli(bin, ['upgrade', '--check'], await viaPlatform({ MANDI_PLATFORM_URL: `${host.url}/old-platform` }));
+    const old = await runCli(bin, ['upgrade', '--check'], await viaPlatform({ MANDI_URL: `${host.url}/old-platform` }));
     expect(old.code).toBe(0);
     expect(old.out).toContain('from the mirror');
     // Globex has no channel and the platform no default: 404 NO_RELEASE_CHANNEL.
@@ -243,7 +243,7 @@ describe('spec 1: Client releases, `mandi upgrade` (rules 1, 2, 5, 6)', () => {
       const ran = await runCli(bin, ['upgrade'], await viaMirror({ MANDI_RELEASES_MIRROR_URL: `http://127.0.0.1:${closedPort}/manifest.json` }));
       expect(ran.code).toBe(5);
       expect(ran.err).toMatch(/cannot reach 127\.0\.0\.1:\d+: ECONNREFUSED/);
-      const platformDown = await runCli(bin, ['upgrade'], await viaPlatform({ MANDI_PLATFORM_URL: `http://127.0.0.1:${closedPort}` }));
+      const platformDown = await runCli(bin, ['upgrade'], await viaPlatform({ MANDI_URL: `http://127.0.0.1:${closedPort}` }));
       expect(platformDown.code).toBe(5);
     });
 

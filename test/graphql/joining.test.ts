@@ -89,7 +89,7 @@ describe('spec 1 GraphQL rules 5-7: how modules join the schema', () => {
     test('get, list, find, search, count, show and fetch make Query fields; every other verb a Mutation field', async () => {
       const query = (await rootFields(tp, owner, 'Query')).map((f) => f.name).filter((n) => n.startsWith('stock_'));
       const mutation = (await rootFields(tp, owner, 'Mutation')).map((f) => f.name).filter((n) => n.startsWith('stock_'));
-      expect(query.sort()).toEqual(['stock_count_units', 'stock_fetchAll', 'stock_find_bin', 'stock_get_level', 'stock_list_bins', 'stock_search_bins', 'stock_show_bin']);
+      expect(query.sort()).toEqual(['stock_count_units', 'stock_fetchAll', 'stock_find_bin', 'stock_get_level', 'stock_get_whoami', 'stock_list_bins', 'stock_search_bins', 'stock_show_bin']);
       // "counterfeit_flag" starts with the letters of "count" but not with the verb: a mutation.
       expect(mutation.sort()).toEqual(['stock_adjust', 'stock_counterfeit_flag', 'stock_reserve']);
     });

@@ -34,6 +34,12 @@ beforeAll(async () => {
   });
   const login = await tp.api('/auth/login', { tenant: 'globex', body: { email: 'gina@globex.example', password: 'member-password-1' } });
   globex = { id: made.body.tenant.id, token: login.body.token, userId: added.body.member.user.id };
+  // The alerts fixture module sends notifications without consuming notifications.send.
+  const dir = path.join(__dirname, 'fixtures/alerts');
+  await buildModule(dir);
+  tp.platform.kernel.source.add(await loadModuleFromDir(dir));
+  const installed = await tp.api('/modules/alerts/install', { token: owner.token, tenant: 'acme', body: {} });
+  if (installed.status !== 201) throw new Error(`install alerts: ${installed.status} ${JSON.stringify(installed.body)}`);
 }, 120_000);
 afterAll(async () => {
   closeSockets();
@@ -81,16 +87,12 @@ describe('spec 1: Notification (creation through notifications.send)', () => {
   });
 
   test('any module may call it without declaring it in api.consumes', async () => {
-    const dir = path.join(__dirname, 'fixtures/alerts');
-    await buildModule(dir);
-    tp.platform.kernel.source.add(await loadModuleFromDir(dir));
-    expect((await tp.api('/modules/alerts/install', { token: owner.token, tenant: 'acme', body: {} })).status).toBe(201);
     const res = await tp.api('/alerts/ping', { token: owner.token, tenant: 'acme', body: { user_id: carol.userId, sku: 'TEA-1' } });
     expect(res.status).toBe(201);
     expect(res.body.notifications[0]).toMatchObject({ module: 'alerts', type: 'inventory.low_stock', title: 'Low stock: TEA-1', data: { sku: 'TEA-1' }, action_url: '/inventory/TEA-1' });
     const mine = await get('/notifications?module=alerts', carol.token);
     expect(mine.body.notifications.map((n: { title: string }) => n.title)).toEqual(['Low stock: TEA-1']);
-  }, 60_000);
+  });
 });
 
 describe('spec 1: Notifications endpoints', () => {
@@ -241,5 +243,14 @@ describe('spec 1: Events (.notification.created on private-user.{userId})', () =
     const body = (await res.json()) as { notifications: Array<{ id: string }> };
     const got = await bobSocket.next('.notification.created', (p) => p.id === body.notifications[0].id);
     expect(got.payload).toMatchObject({ title: 'New visitor message', user_id: bob.userId });
+  });
+
+  test('creation from a public module route (a webhook: no token, no user) still broadcasts', async () => {
+    // The alerts fixture's /alerts/hook route is public.
+    const bobSocket = await socketClient(tp.url, bob.token, 'acme');
+    const res = await tp.api('/alerts/hook', { tenant: 'acme', body: { agent: bob.userId } });
+    expect(res.status).toBe(201);
+    const got = await bobSocket.next('.notification.created', (p) => p.id === res.body.notifications[0].id);
+    expect(got.payload).toMatchObject({ type: 'chat.visitor_message', module: 'alerts', user_id: bob.userId });
   });
 });

@@ -10,7 +10,12 @@ import { calculateTax, createTaxConfig, deleteTaxConfig, getSettings, getTaxConf
 import { createInvoice, issueCreditNote, listInvoices } from './invoices';
 import { cancelOrder, createOrder, deleteOrder, getOrder, history, listOrders, updateStatus } from './orders';
 import { confirmPayment, createPaymentLink, listPayments, listRefunds, recordPayment, refund } from './payments';
+import { codVsPrepaid, dashboard, fulfillment, products, refreshAnalytics, revenue, sources } from './analytics';
+import { createWebhook, deleteWebhook, deliverDue, fanOut, getWebhook, listDeliveries, listWebhooks, updateWebhook } from './webhooks';
+import type { HandlerContext } from '../../../sdk';
 import { applyTrackingUpdate, bulkShip, listNdrCases, listShipments, resolveNdrCase, ship, shippingRates, syncTracking } from './shipping';
+
+const ORDER_EVENTS = ['orders.created', 'orders.status_changed', 'orders.payment_updated', 'orders.refund_processed', 'orders.shipment_created', 'orders.fulfilled', 'orders.delivered'];
 
 export default defineModule({
   operations: {
@@ -46,5 +51,23 @@ export default defineModule({
     delete_tax_config: deleteTaxConfig,
     get_settings: getSettings,
     update_settings: updateSettings,
+    analytics_dashboard: dashboard,
+    analytics_revenue: revenue,
+    analytics_fulfillment: fulfillment,
+    analytics_sources: sources,
+    analytics_products: products,
+    analytics_cod_vs_prepaid: codVsPrepaid,
+    refresh_analytics: refreshAnalytics,
+    create_webhook: createWebhook,
+    list_webhooks: listWebhooks,
+    get_webhook: getWebhook,
+    update_webhook: updateWebhook,
+    delete_webhook: deleteWebhook,
+    list_webhook_deliveries: listDeliveries,
+    deliver_webhooks: deliverDue,
   },
+  // Outbound webhooks: the module subscribes to its own events and fans each out to the endpoints.
+  events: Object.fromEntries(
+    ORDER_EVENTS.map((event) => [event, (payload: unknown, ctx: HandlerContext) => fanOut(event, payload, ctx)]),
+  ),
 });

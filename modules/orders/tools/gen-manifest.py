@@ -38,6 +38,31 @@ op("apply_tracking_update", "Applies one carrier tracking update to the shipment
    route=("POST", "/orders/shipments/tracking"))
 op("sync_tracking", "Polls the carrier modules for every shipment in transit and applies their updates (the 30-minute tracking sync).", "orders.manage",
    obj({"limit": {"type": "integer", "minimum": 1, "maximum": 1000}}), route=("POST", "/orders/shipments/sync"))
+# Analytics (spec 3): read the materialized views; refreshed by the schedule analytics_refresh.
+RANGE = {"from": S(maxLength=40, description="first day, inclusive (YYYY-MM-DD); default 29 days before to"), "to": S(maxLength=40, description="last day, inclusive (YYYY-MM-DD); default today (UTC)")}
+op("analytics_dashboard", "Total orders, revenue, average order value, unique customers, breakdowns by status and payment status.", "orders.view", obj(RANGE), route=("GET", "/orders/analytics/dashboard"))
+op("analytics_revenue", "Daily order counts and revenue.", "orders.view", obj(RANGE), route=("GET", "/orders/analytics/revenue"))
+op("analytics_fulfillment", "Delivery, cancellation and RTO rates.", "orders.view", obj(RANGE), route=("GET", "/orders/analytics/fulfillment"))
+op("analytics_sources", "Orders and revenue by source module.", "orders.view", obj(RANGE), route=("GET", "/orders/analytics/sources"))
+op("analytics_products", "Top products by quantity (or revenue with sort=revenue).", "orders.view",
+   obj({**RANGE, "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 10}, "sort": S(enum=["quantity", "revenue"], default="quantity")}), route=("GET", "/orders/analytics/products"))
+op("analytics_cod_vs_prepaid", "COD versus prepaid count and revenue.", "orders.view", obj(RANGE), route=("GET", "/orders/analytics/cod-vs-prepaid"))
+op("refresh_analytics", "Refreshes the analytics materialized views concurrently (also run every 15 minutes by the schedule analytics_refresh).", "orders.manage",
+   obj({"schedule": S(), "scheduled_at": S()}), route=("POST", "/orders/analytics/refresh"))
+# Outbound webhooks (spec 3).
+WH = {"url": S(minLength=8, maxLength=2000), "secret": S(minLength=16, maxLength=500, description="HMAC-SHA256 key for X-Webhook-Signature"),
+      "events": {"type": "array", "minItems": 1, "maxItems": 20, "items": S(maxLength=100)}, "is_active": {"type": "boolean"}, "description": S(maxLength=500)}
+WHID = S(minLength=1, maxLength=100)
+op("create_webhook", "Registers an outbound webhook endpoint {url, secret, events[], is_active}.", "orders.manage", obj(WH, ["url", "secret", "events"]), route=("POST", "/order-webhooks"))
+op("list_webhooks", "Outbound webhook endpoints (secrets shown as a hint only).", "orders.view", obj({}), route=("GET", "/order-webhooks"))
+op("get_webhook", "One webhook endpoint.", "orders.view", obj({"webhook_id": WHID}, ["webhook_id"]), route=("GET", "/order-webhooks/:webhook_id"))
+op("update_webhook", "Changes a webhook endpoint; is_active=true re-enables one that was auto-disabled.", "orders.manage", obj({"webhook_id": WHID, **WH}, ["webhook_id"]), route=("PUT", "/order-webhooks/:webhook_id"))
+op("delete_webhook", "Deletes a webhook endpoint; its queued retries are cancelled.", "orders.manage", obj({"webhook_id": WHID}, ["webhook_id"]), route=("DELETE", "/order-webhooks/:webhook_id"))
+op("list_webhook_deliveries", "Delivery log of an endpoint, newest first: status, attempts, last response status and duration, every attempt.", "orders.view",
+   obj({"webhook_id": WHID, "status": S(enum=["pending", "retrying", "delivered", "failed", "cancelled"]), "limit": {"type": "integer", "minimum": 1, "maximum": 200, "default": 50}, "offset": {"type": "integer", "minimum": 0, "default": 0}}, ["webhook_id"]),
+   route=("GET", "/order-webhooks/:webhook_id/deliveries"))
+op("deliver_webhooks", "Attempts every webhook delivery whose retry is due (run every minute by the schedule webhook_retries).", "orders.manage",
+   obj({"schedule": S(), "scheduled_at": S()}), route=("POST", "/order-webhooks/retry-due"))
 op("create", "Creates an order: items priced, GST computed per line, totals, order.created published.", "orders.create",
    obj({"order_number": S(minLength=1, maxLength=50, pattern="^[A-Za-z0-9_./-]+$"), "customer": CUSTOMER, "items": {"type": "array", "minItems": 1, "maxItems": 500, "items": ITEM},
         "currency": S(pattern="^[A-Z]{3}$", default="INR"), "is_cod": {"type": "boolean", "default": False}, "same_state": {"type": "boolean", "description": "intra-state supply (CGST+SGST); default: compare the shipping address state with the seller state, else true"},
@@ -93,7 +118,7 @@ op("create_tax_config", "Creates a tax configuration; is_default replaces the ty
 op("get_tax_config", "One tax configuration.", "orders.view", obj({"config_id": {"type": "integer", "minimum": 1}}, ["config_id"]), route=("GET", "/order-tax-configurations/:config_id"))
 op("update_tax_config", "Updates a tax configuration.", "orders.manage", obj({"config_id": {"type": "integer", "minimum": 1}, **TAXCFG}, ["config_id"]), route=("PUT", "/order-tax-configurations/:config_id"))
 op("delete_tax_config", "Deletes a tax configuration.", "orders.manage", obj({"config_id": {"type": "integer", "minimum": 1}}, ["config_id"]), route=("DELETE", "/order-tax-configurations/:config_id"))
-SETTINGS = {"seller_state": S(maxLength=50), "default_payment_provider": S(maxLength=100), "ndr_max_attempts": {"type": "integer", "minimum": 1, "maximum": 10}, "ndr_auto_reattempt": {"type": "boolean"}, "seller_name": S(maxLength=255), "seller_gstin": S(maxLength=15)}
+SETTINGS = {"seller_state": S(maxLength=50), "default_payment_provider": S(maxLength=100), "ndr_max_attempts": {"type": "integer", "minimum": 1, "maximum": 10}, "ndr_auto_reattempt": {"type": "boolean"}, "seller_name": S(maxLength=255), "seller_gstin": S(maxLength=15), "webhook_retry_backoff_ms": {"type": "integer", "minimum": 1000, "maximum": 3600000}}
 op("get_settings", "Orders settings of the tenant (seller state for GST, default payment provider, NDR rules).", "orders.view", obj({}), route=("GET", "/order-settings"))
 op("update_settings", "Changes orders settings.", "orders.manage", obj(SETTINGS), route=("PUT", "/order-settings"))
 
@@ -156,6 +181,17 @@ models = {
     "id": col("uuid", primaryKey=True, default={"$fn": "uuid"}), "shipment_id": col("uuid", nullable=False), "order_id": col("uuid", nullable=False), "attempt_number": col("integer", nullable=False),
     "reason": col("string", length=500), "action": col("string", length=30), "escalated": col("boolean", nullable=False, default=False), "resolved_at": col("datetime"), "created_at": col("datetime", nullable=False, default=NOW)},
     "indexes": [{"fields": ["shipment_id", "attempt_number"], "unique": True}]},
+  "WebhookEndpoint": {"table": "webhook_endpoints", "columns": {
+    "id": col("uuid", primaryKey=True, default={"$fn": "uuid"}), "url": col("string", length=2000, nullable=False), "secret": col("string", length=500, nullable=False),
+    "events": col("json", nullable=False, default=[]), "is_active": col("boolean", nullable=False, default=True), "description": col("string", length=500),
+    "consecutive_failures": col("integer", nullable=False, default=0), "disabled_at": col("datetime"), "disabled_reason": col("string", length=500),
+    "created_at": col("datetime", nullable=False, default=NOW), "updated_at": col("datetime", nullable=False, default=NOW)}},
+  "WebhookDelivery": {"table": "webhook_deliveries", "columns": {
+    "id": col("uuid", primaryKey=True, default={"$fn": "uuid"}), "endpoint_id": col("uuid", nullable=False), "event": col("string", length=100, nullable=False),
+    "payload": col("json", nullable=False, default={}), "status": col("string", length=20, nullable=False), "attempts": col("integer", nullable=False, default=0),
+    "next_attempt_at": col("datetime"), "last_status": col("integer"), "last_duration_ms": col("integer"), "last_error": col("text"),
+    "attempt_log": col("json", nullable=False, default=[]), "created_at": col("datetime", nullable=False, default=NOW), "delivered_at": col("datetime")},
+    "indexes": [{"fields": ["endpoint_id", "created_at"]}, {"fields": ["status", "next_attempt_at"]}]},
   "Setting": {"table": "settings", "columns": {"key": col("string", length=100, primaryKey=True), "value": col("json")}},
 }
 
@@ -182,7 +218,8 @@ manifest = {
   "description": "Orders: lifecycle, payments and refunds with reconciliation, Indian GST, gap-free invoice numbering with credit notes and PDFs, shipments with partial fulfilment, carrier tracking and NDR (spec 3).",
   "compatibility": {"platform": "^2.0.0"}, "main": "dist/index.js",
   "api": {"provides": ops, "consumes": ["payment_razorpay.*", "shipping_shiprocket.*", "documents.render_pdf"]},
-  "events": {"publishes": events},
+  "events": {"publishes": events, "subscribes": events},
+  "schedules": [{"name": "analytics_refresh", "operation": "orders.refresh_analytics", "every_ms": 900000}, {"name": "webhook_retries", "operation": "orders.deliver_webhooks", "every_ms": 60000}],
   "http": {"routes": routes},
   "permissions": [
     {"name": "orders.view", "description": "See orders, their payments, refunds, invoices, shipments and tax settings."},
@@ -195,7 +232,7 @@ manifest = {
       {"id": "orders.detail", "title": "Order", "icon": "receipt", "layout": "scroll", "route": "/orders/:id", "version": 1}],
     "screenProviders": {"orders.list": {"file": "screens/orders.list.json"}, "orders.detail": {"file": "screens/orders.detail.json"}}},
   "workflow": {"nodes": nodes},
-  "data": {"models": models},
+  "data": {"models": models, "migrations": [{"id": "001_analytics_views", "up": "migrations/001_analytics_views.up.sql", "down": "migrations/001_analytics_views.down.sql"}]},
   "limits": {"memory_mb": 128, "timeout_ms": 15000},
 }
 with open(os.path.join(here, "..", "module.json"), "w") as f:

@@ -1,7 +1,7 @@
 /**
  * The CLI's own settings, in ~/.mandi/config.json (the same folder keeps the upgrade-check cache):
  *   { "platform_url": "https://acme.mandi.example", "tenant": "acme", "token": "mnd_…", "no_telemetry": false }
- * MANDI_PLATFORM_URL, MANDI_TENANT and MANDI_TOKEN override the file (CI runners have no home to write).
+ * MANDI_URL, MANDI_TENANT and MANDI_TOKEN override the file (CI runners have no home to write).
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -28,7 +28,7 @@ export function loadCliConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
   }
   const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
   return {
-    platformUrl: str(env.MANDI_PLATFORM_URL) ?? str(file.platform_url),
+    platformUrl: str(env.MANDI_URL) ?? str(file.platform_url),
     tenant: str(env.MANDI_TENANT) ?? str(file.tenant),
     token: str(env.MANDI_TOKEN) ?? str(file.token),
     noTelemetry: file.no_telemetry === true,

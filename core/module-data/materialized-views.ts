@@ -1,0 +1,103 @@
+/**
+ * Materialized views of a module (spec 3 analytics: mv_daily_order_stats, mv_order_source_stats).
+ * A module creates them in a migration (in its own schema, owned by its role: the migration audit
+ * accepts materialized views, whose only rewrite rule is the internal `_RETURN`). host.db reaches
+ * declared tables only and has no raw SQL, so two public bus operations serve module callers, each
+ * only on the caller's OWN schema, running as the module's role:
+ *  - `data.refresh_view {view}`: REFRESH MATERIALIZED VIEW CONCURRENTLY (readers are never blocked;
+ *    the view needs a unique index, as PostgreSQL requires) — or a plain refresh while the view has
+ *    never been populated (CONCURRENTLY refuses that case);
+ *  - `data.read_view {view, range?, order_by?, limit?}`: rows of the view, optionally within a
+ *    column range; column names are checked against the view's columns, values are bound.
+ */
+import type { Bus } from '../bus/bus';
+import { MandiError } from '../errors';
+import type { ModuleDataService } from './module-data-service';
+import { ident } from './names';
+
+const NAME = '^[a-z_][a-z0-9_]{0,62}$';
+
+function callerAlias(caller: { kind: string; alias?: string }): string {
+  if (caller.kind !== 'module' || !caller.alias) throw new MandiError('FORBIDDEN', 'Only module code may use its materialized views.', 403);
+  return caller.alias;
+}
+
+async function viewInfo(client: { query: ModuleDataServiceClient['query'] }, schema: string, view: string): Promise<{ populated: boolean; columns: Set<string> }> {
+  const found = await client.query('SELECT ispopulated FROM pg_matviews WHERE schemaname = $1 AND matviewname = $2', [schema, view]);
+  if (!found.rows.length) throw new MandiError('NOT_FOUND', `No materialized view "${view}" in schema "${schema}".`, 404);
+  const cols = await client.query(
+    `SELECT a.attname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = $1 AND c.relname = $2 AND a.attnum > 0 AND NOT a.attisdropped`,
+    [schema, view],
+  );
+  return { populated: (found.rows[0] as { ispopulated: boolean }).ispopulated, columns: new Set(cols.rows.map((r) => (r as { attname: string }).attname)) };
+}
+
+type ModuleDataServiceClient = Parameters<Parameters<ModuleDataService['asModule']>[2]>[0];
+
+export function registerViewOperations(bus: Bus, data: ModuleDataService): void {
+  bus.registerCore({
+    name: 'data.refresh_view',
+    description: "Refreshes one of the calling module's materialized views concurrently (reads are not blocked).",
+    input: { type: 'object', required: ['view'], additionalProperties: false, properties: { view: { type: 'string', pattern: NAME } } },
+    public: true,
+    handler: async (input: { view: string }, ctx, caller) => {
+      const schema = callerAlias(caller);
+      const started = performance.now();
+      const concurrently = await data.asModule(ctx.tenantId, schema, async (client) => {
+        const info = await viewInfo(client, schema, input.view);
+        await client.query(`REFRESH MATERIALIZED VIEW ${info.populated ? 'CONCURRENTLY ' : ''}${ident(schema)}.${ident(input.view)}`);
+        return info.populated;
+      }, { temporaryTables: true });
+      return { view: input.view, concurrently, duration_ms: Math.round(performance.now() - started) };
+    },
+  });
+
+  bus.registerCore({
+    name: 'data.read_view',
+    description: "Rows of one of the calling module's materialized views, optionally within a column range.",
+    input: {
+      type: 'object',
+      required: ['view'],
+      additionalProperties: false,
+      properties: {
+        view: { type: 'string', pattern: NAME },
+        range: {
+          type: 'object',
+          required: ['column'],
+          additionalProperties: false,
+          properties: { column: { type: 'string', pattern: NAME }, from: { type: 'string', maxLength: 40 }, to: { type: 'string', maxLength: 40 } },
+        },
+        order_by: { type: 'string', pattern: NAME },
+        limit: { type: 'integer', minimum: 1, maximum: 100_000, default: 10_000 },
+      },
+    },
+    public: true,
+    handler: async (input: { view: string; range?: { column: string; from?: string; to?: string }; order_by?: string; limit?: number }, ctx, caller) => {
+      const schema = callerAlias(caller);
+      return data.asModule(
+        ctx.tenantId,
+        schema,
+        async (client) => {
+          const info = await viewInfo(client, schema, input.view);
+          for (const c of [input.range?.column, input.order_by]) {
+            if (c && !info.columns.has(c)) throw new MandiError('VALIDATION_ERROR', `The view "${input.view}" has no column "${c}".`, 422);
+          }
+          if (!info.populated) return { rows: [], populated: false };
+          const where: string[] = [];
+          const bind: unknown[] = [];
+          if (input.range?.from !== undefined) where.push(`${ident(input.range.column)} >= $${bind.push(input.range.from)}`);
+          if (input.range?.to !== undefined) where.push(`${ident(input.range!.column)} <= $${bind.push(input.range.to)}`);
+          const sql =
+            `SELECT * FROM ${ident(schema)}.${ident(input.view)}` +
+            (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
+            (input.order_by ? ` ORDER BY ${ident(input.order_by)}` : '') +
+            ` LIMIT ${Math.floor(input.limit ?? 10_000)}`;
+          const res = await client.query(sql, bind);
+          return { rows: res.rows, populated: true };
+        },
+        { timeoutMs: 30_000 },
+      );
+    },
+  });
+}

@@ -1,0 +1,4 @@
+DROP MATERIALIZED VIEW IF EXISTS mv_daily_product_stats;
+DROP MATERIALIZED VIEW IF EXISTS mv_daily_customers;
+DROP MATERIALIZED VIEW IF EXISTS mv_order_source_stats;
+DROP MATERIALIZED VIEW IF EXISTS mv_daily_order_stats;

@@ -1,0 +1,236 @@
+/**
+ * Outbound order webhooks (spec 3: Outbound webhooks; Limits: 3 retries with 60-second backoff,
+ * auto-disable after 10 consecutive failures, every delivery logged with status and duration).
+ *
+ * Flow: the module subscribes to its own events; each event creates one Delivery per active
+ * endpoint subscribed to it and tries it at once. Sending is the core public operation
+ * `webhooks.deliver` (SSRF rule, signing, timing: see core/webhooks/deliver.ts). A failed attempt is
+ * retried by the schedule `webhook_retries` (every 60 s, platform clock) once `next_attempt_at` is
+ * due: attempt 1 + 3 retries, then the delivery is `failed`. Every attempt is appended to the
+ * delivery's `attempt_log` (at, status, duration_ms, error). Each failed attempt counts toward the
+ * endpoint's consecutive failures; a success resets it; at 10 the endpoint is disabled
+ * (is_active=false, disabled_at, disabled_reason) and its queued retries are cancelled.
+ *
+ * Body: {id, event, payload, timestamp}. `event` uses the spec's names (order.created,
+ * order.status_changed, …); the spec's three fields are as specified, `id` (the delivery id) is
+ * added inside the signed body so that receivers can de-duplicate on a value an attacker cannot
+ * change. `timestamp` is the time of the attempt (each retry is re-signed), also sent as
+ * X-Webhook-Timestamp; X-Webhook-Id carries the delivery id (the same on every retry).
+ */
+import type { HandlerContext } from '../../../sdk';
+import { invalid, notFound, OrdersError } from './errors';
+import { getSetting, nowIso, UUID_RE } from './store';
+
+export const WEBHOOK_EVENTS = ['order.created', 'order.status_changed', 'order.payment_updated', 'order.refund_processed', 'order.shipment_created', 'order.fulfilled', 'order.delivered'];
+/** Module event (orders.x) → spec event name (order.x). */
+export const specEvent = (moduleEvent: string) => moduleEvent.replace(/^orders\./, 'order.');
+
+type Endpoint = {
+  id: string;
+  url: string;
+  secret: string;
+  events: string[];
+  is_active: boolean;
+  description: string | null;
+  consecutive_failures: number;
+  disabled_at: string | null;
+  disabled_reason: string | null;
+  created_at: string;
+  updated_at: string;
+};
+type Attempt = { at: string; status: number | null; duration_ms: number; error?: string };
+type Delivery = {
+  id: string;
+  endpoint_id: string;
+  event: string;
+  payload: unknown;
+  status: string;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_status: number | null;
+  last_duration_ms: number | null;
+  last_error: string | null;
+  attempt_log: Attempt[];
+  created_at: string;
+  delivered_at: string | null;
+};
+type Outcome = { ok: boolean; status: number | null; duration_ms: number; error?: string };
+
+const MAX_RETRIES = 3;
+const DISABLE_AFTER = 10;
+
+function view(e: Endpoint) {
+  const { secret, ...rest } = e;
+  return { ...rest, secret_hint: `…${secret.slice(-4)}` };
+}
+
+function normaliseEvents(events: string[]): string[] {
+  const out = [...new Set(events.map((e) => e.replace(/^orders\./, 'order.')))];
+  const unknown = out.filter((e) => e !== '*' && !WEBHOOK_EVENTS.includes(e));
+  if (unknown.length) throw invalid('events', `Unknown event(s): ${unknown.join(', ')}. Known: ${WEBHOOK_EVENTS.join(', ')} (or "*").`);
+  return out;
+}
+
+async function checkUrl(url: string, ctx: HandlerContext) {
+  const res = await ctx.host.call<{ ok: boolean; reason?: string }>('webhooks.check_url', { url });
+  if (!res.ok) throw invalid('url', `The URL is not allowed: ${res.reason}.`);
+}
+
+async function loadEndpoint(ctx: HandlerContext, id: string): Promise<Endpoint> {
+  const e = UUID_RE.test(id) ? await ctx.host.db.findOne<Endpoint>('WebhookEndpoint', { where: { id: id.toLowerCase() } }) : null;
+  if (!e) throw notFound('Webhook endpoint', id);
+  return e;
+}
+
+type EndpointInput = { url: string; secret: string; events: string[]; is_active?: boolean; description?: string };
+
+export async function createWebhook(input: EndpointInput, ctx: HandlerContext) {
+  await checkUrl(input.url, ctx);
+  const at = nowIso(ctx);
+  const row = await ctx.host.db.create<Endpoint>('WebhookEndpoint', {
+    url: input.url,
+    secret: input.secret,
+    events: normaliseEvents(input.events),
+    is_active: input.is_active ?? true,
+    description: input.description ?? null,
+    created_at: at,
+    updated_at: at,
+  });
+  return view(row);
+}
+
+export async function listWebhooks(_input: unknown, ctx: HandlerContext) {
+  const rows = await ctx.host.db.find<Endpoint>('WebhookEndpoint', { order: [['created_at', 'ASC']], limit: 1000 });
+  return { data: rows.map(view) };
+}
+
+export async function getWebhook(input: { webhook_id: string }, ctx: HandlerContext) {
+  return view(await loadEndpoint(ctx, input.webhook_id));
+}
+
+export async function updateWebhook(input: Partial<EndpointInput> & { webhook_id: string }, ctx: HandlerContext) {
+  const e = await loadEndpoint(ctx, input.webhook_id);
+  const changes: Partial<Endpoint> = { updated_at: nowIso(ctx) };
+  if (input.url !== undefined) {
+    await checkUrl(input.url, ctx);
+    changes.url = input.url;
+  }
+  if (input.secret !== undefined) changes.secret = input.secret;
+  if (input.events !== undefined) changes.events = normaliseEvents(input.events);
+  if (input.description !== undefined) changes.description = input.description;
+  if (input.is_active !== undefined) {
+    changes.is_active = input.is_active;
+    // Re-enabling an endpoint the platform disabled starts its failure count afresh.
+    if (input.is_active) Object.assign(changes, { consecutive_failures: 0, disabled_at: null, disabled_reason: null });
+  }
+  await ctx.host.db.update<Endpoint>('WebhookEndpoint', changes, { where: { id: e.id } });
+  return view({ ...e, ...changes } as Endpoint);
+}
+
+export async function deleteWebhook(input: { webhook_id: string }, ctx: HandlerContext) {
+  const e = await loadEndpoint(ctx, input.webhook_id);
+  await ctx.host.db.update<Delivery>('WebhookDelivery', { status: 'cancelled', next_attempt_at: null }, { where: { endpoint_id: e.id, status: { $in: ['pending', 'retrying'] } } });
+  await ctx.host.db.destroy('WebhookEndpoint', { where: { id: e.id } });
+  return { deleted: true, id: e.id };
+}
+
+export async function listDeliveries(input: { webhook_id: string; status?: string; limit?: number; offset?: number }, ctx: HandlerContext) {
+  const e = await loadEndpoint(ctx, input.webhook_id);
+  const where: Record<string, unknown> = { endpoint_id: e.id, ...(input.status ? { status: input.status } : {}) };
+  const [rows, total] = await Promise.all([
+    ctx.host.db.find<Delivery>('WebhookDelivery', { where, order: [['created_at', 'DESC'], ['id', 'ASC']], limit: input.limit ?? 50, offset: input.offset ?? 0 }),
+    ctx.host.db.count('WebhookDelivery', { where }),
+  ]);
+  return { data: rows, total };
+}
+
+/** Event handler: one delivery per active endpoint subscribed to the event, tried at once. */
+export async function fanOut(moduleEvent: string, payload: unknown, ctx: HandlerContext) {
+  const event = specEvent(moduleEvent);
+  const endpoints = (await ctx.host.db.find<Endpoint>('WebhookEndpoint', { where: { is_active: true }, limit: 1000 })).filter(
+    (e) => e.events.includes(event) || e.events.includes('*'),
+  );
+  const at = nowIso(ctx);
+  for (const endpoint of endpoints) {
+    const delivery = await ctx.host.db.create<Delivery>('WebhookDelivery', {
+      endpoint_id: endpoint.id,
+      event,
+      payload: payload ?? {},
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: at,
+      attempt_log: [],
+      created_at: at,
+    });
+    await attempt(ctx, endpoint, delivery);
+  }
+}
+
+/** Schedule `webhook_retries` (and POST /order-webhooks/retry-due): attempts every due delivery. */
+export async function deliverDue(_input: unknown, ctx: HandlerContext) {
+  const now = nowIso(ctx);
+  const due = await ctx.host.db.find<Delivery>('WebhookDelivery', {
+    where: { status: { $in: ['pending', 'retrying'] }, next_attempt_at: { $lte: now } },
+    order: [['next_attempt_at', 'ASC']],
+    limit: 200,
+  });
+  let attempted = 0;
+  for (const d of due) {
+    // Claim it (compare-and-set on attempts and next_attempt_at): two runners never send it twice.
+    const lease = new Date(ctx.host.now() + 5 * 60_000).toISOString();
+    const claimed = await ctx.host.db.update<Delivery>('WebhookDelivery', { next_attempt_at: lease }, { where: { id: d.id, attempts: d.attempts, next_attempt_at: d.next_attempt_at } });
+    if (claimed !== 1) continue;
+    const endpoint = await ctx.host.db.findOne<Endpoint>('WebhookEndpoint', { where: { id: d.endpoint_id } });
+    if (!endpoint || !endpoint.is_active) {
+      await ctx.host.db.update<Delivery>('WebhookDelivery', { status: 'cancelled', next_attempt_at: null, last_error: endpoint ? 'endpoint disabled' : 'endpoint deleted' }, { where: { id: d.id } });
+      continue;
+    }
+    await attempt(ctx, endpoint, d);
+    attempted++;
+  }
+  return { attempted };
+}
+
+async function attempt(ctx: HandlerContext, endpoint: Endpoint, d: Delivery) {
+  const timestamp = nowIso(ctx);
+  const body = JSON.stringify({ id: d.id, event: d.event, payload: d.payload, timestamp });
+  const outcome = await ctx.host.call<Outcome>('webhooks.deliver', { url: endpoint.url, secret: endpoint.secret, body, delivery_id: d.id, timestamp, event: d.event });
+  const attempts = d.attempts + 1;
+  const entry: Attempt = { at: timestamp, status: outcome.status, duration_ms: outcome.duration_ms, ...(outcome.error ? { error: outcome.error } : {}) };
+  const backoff = await getSetting<number>(ctx.host.db, 'webhook_retry_backoff_ms', 60_000);
+  const common = { attempts, last_status: outcome.status, last_duration_ms: outcome.duration_ms, last_error: outcome.ok ? null : (outcome.error ?? `HTTP ${outcome.status}`), attempt_log: [...(d.attempt_log ?? []), entry] };
+  if (outcome.ok) {
+    await ctx.host.db.update<Delivery>('WebhookDelivery', { ...common, status: 'delivered', next_attempt_at: null, delivered_at: timestamp }, { where: { id: d.id } });
+  } else {
+    const retry = attempts <= MAX_RETRIES;
+    await ctx.host.db.update<Delivery>(
+      'WebhookDelivery',
+      { ...common, status: retry ? 'retrying' : 'failed', next_attempt_at: retry ? new Date(ctx.host.now() + backoff).toISOString() : null },
+      { where: { id: d.id } },
+    );
+  }
+  await countOutcome(ctx, endpoint.id, outcome.ok, timestamp);
+}
+
+/** Consecutive failures of an endpoint, compare-and-set so concurrent deliveries all count. */
+async function countOutcome(ctx: HandlerContext, endpointId: string, ok: boolean, at: string) {
+  for (let i = 0; i < 50; i++) {
+    const e = await ctx.host.db.findOne<Endpoint>('WebhookEndpoint', { where: { id: endpointId } });
+    if (!e) return;
+    if (ok) {
+      if (e.consecutive_failures === 0) return;
+      if ((await ctx.host.db.update<Endpoint>('WebhookEndpoint', { consecutive_failures: 0 }, { where: { id: e.id, consecutive_failures: e.consecutive_failures } })) === 1) return;
+      continue;
+    }
+    const n = e.consecutive_failures + 1;
+    const disable = n >= DISABLE_AFTER && e.is_active;
+    const changes = { consecutive_failures: n, ...(disable ? { is_active: false, disabled_at: at, disabled_reason: `${n} consecutive failed deliveries` } : {}) };
+    if ((await ctx.host.db.update<Endpoint>('WebhookEndpoint', changes, { where: { id: e.id, consecutive_failures: e.consecutive_failures } })) !== 1) continue;
+    if (disable) {
+      await ctx.host.db.update<Delivery>('WebhookDelivery', { status: 'cancelled', next_attempt_at: null, last_error: 'endpoint disabled' }, { where: { endpoint_id: e.id, status: { $in: ['pending', 'retrying'] } } });
+      ctx.host.log.warn('webhook endpoint disabled after consecutive failures', { endpoint_id: e.id, failures: n });
+    }
+    return;
+  }
+  throw new OrdersError('ORDERS_BUSY', 'Webhook endpoint is being changed concurrently.', { status: 409 });
+}

@@ -1,0 +1,262 @@
+/**
+ * Issue 9 (orders part 2): outbound webhooks and analytics, through real HTTP, the real sandbox,
+ * the real queue and PostgreSQL, with a real receiving HTTP server on 127.0.0.1.
+ * Spec 3: Outbound webhooks (body, X-Webhook-Signature), Limits (3 retries with 60 s backoff,
+ * auto-disable after 10 consecutive failures, delivery log), Analytics (materialized views
+ * refreshed every 15 minutes, from/to).
+ */
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { QueryTypes } from 'sequelize';
+import type { TestHost } from '../../../sdk/test-host';
+import { orderBody, startOrdersHost } from './support';
+
+interface Received { headers: http.IncomingHttpHeaders; raw: string }
+
+/** A webhook receiver: records raw bodies and headers; answers with `status()`. */
+async function receiver(status: () => number) {
+  const got: Received[] = [];
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      got.push({ headers: req.headers, raw });
+      res.writeHead(status(), { 'content-type': 'text/plain' }).end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, got, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+let host: TestHost;
+const SECRET = 'whsec_0123456789abcdef';
+
+beforeAll(async () => {
+  host = await startOrdersHost([]);
+}, 60_000);
+afterAll(() => host?.close());
+
+const allowPrivate = (allow: boolean) =>
+  host.platform.central.models.Tenant.update({ settings: { modules: { fetch_origins: [] }, webhooks: { allow_private_networks: allow } } }, { where: { id: host.tenantId } });
+
+const create = async (over: Record<string, unknown> = {}) => {
+  const res = await host.request('POST', '/orders', orderBody(over));
+  expect(res.status).toBe(201);
+  return res.body;
+};
+
+const deliveries = async (id: string) => (await host.request('GET', `/order-webhooks/${id}/deliveries`)).body;
+
+describe('spec 3 Outbound webhooks: SSRF rule', () => {
+  it('refuses URLs on the platform network unless an admin allows them, and non-http schemes', async () => {
+    await allowPrivate(false);
+    const local = await host.request('POST', '/order-webhooks', { url: 'http://127.0.0.1:9/x', secret: SECRET, events: ['order.created'] });
+    expect(local.status).toBe(422);
+    expect(JSON.stringify(local.body)).toMatch(/private address/);
+    for (const url of ['http://169.254.169.254/latest/meta-data', 'http://10.1.2.3/', 'http://[::1]/', 'file:///etc/passwd', 'ftp://example.com/']) {
+      expect((await host.request('POST', '/order-webhooks', { url, secret: SECRET, events: ['order.created'] })).status).toBe(422);
+    }
+    // Allowed at registration while the admin allows it; refused again at delivery once revoked.
+    await allowPrivate(true);
+    const rx = await receiver(() => 200);
+    const ep = await host.request('POST', '/order-webhooks', { url: rx.url, secret: SECRET, events: ['order.created'] });
+    expect(ep.status).toBe(201);
+    await allowPrivate(false);
+    await create();
+    await host.eventually(async () => {
+      const log = await deliveries(ep.body.id);
+      expect(log.data[0]).toMatchObject({ status: 'retrying', last_status: null });
+      expect(log.data[0].last_error).toMatch(/refused: .*private address/);
+    });
+    expect(rx.got).toHaveLength(0);
+    await host.request('DELETE', `/order-webhooks/${ep.body.id}`);
+    await rx.close();
+  });
+});
+
+describe('spec 3 Outbound webhooks: signed deliveries, retries, auto-disable, log', () => {
+  beforeAll(() => allowPrivate(true));
+
+  it('delivers {event, payload, timestamp} signed with HMAC-SHA256 of the raw body, with delivery id and timestamp headers', async () => {
+    const rx = await receiver(() => 200);
+    const ep = await host.request('POST', '/order-webhooks', { url: rx.url, secret: SECRET, events: ['order.created', 'order.status_changed'], is_active: true });
+    expect(ep.status).toBe(201);
+    expect(ep.body).not.toHaveProperty('secret');
+    const o = await create();
+    await host.request('POST', `/orders/${o.id}/status`, { status: 'processing' });
+    await host.eventually(async () => expect(rx.got).toHaveLength(2));
+    const bodies = rx.got.map((g) => {
+      // The receiver's check: HMAC of the exact bytes received, under the shared secret.
+      expect(g.headers['x-webhook-signature']).toBe(createHmac('sha256', SECRET).update(g.raw).digest('hex'));
+      expect(createHmac('sha256', 'wrong-secret-0000').update(g.raw).digest('hex')).not.toBe(g.headers['x-webhook-signature']);
+      const body = JSON.parse(g.raw);
+      expect(g.headers['x-webhook-id']).toBe(body.id);
+      expect(g.headers['x-webhook-timestamp']).toBe(body.timestamp);
+      expect(new Date(body.timestamp).toISOString()).toBe(body.timestamp);
+      return body;
+    });
+    const changed = bodies.find((b) => b.event === 'order.status_changed');
+    expect(changed.payload).toEqual({ order_id: o.id, order_number: o.order_number, old_status: 'confirmed', new_status: 'processing' });
+    expect(bodies.find((b) => b.event === 'order.created').payload.order_number).toBe(o.order_number);
+    const log = await deliveries(ep.body.id);
+    expect(log.total).toBe(2);
+    for (const d of log.data) {
+      expect(d).toMatchObject({ status: 'delivered', attempts: 1, last_status: 200 });
+      expect(typeof d.last_duration_ms).toBe('number');
+      expect(d.attempt_log).toHaveLength(1);
+    }
+    await host.request('DELETE', `/order-webhooks/${ep.body.id}`);
+    await rx.close();
+  });
+
+  it('retries 3 times 60 s apart (settable clock, schedule ticks), then fails; a success resets the failure count', async () => {
+    let answer = 500;
+    const rx = await receiver(() => answer);
+    const ep = (await host.request('POST', '/order-webhooks', { url: rx.url, secret: SECRET, events: ['order.created'] })).body;
+    const clock = host.platform.clock;
+    const t0 = Date.parse('2031-03-01T10:00:00Z');
+    clock.freeze(t0);
+    try {
+      await create();
+      await host.eventually(async () => expect((await deliveries(ep.id)).data[0]).toMatchObject({ status: 'retrying', attempts: 1, last_status: 500 }));
+      const first = (await deliveries(ep.id)).data[0];
+      expect(Date.parse(first.next_attempt_at) - t0).toBe(60_000);
+      // 59 s later nothing is due.
+      clock.freeze(t0 + 59_000);
+      await host.platform.kernel.scheduler.tick(t0 + 59_000);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(rx.got).toHaveLength(1);
+      for (let n = 2; n <= 4; n++) {
+        const at = t0 + (n - 1) * 60_000;
+        clock.freeze(at);
+        await host.platform.kernel.scheduler.tick(at);
+        await host.eventually(async () => expect((await deliveries(ep.id)).data[0].attempts).toBe(n));
+      }
+      const done = (await deliveries(ep.id)).data[0];
+      expect(done).toMatchObject({ status: 'failed', attempts: 4, next_attempt_at: null });
+      expect(done.attempt_log.map((a: { status: number }) => a.status)).toEqual([500, 500, 500, 500]);
+      expect(rx.got.map((g) => g.headers['x-webhook-id'])).toEqual(Array(4).fill(done.id));
+      expect((await host.request('GET', `/order-webhooks/${ep.id}`)).body).toMatchObject({ consecutive_failures: 4, is_active: true });
+      answer = 200;
+      await create();
+      await host.eventually(async () => expect((await host.request('GET', `/order-webhooks/${ep.id}`)).body.consecutive_failures).toBe(0));
+    } finally {
+      clock.reset();
+      await host.request('DELETE', `/order-webhooks/${ep.id}`);
+      await rx.close();
+    }
+  });
+
+  it('disables an endpoint after 10 consecutive failed deliveries and stops delivering to it', async () => {
+    const rx = await receiver(() => 503);
+    const ep = (await host.request('POST', '/order-webhooks', { url: rx.url, secret: SECRET, events: ['order.created'] })).body;
+    for (let i = 0; i < 10; i++) await create();
+    await host.eventually(async () => expect((await host.request('GET', `/order-webhooks/${ep.id}`)).body).toMatchObject({ is_active: false, consecutive_failures: 10 }), 20_000);
+    expect(rx.got).toHaveLength(10);
+    await host.eventually(async () => expect((await deliveries(ep.id)).data.every((d: { status: string }) => d.status === 'cancelled')).toBe(true));
+    await create();
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(rx.got).toHaveLength(10);
+    expect((await deliveries(ep.id)).total).toBe(10);
+    // Re-enabled by the user: the count starts afresh.
+    const again = await host.request('PUT', `/order-webhooks/${ep.id}`, { is_active: true });
+    expect(again.body).toMatchObject({ is_active: true, consecutive_failures: 0, disabled_at: null });
+    await host.request('DELETE', `/order-webhooks/${ep.id}`);
+    await rx.close();
+  }, 40_000);
+
+  it('lists, updates and deletes endpoints; unknown events are refused', async () => {
+    const rx = await receiver(() => 200);
+    const bad = await host.request('POST', '/order-webhooks', { url: rx.url, secret: SECRET, events: ['order.exploded'] });
+    expect(bad.status).toBe(422);
+    const ep = (await host.request('POST', '/order-webhooks', { url: rx.url, secret: SECRET, events: ['orders.created'] })).body;
+    expect(ep.events).toEqual(['order.created']);
+    expect((await host.request('GET', '/order-webhooks')).body.data.map((e: { id: string }) => e.id)).toContain(ep.id);
+    expect((await host.request('PUT', `/order-webhooks/${ep.id}`, { events: ['order.delivered'] })).body.events).toEqual(['order.delivered']);
+    expect((await host.request('DELETE', `/order-webhooks/${ep.id}`)).status).toBe(200);
+    expect((await host.request('GET', `/order-webhooks/${ep.id}`)).status).toBe(404);
+    await rx.close();
+  });
+});
+
+describe('spec 3 Analytics: materialized views refreshed by the 15-minute schedule equal a direct computation', () => {
+  const sql = async <T extends object>(q: string) =>
+    host.platform.tenantDbs.with(host.tenantId, (db) => db.query(q, { type: QueryTypes.SELECT }) as unknown as Promise<T[]>);
+
+  it('dashboard, revenue, fulfillment, sources, products and cod-vs-prepaid match SQL over the orders', async () => {
+    const made = [];
+    for (let i = 0; i < 12; i++) {
+      made.push(
+        await create({
+          is_cod: i % 3 === 0,
+          source: i % 2 ? 'shopify' : 'pos',
+          items: [{ name: `P${i % 4}`, sku: `SKU-${i % 4}`, quantity: (i % 3) + 1, unit_price: `${100 + i * 7}.50` }],
+        }),
+      );
+    }
+    await host.request('POST', `/orders/${made[0].id}/cancel`, { reason: 'test' });
+    await host.request('POST', `/orders/${made[1].id}/status`, { status: 'processing' });
+    const today = new Date().toISOString().slice(0, 10);
+    const q = `?from=${today}&to=${today}`;
+
+    // Not refreshed yet after these orders: the views lag until the schedule runs.
+    const at = Math.floor(Date.now() / 900_000) * 900_000 + 1000;
+    expect(await host.platform.kernel.scheduler.tick(at)).toBeGreaterThan(0);
+    await host.eventually(async () => expect((await host.request('GET', `/orders/analytics/dashboard${q}`)).body.total_orders).toBeGreaterThanOrEqual(12));
+
+    const day = `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') = '${today}'`;
+    const [direct] = await sql<{ n: string; revenue: string; kept: string; customers: string }>(
+      `SELECT count(*) n, coalesce(sum(total) FILTER (WHERE status <> 'cancelled'), 0)::numeric(14,2)::text revenue, count(*) FILTER (WHERE status <> 'cancelled') kept,
+              count(DISTINCT coalesce(customer_id, customer->>'email', customer->>'phone', 'order:' || id::text)) customers FROM orders.orders WHERE ${day}`,
+    );
+    const dash = (await host.request('GET', `/orders/analytics/dashboard${q}`)).body;
+    expect(dash.total_orders).toBe(Number(direct!.n));
+    expect(dash.revenue).toBe(direct!.revenue);
+    expect(dash.unique_customers).toBe(Number(direct!.customers));
+    const [aov] = await sql<{ v: string }>(`SELECT round(${direct!.revenue}::numeric / ${direct!.kept}, 2)::text v`);
+    expect(dash.average_order_value).toBe(aov!.v);
+    const statuses = await sql<{ status: string; n: string }>(`SELECT status, count(*) n FROM orders.orders WHERE ${day} GROUP BY status`);
+    expect(Object.fromEntries(Object.entries(dash.by_status).map(([k, v]) => [k, (v as { orders: number }).orders]))).toEqual(Object.fromEntries(statuses.map((s) => [s.status, Number(s.n)])));
+    expect(dash.by_status.cancelled.orders).toBeGreaterThanOrEqual(1);
+
+    const rev = (await host.request('GET', `/orders/analytics/revenue${q}`)).body;
+    expect(rev.data).toEqual([{ date: today, orders: Number(direct!.n), revenue: direct!.revenue }]);
+
+    const bySource = await sql<{ source: string; n: string; revenue: string }>(
+      `SELECT coalesce(source,'unknown') source, count(*) n, coalesce(sum(total) FILTER (WHERE status <> 'cancelled'),0)::numeric(14,2)::text revenue FROM orders.orders WHERE ${day} GROUP BY 1`,
+    );
+    const src = (await host.request('GET', `/orders/analytics/sources${q}`)).body.data;
+    expect(Object.fromEntries(src.map((s: { source: string; orders: number; revenue: string }) => [s.source, [s.orders, s.revenue]]))).toEqual(
+      Object.fromEntries(bySource.map((s) => [s.source, [Number(s.n), s.revenue]])),
+    );
+
+    const cod = await sql<{ is_cod: boolean; n: string; revenue: string }>(
+      `SELECT is_cod, count(*) n, coalesce(sum(total) FILTER (WHERE status <> 'cancelled'),0)::numeric(14,2)::text revenue FROM orders.orders WHERE ${day} GROUP BY 1`,
+    );
+    const cvp = (await host.request('GET', `/orders/analytics/cod-vs-prepaid${q}`)).body;
+    for (const c of cod) expect(cvp[c.is_cod ? 'cod' : 'prepaid']).toEqual({ orders: Number(c.n), revenue: c.revenue });
+
+    const prods = await sql<{ sku: string; q: string; revenue: string }>(
+      `SELECT i.sku, sum(i.quantity) q, sum(i.total)::numeric(14,2)::text revenue FROM orders.order_items i JOIN orders.orders o ON o.id = i.order_id
+        WHERE o.status <> 'cancelled' AND to_char(o.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') = '${today}' GROUP BY i.sku ORDER BY sum(i.quantity) DESC, sum(i.total) DESC`,
+    );
+    const top = (await host.request('GET', `/orders/analytics/products${q}&limit=100`)).body.data;
+    expect(top.map((p: { sku: string; quantity: number; revenue: string }) => [p.sku, p.quantity, p.revenue])).toEqual(prods.map((p) => [p.sku, Number(p.q), p.revenue]));
+
+    const ful = (await host.request('GET', `/orders/analytics/fulfillment${q}`)).body;
+    const cancelled = statuses.find((s) => s.status === 'cancelled')!;
+    const [rate] = await sql<{ v: string }>(`SELECT round(${cancelled.n}::numeric * 100 / ${direct!.n}, 2)::text v`);
+    expect(ful).toMatchObject({ total_orders: Number(direct!.n), cancelled: Number(cancelled.n), cancellation_rate: rate!.v });
+
+    // A new order shows only after the next refresh (pre-computed, not live).
+    await create();
+    expect((await host.request('GET', `/orders/analytics/dashboard${q}`)).body.total_orders).toBe(Number(direct!.n));
+    const refreshed = await host.request('POST', '/orders/analytics/refresh', {});
+    expect(refreshed.body.views.every((v: { concurrently: boolean }) => v.concurrently)).toBe(true);
+    expect((await host.request('GET', `/orders/analytics/dashboard${q}`)).body.total_orders).toBe(Number(direct!.n) + 1);
+    // Outside the range: nothing.
+    expect((await host.request('GET', '/orders/analytics/dashboard?from=2001-01-01&to=2001-01-31')).body.total_orders).toBe(0);
+    expect((await host.request('GET', '/orders/analytics/dashboard?from=2001-02-01&to=2001-01-01')).status).toBe(422);
+  }, 60_000);
+});

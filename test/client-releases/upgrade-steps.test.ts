@@ -1,0 +1,162 @@
+/**
+ * Spec 1, Client releases rule 2, step by step on real files: the asset name rule, extraction from
+ * .tar.gz and .zip (stored and deflated), the Windows move-aside replacement, the package-manager
+ * guard, and which addresses the platform refuses to fetch for a tenant.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtemp, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { checkOutboundUrl, isPublicAddress } from '../../core/client-releases/outbound-policy';
+import { parseChecksums } from '../../core/client-releases/sources/hosted-repo-source';
+import { extractExecutable } from '../../sdk/cli/upgrade/extract';
+import { packageManagerPath } from '../../sdk/cli/upgrade/package-manager';
+import { packageRelease } from '../../sdk/cli/upgrade/package-release';
+import { pickAsset, planUpgrade } from '../../sdk/cli/upgrade/plan';
+import { ManifestFormatError, parseManifest, type Release } from '../../sdk/cli/upgrade/release-manifest';
+import { replaceBinary } from '../../sdk/cli/upgrade/replace-binary';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'mandi-upgrade-steps-'));
+});
+
+/** A minimal zip writer (local headers, central directory, end record), as release tooling writes them. */
+function zip(entries: { name: string; data: Buffer; deflate: boolean }[]): Buffer {
+  const locals: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const body = e.deflate ? zlib.deflateRawSync(e.data) : e.data;
+    const name = Buffer.from(e.name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(e.deflate ? 8 : 0, 8);
+    local.writeUInt32LE(body.length, 18);
+    local.writeUInt32LE(e.data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    const cd = Buffer.alloc(46);
+    cd.writeUInt32LE(0x02014b50, 0);
+    cd.writeUInt16LE(e.deflate ? 8 : 0, 10);
+    cd.writeUInt32LE(body.length, 20);
+    cd.writeUInt32LE(e.data.length, 24);
+    cd.writeUInt16LE(name.length, 28);
+    cd.writeUInt32LE(offset, 42);
+    locals.push(local, name, body);
+    central.push(cd, name);
+    offset += 30 + name.length + body.length;
+  }
+  const cdBuf = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cdBuf.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, cdBuf, end]);
+}
+
+describe('spec 1: Client releases rule 2 (asset name, extraction, replacement, guard)', () => {
+  const release: Release = {
+    version: '2.1.0',
+    released_at: '',
+    notes: '',
+    notes_url: '',
+    assets: ['mandi_2.1.0_linux_amd64.zip', 'mandi_2.1.0_linux_amd64.tar.gz', 'mandi_2.1.0_macos_arm64.tar.gz', 'mandi_2.1.0_windows_x86_64.tar.gz', 'mandi_2.1.0_windows_amd64.zip', 'mandi_2.0.0_linux_arm64.tar.gz'].map(
+      (filename) => ({ os: 'x', arch: 'x', url: filename, filename, sha256: 'a'.repeat(64) }),
+    ),
+  };
+
+  test('the asset is picked by its name mandi_<version>_<os>_<arch> (macos in names, .tar.gz or .zip)', () => {
+    expect(pickAsset(release, 'linux', 'x64')?.filename).toBe('mandi_2.1.0_linux_amd64.tar.gz');
+    expect(pickAsset(release, 'darwin', 'arm64')?.filename).toBe('mandi_2.1.0_macos_arm64.tar.gz');
+    expect(pickAsset(release, 'win32', 'x64')?.filename).toBe('mandi_2.1.0_windows_amd64.zip');
+    // A name of another version does not count for this release.
+    expect(pickAsset(release, 'linux', 'arm64')).toBeUndefined();
+  });
+
+  test('plans: latest by default, --target also downgrades, --force reinstalls, nothing when up to date', () => {
+    const m = parseManifest({ schema_version: 1, channel: 'stable', releases: [release, { ...release, version: '2.0.0' }, { ...release, version: '2.2.0-beta.1' }] }).manifest;
+    expect(m.latest).toBe('2.1.0');
+    expect(planUpgrade(m, '2.0.0', {})).toMatchObject({ action: 'install', kind: 'upgrade', release: { version: '2.1.0' } });
+    expect(planUpgrade(m, '2.1.0', {})).toMatchObject({ action: 'none' });
+    expect(planUpgrade(m, '2.1.0', { force: true })).toMatchObject({ action: 'install', kind: 'reinstall' });
+    expect(planUpgrade(m, '2.1.0', { target: 'v2.0.0' })).toMatchObject({ action: 'install', kind: 'downgrade', release: { version: '2.0.0' } });
+    expect(() => planUpgrade(m, '2.1.0', { target: '3.0.0' })).toThrow(/not in the stable channel/);
+  });
+
+  test('the manifest reader refuses other schema versions and keeps what is usable', () => {
+    expect(() => parseManifest({ schema_version: 2, releases: [] })).toThrow(ManifestFormatError);
+    expect(() => parseManifest({ schema_version: 1, releases: [{ version: 'x' }] })).toThrow(/no usable release/);
+    const { manifest, problems } = parseManifest({ schema_version: 1, releases: [{ version: '1.0.0', assets: [{ os: 'linux', arch: 'amd64', url: 'a', sha256: 'short' }, { os: 'linux', arch: 'amd64', url: 'b', filename: '../evil' }] }] });
+    expect(manifest.releases[0].assets).toEqual([{ os: 'linux', arch: 'amd64', url: 'a', filename: 'mandi_1.0.0_linux_amd64.tar.gz' }]);
+    expect(problems).toHaveLength(2);
+  });
+
+  test('extracts only the executable from .tar.gz and from .zip (stored and deflated)', async () => {
+    const exe = path.join(dir, 'fake-mandi');
+    const program = Buffer.from('#!/bin/sh\necho 2.1.0\n');
+    await writeFile(exe, program, { mode: 0o755 });
+    const tgz = await packageRelease({ executable: exe, version: '2.1.0', os: 'linux', arch: 'x64', outDir: dir });
+    expect(tgz.filename).toBe('mandi_2.1.0_linux_amd64.tar.gz');
+    expect(tgz.sha256).toBe(createHash('sha256').update(await readFile(tgz.path)).digest('hex'));
+    await extractExecutable(tgz.path, path.join(dir, 'out-tgz'));
+    expect(await readFile(path.join(dir, 'out-tgz'))).toEqual(program);
+
+    for (const deflate of [false, true]) {
+      const archive = path.join(dir, `a-${deflate}.zip`);
+      await writeFile(archive, zip([{ name: 'README.md', data: Buffer.from('hi'), deflate }, { name: 'mandi_2.1.0_windows_amd64/mandi.exe', data: program, deflate }]));
+      await extractExecutable(archive, path.join(dir, `out-${deflate}`), 'win32');
+      expect(await readFile(path.join(dir, `out-${deflate}`))).toEqual(program);
+    }
+    const empty = path.join(dir, 'empty.zip');
+    await writeFile(empty, zip([{ name: 'README.md', data: Buffer.from('hi'), deflate: false }]));
+    await expect(extractExecutable(empty, path.join(dir, 'never'), 'win32')).rejects.toMatchObject({ exitCode: 6 });
+    await writeFile(path.join(dir, 'broken.tar.gz'), Buffer.from('not gzip'));
+    await expect(extractExecutable(path.join(dir, 'broken.tar.gz'), path.join(dir, 'never2'))).rejects.toMatchObject({ exitCode: 6 });
+  });
+
+  test('Windows: the old executable is moved aside to <bin>.old, then the new one takes its name', async () => {
+    const bin = path.join(dir, 'win', 'mandi.exe');
+    await mkdir(path.dirname(bin));
+    await writeFile(bin, 'old program');
+    await writeFile(`${bin}.old`, 'leftover from last time');
+    const staged = path.join(dir, 'win', '.mandi.exe.upgrade');
+    await writeFile(staged, 'new program');
+    await replaceBinary(bin, staged, 'win32');
+    expect(await readFile(bin, 'utf8')).toBe('new program');
+    expect(await readFile(`${bin}.old`, 'utf8')).toBe('old program');
+  });
+
+  test('the package-manager guard sees Homebrew paths, also behind a symlink', async () => {
+    expect(packageManagerPath('/opt/homebrew/bin/mandi')).toBe('/opt/homebrew/bin/mandi');
+    expect(packageManagerPath('/home/linuxbrew/.linuxbrew/bin/mandi')).toBeDefined();
+    expect(packageManagerPath('/usr/local/bin/mandi')).toBeUndefined();
+    const cellar = path.join(dir, 'Cellar/mandi/1.0.0/bin');
+    await mkdir(cellar, { recursive: true });
+    await writeFile(path.join(cellar, 'mandi'), '');
+    await symlink(path.join(cellar, 'mandi'), path.join(dir, 'linked-mandi'));
+    expect(packageManagerPath(path.join(dir, 'linked-mandi'))).toContain('/Cellar/');
+  });
+});
+
+describe('spec 1: Client releases, what the platform fetches for a tenant', () => {
+  test('https only in production; http only to loopback elsewhere; private addresses are not public', () => {
+    expect(() => checkOutboundUrl('http://127.0.0.1:9/m.json', { env: 'production', trusted: false })).toThrow(/https/);
+    expect(checkOutboundUrl('http://127.0.0.1:9/m.json', { env: 'test', trusted: false }).host).toBe('127.0.0.1:9');
+    expect(() => checkOutboundUrl('http://10.1.2.3/m.json', { env: 'development', trusted: false })).toThrow(/https/);
+    expect(() => checkOutboundUrl('https://user:pw@example.com/m.json', { env: 'test', trusted: false })).toThrow(/credentials/);
+    for (const a of ['127.0.0.1', '10.0.0.5', '172.20.1.1', '192.168.1.1', '169.254.169.254', '::1', 'fd00::1', '::ffff:10.0.0.1', '100.64.0.1']) expect(isPublicAddress(a)).toBe(false);
+    for (const a of ['93.184.216.34', '2606:2800:220:1::1', '8.8.8.8']) expect(isPublicAddress(a)).toBe(true);
+  });
+
+  test('checksum files in sha256sum format', () => {
+    const sums = parseChecksums(`${'A'.repeat(64)}  mandi_1.0.0_linux_amd64.tar.gz\n${'b'.repeat(64)} *mandi_1.0.0_macos_arm64.tar.gz\nnot a line\n`);
+    expect([...sums.entries()]).toEqual([
+      ['mandi_1.0.0_linux_amd64.tar.gz', 'a'.repeat(64)],
+      ['mandi_1.0.0_macos_arm64.tar.gz', 'b'.repeat(64)],
+    ]);
+    expect(parseChecksums(`${'c'.repeat(64)}\n`, 'x.tar.gz').get('x.tar.gz')).toBe('c'.repeat(64));
+  });
+});
