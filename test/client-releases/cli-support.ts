@@ -5,7 +5,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { buildExecutable } from '../../sdk/cli/upgrade/build-executable';
 import { packageRelease, type PackedAsset } from '../../sdk/cli/upgrade/package-release';
@@ -17,6 +17,8 @@ const SEA_CACHE = path.resolve(__dirname, '../../data/sea-cache');
 export interface Built {
   version: string;
   executable: string;
+  /** SHA-256 of the executable as built. */
+  sha256: string;
   asset: PackedAsset;
 }
 
@@ -28,14 +30,19 @@ export async function buildRelease(version: string, work: string): Promise<Built
   // Level 0 (stored blocks, still a valid .tar.gz): the archive holds a ~120 MB Node binary, and
   // compressing it, then inflating it on every upgrade, would cost the suite far more than the bytes.
   const asset = await packageRelease({ executable: file, version, os, arch, outDir: dir, gzipLevel: 0 });
-  return { version, executable: file, asset };
+  return { version, executable: file, sha256: await sha256File(file), asset };
 }
 
-/** Copies a built executable to `<dir>/mandi`, as an installer would. */
+/**
+ * Puts a built executable at `<dir>/mandi`, as an installer would: a hard link (a copy across file
+ * systems), so the suite does not write 120 MB per install. The upgrade replaces the path by renaming
+ * a new file over it, which leaves the build untouched; the suite checks that it stays so.
+ */
 export async function install(built: Built, dir: string): Promise<string> {
   await mkdir(dir, { recursive: true });
   const target = path.join(dir, 'mandi');
-  await copyFile(built.executable, target);
+  await rm(target, { force: true });
+  await link(built.executable, target).catch(() => copyFile(built.executable, target));
   return target;
 }
 

@@ -6,7 +6,7 @@
  * as it was, with the spec's exit code.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
@@ -103,9 +103,12 @@ describe('spec 1: Client releases, `mandi upgrade` (rules 1, 2, 5, 6)', () => {
     expect(ran.code).toBe(0);
     expect(ran.out).toContain(`✔ downloaded ${v110.asset.filename}`);
     expect(ran.out).toContain(`✔ mandi 1.0.0 → 1.1.0 (upgrade) at ${bin}`);
-    expect(await sha256File(bin)).toBe(await sha256File(v110.executable));
+    expect(await sha256File(bin)).toBe(v110.sha256);
     expect((await runCli(bin, ['--version'], {})).out.trim()).toBe('1.1.0');
     expect(await leftovers(bin)).toEqual([]);
+    // Replaced by a rename (a new file at the path), not rewritten in place: the installed 1.0.0 file is intact.
+    expect((await stat(bin)).ino).not.toBe((await stat(v100.executable)).ino);
+    expect(await sha256File(v100.executable)).toBe(v100.sha256);
     // Rule 6: the manifest's download URL is the platform's, which redirected to the host; the
     // platform credentials stayed with the platform.
     const download = host.seen.find((s) => s.path === `/assets/${v110.asset.filename}`)!;
@@ -126,7 +129,7 @@ describe('spec 1: Client releases, `mandi upgrade` (rules 1, 2, 5, 6)', () => {
     expect(ran.out).toContain('## 1.1.0 (2026-05-01)\nAdds self-upgrade polish.\nhttps://example.test/cli/1.1.0');
     expect(ran.out).not.toContain('First release.');
     expect(assetRequests()).toBe(before);
-    expect(await sha256File(bin)).toBe(await sha256File(v100.executable));
+    expect(await sha256File(bin)).toBe(v100.sha256);
   });
 
   test('--dry-run downloads and verifies (with a progress bar on a terminal) but does not replace', async () => {
@@ -137,7 +140,7 @@ describe('spec 1: Client releases, `mandi upgrade` (rules 1, 2, 5, 6)', () => {
     expect(ran.out).toContain(`dry run: mandi 1.1.0 would replace ${bin} (1.0.0); nothing was changed`);
     expect(ran.out).toMatch(new RegExp(`${v110.asset.filename.replace(/\./g, '\\.')} \\[[\\u2588\\u2591]+\\] \\d+% [\\d.]+/[\\d.]+ MB`));
     expect(assetRequests()).toBe(before + 1);
-    expect(await sha256File(bin)).toBe(await sha256File(v100.executable));
+    expect(await sha256File(bin)).toBe(v100.sha256);
     expect(await leftovers(bin)).toEqual([]);
   });
 
@@ -168,7 +171,7 @@ describe('spec 1: Client releases, `mandi upgrade` (rules 1, 2, 5, 6)', () => {
     const refused = await runCli(bin, ['upgrade'], await viaMirror());
     expect(refused.code).toBe(1);
     expect(refused.err).toMatch(/installed by a package manager.*brew upgrade mandi.*--allow-homebrew/);
-    expect(await sha256File(bin)).toBe(await sha256File(v100.executable));
+    expect(await sha256File(bin)).toBe(v100.sha256);
     // --check is only a comparison: allowed.
     expect((await runCli(bin, ['upgrade', '--check'], await viaMirror())).code).toBe(0);
     const allowed = await runCli(bin, ['upgrade', '--allow-homebrew'], await viaMirror());
@@ -193,7 +196,7 @@ describe('spec 1: Client releases, `mandi upgrade` (rules 1, 2, 5, 6)', () => {
     let original: string;
     beforeAll(async () => {
       bin = await install(v100, path.join(work, 'bin-failures'));
-      original = await sha256File(v100.executable);
+      original = v100.sha256;
     });
     afterEach(async () => {
       expect(await sha256File(bin)).toBe(original);

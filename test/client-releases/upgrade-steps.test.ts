@@ -4,11 +4,13 @@
  * guard, and which addresses the platform refuses to fetch for a tenant.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { platformDefault } from '../../core/client-releases/channel-config';
 import { checkOutboundUrl, isPublicAddress } from '../../core/client-releases/outbound-policy';
+import { loadConfig } from '../../core/config';
 import { parseChecksums } from '../../core/client-releases/sources/hosted-repo-source';
 import { extractExecutable } from '../../sdk/cli/upgrade/extract';
 import { packageManagerPath } from '../../sdk/cli/upgrade/package-manager';
@@ -21,6 +23,7 @@ let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'mandi-upgrade-steps-'));
 });
+afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** A minimal zip writer (local headers, central directory, end record), as release tooling writes them. */
 function zip(entries: { name: string; data: Buffer; deflate: boolean }[]): Buffer {
@@ -149,6 +152,17 @@ describe('spec 1: Client releases, what the platform fetches for a tenant', () =
     expect(() => checkOutboundUrl('https://user:pw@example.com/m.json', { env: 'test', trusted: false })).toThrow(/credentials/);
     for (const a of ['127.0.0.1', '10.0.0.5', '172.20.1.1', '192.168.1.1', '169.254.169.254', '::1', 'fd00::1', '::ffff:10.0.0.1', '100.64.0.1']) expect(isPublicAddress(a)).toBe(false);
     for (const a of ['93.184.216.34', '2606:2800:220:1::1', '8.8.8.8']) expect(isPublicAddress(a)).toBe(true);
+  });
+
+  test('platform defaults come from CLI_RELEASES_* (hosted_repo or static), trusted with private addresses', () => {
+    const repo = platformDefault(loadConfig({ NODE_ENV: 'production', CLI_RELEASES_DEFAULT_ADAPTER: 'hosted_repo', CLI_RELEASES_REPO_PROJECT: 'tools/mandi-cli', CLI_RELEASES_REPO_API_URL: 'https://git.internal/api/v4/', CLI_RELEASES_REPO_TOKEN: 'read-token' }));
+    expect(repo).toEqual({ config: { adapter: 'hosted_repo', project: 'tools/mandi-cli', api_url: 'https://git.internal/api/v4' }, token: 'read-token', policy: { env: 'production', trusted: true } });
+    const stat = platformDefault(loadConfig({ CLI_RELEASES_DEFAULT_ADAPTER: 'static', CLI_RELEASES_STATIC_MANIFEST_URL: 'https://releases.example.com/cli/manifest.json' }));
+    expect(stat?.config).toEqual({ adapter: 'static', manifest_url: 'https://releases.example.com/cli/manifest.json' });
+    expect(platformDefault(loadConfig({}))).toBeUndefined();
+    expect(() => platformDefault(loadConfig({ CLI_RELEASES_DEFAULT_ADAPTER: 'static' }))).toThrow(/CLI_RELEASES_STATIC_MANIFEST_URL/);
+    expect(() => platformDefault(loadConfig({ NODE_ENV: 'production', CLI_RELEASES_DEFAULT_ADAPTER: 'static', CLI_RELEASES_STATIC_MANIFEST_URL: 'http://releases.example.com/m.json' }))).toThrow(/https/);
+    expect(() => loadConfig({ CLI_RELEASES_DEFAULT_ADAPTER: 'bucket' })).toThrow(/hosted_repo, static/);
   });
 
   test('checksum files in sha256sum format', () => {

@@ -20,8 +20,8 @@ const pemOf = (k: ReturnType<typeof keyPair>['publicKey']) => k.export({ type: '
 async function tarball(files: Record<string, string>): Promise<Buffer> {
   const archive = tar.pack();
   const chunks: Buffer[] = [];
-  archive.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise((r) => archive.on('end', r));
+  archive.on('data', (c: unknown) => chunks.push(c as Buffer));
+  const done = new Promise<void>((resolve) => archive.on('end', () => resolve()));
   for (const [name, content] of Object.entries(files)) archive.entry({ name }, content);
   archive.finalize();
   await done;

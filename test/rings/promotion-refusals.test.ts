@@ -8,6 +8,7 @@
  * - concurrent promotions of one module in one ring are refused (409), also from another node, and
  *   so is a tenant operation on that module in that ring meanwhile.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -186,6 +187,28 @@ describe('issue 4: promotion refusals and all-or-nothing failures', () => {
       expect((await tp.api('/rings/locks', { token: owner.token })).body.locks).toEqual([]);
       expect((await inTenant(tp, steady, '/stock/version')).body).toEqual({ version: '1.2.0' });
     });
+  });
+
+  test('a lock whose node stopped heartbeating is taken over; a live one is not', async () => {
+    const { Operation, Lock } = tp.platform.rings.models;
+    const claim = async (heartbeatAt: Date) => {
+      const op = await Operation.create({ id: randomUUID(), kind: 'promote', ring: 'beta', alias: 'stock', version: '9.9.9', tenant_id: null, status: 'running', requested_by: { kind: 'system' } });
+      await Lock.create({ key: 'ring:beta:stock', operation_id: op.id, ring: 'beta', tenant_id: null, alias: 'stock', heartbeat_at: heartbeatAt });
+      return op;
+    };
+    const live = await claim(new Date());
+    const refused = await tp.api('/rings/beta/rollback', { token: owner.token, body: {} });
+    expect(refused.status).toBe(409);
+    expect(refused.body.details.operation_id).toBe(live.id);
+    await Lock.destroy({ where: { operation_id: live.id } });
+
+    const dead = await claim(new Date(Date.now() - 10 * 60_000));
+    const res = await tp.api('/rings/beta/rollback?wait=true', { token: owner.token, body: {} });
+    expect(res.status).toBe(200);
+    expect(res.body.operation.result).toMatchObject({ changes: [{ alias: 'stock', from: '2.0.0', to: '1.1.0' }] });
+    await dead.reload();
+    expect(dead.status).toBe('failed');
+    expect(dead.error).toMatchObject({ code: 'OPERATION_ABANDONED' });
   });
 
   test('re-publishing a version is refused', async () => {

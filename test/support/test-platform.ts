@@ -4,7 +4,10 @@
  * `close()` stops it and drops every database it created.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { loadConfig, type Config } from '../../core/config';
 import { createLogger } from '../../core/logger';
 import { startPlatform, type Platform } from '../../core/platform';
@@ -62,6 +65,8 @@ export function testServerUrl(): string {
 
 export async function startTestPlatform(env: Record<string, string> = {}, centralDb?: string): Promise<TestPlatform> {
   const dbName = centralDb ?? `mandi_t_${randomBytes(5).toString('hex')}`;
+  // Files a platform writes (mail outbox, documents, registry blobs) go to a folder of this run.
+  const dataDir = path.join(os.tmpdir(), `mandi-test-${dbName}`);
   const config = loadConfig({
     NODE_ENV: 'test',
     PORT: '0',
@@ -72,6 +77,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, centra
     ROOT_DOMAIN: 'mandi.test',
     TENANT_POOL_IDLE_MS: '5000',
     REDIS_PREFIX: `mandi-test-${dbName}`,
+    DATA_DIR: dataDir,
     ...env,
   });
   const platform = await startPlatform(config, createLogger(config.logLevel));
@@ -106,6 +112,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, centra
     await platform.stop();
     for (const id of tenantIds) await dropDatabase(testServerUrl(), tenantDbName(id));
     if (!centralDb) await dropDatabase(testServerUrl(), dbName);
+    fs.rmSync(dataDir, { recursive: true, force: true });
   };
 
   return { platform, url: platform.url, config, api, install, close };

@@ -123,8 +123,8 @@ export async function buildExecutable(opts: BuildExecutableOptions): Promise<{ f
   }
 }
 
-/** Each entry is a whole Node binary: keep the few newest. */
-async function pruneCache(dir: string, keep = 4): Promise<void> {
+/** Each entry is a whole Node binary: keep the newest two (a test run builds two versions). */
+async function pruneCache(dir: string, keep = 2): Promise<void> {
   const entries = await Promise.all(
     (await readdir(dir)).filter((f) => /^mandi-[0-9a-f]{32}$/.test(f)).map(async (f) => ({ f, t: (await stat(path.join(dir, f))).mtimeMs })),
   );
