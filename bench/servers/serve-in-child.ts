@@ -74,8 +74,10 @@ export function serveInChild(start: () => Promise<Served>): void {
       send({ type: 'ready', url: served.url });
     },
     (err: unknown) => {
-      send({ type: 'error', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-      process.exit(1);
+      const message = (err instanceof Error ? err.stack || err.message : String(err)) || 'unknown error';
+      // Exit once the message is out: IPC sends are asynchronous.
+      if (process.connected) process.send!({ type: 'error', message } satisfies ChildMessage, () => process.exit(1));
+      else process.exit(1);
     },
   );
 }

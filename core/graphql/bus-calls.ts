@@ -32,7 +32,7 @@ export class RequestBusCalls {
   }
 
   read(operation: string, input: unknown): Promise<unknown> {
-    return this.reads.load({ operation, input });
+    return this.call(operation, input);
   }
 
   write(operation: string, input: unknown): Promise<unknown> {
