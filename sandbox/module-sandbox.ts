@@ -95,6 +95,9 @@ export class ModuleSandbox implements GenerationOwner {
 
   failCall(call: PendingCall, error: SandboxError, awaitRollback = false): void {
     if (call.settled) return;
+    // A call stopped after its deadline ran out of time, whatever stopped it: under load the host's
+    // deadline timer can fire after the isolate was already torn down for that very call.
+    if (error.code === 'ISOLATE_DISPOSED' && !this.disposed && performance.now() >= call.deadline - 5) error = timeoutError(this.limits.timeoutMs);
     if (error.code === 'TIMEOUT') this.counters.timeouts++;
     else if (error.code === 'MEMORY_LIMIT') this.counters.memoryLimitHits++;
     call.fail(error, awaitRollback);

@@ -32,7 +32,7 @@ export class RequestBusCalls {
   }
 
   read(operation: string, input: unknown): Promise<unknown> {
-    return this.call(operation, input);
+    return this.reads.load({ operation, input });
   }
 
   write(operation: string, input: unknown): Promise<unknown> {
