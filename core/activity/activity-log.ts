@@ -4,7 +4,6 @@
  * in the spec; these are: id, user_id, action, subject_type, subject_id, properties, ip_address,
  * created_at.
  */
-import { QueryTypes } from 'sequelize';
 import type { TenantDatabases } from '../data/tenant-databases';
 
 export interface ActivityInput {
@@ -42,14 +41,13 @@ export class ActivityLog {
 
   /** Newest first, keyset-paginated by id (no COUNT over a table that only grows). */
   async listForUser(tenantId: string, userId: number, opts: { limit: number; before?: number; action?: string }): Promise<ActivityRecord[]> {
-    return this.tenantDbs.with(tenantId, (db) =>
-      db.query<ActivityRecord>(
-        `SELECT id::int, user_id::int, action, subject_type, subject_id, properties, ip_address, created_at
-           FROM activity_log
-          WHERE user_id = $1 AND ($2::bigint IS NULL OR id < $2) AND ($3::text IS NULL OR action = $3)
-          ORDER BY id DESC LIMIT $4`,
-        { bind: [userId, opts.before ?? null, opts.action ?? null, opts.limit], type: QueryTypes.SELECT },
-      ),
+    return this.tenantDbs.query<ActivityRecord>(
+      tenantId,
+      `SELECT id::int, user_id::int, action, subject_type, subject_id, properties, ip_address, created_at
+         FROM activity_log
+        WHERE user_id = $1 AND ($2::bigint IS NULL OR id < $2) AND ($3::text IS NULL OR action = $3)
+        ORDER BY id DESC LIMIT $4`,
+      [userId, opts.before ?? null, opts.action ?? null, opts.limit],
     );
   }
 }

@@ -20,9 +20,10 @@ export function registerActivityRoutes(api: Router, deps: { tenantDbs: TenantDat
   const log = new ActivityLog(deps.tenantDbs);
   api.get('/activity-log', deps.authenticated, async (req, res) => {
     const ctx = currentContext()!;
-    const limit = intParam(req.query.limit, 'limit', 1, 100, 25)!;
-    const before = intParam(req.query.before, 'before', 1, Number.MAX_SAFE_INTEGER);
-    const action = typeof req.query.action === 'string' ? req.query.action : undefined;
+    const query = req.query; // a getter that parses the query string on every read
+    const limit = intParam(query.limit, 'limit', 1, 100, 25)!;
+    const before = intParam(query.before, 'before', 1, Number.MAX_SAFE_INTEGER);
+    const action = typeof query.action === 'string' ? query.action : undefined;
     const activities = await log.listForUser(ctx.tenant!.id, ctx.user!.id, { limit, before, action });
     res.json({ activities, next_before: activities.length === limit ? activities[activities.length - 1].id : null });
   });

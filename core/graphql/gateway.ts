@@ -4,7 +4,7 @@
  *   refuse the rest) → the schema of the tenant's (ring, module fingerprint) → parse + validate
  *   (cached; introspection refused when off) → pick the operation → coerce variables → limits →
  *   execute, resolvers calling the bus → audit the mutation when the tenant asks for it.
- * Anything refused before execution is a request error (a MandiError carrying its HTTP status);
+ * Anything refused before execution is a GraphqlRequestError (its errors and the HTTP status);
  * execution always answers 200 with data and errors, as GraphQL-over-HTTP clients expect.
  */
 import type { Request } from 'express';
@@ -13,6 +13,7 @@ import {
   getOperationAST,
   getVariableValues,
   GraphQLError,
+  type DocumentNode,
   type ExecutionResult,
   type GraphQLFormattedError,
   type OperationDefinitionNode,
@@ -192,7 +193,7 @@ export class GraphqlGateway {
     return { text: body.query, hash, persisted: false };
   }
 
-  private pickOperation(document: Parameters<typeof getOperationAST>[0], operationName: string | undefined): OperationDefinitionNode {
+  private pickOperation(document: DocumentNode, operationName: string | undefined): OperationDefinitionNode {
     const operation = getOperationAST(document, operationName);
     if (operation) return operation;
     const error = operationName
