@@ -56,15 +56,5 @@ export async function startEmbeddedPostgres({ dir, port, onLog = () => {}, keepE
     fs.rmSync(pidFile);
   }
   await pg.start();
-  return {
-    url,
-    // Another run that shared this server may still be using it; then leave it running for that run.
-    stop: async () => {
-      const client = pg.getPgClient();
-      await client.connect();
-      const r = await client.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()");
-      await client.end();
-      if (r.rows[0].n === 0) await pg.stop();
-    },
-  };
+  return { url, stop: () => pg.stop() };
 }
