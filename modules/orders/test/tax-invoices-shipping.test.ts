@@ -160,7 +160,9 @@ describe('spec 3: Shipping, partial shipments, tracking and NDR', () => {
     expect(sync1.body.errors).toEqual({});
     expect((await host.request('GET', `/orders/${o.id}`)).body.status).toBe('out_for_delivery');
     tracking.get(awb)!.push({ date: '2030-01-06 15:00:00', activity: 'Delivered', location: 'Bengaluru', 'sr-status-label': 'DELIVERED' });
-    await host.request('POST', '/orders/shipments/sync', {});
+    // The 30-minute schedule (manifest `schedules`) polls the carrier without anyone asking.
+    await host.platform.kernel.scheduler.tick(Date.UTC(2030, 0, 6, 16, 0, 5));
+    await host.eventually(async () => expect((await host.request('GET', `/orders/${o.id}/shipments`)).body.status).toBe('delivered'));
     await host.request('POST', '/orders/shipments/sync', {}); // a repeated poll changes nothing
     const after = await host.request('GET', `/orders/${o.id}/shipments`);
     expect(after.body.status).toBe('delivered');

@@ -37,7 +37,7 @@ op("apply_tracking_update", "Applies one carrier tracking update to the shipment
    obj({"carrier_module": S(), "awb_number": S(minLength=1), "status": S(enum=["picked_up", "in_transit", "out_for_delivery", "delivered", "ndr", "rto_initiated", "rto_received", "cancelled"]), "location": S(), "description": S(), "occurred_at": S(), "reason": S(), "raw_data": {"type": "object"}}, ["awb_number", "status"]),
    route=("POST", "/orders/shipments/tracking"))
 op("sync_tracking", "Polls the carrier modules for every shipment in transit and applies their updates (the 30-minute tracking sync).", "orders.manage",
-   obj({"limit": {"type": "integer", "minimum": 1, "maximum": 1000}}), route=("POST", "/orders/shipments/sync"))
+   obj({"limit": {"type": "integer", "minimum": 1, "maximum": 1000}, "schedule": S(maxLength=50), "scheduled_at": S(maxLength=40)}), route=("POST", "/orders/shipments/sync"))
 # Analytics (spec 3): read the materialized views; refreshed by the schedule analytics_refresh.
 RANGE = {"from": S(maxLength=40, description="first day, inclusive (YYYY-MM-DD); default 29 days before to"), "to": S(maxLength=40, description="last day, inclusive (YYYY-MM-DD); default today (UTC)")}
 op("analytics_dashboard", "Total orders, revenue, average order value, unique customers, breakdowns by status and payment status.", "orders.view", obj(RANGE), route=("GET", "/orders/analytics/dashboard"))
@@ -219,7 +219,7 @@ manifest = {
   "compatibility": {"platform": "^2.0.0"}, "main": "dist/index.js",
   "api": {"provides": ops, "consumes": ["payment_razorpay.*", "shipping_shiprocket.*", "documents.render_pdf"]},
   "events": {"publishes": events, "subscribes": events},
-  "schedules": [{"name": "analytics_refresh", "operation": "orders.refresh_analytics", "every_ms": 900000}, {"name": "webhook_retries", "operation": "orders.deliver_webhooks", "every_ms": 60000}],
+  "schedules": [{"name": "analytics_refresh", "operation": "orders.refresh_analytics", "every_ms": 900000}, {"name": "webhook_retries", "operation": "orders.deliver_webhooks", "every_ms": 60000}, {"name": "tracking_sync", "operation": "orders.sync_tracking", "every_ms": 1800000}],
   "http": {"routes": routes},
   "permissions": [
     {"name": "orders.view", "description": "See orders, their payments, refunds, invoices, shipments and tax settings."},
