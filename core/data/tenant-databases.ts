@@ -16,6 +16,11 @@ export interface TenantDatabasesOptions {
   maxPerTenant: number;
   idleMs: number;
   logger: Logger;
+  /**
+   * Bring core's tenant tables up to date when a pool opens (default true). False only where the
+   * databases hold module schemas alone, e.g. tests of the module data layer run as a restricted user.
+   */
+  coreMigrations?: boolean;
 }
 
 interface OpenPool {
@@ -121,7 +126,7 @@ export class TenantDatabases {
     });
     // A platform upgrade brings new core tenant migrations: each tenant gets them on its first use
     // by this process (a no-op check afterwards), so no tenant runs on an older schema.
-    if (!this.migrated.has(tenantId)) {
+    if (this.opts.coreMigrations !== false && !this.migrated.has(tenantId)) {
       try {
         await migrateTenant(sequelize);
       } catch (err) {

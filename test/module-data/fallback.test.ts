@@ -36,7 +36,7 @@ describe('issue 3 item 5: module data without per-module roles', () => {
       },
     });
     const logger = pino({ level: 'warn' }, sink);
-    dbs = new TenantDatabases({ serverUrl: databaseUrl(url.toString(), 'postgres'), maxTotal: 20, maxPerTenant: 5, idleMs: 60_000, logger });
+    dbs = new TenantDatabases({ serverUrl: databaseUrl(url.toString(), 'postgres'), maxTotal: 20, maxPerTenant: 5, idleMs: 60_000, logger, coreMigrations: false });
     data = new ModuleDataService(dbs, logger);
   });
   afterAll(async () => {
