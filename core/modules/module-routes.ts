@@ -52,24 +52,30 @@ export function moduleRoutes(deps: { modules: ModuleHost; bus: Bus; authenticate
     return list;
   };
 
+  const find = async (tenantId: string, method: string, path: string) => {
+    for (const r of routesOf(await deps.modules.modulesFor(tenantId))) {
+      if (r.route.method !== method) continue;
+      const m = r.match(path);
+      if (m) return { route: r.route, params: m.params };
+    }
+    return undefined;
+  };
+
   return async (req, res, next) => {
     const ctx = currentContext();
     if (!ctx?.tenant) return next();
-    const set = await deps.modules.modulesFor(ctx.tenant.id);
-    let found: { route: HttpRoute; params: Record<string, string | string[]> } | undefined;
-    for (const r of routesOf(set)) {
-      if (r.route.method !== req.method) continue;
-      const m = r.match(req.path);
-      if (m) {
-        found = { route: r.route, params: m.params };
-        break;
-      }
-    }
+    const requested = ctx.tenant.id;
+    let found = await find(requested, req.method, req.path);
     if (!found) return next();
-    const { route, params } = found;
-    if (route.error_shape) res.locals.errorShape = route.error_shape;
-    const gate = route.public ? publicLimit(route) : deps.authenticated;
+    if (found.route.error_shape) res.locals.errorShape = found.route.error_shape;
+    const gate = found.route.public ? publicLimit(found.route) : deps.authenticated;
     await new Promise<void>((resolve, reject) => gate(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+    // A super admin's X-Effective-Tenant moved the request to another tenant: route it there.
+    if (ctx.tenant.id !== requested) {
+      found = await find(ctx.tenant.id, req.method, req.path);
+      if (!found) return next();
+    }
+    const { route, params } = found;
     if (route.permission && !hasPermission(route.permission)) throw forbidden(`This action requires the permission "${route.permission}".`, { permission: route.permission });
     const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
     const input: Record<string, unknown> = { ...(req.query as Record<string, unknown>), ...body, ...params };

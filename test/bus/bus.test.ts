@@ -95,6 +95,14 @@ describe('DESIGN Bus: the enforced module API bus', () => {
     expect(added.number).toBe(1); // sequences are per tenant
   });
 
+  test('spec 3 Authentication 1: a super admin reaches another tenant\'s module routes with X-Effective-Tenant', async () => {
+    await call('catalog.add_item', { sku: 'EFF-1', price: '5.00' }, undefined, other.id);
+    const res = await tp.api('/catalog/items/EFF-1', { token: owner.token, tenant: 'acme', headers: { 'x-effective-tenant': 'globex' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ sku: 'EFF-1' });
+    expect((await tp.api('/catalog/items/EFF-1', { token: owner.token, tenant: 'acme' })).status).toBe(404);
+  });
+
   test('events reach subscribers at least once through the job queue', async () => {
     await tp.api('/catalog/items', { token: owner.token, tenant: 'acme', body: { sku: 'EVT-1', price: '2.00' } });
     const deadline = Date.now() + 10_000;
