@@ -5,11 +5,12 @@ import { orderBody, recorded, shiprocketStandIn, startOrdersHost } from './suppo
 let host: TestHost;
 let sr: Awaited<ReturnType<typeof shiprocketStandIn>>;
 const tracking = new Map<string, Array<Record<string, unknown>>>();
+const WEBHOOK_TOKEN = 'sr-webhook-token-0123456789';
 
 beforeAll(async () => {
   sr = await shiprocketStandIn(tracking);
   host = await startOrdersHost([sr.origin]);
-  expect((await host.request('PUT', '/shipping-shiprocket/settings', { email: 'ops@test-org.example', password: 'sr-pass', base_url: sr.origin })).status).toBe(200);
+  expect((await host.request('PUT', '/shipping-shiprocket/settings', { email: 'ops@test-org.example', password: 'sr-pass', base_url: sr.origin, webhook_token: WEBHOOK_TOKEN })).status).toBe(200);
 }, 60_000);
 
 afterAll(async () => {
@@ -172,6 +173,25 @@ describe('spec 3: Shipping, partial shipments, tracking and NDR', () => {
       expect((await recorded(host, 'orders.status_changed', o.id)).map((c) => c.new_status)).toEqual(['shipped', 'out_for_delivery', 'delivered']);
       expect(await recorded(host, 'orders.fulfilled', o.id)).toHaveLength(2); // shipped, out for delivery
     });
+  });
+
+  it('Shiprocket\'s tracking webhook (a public route, no bearer token) moves the order when its token matches', async () => {
+    const o = await create();
+    const awb = `WH-${o.id.slice(0, 8)}`;
+    await host.request('POST', `/orders/${o.id}/ship`, { carrier_module: 'shipping-shiprocket', awb_number: awb });
+    const hook = (token: string | undefined, body: Record<string, unknown>) =>
+      fetch(`${host.url}/api/v1/shipping-shiprocket/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-tenant': host.tenantId, ...(token ? { 'x-api-key': token } : {}) },
+        body: JSON.stringify(body),
+      });
+    const forged = await hook('not-the-token', { awb, current_status: 'OUT FOR DELIVERY' });
+    expect(forged.status).toBe(401);
+    expect((await hook(undefined, { awb, current_status: 'OUT FOR DELIVERY' })).status).toBe(401);
+    expect((await host.request('GET', `/orders/${o.id}`)).body.status).toBe('shipped');
+    const ok = await hook(WEBHOOK_TOKEN, { awb, current_status: 'OUT FOR DELIVERY', current_timestamp: '2030-03-01 09:30:00', location: 'Pune' });
+    expect(ok.status).toBe(201);
+    expect((await host.request('GET', `/orders/${o.id}`)).body.status).toBe('out_for_delivery');
   });
 
   it('NDR: each failed attempt opens a case and counts; past the maximum the shipment and order go RTO', async () => {

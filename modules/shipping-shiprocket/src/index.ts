@@ -15,6 +15,11 @@ class ShiprocketError extends Error {
 
 const TOKEN_MS = 9 * 86_400_000;
 
+/** HMAC under the host (module code has no crypto): comparing two HMACs compares in constant time. */
+async function hmacOf(ctx: HandlerContext, key: string, message: string): Promise<string> {
+  return (await ctx.host.call<{ digest: string }>('platform.hmac', { key, message })).digest;
+}
+
 async function settings(ctx: HandlerContext) {
   const rows = await ctx.host.db.find<{ key: string; value: string }>('Setting', {});
   return Object.fromEntries(rows.map((r) => [r.key, r.value])) as Record<string, string | undefined>;
@@ -117,8 +122,29 @@ export default defineModule({
       return { awb_number: input.awb_number, events };
     },
 
-    async configure(input: { email: string; password: string; base_url?: string; pickup_location?: string }, ctx) {
+    /**
+     * Shiprocket pushes tracking updates to this public route with the token configured in its panel
+     * in `x-api-key`; the body names the AWB and the current status label.
+     */
+    async webhook(input: { awb?: string; current_status?: string; shipment_status?: string; current_timestamp?: string; location?: string; _request: { headers: Record<string, string> } }, ctx) {
+      const expected = (await settings(ctx)).webhook_token;
+      const given = input._request.headers['x-api-key'] ?? '';
+      // Comparing HMACs of the two tokens instead of the tokens keeps the comparison's timing useless to a guesser.
+      const matches = !!expected && (await hmacOf(ctx, expected, given)) === (await hmacOf(ctx, expected, expected));
+      if (!matches) throw new ShiprocketError('INVALID_WEBHOOK_TOKEN', 'The x-api-key header does not match the configured webhook token.', { status: 401 });
+      const status = mapStatus(input.current_status ?? input.shipment_status);
+      if (!input.awb || !status) return { applied: false, reason: 'no AWB or an untracked status' };
+      const when = String(input.current_timestamp ?? '');
+      const occurred = Number.isNaN(Date.parse(when.replace(' ', 'T'))) ? undefined : new Date(when.includes('T') ? when : `${when.replace(' ', 'T')}+05:30`).toISOString();
+      const result = await ctx.host.call('orders.apply_tracking_update', {
+        carrier_module: 'shipping-shiprocket', awb_number: input.awb, status, location: input.location, description: input.current_status, occurred_at: occurred,
+      });
+      return { applied: true, result };
+    },
+
+    async configure(input: { email: string; password: string; base_url?: string; pickup_location?: string; webhook_token?: string }, ctx) {
       await ctx.host.db.transaction(async (tx) => {
+        if (input.webhook_token) await tx.upsert('Setting', { key: 'webhook_token', value: input.webhook_token });
         await tx.upsert('Setting', { key: 'email', value: input.email });
         await tx.upsert('Setting', { key: 'password', value: input.password });
         await tx.upsert('Setting', { key: 'base_url', value: input.base_url ?? 'https://apiv2.shiprocket.in' });
