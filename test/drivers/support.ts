@@ -87,3 +87,17 @@ export async function waitFor<T>(check: () => T | Promise<T>, message: string, t
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Drivers of `kind` for one describe block, under a key prefix of its own, closed and flushed after it. */
+export function useDrivers(kind: Kind, label: string): () => Drivers {
+  const prefix = uniquePrefix(`${label}-${kind}`);
+  let drivers: Drivers;
+  beforeAll(() => {
+    drivers = makeDrivers(kind, prefix);
+  });
+  afterAll(async () => {
+    await drivers.close();
+    await flushPrefix(prefix);
+  });
+  return () => drivers;
+}
