@@ -23,6 +23,7 @@ import { needsBuild } from '../sdk/build/needs-build';
 import type { BenchContext, BenchReport, Benchmark, Check, Row } from './benchmark';
 import { startChildServer, type ChildServer } from './support/child-server';
 import { openBenchPostgres } from './support/postgres-server';
+import { percentile } from './support/stats';
 
 const MODULE_DIR = path.resolve(__dirname, '../test/graphql/fixtures/shop');
 const RATE_POINTS = 1_000_000_000;
@@ -78,9 +79,9 @@ async function serial(url: string, t: Target, headers: Record<string, string>, s
     else samples.push(us);
   }
   agent.destroy();
-  samples.sort((a, b) => a - b);
-  const at = (q: number) => (samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? NaN) / 1000;
-  return { requests: samples.length + failed, seconds, p50Ms: at(0.5), p99Ms: at(0.99), meanMs: samples.reduce((n, x) => n + x, 0) / Math.max(1, samples.length) / 1000, failures: failed };
+  // No sample (every request failed) gives NaN: percentile of [] is undefined.
+  const at = (p: number) => percentile(samples, p) / 1000;
+  return { requests: samples.length + failed, seconds, p50Ms: at(50), p99Ms: at(99), meanMs: samples.reduce((n, x) => n + x, 0) / Math.max(1, samples.length) / 1000, failures: failed };
 }
 
 async function json(url: string, init: RequestInit): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- any JSON

@@ -9,48 +9,18 @@
  * with the sdk, published and promoted over HTTP, each promotion a job awaited with ?wait=true.
  * Run: `npm run bench -- rings [--rounds 3]` (rounds: promote/rollback cycles; the median is shown).
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../core/config';
-import { createLogger } from '../core/logger';
-import { databaseUrl, dropDatabase } from '../core/data/pg-admin';
-import { tenantDbName } from '../core/data/tenant-databases';
-import { startPlatform, type Platform } from '../core/platform';
 import { buildModule } from '../sdk/build/build-module';
 import { packModule } from '../sdk/package';
 import type { BenchContext, BenchReport, Benchmark } from './benchmark';
-import { openBenchPostgres } from './support/postgres-server';
+import { withBenchPlatform } from './support/bench-platform';
+import { installOwner } from './support/bench-tenant';
+import { median, percentile } from './support/stats';
 
 const SIZES = [1, 10, 100];
 const ITEMS_PER_TENANT = 20;
 const FIXTURES = path.resolve(__dirname, '../test/rings/fixtures');
 
-interface Api {
-  (method: string, urlPath: string, body?: unknown, raw?: Buffer): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
-
-function client(platform: Platform, token: string, tenant?: string): Api {
-  return async (method, urlPath, body, raw) => {
-    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-    if (tenant) headers['x-tenant'] = tenant;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (raw) headers['content-type'] = 'application/gzip';
-    const res = await fetch(`${platform.url}/api/v1${urlPath}`, { method, headers, body: raw ? new Uint8Array(raw) : body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined };
-  };
-}
-
-async function must<T>(what: string, p: Promise<{ status: number; body: T }>, ok = [200, 201]): Promise<T> {
-  const res = await p;
-  if (!ok.includes(res.status)) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 const round = (n: number) => Math.round(n * 10) / 10;
 
 export interface RingsBenchResult {
@@ -60,39 +30,16 @@ export interface RingsBenchResult {
 }
 
 export async function runRingsBench(log: (m: string) => void, rounds = 1): Promise<RingsBenchResult> {
-  const pg = await openBenchPostgres(log);
-  const central = `mandi_bench_rings_${randomBytes(4).toString('hex')}`;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mandi-bench-rings-'));
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: databaseUrl(pg.serverUrl, central),
-    REDIS_URL: process.env.REDIS_URL ?? '',
-    REDIS_PREFIX: central,
-    LOG_LEVEL: 'silent',
-    DATA_DIR: dataDir,
-    API_RATE_LIMIT: '1000000/60',
-    BUS_RATE_LIMIT: '1000000/60',
-  });
-  const platform = await startPlatform(config, createLogger('silent'));
-  const tenantIds: string[] = [];
-  try {
-    const installRes = await fetch(`${platform.url}/api/v1/install/owner`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ organization_name: 'Bench', organization_slug: 'bench', name: 'Bench Owner', email: 'owner@bench.example', password: 'bench-password-1' }),
-    });
-    const owner = (await installRes.json()) as { token: string; tenant: { id: string } };
-    tenantIds.push(owner.tenant.id);
-    const api = client(platform, owner.token, 'bench');
+  return withBenchPlatform({ name: 'rings', log, env: { LOG_LEVEL: 'silent', API_RATE_LIMIT: '1000000/60', BUS_RATE_LIMIT: '1000000/60' } }, async (bench) => {
+    const { platform, dataDir } = bench;
+    const { api } = await installOwner(bench, { name: 'Bench', slug: 'bench' });
 
     log('building and publishing stock 1.0.0 and 1.1.0');
     for (const version of ['1.0.0', '1.1.0']) {
       const dir = path.join(FIXTURES, `stock@${version}`);
       await buildModule(dir);
       const pkg = await packModule(dir, { outDir: dataDir });
-      await must('publish', api('POST', '/registry/packages', undefined, pkg.buffer));
+      await api('POST', '/registry/packages', undefined, pkg.buffer);
     }
 
     log(`creating rings and ${SIZES.reduce((a, b) => a + b, 0)} tenants, installing stock 1.0.0 with ${ITEMS_PER_TENANT} items each`);
@@ -100,16 +47,15 @@ export async function runRingsBench(log: (m: string) => void, rounds = 1): Promi
     const ringTenants = new Map<number, string[]>();
     for (const [i, n] of SIZES.entries()) {
       const ring = `bench${n}`;
-      await must('ring', api('POST', '/rings', { name: ring, position: 100 + i }));
-      await must('promote 1.0.0', api('POST', `/rings/${ring}/promote?wait=true`, { module: 'stock', version: '1.0.0' }));
+      await api('POST', '/rings', { name: ring, position: 100 + i });
+      await api('POST', `/rings/${ring}/promote?wait=true`, { module: 'stock', version: '1.0.0' });
       const ids: string[] = [];
       for (let t = 0; t < n; t++) {
-        const created = await must<{ tenant: { id: string } }>('tenant', api('POST', '/admin/tenants', { name: `Bench ${ring} ${t}`, alias: `${ring}-t${t}`, ring }));
-        const id = created.tenant.id;
+        const created = await api<{ tenant: { id: string } }>('POST', '/admin/tenants', { name: `Bench ${ring} ${t}`, alias: `${ring}-t${t}`, ring });
+        const id = bench.track(created.tenant.id);
         ids.push(id);
-        tenantIds.push(id);
         const started = performance.now();
-        await must('install', api('POST', `/rings/tenants/${id}/modules/stock/install?wait=true`, {}));
+        await api('POST', `/rings/tenants/${id}/modules/stock/install?wait=true`, {});
         installMs.push(performance.now() - started);
         for (let k = 0; k < ITEMS_PER_TENANT; k++) {
           await platform.kernel.bus.call({ kind: 'core' }, 'stock.add_item', { sku: `SKU-${k}`, name: `Item ${k}`, quantity: k + 1 }, { tenantId: id, user: null });
@@ -126,14 +72,11 @@ export async function runRingsBench(log: (m: string) => void, rounds = 1): Promi
       const rollback: number[] = [];
       for (let r = 0; r < rounds; r++) {
         let started = performance.now();
-        const op = await must<{ operation: { status: string; result: { tenants_moved: number } } }>(
-          'promote 1.1.0',
-          api('POST', `/rings/${ring}/promote?wait=true`, { module: 'stock', version: '1.1.0' }),
-        );
+        const op = await api<{ operation: { status: string; result: { tenants_moved: number } } }>('POST', `/rings/${ring}/promote?wait=true`, { module: 'stock', version: '1.1.0' });
         promote.push(performance.now() - started);
         if (op.operation.result.tenants_moved !== n) throw new Error(`expected ${n} tenants moved, got ${op.operation.result.tenants_moved}`);
         started = performance.now();
-        await must('rollback', api('POST', `/rings/${ring}/rollback?wait=true`, {}));
+        await api('POST', `/rings/${ring}/rollback?wait=true`, {});
         rollback.push(performance.now() - started);
       }
       const promoteMs = median(promote);
@@ -143,17 +86,11 @@ export async function runRingsBench(log: (m: string) => void, rounds = 1): Promi
     }
     const mean = installMs.reduce((a, b) => a + b, 0) / installMs.length;
     return {
-      install: { tenants: installMs.length, meanMs: round(mean), p50Ms: round(pct(installMs, 0.5)), p95Ms: round(pct(installMs, 0.95)) },
+      install: { tenants: installMs.length, meanMs: round(mean), p50Ms: round(percentile(installMs, 50)), p95Ms: round(percentile(installMs, 95)) },
       promotion,
       rounds,
     };
-  } finally {
-    await platform.stop();
-    for (const id of tenantIds) await dropDatabase(pg.serverUrl, tenantDbName(id)).catch(() => undefined);
-    await dropDatabase(pg.serverUrl, central).catch(() => undefined);
-    await pg.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 function report(r: RingsBenchResult): BenchReport {

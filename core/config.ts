@@ -18,6 +18,9 @@ export interface Config {
   redisUrl: string | undefined;
   /** Namespace of every Redis key and channel, so deployments can share a Redis. */
   redisPrefix: string;
+  /** bull job lock and stalled-job check (REDIS_URL set): a dead node's jobs move on within their sum. */
+  queueLockMs: number;
+  queueStalledCheckMs: number;
   dataDir: string;
   /** Port of the embedded PostgreSQL when DATABASE_URL is unset. */
   embeddedPgPort: number;
@@ -47,6 +50,10 @@ export interface Config {
   };
   /** Built module folders loaded at boot (MODULE_PATHS, separated by ':'). */
   modulePaths: string[];
+  /** How long the backend caches a server-driven screen definition, in seconds (spec 1, Limits). */
+  screenDefinitionTtlSeconds: number;
+  /** Requests per user and window on the standard workflow endpoints (spec 2, Limits: 60 per minute). */
+  workflowRateLimit: { points: number; durationSeconds: number };
   /** Requests per client (token, else address) and window on /api/v1. */
   apiRateLimit: { points: number; durationSeconds: number };
   /** Bus calls per (tenant, caller, operation) and window. */
@@ -88,6 +95,13 @@ function int(env: Env, name: string, fallback: number): number {
   return n;
 }
 
+/** int() with a floor: a bull lock or check interval of 0 would make every running job look stalled. */
+function atLeast(env: Env, name: string, fallback: number, min: number): number {
+  const n = int(env, name, fallback);
+  if (n < min) throw new Error(`Environment variable ${name} must be at least ${min}, got "${env[name]}"`);
+  return n;
+}
+
 function bool(env: Env, name: string, fallback: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -126,6 +140,8 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
     redisPrefix: env.REDIS_PREFIX || 'mandi',
+    queueLockMs: atLeast(env, 'QUEUE_LOCK_MS', 30_000, 1000),
+    queueStalledCheckMs: atLeast(env, 'QUEUE_STALLED_CHECK_MS', 5_000, 100),
     dataDir,
     embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 54329),
     centralDbName: env.CENTRAL_DB_NAME || 'mandi',
@@ -148,6 +164,8 @@ export function loadConfig(env: Env = process.env): Config {
       playground: bool(env, 'GRAPHQL_PLAYGROUND', nodeEnv !== 'production'),
     },
     modulePaths: (env.MODULE_PATHS || '').split(':').filter(Boolean).map((p) => path.resolve(p)),
+    screenDefinitionTtlSeconds: int(env, 'SCREEN_DEFINITION_CACHE_TTL', 300),
+    workflowRateLimit: rate(env, 'WORKFLOW_RATE_LIMIT', '60/60'),
     apiRateLimit: rate(env, 'API_RATE_LIMIT', '1200/60'),
     busRateLimit: rate(env, 'BUS_RATE_LIMIT', '6000/60'),
     smtpUrl: env.SMTP_URL || undefined,

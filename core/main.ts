@@ -19,21 +19,39 @@ async function main(): Promise<void> {
   }
   process.stdout.write(lines.join('\n') + '\n');
 
+  let stopping = false;
   const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     logger.info({ signal }, 'shutting down');
     platform.stop().then(
-      () => process.exit(0),
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
       (err) => {
         logger.error({ err }, 'shutdown failed');
         process.exit(1);
       },
     );
   };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  // `on`, not `once`: Ctrl-C reaches npm, tsx and this process together, and npm and tsx pass it on,
+  // so it arrives more than once; with no listener left, a repeat would end the process mid-shutdown.
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+/** The usual reasons a start fails, said plainly; anything else keeps its stack for a bug report. */
+function startFailure(err: unknown): string {
+  const e = err as NodeJS.ErrnoException & { port?: number; address?: string };
+  if (e?.syscall === 'listen' && e.code === 'EADDRINUSE') {
+    return `port ${e.port} on ${e.address} is already in use. Stop what listens there, or set PORT to another port (PORT=0 picks a free one).`;
+  }
+  if (e?.syscall === 'listen' && e.code === 'EACCES') return `no permission to listen on port ${e.port}. Set PORT to 1024 or above.`;
+  return err instanceof Error ? (err.stack ?? err.message) : String(err);
 }
 
 main().catch((err) => {
-  process.stderr.write(`Mandi failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.stderr.write(`Mandi failed to start: ${startFailure(err)}\n`);
   process.exit(1);
 });

@@ -28,6 +28,7 @@ import { Clock } from './clock';
 import { createModuleKernel, type ModuleKernel } from './modules/kernel';
 import { loadModuleFromDir } from './modules/loaded-module';
 import { registerModuleAdminRoutes } from './modules/module-admin-routes';
+import { registerFetchOriginRoutes } from './modules/fetch-origins-routes';
 import { adminAuthenticate, createRegistry, type Registry } from '../registry';
 import { createRings, type Rings } from '../rings';
 import { moduleRoutes } from './modules/module-routes';
@@ -36,6 +37,9 @@ import { registerGraphqlRoutes } from './graphql/graphql-routes';
 import { PLATFORM_VERSION } from '../sdk/manifest';
 import { createNotifications, registerNotificationRoutes } from './notifications';
 import { registerClientReleaseRoutes } from './client-releases';
+import { createCatalogs, type Catalogs } from './catalogs';
+import { createBulk } from './bulk';
+import { registerMailSendOperation } from './mail/send-operation';
 
 
 const AUTH_CHANNEL = 'mandi:auth:invalidate';
@@ -53,6 +57,7 @@ export interface Platform {
   kernel: ModuleKernel;
   registry: Registry;
   rings: Rings;
+  catalogs: Catalogs;
   app: Express;
   server: http.Server;
   realtime: Realtime;
@@ -63,6 +68,16 @@ export interface Platform {
 
 export async function startPlatform(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Platform> {
   const dbServer = await openDatabaseServer(config, logger);
+  try {
+    return await assemble(config, logger, dbServer);
+  } catch (err) {
+    // A failed start (port taken, a bad MODULE_PATHS folder, ...) must not leave the embedded PostgreSQL running.
+    await dbServer.stop().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function assemble(config: Config, logger: Logger, dbServer: DatabaseServer): Promise<Platform> {
   const central = await openCentralDb(dbServer.serverUrl, dbServer.centralDbName, logger);
   const tenantDbs = new TenantDatabases({
     serverUrl: dbServer.serverUrl,
@@ -71,7 +86,7 @@ export async function startPlatform(config: Config, logger: Logger = createLogge
     idleMs: config.tenantPoolIdleMs,
     logger,
   });
-  const drivers = createDrivers({ redisUrl: config.redisUrl, prefix: config.redisPrefix, logger });
+  const drivers = createDrivers({ redisUrl: config.redisUrl, prefix: config.redisPrefix, logger, queue: { lockMs: config.queueLockMs, stalledCheckMs: config.queueStalledCheckMs } });
   const tenants = new TenantService(central, tenantDbs);
   const auth = new AuthService(central, config.tokenTtlSeconds, (change) => void drivers.pubsub.publish(AUTH_CHANNEL, change));
   await drivers.pubsub.subscribe(AUTH_CHANNEL, (change) => auth.dropCached(change as Invalidation));
@@ -83,9 +98,21 @@ export async function startPlatform(config: Config, logger: Logger = createLogge
   kernel.source.attachRegistry(registry.source);
   const rings = await createRings({ central, kernel, registry, drivers, tenants, logger });
   const notifications = createNotifications({ config, central, tenantDbs, tenants, auth, drivers, bus: kernel.bus, clock, logger });
+  const catalogs = await createCatalogs({
+    releases: rings.service,
+    modules: kernel.modules,
+    isDevelopment: (alias) => kernel.source.isLocal(alias),
+    bus: kernel.bus,
+    cache: drivers.cache,
+    rateLimiter: drivers.rateLimiter,
+    workflowRateLimit: config.workflowRateLimit,
+    screenDefinitionTtlSeconds: config.screenDefinitionTtlSeconds,
+    logger,
+  });
 
   const authenticated = authenticate(auth, tenants);
   const documents = createDocuments({ dataDir: config.dataDir, appUrl: config.appUrl });
+  const bulk = createBulk({ dataDir: config.dataDir, bus: kernel.bus, queue: drivers.queue, logger });
   documents.registerOperations(kernel.bus);
   const app = buildApp({
     logger,
@@ -106,20 +133,24 @@ export async function startPlatform(config: Config, logger: Logger = createLogge
       );
       api.use(resolveTenant(tenants, config.rootDomain));
       const accounts = createAccounts({ config, logger, central, tenantDbs, tenants, auth, drivers, clock });
+      // The accounts part owns the one mailer (its queue worker); modules reach it as mail.send.
+      registerMailSendOperation(kernel.bus, accounts.mailer);
       registerOnboardingRoutes(api, { central, tenants, auth, authenticated, accounts });
       registerAuthRoutes(api, { central, auth, authenticated, accounts });
-      registerMemberRoutes(api, { central, auth, authenticated });
+      registerMemberRoutes(api, { central, auth, authenticated, verification: accounts.verification });
       registerAccountRoutes(api, { accounts, authenticated });
       registerNotificationRoutes(api, { notifications, authenticated, config });
       registerClientReleaseRoutes(api, { config, central, cache: drivers.cache, clock, logger, authenticated });
       registerActivityRoutes(api, { tenantDbs, authenticated });
       registerModuleAdminRoutes(api, { lifecycle: rings.moduleLifecycle, authenticated });
+      registerFetchOriginRoutes(api, { central, authenticated });
       const adminAuthenticated = adminAuthenticate({ auth, publishers: registry.publishers });
       registry.registerRoutes(api, adminAuthenticated);
       rings.registerRoutes(api, adminAuthenticated);
       registerGraphqlRoutes(api, { config, central, tenantDbs, pubsub: drivers.pubsub, kernel, clock, logger, authenticated });
       documents.registerRoutes(api, authenticated);
-      api.use(moduleRoutes({ modules: kernel.modules, bus: kernel.bus, authenticated, rateLimiter: drivers.rateLimiter }));
+      catalogs.registerRoutes(api, authenticated);
+      api.use(moduleRoutes({ modules: kernel.modules, bus: kernel.bus, authenticated, rateLimiter: drivers.rateLimiter, bulk }));
     },
   });
 
@@ -141,6 +172,7 @@ export async function startPlatform(config: Config, logger: Logger = createLogge
   }, { authorize: notifications.channels.authorize });
   notifications.attachRealtime(realtime);
   rings.setBroadcast((tenantId, channel, event, payload) => realtime.broadcast(tenantId, channel, event, payload));
+  bulk.setBroadcast((tenantId, channel, event, payload) => realtime.broadcast(tenantId, channel, event, payload));
   // Broadcasts from other nodes reach this one only once the Redis adapter has subscribed.
   await withTimeout(realtime.ready(), 5_000, () => logger.warn('realtime adapter not ready after 5 s; continuing'));
   const address = server.address() as AddressInfo;
@@ -155,6 +187,7 @@ export async function startPlatform(config: Config, logger: Logger = createLogge
       server.closeIdleConnections();
       const grace = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
       await realtime.close();
+      bulk.stop();
       await closed;
       clearTimeout(grace);
       await drivers.close();
@@ -165,7 +198,7 @@ export async function startPlatform(config: Config, logger: Logger = createLogge
       await dbServer.stop();
     })());
 
-  return { config, logger, dbServer, central, tenantDbs, drivers, tenants, auth, clock, kernel, registry, rings, app, server, realtime, url, stop };
+  return { config, logger, dbServer, central, tenantDbs, drivers, tenants, auth, clock, kernel, registry, rings, catalogs, app, server, realtime, url, stop };
 }
 
 async function withTimeout(p: Promise<unknown>, ms: number, onTimeout: () => void): Promise<void> {

@@ -201,7 +201,7 @@ export class Operations {
   }
 
   private async run(job: Job<{ operationId: string }>): Promise<void> {
-    const { models, locks, logger } = this.deps;
+    const { models, logger } = this.deps;
     const op = await models.Operation.findByPk(job.data.operationId);
     if (!op) return;
     if (op.status !== 'queued') {
@@ -235,7 +235,8 @@ export class Operations {
       const partial = (err as { operationResult?: Record<string, unknown> }).operationResult ?? null;
       await this.finish(op, 'failed', partial, error);
     } finally {
-      await locks.release(op.id).catch((err: unknown) => logger.error({ err, operation: op.id }, 'could not release lifecycle locks'));
+      // Again in case finish itself failed (e.g. the central database went away mid-way).
+      await this.releaseLocks(op.id);
     }
   }
 
@@ -243,10 +244,17 @@ export class Operations {
     // The last step's message stays: it says what was done last (or where it failed).
     const progress = status === 'completed' ? { ...op.progress, done: op.progress.total } : op.progress;
     await op.update({ status, result, error, finished_at: new Date(), progress });
+    // Locks go before anyone hears the operation ended, so a caller told "completed" can start the next one.
+    await this.releaseLocks(op.id);
     this.tended.delete(op.id);
     this.push(op);
     await this.deps.drivers.pubsub.publish(FINISHED_CHANNEL, { id: op.id }).catch(() => undefined);
     this.wake(op.id);
+  }
+
+  /** Never throws: a failed release is logged (the locks go stale once no node heartbeats them). */
+  private async releaseLocks(operationId: string): Promise<void> {
+    await this.deps.locks.release(operationId).catch((err: unknown) => this.deps.logger.error({ err, operation: operationId }, 'could not release lifecycle locks'));
   }
 
   private push(op: LifecycleOperation): void {

@@ -37,7 +37,7 @@ export interface MoveReport {
  */
 export async function moveAll(deps: LifecycleDeps, moves: Move[], progress: ProgressReporter, what: string, code: string): Promise<MoveReport> {
   const done: Move[] = [];
-  await progress(0, moves.length, moves.length ? `${what}: ${moves.length} move(s) to make` : `${what}: no tenant to move`);
+  await progress(0, moves.length, moves.length ? `${what}: ${moves.length} module migration(s) to run` : `${what}: no installed module to migrate`);
   for (const [i, m] of moves.entries()) {
     try {
       await moveOne(deps, m);

@@ -52,7 +52,7 @@ export class ModuleSandbox implements GenerationOwner {
     const kind = req.kind === 'event' ? CallKind.event : CallKind.operation;
     let envelope: string;
     try {
-      envelope = JSON.stringify(['c', id, kind, req.name, req.input ?? null, req.caller, req.user ?? null]);
+      envelope = JSON.stringify(['c', id, kind, req.name, req.input ?? null, req.caller, req.user ?? null, req.event ?? null]);
     } catch (e) {
       return Promise.reject(new SandboxError('INVALID_INPUT', `The input cannot be copied into the sandbox: ${(e as Error).message}`));
     }

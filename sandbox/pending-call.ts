@@ -50,9 +50,14 @@ export class PendingCall {
     this.settled = true;
     clearTimeout(this.timer);
     const rollback = this.openTx && this.openTx.size > 0 ? this.rollbackAll() : undefined;
-    const deliver = () => (ok ? this.resolveFn(value) : this.rejectFn(value));
-    if (rollback && awaitRollback) void rollback.then(deliver);
-    else deliver();
+    if (rollback && awaitRollback) void rollback.then(() => this.deliver(ok, value));
+    else this.deliver(ok, value);
+  }
+
+  // A method, not a closure made per call: most calls settle with no transaction to wait for.
+  private deliver(ok: boolean, value: unknown): void {
+    if (ok) this.resolveFn(value);
+    else this.rejectFn(value);
   }
 
   /** Rolls back a transaction begun after the call ended. */

@@ -124,7 +124,7 @@ export const PRELUDE_SOURCE = `(function boot(post, clock, tenantId, maxOutput, 
     if (call.reqs > 0) for (const k in pending) { if (pending[k].id === id) delete pending[k]; }
   }
 
-  function start(id, kind, name, input, caller, user) {
+  function start(id, kind, name, input, caller, user, event) {
     const table = kind === 0 ? operations : events;
     let fn;
     try { if (table !== null && hasOwn(table, name)) fn = table[name]; } catch (e) {
@@ -135,7 +135,7 @@ export const PRELUDE_SOURCE = `(function boot(post, clock, tenantId, maxOutput, 
     const call = create(null);
     call.reqs = 0; call.logs = 0;
     live[id] = call;
-    run(id, fn, table, input, new Ctx(id, caller, user));
+    run(id, fn, table, input, new Ctx(id, caller, user, event));
   }
 
   async function run(id, fn, self, input, ctx) {
@@ -312,11 +312,13 @@ export const PRELUDE_SOURCE = `(function boot(post, clock, tenantId, maxOutput, 
     tenantId = tenantId;
     caller;
     user;
+    event;
     #id;
     #host;
-    constructor(id, caller, user) {
+    constructor(id, caller, user, event) {
       this.caller = caller;
       this.user = user;
+      this.event = event === null || event === undefined ? null : freeze(event);
       this.#id = id;
       freeze(this);
     }
@@ -358,7 +360,7 @@ export const PRELUDE_SOURCE = `(function boot(post, clock, tenantId, maxOutput, 
       const tag = m[0];
       // One message failing (guest code may have broken something it relies on) must not drop the rest.
       try {
-        if (tag === 'c') start(m[1], m[2], m[3], m[4], m[5], m[6]);
+        if (tag === 'c') start(m[1], m[2], m[3], m[4], m[5], m[6], m[7]);
         else if (tag === 'r') reply(m[1], m[2], m[3]);
         else if (tag === 'x') retire(m[1]);
       } catch (e) {

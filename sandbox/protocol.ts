@@ -4,7 +4,9 @@
  * once instead of once per call. The prelude spells the same tags as string literals.
  *
  * host → guest
- *   ["c", callId, kind, name, input, caller, user]   start a call (kind: 0 operation, 1 event)
+ *   ["c", callId, kind, name, input, caller, user, event]
+ *                                                  start a call (kind: 0 operation, 1 event; event:
+ *                                                  {id, name, emitted_at} of an event delivery, else null)
  *   ["r", reqId, status, value]                     reply to a bridge request (status below)
  *   ["x", callId]                                    forget a call the host gave up on
  * guest → host

@@ -28,7 +28,7 @@ const ORDERS = iife(`
       usesThis() { return typeof this.get; },
     },
     events: {
-      'orders.created'(payload, ctx) { return { seen: payload.id, tenantId: ctx.tenantId }; },
+      'orders.created'(payload, ctx) { return { seen: payload.id, tenantId: ctx.tenantId, event: ctx.event, eventFrozen: ctx.event === null || Object.isFrozen(ctx.event) }; },
     },
   };
   return { default: def };
@@ -61,7 +61,7 @@ describe('spec/DESIGN: sandbox loads module bundles and runs their handlers', ()
 
   it('gives handlers a frozen ctx with the host of the guest contract', async () => {
     await expect(invoke({ name: 'ctxShape' })).resolves.toEqual({
-      keys: ['caller', 'tenantId', 'user'],
+      keys: ['caller', 'event', 'tenantId', 'user'],
       hasHost: true,
       sameHost: true,
       frozen: true,
@@ -71,8 +71,10 @@ describe('spec/DESIGN: sandbox loads module bundles and runs their handlers', ()
     });
   });
 
-  it('runs event handlers', async () => {
-    await expect(invoke({ kind: 'event', name: 'orders.created', input: { id: 5 } })).resolves.toEqual({ seen: 5, tenantId: 't1' });
+  it('runs event handlers, with the delivery\'s event id in ctx.event (null when not given)', async () => {
+    const event = { id: 'evt-1', name: 'orders.created', emitted_at: '2030-01-01T00:00:00.000Z' };
+    await expect(invoke({ kind: 'event', name: 'orders.created', input: { id: 5 }, event })).resolves.toEqual({ seen: 5, tenantId: 't1', event, eventFrozen: true });
+    await expect(invoke({ kind: 'event', name: 'orders.created', input: { id: 6 } })).resolves.toEqual({ seen: 6, tenantId: 't1', event: null, eventFrozen: true });
   });
 
   it('answers NOT_FOUND for an unknown module, operation or event', async () => {

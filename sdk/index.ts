@@ -4,7 +4,7 @@
  * the CLI (validation, packaging) live in sdk/manifest and sdk/package.
  */
 export { defineModule, operation, type OperationInput, type OperationOutput } from './define-module';
-export type { ContextUser, EventHandler, HandlerContext, ModuleDefinition, OperationHandler } from './runtime/context';
+export type { ContextUser, EventHandler, EventInfo, HandlerContext, ModuleDefinition, OperationHandler } from './runtime/context';
 export type { FetchInit, FetchResponse, Host, HostLog } from './runtime/host';
 export type {
   ColumnName,

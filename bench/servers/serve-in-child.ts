@@ -5,8 +5,8 @@
  * than requests/s on a shared machine), profiles itself on request (only the measured window, not
  * the boot) and stops cleanly.
  */
-import fs from 'node:fs';
-import { Session } from 'node:inspector/promises';
+import type { Session } from 'node:inspector/promises';
+import { startProfile, stopProfile } from '../support/profiler';
 
 export type ParentMessage = { type: 'stop' } | { type: 'stats' } | { type: 'profile-start' } | { type: 'profile-stop'; file: string };
 export type ChildMessage =
@@ -18,21 +18,6 @@ export type ChildMessage =
 
 /** Sampling every 200 µs: enough samples in a 10 s window to rank functions that cost a few µs each. */
 const PROFILE_INTERVAL_MICROS = 200;
-
-async function startProfile(): Promise<Session> {
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: PROFILE_INTERVAL_MICROS });
-  await session.post('Profiler.start');
-  return session;
-}
-
-async function stopProfile(session: Session, file: string): Promise<void> {
-  const { profile } = await session.post('Profiler.stop');
-  session.disconnect();
-  fs.writeFileSync(file, JSON.stringify(profile));
-}
 
 export interface Served {
   url: string;
@@ -60,7 +45,7 @@ export function serveInChild(start: () => Promise<Served>): void {
           const cpu = process.cpuUsage();
           send({ type: 'stats', cpuMicros: cpu.user + cpu.system, rssBytes: process.memoryUsage.rss() });
         } else if (m.type === 'profile-start') {
-          profiling = startProfile();
+          profiling = startProfile(PROFILE_INTERVAL_MICROS);
           void profiling.then(() => send({ type: 'profile-started' }));
         } else if (m.type === 'profile-stop' && profiling) {
           const file = m.file;

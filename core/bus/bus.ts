@@ -10,6 +10,7 @@ import type { RateLimiter, RateLimitPolicy } from '../drivers';
 import { MandiError, RateLimitedError } from '../errors';
 import type { Logger } from '../logger';
 import type { ModuleHost } from '../modules/module-host';
+import type { TenantModules } from '../modules/tenant-modules';
 import { LoadedModule } from '../modules/loaded-module';
 import type { SandboxInvoker } from './sandbox-invoker';
 import type { AuditWriter } from './audit-writer';
@@ -19,8 +20,8 @@ import { callerName, type Caller, type CallContext, type CallOptions, type CoreO
 
 const MAX_DEPTH = 8;
 
-interface Resolved {
-  name: string;
+/** What a name resolves to: made once per core operation and per module operation, never per call. */
+interface Target {
   def: Pick<Operation, 'input' | 'permission' | 'public'>;
   core?: CoreOperation;
   module?: LoadedModule;
@@ -38,7 +39,7 @@ export interface BusDeps {
 }
 
 export class Bus {
-  private readonly core = new Map<string, CoreOperation>();
+  private readonly core = new Map<string, Target>();
   readonly validators = new SchemaValidators();
 
   constructor(private readonly deps: BusDeps) {}
@@ -46,23 +47,52 @@ export class Bus {
   /** Registers an operation implemented by the host. */
   registerCore(op: CoreOperation): void {
     if (this.core.has(op.name)) throw new Error(`core operation ${op.name} registered twice`);
-    this.core.set(op.name, op);
+    this.core.set(op.name, { def: { input: op.input as Operation['input'], permission: op.permission, public: op.public }, core: op });
   }
 
   coreOperations(): CoreOperation[] {
-    return [...this.core.values()];
+    return [...this.core.values()].map((t) => t.core!);
   }
 
+  /**
+   * The hot path. Every check is synchronous while the tenant's module set is cached and the rate
+   * limiter answers without a round trip (in process, or from this node's Redis lease), so a call
+   * costs one await: the handler's.
+   */
   async call(caller: Caller, op: string, input: unknown, ctx: CallContext & { depth?: number }, opts: CallOptions = {}): Promise<unknown> {
     const started = performance.now();
     const depth = (ctx.depth ?? 0) + 1;
-    let status: 'ok' | 'error' = 'ok';
+    const who = callerName(caller);
     let errorCode: string | undefined;
     try {
       if (depth > MAX_DEPTH) throw busErrors.tooDeep(op, depth);
-      const target = await this.resolve(ctx.tenantId, op);
-      await this.authorise(caller, target, ctx);
-      await this.limit(caller, op, ctx.tenantId);
+      let mods: TenantModules | undefined;
+      let target = this.core.get(op);
+      if (target === undefined) {
+        mods = this.deps.modules.cachedModulesFor(ctx.tenantId) ?? (await this.deps.modules.modulesFor(ctx.tenantId));
+        target = mods.operation(op);
+        if (target === undefined) throw busErrors.notFound(op);
+      }
+      if (caller.kind === 'module') {
+        // A module calls its own operations and public core ones freely; anything else must be consumed.
+        if (target.module?.alias !== caller.alias && !target.def.public) {
+          mods ??= this.deps.modules.cachedModulesFor(ctx.tenantId) ?? (await this.deps.modules.modulesFor(ctx.tenantId));
+          const consumer = mods.byAlias.get(caller.alias);
+          if (!consumer || !matchesConsumes(consumer.manifest.api?.consumes ?? [], op)) throw busErrors.notConsumed(caller.alias, op);
+        }
+      } else if (caller.kind === 'edge') {
+        // Edge callers act for a user: the operation's permission applies.
+        const permission = target.def.permission;
+        if (permission && !ctx.user?.isSuperAdmin) {
+          const held = ctx.permissions;
+          if (!held || !(held.has('*') || held.has(permission))) throw busErrors.permission(op, permission);
+        }
+      }
+      const key = `bus:${ctx.tenantId}:${who}:${op}`;
+      const limiter = this.deps.rateLimiter;
+      // Synchronous from the in-process counters or this node's Redis lease; a round trip otherwise.
+      const spent = limiter.consumeSync?.(key, this.deps.rateLimit) ?? (await limiter.consume(key, this.deps.rateLimit));
+      if (!spent.allowed) throw new RateLimitedError(spent.retryAfterSeconds, `Rate limit for "${op}" exceeded.`);
       const value = input === undefined ? {} : input;
       if (target.def.input) {
         const errors = this.validators.validate(target.def.input, value, opts.coerce);
@@ -71,18 +101,21 @@ export class Bus {
       if (target.core) return await target.core.handler(value, ctx, caller);
       return await this.deps.invoker.invoke(target.module!, { kind: 'operation', name: LoadedModule.method(op), input: value, caller, ctx: { ...ctx, depth } });
     } catch (err) {
-      status = 'error';
       errorCode = err instanceof MandiError ? err.code : 'INTERNAL';
       throw err;
     } finally {
+      const user = ctx.user;
+      const details: Record<string, unknown> = { duration_ms: Math.round((performance.now() - started) * 1000) / 1000 };
+      if (errorCode !== undefined) details.error = errorCode;
+      if (ctx.requestId) details.request_id = ctx.requestId;
       this.deps.audit.write({
         tenant_id: ctx.tenantId,
-        actor_type: caller.kind === 'module' ? 'module' : ctx.user ? 'user' : 'system',
-        actor_id: caller.kind === 'module' ? caller.alias : ctx.user ? String(ctx.user.id) : callerName(caller),
+        actor_type: caller.kind === 'module' ? 'module' : user ? 'user' : 'system',
+        actor_id: caller.kind === 'module' ? caller.alias : user ? String(user.id) : who,
         action: op,
-        target: callerName(caller),
-        status,
-        details: { duration_ms: Math.round((performance.now() - started) * 1000) / 1000, ...(errorCode ? { error: errorCode } : {}), ...(ctx.requestId ? { request_id: ctx.requestId } : {}) },
+        target: who,
+        status: errorCode === undefined ? 'ok' : 'error',
+        details,
         created_at: new Date(this.deps.clock.now()),
       });
     }
@@ -90,38 +123,11 @@ export class Bus {
 
   /** Whether an operation exists for the tenant (for routers and schema builders). */
   async exists(tenantId: string, op: string): Promise<boolean> {
-    return this.resolve(tenantId, op).then(
-      () => true,
-      () => false,
-    );
-  }
-
-  private async resolve(tenantId: string, op: string): Promise<Resolved> {
-    const core = this.core.get(op);
-    if (core) return { name: op, def: { input: core.input as Operation['input'], permission: core.permission, public: core.public }, core };
-    const found = (await this.deps.modules.modulesFor(tenantId)).operation(op);
-    if (!found) throw busErrors.notFound(op);
-    return { name: op, def: found.def, module: found.module };
-  }
-
-  private async authorise(caller: Caller, target: Resolved, ctx: CallContext): Promise<void> {
-    if (caller.kind === 'core') return;
-    if (caller.kind === 'module') {
-      const own = target.module?.alias === caller.alias;
-      if (own || target.def.public) return;
-      const consumer = (await this.deps.modules.modulesFor(ctx.tenantId)).byAlias.get(caller.alias);
-      if (!consumer || !matchesConsumes(consumer.manifest.api?.consumes ?? [], target.name)) throw busErrors.notConsumed(caller.alias, target.name);
-      return;
+    if (this.core.has(op)) return true;
+    try {
+      return (await this.deps.modules.modulesFor(tenantId)).operation(op) !== undefined;
+    } catch {
+      return false;
     }
-    // Edge callers act for a user: the operation's permission applies.
-    const permission = target.def.permission;
-    if (!permission || ctx.user?.isSuperAdmin) return;
-    const held = ctx.permissions;
-    if (!held || !(held.has('*') || held.has(permission))) throw busErrors.permission(target.name, permission);
-  }
-
-  private async limit(caller: Caller, op: string, tenantId: string): Promise<void> {
-    const r = await this.deps.rateLimiter.consume(`bus:${tenantId}:${callerName(caller)}:${op}`, this.deps.rateLimit);
-    if (!r.allowed) throw new RateLimitedError(r.retryAfterSeconds, `Rate limit for "${op}" exceeded.`);
   }
 }

@@ -1,20 +1,20 @@
 /**
  * Runs a module's handler in its sandbox on behalf of the bus, with a host bridge made for that one
- * invocation: host.call goes back through the bus as the module, host.db reaches only the module's
- * own schema in the current tenant, host.emit only the events the manifest publishes, host.fetch only
- * the origins the tenant configured. Open transactions are rolled back when the invocation ends.
+ * invocation (./invocation.ts). Open transactions are rolled back when the invocation ends, and a
+ * sandbox failure becomes the typed error callers see.
  */
-import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { createFetchBridge, isSandboxError, type HostBridge, type SandboxError, type SandboxRuntime } from '../../sandbox';
+import { createFetchBridge, isSandboxError, type HostBridge, type ModuleSandbox, type SandboxError, type SandboxRuntime } from '../../sandbox';
 import type { Clock } from '../clock';
 import { MandiError } from '../errors';
 import type { Logger } from '../logger';
 import type { ModuleDataService } from '../module-data';
 import type { LoadedModule } from '../modules/loaded-module';
 import type { Bus } from './bus';
-import { busErrors } from './errors';
 import type { EventBus } from './events';
+import type { InvocationHost } from './invocation';
+import { SandboxTimings } from './sandbox-timings';
+import { TimedInvocation } from './timed-invocation';
 import { callerName, type Caller, type CallContext } from './types';
 
 export interface InvokeArgs {
@@ -24,6 +24,8 @@ export interface InvokeArgs {
   input: unknown;
   caller: Caller;
   ctx: CallContext & { depth?: number };
+  /** Event deliveries: the envelope's id (stable across redeliveries), so handlers can de-duplicate. */
+  event?: { id: string; name: string; emitted_at: string };
 }
 
 export interface SandboxInvokerDeps {
@@ -37,68 +39,52 @@ export interface SandboxInvokerDeps {
 }
 
 export class SandboxInvoker {
-  private bus!: Bus;
+  private host!: InvocationHost;
   private readonly fetchers = new LRUCache<string, { origins: string; fetch: HostBridge['fetch'] }>({ max: 5_000 });
+  /** Per-handler sandbox and bridge time (benchmarks read it in process). */
+  readonly timings = new SandboxTimings();
 
   constructor(private readonly deps: SandboxInvokerDeps) {}
 
   /** The bus and the invoker need each other: the bus dispatches here, host.call goes back to the bus. */
   attach(bus: Bus): void {
-    this.bus = bus;
+    const { moduleData, events, clock, logger } = this.deps;
+    this.host = { bus, moduleData, events, clock, logger, fetcher: (tenantId) => this.fetcher(tenantId) };
   }
 
   async invoke(mod: LoadedModule, args: InvokeArgs): Promise<unknown> {
     const { ctx } = args;
-    const invocation = randomUUID();
-    // Errors the host handed to the guest: when the guest lets one escape, the caller sees the original.
-    const passedThrough = new Map<string, MandiError>();
-    const self: Caller = { kind: 'module', alias: mod.alias };
-    // Made on first use: most calls never log or touch the database, and these are per call.
-    let log: Logger | undefined;
-    let db: ReturnType<ModuleDataService['bridge']> | undefined;
-    const remember = (err: unknown) => {
-      if (err instanceof MandiError) passedThrough.set(`${err.code}\u0000${err.message}`, err);
-      throw err;
-    };
-    const bridge: HostBridge = {
-      call: (op, input) => this.bus.call(self, op, input, { ...ctx, depth: ctx.depth }).catch(remember),
-      db: (method, dbArgs, txId) => (db ??= this.deps.moduleData.bridge(ctx.tenantId, mod.alias, mod.manifest.data?.models, invocation))(method, dbArgs, txId).catch(remember),
-      emit: async (event, payload) => {
-        if (!(mod.manifest.events?.publishes ?? []).includes(event)) remember(busErrors.eventNotDeclared(mod.alias, event));
-        await this.deps.events.emit(ctx.tenantId, event, payload, mod.alias);
-      },
-      log: (level, message, data) => (log ??= this.deps.logger.child({ module: mod.key, tenant: ctx.tenantId }))[level]({ data }, message),
-      fetch: async (req) => (await this.fetcher(ctx.tenantId))(req),
-      now: () => this.deps.clock.now(),
-    };
+    const bridge = new TimedInvocation(this.host, mod, ctx);
+    const started = performance.now();
     try {
-      return await this.deps.runtime.invoke(this.ensureLoaded(mod), {
+      return await this.sandboxOf(mod).invoke({
         tenantId: ctx.tenantId,
         kind: args.kind,
         name: args.name,
         input: args.input,
         caller: callerName(args.caller),
         user: ctx.user ? { id: ctx.user.id, name: ctx.user.name, email: ctx.user.email } : null,
+        event: args.event ?? null,
         bridge,
       });
     } catch (err) {
       if (!isSandboxError(err)) throw err;
-      const original = passedThrough.get(`${(err.details as { code?: unknown })?.code}\u0000${err.message}`);
-      throw original ?? toMandiError(mod, args, err);
+      throw bridge.original(err) ?? toMandiError(mod, args, err);
     } finally {
-      if (db) await this.deps.moduleData.releaseAll(invocation);
+      this.timings.record(args.kind === 'operation' ? `${mod.alias}.${args.name}` : `${mod.alias}:event:${args.name}`, performance.now() - started, bridge.bridgeMs, bridge.bridgeCalls);
+      const released = bridge.release();
+      if (released) await released;
     }
   }
 
-  private ensureLoaded(mod: LoadedModule): string {
-    if (!this.deps.runtime.get(mod.key)) {
-      const limits = mod.manifest.limits;
-      this.deps.runtime.load(mod.key, mod.code, {
-        ...(limits?.memory_mb ? { memoryMb: limits.memory_mb } : {}),
-        ...(limits?.timeout_ms ? { timeoutMs: limits.timeout_ms } : {}),
-      });
-    }
-    return mod.key;
+  private sandboxOf(mod: LoadedModule): ModuleSandbox {
+    const loaded = this.deps.runtime.get(mod.key);
+    if (loaded) return loaded;
+    const limits = mod.manifest.limits;
+    return this.deps.runtime.load(mod.key, mod.code, {
+      ...(limits?.memory_mb ? { memoryMb: limits.memory_mb } : {}),
+      ...(limits?.timeout_ms ? { timeoutMs: limits.timeout_ms } : {}),
+    });
   }
 
   private async fetcher(tenantId: string): Promise<HostBridge['fetch']> {

@@ -21,10 +21,36 @@ export function toFieldErrors(errors: ErrorObject[] | null | undefined): FieldEr
     const extra = (e.params as { additionalProperty?: string }).additionalProperty;
     const path = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
     const field = [path, missing ?? extra].filter(Boolean).join('.') || 'input';
-    const message = missing ? `The ${missing} field is required.` : extra ? `The ${extra} field is not allowed.` : `The ${field} ${e.message}.`;
+    const message = missing ? `The ${missing} field is required.` : extra ? `The ${extra} field is not allowed.` : `The ${field} ${phrase(e)}.`;
     (out[field] ??= []).push(message);
   }
   return out;
+}
+
+const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** Ajv's terse wording ("must NOT have fewer than 1 items") as a sentence a client can show. */
+function phrase(e: ErrorObject): string {
+  const p = e.params as { type?: string; allowedValues?: unknown[]; limit?: number; format?: string };
+  switch (e.keyword) {
+    case 'type':
+      return `must be ${String(p.type).split(',').map(article).join(' or ')}`;
+    case 'enum':
+      return `must be one of the allowed values: ${(p.allowedValues ?? []).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'minItems':
+      return `must have at least ${plural(p.limit!, 'item')}`;
+    case 'maxItems':
+      return `may not have more than ${plural(p.limit!, 'item')}`;
+    case 'minLength':
+      return `must be at least ${plural(p.limit!, 'character')}`;
+    case 'maxLength':
+      return `may not be greater than ${plural(p.limit!, 'character')}`;
+    case 'format':
+      return `must be a valid ${p.format}`;
+    default:
+      return e.message ?? 'is invalid';
+  }
 }
 
 export class SchemaValidators {

@@ -4,10 +4,10 @@
  * unused for `idleMs` are closed by a sweeper.
  */
 import { Sequelize } from 'sequelize';
-import type { ClientBase as PgClient } from 'pg';
 import type { Logger } from '../logger';
 import { MandiError } from '../errors';
 import { databaseUrl, dropDatabase, ensureDatabase } from './pg-admin';
+import { withPooledClient } from './pooled-client';
 import { migrateTenant } from './migrator';
 
 export interface TenantDatabasesOptions {
@@ -74,15 +74,9 @@ export class TenantDatabases {
   async query<R>(tenantId: string, sql: string, params: unknown[] = []): Promise<R[]> {
     const pool = await this.acquire(tenantId);
     pool.inUse++;
-    const manager = pool.sequelize.connectionManager as unknown as {
-      getConnection(o: { type: 'read' | 'write' }): Promise<PgClient>;
-      releaseConnection(c: PgClient): Promise<void>;
-    };
-    const client = await manager.getConnection({ type: 'write' });
     try {
-      return (await client.query(sql, params)).rows as R[];
+      return await withPooledClient(pool.sequelize, async (client) => (await client.query(sql, params)).rows as R[]);
     } finally {
-      await manager.releaseConnection(client);
       pool.inUse--;
       pool.lastUsed = Date.now();
     }

@@ -14,7 +14,7 @@ import type { PubSub } from './pubsub/types';
 import { MemoryJobQueue } from './queue/memory';
 import { RedisJobQueue } from './queue/redis';
 import type { JobQueue } from './queue/types';
-import { createMemoryRateLimiter } from './rate-limit/memory';
+import { MemoryRateLimiter } from './rate-limit/memory';
 import { createRedisRateLimiter } from './rate-limit/redis';
 import type { RateLimiter } from './rate-limit/types';
 import { closeRedisClient, createRedisClient, pingRedis } from './redis-connection';
@@ -32,6 +32,8 @@ export interface DriversOptions {
   /** Namespaces every Redis key and channel (default `mandi`), so deployments or test runs can share a Redis. */
   prefix?: string;
   logger: Logger;
+  /** bull's job lock and stalled-job check (see queue/redis.ts); unset: its defaults there. */
+  queue?: { lockMs?: number; stalledCheckMs?: number };
 }
 
 export interface DriversHealth {
@@ -55,7 +57,7 @@ export interface Drivers {
 export function createDrivers(opts: DriversOptions): Drivers {
   const prefix = opts.prefix ?? 'mandi';
   const logger = opts.logger.child({ part: 'drivers' });
-  return opts.redisUrl ? redisDrivers(opts.redisUrl, prefix, logger) : memoryDrivers(prefix, logger);
+  return opts.redisUrl ? redisDrivers(opts.redisUrl, prefix, logger, opts.queue) : memoryDrivers(prefix, logger);
 }
 
 function memoryDrivers(prefix: string, logger: Logger): Drivers {
@@ -68,7 +70,7 @@ function memoryDrivers(prefix: string, logger: Logger): Drivers {
     redisUrl: undefined,
     queue,
     cache: new MemoryCache(logger),
-    rateLimiter: createMemoryRateLimiter(`${prefix}:rl`),
+    rateLimiter: new MemoryRateLimiter(),
     pubsub,
     health: async () => ({ redis: 'not_configured' }),
     close: once(async () => {
@@ -78,10 +80,10 @@ function memoryDrivers(prefix: string, logger: Logger): Drivers {
   };
 }
 
-function redisDrivers(redisUrl: string, prefix: string, logger: Logger): Drivers {
+function redisDrivers(redisUrl: string, prefix: string, logger: Logger, queueSettings: DriversOptions['queue'] = {}): Drivers {
   // One command connection for cache, rate limits and publishing; bull and the subscriber open their own.
   const client = createRedisClient(redisUrl, logger, { name: `${prefix}:main` });
-  const queue = new RedisJobQueue({ redisUrl, prefix: `${prefix}:bull`, logger });
+  const queue = new RedisJobQueue({ redisUrl, prefix: `${prefix}:bull`, logger, ...queueSettings });
   const pubsub = new RedisPubSub(
     client,
     createRedisClient(redisUrl, logger, { name: `${prefix}:sub`, subscriber: true }),

@@ -21,7 +21,7 @@
  *   Persisted queries (rule 1): extensions.persistedQuery {version: 1, sha256Hash} and no query runs
  *   the registered text; with the query as well, the hash must match it (it then runs whether or not
  *   registered, unless the tenant is persisted-only).
- * GET /graphql                 405: the gateway takes POST only.
+ * GET /graphql                 405 with Allow: POST (the platform's 405 for known paths, in the GraphQL shape).
  * GET /graphql/schema          the merged SDL of the tenant's ring (text/plain), permission
  *                              graphql.schema.view; ETag and X-Schema-Key name graphql:schema:<ring>:<fp>.
  * GET /graphql/playground      HTML page (see playground-page.ts), permission graphql.playground.access;
@@ -102,11 +102,6 @@ export function registerGraphqlRoutes(api: Router, deps: GraphqlRouteDeps): Grap
       if (err instanceof MandiError) return send(req, res, err.status, { errors: [formatRequestError(err)] });
       throw err;
     }
-  });
-
-  api.get('/graphql', graphqlShape, (_req, res) => {
-    res.set('Allow', 'POST');
-    throw new MandiError('METHOD_NOT_ALLOWED', 'The GraphQL endpoint takes POST requests with a JSON body.', 405);
   });
 
   api.get('/graphql/schema', deps.authenticated, requirePermission('graphql.schema.view'), async (_req, res) => {

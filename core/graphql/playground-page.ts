@@ -7,6 +7,7 @@
  * kept in sessionStorage (a page loaded through a header-adding proxy can leave it empty).
  */
 import { randomBytes } from 'node:crypto';
+import { escapeHtml } from '../escape-html';
 
 export interface PlaygroundInfo {
   endpoint: string;
@@ -18,8 +19,6 @@ export interface PlaygroundInfo {
 
 /** JSON safe to embed in a <script>: no "</script>" or "<!--" can appear in it. */
 const embed = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function playgroundPage(info: PlaygroundInfo): { html: string; csp: string } {
   const nonce = randomBytes(16).toString('base64');

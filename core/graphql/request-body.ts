@@ -5,6 +5,7 @@
  */
 import type { Request } from 'express';
 import { MandiError } from '../errors';
+import { isObject } from '../is-object';
 
 export interface GraphqlRequest {
   query?: string;
@@ -12,8 +13,6 @@ export interface GraphqlRequest {
   operationName?: string;
   extensions: Record<string, unknown>;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 export const badGraphqlRequest = (message: string, code = 'BAD_REQUEST', details?: Record<string, unknown>) => new MandiError(code, message, 400, details);
 

@@ -6,7 +6,7 @@ import express, { type Express, type Router } from 'express';
 import { requestLog } from './request-log';
 import type { Logger } from '../logger';
 import { runWithContext } from '../context';
-import { errorHandler, notFoundRoute } from './error-handler';
+import { errorHandler, notFoundHandler } from './error-handler';
 
 export interface AppOptions {
   logger: Logger;
@@ -31,7 +31,7 @@ export function buildApp(opts: AppOptions): Express {
   const api = express.Router();
   opts.mountApi(api);
   app.use('/api/v1', api);
-  app.use(notFoundRoute);
+  app.use(notFoundHandler(api, '/api/v1'));
   app.use(errorHandler(opts.logger, opts.debugErrors));
   return app;
 }

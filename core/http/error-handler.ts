@@ -3,9 +3,11 @@
  * Conventions). Routes pick a shape with `useErrorShape`; the default is the platform shape.
  * Stacks appear only when DEBUG_ERRORS is on outside production.
  */
-import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { ErrorRequestHandler, RequestHandler, Response, Router } from 'express';
 import type { Logger } from '../logger';
 import { MandiError, RateLimitedError, ValidationError } from '../errors';
+import { isObject } from '../is-object';
+import { allowedMethods } from './allowed-methods';
 
 export type ErrorShape = 'platform' | 'workflows' | 'reseller' | 'graphql';
 
@@ -30,6 +32,8 @@ function normalise(err: unknown): MandiError | undefined {
   if (e?.type === 'entity.too.large') {
     return new MandiError('PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${e.limit} bytes.`, 413, { limit: e.limit });
   }
+  // The router's failure to decode a path parameter (e.g. "%E0%A4%A").
+  if (err instanceof URIError) return new MandiError('BAD_REQUEST', 'The request path is not valid percent-encoding.', 400);
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
     return new MandiError('UNSUPPORTED_ENCODING', e.message ?? 'Unsupported body encoding.', 415);
   }
@@ -49,7 +53,11 @@ function body(err: MandiError, shape: ErrorShape): Record<string, unknown> {
   if (err instanceof ValidationError) return { message: err.message, errors: err.errors };
   if (err instanceof RateLimitedError) return { message: err.message, retry_after: err.retryAfterSeconds };
   const details = stripErrors(err);
-  return details ? { message: err.message, code: err.code, details } : { message: err.message, code: err.code };
+  if (!details) return { message: err.message, code: err.code };
+  // A 422 raised by a module or core check carries its field errors in details; they are also lifted
+  // to the top so every 422 has the validation shape {message, errors} that clients key on.
+  const fieldErrors = err.status === 422 ? details.errors : undefined;
+  return isObject(fieldErrors) ? { message: err.message, code: err.code, errors: fieldErrors, details } : { message: err.message, code: err.code, details };
 }
 
 function stripErrors(err: MandiError): Record<string, unknown> | undefined {
@@ -59,6 +67,8 @@ function stripErrors(err: MandiError): Record<string, unknown> | undefined {
 
 export function sendError(res: Response, err: MandiError): void {
   if (err instanceof RateLimitedError) res.set('Retry-After', String(err.retryAfterSeconds));
+  // RFC 6750 3: a 401 names the scheme the client should authenticate with.
+  if (err.status === 401) res.set('WWW-Authenticate', 'Bearer realm="mandi"');
   res.status(err.status).json(body(err, (res.locals.errorShape as ErrorShape) ?? 'platform'));
 }
 
@@ -79,6 +89,21 @@ export function errorHandler(logger: Logger, debugErrors: boolean): ErrorRequest
   };
 }
 
-export const notFoundRoute: RequestHandler = (req, res) => {
-  sendError(res, new MandiError('ROUTE_NOT_FOUND', `No route for ${req.method} ${req.path}.`, 404));
-};
+/** Last handler: 405 with Allow when `api` (mounted at `apiPrefix`) serves the path with other methods, else 404. */
+export function notFoundHandler(api: Router, apiPrefix: string): RequestHandler {
+  // Named so tests that insert routes can find this layer in the app's stack.
+  const notFoundRoute: RequestHandler = (req, res) => {
+    res.locals.errorShape ??= pathShapes.get(req.path);
+    const inApi = req.path === apiPrefix || req.path.startsWith(`${apiPrefix}/`);
+    // Module routes (core/modules/module-routes.ts) leave their methods at the path and a hint in res.locals.
+    const moduleMethods = (res.locals.allowedMethods as string[] | undefined) ?? [];
+    const allowed = inApi ? [...new Set([...allowedMethods(api, req.path.slice(apiPrefix.length) || '/'), ...moduleMethods])].sort() : [];
+    if (allowed.length && !allowed.includes(req.method)) {
+      res.set('Allow', allowed.join(', '));
+      return sendError(res, new MandiError('METHOD_NOT_ALLOWED', `${req.path} does not take ${req.method}; it takes ${allowed.join(', ')}.`, 405, { allowed }));
+    }
+    const hint = inApi && typeof res.locals.notFoundHint === 'string' ? ` ${res.locals.notFoundHint}` : '';
+    sendError(res, new MandiError('ROUTE_NOT_FOUND', `No route for ${req.method} ${req.path}.${hint}`, 404));
+  };
+  return notFoundRoute;
+}

@@ -10,6 +10,8 @@ import { MandiError } from '../errors';
 import { ARITY, OPERATIONS, type OperationContext, type Statement } from './data-operations';
 import { invalidQuery, toDataError } from './db-errors';
 import { ident, roleOf } from './names';
+import { prepareLoneRead, runLoneRead, type LoneRead } from './lone-read';
+import { openScopedTransaction } from './scoped-transaction';
 import type { TransactionRegistry, TxHandle, TxScope } from './transactions';
 import type { DbBridge } from './types';
 
@@ -31,10 +33,11 @@ function scopeSql(alias: string, role: string | null, timeoutMs: number): string
   return parts.join('; ');
 }
 
-async function enterScope(deps: BridgeDeps, scope: TxScope, db: Sequelize, t: Transaction): Promise<void> {
+/** A transaction already switched to the module's scope, opened in one round trip (./scoped-transaction.ts). */
+async function openScoped(deps: BridgeDeps, scope: TxScope, db: Sequelize): Promise<Transaction> {
   const role = (await deps.rolesEnabled(db)) ? roleOf(scope.alias) : null;
   try {
-    await db.query(scopeSql(scope.alias, role, deps.statementTimeoutMs), { transaction: t, raw: true });
+    return await openScopedTransaction(db, scopeSql(scope.alias, role, deps.statementTimeoutMs));
   } catch (err) {
     // The role is made by install: a module whose data was never installed has none yet.
     if ((err as { parent?: { code?: string } }).parent?.code === '22023') {
@@ -46,12 +49,26 @@ async function enterScope(deps: BridgeDeps, scope: TxScope, db: Sequelize, t: Tr
 
 /** Runs one statement in a transaction of its own. */
 function runAlone(deps: BridgeDeps, scope: TxScope, statement: Statement): Promise<unknown> {
-  return deps.dbs.with(scope.tenantId, (db) =>
-    db.transaction(async (transaction) => {
-      await enterScope(deps, scope, db, transaction);
-      return statement({ db, transaction });
-    }),
-  );
+  return deps.dbs.with(scope.tenantId, async (db) => {
+    const transaction = await openScoped(deps, scope, db);
+    let result: unknown;
+    try {
+      result = await statement({ db, transaction });
+    } catch (err) {
+      await transaction.rollback().catch(() => undefined);
+      throw err;
+    }
+    await transaction.commit();
+    return result;
+  });
+}
+
+/** A read outside a transaction: the scope switch and the SELECT in one round trip (./lone-read.ts). */
+function readAlone(deps: BridgeDeps, scope: TxScope, ctx: OperationContext, read: LoneRead): Promise<unknown> {
+  return deps.dbs.with(scope.tenantId, async (db) => {
+    const role = (await deps.rolesEnabled(db)) ? roleOf(scope.alias) : null;
+    return runLoneRead(db, ctx, scopeSql(scope.alias, role, deps.statementTimeoutMs), read, scope.alias);
+  });
 }
 
 /** Opens an explicit transaction that keeps its connection (and the tenant pool) until it ends. */
@@ -64,13 +81,7 @@ function beginTransaction(deps: BridgeDeps, scope: TxScope): Promise<string> {
         const ended = new Promise<void>((r) => (release = r));
         deps.dbs
           .with(scope.tenantId, async (db) => {
-            const transaction = await db.transaction();
-            try {
-              await enterScope(deps, scope, db, transaction);
-            } catch (err) {
-              await transaction.rollback();
-              throw err;
-            }
+            const transaction = await openScoped(deps, scope, db);
             resolve({ handle: { db, transaction }, release });
             await ended;
           })
@@ -94,6 +105,8 @@ export function createBridge(deps: BridgeDeps, scope: TxScope, ctx: OperationCon
       const op = Object.hasOwn(OPERATIONS, method) ? OPERATIONS[method] : undefined;
       if (!op) throw invalidQuery(`host.db has no method "${String(method)}"; use ${[...Object.keys(OPERATIONS), 'tx.begin', 'tx.commit', 'tx.rollback'].join(', ')}.`);
       if (args.length > ARITY[method]) throw invalidQuery(`${method} takes at most ${ARITY[method]} arguments, got ${args.length}.`);
+      const read = txId === undefined || txId === null ? prepareLoneRead(ctx, method, args) : undefined;
+      if (read) return await readAlone(deps, scope, ctx, read);
       const prepared = op(ctx, args);
       // Typed before the transaction registry sees it, so "rolled back because …" reads well.
       const statement: Statement = (h) => prepared(h).catch((err) => Promise.reject(toDataError(err, scope.alias)));

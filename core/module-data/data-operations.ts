@@ -4,7 +4,7 @@
  */
 import { QueryTypes, type Model, type ModelStatic } from 'sequelize';
 import { invalidQuery } from './db-errors';
-import { qualified, SEQUENCES_TABLE } from './names';
+import { ident, qualified, SEQUENCES_TABLE } from './names';
 import { columnOf, isPlainObject, translateQuery, type QueryLimits } from './query-translator';
 import { sequelizeModels } from './sequelize-models';
 import type { TxHandle } from './transactions';
@@ -22,7 +22,7 @@ type Operation = (ctx: OperationContext, args: unknown[]) => Statement;
 const SEQUENCE_NAME = /^[A-Za-z0-9_.:-]{1,100}$/;
 const OPTIONS = { hooks: false, validate: false } as const;
 
-function modelOf(ctx: OperationContext, name: unknown): CompiledModel {
+export function modelOf(ctx: OperationContext, name: unknown): CompiledModel {
   const model = typeof name === 'string' ? ctx.compiled.models.get(name) : undefined;
   if (!model) {
     const declared = [...ctx.compiled.models.keys()];
@@ -86,17 +86,106 @@ const create: Operation = (ctx, [name, values]) => {
   return async (h) => rowToJson(model, plain(await sequelizeModel(ctx, h, model).create(row, { ...OPTIONS, returning: true, transaction: h.transaction })));
 };
 
-const bulkCreate: Operation = (ctx, [name, rows]) => {
+const bulkCreate: Operation = (ctx, [name, rows, options]) => {
   const model = modelOf(ctx, name);
   if (!Array.isArray(rows)) throw invalidQuery('bulkCreate needs an array of rows.', { model: model.name });
   if (rows.length > ctx.limits.maxBulkRows) throw invalidQuery(`bulkCreate takes at most ${ctx.limits.maxBulkRows} rows, got ${rows.length}.`, { model: model.name });
   const checked = rows.map((r, i) => rowIn(model, r, `bulkCreate row ${i}`, true));
+  const { upsert, returning } = bulkOptions(model, options, checked);
   return async (h) => {
-    if (!checked.length) return [];
-    const made = await sequelizeModel(ctx, h, model).bulkCreate(checked, { ...OPTIONS, returning: true, transaction: h.transaction });
-    return made.map((m) => rowToJson(model, plain(m)));
+    if (!checked.length) return returning ? [] : 0;
+    const keys = Object.keys(checked[0]!);
+    if (keys.length && checked.every((r) => sameKeys(r, keys))) return jsonBulkInsert(ctx, h, model, keys, checked, upsert, returning);
+    const made = await sequelizeModel(ctx, h, model).bulkCreate(checked, {
+      ...OPTIONS,
+      returning: true,
+      transaction: h.transaction,
+      ...(upsert ? { updateOnDuplicate: upsert.updateFields, conflictAttributes: upsert.conflictFields } : {}),
+    });
+    if (!returning) return made.length;
+    return made.map((m) => (returning === true ? rowToJson(model, plain(m)) : rowToJson(model, plain(m), returning)));
   };
 };
+
+const sameKeys = (row: Record<string, unknown>, keys: string[]) => {
+  const own = Object.keys(row);
+  return own.length === keys.length && keys.every((k) => k in row);
+};
+
+/**
+ * The fast path of bulkCreate when every row names the same columns (what bulk imports send): one
+ * statement whose rows arrive as a single JSON parameter, typed by the table's own row type
+ * (json_populate_recordset), instead of building an ORM instance and an escaped literal per value.
+ * Rows come back in input order, as with the ORM path. Mixed column sets keep the ORM path, which
+ * fills each row's missing columns with their defaults.
+ */
+async function jsonBulkInsert(
+  ctx: OperationContext, h: TxHandle, model: CompiledModel, keys: string[], rows: Record<string, unknown>[], upsert: Upsert | undefined, returning: Returning,
+) {
+  const table = qualified(ctx.compiled.alias, model.table);
+  const cols = keys.map(ident).join(', ');
+  const conflict = upsert
+    ? ` ON CONFLICT (${upsert.conflictFields.map(ident).join(', ')}) DO UPDATE SET ${upsert.updateFields.map((c) => `${ident(c)} = EXCLUDED.${ident(c)}`).join(', ')}`
+    : '';
+  const back = returning === true ? '*' : returning ? returning.map(ident).join(', ') : '1 AS one';
+  const sql = `INSERT INTO ${table} (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${table}, $1::json)${conflict} RETURNING ${back}`;
+  const stored = await h.db.query<Record<string, unknown>>(sql, { bind: [JSON.stringify(rows)], type: QueryTypes.SELECT, transaction: h.transaction });
+  if (!returning) return stored.length;
+  return stored.map((r) => (returning === true ? rowToJson(model, r) : rowToJson(model, r, returning)));
+}
+
+type Upsert = { conflictFields: string[]; updateFields: string[] };
+/** true: whole rows; a column list: only those; false: just the number of rows. */
+type Returning = boolean | string[];
+
+/**
+ * bulkCreate's third argument. `upsert: { conflictFields, updateFields? }` makes it one multi-row
+ * INSERT … ON CONFLICT (conflictFields) DO UPDATE SET updateFields = EXCLUDED.… (default: every
+ * given column outside the conflict set). `returning: false` answers the number of rows instead of
+ * the rows, `returning: [columns]` only those columns: a bulk import should not carry every row it
+ * wrote back into the sandbox.
+ */
+function bulkOptions(model: CompiledModel, options: unknown, rows: Record<string, unknown>[]): { upsert?: Upsert; returning: Returning } {
+  if (options === undefined || options === null) return { returning: true };
+  const shape = 'bulkCreate options must be { upsert?: { conflictFields: [...], updateFields?: [...] }, returning?: false | [columns] }.';
+  if (!isPlainObject(options) || Object.keys(options).some((k) => k !== 'upsert' && k !== 'returning')) throw invalidQuery(shape, { model: model.name });
+  let returning: Returning = true;
+  if (options.returning === false) returning = false;
+  else if (Array.isArray(options.returning) && options.returning.length) returning = options.returning.map((c) => columnOf(model, c as string, 'returning').name);
+  else if (options.returning !== undefined && options.returning !== true) throw invalidQuery(shape, { model: model.name });
+  if (options.upsert === undefined) return { returning };
+  if (!isPlainObject(options.upsert)) throw invalidQuery(shape, { model: model.name });
+  return { upsert: upsertOptions(model, options.upsert, rows), returning };
+}
+
+function upsertOptions(model: CompiledModel, spec: Record<string, unknown>, rows: Record<string, unknown>[]): Upsert {
+  for (const key of Object.keys(spec)) if (key !== 'conflictFields' && key !== 'updateFields') throw invalidQuery(`Unknown upsert option "${key}"; allowed: conflictFields, updateFields.`, { model: model.name });
+  if (!Array.isArray(spec.conflictFields) || !spec.conflictFields.length) throw invalidQuery('upsert.conflictFields must be a non-empty array of column names.', { model: model.name });
+  // Two rows with the same key would make PostgreSQL refuse the statement ("cannot affect row a
+  // second time"); they are refused below with a clearer message.
+  const conflictFields = spec.conflictFields.map((f) => columnOf(model, f as string, 'conflictFields').name);
+  const sameSet = (fields: readonly string[]) => fields.length === conflictFields.length && fields.every((f) => conflictFields.includes(f));
+  const unique = sameSet(model.primaryKey) || model.indexes.some((i) => i.unique && sameSet(i.fields)) || (conflictFields.length === 1 && model.columns.get(conflictFields[0])!.unique);
+  if (!unique) throw invalidQuery(`upsert.conflictFields (${conflictFields.join(', ')}) must be the primary key or a unique column set of ${model.name}.`, { model: model.name });
+  let updateFields: string[];
+  if (spec.updateFields === undefined) {
+    updateFields = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter((c) => !conflictFields.includes(c));
+  } else {
+    if (!Array.isArray(spec.updateFields) || !spec.updateFields.length) throw invalidQuery('upsert.updateFields must be a non-empty array of column names.', { model: model.name });
+    updateFields = spec.updateFields.map((f) => columnOf(model, f as string, 'updateFields').name);
+  }
+  if (!updateFields.length) throw invalidQuery('upsert needs at least one column to update besides the conflict fields.', { model: model.name });
+  const seen = new Map<string, number>();
+  rows.forEach((r, i) => {
+    const missing = conflictFields.filter((f) => r[f] === undefined || r[f] === null);
+    if (missing.length) throw invalidQuery(`bulkCreate row ${i}: upsert rows must include ${missing.join(', ')}.`, { model: model.name, row: i });
+    const key = JSON.stringify(conflictFields.map((f) => r[f]));
+    const first = seen.get(key);
+    if (first !== undefined) throw invalidQuery(`bulkCreate rows ${first} and ${i} have the same ${conflictFields.join(', ')}; one statement can upsert a row only once.`, { model: model.name, rows: [first, i] });
+    seen.set(key, i);
+  });
+  return { conflictFields, updateFields };
+}
 
 const update: Operation = (ctx, [name, values, query]) => {
   const model = modelOf(ctx, name);
@@ -156,4 +245,4 @@ const sequence: Operation = (ctx, [name]) => {
 export const OPERATIONS: Readonly<Record<string, Operation>> = { find, findOne, count, create, bulkCreate, update, upsert, destroy, sequence };
 
 /** Most positional arguments each method takes, to refuse calls that would silently drop some. */
-export const ARITY: Readonly<Record<string, number>> = { find: 2, findOne: 2, count: 2, create: 2, bulkCreate: 2, update: 3, upsert: 3, destroy: 2, sequence: 1 };
+export const ARITY: Readonly<Record<string, number>> = { find: 2, findOne: 2, count: 2, create: 2, bulkCreate: 3, update: 3, upsert: 3, destroy: 2, sequence: 1 };

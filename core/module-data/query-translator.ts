@@ -2,7 +2,8 @@
  * Turns a JSON query from a module into Sequelize options, refusing anything it does not know.
  * Shape: { where, order: [[field, 'ASC'|'DESC']], limit, offset, attributes }. `where` maps
  * columns to a value (equality; null means IS NULL; an array means $in) or to operators
- * $eq $ne $gt $gte $lt $lte $in $notIn $like $iLike $between $is $not $or $and, and combines
+ * $eq $ne $gt $gte $lt $lte $in $notIn $like $iLike $between $is $not $or $and ($contains on json
+ * columns: JSONB containment, `@>`), and combines
  * with $or / $and (arrays of where) and $not (a where). Only the model's own columns are accepted,
  * so every name reaching SQL is one the manifest declared.
  */
@@ -38,9 +39,11 @@ const ALLOWED_KEYS: Record<QueryKind, readonly string[]> = {
 const MAX_DEPTH = 8;
 const MAX_CONDITIONS = 200;
 const MAX_ORDER = 8;
+/** Longest $contains operand, as JSON text: a filter, not a document. */
+const MAX_CONTAINS_CHARS = 10_000;
 
 const COMPARE = { $eq: Op.eq, $ne: Op.ne, $gt: Op.gt, $gte: Op.gte, $lt: Op.lt, $lte: Op.lte } as const;
-const OPERATORS = ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$notIn', '$like', '$iLike', '$between', '$is', '$not', '$or', '$and'];
+const OPERATORS = ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$notIn', '$like', '$iLike', '$between', '$is', '$not', '$or', '$and', '$contains'];
 const ORDERED_TYPES = new Set(['string', 'text', 'integer', 'bigint', 'decimal', 'date', 'datetime', 'uuid']);
 
 export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
@@ -87,11 +90,12 @@ class WhereTranslator {
   }
 
   private jsonOnlyNull(col: CompiledColumn) {
-    return invalidQuery(`json column "${col.name}" can only be compared with null ($is / $not).`, { model: this.model.name, column: col.name });
+    return invalidQuery(`json column "${col.name}" can only be compared with null ($is / $not) or matched with $contains.`, { model: this.model.name, column: col.name });
   }
 
-  private value(col: CompiledColumn, v: unknown, op: string): unknown {
-    if (++this.conditions > MAX_CONDITIONS) throw invalidQuery(`where has more than ${MAX_CONDITIONS} conditions.`, { model: this.model.name });
+  /** `listed`: one value of an $in-style list, which counts once as a whole (bounded by maxInList). */
+  private value(col: CompiledColumn, v: unknown, op: string, listed = false): unknown {
+    if (!listed && ++this.conditions > MAX_CONDITIONS) throw invalidQuery(`where has more than ${MAX_CONDITIONS} conditions.`, { model: this.model.name });
     if (col.type === 'json') throw this.jsonOnlyNull(col);
     if (v === null) throw invalidQuery(`${op} on "${col.name}" cannot take null; use $is: null or $not: null.`, { model: this.model.name, column: col.name });
     try {
@@ -102,10 +106,20 @@ class WhereTranslator {
     }
   }
 
+  /** `column @> operand`: the stored JSON holds every key and value (or array element) given. */
+  private containment(col: CompiledColumn, v: unknown): unknown {
+    if (++this.conditions > MAX_CONDITIONS) throw invalidQuery(`where has more than ${MAX_CONDITIONS} conditions.`, { model: this.model.name });
+    if (col.type !== 'json') throw invalidQuery(`$contains applies to json columns only, not "${col.name}" (${col.type}).`, { model: this.model.name, column: col.name });
+    if (!isPlainObject(v) && !Array.isArray(v)) throw invalidQuery(`$contains on "${col.name}" needs a JSON object or array.`, { model: this.model.name, column: col.name });
+    if (JSON.stringify(v).length > MAX_CONTAINS_CHARS) throw invalidQuery(`$contains on "${col.name}" is longer than ${MAX_CONTAINS_CHARS} characters of JSON.`, { model: this.model.name, column: col.name });
+    return v;
+  }
+
   private values(col: CompiledColumn, v: unknown, op: string): unknown[] {
     if (!Array.isArray(v)) throw invalidQuery(`${op} on "${col.name}" needs an array.`, { model: this.model.name, column: col.name });
     if (v.length > this.limits.maxInList) throw invalidQuery(`${op} on "${col.name}" lists more than ${this.limits.maxInList} values.`, { model: this.model.name, column: col.name });
-    return v.map((x) => this.value(col, x, op));
+    if (++this.conditions > MAX_CONDITIONS) throw invalidQuery(`where has more than ${MAX_CONDITIONS} conditions.`, { model: this.model.name });
+    return v.map((x) => this.value(col, x, op, true));
   }
 
   private condition(col: CompiledColumn, cond: unknown, depth: number): unknown {
@@ -144,6 +158,8 @@ class WhereTranslator {
         out[op === '$is' ? Op.is : Op.not] = arg;
       } else if (op === '$or' || op === '$and') {
         out[op === '$or' ? Op.or : Op.and] = this.list(op, arg, (c) => this.condition(col, c, depth + 1));
+      } else if (op === '$contains') {
+        out[Op.contains] = this.containment(col, arg);
       } else {
         throw this.unknownOperator(op, `the condition on "${col.name}"`);
       }

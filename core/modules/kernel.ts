@@ -8,6 +8,7 @@ import { AuditWriter } from '../bus/audit-writer';
 import { Bus } from '../bus/bus';
 import { EventBus } from '../bus/events';
 import { SandboxInvoker } from '../bus/sandbox-invoker';
+import type { SandboxTimings } from '../bus/sandbox-timings';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { CentralDb } from '../data/central-db';
@@ -32,6 +33,8 @@ export interface ModuleKernel {
   events: EventBus;
   audit: AuditWriter;
   scheduler: ModuleScheduler;
+  /** Time spent in sandboxed handlers, per handler (core/bus/sandbox-timings.ts). */
+  sandboxTimings: SandboxTimings;
   close(): Promise<void>;
 }
 
@@ -48,7 +51,8 @@ export async function createModuleKernel(deps: {
   const runtime = new SandboxRuntime({
     onCatastrophicError: (key, message) => logger.fatal({ module: key, message }, 'isolate lost; restart this node'),
   });
-  const moduleData = new ModuleDataService(tenantDbs, logger);
+  // The root logger: the service binds its own `part`, and a second `part` key would repeat in each line.
+  const moduleData = new ModuleDataService(tenantDbs, deps.logger);
   const source = new ModuleSources();
   const modules = new ModuleHost({ central, source, moduleData, pubsub: drivers.pubsub, logger });
   await modules.start();
@@ -85,6 +89,7 @@ export async function createModuleKernel(deps: {
       input: envelope.payload,
       caller: { kind: 'core', name: 'events' },
       ctx: { tenantId: envelope.tenantId, user: null },
+      event: { id: envelope.id, name: envelope.event, emitted_at: envelope.emittedAt },
     });
   });
 
@@ -100,6 +105,7 @@ export async function createModuleKernel(deps: {
     events,
     audit,
     scheduler,
+    sandboxTimings: invoker.timings,
     close: async () => {
       await audit.close();
       runtime.dispose();

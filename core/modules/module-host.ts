@@ -65,6 +65,11 @@ export class ModuleHost {
     });
   }
 
+  /** The cached answer of `modulesFor`, if there is one: lets the bus resolve a call without a promise. */
+  cachedModulesFor(tenantId: string): TenantModules | undefined {
+    return this.cache.get(tenantId);
+  }
+
   /** The modules the tenant runs (cached; every node drops its copy when an install changes). */
   async modulesFor(tenantId: string): Promise<TenantModules> {
     const cached = this.cache.get(tenantId);
@@ -88,7 +93,11 @@ export class ModuleHost {
   /** The version to install: the one named, else the newest the source has. */
   async resolve(alias: string, version?: string): Promise<LoadedModule> {
     const mod = version ? await this.deps.source.get(alias, version) : await this.deps.source.latest(alias);
-    if (!mod) throw notFound(`Module ${alias}${version ? `@${version}` : ''} is not available.`, { module: alias, version });
+    if (!mod) {
+      // Folders are named payment-razorpay, their aliases payment_razorpay (an alias holds no "-").
+      const hint = alias.includes('-') ? ` Module aliases use underscores: ${alias.replace(/-/g, '_')}.` : '';
+      throw notFound(`Module ${alias}${version ? `@${version}` : ''} is not available.${hint}`, { module: alias, version });
+    }
     return mod;
   }
 

@@ -7,6 +7,8 @@
  * token, runs with no user, and is rate-limited per client address; the module authenticates the
  * caller itself: its input also carries `_request: {headers, raw_body}` (headers lowercased, without
  * cookies) so that it can check a sender's signature over the exact bytes that were sent.
+ * Routes with `upload` or `stream` (bulk files) are read or written by core/bulk, which hands the
+ * operation the upload's id and form fields, or pages through it with a cursor.
  */
 import type { RequestHandler } from 'express';
 import { match, type MatchFunction } from 'path-to-regexp';
@@ -18,6 +20,7 @@ import { forbidden } from '../errors';
 import type { ModuleHost } from './module-host';
 import { rateLimit, type RateLimiter } from '../drivers';
 import type { TenantModules } from './tenant-modules';
+import type { Bulk } from '../bulk';
 
 interface CompiledRoute {
   route: HttpRoute;
@@ -26,7 +29,7 @@ interface CompiledRoute {
 
 const SUCCESS_STATUS: Record<string, number> = { POST: 201 };
 
-export function moduleRoutes(deps: { modules: ModuleHost; bus: Bus; authenticated: RequestHandler; rateLimiter: RateLimiter }): RequestHandler {
+export function moduleRoutes(deps: { modules: ModuleHost; bus: Bus; authenticated: RequestHandler; rateLimiter: RateLimiter; bulk?: Bulk }): RequestHandler {
   // Public routes (webhooks) carry no token: each is limited per client address instead.
   const limiters = new Map<string, RequestHandler>();
   const publicLimit = (route: HttpRoute): RequestHandler => {
@@ -52,44 +55,72 @@ export function moduleRoutes(deps: { modules: ModuleHost; bus: Bus; authenticate
     return list;
   };
 
+  // HEAD is a GET whose body node drops, as express does for core routes.
+  const serves = (route: HttpRoute, method: string) => route.method === method || (method === 'HEAD' && route.method === 'GET');
   const find = async (tenantId: string, method: string, path: string) => {
     for (const r of routesOf(await deps.modules.modulesFor(tenantId))) {
-      if (r.route.method !== method) continue;
+      if (!serves(r.route, method)) continue;
       const m = r.match(path);
       if (m) return { route: r.route, params: m.params };
     }
     return undefined;
   };
+  /** The methods the tenant's module routes take at `path`: the 404 handler answers 405 with them. */
+  const methodsAt = async (tenantId: string, path: string) => {
+    const methods = new Set<string>();
+    for (const r of routesOf(await deps.modules.modulesFor(tenantId))) {
+      if (!r.match(path)) continue;
+      methods.add(r.route.method);
+      if (r.route.method === 'GET') methods.add('HEAD');
+    }
+    return [...methods];
+  };
 
   return async (req, res, next) => {
     const ctx = currentContext();
-    if (!ctx?.tenant) return next();
+    // Unmatched requests fall through to core/http/error-handler's 404, told what a newcomer most often missed.
+    if (!ctx?.tenant) {
+      res.locals.notFoundHint = "Module routes (e.g. /orders) are served in a tenant: name it with the X-Tenant header or the tenant's subdomain.";
+      return next();
+    }
+    const notHere = async (tenantId: string) => {
+      res.locals.allowedMethods = await methodsAt(tenantId, req.path);
+      res.locals.notFoundHint = "A module's routes exist in a tenant once it has installed the module (GET /api/v1/modules).";
+      next();
+    };
     const requested = ctx.tenant.id;
     let found = await find(requested, req.method, req.path);
-    if (!found) return next();
+    if (!found) return notHere(requested);
     if (found.route.error_shape) res.locals.errorShape = found.route.error_shape;
     const gate = found.route.public ? publicLimit(found.route) : deps.authenticated;
     await new Promise<void>((resolve, reject) => gate(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
     // A super admin's X-Effective-Tenant moved the request to another tenant: route it there.
     if (ctx.tenant.id !== requested) {
       found = await find(ctx.tenant.id, req.method, req.path);
-      if (!found) return next();
+      if (!found) return notHere(ctx.tenant.id);
     }
     const { route, params } = found;
     if (route.permission && !hasPermission(route.permission)) throw forbidden(`This action requires the permission "${route.permission}".`, { permission: route.permission });
+    const dispatch = async (body: Record<string, unknown>, operation = route.operation) => {
+      const input: Record<string, unknown> = { ...(req.query as Record<string, unknown>), ...body, ...params };
+      if (route.public) {
+        const { cookie: _cookie, authorization: _authorization, ...headers } = req.headers;
+        input._request = { headers, raw_body: (req as { rawBody?: Buffer }).rawBody?.toString('utf8') ?? '' };
+      }
+      return deps.bus.call(
+        { kind: 'edge', via: 'http' },
+        operation,
+        input,
+        { tenantId: ctx.tenant!.id, user: ctx.user ?? null, permissions: ctx.permissions, requestId: ctx.requestId },
+        { coerce: true },
+      );
+    };
     const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
-    const input: Record<string, unknown> = { ...(req.query as Record<string, unknown>), ...body, ...params };
-    if (route.public) {
-      const { cookie: _cookie, authorization: _authorization, ...headers } = req.headers;
-      input._request = { headers, raw_body: (req as { rawBody?: Buffer }).rawBody?.toString('utf8') ?? '' };
+    // Bulk file routes (core/bulk): the host streams the upload or the download, the module sees pieces.
+    if (route.stream && deps.bulk) {
+      return deps.bulk.stream(res, route, (cursor) => dispatch({ ...body, cursor }, route.stream!.page_operation ?? route.operation));
     }
-    const result = await deps.bus.call(
-      { kind: 'edge', via: 'http' },
-      route.operation,
-      input,
-      { tenantId: ctx.tenant.id, user: ctx.user ?? null, permissions: ctx.permissions, requestId: ctx.requestId },
-      { coerce: true },
-    );
-    res.status(SUCCESS_STATUS[req.method] ?? 200).json(result === undefined ? null : result);
+    const result = route.upload && deps.bulk ? await deps.bulk.withUpload(req, ctx.tenant.id, route, dispatch) : await dispatch(body);
+    res.status(route.success_status ?? SUCCESS_STATUS[req.method] ?? 200).json(result === undefined ? null : result);
   };
 }

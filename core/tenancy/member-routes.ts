@@ -1,7 +1,8 @@
 /**
  * Members of the current tenant (the spec's invitation flow comes with accounts; this is the
  * direct path an admin uses): list, add (creating the user when new), change role or status, remove.
- * Every change is announced so that cached memberships on every node drop at once.
+ * Every change is announced so that cached memberships on every node drop at once. A user created
+ * here is a registration, so they get the verification mail (spec 1, Email verification).
  */
 import type { RequestHandler, Router } from 'express';
 import { Op } from 'sequelize';
@@ -12,11 +13,19 @@ import { requirePermission } from '../auth/authenticate';
 import { currentContext } from '../context';
 import { invalid, notFound } from '../errors';
 import { BodyReader } from '../http/validate-body';
+import type { EmailVerification } from '../accounts/email-verification';
 
 const STATUSES = ['active', 'suspended'];
 
-export function registerMemberRoutes(api: Router, deps: { central: CentralDb; auth: AuthService; authenticated: RequestHandler }): void {
-  const { central, auth, authenticated } = deps;
+export interface MemberRouteDeps {
+  central: CentralDb;
+  auth: AuthService;
+  authenticated: RequestHandler;
+  verification: Pick<EmailVerification, 'send'>;
+}
+
+export function registerMemberRoutes(api: Router, deps: MemberRouteDeps): void {
+  const { central, auth, authenticated, verification } = deps;
   const { User, Membership, Role } = central.models;
   const manage = requirePermission('members.manage');
 
@@ -51,6 +60,7 @@ export function registerMemberRoutes(api: Router, deps: { central: CentralDb; au
     body.done();
     await assertRole(tenantId, role);
     let user = await User.findOne({ where: central.sequelize.where(central.sequelize.fn('lower', central.sequelize.col('email')), email!) });
+    const newUser = !user;
     if (!user) {
       const problems = passwordProblems(password);
       if (!name) throw invalid('name', 'The name field is required for a new user.');
@@ -62,6 +72,16 @@ export function registerMemberRoutes(api: Router, deps: { central: CentralDb; au
       defaults: { tenant_id: tenantId, user_id: user.id, role },
     });
     if (!created) throw invalid('email', 'This user is already a member of the organisation.');
+    if (newUser) {
+      try {
+        await verification.send(user, currentContext()!.tenant!, 'registration');
+      } catch (err) {
+        // The mail could not be queued: undo the new account rather than leave it half-made.
+        await membership.destroy();
+        await user.destroy();
+        throw err;
+      }
+    }
     auth.changed({ userId: user.id });
     res.status(201).json({ member: { user: { id: user.id, name: user.name, email: user.email }, role: membership.role, status: membership.status } });
   });
@@ -101,7 +121,7 @@ export function registerMemberRoutes(api: Router, deps: { central: CentralDb; au
     const body = new BodyReader(req.body);
     const name = body.string('name', { required: true, max: 50 });
     const description = body.string('description', { max: 1000 });
-    const permissions = (req.body as { permissions?: unknown }).permissions;
+    const permissions = (req.body as { permissions?: unknown } | null | undefined)?.permissions;
     if (!Array.isArray(permissions) || permissions.some((p) => typeof p !== 'string' || !/^[a-z0-9_.*-]{1,100}$/.test(p))) {
       body.fail('permissions', 'The permissions must be a list of permission names such as "orders.view".');
     }

@@ -4,7 +4,7 @@
  * only saves a query per request and expires quickly (spec 1, Tenant domain).
  */
 import { LRUCache } from 'lru-cache';
-import { UniqueConstraintError } from 'sequelize';
+import { QueryTypes, UniqueConstraintError } from 'sequelize';
 import type { CentralDb } from '../data/central-db';
 import type { TenantDatabases } from '../data/tenant-databases';
 import type { TenantRef } from '../context';
@@ -46,6 +46,8 @@ export class TenantService {
    */
   async create(input: CreateTenantInput, field = 'alias'): Promise<TenantWithDomains> {
     this.validateCreate(input);
+    // A tenant in a ring that does not exist could install nothing; refuse it up front.
+    if (input.ring !== undefined && !(await this.ringExists(input.ring))) throw new ValidationError({ ring: [`The ring "${input.ring}" does not exist.`] });
     const { Tenant, Domain } = this.central.models;
     const id = await this.freeId();
     const alias = input.alias ? normaliseSubdomain(input.alias) : undefined;
@@ -68,6 +70,11 @@ export class TenantService {
       throw err;
     }
     return (await this.describe(id))!;
+  }
+
+  private async ringExists(name: string): Promise<boolean> {
+    const rows = await this.central.sequelize.query('SELECT 1 FROM rings WHERE name = $1', { bind: [name], type: QueryTypes.SELECT });
+    return rows.length > 0;
   }
 
   /** Looks a tenant up by its id or any alias, case-insensitively. */

@@ -48,7 +48,8 @@ describe('issue 3 item 7: mandi module init -> build -> pack', () => {
     const pkg = await readPackage(buffer);
     expect(pkg.manifest.api?.provides?.map((op) => op.name)).toEqual(['loyalty.hello']);
     expect([...pkg.files.keys()]).toEqual(['module.json', 'dist/index.js']);
-    expect(pkg.files.get('dist/index.js')?.toString()).toMatch(/^var __mandi_module = /);
+    // Strict like the modules in the repository: esbuild follows the scaffold's tsconfig.json to the repository's.
+    expect(pkg.files.get('dist/index.js')?.toString()).toMatch(/^"use strict";\nvar __mandi_module = /);
   });
 
   it('scaffolds source that type-checks strictly against the sdk', async () => {

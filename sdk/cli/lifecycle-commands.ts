@@ -13,11 +13,10 @@ import { loadManifest } from '../manifest/validate';
 import { packModule } from '../package/pack';
 import { CliError, EXIT } from './api-client';
 import { followOperation, type Operation } from './follow-operation';
+import { invokedFrom } from './invoked-from';
 import { detail, formatBytes, step } from './output';
 import { clientFor, parseModuleRef, platformAction, withConnection, type ConnectionFlags } from './platform-command';
 import { signPackage } from './sign';
-
-const invokedFrom = () => process.env.INIT_CWD ?? process.cwd();
 
 /** The .tgz to publish: the file given, or the module folder packed (built first when stale). */
 async function packageBytes(target: string): Promise<Buffer> {

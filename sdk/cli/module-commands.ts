@@ -6,10 +6,8 @@ import { needsBuild } from '../build/needs-build';
 import { loadManifest } from '../manifest/validate';
 import { packModule } from '../package/pack';
 import { initModule } from '../scaffold/init-module';
+import { invokedFrom } from './invoked-from';
 import { detail, formatBytes, progress, reportError, step, warn } from './output';
-
-/** `npm run mandi` runs in the repository root; INIT_CWD is where the author typed the command. */
-const invokedFrom = () => process.env.INIT_CWD ?? process.cwd();
 
 /** A path as the author would type it: relative when inside the current folder, else absolute. */
 function shown(target: string): string {
@@ -47,7 +45,13 @@ export function registerModuleCommands(program: Command): Command {
         const result = await initModule(name, path.resolve(invokedFrom(), opts.dir ?? '.'));
         step(`created ${shown(result.dir)}`);
         for (const file of result.files) detail(file);
-        detail(`next: npm run mandi -- module build ${shown(result.dir)}`);
+        // The commands run under the repository's Node 24 (./run), which works from the root: jest
+        // and tsc get absolute paths.
+        const run = shown(path.resolve(__dirname, '../../run'));
+        const runCmd = run.startsWith('.') || path.isAbsolute(run) ? run : `./${run}`;
+        detail(`next: ${runCmd} npm run mandi -- module build ${shown(result.dir)}`);
+        detail(`      ${runCmd} npx jest --roots ${result.dir}`);
+        detail(`      ${runCmd} npx tsc -p ${result.dir}`);
       }),
     );
 

@@ -137,6 +137,10 @@ export interface Operation {
    */
   graphql_expose?: boolean;
   /**
+   * Offer this operation to AI agents as a tool (spec 2, Tools); absent means true. Set false for internal work such as scheduled jobs.
+   */
+  ai_tool?: boolean;
+  /**
    * Any module may call it without listing it in api.consumes (e.g. sending a notification).
    */
   public?: boolean;
@@ -196,6 +200,199 @@ export interface HttpRoute {
    * Requests per client address and window for a public route, as points/seconds (default 60/60).
    */
   rate_limit?: string;
+  /**
+   * Status of a successful answer (default 201 for POST, else 200); 202 for work accepted into a queue.
+   */
+  success_status?: 200 | 201 | 202 | 204;
+  upload?: RouteUpload;
+  stream?: RouteStream;
+}
+/**
+ * The route takes a multipart/form-data body with one file: the host streams the file to its upload store (never into the sandbox) and the operation receives upload: {id, filename, size, content_type} plus the other form fields. A file over max_bytes gets 413, another content type 415, a missing file 422. The module hands the upload id to a core operation such as files.process_csv.
+ */
+export interface RouteUpload {
+  /**
+   * Form field holding the file.
+   */
+  field: string;
+  /**
+   * Largest accepted file, in bytes.
+   */
+  max_bytes: number;
+  /**
+   * Accepted content types of the file part (default any).
+   *
+   * @minItems 1
+   * @maxItems 20
+   */
+  accept?:
+    | [string]
+    | [string, string]
+    | [string, string, string]
+    | [string, string, string, string]
+    | [string, string, string, string, string]
+    | [string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string, string, string, string, string]
+    | [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string
+      ]
+    | [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string
+      ]
+    | [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string
+      ]
+    | [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string
+      ]
+    | [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string
+      ]
+    | [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string
+      ]
+    | [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string
+      ];
+}
+/**
+ * The route answers with a streamed file: the host calls the page operation (default: the route's operation) with the route input plus cursor (null first), gets {columns, rows (arrays of cell values), next_cursor, filename?}, and writes each page as it arrives, with backpressure, until next_cursor is null. An error on the first page is answered as a normal JSON error; nothing is streamed.
+ */
+export interface RouteStream {
+  /**
+   * File format written.
+   */
+  format: 'csv';
+  /**
+   * Operation returning one page; default the route's operation.
+   */
+  page_operation?: string;
+  /**
+   * The whole stream must finish within this many seconds, or it is cut off.
+   */
+  timeout_s?: number;
+  /**
+   * Streams of this route served at once per node; more get 429.
+   */
+  concurrency?: number;
 }
 /**
  * This interface was referenced by `Manifest`'s JSON-Schema

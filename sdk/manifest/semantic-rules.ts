@@ -100,6 +100,14 @@ function checkRoutes(doc: Obj, s: Scope) {
       s.report(`${p}/permission`, 'a public route has no user to hold a permission; remove it, or make the route non-public');
     }
     const method = str(at(route, 'method'));
+    // Bulk file routes (core/bulk): an upload needs a body and a user; a route either takes or gives a file.
+    if (at(route, 'upload') !== undefined) {
+      if (method && !['POST', 'PUT', 'PATCH'].includes(method)) s.report(`${p}/upload`, 'an upload needs a request body: use POST, PUT or PATCH');
+      if (at(route, 'public') === true) s.report(`${p}/upload`, 'a public route cannot take uploads (anyone could fill the disk); authenticate it');
+      if (at(route, 'stream') !== undefined) s.report(`${p}/stream`, 'a route either takes an upload or streams a file, not both');
+    }
+    const pageOp = str(at(route, 'stream', 'page_operation'));
+    if (pageOp && OPERATION.test(pageOp) && !s.provided.has(pageOp)) s.report(`${p}/stream/page_operation`, `"${pageOp}" is not in api.provides`);
     const path = str(at(route, 'path'));
     if (!method || !path) return;
     const params: string[] = path.match(/:[A-Za-z_][A-Za-z0-9_]*/g) ?? [];

@@ -220,6 +220,24 @@ describe('issue 3 item 1: operation names are <own alias>.<method>', () => {
     ]);
   });
 
+  it('checks bulk file routes (issue 9): uploads take a body and a user, a route takes or gives a file, pages come from own operations', () => {
+    const m = base();
+    const upload = { field: 'file', max_bytes: 1000, accept: ['text/csv'] };
+    m.http.routes.push(
+      { method: 'POST', path: '/orders/import', operation: 'orders.create', upload, success_status: 202 },
+      { method: 'POST', path: '/orders/export', operation: 'orders.get', stream: { format: 'csv', timeout_s: 300, concurrency: 2 } },
+    );
+    expect(validateManifest(m).ok).toBe(true);
+    m.http.routes.push(
+      { method: 'GET', path: '/orders/a', operation: 'orders.get', upload },
+      { method: 'POST', path: '/orders/b', operation: 'orders.get', public: true, upload },
+      { method: 'POST', path: '/orders/c', operation: 'orders.get', upload, stream: { format: 'csv' } },
+      { method: 'POST', path: '/orders/d', operation: 'orders.get', stream: { format: 'csv', page_operation: 'orders.page' } },
+      { method: 'POST', path: '/orders/e', operation: 'orders.get', stream: { format: 'xlsx' } },
+    );
+    expect(pointers(m)).toEqual(['/http/routes/3/upload', '/http/routes/4/upload', '/http/routes/5/stream', '/http/routes/6/stream/page_operation', '/http/routes/7/stream/format']);
+  });
+
   it('applies the own-alias rule to events, screens and workflow nodes', () => {
     const m = base();
     m.events = { publishes: ['payments.captured'] };

@@ -21,7 +21,19 @@ export interface HandlerContext {
   caller: string;
   /** Null for system work (events, jobs, schedules). */
   user: ContextUser | null;
+  /**
+   * In an event handler: the delivery's event. `id` is the same on every redelivery of one event
+   * (delivery is at least once), so handlers can record what they did per event id. Null otherwise.
+   */
+  event: EventInfo | null;
   host: Host;
+}
+
+export interface EventInfo {
+  id: string;
+  name: string;
+  /** ISO 8601 UTC. */
+  emitted_at: string;
 }
 
 /** Serves one operation: takes the validated input, returns the (JSON) output. */

@@ -27,6 +27,8 @@ export interface FieldOperators<T> {
   $is?: null | boolean;
   /** IS NOT: null, true or false. */
   $not?: null | boolean;
+  /** json columns only: the stored JSON contains this object or array (PostgreSQL `@>`). */
+  $contains?: T extends object ? object : never;
 }
 
 /** A column condition: a value (equality; null means IS NULL) or operators. */
@@ -54,6 +56,10 @@ export interface WhereQuery<R extends Row = Row> {
   where?: Where<R>;
 }
 
+export interface BulkOptions<R extends Row = Row> {
+  upsert?: { conflictFields: ColumnName<R>[]; updateFields?: ColumnName<R>[] };
+}
+
 /**
  * Data access of the current tenant, within the module's schema. `model` is a name from the
  * manifest's data.models. Every call is async and its result a copy.
@@ -64,7 +70,14 @@ export interface Db {
   count<R extends Row = Row>(model: string, query?: WhereQuery<R>): Promise<number>;
   /** Inserts one row and returns it as stored (generated keys and defaults filled in). */
   create<R extends Row = Row>(model: string, values: Partial<R>): Promise<R>;
-  bulkCreate<R extends Row = Row>(model: string, rows: readonly Partial<R>[]): Promise<R[]>;
+  /**
+   * Inserts up to 1000 rows in one statement and returns them as stored, in order. With `upsert`, a
+   * row whose conflictFields (the primary key or a unique column set) match an existing row updates
+   * that row's updateFields instead (default: every given column but the conflict fields).
+   * `returning: [columns]` returns only those columns; `returning: false` only the row count.
+   */
+  bulkCreate<R extends Row = Row>(model: string, rows: readonly Partial<R>[], options?: BulkOptions<R> & { returning?: true | ColumnName<R>[] }): Promise<R[]>;
+  bulkCreate<R extends Row = Row>(model: string, rows: readonly Partial<R>[], options: BulkOptions<R> & { returning: false }): Promise<number>;
   /** Updates the rows matching `query.where`; resolves to the number of rows changed. */
   update<R extends Row = Row>(model: string, values: Partial<R>, query: WhereQuery<R>): Promise<number>;
   /**

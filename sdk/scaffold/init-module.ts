@@ -1,10 +1,11 @@
 /** `mandi module init <name>`: a new module folder from the templates, refusing to overwrite anything. */
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { GITIGNORE, indexTs, moduleJson, testTs, type TemplateInput } from './templates';
+import { GITIGNORE, indexTs, moduleJson, testTs, tsconfigJson, type TemplateInput } from './templates';
 
 const ALIAS = /^[a-z][a-z0-9_]{1,49}$/;
 const SDK_DIR = path.resolve(__dirname, '..');
+const REPO_ROOT = path.resolve(SDK_DIR, '..');
 
 export class InitError extends Error {
   constructor(message: string) {
@@ -20,7 +21,7 @@ export interface InitResult {
   files: string[];
 }
 
-/** Creates `<parentDir>/<name>/` with module.json, src/index.ts, test/<name>.test.ts and .gitignore. */
+/** Creates `<parentDir>/<name>/` with module.json, src/index.ts, test/<name>.test.ts, tsconfig.json and .gitignore. */
 export async function initModule(name: string, parentDir: string): Promise<InitResult> {
   if (!ALIAS.test(name)) {
     throw new InitError(
@@ -36,11 +37,15 @@ export async function initModule(name: string, parentDir: string): Promise<InitR
     sdkImport: importPath(path.join(dir, 'src'), SDK_DIR),
     testHostImport: importPath(path.join(dir, 'test'), path.join(SDK_DIR, 'test-host')),
     schemaPath: importPath(dir, path.join(SDK_DIR, 'manifest', 'manifest.schema.json')),
+    baseTsconfig: importPath(dir, path.join(REPO_ROOT, 'tsconfig.json')),
+    rootDir: importPath(dir, commonAncestor(dir, REPO_ROOT)),
+    typeRoots: importPath(dir, path.join(REPO_ROOT, 'node_modules', '@types')),
   };
   const files: [string, string][] = [
     ['module.json', moduleJson(t)],
     ['src/index.ts', indexTs(t)],
     [`test/${name}.test.ts`, testTs(t)],
+    ['tsconfig.json', tsconfigJson(t)],
     ['.gitignore', GITIGNORE],
   ];
   for (const [file, content] of files) {
@@ -48,6 +53,13 @@ export async function initModule(name: string, parentDir: string): Promise<InitR
     await writeFile(path.join(dir, file), content, { flag: 'wx' });
   }
   return { dir, files: files.map(([file]) => file) };
+}
+
+/** The deepest folder holding both `a` and `b`. */
+function commonAncestor(a: string, b: string): string {
+  let dir = a;
+  while (path.relative(dir, b).startsWith('..')) dir = path.dirname(dir);
+  return dir;
 }
 
 /** A "./" or "../" specifier from `fromDir` to `target`, with forward slashes. */

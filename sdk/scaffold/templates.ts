@@ -14,6 +14,12 @@ export interface TemplateInput {
   testHostImport: string;
   /** Path of manifest.schema.json from the module folder, for editor completion. */
   schemaPath: string;
+  /** Path of the repository's tsconfig.json from the module folder. */
+  baseTsconfig: string;
+  /** Folder holding both the module and the sdk, from the module folder (tsc's rootDir). */
+  rootDir: string;
+  /** The repository's node_modules/@types from the module folder (jest and node globals). */
+  typeRoots: string;
 }
 
 export function moduleJson(t: TemplateInput): string {
@@ -90,6 +96,16 @@ describe('${t.name} module', () => {
   });
 });
 `;
+}
+
+/** `tsc -p <module>` type-checks the module with the repository's settings, wherever it lives. */
+export function tsconfigJson(t: TemplateInput): string {
+  const config = {
+    extends: t.baseTsconfig,
+    compilerOptions: { noEmit: true, rootDir: t.rootDir, typeRoots: [t.typeRoots] },
+    include: ['src', 'test'],
+  };
+  return `${JSON.stringify(config, null, 2)}\n`;
 }
 
 export const GITIGNORE = 'dist/\n*.tgz\n';

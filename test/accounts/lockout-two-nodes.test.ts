@@ -1,28 +1,24 @@
-import { randomBytes } from 'node:crypto';
-import { dropDatabase } from '../../core/data/pg-admin';
-import { testServerUrl } from '../support/test-platform';
+import { describeWithRedis, startTwoNodes, type TwoNodes } from '../support/two-nodes';
 import { startAccountsPlatform, type AccountsPlatform } from './support/accounts-platform';
 
 // Two nodes share lockout counters only through Redis; without it each node counts alone.
-const describeRedis = process.env.REDIS_URL ? describe : describe.skip;
-if (!process.env.REDIS_URL) console.info('two-node lockout tests skipped: REDIS_URL is not set (CI runs them in its Redis pass)');
-
-describeRedis('spec 1 Limits: the failed-login lockout holds across two app instances on one Redis', () => {
+describeWithRedis('spec 1 Limits: the failed-login lockout holds across two app instances on one Redis', () => {
+  let nodes: TwoNodes<AccountsPlatform>;
   let a: AccountsPlatform;
   let b: AccountsPlatform;
-  const db = `mandi_t_${randomBytes(5).toString('hex')}`;
 
   beforeAll(async () => {
-    a = await startAccountsPlatform({}, db);
-    b = await startAccountsPlatform({}, db);
+    nodes = await startTwoNodes(
+      (db) => startAccountsPlatform({}, db),
+      async (node) => {
+        await node.tp.platform.stop();
+        await node.smtp.close();
+      },
+    );
+    ({ a, b } = nodes);
     await a.tp.install('acme');
   });
-  afterAll(async () => {
-    await b.tp.platform.stop();
-    await b.smtp.close();
-    await a.close();
-    await dropDatabase(testServerUrl(), db);
-  });
+  afterAll(() => nodes?.close());
 
   const signIn = (node: AccountsPlatform, password: string, ip: string) =>
     node.api('/auth/login', { tenant: 'acme', ip, body: { email: 'ada@acme.example', password } });

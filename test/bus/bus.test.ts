@@ -1,5 +1,5 @@
 import { addMember, startTestPlatform, type TestPlatform } from '../support/test-platform';
-import { addFixtureModules, installVia } from './support';
+import { addFixtureModules, installVia, platformWithCatalog } from './support';
 
 /**
  * DESIGN.md Bus and issue 3 items 4 and 6: every call goes exists → may call → rate limit →
@@ -140,11 +140,9 @@ describe('DESIGN Bus: rate limit per tenant, caller and operation', () => {
   let tenantId: string;
 
   beforeAll(async () => {
-    tp = await startTestPlatform({ BUS_RATE_LIMIT: '3/60' });
-    const owner = await tp.install('acme');
-    tenantId = owner.tenantId;
-    await addFixtureModules(tp, ['catalog']);
-    await installVia(tp, owner.token, 'acme', 'catalog');
+    const started = await platformWithCatalog({ BUS_RATE_LIMIT: '3/60' });
+    tp = started.tp;
+    tenantId = started.owner.tenantId;
   }, 120_000);
   afterAll(() => tp.close());
 

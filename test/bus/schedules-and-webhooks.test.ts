@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { httpRequest, startTestPlatform, type TestPlatform } from '../support/test-platform';
-import { addFixtureModules, installVia } from './support';
+import { httpRequest, type TestPlatform } from '../support/test-platform';
+import { platformWithCatalog } from './support';
 
 describe('manifest schedules: module operations run on a timer, once per slot and tenant', () => {
   let tp: TestPlatform;
@@ -9,10 +9,7 @@ describe('manifest schedules: module operations run on a timer, once per slot an
     tp.platform.kernel.bus.call({ kind: 'core' }, 'catalog.list_restocks', {}, { tenantId: owner.tenantId, user: null }) as Promise<Array<{ scheduled_at: string }>>;
 
   beforeAll(async () => {
-    tp = await startTestPlatform();
-    owner = await tp.install('acme');
-    await addFixtureModules(tp, ['catalog']);
-    await installVia(tp, owner.token, 'acme', 'catalog');
+    ({ tp, owner } = await platformWithCatalog());
   }, 120_000);
   afterAll(() => tp.close());
 
@@ -37,10 +34,7 @@ describe('public module routes: webhooks without a token, checked by the module'
   let tp: TestPlatform;
 
   beforeAll(async () => {
-    tp = await startTestPlatform();
-    const owner = await tp.install('acme');
-    await addFixtureModules(tp, ['catalog']);
-    await installVia(tp, owner.token, 'acme', 'catalog');
+    ({ tp } = await platformWithCatalog());
   }, 120_000);
   afterAll(() => tp.close());
 

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { buildModule } from '../../sdk/build/build-module';
 import { loadModuleFromDir } from '../../core/modules/loaded-module';
-import type { TestPlatform } from '../support/test-platform';
+import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 
 export const fixture = (name: string) => path.join(__dirname, 'fixtures', name);
 
@@ -16,4 +16,13 @@ export async function addFixtureModules(tp: TestPlatform, names: string[]): Prom
 export async function installVia(tp: TestPlatform, token: string, tenant: string, alias: string): Promise<void> {
   const res = await tp.api(`/modules/${alias}/install`, { token, tenant, body: {} });
   if (res.status !== 201) throw new Error(`install ${alias} failed: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
+/** A platform whose tenant `acme` has the catalog fixture module installed. */
+export async function platformWithCatalog(env: Record<string, string> = {}) {
+  const tp = await startTestPlatform(env);
+  const owner = await tp.install('acme');
+  await addFixtureModules(tp, ['catalog']);
+  await installVia(tp, owner.token, 'acme', 'catalog');
+  return { tp, owner };
 }

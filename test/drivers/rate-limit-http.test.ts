@@ -75,14 +75,14 @@ describe.each(kinds())('rate-limit middleware over HTTP (%s)', (kind) => {
   });
 });
 
-describeRedis('rate-limit middleware on two app instances', () => {
-  const prefix = uniquePrefix('rlhttp-nodes');
+/** Two app instances on one Redis prefix with the given limit, started and stopped around the block. */
+function twoAppNodes(name: string, limit: number): { drivers: Drivers; server: Server; url: string }[] {
+  const prefix = uniquePrefix(name);
   const nodes: { drivers: Drivers; server: Server; url: string }[] = [];
-
   beforeAll(async () => {
     for (let i = 0; i < 2; i++) {
       const drivers = makeDrivers('redis', prefix);
-      nodes.push({ drivers, ...(await listen(app(drivers, 4))) });
+      nodes.push({ drivers, ...(await listen(app(drivers, limit))) });
     }
   });
   afterAll(async () => {
@@ -92,6 +92,11 @@ describeRedis('rate-limit middleware on two app instances', () => {
     }
     await flushPrefix(prefix);
   });
+  return nodes;
+}
+
+describeRedis('rate-limit middleware on two app instances', () => {
+  const nodes = twoAppNodes('rlhttp-nodes', 4);
 
   it('share the limit: requests to A and B draw on one budget', async () => {
     const statuses = [];
@@ -103,5 +108,34 @@ describeRedis('rate-limit middleware on two app instances', () => {
     }
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
     expect(remaining).toEqual(['3', '2', '1', '0', '0', '0']);
+  });
+});
+
+describeRedis('DESIGN Drivers, issue 3: leased points on two app instances keep the limit and sensible headers', () => {
+  const nodes = twoAppNodes('rlhttp-lease', 200);
+
+  it('admits exactly the limit over both, each counting X-RateLimit-Remaining down, then 429 with Retry-After', async () => {
+    const seen: Array<{ node: number; status: number; remaining: number; reset: number; retryAfter: string | null }> = [];
+    for (let i = 0; i < 300; i++) {
+      const node = i % 2;
+      const r = await fetch(`${nodes[node].url}/limited`, { headers: { 'x-user': 'leased' } });
+      await r.arrayBuffer();
+      seen.push({
+        node,
+        status: r.status,
+        remaining: Number(r.headers.get('x-ratelimit-remaining')),
+        reset: Number(r.headers.get('x-ratelimit-reset')),
+        retryAfter: r.headers.get('retry-after'),
+      });
+    }
+    // Leased points are spent by the node holding them, so the window still ends at exactly 200.
+    expect(seen.filter((s) => s.status === 200)).toHaveLength(200);
+    expect(seen.filter((s) => s.status !== 200).every((s) => s.status === 429 && s.remaining === 0 && Number(s.retryAfter) > 0)).toBe(true);
+    const resets = new Set(seen.map((s) => s.reset));
+    expect(Math.max(...resets) - Math.min(...resets)).toBeLessThanOrEqual(1);
+    for (const node of [0, 1]) {
+      const mine = seen.filter((s) => s.node === node).map((s) => s.remaining);
+      expect(mine.every((r, i) => r >= 0 && r < 200 && (i === 0 || r <= mine[i - 1]))).toBe(true);
+    }
   });
 });

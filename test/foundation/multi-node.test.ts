@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { dropDatabase } from '../../core/data/pg-admin';
 import { startTestPlatform, testServerUrl, type TestPlatform } from '../support/test-platform';
+import { describeWithRedis } from '../support/two-nodes';
 
-// Several nodes share one load only through Redis; the in-process drivers are for one node.
-const describeRedis = process.env.REDIS_URL ? describe : describe.skip;
-if (!process.env.REDIS_URL) console.info('multi-node tests skipped: REDIS_URL is not set (CI runs them in its Redis pass)');
 
-describeRedis('DESIGN Drivers: two app instances on one Redis', () => {
+describeWithRedis('DESIGN Drivers: two app instances on one Redis', () => {
   let a: TestPlatform;
   let b: TestPlatform;
   let owner: Awaited<ReturnType<TestPlatform['install']>>;

@@ -1,45 +1,26 @@
-import { randomBytes } from 'node:crypto';
-import { dropDatabase } from '../../core/data/pg-admin';
-import { startTestPlatform, testServerUrl, type TestPlatform } from '../support/test-platform';
+import { eventually } from '../support/eventually';
+import type { TestPlatform } from '../support/test-platform';
+import { describeWithRedis, startTwoPlatforms, type TwoNodes } from '../support/two-nodes';
 import { addFixtureModules, gql, installModule, setGatewaySettings, type Who } from './support';
 
-// Two nodes share changes only through Redis pub/sub; the in-process drivers are for one node.
-const describeRedis = process.env.REDIS_URL ? describe : describe.skip;
-if (!process.env.REDIS_URL) console.info('GraphQL two-node tests skipped: REDIS_URL is not set (CI runs them in its Redis pass)');
-
 /** Spec 1, GraphQL rules 1-2 and 9 on two nodes: each caches settings and persisted lookups, and drops them when either node changes them. */
-/** Pub/sub delivery to the other node is asynchronous: its effect is awaited, briefly. */
-async function eventually<T>(probe: () => Promise<T>, ok: (v: T) => boolean, ms = 3_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (ok(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-describeRedis('spec 1 GraphQL rules 1, 2, 9 across two nodes on one Redis', () => {
+describeWithRedis('spec 1 GraphQL rules 1, 2, 9 across two nodes on one Redis', () => {
+  let nodes: TwoNodes<TestPlatform>;
   let a: TestPlatform;
   let b: TestPlatform;
   let owner: Who;
-  const db = `mandi_t_${randomBytes(5).toString('hex')}`;
   const QUERY = '{ product(sku: "P-01") { sku } }';
 
   beforeAll(async () => {
-    const shared = { REDIS_PREFIX: `mandi-test-${db}` };
-    a = await startTestPlatform(shared, db);
-    b = await startTestPlatform(shared, db);
+    nodes = await startTwoPlatforms();
+    ({ a, b } = nodes);
     const o = await a.install('acme');
     owner = { token: o.token, tenant: 'acme' };
     await addFixtureModules(a, ['shop']);
     await addFixtureModules(b, ['shop']);
     await installModule(a, o.token, 'acme', 'shop');
   }, 120_000);
-  afterAll(async () => {
-    await b?.platform.stop();
-    await a?.close();
-    await dropDatabase(testServerUrl(), db);
-  });
+  afterAll(() => nodes?.close());
 
   test('a persisted query registered on A runs on B; removed on A, B refuses it as soon as the change reaches it', async () => {
     const { body } = await a.api('/graphql/persisted', { token: owner.token, tenant: 'acme', body: { query: QUERY, name: 'p1' } });

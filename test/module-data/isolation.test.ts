@@ -8,7 +8,7 @@
  */
 import { tenantDbName } from '../../core/data/tenant-databases';
 import type { Data } from '../../sdk/manifest/manifest.types';
-import { LOYALTY_MODELS, modulePackage, rejection, startHarness, type Harness } from './support';
+import { installLoyalty, LOYALTY_MODELS, modulePackage, rejection, startHarness, type Harness } from './support';
 
 const VICTIM = 'md_victim';
 const HOSTILE = 'md_hostile';
@@ -26,9 +26,9 @@ describe('DESIGN.md Data / issue 3 item 5: a module reaches only its own schema 
 
   beforeAll(async () => {
     h = startHarness();
-    t = await h.tenant();
-    await h.data.install(t, modulePackage(VICTIM, { models: LOYALTY_MODELS }));
-    await h.data.bridge(t, VICTIM, LOYALTY_MODELS, 'seed')('create', ['Points', { customer: 'secret-customer', amount: '1000.00' }]);
+    const victim = await installLoyalty(h, VICTIM);
+    t = victim.id;
+    await victim.bridge('seed')('create', ['Points', { customer: 'secret-customer', amount: '1000.00' }]);
     await h.sql(t, `INSERT INTO public.activity_log (action) VALUES ('core secret')`);
   });
   afterAll(() => h.close());
@@ -62,8 +62,7 @@ describe('DESIGN.md Data / issue 3 item 5: a module reaches only its own schema 
   });
 
   test('a migration cannot reach another database: not another tenant, not the central one', async () => {
-    const other = await h.tenant();
-    await h.data.install(other, modulePackage(VICTIM, { models: LOYALTY_MODELS }));
+    const { id: other } = await installLoyalty(h, VICTIM);
     await attackFails(`SELECT * FROM ${tenantDbName(other)}.${VICTIM}.points`, /cross-database references are not implemented/);
     await attackFails('SELECT * FROM postgres.public.pg_class', /cross-database references are not implemented/);
   });
@@ -97,7 +96,7 @@ describe('DESIGN.md Data / issue 3 item 5: a module reaches only its own schema 
   });
 
   test('the module role itself has no rights outside its schema, whatever the host does', async () => {
-    await h.data.install(t, modulePackage(HOSTILE, { models: LOYALTY_MODELS }));
+    await installLoyalty(h, HOSTILE, t);
     const asRole = (sql: string) => h.sql(t, `BEGIN; SET LOCAL ROLE mandi_mod_${HOSTILE}; ${sql}; COMMIT;`);
     await expect(asRole(`SELECT * FROM ${VICTIM}.points`)).rejects.toThrow(/permission denied for schema md_victim/);
     await expect(asRole('SELECT * FROM public.activity_log')).rejects.toThrow(/permission denied for table activity_log/);
@@ -107,9 +106,8 @@ describe('DESIGN.md Data / issue 3 item 5: a module reaches only its own schema 
   });
 
   test('host.db maps model names to the module’s own schema only; declaring another module’s tables reaches nothing of it', async () => {
-    await h.data.install(t, modulePackage(HOSTILE, { models: LOYALTY_MODELS }));
     // Same model and table names as the victim: the queries land in md_hostile.points.
-    const db = h.data.bridge(t, HOSTILE, LOYALTY_MODELS, 'hostile-call');
+    const db = (await installLoyalty(h, HOSTILE, t)).bridge('hostile-call');
     expect(await db('find', ['Points', {}])).toEqual([]);
     expect(await db('update', ['Points', { amount: '0' }, { where: {} }])).toBe(0);
     // A module whose data is not installed gets a clear error, not another schema.
@@ -120,11 +118,10 @@ describe('DESIGN.md Data / issue 3 item 5: a module reaches only its own schema 
   });
 
   test('two tenants never see each other’s rows', async () => {
-    const t1 = await h.tenant();
-    const t2 = await h.tenant();
-    for (const id of [t1, t2]) await h.data.install(id, modulePackage(VICTIM, { models: LOYALTY_MODELS }));
-    const db1 = h.data.bridge(t1, VICTIM, LOYALTY_MODELS, 'call-1');
-    const db2 = h.data.bridge(t2, VICTIM, LOYALTY_MODELS, 'call-2');
+    const one = await installLoyalty(h, VICTIM);
+    const two = await installLoyalty(h, VICTIM);
+    const db1 = one.bridge('call-1');
+    const db2 = two.bridge('call-2');
     await db1('create', ['Points', { customer: 'only-in-t1' }]);
     await db2('bulkCreate', ['Points', [{ customer: 'only-in-t2' }, { customer: 'also-t2' }]]);
     expect(await db1('find', ['Points', { attributes: ['customer'] }])).toEqual([{ customer: 'only-in-t1' }]);
@@ -136,7 +133,7 @@ describe('DESIGN.md Data / issue 3 item 5: a module reaches only its own schema 
     expect([await db1('sequence', ['n']), await db1('sequence', ['n']), await db2('sequence', ['n'])]).toEqual([1, 2, 1]);
     // A transaction of one tenant is unknown to the other.
     const tx = (await db1('tx.begin', [])) as string;
-    expect(await rejection(h.data.bridge(t2, VICTIM, LOYALTY_MODELS, 'call-1')('find', ['Points', {}], tx))).toMatchObject({ code: 'DB_TX_CLOSED' });
+    expect(await rejection(two.bridge('call-1')('find', ['Points', {}], tx))).toMatchObject({ code: 'DB_TX_CLOSED' });
     await db1('tx.rollback', [], tx);
   });
 });

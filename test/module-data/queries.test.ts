@@ -4,7 +4,7 @@
  * ISO 8601 UTC") and issue 3, item 5 (where-operators, order, limit/offset).
  */
 import type { DbBridge } from '../../core/module-data';
-import { LOYALTY_MODELS, modulePackage, rejection, startHarness, type Harness } from './support';
+import { installLoyalty, modulePackage, rejection, startHarness, type Harness } from './support';
 
 const ALIAS = 'md_query';
 
@@ -18,9 +18,9 @@ describe('DESIGN.md Data / issue 3 item 5: host.db queries', () => {
 
   beforeAll(async () => {
     h = startHarness({ maxLimit: 50, defaultLimit: 5 });
-    t = await h.tenant();
-    await h.data.install(t, modulePackage(ALIAS, { models: LOYALTY_MODELS }));
-    db = h.data.bridge(t, ALIAS, LOYALTY_MODELS, 'invocation-1');
+    const loyalty = await installLoyalty(h, ALIAS);
+    t = loyalty.id;
+    db = loyalty.bridge('invocation-1');
     await db('bulkCreate', [
       'Points',
       [

@@ -8,7 +8,7 @@ import { Client } from 'pg';
 import { databaseUrl } from '../../core/data/pg-admin';
 import { TenantDatabases, tenantDbName } from '../../core/data/tenant-databases';
 import { createLogger } from '../../core/logger';
-import { ModuleDataService, type ModuleDataOptions, type ModulePackage } from '../../core/module-data';
+import { ModuleDataService, type DbBridge, type ModuleDataOptions, type ModulePackage } from '../../core/module-data';
 import type { Data, Manifest } from '../../sdk/manifest/manifest.types';
 import { testServerUrl } from '../support/test-platform';
 
@@ -104,6 +104,19 @@ export const LOYALTY_MODELS: NonNullable<Data['models']> = {
     },
   },
 };
+
+export interface LoyaltyTenant {
+  id: string;
+  /** host.db of the module for one invocation (transactions belong to the invocation that began them). */
+  bridge(invocation: string): DbBridge;
+}
+
+/** The loyalty models installed as module `alias` in a tenant: a new one unless tenantId is given. */
+export async function installLoyalty(h: Harness, alias: string, tenantId?: string): Promise<LoyaltyTenant> {
+  const id = tenantId ?? (await h.tenant());
+  await h.data.install(id, modulePackage(alias, { models: LOYALTY_MODELS }));
+  return { id, bridge: (invocation) => h.data.bridge(id, alias, LOYALTY_MODELS, invocation) };
+}
 
 /** Expects a promise to reject with a MandiError-like {code, message}. */
 export async function rejection(p: Promise<unknown>): Promise<{ code: string; message: string; status: number; details?: Record<string, unknown> }> {

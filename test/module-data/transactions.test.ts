@@ -3,20 +3,19 @@
  * atomic named sequences (for gap-free numbering)"): explicit transactions bound to the invocation
  * that began them, rolled back when it ends or times out, and sequences with no gaps or duplicates.
  */
-import { LOYALTY_MODELS, modulePackage, rejection, startHarness, type Harness } from './support';
+import { installLoyalty, LOYALTY_MODELS, rejection, startHarness, type Harness, type LoyaltyTenant } from './support';
 
 const ALIAS = 'md_tx';
 
 describe('DESIGN.md Data / issue 3 item 5: transactions and sequences', () => {
   let h: Harness;
-  let t: string;
-  const bridge = (owner: string) => h.data.bridge(t, ALIAS, LOYALTY_MODELS, owner);
+  let loyalty: LoyaltyTenant;
+  const bridge = (owner: string) => loyalty.bridge(owner);
   const codes = async () => ((await bridge('reader')('find', ['Reward', { order: [['code', 'ASC']] }])) as Array<{ code: string }>).map((r) => r.code);
 
   beforeAll(async () => {
     h = startHarness({ txTimeoutMs: 400, maxOpenTransactionsPerOwner: 2 });
-    t = await h.tenant();
-    await h.data.install(t, modulePackage(ALIAS, { models: LOYALTY_MODELS }));
+    loyalty = await installLoyalty(h, ALIAS);
   });
   afterEach(async () => {
     await bridge('cleanup')('destroy', ['Reward', { where: {} }]);
@@ -88,7 +87,7 @@ describe('DESIGN.md Data / issue 3 item 5: transactions and sequences', () => {
     const tx = (await mine('tx.begin', [])) as string;
     const otherInvocation = await rejection(bridge('inv-other')('find', ['Reward', {}], tx));
     expect(otherInvocation).toMatchObject({ code: 'DB_TX_CLOSED', message: `Transaction ${tx} is not open.` });
-    const otherModule = h.data.bridge(t, 'md_other', LOYALTY_MODELS, 'inv-owner');
+    const otherModule = h.data.bridge(loyalty.id, 'md_other', LOYALTY_MODELS, 'inv-owner');
     expect(await rejection(otherModule('find', ['Reward', {}], tx))).toMatchObject({ code: 'DB_TX_CLOSED' });
     expect(await rejection(mine('find', ['Reward', {}], 'tx_made-up'))).toMatchObject({ code: 'DB_TX_CLOSED' });
     await mine('tx.rollback', [], tx);
@@ -105,13 +104,12 @@ describe('DESIGN.md Data / issue 3 item 5: transactions and sequences', () => {
   test('a statement waiting too long (here on a row lock) is cancelled with DB_TIMEOUT', async () => {
     const strict = startHarness({ statementTimeoutMs: 200 });
     try {
-      const st = await strict.tenant();
-      await strict.data.install(st, modulePackage(ALIAS, { models: LOYALTY_MODELS }));
-      const holder = strict.data.bridge(st, ALIAS, LOYALTY_MODELS, 'holder');
+      const { bridge: strictBridge } = await installLoyalty(strict, ALIAS);
+      const holder = strictBridge('holder');
       await holder('create', ['Reward', { code: 'k', title: 'K' }]);
       const tx = (await holder('tx.begin', [])) as string;
       await holder('update', ['Reward', { title: 'locked' }, { where: { code: 'k' } }], tx);
-      const waiter = await rejection(strict.data.bridge(st, ALIAS, LOYALTY_MODELS, 'waiter')('update', ['Reward', { title: 'mine' }, { where: { code: 'k' } }]));
+      const waiter = await rejection(strictBridge('waiter')('update', ['Reward', { title: 'mine' }, { where: { code: 'k' } }]));
       expect(waiter).toMatchObject({ code: 'DB_TIMEOUT', status: 504, message: 'The query took too long and was cancelled.' });
       await holder('tx.commit', [], tx);
       expect(await holder('findOne', ['Reward', { where: { code: 'k' } }])).toMatchObject({ title: 'locked' });

@@ -7,13 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import { dropDatabase } from '../../core/data/pg-admin';
 import { addMember, startTestPlatform, testServerUrl, type TestPlatform } from '../support/test-platform';
+import { describeWithRedis } from '../support/two-nodes';
 import { startPushServer, type PushServer } from './push-server';
 import { closeSockets, sendAsCore, sleep, socketClient } from './support';
 
-const describeRedis = process.env.REDIS_URL ? describe : describe.skip;
-if (!process.env.REDIS_URL) console.info('notification multi-node tests skipped: REDIS_URL is not set (CI runs them in its Redis pass)');
 
-describeRedis('spec 1: Notifications across two app nodes on one Redis', () => {
+describeWithRedis('spec 1: Notifications across two app nodes on one Redis', () => {
   let a: TestPlatform;
   let b: TestPlatform;
   let push: PushServer;

@@ -9,7 +9,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../core/config';
-import { createLogger } from '../../core/logger';
+import { createLogger, type Logger } from '../../core/logger';
 import { startPlatform, type Platform } from '../../core/platform';
 import { databaseUrl, dropDatabase } from '../../core/data/pg-admin';
 import { tenantDbName } from '../../core/data/tenant-databases';
@@ -63,7 +63,7 @@ export function testServerUrl(): string {
   return url;
 }
 
-export async function startTestPlatform(env: Record<string, string> = {}, centralDb?: string): Promise<TestPlatform> {
+export async function startTestPlatform(env: Record<string, string> = {}, centralDb?: string, logger?: Logger): Promise<TestPlatform> {
   const dbName = centralDb ?? `mandi_t_${randomBytes(5).toString('hex')}`;
   // Files a platform writes (mail outbox, documents, registry blobs) go to a folder of this run.
   const dataDir = path.join(os.tmpdir(), `mandi-test-${dbName}`);
@@ -80,7 +80,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, centra
     DATA_DIR: dataDir,
     ...env,
   });
-  const platform = await startPlatform(config, createLogger(config.logLevel));
+  const platform = await startPlatform(config, logger ?? createLogger(config.logLevel));
 
   const api = async (path: string, init: ApiInit = {}): Promise<ApiResponse> => {
     const headers: Record<string, string> = { ...(init.headers ?? {}) };

@@ -53,6 +53,7 @@ interface QueueState {
 const copy = <T>(value: T): T => (value === undefined ? value : JSON.parse(JSON.stringify(value)));
 
 export class MemoryJobQueue implements JobQueue {
+  readonly durable = false;
   private readonly queues = new Map<string, QueueState>();
   private readonly events = new EventEmitter();
   private readonly running = new Set<Promise<void>>();

@@ -14,7 +14,23 @@ export interface RedisJobQueueOptions {
   /** Key prefix; queues live under `<prefix>:<queue>:*`. */
   prefix: string;
   logger: Logger;
+  /**
+   * How long a running job's lock lasts (bull renews it every half of this). A node that dies stops
+   * renewing, so its jobs count as stalled once the lock has run out.
+   */
+  lockMs?: number;
+  /** How often every node looks for stalled jobs and puts them back to wait for any node. */
+  stalledCheckMs?: number;
 }
+
+/**
+ * Recovery from a dead node takes at most lockMs + stalledCheckMs (35 s by default). The lock stays
+ * at bull's 30 s: it must outlast any pause of a live node's event loop (a busy 2-CPU machine, a
+ * long GC), or a healthy job would be run twice. The check is every 5 s (bull's default is 30 s:
+ * up to a minute of a dead import doing nothing); it is one small Lua script per queue and node.
+ */
+export const DEFAULT_LOCK_MS = 30_000;
+export const DEFAULT_STALLED_CHECK_MS = 5_000;
 
 /** bull subscribes to a global event lazily; this private method lets us wait for the subscription. */
 interface BullEventRegistration {
@@ -22,6 +38,7 @@ interface BullEventRegistration {
 }
 
 export class RedisJobQueue implements JobQueue {
+  readonly durable = true;
   private readonly queues = new Map<string, Bull.Queue>();
   private closed = false;
 
@@ -104,7 +121,14 @@ export class RedisJobQueue implements JobQueue {
     if (this.closed) throw new Error('job queue is closed');
     let q = this.queues.get(name);
     if (!q) {
-      q = new Bull(name, { redis: redisOptionsFromUrl(this.opts.redisUrl), prefix: this.opts.prefix });
+      q = new Bull(name, {
+        redis: redisOptionsFromUrl(this.opts.redisUrl),
+        prefix: this.opts.prefix,
+        // A stalled job goes back to wait for whichever node is free, twice at most (then bull fails
+        // it). Jobs that must not run a third time count their own starts (bulk/csv-jobs.ts), which
+        // bull does not hand to the worker: its give-up reaches only the one node that found it.
+        settings: { lockDuration: this.opts.lockMs ?? DEFAULT_LOCK_MS, stalledInterval: this.opts.stalledCheckMs ?? DEFAULT_STALLED_CHECK_MS, maxStalledCount: 2 },
+      });
       q.on('error', (err: Error) => this.opts.logger.warn({ err: err.message, queue: name }, 'job queue error'));
       this.queues.set(name, q);
     }

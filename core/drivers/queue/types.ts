@@ -80,6 +80,8 @@ export interface JobEvents {
 export type Unsubscribe = () => void;
 
 export interface JobQueue {
+  /** Whether queued and running jobs outlive this process (bull on Redis: yes; in-process: no). */
+  readonly durable: boolean;
   /** Returns the job id (the existing one when `jobId` deduplicates). */
   add<T>(queue: string, name: string, data: T, opts?: AddOptions): Promise<string>;
   /** Starts a worker for every job name of `queue` on this node. One handler per queue per node. */

@@ -1,6 +1,7 @@
 /**
  * Fixed-window rate limits: at most `points` per key in each window of `durationSeconds`. In-process
- * or shared by every node through Redis, where points spent on one node count on all of them.
+ * or shared by every node through Redis, where points spent on one node count on all of them (and
+ * points a node has leased count as spent: see rate-limit/leasing.ts).
  */
 
 export interface RateLimitPolicy {
@@ -27,6 +28,12 @@ export interface RateLimiter {
    * key under two policies has two counters; still, name the caller in the key (e.g. `login:<ip>`).
    */
   consume(key: string, policy: RateLimitPolicy, cost?: number): Promise<RateLimitResult>;
+  /**
+   * `consume` without a promise, for hot paths such as the bus. The memory driver always answers;
+   * the Redis driver answers from points this node has leased (far from the limit) and returns
+   * undefined when the answer needs a round trip to the server: then call `consume`.
+   */
+  consumeSync?(key: string, policy: RateLimitPolicy, cost?: number): RateLimitResult | undefined;
   /** The state of key without spending anything; `allowed` says whether one more point would be. */
   peek(key: string, policy: RateLimitPolicy): Promise<RateLimitResult>;
   /** Forgets what key spent under policy. */

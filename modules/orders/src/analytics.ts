@@ -151,7 +151,8 @@ export async function codVsPrepaid(input: Range, ctx: HandlerContext) {
     ['prepaid', { orders: 0, revenue: new D(0) }],
   ]);
   for (const row of await read<DailyRow>(ctx, 'mv_daily_order_stats', r)) bucket(by, row.is_cod ? 'cod' : 'prepaid', Number(row.order_count), revenueOf(row));
-  return { from: r.from, to: r.to, ...out(by), refreshed_at: await refreshedAt(ctx) };
+  const split = out(by);
+  return { from: r.from, to: r.to, cod: split.cod, prepaid: split.prepaid, refreshed_at: await refreshedAt(ctx) };
 }
 
 /** Schedule `analytics_refresh` (every 15 minutes) and POST /orders/analytics/refresh. */

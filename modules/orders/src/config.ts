@@ -3,7 +3,8 @@ import type { HandlerContext } from '../../../sdk';
 import { invalid, notFound } from './errors';
 import { D, parseAmount } from './money';
 import { inTransaction, nowIso } from './store';
-import { gstRate, lookupRate, taxResult, type TaxConfigRow } from './tax';
+import { gstConfigs, gstRate, lookupRate, taxResult, type TaxConfigRow } from './tax';
+import { changingDefinitions } from './definition-cache';
 
 type ConfigInput = { config_id?: number; name?: string; rate?: unknown; type?: string; is_default?: boolean; hsn_codes?: Array<string | number> };
 
@@ -26,15 +27,15 @@ export async function createTaxConfig(input: ConfigInput, ctx: HandlerContext) {
   const rate = rateFor(type, input.rate);
   const hsn = hsnList(input.hsn_codes);
   const at = nowIso(ctx);
-  return inTransaction(ctx.host.db, async (tx) => {
+  return changingDefinitions(() => inTransaction(ctx.host.db, async (tx) => {
     if (input.is_default) await tx.update<TaxConfigRow>('TaxConfig', { is_default: false, updated_at: at }, { where: { type, is_default: true } });
     return tx.create<TaxConfigRow>('TaxConfig', { name: input.name, rate, type, is_default: input.is_default ?? false, hsn_codes: hsn, created_at: at, updated_at: at });
-  });
+  }));
 }
 
 export async function updateTaxConfig(input: ConfigInput, ctx: HandlerContext) {
   const at = nowIso(ctx);
-  return inTransaction(ctx.host.db, async (tx) => {
+  return changingDefinitions(() => inTransaction(ctx.host.db, async (tx) => {
     const current = await tx.findOne<TaxConfigRow>('TaxConfig', { where: { id: input.config_id } });
     if (!current) throw notFound('Tax configuration', String(input.config_id));
     const type = input.type ?? current.type;
@@ -48,7 +49,7 @@ export async function updateTaxConfig(input: ConfigInput, ctx: HandlerContext) {
     }
     await tx.update<TaxConfigRow>('TaxConfig', changes, { where: { id: current.id } });
     return { ...current, ...changes };
-  });
+  }));
 }
 
 export async function getTaxConfig(input: { config_id: number }, ctx: HandlerContext) {
@@ -58,7 +59,7 @@ export async function getTaxConfig(input: { config_id: number }, ctx: HandlerCon
 }
 
 export async function deleteTaxConfig(input: { config_id: number }, ctx: HandlerContext) {
-  const n = await ctx.host.db.destroy('TaxConfig', { where: { id: input.config_id } });
+  const n = await changingDefinitions(() => ctx.host.db.destroy('TaxConfig', { where: { id: input.config_id } }));
   if (n === 0) throw notFound('Tax configuration', String(input.config_id));
   return { deleted: true, id: input.config_id };
 }
@@ -69,12 +70,16 @@ export async function listTaxConfigs(input: { type?: string }, ctx: HandlerConte
 
 export async function calculateTax(input: { amount: unknown; hsn_code?: string; same_state?: boolean; rate_override?: unknown }, ctx: HandlerContext) {
   const amount = parseAmount(input.amount, 'amount', { allowZero: true });
-  const { rate, source } = await lookupRate(ctx.host.db, input.hsn_code, input.rate_override);
+  const { rate, source } = await lookupRate(() => gstConfigs(ctx.host.db), input.hsn_code, input.rate_override);
   return { amount: amount.toFixed(2), same_state: input.same_state ?? true, ...taxResult(amount, rate, input.same_state ?? true, source) };
 }
 
-const SETTING_KEYS = ['seller_state', 'seller_name', 'seller_gstin', 'default_payment_provider', 'ndr_max_attempts', 'ndr_auto_reattempt'] as const;
-const DEFAULTS: Record<string, unknown> = { seller_state: null, seller_name: null, seller_gstin: null, default_payment_provider: null, ndr_max_attempts: 3, ndr_auto_reattempt: true };
+// Every key the manifest's update_settings input accepts; one left out here would be accepted and dropped.
+const SETTING_KEYS = ['seller_state', 'seller_name', 'seller_gstin', 'default_payment_provider', 'ndr_max_attempts', 'ndr_auto_reattempt', 'webhook_retry_backoff_ms'] as const;
+const DEFAULTS: Record<string, unknown> = {
+  seller_state: null, seller_name: null, seller_gstin: null, default_payment_provider: null, ndr_max_attempts: 3, ndr_auto_reattempt: true,
+  webhook_retry_backoff_ms: 60_000, // spec 3 Limits: 60-second backoff
+};
 
 export async function getSettings(_input: unknown, ctx: HandlerContext) {
   const rows = await ctx.host.db.find<{ key: string; value: unknown }>('Setting', { limit: 100 });
@@ -84,8 +89,8 @@ export async function getSettings(_input: unknown, ctx: HandlerContext) {
 }
 
 export async function updateSettings(input: Record<string, unknown>, ctx: HandlerContext) {
-  await inTransaction(ctx.host.db, async (tx) => {
+  await changingDefinitions(() => inTransaction(ctx.host.db, async (tx) => {
     for (const key of SETTING_KEYS) if (input[key] !== undefined) await tx.upsert('Setting', { key, value: input[key] });
-  });
+  }));
   return getSettings({}, ctx);
 }

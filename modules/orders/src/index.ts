@@ -9,11 +9,21 @@ import { defineModule } from '../../../sdk';
 import { calculateTax, createTaxConfig, deleteTaxConfig, getSettings, getTaxConfig, listTaxConfigs, updateSettings, updateTaxConfig } from './config';
 import { createInvoice, issueCreditNote, listInvoices } from './invoices';
 import { cancelOrder, createOrder, deleteOrder, getOrder, history, listOrders, updateStatus } from './orders';
-import { confirmPayment, createPaymentLink, listPayments, listRefunds, recordPayment, refund } from './payments';
+import { confirmPayment, createPaymentLink, listPayments, recordPayment } from './payments';
+import { applyRefundUpdate, listRefunds, refund, syncRefunds } from './refunds';
 import { codVsPrepaid, dashboard, fulfillment, products, refreshAnalytics, revenue, sources } from './analytics';
 import { createWebhook, deleteWebhook, deliverDue, fanOut, getWebhook, listDeliveries, listWebhooks, updateWebhook } from './webhooks';
 import type { HandlerContext } from '../../../sdk';
+import { bulkCancel, bulkStatus } from './bulk-actions';
+import { createCustomField, deleteCustomField, getCustomField, listCustomFields, updateCustomField } from './custom-fields';
+import { updateOrderCustomFields } from './custom-field-values';
+import { createRule, deleteRule, getRule, listRules, listSends, updateRule } from './notification-rules';
+import { applyRules, testRule } from './notification-dispatch';
+import { retryDueSends } from './notification-retry';
 import { applyTrackingUpdate, bulkShip, listNdrCases, listShipments, resolveNdrCase, ship, shippingRates, syncTracking } from './shipping';
+import { cancelImport, getImport, importChunk, startImport } from './bulk-import';
+import { exportPage } from './bulk-export';
+import { getStats } from './stats';
 
 const ORDER_EVENTS = ['orders.created', 'orders.status_changed', 'orders.payment_updated', 'orders.refund_processed', 'orders.shipment_created', 'orders.fulfilled', 'orders.delivered'];
 
@@ -32,6 +42,8 @@ export default defineModule({
     confirm_payment: confirmPayment,
     refund,
     list_refunds: listRefunds,
+    apply_refund_update: applyRefundUpdate,
+    sync_refunds: syncRefunds,
     create_invoice: createInvoice,
     create_credit_note: issueCreditNote,
     list_invoices: listInvoices,
@@ -57,6 +69,7 @@ export default defineModule({
     analytics_sources: sources,
     analytics_products: products,
     analytics_cod_vs_prepaid: codVsPrepaid,
+    getStats,
     refresh_analytics: refreshAnalytics,
     create_webhook: createWebhook,
     list_webhooks: listWebhooks,
@@ -65,9 +78,34 @@ export default defineModule({
     delete_webhook: deleteWebhook,
     list_webhook_deliveries: listDeliveries,
     deliver_webhooks: deliverDue,
+    start_import: startImport,
+    get_import: getImport,
+    cancel_import: cancelImport,
+    import_chunk: importChunk,
+    export_page: exportPage,
+    bulk_status: bulkStatus,
+    bulk_cancel: bulkCancel,
+    create_custom_field: createCustomField,
+    list_custom_fields: listCustomFields,
+    get_custom_field: getCustomField,
+    update_custom_field: updateCustomField,
+    delete_custom_field: deleteCustomField,
+    update_custom_fields: updateOrderCustomFields,
+    create_notification_rule: createRule,
+    list_notification_rules: listRules,
+    get_notification_rule: getRule,
+    update_notification_rule: updateRule,
+    delete_notification_rule: deleteRule,
+    test_notification_rule: testRule,
+    list_notification_sends: listSends,
+    retry_notification_sends: retryDueSends,
   },
-  // Outbound webhooks: the module subscribes to its own events and fans each out to the endpoints.
+  // The module subscribes to its own events: notification rules, then outbound webhooks. Rules go
+  // first because they are idempotent per event id: a redelivery after a webhook failure resends none.
   events: Object.fromEntries(
-    ORDER_EVENTS.map((event) => [event, (payload: unknown, ctx: HandlerContext) => fanOut(event, payload, ctx)]),
+    ORDER_EVENTS.map((event) => [event, async (payload: unknown, ctx: HandlerContext) => {
+      await applyRules(event, payload, ctx);
+      await fanOut(event, payload, ctx);
+    }]),
   ),
 });

@@ -18,7 +18,7 @@
 import type { DbTransaction, HandlerContext } from '../../../sdk';
 import { invalid, OrdersError } from './errors';
 import { D, parseAmount, str } from './money';
-import { inTransaction, itemsOf, loadOrder, nowIso, saveOrder, type OrderRow } from './store';
+import { inTransaction, itemsOf, loadOrder, saveOrder, UUID_RE, type ItemRow, type OrderRow } from './store';
 
 export type InvoiceRow = {
   id: string; order_id: string; invoice_number: string; type: string; status: string; subtotal: string; tax_details: Record<string, unknown>;
@@ -51,9 +51,8 @@ export async function createInvoice(input: InvoiceInput, ctx: HandlerContext) {
     }
     return issueCreditNote({ id: input.id, amount: input.amount, reason: input.reason ?? 'credit note', refund_id: input.refund_id, pdf: input.pdf }, ctx);
   }
-  const order = await loadOrder(ctx.host.db, input.id);
+  const { order, items } = await orderWithItems(ctx, input.id);
   if (order.status === 'cancelled' && type === 'invoice') throw new OrdersError('INVALID_STATUS', `Order ${order.order_number} is cancelled; it cannot be invoiced.`, { status: 409, current_status: order.status });
-  const items = await itemsOf(ctx.host.db, order.id);
   const lineItems = items.map((i) => ({
     name: i.name, sku: i.sku, hsn_code: i.hsn_code, quantity: i.quantity, unit_price: i.unit_price, discount: i.discount, taxable_amount: i.taxable_amount,
     tax_rate: i.tax_rate, cgst: i.cgst, sgst: i.sgst, igst: i.igst, tax_total: i.tax_total, total: i.total,
@@ -72,6 +71,17 @@ export async function createInvoice(input: InvoiceInput, ctx: HandlerContext) {
   };
   const invoice = await insertNumbered(ctx, type, async () => base);
   return input.pdf === false ? invoice : renderPdf(ctx, invoice, order);
+}
+
+/**
+ * The order and its lines. Addressed by its id, both are read at once (two round trips in
+ * parallel instead of one after the other); by its number, the lines wait for the id.
+ */
+async function orderWithItems(ctx: HandlerContext, ref: string): Promise<{ order: OrderRow; items: ItemRow[] }> {
+  const db = ctx.host.db;
+  const guess = UUID_RE.test(ref) ? ref.toLowerCase() : null;
+  const [order, guessed] = await Promise.all([loadOrder(db, ref), guess ? itemsOf(db, guess) : null]);
+  return { order, items: guessed && order.id === guess ? guessed : await itemsOf(db, order.id) };
 }
 
 /** Inserts an invoice under the next number of its prefix and month, in one transaction. */

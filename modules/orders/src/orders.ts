@@ -6,7 +6,9 @@ import {
   actorOf, findOrder, getSetting, inTransaction, itemsOf, loadOrder, moveStatus, nowIso, orderView, ORDER_STATUSES, publish,
   type ItemRow, type OrderRow, type Outbox,
 } from './store';
-import { computeTax, lookupRate } from './tax';
+import { computeTax, gstConfigs, lookupRate } from './tax';
+import { cachedDefinition } from './definition-cache';
+import { customFieldFilter, valuesForNewOrder } from './custom-field-values';
 
 type ItemInput = { name: string; sku?: string; hsn_code?: string; quantity: unknown; unit_price: unknown; discount?: unknown; tax_rate?: unknown; weight?: unknown };
 export type CreateInput = {
@@ -32,7 +34,7 @@ const norm = (s: unknown) => (typeof s === 'string' ? s.trim().toLowerCase() : '
 /** Intra-state unless told otherwise or the shipping state differs from the seller's state. */
 async function sameState(ctx: HandlerContext, input: CreateInput): Promise<boolean> {
   if (typeof input.same_state === 'boolean') return input.same_state;
-  const seller = norm(await getSetting<string>(ctx.host.db, 'seller_state', ''));
+  const seller = norm(await cachedDefinition(ctx, 'seller_state', () => getSetting<string>(ctx.host.db, 'seller_state', '')));
   const buyer = norm((input.shipping_address ?? input.billing_address)?.state);
   return !(seller && buyer && seller !== buyer);
 }
@@ -40,9 +42,11 @@ async function sameState(ctx: HandlerContext, input: CreateInput): Promise<boole
 export async function createOrder(input: CreateInput, ctx: HandlerContext) {
   const db = ctx.host.db;
   if (!input.customer?.email && !input.customer?.phone && !input.customer?.id) throw invalid('customer', 'The customer needs an id, an email or a phone.');
+  const customFields = await valuesForNewOrder(ctx, input.custom_fields);
   const intra = await sameState(ctx, input);
   // Price every line first: nothing is written when any line is invalid.
   const lines: Array<Record<string, unknown> & { taxable_amount: string; tax_total: string; cgst: string; sgst: string; igst: string }> = [];
+  const taxConfigs = () => cachedDefinition(ctx, 'tax_configs', () => gstConfigs(db));
   for (const [i, item] of input.items.entries()) {
     const quantity = parseQuantity(item.quantity, `items.${i}.quantity`);
     const unit = parseAmount(item.unit_price, `items.${i}.unit_price`, { allowZero: true });
@@ -50,7 +54,7 @@ export async function createOrder(input: CreateInput, ctx: HandlerContext) {
     const gross = unit.times(quantity);
     if (discount.gt(gross)) throw invalid(`items.${i}.discount`, `The discount of item ${i + 1} is larger than its price.`);
     const taxable = new D(str(gross.minus(discount)));
-    const { rate, source } = await lookupRate(db, item.hsn_code, item.tax_rate);
+    const { rate, source } = await lookupRate(taxConfigs, item.hsn_code, item.tax_rate);
     const tax = computeTax(taxable, rate, intra);
     lines.push({
       position: i + 1,
@@ -119,15 +123,18 @@ export async function createOrder(input: CreateInput, ctx: HandlerContext) {
       billing_address: input.billing_address ?? null,
       shipping_address: input.shipping_address ?? null,
       billing_gstin: input.billing_gstin ?? null,
-      custom_fields: input.custom_fields ?? {},
+      custom_fields: customFields,
       notes: input.notes ?? null,
       source: input.source ?? (ctx.caller === 'http' || ctx.caller === 'graphql' ? 'manual' : ctx.caller),
       version: 1,
       created_at: at,
       updated_at: at,
     });
-    const items = await tx.bulkCreate<ItemRow>('OrderItem', lines.map((l) => ({ ...l, order_id: order.id })));
-    await tx.create('StatusChange', { order_id: order.id, from_status: null, to_status: order.status, reason: 'created', actor: actorOf(ctx), created_at: at });
+    // Sent together: the transaction runs them in turn, but their trips into the host overlap.
+    const [items] = await Promise.all([
+      tx.bulkCreate<ItemRow>('OrderItem', lines.map((l) => ({ ...l, order_id: order.id }))),
+      tx.create('StatusChange', { order_id: order.id, from_status: null, to_status: order.status, reason: 'created', actor: actorOf(ctx), created_at: at }),
+    ]);
     return { order, items };
   });
   const o = created.order;
@@ -166,20 +173,15 @@ export async function listOrders(input: ListInput, ctx: HandlerContext) {
     const like = `%${String(input.search).replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
     and.push({ $or: [{ order_number: { $iLike: like } }, { customer_id: { $iLike: like } }] });
   }
+  // Filterable custom fields (spec 3) match in SQL: JSONB containment on custom_fields.
+  const custom = input.custom_fields === undefined ? null : await customFieldFilter(ctx.host.db, input.custom_fields);
+  if (custom) and.push(custom);
   if (and.length) where.$and = and;
   const sort = input.sort ?? '-created_at';
   const desc = sort.startsWith('-');
   const column = desc ? sort.slice(1) : sort;
   const perPage = input.per_page ?? 20;
   const page = input.page ?? 1;
-  // Custom fields (is_filterable in spec 3) filter in code: host.db has no JSON path operators.
-  const custom = input.custom_fields && typeof input.custom_fields === 'object' ? Object.entries(input.custom_fields) : [];
-  if (custom.length) {
-    const rows = await ctx.host.db.find<OrderRow>('Order', { where, order: [[column as keyof OrderRow, desc ? 'DESC' : 'ASC'], ['id', 'ASC']], limit: 1000 });
-    const matched = rows.filter((r) => custom.every(([k, v]) => String((r.custom_fields ?? {})[k]) === String(v)));
-    const data = matched.slice((page - 1) * perPage, page * perPage).map((o) => orderView(o));
-    return { data, pagination: { current_page: page, per_page: perPage, total: matched.length, last_page: Math.max(1, Math.ceil(matched.length / perPage)) } };
-  }
   const [rows, total] = await Promise.all([
     ctx.host.db.find<OrderRow>('Order', { where, order: [[column as keyof OrderRow, desc ? 'DESC' : 'ASC'], ['id', 'ASC']], limit: perPage, offset: (page - 1) * perPage }),
     ctx.host.db.count('Order', { where }),
@@ -187,20 +189,34 @@ export async function listOrders(input: ListInput, ctx: HandlerContext) {
   return { data: rows.map((o) => orderView(o)), pagination: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } };
 }
 
-export async function updateStatus(input: { id: string; status: string; reason?: string }, ctx: HandlerContext) {
+/** `shipped` is entered only by creating a shipment, never by a status change. */
+export const shipOnly = (current: string) =>
+  invalidStatus('An order becomes shipped when a shipment is created: use POST /orders/{order}/ship.', current);
+
+/**
+ * One order's status change in its own transaction, its events published after the commit; the
+ * single-order endpoints and the bulk actions share it. `from` is the status it had.
+ */
+export async function changeStatus(ctx: HandlerContext, input: { id: string; status: string; reason?: string }): Promise<{ order: OrderRow; from: string }> {
   if (!(ORDER_STATUSES as readonly string[]).includes(input.status)) throw invalid('status', `Unknown status "${input.status}".`);
   if (input.status === 'shipped') {
-    const current = await loadOrder(ctx.host.db, input.id);
-    throw invalidStatus('An order becomes shipped when a shipment is created: use POST /orders/{order}/ship.', current.status);
+    throw shipOnly((await loadOrder(ctx.host.db, input.id)).status);
   }
   const outbox: Outbox = [];
   const at = nowIso(ctx);
+  let from = '';
   const order = await inTransaction(ctx.host.db, async (tx) => {
     outbox.length = 0;
     const current = await loadOrder(tx, input.id);
+    from = current.status;
     return moveStatus(tx, current, input.status, { at, reason: input.reason, actor: actorOf(ctx), outbox });
   });
   await publish(ctx, outbox);
+  return { order, from };
+}
+
+export async function updateStatus(input: { id: string; status: string; reason?: string }, ctx: HandlerContext) {
+  const { order } = await changeStatus(ctx, input);
   return orderView(order, await itemsOf(ctx.host.db, order.id));
 }
 

@@ -19,6 +19,7 @@
 import type { DbTransaction, HandlerContext } from '../../../sdk';
 import { codeOf, invalid, invalidStatus, notFound, OrdersError } from './errors';
 import { D, str } from './money';
+import { errorOf } from './bulk-plan';
 import { callProvider, checkName, recordName } from './providers';
 import { actorOf, getSetting, inTransaction, itemsOf, loadOrder, moveStatus, nowIso, publish, saveOrder, SHIPPABLE, TRANSITIONS, type OrderRow, type Outbox } from './store';
 
@@ -114,19 +115,24 @@ async function createShipment(
   return { shipment, order: saved };
 }
 
+/**
+ * POST /orders/bulk/ship: each entry ships on its own (its own transaction, the same rules and events
+ * as POST /orders/{order}/ship). The answer has the shape of the other bulk actions (README): results
+ * in request order, `{order_id, ok: true, shipment_id, awb_number, status}` or
+ * `{order_id, ok: false, error: {code, message, details?}}`, plus succeeded and failed counts.
+ */
 export async function bulkShip(input: { shipments: Array<{ order_id: string; carrier_module: string; awb_number: string; tracking_url?: string }> }, ctx: HandlerContext) {
   const results = [];
   for (const s of input.shipments) {
     try {
       const out = await ship({ id: s.order_id, carrier_module: s.carrier_module, awb_number: s.awb_number, tracking_url: s.tracking_url }, ctx);
-      results.push({ order_id: s.order_id, success: true, shipment_id: out.id, status: out.order.status });
+      results.push({ order_id: s.order_id, ok: true as const, shipment_id: out.id, awb_number: out.awb_number, status: out.order.status });
     } catch (err) {
-      const e = err as { code?: string; message?: string; details?: Record<string, unknown> };
-      results.push({ order_id: s.order_id, success: false, code: e.code ?? 'ERROR', message: e.message ?? String(err) });
+      results.push({ order_id: s.order_id, ok: false as const, error: errorOf(err) });
     }
   }
-  const created = results.filter((r) => r.success).length;
-  return { created, failed: results.length - created, results };
+  const succeeded = results.filter((r) => r.ok).length;
+  return { results, succeeded, failed: results.length - succeeded };
 }
 
 export async function listShipments(input: { id: string }, ctx: HandlerContext) {

@@ -73,10 +73,13 @@ export const SHIPPABLE = new Set(['confirmed', 'processing', 'ready_to_ship']);
  * (a shipment exists); the tracking states by carrier updates or by a user correcting them.
  * The spec leaves the source of rto_initiated unshown: any shipping state (shipped,
  * out_for_delivery) may return to origin.
+ * Order processing moves confirmed → processing → ready_to_ship, one step at a time as the table
+ * lists them. shipped → delivered is kept because carriers often report delivery without an
+ * out-for-delivery scan.
  */
 export const TRANSITIONS: Record<string, string[]> = {
   pending: ['confirmed', 'cancelled'],
-  confirmed: ['processing', 'ready_to_ship', 'cancelled'],
+  confirmed: ['processing', 'cancelled'],
   processing: ['ready_to_ship', 'cancelled'],
   ready_to_ship: ['cancelled'],
   shipped: ['out_for_delivery', 'delivered', 'rto_initiated'],
@@ -143,6 +146,32 @@ export async function saveOrder(tx: DbTransaction, order: OrderRow, changes: Par
   return { ...order, ...next } as OrderRow;
 }
 
+/** Why `from` may not move to `to` (TRANSITIONS), or null when it may. */
+export function transitionRefusal(from: string, to: string): OrdersError | null {
+  if ((TRANSITIONS[from] ?? []).includes(to)) return null;
+  return invalidStatus(`An order in status "${from}" cannot move to "${to}".`, from, { allowed: TRANSITIONS[from] ?? [] });
+}
+
+/** The columns a move to `to` sets besides status (its timestamps and the cancel reason). */
+export function statusColumns(to: string, at: string, reason: string | null | undefined): Partial<OrderRow> {
+  const changes: Partial<OrderRow> = { status: to };
+  if (to === 'delivered') changes.delivered_at = at;
+  if (to === 'cancelled') {
+    changes.cancelled_at = at;
+    changes.cancel_reason = reason ?? null;
+  }
+  return changes;
+}
+
+/** order.status_changed plus the events a state carries (fulfilled, delivered), for after the commit. */
+export function statusEvents(order: OrderRow, from: string, to: string, at: string): Outbox {
+  const events: Outbox = [['orders.status_changed', { order_id: order.id, order_number: order.order_number, old_status: from, new_status: to }]];
+  const brief = { order_id: order.id, order_number: order.order_number, status: to, total: order.total, currency: order.currency, customer: order.customer };
+  if (to === 'shipped' || to === 'out_for_delivery') events.push(['orders.fulfilled', brief]);
+  if (to === 'delivered') events.push(['orders.delivered', { ...brief, delivered_at: at }]);
+  return events;
+}
+
 /**
  * Moves the order to `to` (checked against TRANSITIONS unless `force`), records the history and
  * queues order.status_changed plus the events a state carries (fulfilled, delivered).
@@ -155,21 +184,11 @@ export async function moveStatus(
 ): Promise<OrderRow> {
   const from = order.status;
   if (from === to) return opts.extra ? saveOrder(tx, order, opts.extra, opts.at) : order;
-  if (!opts.force && !(TRANSITIONS[from] ?? []).includes(to)) {
-    throw invalidStatus(`An order in status "${from}" cannot move to "${to}".`, from, { allowed: TRANSITIONS[from] ?? [] });
-  }
-  const changes: Partial<OrderRow> = { ...opts.extra, status: to };
-  if (to === 'delivered') changes.delivered_at = opts.at;
-  if (to === 'cancelled') {
-    changes.cancelled_at = opts.at;
-    changes.cancel_reason = opts.reason ?? null;
-  }
-  const saved = await saveOrder(tx, order, changes, opts.at);
+  const refusal = opts.force ? null : transitionRefusal(from, to);
+  if (refusal) throw refusal;
+  const saved = await saveOrder(tx, order, { ...opts.extra, ...statusColumns(to, opts.at, opts.reason) }, opts.at);
   await tx.create('StatusChange', { order_id: order.id, from_status: from, to_status: to, reason: opts.reason ?? null, actor: opts.actor, created_at: opts.at });
-  opts.outbox.push(['orders.status_changed', { order_id: order.id, order_number: order.order_number, old_status: from, new_status: to }]);
-  const brief = { order_id: order.id, order_number: order.order_number, status: to, total: order.total, currency: order.currency, customer: order.customer };
-  if (to === 'shipped' || to === 'out_for_delivery') opts.outbox.push(['orders.fulfilled', brief]);
-  if (to === 'delivered') opts.outbox.push(['orders.delivered', { ...brief, delivered_at: opts.at }]);
+  opts.outbox.push(...statusEvents(order, from, to, opts.at));
   return saved;
 }
 

@@ -45,15 +45,23 @@ export function gstRate(value: unknown, field: string): string {
   return normal;
 }
 
-/** The rate for an HSN code by the four-step lookup. */
-export async function lookupRate(db: Db | DbTransaction, hsn: string | null | undefined, override?: unknown): Promise<{ rate: string; source: RateSource; config_id?: number }> {
+/** The GST configurations, oldest first. */
+export const gstConfigs = (db: Db | DbTransaction) => db.find<TaxConfigRow>('TaxConfig', { where: { type: 'gst' }, order: [['id', 'ASC']], limit: 1000 });
+
+/**
+ * The rate for an HSN code by the four-step lookup. `configs` gives the GST configurations (an
+ * order create passes its cached copy, ./definition-cache.ts); it is not called for an override.
+ */
+export async function lookupRate(
+  configs: () => Promise<TaxConfigRow[]>, hsn: string | null | undefined, override?: unknown,
+): Promise<{ rate: string; source: RateSource; config_id?: number }> {
   if (override !== undefined && override !== null && override !== '') return { rate: gstRate(override, 'rate_override'), source: 'override' };
-  const configs = await db.find<TaxConfigRow>('TaxConfig', { where: { type: 'gst' }, order: [['id', 'ASC']], limit: 1000 });
+  const all = await configs();
   if (hsn) {
-    const match = configs.find((c) => Array.isArray(c.hsn_codes) && c.hsn_codes.map(String).includes(String(hsn)));
+    const match = all.find((c) => Array.isArray(c.hsn_codes) && c.hsn_codes.map(String).includes(String(hsn)));
     if (match) return { rate: new D(match.rate).toString(), source: 'hsn', config_id: match.id };
   }
-  const def = configs.find((c) => c.is_default);
+  const def = all.find((c) => c.is_default);
   if (def) return { rate: new D(def.rate).toString(), source: 'default', config_id: def.id };
   return { rate: FALLBACK_RATE, source: 'fallback' };
 }

@@ -65,7 +65,7 @@ function view(e: Endpoint) {
 }
 
 function normaliseEvents(events: string[]): string[] {
-  const out = [...new Set(events.map((e) => e.replace(/^orders\./, 'order.')))];
+  const out = [...new Set(events.map(specEvent))];
   const unknown = out.filter((e) => e !== '*' && !WEBHOOK_EVENTS.includes(e));
   if (unknown.length) throw invalid('events', `Unknown event(s): ${unknown.join(', ')}. Known: ${WEBHOOK_EVENTS.join(', ')} (or "*").`);
   return out;

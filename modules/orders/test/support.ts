@@ -2,10 +2,11 @@
  * Shared by the orders tests: a platform with orders, the Razorpay and Shiprocket modules and an
  * event recorder, plus stand-in Razorpay and Shiprocket servers on 127.0.0.1 speaking those APIs.
  */
+import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { createTestHost, type TestHost } from '../../../sdk/test-host';
+import { createTestHost, type TestHost, type TestHostOptions } from '../../../sdk/test-host';
 
 export const ORDERS_DIR = path.resolve(__dirname, '..');
 export const RAZORPAY_DIR = path.resolve(__dirname, '../../payment-razorpay');
@@ -32,11 +33,18 @@ export async function standIn(handle: (req: Seen) => [number, unknown]) {
   return { origin, seen, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-/** Razorpay's payment-link and refund endpoints, with basic auth key_id:key_secret. */
-export function razorpayStandIn(keyId: string, secret: string) {
+type RazorpayRefund = { id: string; entity: 'refund'; amount: number; currency: string; payment_id: string; notes: Record<string, string>; status: 'pending' | 'processed' | 'failed'; created_at: number };
+
+/**
+ * Razorpay's payment-link and refund endpoints, with basic auth key_id:key_secret. A refund of a
+ * payment whose id starts with `pay_pending` is answered `pending`, as Razorpay does for refunds it
+ * has not yet processed; `finish` settles it on "Razorpay's side" (what GET /v1/refunds/{id} answers
+ * from then on) and `deliver` sends the matching webhook, signed like Razorpay's.
+ */
+export async function razorpayStandIn(keyId: string, secret: string) {
   let n = 0;
-  const refunded = new Map<string, number>();
-  return standIn((req) => {
+  const refunds = new Map<string, RazorpayRefund>();
+  const server = await standIn((req) => {
     const auth = `Basic ${Buffer.from(`${keyId}:${secret}`).toString('base64')}`;
     if (req.headers.authorization !== auth) return [401, { error: { code: 'BAD_REQUEST_ERROR', description: 'The api key provided is invalid' } }];
     if (req.method === 'POST' && req.url === '/v1/payment_links') {
@@ -48,12 +56,42 @@ export function razorpayStandIn(keyId: string, secret: string) {
     const m = /^\/v1\/payments\/([^/]+)\/refund$/.exec(req.url);
     if (req.method === 'POST' && m) {
       if (m[1] === 'pay_declined') return [400, { error: { code: 'BAD_REQUEST_ERROR', description: 'The payment has been fully refunded already' } }];
-      refunded.set(m[1], (refunded.get(m[1]) ?? 0) + req.body.amount);
       n++;
-      return [200, { id: `rfnd_${n}`, entity: 'refund', amount: req.body.amount, currency: 'INR', payment_id: m[1], status: 'processed', notes: req.body.notes }];
+      const refund: RazorpayRefund = {
+        id: `rfnd_${n}`, entity: 'refund', amount: req.body.amount, currency: 'INR', payment_id: m[1], notes: req.body.notes ?? {},
+        status: m[1].startsWith('pay_pending') ? 'pending' : 'processed', created_at: Math.floor(Date.now() / 1000),
+      };
+      refunds.set(refund.id, refund);
+      return [200, refund];
+    }
+    const r = /^\/v1\/refunds\/([^/]+)$/.exec(req.url);
+    if (req.method === 'GET' && r) {
+      const refund = refunds.get(decodeURIComponent(r[1]));
+      return refund ? [200, refund] : [400, { error: { code: 'BAD_REQUEST_ERROR', description: 'The id provided does not exist' } }];
     }
     return [404, { error: { code: 'BAD_REQUEST_ERROR', description: 'The requested URL was not found on the server.' } }];
   });
+  return {
+    ...server,
+    refunds,
+    finish(id: string, status: 'processed' | 'failed') {
+      refunds.get(id)!.status = status;
+    },
+    /**
+     * POSTs Razorpay's webhook for a refund (`refund.processed` / `refund.failed`) to `url`, with
+     * X-Razorpay-Signature = hex HMAC-SHA256 of the exact body under `webhookSecret`.
+     */
+    async deliver(url: string, webhookSecret: string, refundId: string, headers: Record<string, string> = {}) {
+      const refund = refunds.get(refundId) ?? { id: refundId, entity: 'refund', amount: 100, currency: 'INR', payment_id: 'pay_elsewhere', notes: {}, status: 'processed', created_at: 0 };
+      const body = JSON.stringify({
+        entity: 'event', account_id: 'acc_StandIn0001', event: `refund.${refund.status}`, contains: ['refund', 'payment'],
+        payload: { refund: { entity: refund }, payment: { entity: { id: refund.payment_id, entity: 'payment', status: 'refunded' } } }, created_at: Math.floor(Date.now() / 1000),
+      });
+      const signature = createHmac('sha256', webhookSecret).update(body).digest('hex');
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-razorpay-signature': signature, 'x-razorpay-event-id': `evt_${refundId}_${refund.status}`, ...headers }, body });
+      return { status: res.status, body: (await res.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON under test
+    },
+  };
 }
 
 /** Shiprocket's login, serviceability, adhoc order, AWB assignment and tracking endpoints. */
@@ -85,10 +123,44 @@ export function shiprocketStandIn(tracking: Map<string, Array<Record<string, unk
   });
 }
 
-export async function startOrdersHost(fetchOrigins: string[]): Promise<TestHost> {
-  const host = await createTestHost({ modulePath: ORDERS_DIR, withModules: [RAZORPAY_DIR, SHIPROCKET_DIR, RECORDER_DIR] });
+/** A test host whose tenant lets its modules fetch these origins (the stand-ins' own, on 127.0.0.1). */
+export async function startHostAllowing(opts: TestHostOptions, fetchOrigins: string[]): Promise<TestHost> {
+  const host = await createTestHost(opts);
   await host.platform.central.models.Tenant.update({ settings: { modules: { fetch_origins: fetchOrigins } } }, { where: { id: host.tenantId } });
   return host;
+}
+
+export function startOrdersHost(fetchOrigins: string[]): Promise<TestHost> {
+  return startHostAllowing({ modulePath: ORDERS_DIR, withModules: [RAZORPAY_DIR, SHIPROCKET_DIR, RECORDER_DIR] }, fetchOrigins);
+}
+
+export interface OrdersWithProviders {
+  host: TestHost;
+  rzp: Awaited<ReturnType<typeof razorpayStandIn>>;
+  sr: Awaited<ReturnType<typeof shiprocketStandIn>>;
+  close(): Promise<void>;
+}
+
+/** The orders host with the Razorpay and Shiprocket modules configured against their stand-ins. */
+export async function startOrdersWithProviders(tracking = new Map<string, Array<Record<string, unknown>>>()): Promise<OrdersWithProviders> {
+  const rzp = await razorpayStandIn('rzp_test_key', 'rzp_secret');
+  const sr = await shiprocketStandIn(tracking);
+  const host = await startOrdersHost([rzp.origin, sr.origin]);
+  const close = async () => {
+    await host.close();
+    await Promise.all([rzp.close(), sr.close()]);
+  };
+  for (const [settings, body] of [
+    ['/payment-razorpay/settings', { key_id: 'rzp_test_key', key_secret: 'rzp_secret', base_url: rzp.origin }],
+    ['/shipping-shiprocket/settings', { email: 'ops@test-org.example', password: 'sr-pass', base_url: sr.origin }],
+  ] as const) {
+    const res = await host.request('PUT', settings, body);
+    if (res.status !== 200) {
+      await close();
+      throw new Error(`PUT ${settings}: ${res.status} ${JSON.stringify(res.body)}`);
+    }
+  }
+  return { host, rzp, sr, close };
 }
 
 let counter = 0;
@@ -103,6 +175,16 @@ export function orderBody(over: Record<string, unknown> = {}) {
     ...over,
   };
 }
+
+/** Creates an order (orderBody with `over`) over REST; anything but 201 fails the test. */
+export async function createOrder(host: TestHost, over: Record<string, unknown> = {}) {
+  const res = await host.request('POST', '/orders', orderBody(over));
+  if (res.status !== 201) throw new Error(`POST /orders: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** Events are delivered at least once and in parallel, not in emit order: compare them as multisets. */
+export const unordered = <T>(xs: T[]): T[] => [...xs].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
 
 export async function recorded(host: TestHost, event: string, orderId: string) {
   const { events } = await host.call<{ events: Array<{ event: string; payload: Record<string, unknown> }> }>('recorder.list', { event });

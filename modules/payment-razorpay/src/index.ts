@@ -1,9 +1,12 @@
 /**
  * payment_razorpay: the Razorpay gateway for the orders module's payment contract
- * (<alias>.createLink, <alias>.refund). Speaks Razorpay's public REST API through host.fetch:
+ * (<alias>.createLink, <alias>.refund, <alias>.refund_status). Speaks Razorpay's public REST API
+ * through host.fetch:
  *   POST {base}/v1/payment_links            {amount (paise), currency, reference_id, description, customer, notify, expire_by}
  *   POST {base}/v1/payments/{id}/refund     {amount (paise), notes}
- * with HTTP basic auth key_id:key_secret. Amounts cross as decimal strings and become integer
+ *   GET  {base}/v1/refunds/{id}             a refund's current status
+ * with HTTP basic auth key_id:key_secret, and receives Razorpay's webhooks (refund.processed,
+ * refund.failed) on a public route, checking X-Razorpay-Signature. Amounts cross as decimal strings and become integer
  * paise with decimal.js (never floats); an amount with more than 2 decimals is refused.
  */
 import Decimal from 'decimal.js';
@@ -15,7 +18,7 @@ class RazorpayError extends Error {
   }
 }
 
-type Config = { key_id: string; key_secret: string; base_url: string };
+type Config = { key_id: string; key_secret: string; base_url: string; webhook_secret?: string };
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 /** Base64 of a string's UTF-8 bytes (the sandbox has neither Buffer nor btoa). */
@@ -51,13 +54,12 @@ async function config(ctx: HandlerContext): Promise<Config> {
   return { key_id: c.key_id, key_secret: c.key_secret, base_url: c.base_url ?? 'https://api.razorpay.com' };
 }
 
-async function razorpay<T>(ctx: HandlerContext, path: string, body: unknown): Promise<T> {
+async function razorpay<T>(ctx: HandlerContext, path: string, body?: unknown): Promise<T> {
   const c = await config(ctx);
-  const res = await ctx.host.fetch(`${c.base_url}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Basic ${base64(`${c.key_id}:${c.key_secret}`)}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+  const auth = { authorization: `Basic ${base64(`${c.key_id}:${c.key_secret}`)}` };
+  const res = await ctx.host.fetch(`${c.base_url}${path}`, body === undefined
+    ? { method: 'GET', headers: auth }
+    : { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   let parsed: unknown = null;
   try {
     parsed = JSON.parse(res.body);
@@ -74,7 +76,16 @@ async function razorpay<T>(ctx: HandlerContext, path: string, body: unknown): Pr
 type LinkIn = { amount: string; currency: string; reference: string; description?: string; customer?: { name?: string | null; email?: string | null; phone?: string | null }; expires_at?: string };
 type Link = { id: string; short_url: string; status: string; expire_by?: number; amount: number };
 type RefundIn = { payment_id: string; amount: string; currency?: string; reason?: string; reference?: string };
-type Refund = { id: string; status: string; amount: number; payment_id: string };
+type Refund = { id: string; status: string; amount: number; payment_id: string; notes?: Record<string, string> | [] };
+
+/** Razorpay refund statuses (pending, processed, failed) as the orders contract's. */
+const refundStatus = (status: string) => (status === 'processed' ? 'completed' : status === 'failed' ? 'failed' : 'pending');
+const refundOut = (r: Refund) => ({ id: r.id, status: refundStatus(r.status), amount: fromPaise(r.amount) });
+
+type WebhookIn = { _request: { headers: Record<string, string | undefined>; raw_body: string } };
+/** The events this module acts on; Razorpay sends others too (payments, links), which are acknowledged. */
+const REFUND_EVENTS: Record<string, 'completed' | 'failed'> = { 'refund.processed': 'completed', 'refund.failed': 'failed' };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export default defineModule({
   operations: {
@@ -96,19 +107,52 @@ export default defineModule({
       if (input.reason) notes.reason = input.reason.slice(0, 256);
       if (input.reference) notes.reference = input.reference;
       const r = await razorpay<Refund>(ctx, `/v1/payments/${encodeURIComponent(input.payment_id)}/refund`, { amount: toPaise(input.amount), notes, speed: 'normal' });
-      // Razorpay refund statuses: pending, processed, failed.
-      return { id: r.id, status: r.status === 'processed' ? 'completed' : r.status === 'failed' ? 'failed' : 'pending', amount: fromPaise(r.amount) };
+      return refundOut(r);
+    },
+    async refund_status(input: { refund_id: string }, ctx) {
+      return refundOut(await razorpay<Refund>(ctx, `/v1/refunds/${encodeURIComponent(input.refund_id)}`));
+    },
+    /**
+     * Razorpay's webhook: X-Razorpay-Signature is the hex HMAC-SHA256 of the raw body under the
+     * webhook secret (compared in constant time by platform.hmac). refund.processed / refund.failed
+     * are handed to orders.apply_refund_update, which applies each refund's outcome once, so
+     * Razorpay's retries and duplicates are harmless.
+     */
+    async webhook(input: WebhookIn, ctx) {
+      const secret = (await ctx.host.db.findOne<{ key: string; value: string }>('Setting', { where: { key: 'webhook_secret' } }))?.value;
+      const given = input._request.headers['x-razorpay-signature'] ?? '';
+      const check = secret && given ? await ctx.host.call<{ matches: boolean }>('platform.hmac', { key: secret, message: input._request.raw_body, expected: given.slice(0, 1024) }) : null;
+      if (!check?.matches) throw new RazorpayError('INVALID_SIGNATURE', secret ? 'The X-Razorpay-Signature header does not match the body.' : 'No Razorpay webhook secret is configured.', { status: 401 });
+      const body = JSON.parse(input._request.raw_body) as { event?: string; payload?: { refund?: { entity?: Refund } } };
+      const status = REFUND_EVENTS[body.event ?? ''];
+      const refund = body.payload?.refund?.entity;
+      if (!status || !refund?.id) return { applied: false, reason: `event ${body.event ?? '(none)'} is not handled` };
+      // Refunds made through orders carry its refund id as notes.reference; others carry anything or nothing.
+      const note = Array.isArray(refund.notes) ? undefined : refund.notes?.reference;
+      const reference = note && UUID.test(note) ? note : undefined;
+      try {
+        return await ctx.host.call('orders.apply_refund_update', {
+          provider_module: 'payment-razorpay', external_refund_id: refund.id, status, ...(reference ? { refund_id: reference } : {}),
+          ...(status === 'failed' ? { failure_reason: 'Razorpay reported the refund failed' } : {}),
+        });
+      } catch (err) {
+        // A refund made outside the platform (e.g. in Razorpay's dashboard): acknowledged, nothing to apply.
+        if ((err as { code?: string }).code === 'NOT_FOUND') return { applied: false, reason: `refund ${refund.id} is not known here` };
+        throw err;
+      }
     },
     async configure(input: Config, ctx) {
       await ctx.host.db.transaction(async (tx) => {
         for (const key of ['key_id', 'key_secret', 'base_url'] as const) await tx.upsert('Setting', { key, value: input[key] ?? 'https://api.razorpay.com' });
+        if (input.webhook_secret) await tx.upsert('Setting', { key: 'webhook_secret', value: input.webhook_secret });
       });
-      return { configured: true, key_id: input.key_id, base_url: input.base_url ?? 'https://api.razorpay.com' };
+      const webhook = Boolean(await ctx.host.db.findOne('Setting', { where: { key: 'webhook_secret' } }));
+      return { configured: true, key_id: input.key_id, base_url: input.base_url ?? 'https://api.razorpay.com', webhook };
     },
     async status(_input: unknown, ctx) {
       const rows = await ctx.host.db.find<{ key: string; value: string }>('Setting', {});
       const c = Object.fromEntries(rows.map((r) => [r.key, r.value]));
-      return { configured: Boolean(c.key_id && c.key_secret), key_id: c.key_id ?? null, base_url: c.base_url ?? null };
+      return { configured: Boolean(c.key_id && c.key_secret), key_id: c.key_id ?? null, base_url: c.base_url ?? null, webhook: Boolean(c.webhook_secret) };
     },
   },
 });

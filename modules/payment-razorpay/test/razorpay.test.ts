@@ -1,15 +1,14 @@
 /** payment_razorpay against a stand-in of Razorpay's API on 127.0.0.1, in the real sandbox. */
 import path from 'node:path';
-import { createTestHost, type TestHost } from '../../../sdk/test-host';
-import { razorpayStandIn } from '../../orders/test/support';
+import type { TestHost } from '../../../sdk/test-host';
+import { razorpayStandIn, startHostAllowing } from '../../orders/test/support';
 
 let host: TestHost;
 let rzp: Awaited<ReturnType<typeof razorpayStandIn>>;
 
 beforeAll(async () => {
   rzp = await razorpayStandIn('rzp_key', 'rzp_secret');
-  host = await createTestHost({ modulePath: path.resolve(__dirname, '..') });
-  await host.platform.central.models.Tenant.update({ settings: { modules: { fetch_origins: [rzp.origin] } } }, { where: { id: host.tenantId } });
+  host = await startHostAllowing({ modulePath: path.resolve(__dirname, '..') }, [rzp.origin]);
 }, 60_000);
 afterAll(async () => {
   await host?.close();
@@ -19,6 +18,11 @@ afterAll(async () => {
 describe('spec 3: payment.createLink and refund over Razorpay\'s public API', () => {
   it('refuses to work unconfigured', async () => {
     await expect(host.call('payment_razorpay.createLink', { amount: '10.00', currency: 'INR', reference: 'R1' })).rejects.toMatchObject({ code: 'PROVIDER_NOT_CONFIGURED' });
+  });
+
+  it('refuses webhooks while no webhook secret is configured', async () => {
+    const res = await rzp.deliver(`${host.url}/api/v1/payment-razorpay/webhook`, 'any-secret-at-all-000', 'rfnd_1', { 'x-tenant': host.tenantId });
+    expect([res.status, res.body.code]).toEqual([401, 'INVALID_SIGNATURE']);
   });
 
   it('creates a link in paise with basic auth, refunds, and reports Razorpay errors', async () => {
@@ -34,6 +38,13 @@ describe('spec 3: payment.createLink and refund over Razorpay\'s public API', ()
     expect(refund).toEqual({ id: expect.stringMatching(/^rfnd_/), status: 'completed', amount: '0.10' });
     expect(rzp.seen.pop()!.body.amount).toBe(10);
     await expect(host.call('payment_razorpay.refund', { payment_id: 'pay_declined', amount: '1.00' })).rejects.toMatchObject({ code: 'RAZORPAY_ERROR' });
+    // Razorpay answers some refunds pending; GET /v1/refunds/{id} tells how they end.
+    const pending = await host.call<{ id: string; status: string }>('payment_razorpay.refund', { payment_id: 'pay_pending_1', amount: '2.00' });
+    expect(pending.status).toBe('pending');
+    expect(await host.call('payment_razorpay.refund_status', { refund_id: pending.id })).toEqual({ id: pending.id, status: 'pending', amount: '2.00' });
+    rzp.finish(pending.id, 'failed');
+    expect(await host.call('payment_razorpay.refund_status', { refund_id: pending.id })).toMatchObject({ status: 'failed' });
+    await expect(host.call('payment_razorpay.refund_status', { refund_id: 'rfnd_unknown' })).rejects.toMatchObject({ code: 'RAZORPAY_ERROR' });
     await expect(host.call('payment_razorpay.createLink', { amount: '1.005', currency: 'INR', reference: 'x' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 });

@@ -1,0 +1,33 @@
+import { catalogTools, inferredPermission } from './ai-tools';
+
+describe('spec 2 Tool discovery rule 2: the permission a tool needs, inferred from its name', () => {
+  test.each([
+    ['orders.get', 'orders.view'],
+    ['orders.getStats', 'orders.view'],
+    ['customers.search', 'customers.view'],
+    ['orders.analytics_stats', 'orders.view'],
+    ['orders.create_payment_link', 'orders.create'],
+    ['orders.update_status', 'orders.manage'],
+    ['orders.processRefund', 'orders.manage'],
+    ['stock.reserve', 'stock.manage'],
+    ['orders.delete_webhook', 'orders.delete'],
+    ['orders.cancel', 'orders.delete'],
+    ['orders.list_shipments', 'orders.view'],
+    // Whole words only: "budget" holds "get" but is not a get.
+    ['ledger.update_budget', 'ledger.manage'],
+  ])('%s needs %s', (name, permission) => {
+    expect(inferredPermission(name)).toBe(permission);
+  });
+
+  test('a tool needs both the inferred permission and the operation\'s own; ai_tool: false is no tool', () => {
+    const tools = catalogTools('orders', [
+      { name: 'orders.cancel', description: 'Cancels.', permission: 'orders.manage' },
+      { name: 'orders.get', description: 'One order.', permission: 'orders.view' },
+      { name: 'orders.sync', description: 'Nightly.', ai_tool: false },
+    ]);
+    expect(tools).toEqual([
+      { tool: { name: 'orders.cancel', module: 'orders', description: 'Cancels.' }, needs: ['orders.delete', 'orders.manage'] },
+      { tool: { name: 'orders.get', module: 'orders', description: 'One order.' }, needs: ['orders.view'] },
+    ]);
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * The AI tool list (spec 2, Tools; Tool discovery and permission enforcement): a tool is a bus
+ * operation a module provides, {name, module, description}. An operation with `ai_tool: false` in its
+ * manifest is not offered (internal work such as scheduled jobs). A user sees only the tools they
+ * could use: rule 2 infers a permission from the tool's name, and the operation's own `permission`
+ * (which the bus enforces on every call) must be held too, so the list is never wider than what a
+ * call would be allowed to do (rule 3).
+ */
+import type { Operation } from '../../sdk/manifest';
+
+export interface ToolEntry {
+  name: string;
+  module: string;
+  description: string;
+}
+
+/** A tool with the permissions a user needs to see it. */
+export interface CatalogTool {
+  tool: ToolEntry;
+  needs: string[];
+}
+
+/** Words of a method name: `getStats` → get, stats; `create_payment_link` → create, payment, link. */
+const words = (method: string) =>
+  method
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+
+/** Spec 2, Tool discovery rule 2, checked in the order the spec lists the words. */
+const RULES: Array<[string[], string]> = [
+  [['get', 'search', 'stats'], 'view'],
+  [['create'], 'create'],
+  [['update', 'process', 'reserve'], 'manage'],
+  [['delete', 'cancel'], 'delete'],
+];
+
+export function inferredPermission(name: string): string {
+  const dot = name.indexOf('.');
+  const module = name.slice(0, dot);
+  const method = new Set(words(name.slice(dot + 1)));
+  const rule = RULES.find(([keys]) => keys.some((k) => method.has(k)));
+  return `${module}.${rule ? rule[1] : 'view'}`;
+}
+
+export function catalogTools(module: string, provides: readonly Operation[]): CatalogTool[] {
+  return provides
+    .filter((op) => op.ai_tool !== false)
+    .map((op) => {
+      const inferred = inferredPermission(op.name);
+      return { tool: { name: op.name, module, description: op.description }, needs: op.permission && op.permission !== inferred ? [inferred, op.permission] : [inferred] };
+    });
+}

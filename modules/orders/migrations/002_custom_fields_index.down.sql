@@ -1,0 +1,1 @@
+DROP INDEX IF EXISTS orders_custom_fields_gin;

@@ -1,0 +1,161 @@
+/**
+ * Notification rules (spec 3, Notification rule: name, event, channel, recipient_type, template,
+ * conditions, is_active): create, list, get, update (PUT, partial), delete, and the send log.
+ * Sending — on events and from POST …/test — is in notification-dispatch.ts.
+ *
+ * Checked when a rule is saved (422 naming the field): the event (order.* as in the spec, orders.*
+ * accepted and normalised), the channel × recipient_type pairs of notification-channels.ts, the
+ * recipient's form, unknown template placeholders (named), the conditions (rule-conditions.ts),
+ * and that the channel's provider module is installed (PROVIDER_NOT_INSTALLED) — a rule that could
+ * never send is refused instead of filling the send log with failures. A provider uninstalled
+ * later makes the rule's sends fail, logged with the reason.
+ */
+import type { HandlerContext } from '../../../sdk';
+import { invalid, notFound, OrdersError } from './errors';
+import { EMAIL_RE, PHONE_RE, PROVIDER_OF, providerInstalled, RECIPIENTS_OF, type Channel, type RecipientType } from './notification-channels';
+import { checkConditions, type Conditions } from './rule-conditions';
+import { nowIso, UUID_RE } from './store';
+import { checkTemplate } from './templates';
+import { WEBHOOK_EVENTS } from './webhooks';
+
+export type RuleRow = {
+  id: string;
+  name: string;
+  event: string;
+  channel: Channel;
+  recipient_type: RecipientType;
+  recipient: string | null;
+  recipient_user_id: number | null;
+  subject: string | null;
+  template: string;
+  conditions: Conditions;
+  is_active: boolean;
+  created_at: string;
+  updated_at: string;
+};
+
+export type SendRow = {
+  id: string;
+  rule_id: string;
+  event_id: string | null;
+  event: string | null;
+  order_id: string | null;
+  order_number: string | null;
+  channel: Channel;
+  recipient: string | null;
+  subject: string | null;
+  text: string | null;
+  status: 'sending' | 'retrying' | 'sent' | 'failed' | 'skipped';
+  /** The last attempt's error (kept while retrying, cleared once sent). */
+  error: string | null;
+  provider_message_id: string | null;
+  is_test: boolean;
+  attempts: number;
+  claimed_at: string | null;
+  /** When a `retrying` send is due again (notification-retry.ts). */
+  next_attempt_at: string | null;
+  created_at: string;
+  sent_at: string | null;
+};
+
+type RuleInput = Partial<Omit<RuleRow, 'id' | 'created_at' | 'updated_at'>> & { rule_id?: string };
+
+/** Events a rule may listen to: the spec's order.* names. */
+export const RULE_EVENTS = WEBHOOK_EVENTS;
+
+function normaliseEvent(event: string): string {
+  const name = event.replace(/^orders\./, 'order.');
+  if (!RULE_EVENTS.includes(name)) throw invalid('event', `Unknown event "${event}". Known: ${RULE_EVENTS.join(', ')}.`);
+  return name;
+}
+
+/** Every check of a complete rule; `rule` is the stored rule with the changes applied. */
+async function check(ctx: HandlerContext, rule: Omit<RuleRow, 'id' | 'created_at' | 'updated_at'>) {
+  const allowed = RECIPIENTS_OF[rule.channel];
+  if (!allowed.includes(rule.recipient_type)) {
+    throw invalid('recipient_type', `The ${rule.channel} channel takes recipient_type ${allowed.join(' or ')}, not "${rule.recipient_type}"${rule.channel === 'in_app' ? ' (in-app notifications reach platform users; a customer is not one)' : ''}.`);
+  }
+  if (rule.recipient_type === 'user' && !rule.recipient_user_id) throw invalid('recipient_user_id', 'recipient_type "user" needs recipient_user_id (a platform user id).');
+  if (rule.recipient_type === 'custom') {
+    if (!rule.recipient) throw invalid('recipient', `recipient_type "custom" needs recipient (${rule.channel === 'email' ? 'an email address' : 'a phone number'}).`);
+    const wanted = rule.channel === 'email' ? EMAIL_RE : PHONE_RE;
+    if (!wanted.test(rule.recipient)) throw invalid('recipient', `"${rule.recipient}" is not ${rule.channel === 'email' ? 'an email address' : 'a phone number (+<country code><number>)'}.`);
+  }
+  checkTemplate('template', rule.template);
+  if (rule.subject) checkTemplate('subject', rule.subject);
+  checkConditions(rule.conditions);
+  if (!(await providerInstalled(ctx, rule.channel))) {
+    throw new OrdersError('PROVIDER_NOT_INSTALLED', `The ${rule.channel} channel needs the module ${PROVIDER_OF[rule.channel]}, which is not installed for this tenant.`, {
+      status: 422, errors: { channel: [`install the ${PROVIDER_OF[rule.channel]} module first`] },
+    });
+  }
+}
+
+/** Fields that only mean something for one recipient type are cleared for the others. */
+function tidy<T extends { recipient_type: RecipientType; recipient: string | null; recipient_user_id: number | null }>(rule: T): T {
+  return { ...rule, recipient: rule.recipient_type === 'custom' ? rule.recipient : null, recipient_user_id: rule.recipient_type === 'user' ? rule.recipient_user_id : null };
+}
+
+export async function loadRule(ctx: HandlerContext, id: string): Promise<RuleRow> {
+  const rule = UUID_RE.test(id) ? await ctx.host.db.findOne<RuleRow>('NotificationRule', { where: { id: id.toLowerCase() } }) : null;
+  if (!rule) throw notFound('Notification rule', id);
+  return rule;
+}
+
+export async function createRule(input: RuleInput, ctx: HandlerContext) {
+  const rule = tidy({
+    name: input.name!,
+    event: normaliseEvent(input.event!),
+    channel: input.channel!,
+    recipient_type: input.recipient_type ?? 'customer',
+    recipient: input.recipient ?? null,
+    recipient_user_id: input.recipient_user_id ?? null,
+    subject: input.subject ?? null,
+    template: input.template!,
+    conditions: input.conditions ?? {},
+    is_active: input.is_active ?? true,
+  });
+  await check(ctx, rule);
+  const at = nowIso(ctx);
+  return ctx.host.db.create<RuleRow>('NotificationRule', { ...rule, created_at: at, updated_at: at });
+}
+
+export async function listRules(input: { event?: string; channel?: string; is_active?: boolean }, ctx: HandlerContext) {
+  const where: Record<string, unknown> = {};
+  if (input.event) where.event = normaliseEvent(input.event);
+  if (input.channel) where.channel = input.channel;
+  if (input.is_active !== undefined) where.is_active = input.is_active;
+  return { data: await ctx.host.db.find<RuleRow>('NotificationRule', { where, order: [['created_at', 'ASC'], ['id', 'ASC']], limit: 1000 }) };
+}
+
+export const getRule = (input: { rule_id: string }, ctx: HandlerContext) => loadRule(ctx, input.rule_id);
+
+export async function updateRule(input: RuleInput & { rule_id: string }, ctx: HandlerContext) {
+  const current = await loadRule(ctx, input.rule_id);
+  const { rule_id: _id, ...changes } = input;
+  const next = tidy({ ...current, ...changes, ...(changes.event !== undefined ? { event: normaliseEvent(changes.event) } : {}) });
+  await check(ctx, next);
+  const saved = { ...next, updated_at: nowIso(ctx) };
+  const { id: _same, created_at: _created, ...values } = saved;
+  await ctx.host.db.update<RuleRow>('NotificationRule', values, { where: { id: current.id } });
+  return saved;
+}
+
+/** Deletes the rule; its send log stays (history of what customers were sent). */
+export async function deleteRule(input: { rule_id: string }, ctx: HandlerContext) {
+  const rule = await loadRule(ctx, input.rule_id);
+  await ctx.host.db.destroy('NotificationRule', { where: { id: rule.id } });
+  return { deleted: true, id: rule.id };
+}
+
+export async function listSends(input: { rule_id: string; status?: string; order_id?: string; limit?: number; offset?: number }, ctx: HandlerContext) {
+  const rule = await loadRule(ctx, input.rule_id);
+  const where: Record<string, unknown> = { rule_id: rule.id };
+  if (input.status) where.status = input.status;
+  if (input.order_id) where.order_id = input.order_id.toLowerCase();
+  const [rows, total] = await Promise.all([
+    ctx.host.db.find<SendRow>('NotificationSend', { where, order: [['created_at', 'DESC'], ['id', 'ASC']], limit: input.limit ?? 50, offset: input.offset ?? 0 }),
+    ctx.host.db.count('NotificationSend', { where }),
+  ]);
+  return { data: rows, total };
+}

@@ -1,0 +1,88 @@
+/**
+ * whatsapp_cloud: WhatsApp messages through Meta's WhatsApp Cloud API (the orders module's whatsapp
+ * channel), through host.fetch:
+ *   POST {base}/{version}/{phone_number_id}/messages   Authorization: Bearer <access token>
+ *   {messaging_product: "whatsapp", recipient_type: "individual", to, type: "text", text: {body, preview_url}}
+ * answered {messaging_product, contacts: [{input, wa_id}], messages: [{id: "wamid…"}]} or
+ * {error: {message, type, code, fbtrace_id}}. WhatsApp delivers free-form text only inside the
+ * 24-hour customer service window; outside it Meta refuses the message (error 131047), which
+ * reaches the caller as WHATSAPP_ERROR with Meta's code.
+ */
+import { defineModule, type HandlerContext } from '../../../sdk';
+
+class WhatsAppError extends Error {
+  constructor(readonly code: string, message: string, readonly details: { status: number } & Record<string, unknown>) {
+    super(message);
+  }
+}
+
+const DEFAULT_BASE = 'https://graph.facebook.com';
+const DEFAULT_VERSION = 'v21.0';
+type Config = { access_token: string; phone_number_id: string; api_version: string; base_url: string; default_country_code: string };
+const KEYS = ['access_token', 'phone_number_id', 'api_version', 'base_url', 'default_country_code'] as const;
+
+/** The stored settings, the optional ones defaulted. */
+async function readSettings(ctx: HandlerContext): Promise<Partial<Config> & Omit<Config, 'access_token' | 'phone_number_id'>> {
+  const rows = await ctx.host.db.find<{ key: string; value: string }>('Setting', {});
+  const c = Object.fromEntries(rows.map((r) => [r.key, r.value])) as Partial<Config>;
+  return { ...c, api_version: c.api_version ?? DEFAULT_VERSION, base_url: c.base_url ?? DEFAULT_BASE, default_country_code: c.default_country_code ?? '91' };
+}
+
+async function config(ctx: HandlerContext): Promise<Config> {
+  const c = await readSettings(ctx);
+  if (!c.access_token || !c.phone_number_id) {
+    throw new WhatsAppError('PROVIDER_NOT_CONFIGURED', 'WhatsApp Cloud is not configured for this tenant: PUT /whatsapp-cloud/settings.', { status: 422 });
+  }
+  return { ...c, access_token: c.access_token, phone_number_id: c.phone_number_id };
+}
+
+/** "+91 98000-00000" → "919800000000" (WhatsApp wants digits with the country code). */
+export function waNumber(phone: string, countryCode: string): string {
+  const digits = phone.replace(/[\s().-]/g, '').replace(/^\+/, '').replace(/^00/, '');
+  if (!/^\d{10,15}$/.test(digits)) throw new WhatsAppError('INVALID_PHONE', `"${phone}" is not a phone number (10 to 15 digits, optionally with + and country code).`, { status: 422, errors: { to: ['not a phone number'] } });
+  return digits.length === 10 ? `${countryCode}${digits}` : digits;
+}
+
+/** What is configured; never the token. */
+async function status(ctx: HandlerContext) {
+  const c = await readSettings(ctx);
+  return {
+    configured: Boolean(c.access_token && c.phone_number_id), phone_number_id: c.phone_number_id ?? null, api_version: c.api_version,
+    base_url: c.base_url, default_country_code: c.default_country_code,
+  };
+}
+
+type SendIn = { to: string; text: string; preview_url?: boolean };
+type MetaAnswer = { messages?: Array<{ id?: string }>; contacts?: Array<{ wa_id?: string }>; error?: { message?: string; code?: number; type?: string } };
+
+export default defineModule({
+  operations: {
+    async send(input: SendIn, ctx) {
+      const c = await config(ctx);
+      const to = waNumber(input.to, c.default_country_code);
+      const res = await ctx.host.fetch(`${c.base_url}/${c.api_version}/${encodeURIComponent(c.phone_number_id)}/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${c.access_token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', to, type: 'text', text: { preview_url: input.preview_url ?? false, body: input.text } }),
+      });
+      let parsed: MetaAnswer | null = null;
+      try {
+        parsed = JSON.parse(res.body);
+      } catch {
+        /* not JSON: reported below */
+      }
+      const id = parsed?.messages?.[0]?.id;
+      if (res.status >= 200 && res.status < 300 && id) return { id, to: parsed?.contacts?.[0]?.wa_id ?? to, status: 'sent' };
+      throw new WhatsAppError('WHATSAPP_ERROR', `WhatsApp Cloud answered ${res.status}: ${parsed?.error?.message ?? res.body.slice(0, 200)}`, {
+        status: res.status === 401 || res.status >= 500 ? 502 : 422, whatsapp_status: res.status, whatsapp_code: parsed?.error?.code ?? null,
+      });
+    },
+    async configure(input: Partial<Config> & { access_token: string; phone_number_id: string }, ctx) {
+      await ctx.host.db.transaction(async (tx) => {
+        for (const key of KEYS) if (input[key] !== undefined) await tx.upsert('Setting', { key, value: input[key] });
+      });
+      return status(ctx);
+    },
+    status: (_input: unknown, ctx) => status(ctx),
+  },
+});

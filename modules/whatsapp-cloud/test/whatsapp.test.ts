@@ -1,0 +1,42 @@
+/** whatsapp_cloud against a stand-in of Meta's WhatsApp Cloud API on 127.0.0.1, in the real sandbox. */
+import path from 'node:path';
+import type { TestHost } from '../../../sdk/test-host';
+import { startHostAllowing } from '../../orders/test/support';
+import { OUTSIDE_WINDOW, whatsappStandIn } from './whatsapp-stand-in';
+
+let host: TestHost;
+let wa: Awaited<ReturnType<typeof whatsappStandIn>>;
+
+beforeAll(async () => {
+  wa = await whatsappStandIn('EAAG-token', '106540352242922');
+  host = await startHostAllowing({ modulePath: path.resolve(__dirname, '..') }, [wa.origin]);
+}, 60_000);
+afterAll(async () => {
+  await host?.close();
+  await wa?.close();
+});
+
+describe('spec 3 notification rules: whatsapp channel over the WhatsApp Cloud API', () => {
+  it('refuses to send unconfigured', async () => {
+    await expect(host.call('whatsapp_cloud.send', { to: '+919800000000', text: 'hi' })).rejects.toMatchObject({ code: 'PROVIDER_NOT_CONFIGURED' });
+  });
+
+  it('POSTs a text message with the bearer token and returns the wamid; reports Meta errors with their code', async () => {
+    await host.call('whatsapp_cloud.configure', { access_token: 'bad', phone_number_id: '106540352242922', base_url: wa.origin });
+    await expect(host.call('whatsapp_cloud.send', { to: '+919800000000', text: 'hi' })).rejects.toMatchObject({ code: 'WHATSAPP_ERROR', status: 502, details: expect.objectContaining({ whatsapp_code: 190 }) });
+
+    const put = await host.request('PUT', '/whatsapp-cloud/settings', { access_token: 'EAAG-token', phone_number_id: '106540352242922', base_url: wa.origin });
+    expect(put.status).toBe(200);
+    expect(JSON.stringify(put.body)).not.toContain('EAAG-token');
+    const sent = await host.call('whatsapp_cloud.send', { to: '+91 98000 00001', text: 'Your order ORD-1 is out for delivery' });
+    expect(sent).toEqual({ id: expect.stringMatching(/^wamid\./), to: '919800000001', status: 'sent' });
+    const req = wa.seen.pop()!;
+    expect(req.url).toBe('/v21.0/106540352242922/messages');
+    expect(req.headers.authorization).toBe('Bearer EAAG-token');
+    expect(req.body).toEqual({ messaging_product: 'whatsapp', recipient_type: 'individual', to: '919800000001', type: 'text', text: { preview_url: false, body: 'Your order ORD-1 is out for delivery' } });
+
+    await expect(host.call('whatsapp_cloud.send', { to: `+${OUTSIDE_WINDOW}`, text: 'x' })).rejects.toMatchObject({ code: 'WHATSAPP_ERROR', status: 422, details: expect.objectContaining({ whatsapp_code: 131047 }) });
+    await expect(host.call('whatsapp_cloud.send', { to: 'call me now', text: 'x' })).rejects.toMatchObject({ code: 'INVALID_PHONE' });
+    expect(wa.messages).toHaveLength(1);
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * Spec 1, Server-driven screens: the orders module's own screens (modules/orders/screens/*.json) load
+ * and serve, their sections reading orders through the bus as the requesting user.
+ */
+import path from 'node:path';
+import { loadModuleFromDir } from '../../core/modules/loaded-module';
+import { buildModule } from '../../sdk/build/build-module';
+import { needsBuild } from '../../sdk/build/needs-build';
+import { startTestPlatform, type TestPlatform } from '../support/test-platform';
+
+const ORDERS = path.resolve(__dirname, '../../modules/orders');
+
+describe('spec 1 Server-driven screens: the orders module\'s screens', () => {
+  let tp: TestPlatform;
+  let who: { token: string; tenant: string };
+  const get = (p: string) => tp.api(p, who);
+  const order = (n: number) => ({
+    order_number: `SCR-${n}`,
+    customer: { id: `cust-${n}`, name: `Customer ${n}`, email: `c${n}@example.com`, phone: '+919800000000' },
+    items: [{ name: 'Kurta', sku: 'K-1', hsn_code: '6109', quantity: 1, unit_price: `${100 * n}.00` }],
+    shipping_address: { name: `Customer ${n}`, line1: '1 MG Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560001', phone: '+919800000000' },
+    status: 'confirmed',
+  });
+
+  beforeAll(async () => {
+    if (await needsBuild(ORDERS, 'dist/index.js')) await buildModule(ORDERS);
+    tp = await startTestPlatform();
+    const owner = await tp.install('acme');
+    who = { token: owner.token, tenant: 'acme' };
+    tp.platform.kernel.source.add(await loadModuleFromDir(ORDERS));
+    const installed = await tp.api('/modules/orders/install', { ...who, body: {} });
+    if (installed.status !== 201) throw new Error(`install failed: ${installed.status} ${JSON.stringify(installed.body)}`);
+    for (const n of [1, 2, 3]) {
+      const res = await tp.api('/orders', { ...who, body: order(n) });
+      if (res.status !== 201) throw new Error(`order failed: ${res.status} ${JSON.stringify(res.body)}`);
+    }
+  }, 240_000);
+  afterAll(() => tp?.close());
+
+  test('both screens are listed; the detail screen stays out of navigation', async () => {
+    const res = await get('/mobile/screens');
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((s: { id: string; navigation: boolean }) => [s.id, s.navigation])).toEqual([['orders.list', true], ['orders.detail', false]]);
+  });
+
+  test('each static definition passes the section rules and is served', async () => {
+    for (const id of ['orders.list', 'orders.detail']) {
+      const res = await get(`/mobile/screens/${id}`);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ id, type: 'screen', version: 1, layout: 'scroll' });
+    }
+  });
+
+  test('the list section pages through orders with search and sort passed to orders.list', async () => {
+    const res = await get('/mobile/screens/orders.list/data/orders?per_page=2&sort=total');
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((o: { order_number: string }) => o.order_number)).toEqual(['SCR-1', 'SCR-2']);
+    expect(res.body.meta).toEqual({ current_page: 1, per_page: 2, total: 3, last_page: 2, has_more: true });
+    const found = await get('/mobile/screens/orders.list/data/orders?search=SCR-3');
+    expect(found.body.data.map((o: { order_number: string }) => o.order_number)).toEqual(['SCR-3']);
+  });
+
+  test('the detail screen\'s sections read one order by the id in the query', async () => {
+    const summary = await get('/mobile/screens/orders.detail/data/summary?id=SCR-2');
+    expect(summary.status).toBe(200);
+    expect(summary.body.data).toMatchObject({ order_number: 'SCR-2', status: 'confirmed' });
+    const items = await get('/mobile/screens/orders.detail/data/items?id=SCR-2');
+    expect(items.body.data).toEqual([expect.objectContaining({ name: 'Kurta', quantity: 1 })]);
+    expect(items.body.meta).toMatchObject({ total: null, has_more: false });
+  });
+});
