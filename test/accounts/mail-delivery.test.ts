@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
-import { freePort } from './support/accounts-platform';
+import { freePort } from '../support/free-port';
 import { startSmtpSink } from './support/smtp-sink';
 
 describe('spec 1 Email verification: how mail leaves the platform', () => {

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { freePort } from '../support/free-port';
 
 /**
  * Issue 2, Done means: the start command boots with no PostgreSQL or Redis configured (embedded
@@ -11,7 +12,7 @@ describe('README: the start command on a machine with nothing configured', () =>
     // Inside the project (not a 0700 temp dir): as root, PostgreSQL runs as the `postgres` user and must reach it.
     const root = path.resolve(__dirname, '../..');
     const dataDir = path.join(root, 'data', `start-test-${process.pid}`);
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(55000 + Math.floor(Math.random() * 2000)), LOG_LEVEL: 'warn' };
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
     delete env.DATABASE_URL;
     delete env.REDIS_URL;
     const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'core/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -43,3 +44,4 @@ describe('README: the start command on a machine with nothing configured', () =>
     }
   }, 120_000);
 });
+

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
+import { freePort } from '../support/free-port';
 
 /**
  * README, Two commands: `./run start` ends in `npm start`, so a process manager's SIGTERM (systemd,
@@ -11,10 +12,10 @@ import path from 'node:path';
  */
 const root = path.resolve(__dirname, '../..');
 
-function npmStart(name: string, env: Record<string, string>, ownGroup = false) {
+async function npmStart(name: string, env: Record<string, string>, ownGroup = false) {
   // Inside the project (not a 0700 temp dir): as root, PostgreSQL runs as the `postgres` user and must reach it.
   const dataDir = path.join(root, 'data', `${name}-${process.pid}`);
-  const full: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(57000 + Math.floor(Math.random() * 2000)), LOG_LEVEL: 'info', ...env };
+  const full: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'info', ...env };
   delete full.DATABASE_URL;
   delete full.REDIS_URL;
   // ownGroup: a process group of its own, as a terminal gives the command it runs (Ctrl-C signals the group).
@@ -28,7 +29,7 @@ function npmStart(name: string, env: Record<string, string>, ownGroup = false) {
 }
 
 /** Stops what a failed run left behind (the platform, its PostgreSQL) and removes its data dir. */
-async function cleanUp(run: ReturnType<typeof npmStart>): Promise<void> {
+async function cleanUp(run: Awaited<ReturnType<typeof npmStart>>): Promise<void> {
   if (run.npm.exitCode === null) run.npm.kill('SIGKILL');
   for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     let cmd = '';
@@ -47,7 +48,7 @@ async function cleanUp(run: ReturnType<typeof npmStart>): Promise<void> {
   fs.rmSync(run.dataDir, { recursive: true, force: true });
 }
 
-function listening(run: ReturnType<typeof npmStart>): Promise<string> {
+function listening(run: Awaited<ReturnType<typeof npmStart>>): Promise<string> {
   return new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no URL printed in 90 s:\n${run.out}`)), 90_000);
     run.npm.stdout.on('data', () => {
@@ -63,7 +64,7 @@ function listening(run: ReturnType<typeof npmStart>): Promise<string> {
 
 describe('README Two commands: npm start stops the platform and its embedded PostgreSQL on SIGTERM and Ctrl-C', () => {
   test('SIGTERM to the npm process shuts the platform down: port closed, PostgreSQL stopped', async () => {
-    const run = npmStart('start-signals', {});
+    const run = await npmStart('start-signals', {});
     try {
       const url = await listening(run);
       expect(fs.existsSync(run.postmasterPid)).toBe(true);
@@ -80,7 +81,7 @@ describe('README Two commands: npm start stops the platform and its embedded Pos
   }, 150_000);
 
   test('Ctrl-C (SIGINT to the whole process group, passed on again by npm and tsx) completes the shutdown', async () => {
-    const run = npmStart('start-ctrl-c', {}, true);
+    const run = await npmStart('start-ctrl-c', {}, true);
     try {
       const url = await listening(run);
       process.kill(-run.npm.pid!, 'SIGINT');
@@ -98,7 +99,7 @@ describe('README Two commands: npm start stops the platform and its embedded Pos
     const taken = net.createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as AddressInfo).port;
-    const run = npmStart('start-port-taken', { PORT: String(port) });
+    const run = await npmStart('start-port-taken', { PORT: String(port) });
     try {
       await run.closed;
       expect(await run.exited).toBe(1);

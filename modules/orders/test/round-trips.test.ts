@@ -30,6 +30,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  host?.platform.clock.reset();
   await host?.close();
   await rec?.close();
 });
@@ -61,6 +62,8 @@ const LONE_READ = (table: string) => new RegExp(`^SET LOCAL ROLE "mandi_mod_orde
 
 describe('spec 3 (Order create, Order payment, Invoice): round trips of the hot paths', () => {
   it('create: definitions read once, then cached; the transaction opens with its scope in one trip; 6 trips in all', async () => {
+    // The cache lives DEFINITION_TTL_MS by the platform clock; a slow machine must not let it lapse between the two creates.
+    host.platform.clock.freeze();
     const first = await tripsOf('POST', '/orders', ORDER);
     expect(first.res.status).toBe(201);
     // Cold: custom fields, seller state and GST configurations are read, each in one trip.
@@ -78,6 +81,7 @@ describe('spec 3 (Order create, Order payment, Invoice): round trips of the hot 
       'COMMIT;',
     ]);
     expect(new Set(again.trips.map((t: RoundTrip) => t.conn)).size).toBe(1);
+    host.platform.clock.reset();
   });
 
   it('a GST configuration, setting or custom field changed through the module counts from the very next create', async () => {

@@ -3,7 +3,7 @@
  * mails pointing back at it (a fixed free port, so APP_URL is known before the start), and helpers
  * to act as a given address and browser.
  */
-import net from 'node:net';
+import { freePort } from '../../support/free-port';
 import { httpRequest, startTestPlatform, type ApiInit, type ApiResponse, type TestPlatform } from '../../support/test-platform';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from './smtp-sink';
 
@@ -16,14 +16,6 @@ export interface AccountsPlatform {
   smtp: SmtpSink;
   api(path: string, init?: ApiInit & { ip?: string; ua?: string }): Promise<ApiResponse>;
   close(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
 }
 
 export async function startAccountsPlatform(env: Record<string, string> = {}, centralDb?: string): Promise<AccountsPlatform> {
