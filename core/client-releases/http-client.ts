@@ -6,7 +6,8 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { OutboundUrlError, checkOutboundUrl, isPublicAddress, needsPublicAddress, publicOnlyLookup, type OutboundPolicy } from './outbound-policy';
+import { isPublicAddress } from '../net/public-address';
+import { OutboundUrlError, checkOutboundUrl, needsPublicAddress, publicOnlyLookup, type OutboundPolicy } from './outbound-policy';
 
 export interface OutboundRequest {
   method?: string;

@@ -9,7 +9,7 @@
  * - test and development: HTTPS anywhere, and plain HTTP to loopback (127.0.0.1, ::1, localhost), which
  *   is how tests stand in for release hosts and push services. Never plain HTTP to anything else.
  */
-import { BlockList, isIP } from 'node:net';
+import { isPublicAddress } from '../net/public-address';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 
@@ -29,23 +29,6 @@ export class OutboundUrlError extends Error {
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', '[::1]', 'localhost']);
-
-/** Addresses a tenant-chosen URL must never reach in production. */
-const NON_PUBLIC = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) NON_PUBLIC.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96]] as const) NON_PUBLIC.addSubnet(net, bits, 'ipv6');
-
-export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return false;
-  // An IPv4-mapped IPv6 address is the IPv4 address in disguise.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return !NON_PUBLIC.check(mapped[1], 'ipv4');
-  return !NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
 
 export const isLoopbackHost = (hostname: string) => LOOPBACK_HOSTS.has(hostname.toLowerCase());
 

@@ -24,30 +24,11 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import type { Bus } from '../bus/bus';
+import { isPublicAddress } from '../net/public-address';
 import type { CentralDb } from '../data/central-db';
 
 const TIMEOUT_MS = 10_000;
 const KEEP_BYTES = 2048;
-
-/** Whether an IP address is one the platform must not be made to call (SSRF). */
-export function isPrivateAddress(ip: string): boolean {
-  if (net.isIPv4(ip)) {
-    const [a, b] = ip.split('.').map(Number) as [number, number];
-    return (
-      a === 0 || a === 10 || a === 127 || a >= 224 ||
-      (a === 100 && b >= 64 && b <= 127) || // CGNAT
-      (a === 169 && b === 254) || // link-local, cloud metadata
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 192 && b === 0) || // IETF protocol assignments
-      (a === 198 && (b === 18 || b === 19)) // benchmarking
-    );
-  }
-  const v6 = ip.toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(v6);
-  if (mapped) return isPrivateAddress(mapped[1]!);
-  return v6 === '::' || v6 === '::1' || /^f[cd]/.test(v6) || /^fe[89ab]/.test(v6) || v6.startsWith('ff') || v6.startsWith('64:ff9b:') || v6.startsWith('2001:db8');
-}
 
 export type UrlCheck = { ok: true; url: URL; address: string; family: number } | { ok: false; reason: string };
 
@@ -69,7 +50,7 @@ export async function checkUrl(raw: string, allowPrivate: boolean): Promise<UrlC
   }
   if (addresses.length === 0) return { ok: false, reason: `the host ${host} does not resolve` };
   if (!allowPrivate) {
-    const bad = addresses.find((a) => isPrivateAddress(a.address));
+    const bad = addresses.find((a) => !isPublicAddress(a.address));
     if (bad) return { ok: false, reason: `the host ${host} resolves to a private address (${bad.address}); deliveries to the platform's own network are refused unless an admin allows them` };
   }
   return { ok: true, url, address: addresses[0]!.address, family: addresses[0]!.family };
