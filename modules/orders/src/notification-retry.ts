@@ -11,10 +11,12 @@
  * text rendered for the event (nothing is re-rendered: the customer gets what the event produced),
  * after claiming it with a compare-and-set on (status, attempts), so two runners never send it twice.
  * It also takes over event sends left `sending` longer than the lease (a runner that died mid-send).
+ * A send whose rule was deactivated or deleted since is `skipped`, not sent: turning a rule off stops
+ * what it had queued.
  */
 import type { HandlerContext } from '../../../sdk';
 import { deliver, type Channel, type Outcome, type Target } from './notification-channels';
-import type { SendRow } from './notification-rules';
+import type { RuleRow, SendRow } from './notification-rules';
 import { findOrder, nowIso } from './store';
 
 /** Wait before retry 1, 2 and 3; after the last one a failure is final. */
@@ -55,7 +57,19 @@ async function dueRows(ctx: HandlerContext): Promise<SendRow[]> {
 /** Schedule `notification_retries` (and POST /order-notification-rules/retry-due). */
 export async function retryDueSends(_input: unknown, ctx: HandlerContext) {
   let attempted = 0;
-  for (const row of await dueRows(ctx)) {
+  const rows = await dueRows(ctx);
+  const ruleIds = [...new Set(rows.map((r) => r.rule_id))];
+  const active = ruleIds.length
+    ? new Set((await ctx.host.db.find<RuleRow>('NotificationRule', { where: { id: ruleIds, is_active: true }, attributes: ['id'] })).map((r) => r.id))
+    : new Set<string>();
+  for (const row of rows) {
+    if (!active.has(row.rule_id)) {
+      // Same compare-and-set as a claim: a runner that already took the row keeps it.
+      await ctx.host.db.update<SendRow>('NotificationSend', { status: 'skipped', error: 'the rule was deactivated or deleted before this retry', next_attempt_at: null }, {
+        where: { id: row.id, status: row.status, attempts: row.attempts },
+      });
+      continue;
+    }
     const attempts = row.attempts + 1;
     // Compare-and-set: only the runner that moves the row on from what it read sends it.
     const claimed = await ctx.host.db.update<SendRow>('NotificationSend', { status: 'sending', attempts, claimed_at: nowIso(ctx), next_attempt_at: null }, {

@@ -136,6 +136,19 @@ describe('spec 3 Notification rule: failed sends are retried (1, 5, 15 minutes; 
     expect(delivered(rule.mobiles)).toHaveLength(0);
   });
 
+  it('a rule deactivated after a failed send stops its queued retry: skipped, not sent', async () => {
+    const rule = await smsRule();
+    msg91.failNext(503);
+    const start = t0 + 200 * MIN;
+    host.platform.clock.freeze(start);
+    await host.request('POST', '/orders', orderBody());
+    await host.eventually(async () => expect(await onlySend(rule.id)).toMatchObject({ status: 'retrying', attempts: 1 }));
+    expect((await host.request('PUT', `/order-notification-rules/${rule.id}`, { is_active: false })).status).toBe(200);
+    await tickAt(start + 2 * MIN);
+    await host.eventually(async () => expect(await onlySend(rule.id)).toMatchObject({ status: 'skipped', attempts: 1, next_attempt_at: null, error: expect.stringMatching(/deactivated/) }));
+    expect(requestsTo(rule.mobiles)).toBe(1);
+  });
+
   it('does not retry a permanent failure (an invalid number, 4xx) nor a send without a recipient', async () => {
     // 9 digits: a phone number to the rule's check, not to the provider (422 INVALID_PHONE).
     const bad = await rule({ recipient_type: 'custom', recipient: '+123456789', template: 'x {{order_number}}' });
