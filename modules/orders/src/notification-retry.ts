@@ -60,7 +60,7 @@ export async function retryDueSends(_input: unknown, ctx: HandlerContext) {
   const rows = await dueRows(ctx);
   const ruleIds = [...new Set(rows.map((r) => r.rule_id))];
   const active = ruleIds.length
-    ? new Set((await ctx.host.db.find<RuleRow>('NotificationRule', { where: { id: ruleIds, is_active: true }, attributes: ['id'] })).map((r) => r.id))
+    ? new Set((await ctx.host.db.find<RuleRow>('NotificationRule', { where: { id: { $in: ruleIds }, is_active: true }, attributes: ['id'] })).map((r) => r.id))
     : new Set<string>();
   for (const row of rows) {
     if (!active.has(row.rule_id)) {
