@@ -3,6 +3,7 @@
  * The README's "Environment variables" table lists the same names; keep the two in step.
  */
 import path from 'node:path';
+import { parseCorsOrigins, type CorsOrigins } from './http/cors';
 
 export interface Config {
   env: 'production' | 'development' | 'test';
@@ -30,6 +31,8 @@ export interface Config {
   /** Expose error stacks in responses (never in production). */
   debugErrors: boolean;
   bodyLimit: string;
+  /** CORS_ORIGINS: who may call the API from a browser page of another origin (core/http/cors.ts). */
+  corsOrigins: CorsOrigins;
   /** Total connections across all tenant pools. */
   tenantPoolMaxTotal: number;
   /** Connections per tenant pool. */
@@ -148,6 +151,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
     debugErrors: nodeEnv !== 'production' && bool(env, 'DEBUG_ERRORS', false),
     bodyLimit: env.BODY_LIMIT || '1mb',
+    corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     tenantPoolMaxTotal: int(env, 'TENANT_POOL_MAX_TOTAL', 50),
     tenantPoolMax: int(env, 'TENANT_POOL_MAX', 5),
     tenantPoolIdleMs: int(env, 'TENANT_POOL_IDLE_MS', 60_000),

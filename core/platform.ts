@@ -118,6 +118,7 @@ async function assemble(config: Config, logger: Logger, dbServer: DatabaseServer
     logger,
     bodyLimit: config.bodyLimit,
     debugErrors: config.debugErrors,
+    corsOrigins: config.corsOrigins,
     mountApi: (api) => {
       registerHealthRoutes(api, { central, redisHealth: async () => (await drivers.health()).redis, embeddedDb: dbServer.embedded, version: PLATFORM_VERSION });
       api.use(
@@ -169,7 +170,11 @@ async function assemble(config: Config, logger: Logger, dbServer: DatabaseServer
     const membership = await auth.membership(ref.id, principal.user.id);
     if (membership?.status !== 'active' && !principal.user.isSuperAdmin) return null;
     return { userId: principal.user.id, tenantId: ref.id };
-  }, { authorize: notifications.channels.authorize });
+  }, {
+    authorize: notifications.channels.authorize,
+    // The socket's long-polling transport is plain HTTP: the same origins as the API (websocket is not bound by CORS).
+    server: config.corsOrigins ? { cors: { origin: config.corsOrigins, credentials: false } } : {},
+  });
   notifications.attachRealtime(realtime);
   rings.setBroadcast((tenantId, channel, event, payload) => realtime.broadcast(tenantId, channel, event, payload));
   bulk.setBroadcast((tenantId, channel, event, payload) => realtime.broadcast(tenantId, channel, event, payload));

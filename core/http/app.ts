@@ -1,17 +1,19 @@
 /**
- * The express application: request id and logging, body parsing with limits, tenant context,
+ * The express application: request id and logging, CORS, body parsing with limits, tenant context,
  * the /api/v1 router that features register into, and JSON for every error and unknown route.
  */
 import express, { type Express, type Router } from 'express';
 import { requestLog } from './request-log';
 import type { Logger } from '../logger';
 import { runWithContext } from '../context';
+import { corsMiddleware, type CorsOrigins } from './cors';
 import { errorHandler, notFoundHandler } from './error-handler';
 
 export interface AppOptions {
   logger: Logger;
   bodyLimit: string;
   debugErrors: boolean;
+  corsOrigins: CorsOrigins;
   /** Registers the /api/v1 routes. */
   mountApi: (api: Router) => void;
 }
@@ -23,6 +25,8 @@ export function buildApp(opts: AppOptions): Express {
   app.set('query parser', 'extended');
 
   app.use(requestLog(opts.logger));
+  const cors = corsMiddleware(opts.corsOrigins);
+  if (cors) app.use(cors);
   // Everything after this point runs inside the request's AsyncLocalStorage context.
   app.use((req, _res, next) => runWithContext({ requestId: String(req.id) }, next));
   // The raw bytes are kept for webhook routes that verify a sender's signature over them.
