@@ -111,10 +111,12 @@ export async function issueCreditNote(input: { id: string; amount: unknown; reas
     }
     order = await saveOrder(tx, current, { total_credited: str(new D(current.total_credited).plus(amount)) }, new Date(ctx.host.now()).toISOString());
     const total = new D(current.total);
-    const tax = total.isZero() ? new D(0) : new D(str(amount.times(current.tax_total).div(total)));
-    const cgst = current.same_state ? new D(str(tax.div(2))) : new D(0);
-    const sgst = current.same_state ? tax.minus(cgst) : new D(0);
-    const igst = current.same_state ? new D(0) : tax;
+    // The credit's share of the order's tax; intra-state, CGST and SGST are each half of it, rounded each (spec 3, Tax).
+    const share = total.isZero() ? new D(0) : amount.times(current.tax_total).div(total);
+    const cgst = current.same_state ? new D(str(share.div(2))) : new D(0);
+    const sgst = cgst;
+    const igst = current.same_state ? new D(0) : new D(str(share));
+    const tax = cgst.plus(sgst).plus(igst);
     return {
       order_id: current.id, status: 'issued', subtotal: str(amount.minus(tax)), discount: '0.00', total_tax: str(tax), total: str(amount), currency: current.currency,
       tax_details: { same_state: current.same_state, cgst: str(cgst), sgst: str(sgst), igst: str(igst), total_tax: str(tax) },

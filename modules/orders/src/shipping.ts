@@ -41,7 +41,9 @@ type ShipInput = {
 
 type Booking = { awb_number: string; tracking_url?: string; label_url?: string; pickup_token?: string; estimated_delivery_at?: string; courier?: string };
 
-const canTakePackage = (o: OrderRow) => SHIPPABLE.has(o.status) || (o.status === 'shipped' && o.fulfillment_status === 'partial');
+/** States where the order is already on its way: a partly shipped order takes its next package there without moving. */
+const UNDER_WAY = new Set(['shipped', 'out_for_delivery']);
+const canTakePackage = (o: OrderRow) => SHIPPABLE.has(o.status) || (UNDER_WAY.has(o.status) && o.fulfillment_status === 'partial');
 
 export async function ship(input: ShipInput, ctx: HandlerContext) {
   checkName(input.carrier_module, 'shipping', 'carrier_module');
@@ -105,7 +107,7 @@ async function createShipment(
   });
   const fulfilled = shipped.size + ids.length >= allItemIds.length;
   const fulfillment = fulfilled ? 'fulfilled' : 'partial';
-  const saved = order.status === 'shipped'
+  const saved = UNDER_WAY.has(order.status)
     ? await saveOrder(tx, order, { fulfillment_status: fulfillment }, at)
     : await moveStatus(tx, order, 'shipped', { at, actor, outbox, extra: { fulfillment_status: fulfillment }, reason: `shipment ${input.awb_number}` , force: true });
   outbox.push(['orders.shipment_created', {

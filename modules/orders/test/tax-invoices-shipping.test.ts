@@ -104,6 +104,16 @@ describe('spec 3: Invoice numbering, credit notes and PDF', () => {
     expect([over.status, over.body.code]).toEqual([422, 'CREDIT_EXCEEDS_TOTAL']);
   });
 
+  it('a credit note\'s tax is the order\'s share, split in equal CGST and SGST halves (intra-state), or IGST (inter-state)', async () => {
+    const intra = await create({ items: [{ name: 'Shawl', quantity: 1, unit_price: '1000.00', tax_rate: 12 }] }); // 1120.00 with 120.00 tax
+    const cn = await host.request('POST', `/orders/${intra.id}/invoices`, { type: 'credit_note', amount: '100.00', reason: 'goodwill', pdf: false });
+    // 100 × 120 / 1120 = 10.714…: each half 5.357… rounds to 5.36; the tax is the sum of the halves.
+    expect(cn.body).toMatchObject({ total: '100.00', total_tax: '10.72', subtotal: '89.28', tax_details: { cgst: '5.36', sgst: '5.36', igst: '0.00' } });
+    const inter = await create({ same_state: false, items: [{ name: 'Shawl', quantity: 1, unit_price: '1000.00', tax_rate: 12 }] });
+    const cn2 = await host.request('POST', `/orders/${inter.id}/invoices`, { type: 'credit_note', amount: '100.00', reason: 'goodwill', pdf: false });
+    expect(cn2.body).toMatchObject({ total_tax: '10.71', subtotal: '89.29', tax_details: { cgst: '0.00', sgst: '0.00', igst: '10.71' } });
+  });
+
   it('50 concurrent invoice requests get 50 distinct consecutive numbers', async () => {
     const o = await create();
     host.platform.clock.set(new Date('2032-06-15T10:00:00Z'));
@@ -192,6 +202,31 @@ describe('spec 3: Shipping, partial shipments, tracking and NDR', () => {
     const ok = await hook(WEBHOOK_TOKEN, { awb, current_status: 'OUT FOR DELIVERY', current_timestamp: '2030-03-01 09:30:00', location: 'Pune' });
     expect(ok.status).toBe(201);
     expect((await host.request('GET', `/orders/${o.id}`)).body.status).toBe('out_for_delivery');
+  });
+
+  it('a partly shipped order takes its next package while the first is out for delivery, and is delivered once every package is', async () => {
+    const o = await create({ items: [{ name: 'A', quantity: 1, unit_price: '100.00' }, { name: 'B', quantity: 1, unit_price: '200.00' }] });
+    const [a, b] = o.items.map((i: { id: string }) => i.id);
+    const report = (awb: string, status: string, at: string) =>
+      fetch(`${host.url}/api/v1/shipping-shiprocket/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-tenant': host.tenantId, 'x-api-key': WEBHOOK_TOKEN },
+        body: JSON.stringify({ awb, current_status: status, current_timestamp: at }),
+      });
+    const first = `PART-${o.id.slice(0, 8)}-1`;
+    expect((await host.request('POST', `/orders/${o.id}/ship`, { carrier_module: 'shipping-shiprocket', awb_number: first, order_item_ids: [a] })).status).toBe(201);
+    expect((await report(first, 'OUT FOR DELIVERY', '2030-04-01 09:00:00')).status).toBe(201);
+    expect((await report(first, 'DELIVERED', '2030-04-01 15:00:00')).status).toBe(201);
+    // One package delivered, one item never shipped: the order is on its way, not delivered.
+    expect((await host.request('GET', `/orders/${o.id}`)).body).toMatchObject({ status: 'out_for_delivery', fulfillment_status: 'partial' });
+
+    const second = `PART-${o.id.slice(0, 8)}-2`;
+    const rest = await host.request('POST', `/orders/${o.id}/ship`, { carrier_module: 'shipping-shiprocket', awb_number: second });
+    expect(rest.status).toBe(201);
+    expect(rest.body).toMatchObject({ order_item_ids: [b], order: { status: 'out_for_delivery', fulfillment_status: 'fulfilled' } });
+    expect((await report(second, 'DELIVERED', '2030-04-03 11:00:00')).status).toBe(201);
+    expect((await host.request('GET', `/orders/${o.id}`)).body).toMatchObject({ status: 'delivered', fulfillment_status: 'fulfilled' });
+    await host.eventually(async () => expect(await recorded(host, 'orders.delivered', o.id)).toHaveLength(1));
   });
 
   it('NDR: each failed attempt opens a case and counts; past the maximum the shipment and order go RTO', async () => {
