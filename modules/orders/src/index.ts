@@ -9,7 +9,7 @@ import { defineModule } from '../../../sdk';
 import { calculateTax, createTaxConfig, deleteTaxConfig, getSettings, getTaxConfig, listTaxConfigs, updateSettings, updateTaxConfig } from './config';
 import { createInvoice, issueCreditNote, listInvoices } from './invoices';
 import { cancelOrder, createOrder, deleteOrder, getOrder, history, listOrders, updateStatus } from './orders';
-import { confirmPayment, createPaymentLink, listPayments, recordPayment } from './payments';
+import { applyPaymentUpdate, confirmPayment, createPaymentLink, listPayments, recordPayment, syncPaymentLinks } from './payments';
 import { applyRefundUpdate, listRefunds, refund, syncRefunds } from './refunds';
 import { codVsPrepaid, dashboard, fulfillment, products, refreshAnalytics, revenue, sources } from './analytics';
 import { createWebhook, deleteWebhook, deliverDue, fanOut, getWebhook, listDeliveries, listWebhooks, updateWebhook } from './webhooks';
@@ -40,6 +40,8 @@ export default defineModule({
     list_payments: listPayments,
     create_payment_link: createPaymentLink,
     confirm_payment: confirmPayment,
+    apply_payment_update: applyPaymentUpdate,
+    sync_payment_links: syncPaymentLinks,
     refund,
     list_refunds: listRefunds,
     apply_refund_update: applyRefundUpdate,

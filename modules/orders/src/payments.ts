@@ -61,6 +61,8 @@ export async function recordPayment(input: RecordInput, ctx: HandlerContext) {
   const { method, provider } = methodOf(input);
   if (input.paid_at !== undefined && Number.isNaN(Date.parse(input.paid_at))) throw invalid('paid_at', 'The paid_at must be an ISO 8601 date-time.');
   const status = input.status ?? 'completed';
+  // The gateway must be a provider module orders can call (its refunds go there), before anything is written.
+  if (provider) await callProvider(ctx, 'payment provider', provider, 'describe', {});
   const at = nowIso(ctx);
   const outbox: Outbox = [];
   const result = await inTransaction(ctx.host.db, async (tx) => {
@@ -125,24 +127,93 @@ export async function createPaymentLink(input: { id: string; provider_module?: s
   return payment;
 }
 
-export async function confirmPayment(input: { id: string; payment_id: string; status: 'completed' | 'failed'; external_payment_id?: string; metadata?: Record<string, unknown> }, ctx: HandlerContext) {
+type Settlement = { status: 'completed' | 'failed'; external_payment_id?: string; amount?: string; metadata?: Record<string, unknown> };
+
+/**
+ * Settles a pending (link) payment once: completed (reconciled, order.payment_updated) or failed.
+ * `find` picks the payment inside the transaction; a payment no longer pending is answered
+ * `applied: false` (a gateway's repeated webhook), or refused when `strict` (a person asked).
+ */
+async function settlePayment(ctx: HandlerContext, orderRef: string, find: (tx: DbTransaction, order: OrderRow) => Promise<PaymentRow | null>, what: string, s: Settlement, strict: boolean) {
   const at = nowIso(ctx);
   const outbox: Outbox = [];
   const result = await inTransaction(ctx.host.db, async (tx) => {
     outbox.length = 0;
-    const order = await loadOrder(tx, input.id);
-    const payment = await tx.findOne<PaymentRow>('Payment', { where: { id: input.payment_id, order_id: order.id } });
-    if (!payment) throw notFound('Payment', input.payment_id);
-    if (payment.status !== 'pending') throw invalidStatus(`Payment ${payment.id} is ${payment.status}, not pending.`, payment.status);
+    const order = await loadOrder(tx, orderRef);
+    const payment = await find(tx, order);
+    if (!payment) throw notFound('Payment', what);
+    if (payment.status !== 'pending') {
+      if (strict) throw invalidStatus(`Payment ${payment.id} is ${payment.status}, not pending.`, payment.status);
+      return { applied: false, payment, order };
+    }
     const changes = {
-      status: input.status, updated_at: at, paid_at: input.status === 'completed' ? at : null,
-      external_payment_id: input.external_payment_id ?? payment.external_payment_id, metadata: { ...payment.metadata, ...input.metadata },
+      status: s.status, updated_at: at, paid_at: s.status === 'completed' ? at : null, ...(s.amount ? { amount: s.amount } : {}),
+      external_payment_id: s.external_payment_id ?? payment.external_payment_id, metadata: { ...payment.metadata, ...s.metadata },
     };
     const updated = tx.update<PaymentRow>('Payment', changes, { where: { id: payment.id, status: 'pending' } });
-    const cause = () => ({ payment_id: payment.id, method: payment.method, amount: payment.amount });
-    const saved = input.status === 'completed' ? (await reconcile(tx, order, at, outbox, cause, updated.then(casOne))).order : await updated.then(casOne).then(() => order);
-    return { payment: { ...payment, ...changes }, order: saved };
+    const cause = () => ({ payment_id: payment.id, method: payment.method, amount: changes.amount ?? payment.amount });
+    const saved = s.status === 'completed' ? (await reconcile(tx, order, at, outbox, cause, updated.then(casOne))).order : await updated.then(casOne).then(() => order);
+    return { applied: true, payment: { ...payment, ...changes }, order: saved };
   });
   await publish(ctx, outbox);
-  return { ...result.payment, order: orderSummary(result.order) };
+  return result;
+}
+
+export async function confirmPayment(input: { id: string; payment_id: string } & Settlement, ctx: HandlerContext) {
+  const find = (tx: DbTransaction, order: OrderRow) => tx.findOne<PaymentRow>('Payment', { where: { id: input.payment_id, order_id: order.id } });
+  const { payment, order } = await settlePayment(ctx, input.id, find, input.payment_id, { status: input.status, external_payment_id: input.external_payment_id, metadata: input.metadata }, true);
+  return { ...payment, order: orderSummary(order) };
+}
+
+type LinkUpdate = { provider_module: string; link_id: string; status: 'completed' | 'failed' | 'pending'; external_payment_id?: string; amount?: string; link_status?: string };
+
+/** The payment a link made, found by its provider and link id (kept in metadata once the gateway's payment id replaces it). */
+async function linkPayment(db: DbTransaction, provider: string, linkId: string) {
+  return db.findOne<PaymentRow>('Payment', { where: { provider_module: provider, metadata: { $contains: { link_id: linkId } } } });
+}
+
+/**
+ * A payment provider module reports what became of a payment link (its gateway's webhook, or the
+ * link_sync poll): paid → the pending payment completes with the gateway's payment id and amount;
+ * expired or cancelled → failed. Applied once; a repeat answers `applied: false`.
+ */
+export async function applyPaymentUpdate(input: LinkUpdate, ctx: HandlerContext) {
+  checkName(input.provider_module, 'payment', 'provider_module');
+  const provider = recordName(input.provider_module);
+  const known = await linkPayment(ctx.host.db, provider, input.link_id);
+  if (!known) throw notFound('Payment link', input.link_id);
+  if (input.status === 'pending') return { applied: false, payment: known };
+  const amount = input.amount === undefined ? undefined : str(parseAmount(input.amount, 'amount'));
+  const done = await settlePayment(ctx, known.order_id, (tx) => linkPayment(tx, provider, input.link_id), input.link_id, {
+    status: input.status, external_payment_id: input.external_payment_id, amount, metadata: { link_status: input.link_status ?? (input.status === 'completed' ? 'paid' : 'expired') },
+  }, false);
+  return { applied: done.applied, payment: done.payment, order: orderSummary(done.order) };
+}
+
+/** How long a link payment stays pending before the poll asks its gateway (webhooks usually come first). */
+export const LINK_POLL_AFTER_MS = 5 * 60_000;
+
+/** The poll (schedule payment_link_sync): asks each link's provider (`<alias>.link_status`) about links still pending. */
+export async function syncPaymentLinks(input: { limit?: number }, ctx: HandlerContext) {
+  const cutoff = new Date(ctx.host.now() - LINK_POLL_AFTER_MS).toISOString();
+  const due = await ctx.host.db.find<PaymentRow>('Payment', {
+    where: { status: 'pending', provider_module: { $ne: null }, payment_link_url: { $ne: null }, created_at: { $lt: cutoff } }, order: [['created_at', 'ASC']], limit: input.limit ?? 200,
+  });
+  const result = { checked: due.length, completed: 0, failed: 0, pending: 0, errors: {} as Record<string, string> };
+  for (const row of due) {
+    const linkId = String(row.metadata.link_id ?? row.external_payment_id);
+    try {
+      const link = await callProvider<{ status: 'completed' | 'failed' | 'pending'; payment_id?: string | null; amount_paid?: string | null; link_status?: string }>(
+        ctx, 'payment provider', row.provider_module!, 'link_status', { link_id: linkId },
+      );
+      const done = await applyPaymentUpdate({
+        provider_module: row.provider_module!, link_id: linkId, status: link.status, link_status: link.link_status,
+        ...(link.payment_id ? { external_payment_id: link.payment_id } : {}), ...(link.amount_paid ? { amount: link.amount_paid } : {}),
+      }, ctx);
+      result[done.applied ? (link.status === 'completed' ? 'completed' : 'failed') : 'pending']++;
+    } catch (err) {
+      result.errors[row.id] = (err as Error).message;
+    }
+  }
+  return result;
 }

@@ -3,8 +3,8 @@
  *
  * Contract (spec 3 names the bus operations payment.createLink, shipping.getRates and
  * shipping.createShipment; a module may only provide operations under its own alias): a payment
- * provider module `payment_<gateway>` provides `payment_<gateway>.createLink` and
- * `payment_<gateway>.refund`; a carrier module `shipping_<carrier>` provides
+ * provider module `payment_<gateway>` provides `payment_<gateway>.describe`, `.createLink`,
+ * `.link_status`, `.refund` and `.refund_status`; a carrier module `shipping_<carrier>` provides
  * `shipping_<carrier>.getRates`, `.createShipment` and `.track`. Records keep the spec's form
  * `payment-<gateway>` / `shipping-<carrier>`; module aliases cannot hold "-" so the alias is the
  * same name with "_". orders' api.consumes lists the provider modules it speaks to

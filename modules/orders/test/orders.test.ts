@@ -136,7 +136,11 @@ describe('spec 3: Order payment — reconciliation after each payment kind', () 
     const o = await create();
     const r = await host.request('POST', `/orders/${o.id}/payments/link`, { provider_module: 'payment-stripe' });
     expect([r.status, r.body.code]).toEqual([422, 'UNKNOWN_PROVIDER']);
+    // A payment recorded as made through a gateway that is not installed: its refunds would have nowhere to go.
+    const paid = await host.request('POST', `/orders/${o.id}/payments`, { method: 'paypal', amount: '1.00', external_payment_id: 'PAYID-1' });
+    expect([paid.status, paid.body.code]).toEqual([422, 'UNKNOWN_PROVIDER']);
     expect((await host.request('GET', `/orders/${o.id}/payments`)).body.payments).toEqual([]);
+    expect((await host.request('GET', `/orders/${o.id}`)).body).toMatchObject({ total_paid: '0.00', payment_status: 'pending' });
   });
 });
 

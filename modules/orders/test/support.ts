@@ -33,17 +33,23 @@ export async function standIn(handle: (req: Seen) => [number, unknown]) {
   return { origin, seen, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
+type RazorpayLink = {
+  id: string; entity: 'payment_link'; amount: number; amount_paid: number; currency: string; reference_id: string; short_url: string;
+  status: 'created' | 'paid' | 'expired' | 'cancelled'; expire_by: number; customer: unknown; payments: Array<{ payment_id: string; amount: number; method: string; status: 'captured' }> | null;
+};
 type RazorpayRefund = { id: string; entity: 'refund'; amount: number; currency: string; payment_id: string; notes: Record<string, string>; status: 'pending' | 'processed' | 'failed'; created_at: number };
 
 /**
  * Razorpay's payment-link and refund endpoints, with basic auth key_id:key_secret. A refund of a
  * payment whose id starts with `pay_pending` is answered `pending`, as Razorpay does for refunds it
  * has not yet processed; `finish` settles it on "Razorpay's side" (what GET /v1/refunds/{id} answers
- * from then on) and `deliver` sends the matching webhook, signed like Razorpay's.
+ * from then on) and `deliver` sends the matching webhook, signed like Razorpay's. `payLink` and
+ * `endLink` play a customer paying a link, or the link expiring; `deliverLink` sends the webhook.
  */
 export async function razorpayStandIn(keyId: string, secret: string) {
   let n = 0;
   const refunds = new Map<string, RazorpayRefund>();
+  const links = new Map<string, RazorpayLink>();
   const server = await standIn((req) => {
     const auth = `Basic ${Buffer.from(`${keyId}:${secret}`).toString('base64')}`;
     if (req.headers.authorization !== auth) return [401, { error: { code: 'BAD_REQUEST_ERROR', description: 'The api key provided is invalid' } }];
@@ -51,7 +57,17 @@ export async function razorpayStandIn(keyId: string, secret: string) {
       const b = req.body;
       if (!Number.isInteger(b.amount) || b.amount < 100) return [400, { error: { code: 'BAD_REQUEST_ERROR', description: 'The amount must be atleast INR 1.00' } }];
       n++;
-      return [200, { id: `plink_${n}`, entity: 'payment_link', amount: b.amount, currency: b.currency, reference_id: b.reference_id, short_url: `https://rzp.io/i/test${n}`, status: 'created', expire_by: b.expire_by ?? 0, customer: b.customer }];
+      const link: RazorpayLink = {
+        id: `plink_${n}`, entity: 'payment_link', amount: b.amount, amount_paid: 0, currency: b.currency, reference_id: b.reference_id, short_url: `https://rzp.io/i/test${n}`,
+        status: 'created', expire_by: b.expire_by ?? 0, customer: b.customer, payments: null,
+      };
+      links.set(link.id, link);
+      return [200, link];
+    }
+    const l = /^\/v1\/payment_links\/([^/]+)$/.exec(req.url);
+    if (req.method === 'GET' && l) {
+      const link = links.get(decodeURIComponent(l[1]));
+      return link ? [200, link] : [400, { error: { code: 'BAD_REQUEST_ERROR', description: 'The id provided does not exist' } }];
     }
     const m = /^\/v1\/payments\/([^/]+)\/refund$/.exec(req.url);
     if (req.method === 'POST' && m) {
@@ -77,21 +93,41 @@ export async function razorpayStandIn(keyId: string, secret: string) {
     finish(id: string, status: 'processed' | 'failed') {
       refunds.get(id)!.status = status;
     },
+    /** A customer pays the link in full: Razorpay captures a payment and marks the link paid. */
+    payLink(id: string) {
+      const link = links.get(id)!;
+      n++;
+      Object.assign(link, { status: 'paid', amount_paid: link.amount, payments: [{ payment_id: `pay_link_${n}`, amount: link.amount, method: 'upi', status: 'captured' }] });
+      return link.payments![0]!.payment_id;
+    },
+    endLink(id: string, status: 'expired' | 'cancelled') {
+      links.get(id)!.status = status;
+    },
     /**
      * POSTs Razorpay's webhook for a refund (`refund.processed` / `refund.failed`) to `url`, with
      * X-Razorpay-Signature = hex HMAC-SHA256 of the exact body under `webhookSecret`.
      */
-    async deliver(url: string, webhookSecret: string, refundId: string, headers: Record<string, string> = {}) {
+    deliver(url: string, webhookSecret: string, refundId: string, headers: Record<string, string> = {}) {
       const refund = refunds.get(refundId) ?? { id: refundId, entity: 'refund', amount: 100, currency: 'INR', payment_id: 'pay_elsewhere', notes: {}, status: 'processed', created_at: 0 };
-      const body = JSON.stringify({
-        entity: 'event', account_id: 'acc_StandIn0001', event: `refund.${refund.status}`, contains: ['refund', 'payment'],
-        payload: { refund: { entity: refund }, payment: { entity: { id: refund.payment_id, entity: 'payment', status: 'refunded' } } }, created_at: Math.floor(Date.now() / 1000),
-      });
-      const signature = createHmac('sha256', webhookSecret).update(body).digest('hex');
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-razorpay-signature': signature, 'x-razorpay-event-id': `evt_${refundId}_${refund.status}`, ...headers }, body });
-      return { status: res.status, body: (await res.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON under test
+      const payload = { refund: { entity: refund }, payment: { entity: { id: refund.payment_id, entity: 'payment', status: 'refunded' } } };
+      return signedEvent(url, webhookSecret, `refund.${refund.status}`, payload, `evt_${refundId}_${refund.status}`, headers);
+    },
+    /** POSTs `payment_link.<status>` for a link as it now stands (with its captured payment once paid). */
+    deliverLink(url: string, webhookSecret: string, linkId: string, headers: Record<string, string> = {}) {
+      const link = links.get(linkId) ?? { id: linkId, entity: 'payment_link', status: 'paid', amount: 100, amount_paid: 100, payments: null };
+      const paid = link.payments?.[0];
+      const payload = { payment_link: { entity: link }, ...(paid ? { payment: { entity: { id: paid.payment_id, entity: 'payment', amount: paid.amount, status: 'captured', method: paid.method } } } : {}) };
+      return signedEvent(url, webhookSecret, `payment_link.${link.status}`, payload, `evt_${linkId}_${link.status}`, headers);
     },
   };
+}
+
+/** POSTs a Razorpay webhook event, X-Razorpay-Signature = hex HMAC-SHA256 of the exact body under the secret. */
+async function signedEvent(url: string, secret: string, event: string, payload: unknown, eventId: string, headers: Record<string, string>) {
+  const body = JSON.stringify({ entity: 'event', account_id: 'acc_StandIn0001', event, contains: Object.keys(payload as object), payload, created_at: Math.floor(Date.now() / 1000) });
+  const signature = createHmac('sha256', secret).update(body).digest('hex');
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-razorpay-signature': signature, 'x-razorpay-event-id': eventId, ...headers }, body });
+  return { status: res.status, body: (await res.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON under test
 }
 
 /** Shiprocket's login, serviceability, adhoc order, AWB assignment and tracking endpoints. */

@@ -1,12 +1,14 @@
 /**
  * payment_razorpay: the Razorpay gateway for the orders module's payment contract
- * (<alias>.createLink, <alias>.refund, <alias>.refund_status). Speaks Razorpay's public REST API
- * through host.fetch:
+ * (<alias>.describe, .createLink, .link_status, .refund, .refund_status). Speaks
+ * Razorpay's public REST API through host.fetch:
  *   POST {base}/v1/payment_links            {amount (paise), currency, reference_id, description, customer, notify, expire_by}
+ *   GET  {base}/v1/payment_links/{id}       a link's status and the payments made through it
  *   POST {base}/v1/payments/{id}/refund     {amount (paise), notes}
  *   GET  {base}/v1/refunds/{id}             a refund's current status
- * with HTTP basic auth key_id:key_secret, and receives Razorpay's webhooks (refund.processed,
- * refund.failed) on a public route, checking X-Razorpay-Signature. Amounts cross as decimal strings and become integer
+ * with HTTP basic auth key_id:key_secret, and receives Razorpay's webhooks (payment_link.paid,
+ * payment_link.expired, payment_link.cancelled, refund.processed, refund.failed) on a public route,
+ * checking X-Razorpay-Signature. Amounts cross as decimal strings and become integer
  * paise with decimal.js (never floats); an amount with more than 2 decimals is refused.
  */
 import Decimal from 'decimal.js';
@@ -74,7 +76,10 @@ async function razorpay<T>(ctx: HandlerContext, path: string, body?: unknown): P
 }
 
 type LinkIn = { amount: string; currency: string; reference: string; description?: string; customer?: { name?: string | null; email?: string | null; phone?: string | null }; expires_at?: string };
-type Link = { id: string; short_url: string; status: string; expire_by?: number; amount: number };
+type Link = {
+  id: string; short_url: string; status: string; expire_by?: number; amount: number; amount_paid?: number;
+  payments?: Array<{ payment_id: string; amount: number; status: string }> | null;
+};
 type RefundIn = { payment_id: string; amount: string; currency?: string; reason?: string; reference?: string };
 type Refund = { id: string; status: string; amount: number; payment_id: string; notes?: Record<string, string> | [] };
 
@@ -82,13 +87,45 @@ type Refund = { id: string; status: string; amount: number; payment_id: string; 
 const refundStatus = (status: string) => (status === 'processed' ? 'completed' : status === 'failed' ? 'failed' : 'pending');
 const refundOut = (r: Refund) => ({ id: r.id, status: refundStatus(r.status), amount: fromPaise(r.amount) });
 
+/** Razorpay link statuses (created, partially_paid, paid, expired, cancelled) as the orders contract's payment statuses. */
+const linkStatus = (status: string) => (status === 'paid' ? 'completed' : status === 'expired' || status === 'cancelled' ? 'failed' : 'pending');
+/** A link's outcome for orders.apply_payment_update: the captured payment's id and the amount received. */
+function linkOut(link: Link, payment?: { id: string; amount: number }) {
+  const paid = payment ?? link.payments?.filter((p) => p.status === 'captured').map((p) => ({ id: p.payment_id, amount: p.amount }))[0];
+  return {
+    status: linkStatus(link.status), link_status: link.status, payment_id: paid?.id ?? null,
+    amount_paid: link.amount_paid ? fromPaise(link.amount_paid) : paid ? fromPaise(paid.amount) : null,
+  };
+}
+
 type WebhookIn = { _request: { headers: Record<string, string | undefined>; raw_body: string } };
-/** The events this module acts on; Razorpay sends others too (payments, links), which are acknowledged. */
+type WebhookBody = { event?: string; payload?: { refund?: { entity?: Refund }; payment_link?: { entity?: Link }; payment?: { entity?: { id: string; amount: number } } } };
+/** The events this module acts on; Razorpay sends others too (payments, orders), which are acknowledged. */
 const REFUND_EVENTS: Record<string, 'completed' | 'failed'> = { 'refund.processed': 'completed', 'refund.failed': 'failed' };
+const LINK_EVENTS = new Set(['payment_link.paid', 'payment_link.expired', 'payment_link.cancelled']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A link event: the payment it made (paid) or its end (expired, cancelled) goes to orders. */
+async function linkEvent(ctx: HandlerContext, body: WebhookBody) {
+  const link = body.payload?.payment_link?.entity;
+  if (!link?.id) return { applied: false, reason: `event ${body.event} carries no payment link` };
+  const out = linkOut(link, body.payload?.payment?.entity);
+  try {
+    return await ctx.host.call('orders.apply_payment_update', {
+      provider_module: 'payment-razorpay', link_id: link.id, status: out.status, link_status: out.link_status,
+      ...(out.payment_id ? { external_payment_id: out.payment_id } : {}), ...(out.amount_paid ? { amount: out.amount_paid } : {}),
+    });
+  } catch (err) {
+    // A link made outside the platform (e.g. in Razorpay's dashboard): acknowledged, nothing to apply.
+    if ((err as { code?: string }).code === 'NOT_FOUND') return { applied: false, reason: `payment link ${link.id} is not known here` };
+    throw err;
+  }
+}
 
 export default defineModule({
   operations: {
+    describe: () => ({ provider_module: 'payment-razorpay', name: 'Razorpay', supports: ['link', 'link_status', 'refund', 'refund_status'] }),
+
     async createLink(input: LinkIn, ctx) {
       const customer: Record<string, string> = {};
       if (input.customer?.name) customer.name = input.customer.name;
@@ -102,6 +139,9 @@ export default defineModule({
       const link = await razorpay<Link>(ctx, '/v1/payment_links', body);
       return { id: link.id, url: link.short_url, status: link.status, expires_at: link.expire_by ? new Date(link.expire_by * 1000).toISOString() : null };
     },
+    async link_status(input: { link_id: string }, ctx) {
+      return linkOut(await razorpay<Link>(ctx, `/v1/payment_links/${encodeURIComponent(input.link_id)}`));
+    },
     async refund(input: RefundIn, ctx) {
       const notes: Record<string, string> = {};
       if (input.reason) notes.reason = input.reason.slice(0, 256);
@@ -114,16 +154,18 @@ export default defineModule({
     },
     /**
      * Razorpay's webhook: X-Razorpay-Signature is the hex HMAC-SHA256 of the raw body under the
-     * webhook secret (compared in constant time by platform.hmac). refund.processed / refund.failed
-     * are handed to orders.apply_refund_update, which applies each refund's outcome once, so
-     * Razorpay's retries and duplicates are harmless.
+     * webhook secret (compared in constant time by platform.hmac). payment_link.paid / .expired /
+     * .cancelled go to orders.apply_payment_update, refund.processed / refund.failed to
+     * orders.apply_refund_update; each applies an outcome once, so Razorpay's retries and
+     * duplicates are harmless.
      */
     async webhook(input: WebhookIn, ctx) {
       const secret = (await ctx.host.db.findOne<{ key: string; value: string }>('Setting', { where: { key: 'webhook_secret' } }))?.value;
       const given = input._request.headers['x-razorpay-signature'] ?? '';
       const check = secret && given ? await ctx.host.call<{ matches: boolean }>('platform.hmac', { key: secret, message: input._request.raw_body, expected: given.slice(0, 1024) }) : null;
       if (!check?.matches) throw new RazorpayError('INVALID_SIGNATURE', secret ? 'The X-Razorpay-Signature header does not match the body.' : 'No Razorpay webhook secret is configured.', { status: 401 });
-      const body = JSON.parse(input._request.raw_body) as { event?: string; payload?: { refund?: { entity?: Refund } } };
+      const body = JSON.parse(input._request.raw_body) as WebhookBody;
+      if (LINK_EVENTS.has(body.event ?? '')) return linkEvent(ctx, body);
       const status = REFUND_EVENTS[body.event ?? ''];
       const refund = body.payload?.refund?.entity;
       if (!status || !refund?.id) return { applied: false, reason: `event ${body.event ?? '(none)'} is not handled` };
