@@ -53,6 +53,8 @@ type Delivery = {
   attempt_log: Attempt[];
   created_at: string;
   delivered_at: string | null;
+  /** The module event's id (null for deliveries made before it was kept). */
+  event_id: string | null;
 };
 type Outcome = { ok: boolean; status: number | null; duration_ms: number; error?: string };
 
@@ -144,26 +146,27 @@ export async function listDeliveries(input: { webhook_id: string; status?: strin
   return { data: rows, total };
 }
 
-/** Event handler: one delivery per active endpoint subscribed to the event, tried at once. */
+/**
+ * Event handler: one delivery per active endpoint subscribed to the event, keyed by the event's id,
+ * so an event delivered again (the handler failed part-way, or ran twice) adds no delivery and sends
+ * none twice. The new deliveries are tried at once, side by side; one this run cannot claim is left
+ * to whoever holds it, or to the webhook_retries schedule.
+ */
 export async function fanOut(moduleEvent: string, payload: unknown, ctx: HandlerContext) {
   const event = specEvent(moduleEvent);
   const endpoints = (await ctx.host.db.find<Endpoint>('WebhookEndpoint', { where: { is_active: true }, limit: 1000 })).filter(
     (e) => e.events.includes(event) || e.events.includes('*'),
   );
+  if (!endpoints.length) return;
   const at = nowIso(ctx);
-  for (const endpoint of endpoints) {
-    const delivery = await ctx.host.db.create<Delivery>('WebhookDelivery', {
-      endpoint_id: endpoint.id,
-      event,
-      payload: payload ?? {},
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: at,
-      attempt_log: [],
-      created_at: at,
-    });
-    await attempt(ctx, endpoint, delivery);
-  }
+  const eventId = ctx.event?.id ?? null;
+  const rows = endpoints.map((e) => ({ endpoint_id: e.id, event_id: eventId, event, payload: payload ?? {}, status: 'pending', attempts: 0, next_attempt_at: at, attempt_log: [], created_at: at }));
+  // An existing (endpoint, event) row comes back as it stands, untouched.
+  const deliveries = eventId
+    ? await ctx.host.db.bulkCreate<Delivery>('WebhookDelivery', rows, { upsert: { conflictFields: ['endpoint_id', 'event_id'], updateFields: ['event_id'] } })
+    : await ctx.host.db.bulkCreate<Delivery>('WebhookDelivery', rows);
+  const byId = new Map(endpoints.map((e) => [e.id, e]));
+  await Promise.all(deliveries.filter((d) => d.status === 'pending' && d.attempts === 0).map((d) => claimAndAttempt(ctx, byId.get(d.endpoint_id)!, d)));
 }
 
 /** Schedule `webhook_retries` (and POST /order-webhooks/retry-due): attempts every due delivery. */
@@ -176,19 +179,25 @@ export async function deliverDue(_input: unknown, ctx: HandlerContext) {
   });
   let attempted = 0;
   for (const d of due) {
-    // Claim it (compare-and-set on attempts and next_attempt_at): two runners never send it twice.
-    const lease = new Date(ctx.host.now() + 5 * 60_000).toISOString();
-    const claimed = await ctx.host.db.update<Delivery>('WebhookDelivery', { next_attempt_at: lease }, { where: { id: d.id, attempts: d.attempts, next_attempt_at: d.next_attempt_at } });
-    if (claimed !== 1) continue;
     const endpoint = await ctx.host.db.findOne<Endpoint>('WebhookEndpoint', { where: { id: d.endpoint_id } });
     if (!endpoint || !endpoint.is_active) {
-      await ctx.host.db.update<Delivery>('WebhookDelivery', { status: 'cancelled', next_attempt_at: null, last_error: endpoint ? 'endpoint disabled' : 'endpoint deleted' }, { where: { id: d.id } });
+      await ctx.host.db.update<Delivery>('WebhookDelivery', { status: 'cancelled', next_attempt_at: null, last_error: endpoint ? 'endpoint disabled' : 'endpoint deleted' }, {
+        where: { id: d.id, attempts: d.attempts, next_attempt_at: d.next_attempt_at },
+      });
       continue;
     }
-    await attempt(ctx, endpoint, d);
-    attempted++;
+    if (await claimAndAttempt(ctx, endpoint, d)) attempted++;
   }
   return { attempted };
+}
+
+/** Claims a delivery (compare-and-set on attempts and next_attempt_at: two runners never send it twice), then attempts it. */
+async function claimAndAttempt(ctx: HandlerContext, endpoint: Endpoint, d: Delivery): Promise<boolean> {
+  const lease = new Date(ctx.host.now() + 5 * 60_000).toISOString();
+  const claimed = await ctx.host.db.update<Delivery>('WebhookDelivery', { next_attempt_at: lease }, { where: { id: d.id, attempts: d.attempts, next_attempt_at: d.next_attempt_at } });
+  if (claimed !== 1) return false;
+  await attempt(ctx, endpoint, d);
+  return true;
 }
 
 async function attempt(ctx: HandlerContext, endpoint: Endpoint, d: Delivery) {

@@ -9,6 +9,7 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { QueryTypes } from 'sequelize';
+import { deliveryJobId, EVENTS_QUEUE } from '../../../core/bus/events';
 import type { TestHost } from '../../../sdk/test-host';
 import { orderBody, startOrdersHost } from './support';
 
@@ -110,6 +111,28 @@ describe('spec 3 Outbound webhooks: signed deliveries, retries, auto-disable, lo
     });
     await host.request('DELETE', `/order-webhooks/${ep.body.id}`);
     await rx.close();
+  });
+
+  it('an order event delivered to the module again (at least once) adds no delivery and sends none twice', async () => {
+    const [a, b] = [await receiver(() => 200), await receiver(() => 200)];
+    const eps = [];
+    for (const rx of [a, b]) eps.push((await host.request('POST', '/order-webhooks', { url: rx.url, secret: SECRET, events: ['order.delivered'] })).body);
+    const payload = { order_id: '00000000-0000-4000-8000-00000000d1d1', order_number: 'ORD-REDELIVER' };
+    const eventId = await host.emit('orders.delivered', payload, { settle: true });
+    expect([a.got.length, b.got.length]).toEqual([1, 1]);
+    // The queue hands the same event to the module once more, as after a node died mid-handler.
+    const { queue } = host.platform.drivers;
+    const job = await queue.getJob(EVENTS_QUEUE, deliveryJobId(eventId, 'orders'));
+    const again = await queue.add(EVENTS_QUEUE, 'orders.delivered', job!.data, { jobId: `${eventId}:redelivery` });
+    await host.eventually(async () => expect((await queue.getJob(EVENTS_QUEUE, again))?.state).toBe('completed'));
+    expect([a.got.length, b.got.length]).toEqual([1, 1]);
+    for (const ep of eps) {
+      const log = await deliveries(ep.id);
+      expect(log.total).toBe(1);
+      expect(log.data[0]).toMatchObject({ status: 'delivered', attempts: 1, event_id: eventId });
+      await host.request('DELETE', `/order-webhooks/${ep.id}`);
+    }
+    await Promise.all([a.close(), b.close()]);
   });
 
   it('retries 3 times 60 s apart (settable clock, schedule ticks), then fails; a success resets the failure count', async () => {

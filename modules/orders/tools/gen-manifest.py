@@ -85,6 +85,13 @@ op("apply_refund_update", "A payment provider module reports a pending refund's 
         "status": S(enum=["completed", "failed"]), "failure_reason": S(maxLength=1000)}, ["provider_module", "external_refund_id", "status"]))
 op("sync_refunds", "Asks the provider (<alias>.refund_status) about refunds still pending 5 minutes after they were made and applies the answers (run every 5 minutes by the schedule refund_sync).", "orders.manage",
    obj({"limit": {"type": "integer", "minimum": 1, "maximum": 1000}, "schedule": S(maxLength=50), "scheduled_at": S(maxLength=40)}), route=("POST", "/orders/refunds/sync"))
+# Payment-link outcomes: from a provider's webhook, or the poll of pending links (schedule payment_link_sync).
+op("apply_payment_update", "A payment provider module reports what became of a payment link (its gateway's webhook or the payment_link_sync poll): paid completes the pending payment with the gateway's payment id and amount (reconciled, order.payment_updated); expired or cancelled fails it. Applied once.", "orders.manage",
+   obj({"provider_module": S(minLength=2, maxLength=100), "link_id": S(minLength=1, maxLength=255), "status": S(enum=["completed", "failed", "pending"]),
+        "external_payment_id": S(minLength=1, maxLength=255, description="the gateway's payment id (paid links)"), "amount": S(maxLength=30, description="the amount the gateway received, when it says"),
+        "link_status": S(maxLength=50, description="the gateway's own word for the link's state, kept in metadata")}, ["provider_module", "link_id", "status"]))
+op("sync_payment_links", "Asks the provider (<alias>.link_status) about payment links still pending 5 minutes after they were made and applies the answers (run every 5 minutes by the schedule payment_link_sync).", "orders.manage",
+   obj({"limit": {"type": "integer", "minimum": 1, "maximum": 1000}, "schedule": S(maxLength=50), "scheduled_at": S(maxLength=40)}), route=("POST", "/orders/payment-links/sync"))
 # Analytics (spec 3): read the materialized views; refreshed by the schedule analytics_refresh.
 RANGE = {"from": S(maxLength=40, description="first day, inclusive (YYYY-MM-DD); default 29 days before to"), "to": S(maxLength=40, description="last day, inclusive (YYYY-MM-DD); default today (UTC)")}
 op("analytics_dashboard", "Total orders, revenue, average order value, unique customers, breakdowns by status and payment status.", "orders.view", obj(RANGE), route=("GET", "/orders/analytics/dashboard"))
@@ -268,8 +275,10 @@ models = {
     "id": col("uuid", primaryKey=True, default={"$fn": "uuid"}), "endpoint_id": col("uuid", nullable=False), "event": col("string", length=100, nullable=False),
     "payload": col("json", nullable=False, default={}), "status": col("string", length=20, nullable=False), "attempts": col("integer", nullable=False, default=0),
     "next_attempt_at": col("datetime"), "last_status": col("integer"), "last_duration_ms": col("integer"), "last_error": col("text"),
-    "attempt_log": col("json", nullable=False, default=[]), "created_at": col("datetime", nullable=False, default=NOW), "delivered_at": col("datetime")},
-    "indexes": [{"fields": ["endpoint_id", "created_at"]}, {"fields": ["status", "next_attempt_at"]}]},
+    "attempt_log": col("json", nullable=False, default=[]), "created_at": col("datetime", nullable=False, default=NOW), "delivered_at": col("datetime"),
+    # The module event's id: one delivery per endpoint and event, however often the event is redelivered.
+    "event_id": col("string", length=100)},
+    "indexes": [{"fields": ["endpoint_id", "created_at"]}, {"fields": ["status", "next_attempt_at"]}, {"fields": ["endpoint_id", "event_id"], "unique": True}]},
   "CustomField": {"table": "custom_fields", "columns": {
     "id": col("uuid", primaryKey=True, default={"$fn": "uuid"}), "field_key": col("string", length=64, nullable=False, unique=True), "field_label": col("string", length=255, nullable=False),
     "field_type": col("string", length=20, nullable=False), "options": col("json", nullable=False, default=[]), "is_required": col("boolean", nullable=False, default=False),
@@ -336,7 +345,7 @@ manifest = {
   "compatibility": {"platform": "^2.0.0"}, "main": "dist/index.js",
   "api": {"provides": ops, "consumes": ["payment_razorpay.*", "shipping_shiprocket.*", "sms_msg91.*", "whatsapp_cloud.*", "documents.render_pdf"]},
   "events": {"publishes": events + ["orders.imported"], "subscribes": events},
-  "schedules": [{"name": "analytics_refresh", "operation": "orders.refresh_analytics", "every_ms": 900000}, {"name": "webhook_retries", "operation": "orders.deliver_webhooks", "every_ms": 60000}, {"name": "notification_retries", "operation": "orders.retry_notification_sends", "every_ms": 60000}, {"name": "tracking_sync", "operation": "orders.sync_tracking", "every_ms": 1800000}, {"name": "refund_sync", "operation": "orders.sync_refunds", "every_ms": 300000}],
+  "schedules": [{"name": "analytics_refresh", "operation": "orders.refresh_analytics", "every_ms": 900000}, {"name": "webhook_retries", "operation": "orders.deliver_webhooks", "every_ms": 60000}, {"name": "notification_retries", "operation": "orders.retry_notification_sends", "every_ms": 60000}, {"name": "tracking_sync", "operation": "orders.sync_tracking", "every_ms": 1800000}, {"name": "refund_sync", "operation": "orders.sync_refunds", "every_ms": 300000}, {"name": "payment_link_sync", "operation": "orders.sync_payment_links", "every_ms": 300000}],
   "http": {"routes": routes},
   "permissions": [
     {"name": "orders.view", "description": "See orders, their payments, refunds, invoices, shipments and tax settings."},
