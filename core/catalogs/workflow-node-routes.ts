@@ -36,7 +36,7 @@ export function registerWorkflowNodeRoutes(
   api: Router,
   deps: { catalogs: TenantCatalogs; authenticated: RequestHandler; rateLimiter: RateLimiter; rateLimit: RateLimitPolicy },
 ): void {
-  useErrorShapeForPath('/api/v1/workflow-nodes/can-connect', 'workflows');
+  useErrorShapeForPath('/api/v1/workflow-nodes', 'workflows', true);
   const limit = rateLimit(deps.rateLimiter, {
     name: 'workflows',
     ...deps.rateLimit,

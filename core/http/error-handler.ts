@@ -11,10 +11,15 @@ import { allowedMethods } from './allowed-methods';
 
 export type ErrorShape = 'platform' | 'workflows' | 'reseller' | 'graphql';
 
-/** Paths whose errors keep their area's shape even when they fail before routing (e.g. malformed JSON). */
-const pathShapes = new Map<string, ErrorShape>();
-export function useErrorShapeForPath(path: string, shape: ErrorShape): void {
-  pathShapes.set(path, shape);
+/** Paths whose errors keep their area's shape even when they fail before routing (malformed JSON, 405). */
+const pathShapes = new Map<string, { shape: ErrorShape; subpaths: boolean }>();
+/** `subpaths`: every path under `path` too (e.g. every node of /workflow-nodes). */
+export function useErrorShapeForPath(path: string, shape: ErrorShape, subpaths = false): void {
+  pathShapes.set(path, { shape, subpaths });
+}
+function shapeOfPath(path: string): ErrorShape | undefined {
+  for (const [prefix, { shape, subpaths }] of pathShapes) if (path === prefix || (subpaths && path.startsWith(`${prefix}/`))) return shape;
+  return undefined;
 }
 
 export function useErrorShape(shape: ErrorShape): RequestHandler {
@@ -48,7 +53,13 @@ function body(err: MandiError, shape: ErrorShape): Record<string, unknown> {
   if (shape === 'graphql') return { errors: [{ message: err.message, extensions: { code: err.code, ...stripErrors(err) } }] };
   if (shape === 'reseller') return { error: err.message, code: err.code, details: stripErrors(err) ?? {} };
   if (shape === 'workflows') {
-    return err instanceof ValidationError ? { success: false, message: err.message, errors: err.errors } : { success: false, message: err.message, code: err.code };
+    if (err instanceof ValidationError) return { success: false, message: err.message, errors: err.errors };
+    // Spec 2, Errors: a request that cannot be read is 400 "Invalid request" with what was wrong in errors.
+    if (err.status === 400) {
+      const given = err.details?.errors;
+      return { success: false, message: 'Invalid request', code: err.code, errors: isObject(given) ? given : { request: [err.message] } };
+    }
+    return { success: false, message: err.message, code: err.code };
   }
   if (err instanceof ValidationError) return { message: err.message, errors: err.errors };
   if (err instanceof RateLimitedError) return { message: err.message, retry_after: err.retryAfterSeconds };
@@ -78,7 +89,7 @@ export function errorHandler(logger: Logger, debugErrors: boolean): ErrorRequest
       req.socket.destroy();
       return;
     }
-    res.locals.errorShape ??= pathShapes.get(req.originalUrl.split('?')[0]);
+    res.locals.errorShape ??= shapeOfPath(req.originalUrl.split('?')[0]);
     const known = normalise(err);
     if (known) return sendError(res, known);
     logger.error({ err, reqId: req.id }, 'unhandled error');
@@ -93,7 +104,7 @@ export function errorHandler(logger: Logger, debugErrors: boolean): ErrorRequest
 export function notFoundHandler(api: Router, apiPrefix: string): RequestHandler {
   // Named so tests that insert routes can find this layer in the app's stack.
   const notFoundRoute: RequestHandler = (req, res) => {
-    res.locals.errorShape ??= pathShapes.get(req.path);
+    res.locals.errorShape ??= shapeOfPath(req.path);
     const inApi = req.path === apiPrefix || req.path.startsWith(`${apiPrefix}/`);
     // Module routes (core/modules/module-routes.ts) leave their methods at the path and a hint in res.locals.
     const moduleMethods = (res.locals.allowedMethods as string[] | undefined) ?? [];

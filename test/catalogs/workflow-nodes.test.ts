@@ -135,10 +135,15 @@ describe('spec 2 Node registry: /workflow-nodes', () => {
       expect(res.body.errors.source[0]).toContain('not in this tenant');
     });
 
-    test('malformed JSON is 400 in the workflows shape', async () => {
-      const res = await w.tp.api('/workflow-nodes/can-connect', { token: w.stable.token, tenant: w.stable.alias, rawBody: '{"source":' });
-      expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ success: false, code: 'MALFORMED_JSON' });
+    test('spec 2 Errors: malformed JSON is 400 "Invalid request" in the workflows shape, on every node path; a wrong method is 405 in it too', async () => {
+      for (const path of ['/workflow-nodes/can-connect', '/workflow-nodes/kiosk:get-item/validate']) {
+        const res = await w.tp.api(path, { token: w.stable.token, tenant: w.stable.alias, rawBody: '{"source":' });
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ success: false, message: 'Invalid request', code: 'MALFORMED_JSON', errors: { request: ['The request body is not valid JSON.'] } });
+      }
+      const wrong = await w.tp.api('/workflow-nodes/kiosk:get-item', { method: 'DELETE', token: w.stable.token, tenant: w.stable.alias });
+      expect(wrong.status).toBe(405);
+      expect(wrong.body).toMatchObject({ success: false, code: 'METHOD_NOT_ALLOWED' });
     });
   });
 
