@@ -19,12 +19,18 @@ describe('spec 2 Tool discovery rule 2: the permission a tool needs, inferred fr
     expect(inferredPermission(name)).toBe(permission);
   });
 
-  test('a tool needs both the inferred permission and the operation\'s own; ai_tool: false is no tool', () => {
-    const tools = catalogTools('orders', [
-      { name: 'orders.cancel', description: 'Cancels.', permission: 'orders.manage' },
-      { name: 'orders.get', description: 'One order.', permission: 'orders.view' },
-      { name: 'orders.sync', description: 'Nightly.', ai_tool: false },
-    ]);
+  test('a tool needs both the inferred permission and the operation\'s own; ai_tool: false and a public route\'s operation are no tools', () => {
+    const tools = catalogTools('orders', {
+      api: {
+        provides: [
+          { name: 'orders.cancel', description: 'Cancels.', permission: 'orders.manage' },
+          { name: 'orders.get', description: 'One order.', permission: 'orders.view' },
+          { name: 'orders.sync', description: 'Nightly.', ai_tool: false },
+          { name: 'orders.gateway_callback', description: 'A gateway calls back.' },
+        ],
+      },
+      http: { routes: [{ method: 'POST', path: '/orders-gateway/callback', operation: 'orders.gateway_callback', public: true }] },
+    });
     expect(tools).toEqual([
       { tool: { name: 'orders.cancel', module: 'orders', description: 'Cancels.' }, needs: ['orders.delete', 'orders.manage'] },
       { tool: { name: 'orders.get', module: 'orders', description: 'One order.' }, needs: ['orders.view'] },

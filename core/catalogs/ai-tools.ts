@@ -1,12 +1,13 @@
 /**
  * The AI tool list (spec 2, Tools; Tool discovery and permission enforcement): a tool is a bus
  * operation a module provides, {name, module, description}. An operation with `ai_tool: false` in its
- * manifest is not offered (internal work such as scheduled jobs). A user sees only the tools they
+ * manifest is not offered (internal work such as scheduled jobs), nor is one a public route dispatches
+ * to (a gateway's callback, which checks its own signature and has no user). A user sees only the tools they
  * could use: rule 2 infers a permission from the tool's name, and the operation's own `permission`
  * (which the bus enforces on every call) must be held too, so the list is never wider than what a
  * call would be allowed to do (rule 3).
  */
-import type { Operation } from '../../sdk/manifest';
+import type { Manifest } from '../../sdk/manifest';
 
 export interface ToolEntry {
   name: string;
@@ -44,9 +45,10 @@ export function inferredPermission(name: string): string {
   return `${module}.${rule ? rule[1] : 'view'}`;
 }
 
-export function catalogTools(module: string, provides: readonly Operation[]): CatalogTool[] {
-  return provides
-    .filter((op) => op.ai_tool !== false)
+export function catalogTools(module: string, manifest: Pick<Manifest, 'api' | 'http'>): CatalogTool[] {
+  const publicOps = new Set((manifest.http?.routes ?? []).filter((r) => r.public).map((r) => r.operation));
+  return (manifest.api?.provides ?? [])
+    .filter((op) => op.ai_tool !== false && !publicOps.has(op.name))
     .map((op) => {
       const inferred = inferredPermission(op.name);
       return { tool: { name: op.name, module, description: op.description }, needs: op.permission && op.permission !== inferred ? [inferred, op.permission] : [inferred] };

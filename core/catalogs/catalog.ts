@@ -24,7 +24,7 @@ export function modulePart(manifest: Manifest): ModulePart {
     version: manifest.version,
     nodes: (manifest.workflow?.nodes ?? []).map((n) => nodeEntry(alias, n)),
     screens: (manifest.mobile?.screens ?? []).map((s) => catalogScreen(alias, s, providers[s.id])),
-    tools: catalogTools(alias, manifest.api?.provides ?? []),
+    tools: catalogTools(alias, manifest),
   };
 }
 
