@@ -56,6 +56,13 @@ describe('spec 1 Server-driven screens: the orders module\'s screens', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.map((o: { order_number: string }) => o.order_number)).toEqual(['SCR-1', 'SCR-2']);
     expect(res.body.meta).toEqual({ current_page: 1, per_page: 2, total: 3, last_page: 2, has_more: true });
+    // Spec 1, Filter definition: the sort values newest, oldest, price_asc (and price_desc), as the screen's own filter offers them.
+    const byWord = async (sort: string) => (await get(`/mobile/screens/orders.list/data/orders?sort=${sort}`)).body.data.map((o: { order_number: string }) => o.order_number);
+    expect(await byWord('price_asc')).toEqual(['SCR-1', 'SCR-2', 'SCR-3']);
+    expect(await byWord('price_desc')).toEqual(['SCR-3', 'SCR-2', 'SCR-1']);
+    expect((await byWord('newest')).reverse()).toEqual(await byWord('oldest'));
+    const definition = await get('/mobile/screens/orders.list');
+    expect(JSON.stringify(definition.body.data)).toContain('"value":"newest"');
     const found = await get('/mobile/screens/orders.list/data/orders?search=SCR-3');
     expect(found.body.data.map((o: { order_number: string }) => o.order_number)).toEqual(['SCR-3']);
   });

@@ -153,6 +153,9 @@ type ListInput = {
   from?: string; to?: string; sort?: string; page?: number; per_page?: number; custom_fields?: Record<string, unknown>;
 } & Record<string, unknown>;
 
+/** Spec 1's screen sort values (Filter definition: newest, oldest, price_asc) as columns. */
+const SORT_WORDS: Record<string, string> = { newest: '-created_at', oldest: 'created_at', price_asc: 'total', price_desc: '-total' };
+
 export async function listOrders(input: ListInput, ctx: HandlerContext) {
   const where: Record<string, unknown> = {};
   const and: Record<string, unknown>[] = [];
@@ -177,7 +180,7 @@ export async function listOrders(input: ListInput, ctx: HandlerContext) {
   const custom = input.custom_fields === undefined ? null : await customFieldFilter(ctx.host.db, input.custom_fields);
   if (custom) and.push(custom);
   if (and.length) where.$and = and;
-  const sort = input.sort ?? '-created_at';
+  const sort = SORT_WORDS[input.sort ?? ''] ?? input.sort ?? '-created_at';
   const desc = sort.startsWith('-');
   const column = desc ? sort.slice(1) : sort;
   const perPage = input.per_page ?? 20;

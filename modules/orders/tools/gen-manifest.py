@@ -153,7 +153,7 @@ op("create", "Creates an order: items priced, GST computed per line, totals, ord
    ORDER_OUT, ("POST", "/orders"))
 op("list", "Lists orders: filters (status, payment_status, is_cod, customer, dates, custom fields), search over order number and customer, sort, pagination.", "orders.view",
    obj({"status": S(), "payment_status": S(), "fulfillment_status": S(), "is_cod": {"type": "boolean"}, "customer_id": S(), "search": S(maxLength=100), "from": S(), "to": S(),
-        "sort": S(enum=["created_at", "-created_at", "total", "-total", "order_number", "-order_number"], default="-created_at"), "page": {"type": "integer", "minimum": 1, "default": 1}, "per_page": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
+        "sort": S(enum=["created_at", "-created_at", "total", "-total", "order_number", "-order_number", "newest", "oldest", "price_asc", "price_desc"], default="-created_at", description="a column, - first for descending; or spec 1's screen words newest, oldest, price_asc, price_desc"), "page": {"type": "integer", "minimum": 1, "default": 1}, "per_page": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
         "custom_fields": {"type": "object", "description": "is_filterable custom fields, {field_key: value}, all must match; in a query string custom_fields[field_key]=value"}}, extra=True),
    {"type": "object", "properties": {"data": {"type": "array"}, "pagination": {"type": "object"}}}, ("GET", "/orders"))
 op("get", "One order by id or order_number, with items, totals and can_ship.", "orders.view", obj({"id": ID}, ["id"]), ORDER_OUT, ("GET", "/orders/:id"))
