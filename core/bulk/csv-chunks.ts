@@ -5,9 +5,10 @@
  * and its fields in header order. A tuple, not an object keyed by column: every chunk crosses into
  * the sandbox as JSON, and 500 copies of 13 column names were the larger part of that text.
  *
- * `groupBy` keeps consecutive rows sharing that column's (non-empty) value in one chunk, even when
- * the chunk then grows past `chunkSize` (bounded by MAX_GROUP extra rows), so a module can treat
- * them as one record (an order with several item rows) without state across chunks.
+ * `groupBy` keeps consecutive rows sharing that column's (non-empty) value in one chunk, so a module
+ * can treat them as one record (an order with several item rows) without state across chunks: a group
+ * that would not fit starts the next chunk. Chunks so never pass `chunkSize`, except a single group
+ * longer than that, which fills a chunk of its own up to max(chunkSize, MAX_GROUP) rows and is cut there.
  */
 import fs from 'node:fs';
 import { parse, type Info } from 'csv-parse';
@@ -24,7 +25,7 @@ export interface CsvChunk {
   rows: CsvRow[];
 }
 
-/** A group longer than this is cut anyway: a chunk must stay bounded whatever the file holds. */
+/** A group longer than this (and than the chunk size) is cut anyway: a chunk must stay bounded whatever the file holds. */
 export const MAX_GROUP = 500;
 /** Longest record accepted; a longer one fails the file (csv-parse refuses it). */
 const MAX_RECORD_BYTES = 128 * 1024;
@@ -74,6 +75,9 @@ export async function* csvChunks(path: string, opts: { chunkSize: number; groupB
   let rows: CsvRow[] = [];
   let index = 0;
   let lastKey: string | undefined;
+  // Where the run of rows sharing lastKey begins in `rows`.
+  let groupStart = 0;
+  const longestGroup = Math.max(opts.chunkSize, MAX_GROUP);
   for await (const { record, info } of parser(path)) {
     if (!header) {
       header = normaliseHeader(record);
@@ -82,11 +86,19 @@ export async function* csvChunks(path: string, opts: { chunkSize: number; groupB
     }
     const row: CsvRow = record.length === header.length ? [info.lines, record] : [info.lines, record, `expected ${header.length} fields as in the header, found ${record.length}`];
     const key = groupCol >= 0 ? (record[groupCol] ?? '').trim() : '';
-    const continuesGroup = key !== '' && key === lastKey && rows.length < opts.chunkSize + MAX_GROUP;
-    if (rows.length >= opts.chunkSize && !continuesGroup) {
-      yield { index: index++, header, rows };
-      rows = [];
+    const continuesGroup = key !== '' && key === lastKey;
+    if (rows.length >= opts.chunkSize) {
+      if (!continuesGroup || (groupStart === 0 && rows.length >= longestGroup)) {
+        yield { index: index++, header, rows };
+        rows = [];
+      } else if (groupStart > 0) {
+        // The group does not fit: what came before it is a chunk, the group opens the next.
+        yield { index: index++, header, rows: rows.slice(0, groupStart) };
+        rows = rows.slice(groupStart);
+      }
+      groupStart = 0;
     }
+    if (!continuesGroup || rows.length === 0) groupStart = rows.length;
     rows.push(row);
     lastKey = key;
   }

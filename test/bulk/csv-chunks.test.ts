@@ -37,13 +37,22 @@ describe('spec 3 Bulk operations: CSV chunks', () => {
     expect(await countCsvRows(p)).toBe(4);
   });
 
-  it('keeps consecutive rows of one group in one chunk, bounded by MAX_GROUP', async () => {
-    const rows = ['order_number,item', 'A,1', 'B,1', 'B,2', 'B,3', 'C,1', ',x', ',y', 'D,1'];
-    const chunks = await all(file(rows.join('\n')), { chunkSize: 2, groupBy: 'order_number' });
-    expect(chunks.map((c) => c.rows.map(([, cells]) => cells.join('')))).toEqual([['A1', 'B1', 'B2', 'B3'], ['C1', 'x'], ['y', 'D1']]);
-    const huge = ['order_number,item', ...Array.from({ length: 2 * MAX_GROUP }, (_, i) => `G,${i}`)];
+  it('spec 3 Limits (chunks of 500 rows): keeps consecutive rows of one group in one chunk without passing the chunk size', async () => {
+    const rows = ['order_number,item', 'A,1', 'B,1', 'B,2', 'C,1', 'C,2', 'C,3', 'D,1', ',x', ',y', 'E,1'];
+    const chunks = await all(file(rows.join('\n')), { chunkSize: 3, groupBy: 'order_number' });
+    // B does not fit after A: it opens the next chunk. C alone fills one. Rows without a key never group.
+    expect(chunks.map((c) => c.rows.map(([, cells]) => cells.join('')))).toEqual([['A1', 'B1', 'B2'], ['C1', 'C2', 'C3'], ['D1', 'x', 'y'], ['E1']]);
+    const split = await all(file(['order_number,item', 'A,1', 'A,2', 'B,1', 'B,2'].join('\n')), { chunkSize: 3, groupBy: 'order_number' });
+    expect(split.map((c) => c.rows.map(([, cells]) => cells.join('')))).toEqual([['A1', 'A2'], ['B1', 'B2']]);
+    // Only a single group longer than the chunk size makes a longer chunk, and it is cut at MAX_GROUP.
+    const long = await all(file(['order_number,item', 'A,1', 'B,1', 'B,2', 'B,3', 'B,4', 'C,1'].join('\n')), { chunkSize: 2, groupBy: 'order_number' });
+    expect(long.map((c) => c.rows.length)).toEqual([1, 4, 1]);
+    const huge = ['order_number,item', ...Array.from({ length: 2 * MAX_GROUP + 5 }, (_, i) => `G,${i}`)];
     const bounded = await all(file(huge.join('\n')), { chunkSize: 10, groupBy: 'order_number' });
-    expect(Math.max(...bounded.map((c) => c.rows.length))).toBe(10 + MAX_GROUP);
+    expect(bounded.map((c) => c.rows.length)).toEqual([MAX_GROUP, MAX_GROUP, 5]);
+    const at500 = await all(file(['order_number,item', ...Array.from({ length: 1200 }, (_, i) => `O${Math.floor(i / 3)},${i}`)].join('\n')), { chunkSize: 500, groupBy: 'order_number' });
+    expect(Math.max(...at500.map((c) => c.rows.length))).toBeLessThanOrEqual(500);
+    expect(at500.flatMap((c) => c.rows).length).toBe(1200);
   });
 
   it('marks rows whose field count differs from the header, without stopping', async () => {
