@@ -21,7 +21,6 @@ export const VIEWS = ['mv_daily_order_stats', 'mv_order_source_stats', 'mv_daily
 type Range = { from?: string; to?: string };
 type DailyRow = { day: string; status: string; payment_status: string; is_cod: boolean; order_count: string; total_amount: string };
 type SourceRow = { day: string; source: string; cancelled: boolean; order_count: string; total_amount: string };
-type ProductRow = { day: string; product_key: string; name: string; sku: string | null; quantity: string; revenue: string };
 
 const DAY = /^\d{4}-\d{2}-\d{2}/;
 
@@ -39,8 +38,19 @@ function range(input: Range, ctx: HandlerContext): { from: string; to: string } 
   return { from, to };
 }
 
+const READ_LIMIT = 100_000;
+
+/** The view's rows in the range (a day's few status and source combinations: bounded by days, not orders). */
 async function read<T>(ctx: HandlerContext, view: string, r: { from: string; to: string }): Promise<T[]> {
-  const res = await ctx.host.call<{ rows: T[] }>('data.read_view', { view, range: { column: 'day', from: r.from, to: r.to }, order_by: 'day', limit: 100_000 });
+  const res = await ctx.host.call<{ rows: T[] }>('data.read_view', { view, range: { column: 'day', from: r.from, to: r.to }, order_by: 'day', limit: READ_LIMIT });
+  // Never a silently partial figure.
+  if (res.rows.length >= READ_LIMIT) throw invalid('from', `The range holds more than ${READ_LIMIT} rows of ${view}; ask for a shorter range.`);
+  return res.rows;
+}
+
+/** The view's rows in the range summed up by PostgreSQL (data.read_view's aggregate): per-customer and per-product views grow with the business. */
+async function summed<T>(ctx: HandlerContext, view: string, r: { from: string; to: string }, aggregate: Record<string, string[]>, orderBy?: string[], limit?: number): Promise<T[]> {
+  const res = await ctx.host.call<{ rows: T[] }>('data.read_view', { view, range: { column: 'day', from: r.from, to: r.to }, aggregate, ...(orderBy ? { order_by: orderBy } : {}), limit: limit ?? READ_LIMIT });
   return res.rows;
 }
 
@@ -58,7 +68,10 @@ const revenueOf = (r: { status?: string; cancelled?: boolean; total_amount: stri
 
 export async function dashboard(input: Range, ctx: HandlerContext) {
   const r = range(input, ctx);
-  const [rows, customers] = await Promise.all([read<DailyRow>(ctx, 'mv_daily_order_stats', r), read<{ customer_key: string }>(ctx, 'mv_daily_customers', r)]);
+  const [rows, [customers]] = await Promise.all([
+    read<DailyRow>(ctx, 'mv_daily_order_stats', r),
+    summed<{ count_distinct_customer_key: string }>(ctx, 'mv_daily_customers', r, { count_distinct: ['customer_key'] }),
+  ]);
   let orders = 0;
   let kept = 0;
   let revenue = new D(0);
@@ -78,7 +91,7 @@ export async function dashboard(input: Range, ctx: HandlerContext) {
     total_orders: orders,
     revenue: str(revenue),
     average_order_value: kept ? str(revenue.div(kept)) : '0.00',
-    unique_customers: new Set(customers.map((c) => c.customer_key)).size,
+    unique_customers: Number(customers?.count_distinct_customer_key ?? 0),
     by_status: out(byStatus),
     by_payment_status: out(byPayment),
     refreshed_at: await refreshedAt(ctx),
@@ -129,18 +142,11 @@ export async function sources(input: Range, ctx: HandlerContext) {
 
 export async function products(input: Range & { limit?: number; sort?: string }, ctx: HandlerContext) {
   const r = range(input, ctx);
-  const by = new Map<string, { name: string; sku: string | null; quantity: number; revenue: Dec }>();
-  for (const row of await read<ProductRow>(ctx, 'mv_daily_product_stats', r)) {
-    const p = by.get(row.product_key) ?? { name: row.name, sku: row.sku, quantity: 0, revenue: new D(0) };
-    p.quantity += Number(row.quantity);
-    p.revenue = p.revenue.plus(row.revenue);
-    by.set(row.product_key, p);
-  }
-  const byRevenue = input.sort === 'revenue';
-  const data = [...by.values()]
-    .sort((a, b) => (byRevenue ? b.revenue.cmp(a.revenue) || b.quantity - a.quantity : b.quantity - a.quantity || b.revenue.cmp(a.revenue)) || (a.name < b.name ? -1 : 1))
-    .slice(0, input.limit ?? 10)
-    .map((p) => ({ name: p.name, sku: p.sku, quantity: p.quantity, revenue: str(p.revenue) }));
+  const order = input.sort === 'revenue' ? ['-sum_revenue', '-sum_quantity', 'min_name'] : ['-sum_quantity', '-sum_revenue', 'min_name'];
+  const rows = await summed<{ min_name: string; min_sku: string | null; sum_quantity: string; sum_revenue: string }>(
+    ctx, 'mv_daily_product_stats', r, { group_by: ['product_key'], sum: ['quantity', 'revenue'], min: ['name', 'sku'] }, order, input.limit ?? 10,
+  );
+  const data = rows.map((p) => ({ name: p.min_name, sku: p.min_sku, quantity: Number(p.sum_quantity), revenue: str(new D(p.sum_revenue)) }));
   return { from: r.from, to: r.to, data, refreshed_at: await refreshedAt(ctx) };
 }
 

@@ -294,4 +294,25 @@ describe('spec 3 Analytics: materialized views refreshed by the 15-minute schedu
     expect((await host.request('GET', '/orders/analytics/dashboard?from=2001-01-01&to=2001-01-31')).body.total_orders).toBe(0);
     expect((await host.request('GET', '/orders/analytics/dashboard?from=2001-02-01&to=2001-01-01')).status).toBe(422);
   }, 60_000);
+
+  it('data.read_view sums up in PostgreSQL: a distinct count or a top list is never cut short by the row limit', async () => {
+    // Runs after the test above: the views are populated.
+    const asOrders = <T>(input: Record<string, unknown>) => host.call<T>('data.read_view', input, { asModule: 'orders' });
+    const [direct] = await sql<{ customers: string; rows: string }>(`SELECT count(DISTINCT customer_key)::text customers, count(*)::text rows FROM orders.mv_daily_customers`);
+    expect(Number(direct!.customers)).toBeGreaterThan(1);
+    const plain = await asOrders<{ rows: unknown[] }>({ view: 'mv_daily_customers', limit: 1 });
+    expect(plain.rows).toHaveLength(1);
+    const counted = await asOrders<{ rows: Array<{ count_distinct_customer_key: string }> }>({ view: 'mv_daily_customers', aggregate: { count_distinct: ['customer_key'] }, limit: 1 });
+    expect(counted.rows).toEqual([{ count_distinct_customer_key: direct!.customers }]);
+
+    const top = await asOrders<{ rows: Array<{ product_key: string; sum_quantity: string }> }>({
+      view: 'mv_daily_product_stats', aggregate: { group_by: ['product_key'], sum: ['quantity'] }, order_by: ['-sum_quantity', 'product_key'], limit: 2,
+    });
+    const want = await sql<{ product_key: string; sum_quantity: string }>(
+      `SELECT product_key, sum(quantity)::text sum_quantity FROM orders.mv_daily_product_stats GROUP BY 1 ORDER BY sum(quantity) DESC, 1 LIMIT 2`,
+    );
+    expect(top.rows).toEqual(want);
+    await expect(asOrders({ view: 'mv_daily_customers', aggregate: { sum: ['nope'] } })).rejects.toMatchObject({ status: 422, message: expect.stringMatching(/no column "nope"/) });
+    await expect(asOrders({ view: 'mv_daily_customers', aggregate: { count_distinct: ['customer_key'] }, order_by: 'customer_key' })).rejects.toMatchObject({ status: 422 });
+  });
 });
