@@ -5,27 +5,21 @@
  * over real HTTP, against the Razorpay stand-in on 127.0.0.1.
  */
 import type { TestHost } from '../../../sdk/test-host';
-import { orderBody, razorpayStandIn, recorded, startOrdersHost } from './support';
+import { orderBody, recorded, startOrdersWithRazorpay } from './support';
 
 const WEBHOOK_SECRET = 'rzp-webhook-secret-links-0123';
+let setup: Awaited<ReturnType<typeof startOrdersWithRazorpay>>;
 let host: TestHost;
-let rzp: Awaited<ReturnType<typeof razorpayStandIn>>;
+let rzp: Awaited<ReturnType<typeof startOrdersWithRazorpay>>['rzp'];
 
 beforeAll(async () => {
-  rzp = await razorpayStandIn('rzp_test_key', 'rzp_secret');
-  host = await startOrdersHost([rzp.origin]);
-  const configured = await host.request('PUT', '/payment-razorpay/settings', { key_id: 'rzp_test_key', key_secret: 'rzp_secret', base_url: rzp.origin, webhook_secret: WEBHOOK_SECRET });
-  expect(configured.body).toMatchObject({ configured: true, webhook: true });
+  setup = await startOrdersWithRazorpay(WEBHOOK_SECRET);
+  ({ host, rzp } = setup);
 }, 60_000);
-
-afterAll(async () => {
-  host?.platform.clock.reset();
-  await host?.close();
-  await rzp?.close();
-});
+afterAll(() => setup?.close());
 
 const deliverLink = (linkId: string, secret = WEBHOOK_SECRET) =>
-  rzp.deliverLink(`${host.url}/api/v1/payment-razorpay/webhook`, secret, linkId, { 'x-tenant': host.tenantId });
+  rzp.deliverLink(setup.webhookUrl, secret, linkId, { 'x-tenant': host.tenantId });
 
 /** An order of 1180.00 with 180.00 paid cash and a Razorpay link for the 1000.00 left. */
 async function orderWithLink() {

@@ -3,28 +3,21 @@
  * in the real sandbox over real HTTP, against the Razorpay stand-in on 127.0.0.1.
  */
 import type { TestHost } from '../../../sdk/test-host';
-import { orderBody, razorpayStandIn, recorded, startOrdersHost } from './support';
+import { orderBody, recorded, startOrdersWithRazorpay } from './support';
 
 const WEBHOOK_SECRET = 'rzp-webhook-secret-0123456789';
+let setup: Awaited<ReturnType<typeof startOrdersWithRazorpay>>;
 let host: TestHost;
-let rzp: Awaited<ReturnType<typeof razorpayStandIn>>;
+let rzp: Awaited<ReturnType<typeof startOrdersWithRazorpay>>['rzp'];
 
 beforeAll(async () => {
-  rzp = await razorpayStandIn('rzp_test_key', 'rzp_secret');
-  host = await startOrdersHost([rzp.origin]);
-  const configured = await host.request('PUT', '/payment-razorpay/settings', { key_id: 'rzp_test_key', key_secret: 'rzp_secret', base_url: rzp.origin, webhook_secret: WEBHOOK_SECRET });
-  expect(configured.body).toMatchObject({ configured: true, webhook: true });
+  setup = await startOrdersWithRazorpay(WEBHOOK_SECRET);
+  ({ host, rzp } = setup);
 }, 60_000);
+afterAll(() => setup?.close());
 
-afterAll(async () => {
-  host?.platform.clock.reset();
-  await host?.close();
-  await rzp?.close();
-});
-
-const webhookUrl = () => `${host.url}/api/v1/payment-razorpay/webhook`;
 const deliver = (refundId: string, secret = WEBHOOK_SECRET, headers: Record<string, string> = {}) =>
-  rzp.deliver(webhookUrl(), secret, refundId, { 'x-tenant': host.tenantId, ...headers });
+  rzp.deliver(setup.webhookUrl, secret, refundId, { 'x-tenant': host.tenantId, ...headers });
 
 /** An order of 1180.00 paid in full through Razorpay with a payment id the stand-in refunds as pending. */
 async function paidOrder() {

@@ -170,6 +170,26 @@ export function startOrdersHost(fetchOrigins: string[]): Promise<TestHost> {
   return startHostAllowing({ modulePath: ORDERS_DIR, withModules: [RAZORPAY_DIR, SHIPROCKET_DIR, RECORDER_DIR] }, fetchOrigins);
 }
 
+/**
+ * The orders host with only Razorpay, configured against its stand-in with a webhook secret: for the
+ * tests of what the gateway reports later (refunds, payment links), by signed webhook or by poll.
+ */
+export async function startOrdersWithRazorpay(webhookSecret: string) {
+  const rzp = await razorpayStandIn('rzp_test_key', 'rzp_secret');
+  const host = await startOrdersHost([rzp.origin]);
+  const close = async () => {
+    host.platform.clock.reset();
+    await host.close();
+    await rzp.close();
+  };
+  const configured = await host.request('PUT', '/payment-razorpay/settings', { key_id: 'rzp_test_key', key_secret: 'rzp_secret', base_url: rzp.origin, webhook_secret: webhookSecret });
+  if (configured.body?.webhook !== true) {
+    await close();
+    throw new Error(`PUT /payment-razorpay/settings: ${configured.status} ${JSON.stringify(configured.body)}`);
+  }
+  return { host, rzp, webhookUrl: `${host.url}/api/v1/payment-razorpay/webhook`, close };
+}
+
 export interface OrdersWithProviders {
   host: TestHost;
   rzp: Awaited<ReturnType<typeof razorpayStandIn>>;
