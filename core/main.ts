@@ -35,8 +35,10 @@ async function main(): Promise<void> {
       },
     );
   };
-  // `on`, not `once`: Ctrl-C reaches npm, tsx and this process together, and npm and tsx pass it on,
-  // so it arrives more than once; with no listener left, a repeat would end the process mid-shutdown.
+  // `on`, not `once`: Ctrl-C reaches npm and this process together, and npm passes it on, so it
+  // arrives more than once; with no listener left, a repeat would end the process mid-shutdown.
+  // (npm start runs `node --import tsx`, not the tsx command: that wrapper SIGKILLs a child that does
+  // not acknowledge a relayed signal within 30 ms, which a loaded machine can miss.)
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 }

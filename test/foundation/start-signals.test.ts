@@ -80,7 +80,7 @@ describe('README Two commands: npm start stops the platform and its embedded Pos
     }
   }, 150_000);
 
-  test('Ctrl-C (SIGINT to the whole process group, passed on again by npm and tsx) completes the shutdown', async () => {
+  test('Ctrl-C (SIGINT to the whole process group, passed on again by npm) completes the shutdown', async () => {
     const run = await npmStart('start-ctrl-c', {}, true);
     try {
       const url = await listening(run);
