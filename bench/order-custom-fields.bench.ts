@@ -83,7 +83,7 @@ const benchmark: Benchmark = {
         notes: [
           `Each list: median of ${SAMPLES} sequential requests (per_page=20; the answer includes the total count, which reads every matching row).`,
           'The list runs `custom_fields @> {...}` (host.db $contains) plus ORDER BY created_at; "no index" is after DROP INDEX orders_custom_fields_gin.',
-          `Bulk status: one request, ${BULK} orders moved in one set-based transaction (one read, a compare-and-set UPDATE per version, one history insert), then an orders.status_changed event each (wall time of the request).`,
+          `Bulk status: one request, ${BULK} orders moved in one set-based transaction (one read, a compare-and-set UPDATE per version, one history insert), then an order.status_changed event each (wall time of the request).`,
           `${bench.setup}.`,
         ],
       };

@@ -8,8 +8,8 @@
  * so it does not share the platform's event loop. Each operation is measured one request at a time
  * (the share of a request's latency is then undistorted by queueing) and with 16 in flight.
  *
- *   create    POST /orders                      two items, GST, order number, orders.created
- *   payment   POST /orders/{id}/payments        cod 0.01, reconciled, orders.payment_updated
+ *   create    POST /orders                      two items, GST, order number, order.created
+ *   payment   POST /orders/{id}/payments        cod 0.01, reconciled, order.payment_updated
  *   invoice   POST /orders/{id}/invoices        gap-free number, GST lines (pdf: false; PDF separately)
  *   invoice+pdf                                  the same with the PDF rendered by the host (pdfkit)
  *

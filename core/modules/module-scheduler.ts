@@ -14,7 +14,8 @@ import type { Logger } from '../logger';
 import type { ModuleHost } from './module-host';
 
 const TICK_QUEUE = 'module-schedule-ticks';
-const RUN_QUEUE = 'module-schedule-runs';
+/** One job per tenant, schedule and slot, id `<tenant>:<alias>:<schedule>:<slot ms>`. */
+export const RUN_QUEUE = 'module-schedule-runs';
 const TICK_MS = 60_000;
 
 interface RunJob {

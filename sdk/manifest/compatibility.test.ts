@@ -66,6 +66,21 @@ describe('DESIGN Rings and the registry: dependency ranges are checked against w
     const problems = checkDependencies([mod('orders', '1.0.0'), mod('orders', '1.1.0')]);
     expect(problems).toEqual([expect.objectContaining({ kind: 'duplicate', module: 'orders' })]);
   });
+
+  it('refuses an events.namespace another installed module already publishes under', () => {
+    const withNs = (name: string, namespace: string) => ({ ...mod(name, '1.0.0'), events: { namespace } });
+    expect(checkDependencies([withNs('orders', 'order'), mod('loyalty', '1.0.0')])).toEqual([]);
+    expect(checkDependencies([withNs('orders', 'order'), withNs('forger', 'order')])).toEqual([
+      {
+        kind: 'event-namespace',
+        module: 'forger',
+        message: 'module forger@1.0.0 publishes events as "order.*", but that prefix belongs to module orders; only one installed module may publish under a name',
+      },
+    ]);
+    expect(checkDependencies([mod('orders', '1.0.0'), withNs('forger', 'orders')])).toEqual([
+      expect.objectContaining({ kind: 'event-namespace', module: 'forger' }),
+    ]);
+  });
 });
 
 describe('issue 3 item 2: dependency cycles are refused with their path', () => {

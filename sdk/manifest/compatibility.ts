@@ -9,7 +9,7 @@ import type { Manifest } from './manifest.types';
 /** The platform release this core implements; module `compatibility.platform` ranges are checked against it. */
 export const PLATFORM_VERSION = '2.0.0';
 
-export type CompatibilityProblemKind = 'platform' | 'missing-dependency' | 'dependency-version' | 'cycle' | 'duplicate';
+export type CompatibilityProblemKind = 'platform' | 'missing-dependency' | 'dependency-version' | 'cycle' | 'duplicate' | 'event-namespace';
 
 export interface CompatibilityProblem {
   kind: CompatibilityProblemKind;
@@ -46,15 +46,16 @@ export function checkPlatform(
   };
 }
 
+type SetMember = Pick<Manifest, 'name' | 'version' | 'dependencies' | 'events'>;
+
 /**
  * Problems of a set of modules installed together (one ring's release): a dependency not installed,
- * installed at a version outside the range, an alias listed twice, or a dependency cycle.
+ * installed at a version outside the range, an alias listed twice, a dependency cycle, or an
+ * events.namespace that is another module's alias or namespace (its events could be forged).
  */
-export function checkDependencies(
-  manifests: readonly Pick<Manifest, 'name' | 'version' | 'dependencies'>[],
-): CompatibilityProblem[] {
+export function checkDependencies(manifests: readonly SetMember[]): CompatibilityProblem[] {
   const problems: CompatibilityProblem[] = [];
-  const byAlias = new Map<string, Pick<Manifest, 'name' | 'version' | 'dependencies'>>();
+  const byAlias = new Map<string, SetMember>();
   for (const m of manifests) {
     const earlier = byAlias.get(m.name);
     if (earlier) {
@@ -87,6 +88,8 @@ export function checkDependencies(
     }
   }
 
+  problems.push(...namespaceClashes([...byAlias.values()]));
+
   for (const cycle of findCycles(byAlias)) {
     problems.push({
       kind: 'cycle',
@@ -94,6 +97,27 @@ export function checkDependencies(
       cycle,
       message: `dependency cycle ${cycle.join(' -> ')}: modules cannot depend on each other in a circle; remove one of these dependencies`,
     });
+  }
+  return problems;
+}
+
+/** Event prefixes claimed twice: a namespace equal to another module's alias or namespace. */
+function namespaceClashes(members: readonly SetMember[]): CompatibilityProblem[] {
+  const owner = new Map<string, string>(members.map((m) => [m.name, m.name]));
+  const problems: CompatibilityProblem[] = [];
+  for (const m of members) {
+    const ns = m.events?.namespace;
+    if (!ns || ns === m.name) continue;
+    const taken = owner.get(ns);
+    if (taken) {
+      problems.push({
+        kind: 'event-namespace',
+        module: m.name,
+        message: `module ${label(m)} publishes events as "${ns}.*", but that prefix belongs to module ${taken}; only one installed module may publish under a name`,
+      });
+    } else {
+      owner.set(ns, m.name);
+    }
   }
   return problems;
 }

@@ -150,7 +150,11 @@ export interface Operation {
  */
 export interface Events {
   /**
-   * Events the module emits with host.emit, each named "<own alias>.<event>" (e.g. "orders.created").
+   * Prefix of the events the module publishes when it is not the alias, e.g. "order" for the orders module's "order.created" (spec 3, Events). Only one module installed in a tenant may publish under a name: another module's alias or namespace is refused at install.
+   */
+  namespace?: string;
+  /**
+   * Events the module emits with host.emit, each named "<own alias>.<event>" or "<events.namespace>.<event>" (e.g. "order.created").
    */
   publishes?: EventName[];
   /**

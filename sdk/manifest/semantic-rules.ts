@@ -138,9 +138,12 @@ function checkSchedules(doc: Obj, s: Scope) {
 
 function checkEvents(doc: Obj, s: Scope) {
   if (!s.alias) return;
+  const namespace = str(at(doc, 'events', 'namespace'));
+  const own = namespace ? [s.alias, namespace] : [s.alias];
+  const wanted = own.map((prefix) => `"${prefix}.<event>"`).join(' or ');
   list(at(doc, 'events', 'publishes')).forEach((event, i) => {
-    if (typeof event === 'string' && event.includes('.') && moduleOf(event) !== s.alias) {
-      s.report(`/events/publishes/${i}`, `must be named "${s.alias}.<event>": a module publishes only its own events`);
+    if (typeof event === 'string' && event.includes('.') && !own.includes(moduleOf(event))) {
+      s.report(`/events/publishes/${i}`, `must be named ${wanted}: a module publishes only its own events (set events.namespace to publish under another prefix)`);
     }
   });
 }

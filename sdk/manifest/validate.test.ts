@@ -246,6 +246,18 @@ describe('issue 3 item 1: operation names are <own alias>.<method>', () => {
     expect(pointers(m)).toEqual(['/events/publishes/0', '/mobile/screens/0/id', '/workflow/nodes/0/type']);
   });
 
+  it('lets events.namespace name the prefix of published events (spec 3 Events: order.created)', () => {
+    const m = base();
+    m.events = { namespace: 'order', publishes: ['order.created', 'orders.internal', 'payment.captured'] };
+    const errors = errorsOf(m);
+    expect(errors.map((e) => e.pointer)).toEqual(['/events/publishes/2']);
+    expect(errors[0].message).toContain('"orders.<event>" or "order.<event>"');
+    m.events = { namespace: 'order', publishes: ['order.created', 'orders.internal'] };
+    expect(validateManifest(m).ok).toBe(true);
+    m.events = { namespace: 'Order!', publishes: [] };
+    expect(pointers(m)).toEqual(['/events/namespace']);
+  });
+
   it('requires workflow node operations to be provided or consumed', () => {
     const m = base();
     m.workflow = {

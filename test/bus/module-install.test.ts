@@ -55,6 +55,22 @@ describe('issue 3 items 1-2: manifests, platform range and dependencies are chec
     expect(removing.body).toMatchObject({ code: 'MODULE_IN_USE', details: { dependents: ['reports'] } });
   });
 
+  test('DESIGN Bus, Events: one installed module per event prefix, so no module can forge another\'s events', async () => {
+    const withNamespace = async (name: string) => {
+      const manifest = { name, version: '1.0.0', compatibility: { platform: '^2.0.0' }, main: 'dist/index.js', events: { namespace: 'stock', publishes: ['stock.changed'] } };
+      tp.platform.kernel.source.add(await loadModuleFromDir(moduleDir(manifest)));
+    };
+    await withNamespace('inventory');
+    await withNamespace('forger');
+    await installVia(tp, owner.token, 'acme', 'inventory');
+    const res = await tp.api('/modules/forger/install', { token: owner.token, tenant: 'acme', body: {} });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ code: 'MODULE_DEPENDENCIES' });
+    expect(res.body.message).toContain('publishes events as "stock.*", but that prefix belongs to module inventory');
+    const modules = await tp.api('/modules', { token: owner.token, tenant: 'acme' });
+    expect(modules.body.installed.map((m: { alias: string }) => m.alias)).not.toContain('forger');
+  });
+
   test('uninstall keeps data unless purged', async () => {
     await tp.platform.kernel.bus.call({ kind: 'core' }, 'catalog.add_item', { sku: 'KEEP-1', price: '1.00' }, { tenantId: owner.tenantId, user: null });
     expect((await tp.api('/modules/reports', { method: 'DELETE', token: owner.token, tenant: 'acme' })).status).toBe(200);

@@ -1,5 +1,5 @@
 /**
- * loyalty: customers earn one point per whole currency unit of each order (orders.created), spend
+ * loyalty: customers earn one point per whole currency unit of each order (order.created), spend
  * them (loyalty.redeem), and an order's points can be corrected from the order itself
  * (loyalty.recalculate_order, which reads it with orders.get).
  */
@@ -8,7 +8,7 @@ import { codeOf, invalidOrder } from './errors';
 import { awardOrder, balanceOf, correctOrder, inTransaction, adjustBalance, type PointsRow } from './ledger';
 import { pointsForTotal } from './points';
 
-/** What orders.created carries and orders.get returns (the fields loyalty reads). */
+/** What order.created carries and orders.get returns (the fields loyalty reads). */
 interface OrderView {
   id: string | number;
   customer_id: string | number;
@@ -79,18 +79,18 @@ export default defineModule({
 
   events: {
     // Delivered at least once: awardOrder is idempotent per order id.
-    async 'orders.created'(payload: OrderView, ctx) {
+    async 'order.created'(payload: OrderView, ctx) {
       let order;
       try {
         order = pointsOf(payload);
       } catch (err) {
         // A malformed event will not get better by being retried: log it and drop it.
         if (codeOf(err) !== 'INVALID_ORDER') throw err;
-        ctx.host.log.error('orders.created ignored: malformed order', { error: (err as Error).message, payload });
+        ctx.host.log.error('order.created ignored: malformed order', { error: (err as Error).message, payload });
         return;
       }
       const awarded = await awardOrder(ctx.host.db, order, nowIso(ctx));
-      if (!awarded) ctx.host.log.info('orders.created already awarded', { order_id: order.orderId });
+      if (!awarded) ctx.host.log.info('order.created already awarded', { order_id: order.orderId });
     },
   },
 });

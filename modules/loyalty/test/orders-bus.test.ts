@@ -31,7 +31,7 @@ async function placeOrder(customer: string, total: string): Promise<Order> {
   return order;
 }
 
-describe('issue 3 item 7 / DESIGN.md Bus: an orders.created published by the orders module reaches loyalty', () => {
+describe('issue 3 item 7 / DESIGN.md Bus: an order.created published by the orders module reaches loyalty', () => {
   it('orders.create → host.emit → job queue → loyalty awards the points', async () => {
     const order = await placeOrder('bus-1', '19.99');
     expect(order.total).toBe('19.99');
@@ -66,13 +66,13 @@ describe('issue 3 item 7: loyalty.recalculate_order re-reads the order with host
   });
 
   it('awards an order whose event never arrived, and a late event then changes nothing', async () => {
-    // orders.import records an order without publishing orders.created: loyalty never heard of it.
+    // orders.import records an order without publishing order.created: loyalty never heard of it.
     const order = await host.call<Order>('orders.import', { customer_id: 'rc-4', total: '42.42' });
     expect(await balance('rc-4')).toEqual({ customer_id: 'rc-4', points: 0 });
     expect(await recalculate(order.id)).toEqual({ order_id: order.id, customer_id: 'rc-4', points: 42, previous_points: null, changed: true });
     expect(await balance('rc-4')).toEqual({ customer_id: 'rc-4', points: 42 });
 
-    const late = await host.emit('orders.created', { id: order.id, customer_id: 'rc-4', total: '42.42' });
+    const late = await host.emit('order.created', { id: order.id, customer_id: 'rc-4', total: '42.42' });
     expect(await delivered(host, late)).toBe('completed');
     expect(await balance('rc-4')).toEqual({ customer_id: 'rc-4', points: 42 });
   });

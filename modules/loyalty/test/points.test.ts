@@ -30,9 +30,9 @@ const balanceBecomes = (customer: string, points: number) =>
     return b;
   });
 
-describe('issue 3 item 7 / DESIGN.md Bus, Events: orders.created awards points, at least once', () => {
+describe('issue 3 item 7 / DESIGN.md Bus, Events: order.created awards points, at least once', () => {
   it('awards one point per whole currency unit of the decimal total', async () => {
-    await host.emit('orders.created', { id: 'o-100', customer_id: 'ev-1', total: '123.99' });
+    await host.emit('order.created', { id: 'o-100', customer_id: 'ev-1', total: '123.99' });
     await balanceBecomes('ev-1', 123);
     const { entries: list } = await entries('ev-1');
     expect(list).toEqual([{ id: expect.any(String), order_id: 'o-100', points: 123, reason: 'order', created_at: expect.any(String) }]);
@@ -40,9 +40,9 @@ describe('issue 3 item 7 / DESIGN.md Bus, Events: orders.created awards points, 
 
   it('reads the integer part of the string, never through a float (no rounding up, no 0.1 + 0.2 drift)', async () => {
     // As JavaScript numbers, 9007199.99999999999 rounds to 9007200; the string's integer part is 9007199.
-    await host.emit('orders.created', { id: 'o-101', customer_id: 'ev-2', total: '9007199.99999999999' });
-    await host.emit('orders.created', { id: 'o-102', customer_id: 'ev-2', total: '0.30' });
-    await host.emit('orders.created', { id: 'o-103', customer_id: 'ev-2', total: '007.5' });
+    await host.emit('order.created', { id: 'o-101', customer_id: 'ev-2', total: '9007199.99999999999' });
+    await host.emit('order.created', { id: 'o-102', customer_id: 'ev-2', total: '0.30' });
+    await host.emit('order.created', { id: 'o-103', customer_id: 'ev-2', total: '007.5' });
     await balanceBecomes('ev-2', 9007199 + 0 + 7);
     expect((await entries('ev-2')).entries.map((e) => [e.order_id, e.points]).sort()).toEqual([
       ['o-101', 9007199],
@@ -53,11 +53,11 @@ describe('issue 3 item 7 / DESIGN.md Bus, Events: orders.created awards points, 
 
   it('a duplicate delivery of the same order awards once', async () => {
     const payload = { id: 'o-200', customer_id: 'dup-1', total: '50.00' };
-    const first = await host.emit('orders.created', payload);
+    const first = await host.emit('order.created', payload);
     expect(await delivered(host, first)).toBe('completed');
     await balanceBecomes('dup-1', 50);
 
-    const again = await host.emit('orders.created', payload);
+    const again = await host.emit('order.created', payload);
     expect(await delivered(host, again)).toBe('completed');
     expect(await balance('dup-1')).toEqual({ customer_id: 'dup-1', points: 50 });
     expect((await entries('dup-1')).entries).toHaveLength(1);
@@ -65,7 +65,7 @@ describe('issue 3 item 7 / DESIGN.md Bus, Events: orders.created awards points, 
 
   it('the same order delivered several times at once still awards once (unique order_id, retried race)', async () => {
     const payload = { id: 'o-300', customer_id: 'dup-2', total: '75.10' };
-    const ids = await Promise.all(Array.from({ length: 6 }, () => host.emit('orders.created', payload)));
+    const ids = await Promise.all(Array.from({ length: 6 }, () => host.emit('order.created', payload)));
     for (const id of ids) expect(await delivered(host, id)).toBe('completed');
     expect(await balance('dup-2')).toEqual({ customer_id: 'dup-2', points: 75 });
     expect((await entries('dup-2')).entries).toHaveLength(1);
@@ -73,14 +73,14 @@ describe('issue 3 item 7 / DESIGN.md Bus, Events: orders.created awards points, 
 
   it('different orders of one customer arriving together all count (no lost update)', async () => {
     const ids = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => host.emit('orders.created', { id: `o-40${i}`, customer_id: 'many-1', total: '10.00' })),
+      Array.from({ length: 8 }, (_, i) => host.emit('order.created', { id: `o-40${i}`, customer_id: 'many-1', total: '10.00' })),
     );
     for (const id of ids) expect(await delivered(host, id)).toBe('completed');
     expect(await balance('many-1')).toEqual({ customer_id: 'many-1', points: 80 });
   });
 
   it('a malformed event is dropped without points and without failing the delivery', async () => {
-    const id = await host.emit('orders.created', { id: 'o-500', customer_id: 'bad-1', total: 12.5 });
+    const id = await host.emit('order.created', { id: 'o-500', customer_id: 'bad-1', total: 12.5 });
     expect(await delivered(host, id)).toBe('completed');
     expect(await balance('bad-1')).toEqual({ customer_id: 'bad-1', points: 0 });
     expect((await entries('bad-1')).entries).toEqual([]);
@@ -89,7 +89,7 @@ describe('issue 3 item 7 / DESIGN.md Bus, Events: orders.created awards points, 
 
 describe('issue 3 item 7 / DESIGN.md Data: loyalty.redeem is atomic in host.db.transaction and never goes below zero', () => {
   beforeAll(async () => {
-    await host.emit('orders.created', { id: 'o-600', customer_id: 'r-1', total: '100.00' });
+    await host.emit('order.created', { id: 'o-600', customer_id: 'r-1', total: '100.00' });
     await balanceBecomes('r-1', 100);
   });
 
@@ -143,7 +143,7 @@ describe('issue 3 item 7 / DESIGN.md Data: loyalty.redeem is atomic in host.db.t
 
 describe('issue 3 item 6 / DESIGN.md How a request flows: http.routes with permission checks', () => {
   beforeAll(async () => {
-    await host.emit('orders.created', { id: 'o-700', customer_id: 'h-1', total: '40.00' });
+    await host.emit('order.created', { id: 'o-700', customer_id: 'h-1', total: '40.00' });
     await balanceBecomes('h-1', 40);
   });
 

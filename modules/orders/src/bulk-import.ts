@@ -15,7 +15,7 @@
  * unless the order was changed since by anything but an import (its version moved on) or was not
  * imported at all: then the row is reported, the order kept.
  *
- * Events: one `orders.imported` summary per import instead of one orders.created per row (a 100,000
+ * Events: one `order.imported` summary per import instead of one order.created per row (a 100,000
  * row file would otherwise flood webhooks and workflows).
  */
 import type { DbTransaction, HandlerContext } from '../../../sdk';
@@ -283,7 +283,7 @@ async function finish(row: ImportRow, input: Extract<ChunkInput, { phase: 'end' 
   if (!current.started_at) changes.started_at = at;
   await ctx.host.db.update<ImportRow>('OrderImport', changes, { where: { id: current.id } });
   const done = { ...current, ...changes } as ImportRow;
-  await ctx.host.emit('orders.imported', {
+  await ctx.host.emit('order.imported', {
     import_id: done.id, status, source: done.source, total_rows: done.total_rows, processed_rows: done.processed_rows,
     created: done.created, updated: done.updated, unchanged: done.unchanged, failed: done.failed,
   });

@@ -1,9 +1,9 @@
 /**
  * orders: the first first-party commerce module (spec 3, orders part). Everything runs in the
  * sandbox: data through host.db (schema "orders"), providers and carriers through host.call, events
- * through host.emit. Spec 3 names its events "order.*"; a module publishes only events carrying its
- * own alias, so they are published as "orders.<event>" with the same suffixes and payloads
- * (orders.created, orders.status_changed {order_id, order_number, old_status, new_status}, …).
+ * through host.emit. Events carry spec 3's names: the manifest claims the "order" event namespace
+ * (events.namespace), so order.created, order.status_changed {order_id, order_number, old_status,
+ * new_status}, … are published as the spec lists them.
  */
 import { defineModule } from '../../../sdk';
 import { calculateTax, createTaxConfig, deleteTaxConfig, getSettings, getTaxConfig, listTaxConfigs, updateSettings, updateTaxConfig } from './config';
@@ -12,7 +12,7 @@ import { cancelOrder, createOrder, deleteOrder, getOrder, history, listOrders, u
 import { applyPaymentUpdate, confirmPayment, createPaymentLink, listPayments, recordPayment, syncPaymentLinks } from './payments';
 import { applyRefundUpdate, listRefunds, refund, syncRefunds } from './refunds';
 import { codVsPrepaid, dashboard, fulfillment, products, refreshAnalytics, revenue, sources } from './analytics';
-import { createWebhook, deleteWebhook, deliverDue, fanOut, getWebhook, listDeliveries, listWebhooks, updateWebhook } from './webhooks';
+import { createWebhook, deleteWebhook, deliverDue, fanOut, getWebhook, listDeliveries, listWebhooks, ORDER_EVENTS, updateWebhook } from './webhooks';
 import type { HandlerContext } from '../../../sdk';
 import { bulkCancel, bulkStatus } from './bulk-actions';
 import { createCustomField, deleteCustomField, getCustomField, listCustomFields, updateCustomField } from './custom-fields';
@@ -24,8 +24,6 @@ import { applyTrackingUpdate, bulkShip, listNdrCases, listShipments, resolveNdrC
 import { cancelImport, getImport, importChunk, startImport } from './bulk-import';
 import { exportPage } from './bulk-export';
 import { getStats } from './stats';
-
-const ORDER_EVENTS = ['orders.created', 'orders.status_changed', 'orders.payment_updated', 'orders.refund_processed', 'orders.shipment_created', 'orders.fulfilled', 'orders.delivered'];
 
 export default defineModule({
   operations: {

@@ -18,7 +18,6 @@ import { loadRule, type RuleRow, type SendRow } from './notification-rules';
 import { factsOf, matches } from './rule-conditions';
 import { findOrder, loadOrder, nowIso, type OrderRow } from './store';
 import { render, SAMPLE_VALUES, type TemplateValues } from './templates';
-import { specEvent } from './webhooks';
 
 const DEFAULT_SUBJECT = 'Order {{order_number}}: {{status}}';
 
@@ -49,8 +48,7 @@ async function valuesFor(ctx: HandlerContext, order: OrderRow, payload: Payload)
 const compose = (rule: RuleRow, values: Partial<TemplateValues>) => ({ subject: render(rule.subject ?? DEFAULT_SUBJECT, values), text: render(rule.template, values) });
 
 /** Event handler: the active rules on this event, matched and each sent once per event id. */
-export async function applyRules(moduleEvent: string, payload: unknown, ctx: HandlerContext) {
-  const event = specEvent(moduleEvent);
+export async function applyRules(event: string, payload: unknown, ctx: HandlerContext) {
   const rules = await ctx.host.db.find<RuleRow>('NotificationRule', { where: { event, is_active: true }, order: [['created_at', 'ASC']], limit: 1000 });
   if (rules.length === 0) return;
   const p = (payload && typeof payload === 'object' ? payload : {}) as Payload;

@@ -16,7 +16,7 @@ import { EMAIL_RE, PHONE_RE, PROVIDER_OF, providerInstalled, RECIPIENTS_OF, type
 import { checkConditions, type Conditions } from './rule-conditions';
 import { nowIso, UUID_RE } from './store';
 import { checkTemplate } from './templates';
-import { WEBHOOK_EVENTS } from './webhooks';
+import { ORDER_EVENTS } from './webhooks';
 
 export type RuleRow = {
   id: string;
@@ -60,13 +60,9 @@ export type SendRow = {
 
 type RuleInput = Partial<Omit<RuleRow, 'id' | 'created_at' | 'updated_at'>> & { rule_id?: string };
 
-/** Events a rule may listen to: the spec's order.* names. */
-export const RULE_EVENTS = WEBHOOK_EVENTS;
-
-function normaliseEvent(event: string): string {
-  const name = event.replace(/^orders\./, 'order.');
-  if (!RULE_EVENTS.includes(name)) throw invalid('event', `Unknown event "${event}". Known: ${RULE_EVENTS.join(', ')}.`);
-  return name;
+function checkEvent(event: string): string {
+  if (!ORDER_EVENTS.includes(event)) throw invalid('event', `Unknown event "${event}". Known: ${ORDER_EVENTS.join(', ')}.`);
+  return event;
 }
 
 /** Every check of a complete rule; `rule` is the stored rule with the changes applied. */
@@ -105,7 +101,7 @@ export async function loadRule(ctx: HandlerContext, id: string): Promise<RuleRow
 export async function createRule(input: RuleInput, ctx: HandlerContext) {
   const rule = tidy({
     name: input.name!,
-    event: normaliseEvent(input.event!),
+    event: checkEvent(input.event!),
     channel: input.channel!,
     recipient_type: input.recipient_type ?? 'customer',
     recipient: input.recipient ?? null,
@@ -122,7 +118,7 @@ export async function createRule(input: RuleInput, ctx: HandlerContext) {
 
 export async function listRules(input: { event?: string; channel?: string; is_active?: boolean }, ctx: HandlerContext) {
   const where: Record<string, unknown> = {};
-  if (input.event) where.event = normaliseEvent(input.event);
+  if (input.event) where.event = checkEvent(input.event);
   if (input.channel) where.channel = input.channel;
   if (input.is_active !== undefined) where.is_active = input.is_active;
   return { data: await ctx.host.db.find<RuleRow>('NotificationRule', { where, order: [['created_at', 'ASC'], ['id', 'ASC']], limit: 1000 }) };
@@ -133,7 +129,7 @@ export const getRule = (input: { rule_id: string }, ctx: HandlerContext) => load
 export async function updateRule(input: RuleInput & { rule_id: string }, ctx: HandlerContext) {
   const current = await loadRule(ctx, input.rule_id);
   const { rule_id: _id, ...changes } = input;
-  const next = tidy({ ...current, ...changes, ...(changes.event !== undefined ? { event: normaliseEvent(changes.event) } : {}) });
+  const next = tidy({ ...current, ...changes, ...(changes.event !== undefined ? { event: checkEvent(changes.event) } : {}) });
   await check(ctx, next);
   const saved = { ...next, updated_at: nowIso(ctx) };
   const { id: _same, created_at: _created, ...values } = saved;

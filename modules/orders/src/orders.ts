@@ -138,7 +138,7 @@ export async function createOrder(input: CreateInput, ctx: HandlerContext) {
     return { order, items };
   });
   const o = created.order;
-  outbox.push(['orders.created', { id: o.id, order_id: o.id, order_number: o.order_number, customer_id: o.customer_id, customer: o.customer, total: o.total, currency: o.currency, status: o.status, is_cod: o.is_cod, source: o.source, created_at: o.created_at }]);
+  outbox.push(['order.created', { id: o.id, order_id: o.id, order_number: o.order_number, customer_id: o.customer_id, customer: o.customer, total: o.total, currency: o.currency, status: o.status, is_cod: o.is_cod, source: o.source, created_at: o.created_at }]);
   await publish(ctx, outbox);
   return orderView(o, created.items);
 }

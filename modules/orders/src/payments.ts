@@ -38,7 +38,7 @@ export async function reconcile<W>(
   const total = new D(order.total);
   const status = paid.isZero() ? 'pending' : paid.gte(total) ? 'paid' : 'partial';
   const saved = await saveOrder(tx, order, { total_paid: str(paid), total_refunded: str(refunded), balance_due: str(total.minus(paid).plus(refunded)), payment_status: status }, at);
-  outbox.push(['orders.payment_updated', {
+  outbox.push(['order.payment_updated', {
     order_id: order.id, order_number: order.order_number, previous_payment_status: order.payment_status, payment_status: status,
     total: saved.total, total_paid: saved.total_paid, total_refunded: saved.total_refunded, balance_due: saved.balance_due, currency: order.currency, ...cause(row),
   }]);

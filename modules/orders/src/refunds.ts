@@ -7,7 +7,7 @@
  * or fails from the provider's answer, its webhook (apply_refund_update) or the poll (sync_refunds).
  * Whichever comes first applies it, in one transaction with the order's reconciliation, guarded by
  * a compare-and-set on status = 'pending', so a duplicate webhook or a late poll changes nothing and
- * orders.refund_processed is published once. A failed refund releases its reservation.
+ * order.refund_processed is published once. A failed refund releases its reservation.
  */
 import type { DbTransaction, HandlerContext } from '../../../sdk';
 import { invalid, invalidStatus, notFound, OrdersError, Retry } from './errors';
@@ -107,7 +107,7 @@ async function settle(ctx: HandlerContext, refundId: string, outcome: Outcome): 
     }
     await markRefundedWhenFull(tx, row.payment_id, at);
     const { order: saved } = await reconcile(tx, order, at, outbox, () => ({ refund_id: row.id, refund_amount: row.amount }), Promise.resolve());
-    outbox.push(['orders.refund_processed', {
+    outbox.push(['order.refund_processed', {
       order_id: order.id, order_number: order.order_number, refund_id: row.id, payment_id: row.payment_id, amount: row.amount, reason: row.reason,
       provider_module: row.provider_module, external_refund_id: externalId, total_refunded: saved.total_refunded, balance_due: saved.balance_due,
     }]);

@@ -110,7 +110,7 @@ async function createShipment(
   const saved = UNDER_WAY.has(order.status)
     ? await saveOrder(tx, order, { fulfillment_status: fulfillment }, at)
     : await moveStatus(tx, order, 'shipped', { at, actor, outbox, extra: { fulfillment_status: fulfillment }, reason: `shipment ${input.awb_number}` , force: true });
-  outbox.push(['orders.shipment_created', {
+  outbox.push(['order.shipment_created', {
     order_id: order.id, order_number: order.order_number, shipment_id: shipment.id, carrier_module: shipment.carrier_module, awb_number: shipment.awb_number,
     tracking_url: shipment.tracking_url, order_item_ids: ids, fulfillment_status: fulfillment,
   }]);

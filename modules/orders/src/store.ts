@@ -165,10 +165,10 @@ export function statusColumns(to: string, at: string, reason: string | null | un
 
 /** order.status_changed plus the events a state carries (fulfilled, delivered), for after the commit. */
 export function statusEvents(order: OrderRow, from: string, to: string, at: string): Outbox {
-  const events: Outbox = [['orders.status_changed', { order_id: order.id, order_number: order.order_number, old_status: from, new_status: to }]];
+  const events: Outbox = [['order.status_changed', { order_id: order.id, order_number: order.order_number, old_status: from, new_status: to }]];
   const brief = { order_id: order.id, order_number: order.order_number, status: to, total: order.total, currency: order.currency, customer: order.customer };
-  if (to === 'shipped' || to === 'out_for_delivery') events.push(['orders.fulfilled', brief]);
-  if (to === 'delivered') events.push(['orders.delivered', { ...brief, delivered_at: at }]);
+  if (to === 'shipped' || to === 'out_for_delivery') events.push(['order.fulfilled', brief]);
+  if (to === 'delivered') events.push(['order.delivered', { ...brief, delivered_at: at }]);
   return events;
 }
 

@@ -21,9 +21,8 @@ import type { HandlerContext } from '../../../sdk';
 import { invalid, notFound, OrdersError } from './errors';
 import { getSetting, nowIso, UUID_RE } from './store';
 
-export const WEBHOOK_EVENTS = ['order.created', 'order.status_changed', 'order.payment_updated', 'order.refund_processed', 'order.shipment_created', 'order.fulfilled', 'order.delivered'];
-/** Module event (orders.x) → spec event name (order.x). */
-export const specEvent = (moduleEvent: string) => moduleEvent.replace(/^orders\./, 'order.');
+/** The events of spec 3, Events: published on the module event bus, subscribable by webhooks and rules. */
+export const ORDER_EVENTS = ['order.created', 'order.status_changed', 'order.payment_updated', 'order.refund_processed', 'order.shipment_created', 'order.fulfilled', 'order.delivered'];
 
 type Endpoint = {
   id: string;
@@ -67,9 +66,9 @@ function view(e: Endpoint) {
 }
 
 function normaliseEvents(events: string[]): string[] {
-  const out = [...new Set(events.map(specEvent))];
-  const unknown = out.filter((e) => e !== '*' && !WEBHOOK_EVENTS.includes(e));
-  if (unknown.length) throw invalid('events', `Unknown event(s): ${unknown.join(', ')}. Known: ${WEBHOOK_EVENTS.join(', ')} (or "*").`);
+  const out = [...new Set(events)];
+  const unknown = out.filter((e) => e !== '*' && !ORDER_EVENTS.includes(e));
+  if (unknown.length) throw invalid('events', `Unknown event(s): ${unknown.join(', ')}. Known: ${ORDER_EVENTS.join(', ')} (or "*").`);
   return out;
 }
 
@@ -152,8 +151,7 @@ export async function listDeliveries(input: { webhook_id: string; status?: strin
  * none twice. The new deliveries are tried at once, side by side; one this run cannot claim is left
  * to whoever holds it, or to the webhook_retries schedule.
  */
-export async function fanOut(moduleEvent: string, payload: unknown, ctx: HandlerContext) {
-  const event = specEvent(moduleEvent);
+export async function fanOut(event: string, payload: unknown, ctx: HandlerContext) {
   const endpoints = (await ctx.host.db.find<Endpoint>('WebhookEndpoint', { where: { is_active: true }, limit: 1000 })).filter(
     (e) => e.events.includes(event) || e.events.includes('*'),
   );

@@ -3,7 +3,7 @@
  * (multipart upload, streamed download), the real sandbox, the real job queue, PostgreSQL and a
  * real socket.io client. Spec 3: Bulk operations (columns, chunks of 500, idempotent upsert,
  * progress pushed in real time, cancellable between chunks, streamed export), Limits (import and
- * export timeouts and workers), Events (one orders.imported per import).
+ * export timeouts and workers), Events (one order.imported per import).
  */
 import { QueryTypes } from 'sequelize';
 import { io as connect, type Socket } from 'socket.io-client';
@@ -93,16 +93,16 @@ describe('spec 3 Bulk operations: POST /orders/bulk/import', () => {
     const generated = await sql<{ order_number: string }>(`SELECT order_number FROM orders.orders WHERE customer->>'phone' = '+919800000003'`);
     expect(generated).toEqual([{ order_number: expect.stringMatching(/^IMP-[0-9a-f]{16}$/) }]);
     expect(await sql(`SELECT 1 FROM orders.orders WHERE order_number IN ('IMP-C1','IMP-D1','IMP-E1','IMP-F1','IMP-G1')`)).toEqual([]);
-    // One summary event per import, not one orders.created per imported order.
+    // One summary event per import, not one order.created per imported order.
     const events = await host.eventually(async () => {
       const { events: seen } = await host.call<{ events: Array<{ event: string; payload: Record<string, unknown> }> }>('recorder.list', {});
-      expect(seen.some((e) => e.event === 'orders.imported' && e.payload.import_id === first.import_id)).toBe(true);
+      expect(seen.some((e) => e.event === 'order.imported' && e.payload.import_id === first.import_id)).toBe(true);
       return seen;
     });
-    expect(events.filter((e) => e.event === 'orders.imported')).toEqual([
-      { id: expect.anything(), event: 'orders.imported', payload: { import_id: first.import_id, status: 'completed_with_errors', source: 'shopify', total_rows: 10, processed_rows: 10, created: 3, updated: 0, unchanged: 0, failed: 6 } },
+    expect(events.filter((e) => e.event === 'order.imported')).toEqual([
+      { id: expect.anything(), event: 'order.imported', payload: { import_id: first.import_id, status: 'completed_with_errors', source: 'shopify', total_rows: 10, processed_rows: 10, created: 3, updated: 0, unchanged: 0, failed: 6 } },
     ]);
-    expect(events.filter((e) => e.event === 'orders.created')).toEqual([]);
+    expect(events.filter((e) => e.event === 'order.created')).toEqual([]);
   }, 60_000);
 
   it('re-importing the same file changes nothing: same orders, totals and items, counted unchanged', async () => {

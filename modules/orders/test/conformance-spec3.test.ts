@@ -57,7 +57,7 @@ describe('spec 3: Order payment (fields, computed attributes, POST /orders/{orde
     expect(second.body).toMatchObject({ method: 'bank_transfer', external_payment_id: 'UTR-0001', collected_by: null });
     expect(second.body.order).toMatchObject({ payment_status: 'paid', total_paid: '1180.00', balance_due: '0.00' });
     expect((await host.request('GET', `/orders/${o.id}`)).body).toMatchObject({ payment_status: 'paid', total_paid: '1180.00', balance_due: '0.00' });
-    await host.eventually(async () => expect(unordered((await recorded(host, 'orders.payment_updated', o.id)).map((p) => p.payment_status))).toEqual(['paid', 'partial']));
+    await host.eventually(async () => expect(unordered((await recorded(host, 'order.payment_updated', o.id)).map((p) => p.payment_status))).toEqual(['paid', 'partial']));
   });
 
   it('an online gateway payment names its provider module payment-<gateway>; pending and failed payments do not count as paid', async () => {
@@ -107,7 +107,7 @@ describe('spec 3: Refund (fields, POST /orders/{order}/refund)', () => {
     expect(Number.isNaN(Date.parse(res.body.processed_at))).toBe(false);
     // payment_status follows total_paid (sum of completed payments), which a refund does not lower.
     expect(res.body.order).toMatchObject({ total_paid: '1180.00', total_refunded: '180.00', balance_due: '180.00', payment_status: 'paid' });
-    await host.eventually(async () => expect(await recorded(host, 'orders.refund_processed', o.id)).toEqual([expect.objectContaining({ refund_id: res.body.id, amount: '180.00' })]));
+    await host.eventually(async () => expect(await recorded(host, 'order.refund_processed', o.id)).toEqual([expect.objectContaining({ refund_id: res.body.id, amount: '180.00' })]));
   });
 
   it('a payment refunded in full takes the status refunded and can be refunded no further', async () => {
@@ -220,9 +220,9 @@ describe('spec 3: Shipment, States and transitions, Shipping endpoints', () => {
     expect(list.body.shipments.map((s: { awb_number: string }) => s.awb_number)).toEqual([`${awb}-1`, `${awb}-2`]);
     expect(list.body.shipments[0].events).toEqual([]);
     await host.eventually(async () => {
-      expect(await recorded(host, 'orders.shipment_created', o.id)).toHaveLength(2);
-      expect((await recorded(host, 'orders.fulfilled', o.id)).map((p) => p.status)).toEqual(['shipped']);
-      expect(await recorded(host, 'orders.status_changed', o.id)).toEqual([{ order_id: o.id, order_number: o.order_number, old_status: 'confirmed', new_status: 'shipped' }]);
+      expect(await recorded(host, 'order.shipment_created', o.id)).toHaveLength(2);
+      expect((await recorded(host, 'order.fulfilled', o.id)).map((p) => p.status)).toEqual(['shipped']);
+      expect(await recorded(host, 'order.status_changed', o.id)).toEqual([{ order_id: o.id, order_number: o.order_number, old_status: 'confirmed', new_status: 'shipped' }]);
     });
   });
 
@@ -243,9 +243,9 @@ describe('spec 3: Shipment, States and transitions, Shipping endpoints', () => {
     expect(s.events[0]).toMatchObject({ shipment_id: s.id, status: 'out_for_delivery', location: 'Bengaluru hub', description: 'Out with rider', raw_data: { scan: 17 }, occurred_at: '2031-01-04T08:00:00.000Z' });
     expect(s.events[0].id).toMatch(UUID);
     await host.eventually(async () => {
-      expect(unordered((await recorded(host, 'orders.status_changed', o.id)).map((p) => p.new_status))).toEqual(unordered(['shipped', 'out_for_delivery', 'delivered']));
-      expect(unordered((await recorded(host, 'orders.fulfilled', o.id)).map((p) => p.status))).toEqual(unordered(['shipped', 'out_for_delivery']));
-      expect(await recorded(host, 'orders.delivered', o.id)).toHaveLength(1);
+      expect(unordered((await recorded(host, 'order.status_changed', o.id)).map((p) => p.new_status))).toEqual(unordered(['shipped', 'out_for_delivery', 'delivered']));
+      expect(unordered((await recorded(host, 'order.fulfilled', o.id)).map((p) => p.status))).toEqual(unordered(['shipped', 'out_for_delivery']));
+      expect(await recorded(host, 'order.delivered', o.id)).toHaveLength(1);
     });
   });
 

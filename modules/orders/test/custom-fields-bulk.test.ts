@@ -252,12 +252,12 @@ describe('spec 3: Bulk operations — POST /orders/bulk/status and /orders/bulk/
     const history = (await host.request('GET', `/orders/${a.id}/history`)).body.history;
     expect(history[history.length - 1]).toMatchObject({ from_status: 'confirmed', to_status: 'processing', reason: 'picked' });
     await host.eventually(async () => {
-      for (const o of [a, b, c]) expect(await recorded(host, 'orders.status_changed', o.id)).toEqual([{ order_id: o.id, order_number: o.order_number, old_status: 'confirmed', new_status: 'processing' }]);
+      for (const o of [a, b, c]) expect(await recorded(host, 'order.status_changed', o.id)).toEqual([{ order_id: o.id, order_number: o.order_number, old_status: 'confirmed', new_status: 'processing' }]);
     });
     await pause(500); // a duplicate delivery would have arrived by now
-    for (const o of [a, b, c]) expect(await recorded(host, 'orders.status_changed', o.id)).toHaveLength(1);
-    expect(await recorded(host, 'orders.status_changed', d.id)).toHaveLength(1); // only its own cancel
-    expect(await recorded(host, 'orders.status_changed', e.id)).toHaveLength(1); // only its own move to processing
+    for (const o of [a, b, c]) expect(await recorded(host, 'order.status_changed', o.id)).toHaveLength(1);
+    expect(await recorded(host, 'order.status_changed', d.id)).toHaveLength(1); // only its own cancel
+    expect(await recorded(host, 'order.status_changed', e.id)).toHaveLength(1); // only its own move to processing
   });
 
   it('applies the single-order rules: shipped only through ship, unknown status refused', async () => {
@@ -291,8 +291,8 @@ describe('spec 3: Bulk operations — POST /orders/bulk/status and /orders/bulk/
     }
     expect((await host.request('GET', `/orders/${done.id}`)).body.cancel_reason).toBe('earlier');
     await host.eventually(async () => {
-      expect(await recorded(host, 'orders.status_changed', pending.id)).toEqual([{ order_id: pending.id, order_number: pending.order_number, old_status: 'pending', new_status: 'cancelled' }]);
-      expect(unordered((await recorded(host, 'orders.status_changed', ready.id)).map((p) => p.new_status))).toEqual(unordered(['processing', 'ready_to_ship', 'cancelled']));
+      expect(await recorded(host, 'order.status_changed', pending.id)).toEqual([{ order_id: pending.id, order_number: pending.order_number, old_status: 'pending', new_status: 'cancelled' }]);
+      expect(unordered((await recorded(host, 'order.status_changed', ready.id)).map((p) => p.new_status))).toEqual(unordered(['processing', 'ready_to_ship', 'cancelled']));
     });
   });
 
@@ -321,9 +321,9 @@ describe('spec 3: Bulk operations — POST /orders/bulk/status and /orders/bulk/
     });
     const history = (await host.request('GET', `/orders/${o.id}/history`)).body.history;
     expect(history.map((h: { from_status: string | null; to_status: string }) => [h.from_status, h.to_status])).toEqual([[null, 'confirmed'], ['confirmed', 'processing']]);
-    await host.eventually(async () => expect(await recorded(host, 'orders.status_changed', o.id)).toHaveLength(1));
+    await host.eventually(async () => expect(await recorded(host, 'order.status_changed', o.id)).toHaveLength(1));
     await pause(300); // a second event would have arrived by now
-    expect(await recorded(host, 'orders.status_changed', o.id)).toHaveLength(1);
+    expect(await recorded(host, 'order.status_changed', o.id)).toHaveLength(1);
   });
 
   it('compare-and-set: an order a concurrent writer changed meanwhile is decided again on its fresh row', async () => {
@@ -359,8 +359,8 @@ describe('spec 3: Bulk operations — POST /orders/bulk/status and /orders/bulk/
     const history = (await host.request('GET', `/orders/${held.id}/history`)).body.history;
     expect(history.map((h: { from_status: string | null; to_status: string }) => [h.from_status, h.to_status])).toEqual([[null, 'confirmed'], ['confirmed', 'processing'], ['processing', 'cancelled']]);
     await host.eventually(async () => {
-      expect(await recorded(host, 'orders.status_changed', held.id)).toEqual([{ order_id: held.id, order_number: held.order_number, old_status: 'processing', new_status: 'cancelled' }]);
-      expect(await recorded(host, 'orders.status_changed', free.id)).toHaveLength(1);
+      expect(await recorded(host, 'order.status_changed', held.id)).toEqual([{ order_id: held.id, order_number: held.order_number, old_status: 'processing', new_status: 'cancelled' }]);
+      expect(await recorded(host, 'order.status_changed', free.id)).toHaveLength(1);
     });
   }, 60_000);
 
@@ -373,7 +373,7 @@ describe('spec 3: Bulk operations — POST /orders/bulk/status and /orders/bulk/
     expect([res.status, res.body.succeeded, res.body.failed]).toEqual([201, 500, 0]);
     console.log(`bulk status: 500 orders in ${ms} ms`); // eslint-disable-line no-console -- measured figure for the report
     await host.eventually(async () => {
-      const { events } = await host.call<{ events: Array<{ payload: { order_id: string } }> }>('recorder.list', { event: 'orders.status_changed' });
+      const { events } = await host.call<{ events: Array<{ payload: { order_id: string } }> }>('recorder.list', { event: 'order.status_changed' });
       const mine = new Set(ids);
       expect(events.filter((ev) => mine.has(ev.payload.order_id))).toHaveLength(500);
     }, 60_000);

@@ -66,9 +66,9 @@ const settledSends = (ruleId: string, n: number) =>
 const errorsOf = (res: { body: Json }) => JSON.stringify(res.body);
 
 describe('spec 3 Notification rule: create, list, get, update, delete', () => {
-  it('stores a rule with the spec fields, normalises orders.* event names, lists, updates and deletes it', async () => {
+  it('stores a rule with the spec fields and event name, lists, updates and deletes it', async () => {
     const created = await host.request('POST', '/order-notification-rules', {
-      name: 'Delivered SMS', event: 'orders.delivered', channel: 'sms', recipient_type: 'customer',
+      name: 'Delivered SMS', event: 'order.delivered', channel: 'sms', recipient_type: 'customer',
       template: 'Hi {{customer_name}}, order {{order_number}} was delivered.', conditions: { is_cod: true }, is_active: true,
     });
     expect(created.status).toBe(201);
@@ -253,21 +253,21 @@ describe('spec 3 Events: one send per event, even when the event is delivered tw
     const r = await rule({ event: 'order.delivered', channel: 'sms', recipient_type: 'custom', recipient: '+919822222222', template: 'Delivered {{order_number}}' });
     const o = await order();
     const payload = { order_id: o.id, order_number: o.order_number, status: 'delivered', total: o.total };
-    const id = await host.emit('orders.delivered', payload, { settle: true });
+    const id = await host.emit('order.delivered', payload, { settle: true });
     await settledSends(r.id, 1);
 
     // At-least-once delivery: the same envelope reaches the module again (a new queue job).
-    const envelope = { id, tenantId: host.tenantId, event: 'orders.delivered', payload, source: 'test', emittedAt: new Date().toISOString() };
+    const envelope = { id, tenantId: host.tenantId, event: 'order.delivered', payload, source: 'test', emittedAt: new Date().toISOString() };
     const queue = host.platform.drivers.queue;
     for (const again of ['again-1', 'again-2']) {
-      const jobId = await queue.add(EVENTS_QUEUE, 'orders.delivered', { envelope, subscriber: 'module:orders' }, { jobId: `${id}:${again}` });
+      const jobId = await queue.add(EVENTS_QUEUE, 'order.delivered', { envelope, subscriber: 'module:orders' }, { jobId: `${id}:${again}` });
       await host.eventually(async () => expect((await queue.getJob(EVENTS_QUEUE, jobId))?.state).toBe('completed'));
     }
     expect((await sends(r.id)).total).toBe(1);
     expect(msg91.sms.filter((s) => s.mobiles === '919822222222')).toHaveLength(1);
 
     // A second, distinct event is a second send.
-    await host.emit('orders.delivered', payload, { settle: true });
+    await host.emit('order.delivered', payload, { settle: true });
     const log = await settledSends(r.id, 2);
     expect(new Set(log.map((s) => s.event_id)).size).toBe(2);
     expect(msg91.sms.filter((s) => s.mobiles === '919822222222')).toHaveLength(2);
@@ -279,12 +279,12 @@ describe('spec 3 Events: a send whose delivery died mid-send', () => {
     const r = await rule({ event: 'order.delivered', channel: 'sms', recipient_type: 'custom', recipient: '+919833333333', template: 'Again {{order_number}}' });
     const o = await order();
     const payload = { order_id: o.id, order_number: o.order_number, status: 'delivered' };
-    const id = await host.emit('orders.delivered', payload, { settle: true });
+    const id = await host.emit('order.delivered', payload, { settle: true });
     const [first] = await settledSends(r.id, 1);
     const queue = host.platform.drivers.queue;
-    const envelope = { id, tenantId: host.tenantId, event: 'orders.delivered', payload, source: 'test', emittedAt: new Date().toISOString() };
+    const envelope = { id, tenantId: host.tenantId, event: 'order.delivered', payload, source: 'test', emittedAt: new Date().toISOString() };
     const redeliver = async (tag: string) => {
-      const jobId = await queue.add(EVENTS_QUEUE, 'orders.delivered', { envelope, subscriber: 'module:orders' }, { jobId: `${id}:${tag}` });
+      const jobId = await queue.add(EVENTS_QUEUE, 'order.delivered', { envelope, subscriber: 'module:orders' }, { jobId: `${id}:${tag}` });
       await host.eventually(async () => expect((await queue.getJob(EVENTS_QUEUE, jobId))?.state).toBe('completed'));
     };
     // As if the first delivery had crashed after claiming, `claimedAgo` ms ago.

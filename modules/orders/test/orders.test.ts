@@ -20,12 +20,12 @@ afterAll(() => rig?.close());
 const create = (over: Record<string, unknown> = {}) => createOrder(host, over);
 
 describe('spec 3: orders, States and transitions, Events', () => {
-  it('creates an order with priced, taxed items and publishes orders.created once', async () => {
+  it('creates an order with priced, taxed items and publishes order.created once', async () => {
     const o = await create();
     expect(o).toMatchObject({ status: 'confirmed', payment_status: 'pending', subtotal: '1000.00', tax_total: '180.00', total: '1180.00', balance_due: '1180.00', can_ship: true, currency: 'INR' });
     expect(o.order_number).toMatch(/^ORD-\d{6}$/);
     expect(o.items[0]).toMatchObject({ taxable_amount: '1000.00', tax_rate: '18.00', cgst: '90.00', sgst: '90.00', igst: '0.00', total: '1180.00' });
-    await host.eventually(async () => expect(await recorded(host, 'orders.created', o.id)).toHaveLength(1));
+    await host.eventually(async () => expect(await recorded(host, 'order.created', o.id)).toHaveLength(1));
     const got = await host.request('GET', `/orders/${o.order_number}`);
     expect(got.status).toBe(200);
     expect(got.body.id).toBe(o.id);
@@ -54,7 +54,7 @@ describe('spec 3: orders, States and transitions, Events', () => {
     const shipped = await host.request('POST', `/orders/${o.id}/status`, { status: 'shipped' });
     expect(shipped.status).toBe(409);
     await host.eventually(async () => {
-      const changes = await recorded(host, 'orders.status_changed', o.id);
+      const changes = await recorded(host, 'order.status_changed', o.id);
       expect(unordered(changes)).toEqual(unordered([
         { order_id: o.id, order_number: o.order_number, old_status: 'confirmed', new_status: 'processing' },
         { order_id: o.id, order_number: o.order_number, old_status: 'processing', new_status: 'ready_to_ship' },
@@ -98,7 +98,7 @@ describe('spec 3: Order payment — reconciliation after each payment kind', () 
     const dup = await host.request('POST', `/orders/${o.id}/payments`, { method: 'razorpay', amount: '1.00', external_payment_id: 'pay_ABC1' });
     expect(dup.status).toBe(409);
     await host.eventually(async () => {
-      const updates = await recorded(host, 'orders.payment_updated', o.id);
+      const updates = await recorded(host, 'order.payment_updated', o.id);
       expect(unordered(updates.map((u) => u.payment_status))).toEqual(['paid', 'partial', 'partial']);
     });
   });
@@ -161,7 +161,7 @@ describe('spec 3: Refund', () => {
     expect(sent[0].body.amount).toBe(18000);
     const rest = await host.request('POST', `/orders/${o.id}/refund`, { payment_id: pay.body.id, amount: '1000.01', reason: 'x' });
     expect(rest.status).toBe(422);
-    await host.eventually(async () => expect(await recorded(host, 'orders.refund_processed', o.id)).toHaveLength(1));
+    await host.eventually(async () => expect(await recorded(host, 'order.refund_processed', o.id)).toHaveLength(1));
   });
 
   it('a refund the gateway declines is recorded failed and releases the amount', async () => {

@@ -51,8 +51,8 @@ describe('spec 3 Order payment: a payment link the customer pays settles the ord
     const again = await deliverLink(linkId);
     expect([again.status, again.body.applied]).toEqual([201, false]);
     expect(await paymentOf(order.id, payment.id)).toMatchObject({ status: 'completed', amount: '1000.00', external_payment_id: payId, paid_at: expect.any(String), metadata: { link_id: linkId, link_status: 'paid' } });
-    await host.eventually(async () => expect((await recorded(host, 'orders.payment_updated', order.id)).map((e) => e.payment_status)).toEqual(expect.arrayContaining(['partial', 'paid'])));
-    expect((await recorded(host, 'orders.payment_updated', order.id)).filter((e) => e.payment_status === 'paid')).toHaveLength(1);
+    await host.eventually(async () => expect((await recorded(host, 'order.payment_updated', order.id)).map((e) => e.payment_status)).toEqual(expect.arrayContaining(['partial', 'paid'])));
+    expect((await recorded(host, 'order.payment_updated', order.id)).filter((e) => e.payment_status === 'paid')).toHaveLength(1);
 
     // Refunds go to the captured payment, not the link.
     const refund = await host.request('POST', `/orders/${order.id}/refund`, { payment_id: payment.id, amount: '100.00', reason: 'late delivery' });

@@ -7,6 +7,7 @@
  * of a connection the pool opens meanwhile.
  */
 import { tenantDbName } from '../../../core/data/tenant-databases';
+import { dueSlot, RUN_QUEUE } from '../../../core/modules/module-scheduler';
 import { createTestHost, type TestHost } from '../../../sdk/test-host';
 import { startPgRecorder, type RoundTrip } from './pg-recorder';
 import { ORDERS_DIR } from './support';
@@ -27,7 +28,32 @@ beforeAll(async () => {
   } finally {
     process.env.MANDI_TEST_PG_URL = saved;
   }
+  // The definitions cache lives DEFINITION_TTL_MS by the platform clock, so a slow machine must not
+  // let it lapse between two requests; a frozen clock also keeps new schedule slots from falling due.
+  host.platform.clock.freeze();
+  await schedulesSettled();
 }, 60_000);
+
+/**
+ * The module's schedules (webhook and notification retries, syncs, analytics) run when their slot
+ * falls due; their queries would land among a request's. Waits until the runs of the slots due now,
+ * and any of the slot before still going, have finished.
+ */
+async function schedulesSettled() {
+  const { kernel, drivers, clock } = host.platform;
+  await kernel.scheduler.tick();
+  const schedules = (await kernel.modules.modulesFor(host.tenantId)).byAlias.get('orders')!.manifest.schedules ?? [];
+  await host.eventually(async () => {
+    for (const s of schedules) {
+      const slot = dueSlot(s, clock.now());
+      if (slot === undefined) continue;
+      for (const [at, mustExist] of [[slot, true], [slot - s.every_ms!, false]] as const) {
+        const job = await drivers.queue.getJob(RUN_QUEUE, `${host.tenantId}:orders:${s.name}:${at}`);
+        if ((mustExist && !job) || (job && job.state !== 'completed' && job.state !== 'failed')) throw new Error(`schedule ${s.name} at ${at}: ${job?.state ?? 'not queued'}`);
+      }
+    }
+  }, 30_000);
+}
 
 afterAll(async () => {
   host?.platform.clock.reset();
@@ -62,8 +88,6 @@ const LONE_READ = (table: string) => new RegExp(`^SET LOCAL ROLE "mandi_mod_orde
 
 describe('spec 3 (Order create, Order payment, Invoice): round trips of the hot paths', () => {
   it('create: definitions read once, then cached; the transaction opens with its scope in one trip; 6 trips in all', async () => {
-    // The cache lives DEFINITION_TTL_MS by the platform clock; a slow machine must not let it lapse between the two creates.
-    host.platform.clock.freeze();
     const first = await tripsOf('POST', '/orders', ORDER);
     expect(first.res.status).toBe(201);
     // Cold: custom fields, seller state and GST configurations are read, each in one trip.
@@ -81,7 +105,6 @@ describe('spec 3 (Order create, Order payment, Invoice): round trips of the hot 
       'COMMIT;',
     ]);
     expect(new Set(again.trips.map((t: RoundTrip) => t.conn)).size).toBe(1);
-    host.platform.clock.reset();
   });
 
   it('a GST configuration, setting or custom field changed through the module counts from the very next create', async () => {

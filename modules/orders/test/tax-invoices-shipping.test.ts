@@ -149,9 +149,9 @@ describe('spec 3: Shipping, partial shipments, tracking and NDR', () => {
     const refused = await host.request('POST', `/orders/${pending.id}/ship`, { carrier_module: 'shipping-shiprocket', awb_number: 'NEVER' });
     expect([refused.status, refused.body.code]).toEqual([409, 'INVALID_STATUS']);
     await host.eventually(async () => {
-      expect(await recorded(host, 'orders.shipment_created', o.id)).toHaveLength(2);
-      expect(await recorded(host, 'orders.fulfilled', o.id)).toHaveLength(1);
-      expect((await recorded(host, 'orders.status_changed', o.id)).map((c) => c.new_status)).toEqual(['shipped']);
+      expect(await recorded(host, 'order.shipment_created', o.id)).toHaveLength(2);
+      expect(await recorded(host, 'order.fulfilled', o.id)).toHaveLength(1);
+      expect((await recorded(host, 'order.status_changed', o.id)).map((c) => c.new_status)).toEqual(['shipped']);
     });
   });
 
@@ -179,9 +179,9 @@ describe('spec 3: Shipping, partial shipments, tracking and NDR', () => {
     expect(after.body.status).toBe('delivered');
     expect(after.body.shipments[0].events.map((e: { status: string }) => e.status)).toEqual(['picked_up', 'out_for_delivery', 'delivered']);
     await host.eventually(async () => {
-      expect(await recorded(host, 'orders.delivered', o.id)).toHaveLength(1);
-      expect(unordered((await recorded(host, 'orders.status_changed', o.id)).map((c) => c.new_status))).toEqual(unordered(['shipped', 'out_for_delivery', 'delivered']));
-      expect(await recorded(host, 'orders.fulfilled', o.id)).toHaveLength(2); // shipped, out for delivery
+      expect(await recorded(host, 'order.delivered', o.id)).toHaveLength(1);
+      expect(unordered((await recorded(host, 'order.status_changed', o.id)).map((c) => c.new_status))).toEqual(unordered(['shipped', 'out_for_delivery', 'delivered']));
+      expect(await recorded(host, 'order.fulfilled', o.id)).toHaveLength(2); // shipped, out for delivery
     });
   });
 
@@ -226,7 +226,7 @@ describe('spec 3: Shipping, partial shipments, tracking and NDR', () => {
     expect(rest.body).toMatchObject({ order_item_ids: [b], order: { status: 'out_for_delivery', fulfillment_status: 'fulfilled' } });
     expect((await report(second, 'DELIVERED', '2030-04-03 11:00:00')).status).toBe(201);
     expect((await host.request('GET', `/orders/${o.id}`)).body).toMatchObject({ status: 'delivered', fulfillment_status: 'fulfilled' });
-    await host.eventually(async () => expect(await recorded(host, 'orders.delivered', o.id)).toHaveLength(1));
+    await host.eventually(async () => expect(await recorded(host, 'order.delivered', o.id)).toHaveLength(1));
   });
 
   it('NDR: each failed attempt opens a case and counts; past the maximum the shipment and order go RTO', async () => {

@@ -118,12 +118,12 @@ describe('spec 3 Outbound webhooks: signed deliveries, retries, auto-disable, lo
     const eps = [];
     for (const rx of [a, b]) eps.push((await host.request('POST', '/order-webhooks', { url: rx.url, secret: SECRET, events: ['order.delivered'] })).body);
     const payload = { order_id: '00000000-0000-4000-8000-00000000d1d1', order_number: 'ORD-REDELIVER' };
-    const eventId = await host.emit('orders.delivered', payload, { settle: true });
+    const eventId = await host.emit('order.delivered', payload, { settle: true });
     expect([a.got.length, b.got.length]).toEqual([1, 1]);
     // The queue hands the same event to the module once more, as after a node died mid-handler.
     const { queue } = host.platform.drivers;
     const job = await queue.getJob(EVENTS_QUEUE, deliveryJobId(eventId, 'orders'));
-    const again = await queue.add(EVENTS_QUEUE, 'orders.delivered', job!.data, { jobId: `${eventId}:redelivery` });
+    const again = await queue.add(EVENTS_QUEUE, 'order.delivered', job!.data, { jobId: `${eventId}:redelivery` });
     await host.eventually(async () => expect((await queue.getJob(EVENTS_QUEUE, again))?.state).toBe('completed'));
     expect([a.got.length, b.got.length]).toEqual([1, 1]);
     for (const ep of eps) {
@@ -195,7 +195,7 @@ describe('spec 3 Outbound webhooks: signed deliveries, retries, auto-disable, lo
     const rx = await receiver(() => 200);
     const bad = await host.request('POST', '/order-webhooks', { url: rx.url, secret: SECRET, events: ['order.exploded'] });
     expect(bad.status).toBe(422);
-    const ep = (await host.request('POST', '/order-webhooks', { url: rx.url, secret: SECRET, events: ['orders.created'] })).body;
+    const ep = (await host.request('POST', '/order-webhooks', { url: rx.url, secret: SECRET, events: ['order.created'] })).body;
     expect(ep.events).toEqual(['order.created']);
     expect((await host.request('GET', '/order-webhooks')).body.data.map((e: { id: string }) => e.id)).toContain(ep.id);
     expect((await host.request('PUT', `/order-webhooks/${ep.id}`, { events: ['order.delivered'] })).body.events).toEqual(['order.delivered']);

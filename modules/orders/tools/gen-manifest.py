@@ -321,13 +321,13 @@ AI_TOOLS = ["orders.get", "orders.getStats", "orders.list", "orders.history", "o
 assert len(AI_TOOLS) == 10 and all(any(o["name"] == t for o in ops) for t in AI_TOOLS)
 for o in ops:
     if o["name"] not in AI_TOOLS: o["ai_tool"] = False
-events = ["orders.created", "orders.status_changed", "orders.payment_updated", "orders.refund_processed", "orders.shipment_created", "orders.fulfilled", "orders.delivered"]
+events = ["order.created", "order.status_changed", "order.payment_updated", "order.refund_processed", "order.shipment_created", "order.fulfilled", "order.delivered"]
 node = lambda slug, name, cat, desc, opn, cfg_req=(): {"type": f"orders:{slug}", "name": name, "category": cat, "description": desc, "operation": opn, "icon": "shopping-cart", "color": "#2563eb",
    "inputs": [{"name": "input", "type": "object", "required": False}], "outputs": [{"name": "output", "type": "object"}]}
 nodes = [
-  {"type": "orders:order-created", "name": "Order created", "category": "trigger", "description": "Starts when an order is created.", "event": "orders.created", "icon": "shopping-cart", "color": "#2563eb", "outputs": [{"name": "output", "type": "object"}]},
-  {"type": "orders:status-changed", "name": "Order status changed", "category": "trigger", "description": "Starts on any order status transition.", "event": "orders.status_changed", "icon": "shopping-cart", "color": "#2563eb", "outputs": [{"name": "output", "type": "object"}]},
-  {"type": "orders:delivered", "name": "Order delivered", "category": "trigger", "description": "Starts when an order is delivered.", "event": "orders.delivered", "icon": "shopping-cart", "color": "#2563eb", "outputs": [{"name": "output", "type": "object"}]},
+  {"type": "orders:order-created", "name": "Order created", "category": "trigger", "description": "Starts when an order is created.", "event": "order.created", "icon": "shopping-cart", "color": "#2563eb", "outputs": [{"name": "output", "type": "object"}]},
+  {"type": "orders:status-changed", "name": "Order status changed", "category": "trigger", "description": "Starts on any order status transition.", "event": "order.status_changed", "icon": "shopping-cart", "color": "#2563eb", "outputs": [{"name": "output", "type": "object"}]},
+  {"type": "orders:delivered", "name": "Order delivered", "category": "trigger", "description": "Starts when an order is delivered.", "event": "order.delivered", "icon": "shopping-cart", "color": "#2563eb", "outputs": [{"name": "output", "type": "object"}]},
   node("get-order", "Get order", "action", "Loads an order by id or number.", "orders.get"),
   node("update-status", "Update order status", "action", "Moves an order to a new status.", "orders.update_status"),
   node("record-payment", "Record payment", "action", "Records a payment on an order.", "orders.record_payment"),
@@ -344,7 +344,7 @@ manifest = {
   "description": "Orders: lifecycle, payments and refunds with reconciliation, Indian GST, gap-free invoice numbering with credit notes and PDFs, shipments with partial fulfilment, carrier tracking and NDR (spec 3).",
   "compatibility": {"platform": "^2.0.0"}, "main": "dist/index.js",
   "api": {"provides": ops, "consumes": ["payment_razorpay.*", "shipping_shiprocket.*", "sms_msg91.*", "whatsapp_cloud.*", "documents.render_pdf"]},
-  "events": {"publishes": events + ["orders.imported"], "subscribes": events},
+  "events": {"namespace": "order", "publishes": events + ["order.imported"], "subscribes": events},
   "schedules": [{"name": "analytics_refresh", "operation": "orders.refresh_analytics", "every_ms": 900000}, {"name": "webhook_retries", "operation": "orders.deliver_webhooks", "every_ms": 60000}, {"name": "notification_retries", "operation": "orders.retry_notification_sends", "every_ms": 60000}, {"name": "tracking_sync", "operation": "orders.sync_tracking", "every_ms": 1800000}, {"name": "refund_sync", "operation": "orders.sync_refunds", "every_ms": 300000}, {"name": "payment_link_sync", "operation": "orders.sync_payment_links", "every_ms": 300000}],
   "http": {"routes": routes},
   "permissions": [
