@@ -1,12 +1,42 @@
 /** `npm start`: boot the platform from environment variables and stop cleanly on SIGINT/SIGTERM. */
 import { loadConfig } from './config';
 import { createLogger } from './logger';
-import { startPlatform } from './platform';
+import { startPlatform, type Platform } from './platform';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const platform = await startPlatform(config, logger);
+
+  let platform: Platform | undefined;
+  let stopping = false;
+  const stop = (running: Platform) =>
+    running.stop().then(
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (err) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    if (platform) void stop(platform); // else the start below finishes, then stops
+  };
+  // Listening before anything is printed: whoever reads the banner may signal at once, and a signal
+  // with no listener yet would kill the process without a shutdown.
+  // `on`, not `once`: Ctrl-C reaches npm and this process together, and npm passes it on, so it
+  // arrives more than once; with no listener left, a repeat would end the process mid-shutdown.
+  // (npm start runs `node --import tsx`, not the tsx command: that wrapper SIGKILLs a child that does
+  // not acknowledge a relayed signal within 30 ms, which a loaded machine can miss.)
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+  platform = await startPlatform(config, logger);
+  if (stopping) return void stop(platform);
   const installed = await platform.central.models.PlatformSetting.findByPk('installed');
   logger.info({ url: platform.url, database: platform.dbServer.embedded ? 'embedded' : 'DATABASE_URL', redis: config.redisUrl ? 'REDIS_URL' : 'in-process' }, 'Mandi is listening');
   const lines = [`Mandi is listening on ${platform.url}  (health: ${platform.url}/api/v1/health)`];
@@ -18,29 +48,6 @@ async function main(): Promise<void> {
     );
   }
   process.stdout.write(lines.join('\n') + '\n');
-
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    platform.stop().then(
-      () => {
-        logger.info('stopped');
-        process.exit(0);
-      },
-      (err) => {
-        logger.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  // `on`, not `once`: Ctrl-C reaches npm and this process together, and npm passes it on, so it
-  // arrives more than once; with no listener left, a repeat would end the process mid-shutdown.
-  // (npm start runs `node --import tsx`, not the tsx command: that wrapper SIGKILLs a child that does
-  // not acknowledge a relayed signal within 30 ms, which a loaded machine can miss.)
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
 }
 
 /** The usual reasons a start fails, said plainly; anything else keeps its stack for a bug report. */

@@ -49,12 +49,18 @@ export function sectionParams(query: Record<string, unknown>): SectionParams {
   return { ...params, page, per_page: perPage };
 }
 
-function answer(result: unknown, params: SectionParams, itemsPath?: string, totalPath?: string): { data: unknown; meta?: Record<string, unknown> } {
+/**
+ * The section's answer. A list the source paged itself (a provider, or a section with `pagination`,
+ * asked for `page`/`per_page`) is cut to one page; a list it answered whole is paged here, so `page`
+ * works and nothing past the first page is lost.
+ */
+function answer(result: unknown, params: SectionParams, pagedBySource: boolean, itemsPath?: string, totalPath?: string): { data: unknown; meta?: Record<string, unknown> } {
   const items = itemsPath ? pathValue(result, itemsPath) : result;
   const total = totalPath ? pathValue(result, totalPath) : undefined;
   if (!Array.isArray(items)) return { data: items ?? null };
-  const knownTotal = typeof total === 'number' && Number.isFinite(total) ? total : null;
-  const page = items.slice(0, params.per_page);
+  const knownTotal = typeof total === 'number' && Number.isFinite(total) ? total : pagedBySource ? null : items.length;
+  const start = pagedBySource ? 0 : (params.page - 1) * params.per_page;
+  const page = items.slice(start, start + params.per_page);
   return {
     data: page,
     meta: {
@@ -83,7 +89,7 @@ export async function sectionData(args: {
     const context = { screen_id: definition.id, tenant_id: args.tenant.id, ring: args.tenant.ring };
     const result = await call(provider.data, { section_id: sectionId, params, context });
     const paged = result !== null && typeof result === 'object' && Array.isArray((result as { items?: unknown }).items);
-    return paged ? answer(result, params, 'items', 'total') : answer(result, params);
+    return paged ? answer(result, params, true, 'items', 'total') : answer(result, params, true);
   }
   const source = section.data_source as DataSource | undefined;
   if (!source) throw new MandiError('SECTION_HAS_NO_DATA', `Section "${sectionId}" of screen "${definition.id}" has no data source.`, 404, { screen: definition.id, section: sectionId });
@@ -91,5 +97,5 @@ export async function sectionData(args: {
   const input = resolvePlaceholders(source.params ?? {}, params) as Record<string, unknown>;
   // Only a paginated section's operation is asked for a page: others may not accept the keys.
   if (section.pagination) Object.assign(input, { page: params.page, per_page: params.per_page });
-  return answer(await call(source.operation, input, { coerce: true }), params, source.items_path, source.total_path);
+  return answer(await call(source.operation, input, { coerce: true }), params, Boolean(section.pagination), source.items_path, source.total_path);
 }

@@ -3,7 +3,7 @@
  * spec leaves the bodies "not shown" except the manifest's `version`; ours:
  *   GET  /mobile/screens                                {data: [{id, module, title, icon, layout, route, version, navigation}]}
  *   GET  /mobile/screens/manifest                       {version: md5, screens: [{id, version}]}
- *   GET  /mobile/screens/{screenId}                     {data: definition}; the web client's path form
+ *   GET  /mobile/screens/{screenId}                     the definition itself; the web client's path form
  *                                                       of the id (`products/list`) names `products.list`
  *   GET  /mobile/screens/{screenId}/data/{sectionId}    {data, meta?} (see screen-data.ts)
  *   POST /mobile/screens/{screenId}/action/{actionId}   {data: result}
@@ -76,6 +76,8 @@ export function registerScreenRoutes(api: Router, deps: ScreenRouteDeps): void {
   // Last: the web client asks with the path form of the id (spec 1: `/m/products/list` → `products/list`).
   api.get('/mobile/screens/*path', deps.authenticated, async (req, res) => {
     const segments = (req.params as { path: string[] }).path;
-    res.json({ data: (await load(segments.join('.'), res)).definition });
+    // Spec 1 lists this body as the screen definition itself (unlike list, section data and action
+    // bodies, which it leaves open and which carry `data`).
+    res.json((await load(segments.join('.'), res)).definition);
   });
 }

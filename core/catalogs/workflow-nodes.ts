@@ -40,8 +40,8 @@ export interface NodeEntry {
   name: string;
   category: NodeCategory;
   description: string;
-  icon: string | null;
-  color: string | null;
+  icon: string;
+  color: string;
   module: string;
   inputs: PortEntry[];
   outputs: PortEntry[];
@@ -79,8 +79,9 @@ export function nodeEntry(module: string, node: WorkflowNode): NodeEntry {
     name: node.name,
     category,
     description: node.description,
-    icon: node.icon ?? null,
-    color: node.color ?? null,
+    // Spec 2 gives every entry an icon and a hex colour: a node that sets none wears its category's.
+    icon: node.icon ?? CATEGORY_ENTRIES[category].icon,
+    color: node.color ?? CATEGORY_ENTRIES[category].color,
     module,
     inputs: (node.inputs ?? defaults.inputs).map((p) => port(p, true)),
     outputs: (node.outputs ?? defaults.outputs).map((p) => port(p, false)),

@@ -48,6 +48,8 @@ function normalise(err: unknown): MandiError | undefined {
   return undefined;
 }
 
+const WORKFLOW_MESSAGES: Record<number, string> = { 401: 'Unauthenticated', 403: 'Insufficient permissions', 500: 'An error occurred' };
+
 function body(err: MandiError, shape: ErrorShape): Record<string, unknown> {
   // GraphQL-over-HTTP: request errors are a GraphQL response with `errors` only.
   if (shape === 'graphql') return { errors: [{ message: err.message, extensions: { code: err.code, ...stripErrors(err) } }] };
@@ -59,6 +61,9 @@ function body(err: MandiError, shape: ErrorShape): Record<string, unknown> {
       const given = err.details?.errors;
       return { success: false, message: 'Invalid request', code: err.code, errors: isObject(given) ? given : { request: [err.message] } };
     }
+    // Spec 2, Errors fixes these messages; what went wrong stays readable in errors.
+    const fixed = WORKFLOW_MESSAGES[err.status];
+    if (fixed) return { success: false, message: fixed, code: err.code, ...(fixed === err.message.replace(/\.$/, '') ? {} : { errors: { request: [err.message] } }) };
     return { success: false, message: err.message, code: err.code };
   }
   if (err instanceof ValidationError) return { message: err.message, errors: err.errors };
@@ -93,10 +98,11 @@ export function errorHandler(logger: Logger, debugErrors: boolean): ErrorRequest
     const known = normalise(err);
     if (known) return sendError(res, known);
     logger.error({ err, reqId: req.id }, 'unhandled error');
-    const payload: Record<string, unknown> = { message: 'Server Error.', code: 'INTERNAL' };
+    const shape = res.locals.errorShape as ErrorShape;
+    const payload: Record<string, unknown> = shape === 'workflows' ? { success: false, message: WORKFLOW_MESSAGES[500], code: 'INTERNAL' } : { message: 'Server Error.', code: 'INTERNAL' };
     if (debugErrors && err instanceof Error) payload.stack = err.stack?.split('\n');
-    if (res.locals.errorShape === 'graphql') return void res.status(500).json(body(new MandiError('INTERNAL', 'Server Error.', 500), 'graphql'));
-    res.status(500).json(res.locals.errorShape === 'reseller' ? { error: payload.message, code: 'INTERNAL', details: {} } : payload);
+    if (shape === 'graphql') return void res.status(500).json(body(new MandiError('INTERNAL', 'Server Error.', 500), 'graphql'));
+    res.status(500).json(shape === 'reseller' ? { error: payload.message, code: 'INTERNAL', details: {} } : payload);
   };
 }
 

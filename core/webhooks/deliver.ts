@@ -30,7 +30,8 @@ import type { CentralDb } from '../data/central-db';
 const TIMEOUT_MS = 10_000;
 const KEEP_BYTES = 2048;
 
-export type UrlCheck = { ok: true; url: URL; address: string; family: number } | { ok: false; reason: string };
+/** `unresolved`: the name did not resolve now; that alone is no reason to refuse a registration. */
+export type UrlCheck = { ok: true; url: URL; address: string; family: number } | { ok: false; reason: string; unresolved?: true };
 
 export async function checkUrl(raw: string, allowPrivate: boolean): Promise<UrlCheck> {
   let url: URL;
@@ -46,9 +47,9 @@ export async function checkUrl(raw: string, allowPrivate: boolean): Promise<UrlC
   try {
     addresses = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await lookup(host, { all: true });
   } catch {
-    return { ok: false, reason: `the host ${host} does not resolve` };
+    return { ok: false, reason: `the host ${host} does not resolve`, unresolved: true };
   }
-  if (addresses.length === 0) return { ok: false, reason: `the host ${host} does not resolve` };
+  if (addresses.length === 0) return { ok: false, reason: `the host ${host} does not resolve`, unresolved: true };
   if (!allowPrivate) {
     const bad = addresses.find((a) => !isPublicAddress(a.address));
     if (bad) return { ok: false, reason: `the host ${host} resolves to a private address (${bad.address}); deliveries to the platform's own network are refused unless an admin allows them` };
@@ -113,12 +114,13 @@ export function registerWebhookOperations(bus: Bus, central: CentralDb): void {
 
   bus.registerCore({
     name: 'webhooks.check_url',
-    description: 'Whether an outbound webhook URL is allowed (http/https, not the platform\'s private network unless an admin allowed it).',
+    description: 'Whether an outbound webhook URL may be registered (http/https, not the platform\'s private network unless an admin allowed it). A host that does not resolve yet is allowed ({ok: true, resolved: false}): every delivery checks again.',
     input: { type: 'object', required: ['url'], additionalProperties: false, properties: { url: { type: 'string', minLength: 1, maxLength: 2000 } } },
     public: true,
     handler: async (input: { url: string }, ctx) => {
       const check = await checkUrl(input.url, await allowPrivate(ctx.tenantId));
-      return check.ok ? { ok: true } : { ok: false, reason: check.reason };
+      if (check.ok) return { ok: true, resolved: true };
+      return check.unresolved ? { ok: true, resolved: false } : { ok: false, reason: check.reason };
     },
   });
 

@@ -47,7 +47,7 @@ describe('spec 1 Server-driven screens: the orders module\'s screens', () => {
     for (const id of ['orders.list', 'orders.detail']) {
       const res = await get(`/mobile/screens/${id}`);
       expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ id, type: 'screen', version: 1, layout: 'scroll' });
+      expect(res.body).toMatchObject({ id, type: 'screen', version: 1, layout: 'scroll' });
     }
   });
 
@@ -62,7 +62,7 @@ describe('spec 1 Server-driven screens: the orders module\'s screens', () => {
     expect(await byWord('price_desc')).toEqual(['SCR-3', 'SCR-2', 'SCR-1']);
     expect((await byWord('newest')).reverse()).toEqual(await byWord('oldest'));
     const definition = await get('/mobile/screens/orders.list');
-    expect(JSON.stringify(definition.body.data)).toContain('"value":"newest"');
+    expect(JSON.stringify(definition.body)).toContain('"value":"newest"');
     const found = await get('/mobile/screens/orders.list/data/orders?search=SCR-3');
     expect(found.body.data.map((o: { order_number: string }) => o.order_number)).toEqual(['SCR-3']);
   });
@@ -73,6 +73,29 @@ describe('spec 1 Server-driven screens: the orders module\'s screens', () => {
     expect(summary.body.data).toMatchObject({ order_number: 'SCR-2', status: 'confirmed' });
     const items = await get('/mobile/screens/orders.detail/data/items?id=SCR-2');
     expect(items.body.data).toEqual([expect.objectContaining({ name: 'Kurta', quantity: 1 })]);
-    expect(items.body.meta).toMatchObject({ total: null, has_more: false });
+    expect(items.body.meta).toMatchObject({ total: 1, has_more: false });
+  });
+
+  test('spec 2 Node registry: an orders action node asks for the config its operation needs', async () => {
+    const validate = (type: string, config: unknown) => tp.api(`/workflow-nodes/${type}/validate`, { ...who, body: { config } });
+    const missing = await validate('orders:update-status', {});
+    expect(missing.status).toBe(200);
+    expect(missing.body).toEqual({ success: true, valid: false, errors: ['Missing required config key "status".'] });
+    expect((await validate('orders:update-status', { status: 'processing' })).body).toEqual({ success: true, valid: true, errors: [] });
+    const payment = await validate('orders:record-payment', { method: 'cod', amount: '{{input.total}}' });
+    expect(payment.body).toMatchObject({ valid: true });
+    expect((await validate('orders:record-payment', { method: 'cod' })).body.errors).toEqual(['Missing required config key "amount".']);
+  });
+
+  test('spec 1 Limits: a section whose operation answers the whole list is paged by the core, nothing lost', async () => {
+    const lines = Array.from({ length: 23 }, (_, i) => ({ name: `Line ${i + 1}`, quantity: 1, unit_price: '10.00', tax_rate: 5 }));
+    const big = await tp.api('/orders', { ...who, body: { ...order(9), items: lines } });
+    expect(big.status).toBe(201);
+    const first = await get('/mobile/screens/orders.detail/data/items?id=SCR-9');
+    expect(first.body.data).toHaveLength(20);
+    expect(first.body.meta).toEqual({ current_page: 1, per_page: 20, total: 23, last_page: 2, has_more: true });
+    const last = await get('/mobile/screens/orders.detail/data/items?id=SCR-9&page=3&per_page=10');
+    expect(last.body.data.map((l: { name: string }) => l.name)).toEqual(['Line 21', 'Line 22', 'Line 23']);
+    expect(last.body.meta).toEqual({ current_page: 3, per_page: 10, total: 23, last_page: 3, has_more: false });
   });
 });

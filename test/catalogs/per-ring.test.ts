@@ -29,7 +29,7 @@ describe('issue 4 item 5: catalogs per ring (DESIGN.md, Rings and the registry)'
     const [canaryScreens, stableScreens] = await Promise.all([inTenant(w.tp, w.canary, '/mobile/screens'), inTenant(w.tp, w.stable, '/mobile/screens')]);
     expect(canaryScreens.body.data[0]).toMatchObject({ id: 'kiosk.items', title: 'Items v2', version: 2 });
     expect(stableScreens.body.data[0]).toMatchObject({ id: 'kiosk.items', title: 'Items', version: 1 });
-    expect((await inTenant(w.tp, w.canary, '/mobile/screens/kiosk.items')).body.data).toMatchObject({ title: 'Items v2', version: 2 });
+    expect((await inTenant(w.tp, w.canary, '/mobile/screens/kiosk.items')).body).toMatchObject({ title: 'Items v2', version: 2 });
     // Behaviour too: each ring's tenants are served by their own version's code.
     expect((await inTenant(w.tp, w.canary, '/mobile/screens/kiosk.detail/data/summary?sku=A')).body.data.version).toBe('2.0.0');
     expect((await inTenant(w.tp, w.stable, '/mobile/screens/kiosk.detail/data/summary?sku=A')).body.data.version).toBe('1.0.0');

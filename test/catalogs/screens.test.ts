@@ -57,26 +57,26 @@ describe('spec 1 Server-driven screens: /mobile/screens', () => {
   test('GET /mobile/screens/{id}: a static definition completed from the registration', async () => {
     const res = await get('/mobile/screens/kiosk.detail');
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ id: 'kiosk.detail', version: 1, type: 'screen', title: 'Item', layout: 'scroll', pull_to_refresh: true, cache_ttl: 300 });
-    expect(res.body.data.header).toMatchObject({ title: 'Item', show_back: true, actions: [{ id: 'cancel', action: { type: 'api-call', confirm: { title: 'Cancel' } } }] });
-    expect(res.body.data.sections.map((s: { id: string; type: string }) => `${s.id}:${s.type}`)).toEqual(['summary:detail-fields', 'note:banner', 'rogue:card']);
-    const items = (await get('/mobile/screens/kiosk.items')).body.data;
+    expect(res.body).toMatchObject({ id: 'kiosk.detail', version: 1, type: 'screen', title: 'Item', layout: 'scroll', pull_to_refresh: true, cache_ttl: 300 });
+    expect(res.body.header).toMatchObject({ title: 'Item', show_back: true, actions: [{ id: 'cancel', action: { type: 'api-call', confirm: { title: 'Cancel' } } }] });
+    expect(res.body.sections.map((s: { id: string; type: string }) => `${s.id}:${s.type}`)).toEqual(['summary:detail-fields', 'note:banner', 'rogue:card']);
+    const items = (await get('/mobile/screens/kiosk.items')).body;
     expect(items.header).toEqual({ title: 'Items', show_back: false, actions: [] });
   });
 
   test('the web client\'s path form of the id (`kiosk/items`) names the same screen', async () => {
     const res = await get('/mobile/screens/kiosk/items');
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual((await get('/mobile/screens/kiosk.items')).body.data);
+    expect(res.body).toEqual((await get('/mobile/screens/kiosk.items')).body);
     expect((await get('/mobile/screens/kiosk/nope/deeper')).body).toMatchObject({ code: 'SCREEN_NOT_FOUND', details: { screen: 'kiosk.nope.deeper' } });
   });
 
   test('a provider operation supplies a definition with the tenant context; it is cached for 300 s', async () => {
     const first = await get('/mobile/screens/kiosk.home');
     expect(first.status).toBe(200);
-    expect(first.body.data).toMatchObject({ id: 'kiosk.home', type: 'screen', version: 1, title: 'Home (stable) #1' });
+    expect(first.body).toMatchObject({ id: 'kiosk.home', type: 'screen', version: 1, title: 'Home (stable) #1' });
     // Served from the cache: the operation did not run again.
-    expect((await get('/mobile/screens/kiosk.home', viewer)).body.data.title).toBe('Home (stable) #1');
+    expect((await get('/mobile/screens/kiosk.home', viewer)).body.title).toBe('Home (stable) #1');
     expect(loadConfig({}).screenDefinitionTtlSeconds).toBe(300);
     expect(loadConfig({ SCREEN_DEFINITION_CACHE_TTL: '30' }).screenDefinitionTtlSeconds).toBe(30);
   });

@@ -45,6 +45,8 @@ describe('spec 2 Node registry: /workflow-nodes', () => {
     const trigger = (await get('/workflow-nodes/kiosk:item-added')).body.data;
     expect(trigger).toMatchObject({ inputs: [], outputs: [{ name: 'output', type: 'any' }], event: 'kiosk.item_added', operation: null, configSchema: { type: 'object', properties: {}, required: [] }, defaultConfig: {} });
     const condition = (await get('/workflow-nodes/kiosk:in-stock')).body.data;
+    // No icon or colour in its manifest entry: the condition category's (spec 2: color is hex).
+    expect(condition).toMatchObject({ icon: 'git-branch', color: '#f59e0b' });
     expect(condition.inputs).toEqual([{ name: 'input', label: 'Input', type: 'any', required: true }]);
     expect(condition.outputs.map((o: { name: string }) => o.name)).toEqual(['true', 'false']);
   });
@@ -157,7 +159,10 @@ describe('spec 2 Node registry: /workflow-nodes', () => {
   test('authentication is required (401 in the workflows shape)', async () => {
     const res = await w.tp.api('/workflow-nodes', { tenant: w.stable.alias });
     expect(res.status).toBe(401);
-    expect(res.body).toMatchObject({ success: false, code: 'UNAUTHENTICATED' });
+    expect(res.body).toMatchObject({ success: false, message: 'Unauthenticated', code: 'UNAUTHENTICATED' });
+    const badToken = await w.tp.api('/workflow-nodes', { tenant: w.stable.alias, token: 'not-a-token' });
+    expect(badToken.status).toBe(401);
+    expect(badToken.body).toMatchObject({ success: false, message: 'Unauthenticated', errors: { request: [expect.any(String)] } });
   });
 
   test('spec 2 Limits: 60 requests per minute per user, with the X-RateLimit headers', async () => {

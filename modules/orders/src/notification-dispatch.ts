@@ -114,11 +114,13 @@ export async function testRule(input: TestInput, ctx: HandlerContext) {
   const values = { ...(order ? await valuesFor(ctx, order, {}) : SAMPLE_VALUES), ...(input.sample ?? {}) };
   const { subject, text: body } = compose(rule, values);
   const recipient: Resolved = overrideRecipient(rule.channel, input.to, input.user_id) ?? resolveRecipient(rule, order);
-  if (!recipient.ok) throw invalid(rule.channel === 'in_app' ? 'user_id' : 'to', `No recipient: ${recipient.reason}; give ${rule.channel === 'in_app' ? 'user_id' : '"to" or an order_id'}.`);
-  const answer = {
-    rule_id: rule.id, channel: rule.channel, recipient: recipient.label, subject, text: body,
-    conditions_match: order ? matches(rule.conditions, factsOf(order, {})) : null,
-  };
+  const conditions_match = order ? matches(rule.conditions, factsOf(order, {})) : null;
+  if (!recipient.ok) {
+    // Nobody to send to (a customer rule tested without an order or `to`): the rendering is still the answer.
+    const give = rule.channel === 'in_app' ? 'user_id' : '"to" or an order_id';
+    return { rule_id: rule.id, channel: rule.channel, recipient: null, subject, text: body, conditions_match, dry_run: true, sent: false, status: 'rendered', reason: `No recipient: ${recipient.reason}; give ${give} to send it.` };
+  }
+  const answer = { rule_id: rule.id, channel: rule.channel, recipient: recipient.label, subject, text: body, conditions_match };
   if (input.dry_run) return { ...answer, dry_run: true, sent: false, status: 'rendered' };
   const row = await insertSend(ctx, {
     rule_id: rule.id, event_id: null, event: null, order_id: order?.id ?? null, order_number: order?.order_number ?? values.order_number,

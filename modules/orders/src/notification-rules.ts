@@ -103,7 +103,8 @@ export async function createRule(input: RuleInput, ctx: HandlerContext) {
     name: input.name!,
     event: checkEvent(input.event!),
     channel: input.channel!,
-    recipient_type: input.recipient_type ?? 'customer',
+    // In-app notifications reach members, never customers: that channel defaults to the tenant's staff.
+    recipient_type: input.recipient_type ?? (input.channel === 'in_app' ? 'staff' : 'customer'),
     recipient: input.recipient ?? null,
     recipient_user_id: input.recipient_user_id ?? null,
     subject: input.subject ?? null,

@@ -57,11 +57,15 @@ export async function ship(input: ShipInput, ctx: HandlerContext) {
   void carrier;
   let booking: Booking | null = null;
   if (input.book) {
-    const wanted = input.order_item_ids ? items.filter((i) => input.order_item_ids!.includes(i.id)) : items;
+    // The carrier is told about the package the shipment will record: the listed items, else those not yet shipped.
+    const open = await ctx.host.db.find<ShipmentRow>('Shipment', { where: { order_id: before.id, status: { $ne: 'cancelled' } }, limit: 1000 });
+    const shipped = new Set(open.flatMap((s) => s.order_item_ids));
+    const wanted = input.order_item_ids ? items.filter((i) => input.order_item_ids!.includes(i.id)) : items.filter((i) => !shipped.has(i.id));
+    const itemsWeight = weightOf(wanted);
     booking = await callProvider<Booking>(ctx, 'carrier', input.carrier_module, 'createShipment', {
       order_number: before.order_number, pickup_address: input.pickup_address ?? {}, delivery_address: before.shipping_address ?? {},
       items: wanted.map((i) => ({ name: i.name, sku: i.sku, quantity: i.quantity, unit_price: i.unit_price, hsn_code: i.hsn_code })),
-      weight: input.dimensions?.weight ?? null, dimensions: input.dimensions ?? null, cod_amount: before.is_cod ? before.total : '0.00',
+      weight: input.dimensions?.weight ?? (new D(itemsWeight).isZero() ? null : itemsWeight), dimensions: input.dimensions ?? null, cod_amount: before.is_cod ? before.total : '0.00',
       customer: before.customer, payment_method: before.is_cod ? 'cod' : 'prepaid',
     });
   }
@@ -149,13 +153,16 @@ export async function listShipments(input: { id: string }, ctx: HandlerContext) 
   return { order_id: order.id, order_number: order.order_number, status: order.status, fulfillment_status: order.fulfillment_status, shipments: out };
 }
 
+/** Total weight of the lines (each line's weight times its quantity), as a decimal string. */
+const weightOf = (items: Array<{ weight?: string | null; quantity: number }>) => str(items.reduce((a, i) => a.plus(new D(i.weight ?? '0').times(i.quantity)), new D(0)));
+
 export async function shippingRates(input: { id: string; carrier_module: string; pickup_pincode: string; weight?: unknown; dimensions?: Record<string, unknown> }, ctx: HandlerContext) {
   checkName(input.carrier_module, 'shipping', 'carrier_module');
   const order = await loadOrder(ctx.host.db, input.id);
   const delivery = (order.shipping_address as { pincode?: string } | null)?.pincode;
   if (!delivery) throw invalid('shipping_address', `Order ${order.order_number} has no shipping_address.pincode.`);
   const items = await itemsOf(ctx.host.db, order.id);
-  const weight = input.weight ?? str(items.reduce((a, i) => a.plus(new D(i.weight ?? '0').times(i.quantity)), new D(0))) ;
+  const weight = input.weight ?? weightOf(items);
   return callProvider(ctx, 'carrier', input.carrier_module, 'getRates', {
     pickup_pincode: input.pickup_pincode, delivery_pincode: delivery, weight: String(weight), dimensions: input.dimensions ?? null,
     cod: order.is_cod, cod_amount: order.is_cod ? order.total : '0.00',

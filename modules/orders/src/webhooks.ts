@@ -17,6 +17,7 @@
  * change. `timestamp` is the time of the attempt (each retry is re-signed), also sent as
  * X-Webhook-Timestamp; X-Webhook-Id carries the delivery id (the same on every retry).
  */
+import pLimit from 'p-limit';
 import type { HandlerContext } from '../../../sdk';
 import { invalid, notFound, OrdersError } from './errors';
 import { getSetting, nowIso, UUID_RE } from './store';
@@ -58,11 +59,14 @@ type Delivery = {
 type Outcome = { ok: boolean; status: number | null; duration_ms: number; error?: string };
 
 const MAX_RETRIES = 3;
+const SENDS_AT_ONCE = 16;
+const LEASE_MS = 60_000;
 const DISABLE_AFTER = 10;
 
 function view(e: Endpoint) {
   const { secret, ...rest } = e;
-  return { ...rest, secret_hint: `…${secret.slice(-4)}` };
+  // The last four characters identify a long secret; of a short one they would give too much away.
+  return { ...rest, secret_hint: secret.length >= 16 ? `…${secret.slice(-4)}` : '…' };
 }
 
 function normaliseEvents(events: string[]): string[] {
@@ -176,22 +180,27 @@ export async function deliverDue(_input: unknown, ctx: HandlerContext) {
     limit: 200,
   });
   let attempted = 0;
-  for (const d of due) {
+  // Side by side, a few at a time: one by one, a couple of receivers that hang for the full 10 s
+  // would use up the call's time limit and leave the rest of the minute's retries unsent.
+  const limit = pLimit(SENDS_AT_ONCE);
+  await Promise.all(due.map((d) => limit(async () => {
     const endpoint = await ctx.host.db.findOne<Endpoint>('WebhookEndpoint', { where: { id: d.endpoint_id } });
     if (!endpoint || !endpoint.is_active) {
       await ctx.host.db.update<Delivery>('WebhookDelivery', { status: 'cancelled', next_attempt_at: null, last_error: endpoint ? 'endpoint disabled' : 'endpoint deleted' }, {
         where: { id: d.id, attempts: d.attempts, next_attempt_at: d.next_attempt_at },
       });
-      continue;
+      return;
     }
     if (await claimAndAttempt(ctx, endpoint, d)) attempted++;
-  }
+  })));
   return { attempted };
 }
 
 /** Claims a delivery (compare-and-set on attempts and next_attempt_at: two runners never send it twice), then attempts it. */
 async function claimAndAttempt(ctx: HandlerContext, endpoint: Endpoint, d: Delivery): Promise<boolean> {
-  const lease = new Date(ctx.host.now() + 5 * 60_000).toISOString();
+  // The lease outlasts an attempt (10 s send time-out) but not the retry backoff: an attempt cut
+  // short (the node died) is tried again about as soon as a failed one would be.
+  const lease = new Date(ctx.host.now() + LEASE_MS).toISOString();
   const claimed = await ctx.host.db.update<Delivery>('WebhookDelivery', { next_attempt_at: lease }, { where: { id: d.id, attempts: d.attempts, next_attempt_at: d.next_attempt_at } });
   if (claimed !== 1) return false;
   await attempt(ctx, endpoint, d);

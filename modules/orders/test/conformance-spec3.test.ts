@@ -87,7 +87,7 @@ describe('spec 3: Order payment (fields, computed attributes, POST /orders/{orde
     expect(link.body).toMatchObject({ order_id: o.id, provider_module: 'payment-razorpay', status: 'pending', amount: '1000.00', currency: 'INR' });
     expect(link.body.payment_link_url).toMatch(/^https:\/\/rzp\.io\//);
     const sent = rzp.seen.filter((s) => s.url === '/v1/payment_links').at(-1)!.body;
-    expect(sent).toMatchObject({ amount: 100000, currency: 'INR', reference_id: o.order_number });
+    expect(sent).toMatchObject({ amount: 100000, currency: 'INR', reference_id: expect.stringMatching(new RegExp(`^${o.order_number}-`)), notes: { reference: o.order_number } });
     expect(sent.customer).toMatchObject({ email: o.customer.email, contact: o.customer.phone });
     const unknown = await host.request('POST', `/orders/${o.id}/payments/link`, { provider_module: 'payment-nowhere' });
     expect(unknown.status).toBe(422);

@@ -66,6 +66,13 @@ const settledSends = (ruleId: string, n: number) =>
 const errorsOf = (res: { body: Json }) => JSON.stringify(res.body);
 
 describe('spec 3 Notification rule: create, list, get, update, delete', () => {
+  it('an in_app rule without a recipient_type goes to the tenant\'s staff (customers are not platform users)', async () => {
+    const res = await host.request('POST', '/order-notification-rules', { name: 'Ops feed', event: 'order.created', channel: 'in_app', template: 'New order {{order_number}}' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ channel: 'in_app', recipient_type: 'staff' });
+    expect((await host.request('DELETE', `/order-notification-rules/${res.body.id}`)).status).toBe(200);
+  });
+
   it('stores a rule with the spec fields and event name, lists, updates and deletes it', async () => {
     const created = await host.request('POST', '/order-notification-rules', {
       name: 'Delivered SMS', event: 'order.delivered', channel: 'sms', recipient_type: 'customer',
@@ -240,10 +247,12 @@ describe('spec 3 POST /order-notification-rules/{rule}/test', () => {
     const failing = await host.request('POST', `/order-notification-rules/${r.id}/test`, { to: `+${OUTSIDE_WINDOW}` });
     expect(failing.status).toBe(201);
     expect(failing.body).toMatchObject({ sent: false, status: 'failed', error: expect.stringMatching(/WHATSAPP_ERROR/) });
-    // A customer rule without an order or a `to` has nobody to send to.
+    // A customer rule without an order or a `to` has nobody to send to: rendered only, nothing sent or logged.
+    const before = (await sends(r.id)).data.length;
     const nobody = await host.request('POST', `/order-notification-rules/${r.id}/test`, {});
-    expect(nobody.status).toBe(422);
-    expect(nobody.body.message).toMatch(/give "to" or an order_id/);
+    expect(nobody.status).toBe(201);
+    expect(nobody.body).toMatchObject({ dry_run: true, sent: false, status: 'rendered', recipient: null, text: 'Delivered ORD-SAMPLE-0001 to Asha Rao', reason: expect.stringMatching(/give "to" or an order_id/) });
+    expect((await sends(r.id)).data).toHaveLength(before);
     expect((await host.request('POST', `/order-notification-rules/${r.id}/test`, { order_id: 'ORD-NOPE' })).status).toBe(404);
   });
 });

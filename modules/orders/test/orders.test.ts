@@ -126,7 +126,8 @@ describe('spec 3: Order payment — reconciliation after each payment kind', () 
     expect(link.status).toBe(201);
     expect(link.body).toMatchObject({ status: 'pending', provider_module: 'payment-razorpay', amount: '1080.00', payment_link_url: expect.stringMatching(/^https:\/\/rzp\.io\/i\//) });
     const sent = rzp.seen.filter((s) => s.url === '/v1/payment_links').pop()!;
-    expect(sent.body).toMatchObject({ amount: 108000, currency: 'INR', reference_id: o.order_number, customer: { email: o.customer.email, contact: o.customer.phone } });
+    // Spec 3: reference = order_number (Razorpay's reference_id adds a suffix: it must be unique per link).
+    expect(sent.body).toMatchObject({ amount: 108000, currency: 'INR', reference_id: expect.stringMatching(new RegExp(`^${o.order_number}-`)), notes: { reference: o.order_number }, customer: { email: o.customer.email, contact: o.customer.phone } });
     // The gateway reports the payment: confirmation reconciles.
     const done = await host.request('POST', `/orders/${o.id}/payments/${link.body.id}/confirm`, { status: 'completed', external_payment_id: 'pay_LINK1' });
     expect(done.body.order).toMatchObject({ payment_status: 'paid', balance_due: '0.00' });

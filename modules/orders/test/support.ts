@@ -56,6 +56,8 @@ export async function razorpayStandIn(keyId: string, secret: string) {
     if (req.method === 'POST' && req.url === '/v1/payment_links') {
       const b = req.body;
       if (!Number.isInteger(b.amount) || b.amount < 100) return [400, { error: { code: 'BAD_REQUEST_ERROR', description: 'The amount must be atleast INR 1.00' } }];
+      if (typeof b.reference_id === 'string' && b.reference_id.length > 40) return [400, { error: { code: 'BAD_REQUEST_ERROR', description: 'The reference id may not be greater than 40 characters.' } }];
+      if ([...links.values()].some((other) => other.reference_id === b.reference_id)) return [400, { error: { code: 'BAD_REQUEST_ERROR', description: 'reference_id already exists' } }];
       n++;
       const link: RazorpayLink = {
         id: `plink_${n}`, entity: 'payment_link', amount: b.amount, amount_paid: 0, currency: b.currency, reference_id: b.reference_id, short_url: `https://rzp.io/i/test${n}`,

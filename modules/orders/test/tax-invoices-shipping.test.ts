@@ -155,6 +155,19 @@ describe('spec 3: Shipping, partial shipments, tracking and NDR', () => {
     });
   });
 
+  it('a booked second package tells the carrier only its own items and their weight', async () => {
+    const o = await create({ items: [{ name: 'Lamp', quantity: 2, unit_price: '100.00', weight: '1.25' }, { name: 'Rug', quantity: 1, unit_price: '300.00', weight: '4' }] });
+    const [lamp, rug] = o.items.map((i: { id: string }) => i.id);
+    const first = await host.request('POST', `/orders/${o.id}/ship`, { carrier_module: 'shipping-shiprocket', awb_number: `AWB-${o.id.slice(0, 8)}-L`, order_item_ids: [lamp] });
+    expect(first.status).toBe(201);
+    const second = await host.request('POST', `/orders/${o.id}/ship`, { carrier_module: 'shipping-shiprocket', book: true });
+    expect(second.status).toBe(201);
+    expect(second.body.order_item_ids).toEqual([rug]);
+    const adhoc = sr.seen.filter((s) => s.url === '/v1/external/orders/create/adhoc').pop()!;
+    expect(adhoc.body.order_items).toEqual([expect.objectContaining({ name: 'Rug', units: 1 })]);
+    expect(adhoc.body.weight).toBe(4);
+  });
+
   it('books through Shiprocket (COD amount = order total), syncs tracking, delivers with order.delivered', async () => {
     const o = await create({ is_cod: true });
     const shipped = await host.request('POST', `/orders/${o.id}/ship`, { carrier_module: 'shipping-shiprocket', book: true, dimensions: { length: 20, width: 15, height: 5, weight: 0.8 } });

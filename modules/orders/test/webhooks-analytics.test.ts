@@ -74,6 +74,20 @@ describe('spec 3 Outbound webhooks: SSRF rule', () => {
     await host.request('DELETE', `/order-webhooks/${ep.body.id}`);
     await rx.close();
   });
+
+  it('registers a host that does not resolve yet (DNS may come later); its deliveries fail and are logged until it does', async () => {
+    await allowPrivate(false);
+    // RFC 2606: .invalid never resolves.
+    const ep = await host.request('POST', '/order-webhooks', { url: 'https://hooks.shop.invalid/orders', secret: SECRET, events: ['order.created'] });
+    expect(ep.status).toBe(201);
+    await create();
+    await host.eventually(async () => {
+      const log = await deliveries(ep.body.id);
+      expect(log.data[0]).toMatchObject({ status: 'retrying', last_status: null });
+      expect(log.data[0].last_error).toMatch(/does not resolve/);
+    });
+    await host.request('DELETE', `/order-webhooks/${ep.body.id}`);
+  });
 });
 
 describe('spec 3 Outbound webhooks: signed deliveries, retries, auto-disable, log', () => {
@@ -173,6 +187,54 @@ describe('spec 3 Outbound webhooks: signed deliveries, retries, auto-disable, lo
     }
   });
 
+  it('due retries go out side by side: receivers that hang do not hold back the others', async () => {
+    // The receiver fails every first attempt, then holds each retry until three are in flight at once.
+    let inFlight = 0;
+    let most = 0;
+    const held: Array<() => void> = [];
+    const firsts = new Set<string>();
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const id = String(req.headers['x-webhook-id']);
+        if (!firsts.has(id)) {
+          firsts.add(id);
+          return void res.writeHead(500).end();
+        }
+        inFlight++;
+        most = Math.max(most, inFlight);
+        const answer = () => {
+          inFlight--;
+          res.writeHead(200).end('ok');
+        };
+        held.push(answer);
+        if (held.length === 3) held.splice(0).forEach((f) => f());
+        else setTimeout(() => held.includes(answer) && held.splice(held.indexOf(answer), 1) && answer(), 8_000);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slow`;
+    const eps = await Promise.all([1, 2, 3].map(async () => (await host.request('POST', '/order-webhooks', { url, secret: SECRET, events: ['order.created'] })).body));
+    const clock = host.platform.clock;
+    const t0 = Date.parse('2031-04-01T10:00:00Z');
+    clock.freeze(t0);
+    try {
+      await create();
+      await host.eventually(async () => {
+        for (const ep of eps) expect((await deliveries(ep.id)).data[0]).toMatchObject({ status: 'retrying', attempts: 1 });
+      });
+      clock.freeze(t0 + 60_000);
+      const run = await host.request('POST', '/order-webhooks/retry-due', {});
+      expect(run.body).toEqual({ attempted: 3 });
+      expect(most).toBe(3);
+      for (const ep of eps) expect((await deliveries(ep.id)).data[0]).toMatchObject({ status: 'delivered', attempts: 2 });
+    } finally {
+      clock.reset();
+      for (const ep of eps) await host.request('DELETE', `/order-webhooks/${ep.id}`);
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
   it('disables an endpoint after 10 consecutive failed deliveries and stops delivering to it', async () => {
     const rx = await receiver(() => 503);
     const ep = (await host.request('POST', '/order-webhooks', { url: rx.url, secret: SECRET, events: ['order.created'] })).body;
@@ -197,6 +259,13 @@ describe('spec 3 Outbound webhooks: signed deliveries, retries, auto-disable, lo
     expect(bad.status).toBe(422);
     const ep = (await host.request('POST', '/order-webhooks', { url: rx.url, secret: SECRET, events: ['order.created'] })).body;
     expect(ep.events).toEqual(['order.created']);
+    expect(ep).not.toHaveProperty('secret');
+    expect(ep.secret_hint).toBe(`…${SECRET.slice(-4)}`);
+    // Spec 3: the secret is a string; a short one is taken, and its hint gives none of it away.
+    const short = await host.request('POST', '/order-webhooks', { url: rx.url, secret: 's3cr3t', events: ['order.created'] });
+    expect(short.status).toBe(201);
+    expect(short.body.secret_hint).toBe('…');
+    expect((await host.request('DELETE', `/order-webhooks/${short.body.id}`)).status).toBe(200);
     expect((await host.request('GET', '/order-webhooks')).body.data.map((e: { id: string }) => e.id)).toContain(ep.id);
     expect((await host.request('PUT', `/order-webhooks/${ep.id}`, { events: ['order.delivered'] })).body.events).toEqual(['order.delivered']);
     expect((await host.request('DELETE', `/order-webhooks/${ep.id}`)).status).toBe(200);

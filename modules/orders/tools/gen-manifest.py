@@ -105,7 +105,7 @@ op("getStats", "Order statistics of a date range in one answer: total orders, re
 op("refresh_analytics", "Refreshes the analytics materialized views concurrently (also run every 15 minutes by the schedule analytics_refresh).", "orders.manage",
    obj({"schedule": S(), "scheduled_at": S()}), route=("POST", "/orders/analytics/refresh"))
 # Outbound webhooks (spec 3).
-WH = {"url": S(minLength=8, maxLength=2000), "secret": S(minLength=16, maxLength=500, description="HMAC-SHA256 key for X-Webhook-Signature"),
+WH = {"url": S(minLength=8, maxLength=2000), "secret": S(minLength=1, maxLength=500, description="HMAC-SHA256 key for X-Webhook-Signature; any non-empty string (spec 3), 32 or more random characters recommended"),
       "events": {"type": "array", "minItems": 1, "maxItems": 20, "items": S(maxLength=100)}, "is_active": {"type": "boolean"}, "description": S(maxLength=500)}
 WHID = S(minLength=1, maxLength=100)
 op("create_webhook", "Registers an outbound webhook endpoint {url, secret, events[], is_active}.", "orders.manage", obj(WH, ["url", "secret", "events"]), route=("POST", "/order-webhooks"))
@@ -322,8 +322,13 @@ assert len(AI_TOOLS) == 10 and all(any(o["name"] == t for o in ops) for t in AI_
 for o in ops:
     if o["name"] not in AI_TOOLS: o["ai_tool"] = False
 events = ["order.created", "order.status_changed", "order.payment_updated", "order.refund_processed", "order.shipment_created", "order.fulfilled", "order.delivered"]
-node = lambda slug, name, cat, desc, opn, cfg_req=(): {"type": f"orders:{slug}", "name": name, "category": cat, "description": desc, "operation": opn, "icon": "shopping-cart", "color": "#2563eb",
-   "inputs": [{"name": "input", "type": "object", "required": False}], "outputs": [{"name": "output", "type": "object"}]}
+def node_config(opn):
+    """A node's config is its operation's input; the order id may come from the node's input instead."""
+    inp = next(o for o in ops if o["name"] == opn).get("input", {})
+    req = [k for k in inp.get("required", []) if k != "id"]
+    return {"type": "object", "properties": dict(inp.get("properties", {})), **({"required": req} if req else {})}
+node = lambda slug, name, cat, desc, opn: {"type": f"orders:{slug}", "name": name, "category": cat, "description": desc, "operation": opn, "icon": "shopping-cart", "color": "#2563eb",
+   "inputs": [{"name": "input", "type": "object", "required": False}], "outputs": [{"name": "output", "type": "object"}], "configSchema": node_config(opn)}
 nodes = [
   {"type": "orders:order-created", "name": "Order created", "category": "trigger", "description": "Starts when an order is created.", "event": "order.created", "icon": "shopping-cart", "color": "#2563eb", "outputs": [{"name": "output", "type": "object"}]},
   {"type": "orders:status-changed", "name": "Order status changed", "category": "trigger", "description": "Starts on any order status transition.", "event": "order.status_changed", "icon": "shopping-cart", "color": "#2563eb", "outputs": [{"name": "output", "type": "object"}]},
@@ -336,8 +341,6 @@ nodes = [
   node("ship-order", "Ship order", "action", "Creates a shipment for an order.", "orders.ship"),
   node("calculate-gst", "Calculate GST", "transformer", "GST on an amount.", "orders.calculate_tax"),
 ]
-for n in nodes[3:]:
-    n["configSchema"] = {"type": "object", "properties": {}}
 manifest = {
   "$schema": "../../sdk/manifest/manifest.schema.json",
   "name": "orders", "version": "1.0.0",

@@ -2,7 +2,7 @@
  * payment_razorpay: the Razorpay gateway for the orders module's payment contract
  * (<alias>.describe, .createLink, .link_status, .refund, .refund_status). Speaks
  * Razorpay's public REST API through host.fetch:
- *   POST {base}/v1/payment_links            {amount (paise), currency, reference_id, description, customer, notify, expire_by}
+ *   POST {base}/v1/payment_links            {amount (paise), currency, reference_id (the reference plus a suffix: unique per link), notes, description, customer, notify, expire_by}
  *   GET  {base}/v1/payment_links/{id}       a link's status and the payments made through it
  *   POST {base}/v1/payments/{id}/refund     {amount (paise), notes}
  *   GET  {base}/v1/refunds/{id}             a refund's current status
@@ -122,6 +122,16 @@ async function linkEvent(ctx: HandlerContext, body: WebhookBody) {
   }
 }
 
+/**
+ * Razorpay wants each link's reference_id unique and at most 40 characters, and an order may need a
+ * second link (the first expired): the reference (the order number) with a short suffix of its own.
+ * The whole reference travels in the link's notes.
+ */
+function linkReference(reference: string, now: number): string {
+  const suffix = (now.toString(36) + Math.random().toString(36).slice(2)).slice(-7);
+  return `${reference.slice(0, 32)}-${suffix}`;
+}
+
 export default defineModule({
   operations: {
     describe: () => ({ provider_module: 'payment-razorpay', name: 'Razorpay', supports: ['link', 'link_status', 'refund', 'refund_status'] }),
@@ -132,7 +142,8 @@ export default defineModule({
       if (input.customer?.email) customer.email = input.customer.email;
       if (input.customer?.phone) customer.contact = input.customer.phone;
       const body: Record<string, unknown> = {
-        amount: toPaise(input.amount), currency: input.currency, reference_id: input.reference, description: input.description ?? input.reference,
+        amount: toPaise(input.amount), currency: input.currency, reference_id: linkReference(input.reference, ctx.host.now()), notes: { reference: input.reference.slice(0, 256) },
+        description: input.description ?? input.reference,
         customer, notify: { sms: Boolean(customer.contact), email: Boolean(customer.email) }, reminder_enable: true,
       };
       if (input.expires_at) body.expire_by = Math.floor(Date.parse(input.expires_at) / 1000);

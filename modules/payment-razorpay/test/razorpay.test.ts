@@ -32,7 +32,14 @@ describe('spec 3: payment.createLink and refund over Razorpay\'s public API', ()
     const link = await host.call<{ id: string; url: string }>('payment_razorpay.createLink', { amount: '1234.56', currency: 'INR', reference: 'ORD-1', customer: { email: 'a@b.in', phone: '+919812345678' } });
     expect(link).toMatchObject({ id: expect.stringMatching(/^plink_/), url: expect.stringMatching(/^https:\/\/rzp\.io\//) });
     const req = rzp.seen.filter((s) => s.url === '/v1/payment_links').pop()!;
-    expect(req.body).toMatchObject({ amount: 123456, currency: 'INR', reference_id: 'ORD-1', customer: { email: 'a@b.in', contact: '+919812345678' } });
+    expect(req.body).toMatchObject({ amount: 123456, currency: 'INR', reference_id: expect.stringMatching(/^ORD-1-[0-9a-z]{7}$/), notes: { reference: 'ORD-1' }, customer: { email: 'a@b.in', contact: '+919812345678' } });
+    // Razorpay: reference_id unique per link, at most 40 characters; a second link for the same order and a long order number both pass.
+    const long = 'ORD-'.padEnd(50, '7');
+    await host.call('payment_razorpay.createLink', { amount: '10.00', currency: 'INR', reference: 'ORD-1' });
+    await host.call('payment_razorpay.createLink', { amount: '10.00', currency: 'INR', reference: long });
+    const ids = rzp.seen.filter((s) => s.url === '/v1/payment_links').slice(-3).map((s) => s.body.reference_id as string);
+    expect(new Set(ids).size).toBe(3);
+    expect(Math.max(...ids.map((id) => id.length))).toBeLessThanOrEqual(40);
     expect(req.headers.authorization).toBe(`Basic ${Buffer.from('rzp_key:rzp_secret').toString('base64')}`);
     const refund = await host.call('payment_razorpay.refund', { payment_id: 'pay_9', amount: '0.10' });
     expect(refund).toEqual({ id: expect.stringMatching(/^rfnd_/), status: 'completed', amount: '0.10' });
