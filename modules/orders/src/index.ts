@@ -12,7 +12,7 @@ import { cancelOrder, createOrder, deleteOrder, getOrder, history, listOrders, u
 import { applyPaymentUpdate, confirmPayment, createPaymentLink, listPayments, recordPayment, syncPaymentLinks } from './payments';
 import { applyRefundUpdate, listRefunds, refund, syncRefunds } from './refunds';
 import { codVsPrepaid, dashboard, fulfillment, products, refreshAnalytics, revenue, sources } from './analytics';
-import { createWebhook, deleteWebhook, deliverDue, fanOut, getWebhook, listDeliveries, listWebhooks, ORDER_EVENTS, updateWebhook } from './webhooks';
+import { createWebhook, deleteWebhook, deliverDue, fanOut, getWebhook, listDeliveries, listWebhooks, ORDER_EVENTS, updateWebhook, WEBHOOK_EVENTS } from './webhooks';
 import type { HandlerContext } from '../../../sdk';
 import { bulkCancel, bulkStatus } from './bulk-actions';
 import { createCustomField, deleteCustomField, getCustomField, listCustomFields, updateCustomField } from './custom-fields';
@@ -102,9 +102,10 @@ export default defineModule({
   },
   // The module subscribes to its own events: notification rules, then outbound webhooks. Rules go
   // first because they are idempotent per event id: a redelivery after a webhook failure resends none.
+  // An import's summary concerns no one order, so it goes to webhooks only.
   events: Object.fromEntries(
-    ORDER_EVENTS.map((event) => [event, async (payload: unknown, ctx: HandlerContext) => {
-      await applyRules(event, payload, ctx);
+    WEBHOOK_EVENTS.map((event) => [event, async (payload: unknown, ctx: HandlerContext) => {
+      if (ORDER_EVENTS.includes(event)) await applyRules(event, payload, ctx);
       await fanOut(event, payload, ctx);
     }]),
   ),

@@ -24,6 +24,8 @@ import { getSetting, nowIso, UUID_RE } from './store';
 
 /** The events of spec 3, Events: published on the module event bus, subscribable by webhooks and rules. */
 export const ORDER_EVENTS = ['order.created', 'order.status_changed', 'order.payment_updated', 'order.refund_processed', 'order.shipment_created', 'order.fulfilled', 'order.delivered'];
+/** Webhooks may also follow imports: an import publishes one order.imported summary, not an order.created per row. */
+export const WEBHOOK_EVENTS = [...ORDER_EVENTS, 'order.imported'];
 
 type Endpoint = {
   id: string;
@@ -71,8 +73,8 @@ function view(e: Endpoint) {
 
 function normaliseEvents(events: string[]): string[] {
   const out = [...new Set(events)];
-  const unknown = out.filter((e) => e !== '*' && !ORDER_EVENTS.includes(e));
-  if (unknown.length) throw invalid('events', `Unknown event(s): ${unknown.join(', ')}. Known: ${ORDER_EVENTS.join(', ')} (or "*").`);
+  const unknown = out.filter((e) => e !== '*' && !WEBHOOK_EVENTS.includes(e));
+  if (unknown.length) throw invalid('events', `Unknown event(s): ${unknown.join(', ')}. Known: ${WEBHOOK_EVENTS.join(', ')} (or "*").`);
   return out;
 }
 

@@ -217,6 +217,29 @@ describe('spec 3: Shipping, partial shipments, tracking and NDR', () => {
     expect((await host.request('GET', `/orders/${o.id}`)).body.status).toBe('out_for_delivery');
   });
 
+  it('one failed attempt pushed by the webhook and then seen by the 30-minute poll is one NDR, not two', async () => {
+    await host.request('PUT', '/order-settings', { ndr_max_attempts: 3, ndr_auto_reattempt: true });
+    const o = await create();
+    const awb = `ONE-${o.id.slice(0, 8)}`;
+    await host.request('POST', `/orders/${o.id}/ship`, { carrier_module: 'shipping-shiprocket', awb_number: awb });
+    const scans = [
+      { date: '2030-05-01 09:00:00', activity: 'Out for delivery', location: 'Pune Hub', 'sr-status-label': 'OUT FOR DELIVERY' },
+      { date: '2030-05-01 18:10:00', activity: 'Customer not available', location: 'Pune', 'sr-status-label': 'UNDELIVERED' },
+    ];
+    // Shiprocket's push: the current status at the top (its own timestamp, no location) and the scans.
+    const pushed = await fetch(`${host.url}/api/v1/shipping-shiprocket/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-tenant': host.tenantId, 'x-api-key': WEBHOOK_TOKEN },
+      body: JSON.stringify({ awb, current_status: 'UNDELIVERED', current_timestamp: '2030-05-01 18:12:37', scans }),
+    });
+    expect(pushed.status).toBe(201);
+    tracking.set(awb, scans);
+    expect((await host.request('POST', '/orders/shipments/sync', {})).body.errors).toEqual({});
+    const shipment = (await host.request('GET', `/orders/${o.id}/shipments`)).body.shipments[0];
+    expect(shipment.ndr_count).toBe(1);
+    expect(shipment.ndr_cases).toEqual([expect.objectContaining({ attempt_number: 1, reason: 'Customer not available' })]);
+  });
+
   it('a partly shipped order takes its next package while the first is out for delivery, and is delivered once every package is', async () => {
     const o = await create({ items: [{ name: 'A', quantity: 1, unit_price: '100.00' }, { name: 'B', quantity: 1, unit_price: '200.00' }] });
     const [a, b] = o.items.map((i: { id: string }) => i.id);

@@ -253,6 +253,18 @@ describe('spec 3 Outbound webhooks: signed deliveries, retries, auto-disable, lo
     await rx.close();
   }, 40_000);
 
+  it('an endpoint can follow imports: order.imported (one summary per import) is delivered like the spec\'s events', async () => {
+    const rx = await receiver(() => 200);
+    const ep = (await host.request('POST', '/order-webhooks', { url: rx.url, secret: SECRET, events: ['order.imported'] })).body;
+    expect(ep.events).toEqual(['order.imported']);
+    const summary = { import_id: 'imp-1', status: 'completed', source: 'csv_import', total_rows: 2, processed_rows: 2, created: 2, updated: 0, unchanged: 0, failed: 0 };
+    await host.emit('order.imported', summary, { settle: true });
+    await host.eventually(async () => expect(rx.got).toHaveLength(1));
+    expect(JSON.parse(rx.got[0].raw)).toMatchObject({ event: 'order.imported', payload: summary });
+    await host.request('DELETE', `/order-webhooks/${ep.id}`);
+    await rx.close();
+  });
+
   it('lists, updates and deletes endpoints; unknown events are refused', async () => {
     const rx = await receiver(() => 200);
     const bad = await host.request('POST', '/order-webhooks', { url: rx.url, secret: SECRET, events: ['order.exploded'] });

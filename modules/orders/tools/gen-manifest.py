@@ -347,7 +347,7 @@ manifest = {
   "description": "Orders: lifecycle, payments and refunds with reconciliation, Indian GST, gap-free invoice numbering with credit notes and PDFs, shipments with partial fulfilment, carrier tracking and NDR (spec 3).",
   "compatibility": {"platform": "^2.0.0"}, "main": "dist/index.js",
   "api": {"provides": ops, "consumes": ["payment_razorpay.*", "shipping_shiprocket.*", "sms_msg91.*", "whatsapp_cloud.*", "documents.render_pdf"]},
-  "events": {"namespace": "order", "publishes": events + ["order.imported"], "subscribes": events},
+  "events": {"namespace": "order", "publishes": events + ["order.imported"], "subscribes": events + ["order.imported"]},
   "schedules": [{"name": "analytics_refresh", "operation": "orders.refresh_analytics", "every_ms": 900000}, {"name": "webhook_retries", "operation": "orders.deliver_webhooks", "every_ms": 60000}, {"name": "notification_retries", "operation": "orders.retry_notification_sends", "every_ms": 60000}, {"name": "tracking_sync", "operation": "orders.sync_tracking", "every_ms": 1800000}, {"name": "refund_sync", "operation": "orders.sync_refunds", "every_ms": 300000}, {"name": "payment_link_sync", "operation": "orders.sync_payment_links", "every_ms": 300000}],
   "http": {"routes": routes},
   "permissions": [

@@ -66,6 +66,26 @@ const STATUS: Record<string, string> = {
 };
 export const mapStatus = (label: unknown) => STATUS[String(label ?? '').trim().toUpperCase()] ?? null;
 
+/** Shiprocket's times ("2030-01-05 10:00:00", India time, or ISO 8601) as ISO 8601 UTC; undefined when unreadable. */
+function istToIso(when: unknown): string | undefined {
+  const text = String(when ?? '');
+  const iso = text.includes('T') || text.endsWith('Z') ? text : `${text.replace(' ', 'T')}+05:30`;
+  return Number.isNaN(Date.parse(iso)) ? undefined : new Date(iso).toISOString();
+}
+
+type Scan = Record<string, unknown>;
+
+/**
+ * One scan as a tracking update. The poll (`track`) and the webhook (its latest scan) read the same
+ * fields, so one failed delivery attempt reported both ways is one update to orders, never two NDRs.
+ */
+function scanUpdate(scan: Scan, label: unknown) {
+  const status = mapStatus(label);
+  if (!status) return null;
+  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+  return { status, location: text(scan.location), description: text(scan.activity), reason: status === 'ndr' ? text(scan.activity) : undefined, occurred_at: istToIso(scan.date) };
+}
+
 type Addr = { name?: string; line1?: string; line2?: string; city?: string; state?: string; pincode?: string; country?: string; phone?: string; email?: string };
 type Item = { name: string; sku?: string | null; quantity: number; unit_price: string; hsn_code?: string | null };
 
@@ -112,11 +132,8 @@ export default defineModule({
       const out = await api<{ tracking_data?: { shipment_track_activities?: Array<Record<string, unknown>> } }>(ctx, 'GET', `/v1/external/courier/track/awb/${encodeURIComponent(input.awb_number)}`);
       const events = [];
       for (const a of out.tracking_data?.shipment_track_activities ?? []) {
-        const status = mapStatus(a['sr-status-label'] ?? a.status);
-        if (!status) continue;
-        const when = String(a.date ?? '');
-        events.push({ status, location: a.location ?? null, description: a.activity ?? null, reason: status === 'ndr' ? (a.activity ?? null) : undefined,
-          occurred_at: Number.isNaN(Date.parse(when)) ? undefined : new Date(when.includes('T') || when.endsWith('Z') ? when : `${when.replace(' ', 'T')}+05:30`).toISOString(), raw: a });
+        const update = scanUpdate(a, a['sr-status-label'] ?? a.status);
+        if (update) events.push({ ...update, raw: a });
       }
       events.sort((a, b) => String(a.occurred_at).localeCompare(String(b.occurred_at)));
       return { awb_number: input.awb_number, events };
@@ -126,19 +143,19 @@ export default defineModule({
      * Shiprocket pushes tracking updates to this public route with the token configured in its panel
      * in `x-api-key`; the body names the AWB and the current status label.
      */
-    async webhook(input: { awb?: string; current_status?: string; shipment_status?: string; current_timestamp?: string; location?: string; _request: { headers: Record<string, string> } }, ctx) {
+    async webhook(input: { awb?: string; current_status?: string; shipment_status?: string; current_timestamp?: string; location?: string; scans?: Scan[]; _request: { headers: Record<string, string> } }, ctx) {
       const expected = (await settings(ctx)).webhook_token;
       const given = input._request.headers['x-api-key'] ?? '';
       // Comparing HMACs of the two tokens instead of the tokens keeps the comparison's timing useless to a guesser.
       const matches = !!expected && (await hmacOf(ctx, expected, given)) === (await hmacOf(ctx, expected, expected));
       if (!matches) throw new ShiprocketError('INVALID_WEBHOOK_TOKEN', 'The x-api-key header does not match the configured webhook token.', { status: 401 });
-      const status = mapStatus(input.current_status ?? input.shipment_status);
-      if (!input.awb || !status) return { applied: false, reason: 'no AWB or an untracked status' };
-      const when = String(input.current_timestamp ?? '');
-      const occurred = Number.isNaN(Date.parse(when.replace(' ', 'T'))) ? undefined : new Date(when.includes('T') ? when : `${when.replace(' ', 'T')}+05:30`).toISOString();
-      const result = await ctx.host.call('orders.apply_tracking_update', {
-        carrier_module: 'shipping-shiprocket', awb_number: input.awb, status, location: input.location, description: input.current_status, occurred_at: occurred,
-      });
+      const label = input.current_status ?? input.shipment_status;
+      // The push carries the shipment's scans; its latest is the update the poll would report.
+      const scans = Array.isArray(input.scans) ? input.scans : [];
+      const latest = scans.reduce<Scan | undefined>((a, b) => (!a || String(istToIso(b.date) ?? '') >= String(istToIso(a.date) ?? '') ? b : a), undefined);
+      const update = scanUpdate(latest ?? { date: input.current_timestamp, location: input.location, activity: label }, label);
+      if (!input.awb || !update) return { applied: false, reason: 'no AWB or an untracked status' };
+      const result = await ctx.host.call('orders.apply_tracking_update', { carrier_module: 'shipping-shiprocket', awb_number: input.awb, ...update });
       return { applied: true, result };
     },
 
