@@ -242,7 +242,7 @@ async function countOutcome(ctx: HandlerContext, endpointId: string, ok: boolean
     }
     const n = e.consecutive_failures + 1;
     const disable = n >= DISABLE_AFTER && e.is_active;
-    const changes = { consecutive_failures: n, ...(disable ? { is_active: false, disabled_at: at, disabled_reason: `${n} consecutive failed deliveries` } : {}) };
+    const changes = { consecutive_failures: n, ...(disable ? { is_active: false, disabled_at: at, disabled_reason: `${n} consecutive failed delivery attempts` } : {}) };
     if ((await ctx.host.db.update<Endpoint>('WebhookEndpoint', changes, { where: { id: e.id, consecutive_failures: e.consecutive_failures } })) !== 1) continue;
     if (disable) {
       await ctx.host.db.update<Delivery>('WebhookDelivery', { status: 'cancelled', next_attempt_at: null, last_error: 'endpoint disabled' }, { where: { endpoint_id: e.id, status: { $in: ['pending', 'retrying'] } } });

@@ -239,7 +239,7 @@ describe('spec 3 Outbound webhooks: signed deliveries, retries, auto-disable, lo
     const rx = await receiver(() => 503);
     const ep = (await host.request('POST', '/order-webhooks', { url: rx.url, secret: SECRET, events: ['order.created'] })).body;
     for (let i = 0; i < 10; i++) await create();
-    await host.eventually(async () => expect((await host.request('GET', `/order-webhooks/${ep.id}`)).body).toMatchObject({ is_active: false, consecutive_failures: 10 }), 20_000);
+    await host.eventually(async () => expect((await host.request('GET', `/order-webhooks/${ep.id}`)).body).toMatchObject({ is_active: false, consecutive_failures: 10, disabled_reason: '10 consecutive failed delivery attempts' }), 20_000);
     expect(rx.got).toHaveLength(10);
     await host.eventually(async () => expect((await deliveries(ep.id)).data.every((d: { status: string }) => d.status === 'cancelled')).toBe(true));
     await create();
