@@ -92,8 +92,7 @@ export class RingAssignments {
     const ring = op.ring!;
     // Planned again now: a promotion may have changed the new ring's release since the request.
     const plan = await this.plan(tenantId, ring);
-    const report = await moveAll(this.deps, plan.moves, progress, `moving tenant ${tenantId} to ring ${ring}`, 'ASSIGN_FAILED');
-    await this.deps.rings.moveTenant(tenantId, ring);
+    const report = await moveAll(this.deps, plan.moves, progress, `moving tenant ${tenantId} to ring ${ring}`, 'ASSIGN_FAILED', () => this.deps.rings.moveTenant(tenantId, ring));
     return { tenant_id: tenantId, from_ring: plan.fromRing, ring, moves: plan.moves, modules_moved: report.moved };
   }
 }

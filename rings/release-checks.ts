@@ -17,15 +17,24 @@ export interface Refusal {
 
 export type ManifestOf = (alias: string, version: string) => Promise<Manifest>;
 
-/** Problems the release would have with `alias` at `version` that it does not have now. */
+/** Problems the release would have with `alias` at `version` (null: without it) that it does not have now. */
 export async function newDependencyProblems(release: ReleaseModules, alias: string, version: string | null, manifestOf: ManifestOf): Promise<Refusal[]> {
-  const before = await Promise.all(Object.entries(release).map(([a, v]) => manifestOf(a, v)));
-  const nextEntries = Object.entries({ ...release, [alias]: version }).filter((e): e is [string, string] => e[1] !== null);
-  const after = await Promise.all(nextEntries.map(([a, v]) => manifestOf(a, v)));
-  const known = new Set(checkDependencies(before).map((p) => p.message));
-  return checkDependencies(after)
+  return newReleaseProblems(release, withChange(release, alias, version), manifestOf);
+}
+
+/** Problems `after` has that `before` did not (a release's own old problems are not a new release's fault). */
+export async function newReleaseProblems(before: ReleaseModules, after: ReleaseModules, manifestOf: ManifestOf): Promise<Refusal[]> {
+  const manifests = (release: ReleaseModules) => Promise.all(Object.entries(release).map(([a, v]) => manifestOf(a, v)));
+  const known = new Set(checkDependencies(await manifests(before)).map((p) => p.message));
+  return checkDependencies(await manifests(after))
     .filter((p) => p.kind !== 'duplicate' && !known.has(p.message))
     .map((p) => ({ kind: 'dependencies' as const, message: p.message }));
+}
+
+/** The release with `alias` at `version`, or without it when `version` is null. */
+export function withChange(release: ReleaseModules, alias: string, version: string | null): ReleaseModules {
+  const { [alias]: _old, ...rest } = release;
+  return version === null ? rest : { ...rest, [alias]: version };
 }
 
 /** Why tenants could not move between the two versions' data, if they could not. */

@@ -11,7 +11,7 @@ import { loadVersion, manifestReader, refused, type LifecycleDeps } from './deps
 import { ringClaim } from './locks';
 import type { OperationView, ProgressReporter } from './operations';
 import { requesterLabel } from './promotion';
-import { migrationProblem, type Refusal } from './release-checks';
+import { migrationProblem, newReleaseProblems, withChange, type Refusal } from './release-checks';
 import type { LifecycleOperation, ReleaseChange, ReleaseModules, Requester } from './ring-models';
 import { moveAll, type Move } from './tenant-moves';
 
@@ -94,15 +94,24 @@ export class RingRollbacks {
         if (t.version !== c.to) moves.push({ tenantId: t.tenantId, alias: c.alias, from: t.version, to: c.to });
       }
     }
-    const report = await moveAll(this.deps, moves, progress, `rolling ring ${ring} back to release ${previous.number}`, 'ROLLBACK_FAILED');
-    const next = await rings.recordRelease(ring, {
-      modules: previous.modules,
-      kind: 'rollback',
-      changes,
-      previousId: previous.previous_id,
-      operationId: op.id,
-      createdBy: requesterLabel(op.requested_by),
-    });
+    const manifestOf = manifestReader(this.deps);
+    const report = await moveAll(this.deps, moves, progress, `rolling ring ${ring} back to release ${previous.number}`, 'ROLLBACK_FAILED', () =>
+      rings.recordRelease(ring, {
+        // Only the modules this rollback changes go back; another module's promotion recorded meanwhile stays.
+        modules: async (latest) => {
+          const next = changes.reduce((release, c) => withChange(release, c.alias, c.to), latest);
+          const problems = await newReleaseProblems(latest, next, manifestOf);
+          if (problems.length) throw refused('ROLLBACK_REFUSED', `Cannot roll ring ${ring} back to release ${previous.number}`, problems);
+          return next;
+        },
+        kind: 'rollback',
+        changes,
+        previousId: previous.previous_id,
+        operationId: op.id,
+        createdBy: requesterLabel(op.requested_by),
+      }),
+    );
+    const next = report.result;
     return { ring, changes, tenants_moved: report.moved, release: next.number, returned_to: previous.number, fingerprint: next.fingerprint };
   }
 }

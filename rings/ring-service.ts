@@ -194,22 +194,34 @@ export class RingService {
   }
 
   /**
-   * Makes a new current release for the ring. The ring row is locked for the change, so two
-   * changes never get the same number.
+   * Makes a new current release for the ring. The ring row is locked for the change, and `modules`
+   * turns the release current at that moment into the new one: operations on other modules of the
+   * ring run side by side, and each must apply its own change to what the others recorded, never
+   * write back the release it read when it started. `modules` may throw to refuse.
    */
   async recordRelease(
     ring: string,
-    change: { modules: ReleaseModules; kind: 'promote' | 'rollback'; changes: ReleaseChange[]; previousId: number | null; operationId: string | null; createdBy: string | null },
+    change: {
+      modules: (current: ReleaseModules) => ReleaseModules | Promise<ReleaseModules>;
+      kind: 'promote' | 'rollback';
+      changes: ReleaseChange[];
+      previousId: number | null;
+      operationId: string | null;
+      createdBy: string | null;
+    },
   ): Promise<ReleaseView> {
     const { models, sequelize } = this.deps;
     const release = await sequelize.transaction(async (transaction) => {
-      await models.Ring.findByPk(ring, { transaction, lock: transaction.LOCK.UPDATE });
+      const locked = await models.Ring.findByPk(ring, { transaction, lock: transaction.LOCK.UPDATE });
+      if (!locked) throw notFound(`Ring "${ring}" does not exist.`, { ring });
+      const current = locked.current_release_id ? await models.Release.findByPk(locked.current_release_id, { transaction }) : null;
+      const modules = await change.modules({ ...(current?.modules ?? {}) });
       const last = (await models.Release.max<number, RingRelease>('number', { where: { ring }, transaction })) ?? 0;
       const row = await models.Release.create(
         {
           ring,
           number: last + 1,
-          modules: change.modules,
+          modules,
           kind: change.kind,
           changes: change.changes,
           previous_id: change.previousId,

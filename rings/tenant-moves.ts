@@ -9,6 +9,7 @@ import semver from 'semver';
 import { MandiError } from '../core/errors';
 import type { LifecycleDeps } from './deps';
 import { toOperationError, type ProgressReporter } from './operations';
+import type { OperationError } from './ring-models';
 
 export interface Move {
   tenantId: string;
@@ -25,17 +26,19 @@ export async function moveOne(deps: LifecycleDeps, m: Move): Promise<void> {
   else await deps.modules.install(m.tenantId, m.alias, m.to);
 }
 
-export interface MoveReport {
+export interface MoveReport<T> {
   moved: number;
   tenants: string[];
+  /** What `finish` returned. */
+  result: T;
 }
 
 /**
- * Makes every move or none. On failure throws `code` (e.g. PROMOTION_FAILED) with `details`: the
- * failed move, its cause, the moves undone and any that could not be undone (logged loudly: they
- * need an operator).
+ * Makes every move and then `finish` (recording the new release or ring), or none of it. On failure
+ * throws `code` (e.g. PROMOTION_FAILED) with `details`: the failed move (none when `finish` failed),
+ * its cause, the moves undone and any that could not be undone (logged loudly: they need an operator).
  */
-export async function moveAll(deps: LifecycleDeps, moves: Move[], progress: ProgressReporter, what: string, code: string): Promise<MoveReport> {
+export async function moveAll<T>(deps: LifecycleDeps, moves: Move[], progress: ProgressReporter, what: string, code: string, finish: () => Promise<T>): Promise<MoveReport<T>> {
   const done: Move[] = [];
   await progress(0, moves.length, moves.length ? `${what}: ${moves.length} module migration(s) to run` : `${what}: no installed module to migrate`);
   for (const [i, m] of moves.entries()) {
@@ -44,27 +47,38 @@ export async function moveAll(deps: LifecycleDeps, moves: Move[], progress: Prog
     } catch (err) {
       const cause = toOperationError(err);
       await progress(i, moves.length, `${label(m)} failed (${cause.message}); undoing ${done.length} move(s)`);
-      const undone: Move[] = [];
-      const notUndone: Array<Move & { error: string }> = [];
-      for (const d of [...done].reverse()) {
-        const back = { ...d, from: d.to, to: d.from };
-        try {
-          await moveOne(deps, back);
-          undone.push(d);
-        } catch (undoErr) {
-          deps.logger.fatal({ err: undoErr, move: d }, 'could not undo a module move; the tenant needs an operator');
-          notUndone.push({ ...d, error: (undoErr as Error).message });
-        }
-      }
-      throw new MandiError(
-        code,
-        `${what} failed in ${label(m)}: ${cause.message}. ${notUndone.length ? `${notUndone.length} tenant(s) could not be moved back: see details.` : `Every tenant already moved (${undone.length}) was moved back.`}`,
-        cause.status >= 500 ? 500 : 422,
-        { failed: m, cause, undone, not_undone: notUndone },
-      );
+      throw await undoAll(deps, done, code, `${what} failed in ${label(m)}: ${cause.message}.`, cause, m);
     }
     done.push(m);
     await progress(i + 1, moves.length, label(m));
   }
-  return { moved: done.length, tenants: [...new Set(done.map((d) => d.tenantId))] };
+  try {
+    const result = await finish();
+    return { moved: done.length, tenants: [...new Set(done.map((d) => d.tenantId))], result };
+  } catch (err) {
+    const cause = toOperationError(err);
+    await progress(moves.length, moves.length, `${what} could not be recorded (${cause.message}); undoing ${done.length} move(s)`);
+    throw await undoAll(deps, done, code, `${what} could not be recorded: ${cause.message}.`, cause, null);
+  }
+}
+
+/** Moves the done moves back, newest first, and says what became of them as the operation's error. */
+async function undoAll(deps: LifecycleDeps, done: Move[], code: string, summary: string, cause: OperationError, failed: Move | null): Promise<MandiError> {
+  const undone: Move[] = [];
+  const notUndone: Array<Move & { error: string }> = [];
+  for (const d of [...done].reverse()) {
+    try {
+      await moveOne(deps, { ...d, from: d.to, to: d.from });
+      undone.push(d);
+    } catch (undoErr) {
+      deps.logger.fatal({ err: undoErr, move: d }, 'could not undo a module move; the tenant needs an operator');
+      notUndone.push({ ...d, error: (undoErr as Error).message });
+    }
+  }
+  return new MandiError(
+    code,
+    `${summary} ${notUndone.length ? `${notUndone.length} tenant(s) could not be moved back: see details.` : `Every tenant already moved (${undone.length}) was moved back.`}`,
+    cause.status >= 500 ? 500 : 422,
+    { failed, cause, undone, not_undone: notUndone },
+  );
 }

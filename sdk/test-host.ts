@@ -84,8 +84,13 @@ export async function createTestHost(opts: TestHostOptions): Promise<TestHost> {
     REDIS_URL: process.env.REDIS_URL ?? '',
     REDIS_PREFIX: `mandi-th-${central}`,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    // A handler that fails is retried within a second or two, not half a minute.
+    EVENT_RETRY_BACKOFF_MS: '100',
     ...opts.env,
   });
+  // emit({settle}) waits out every retry a failing subscriber gets, plus time to run them.
+  const { attempts, backoffMs } = config.eventDelivery;
+  const settleMs = 15_000 + Array.from({ length: attempts - 1 }, (_, i) => (2 ** (i + 1) - 1) * backoffMs).reduce((a, b) => a + b, 0);
   const platform = await startPlatform(config, createLogger(config.logLevel));
   try {
     const mods = [];
@@ -135,7 +140,7 @@ export async function createTestHost(opts: TestHostOptions): Promise<TestHost> {
         const id = await platform.kernel.events.emit(tenantId, event, payload, 'test');
         if (emitOpts?.settle) {
           const subscribers = (await platform.kernel.modules.modulesFor(tenantId)).subscribersOf(event);
-          for (const m of subscribers) await settled(platform, deliveryJobId(id, m.alias));
+          for (const m of subscribers) await settled(platform, deliveryJobId(id, m.alias), settleMs);
         }
         return id;
       },

@@ -48,7 +48,7 @@ export class EventBus {
 
   constructor(
     private readonly deps: { queue: JobQueue; modules: ModuleHost; logger: Logger; clock: Clock },
-    private readonly opts: EventBusOptions = { attempts: 5, backoffMs: 1000, concurrency: 8 },
+    private readonly opts: EventBusOptions,
   ) {}
 
   /** A host part that wants events matching `pattern` ("orders.created", "orders.*", "*"). */

@@ -15,7 +15,7 @@ import type { EventBus } from './events';
 import type { InvocationHost } from './invocation';
 import { SandboxTimings } from './sandbox-timings';
 import { TimedInvocation } from './timed-invocation';
-import { callerName, type Caller, type CallContext } from './types';
+import { guestCallerName, type Caller, type CallContext } from './types';
 
 export interface InvokeArgs {
   kind: 'operation' | 'event';
@@ -62,7 +62,7 @@ export class SandboxInvoker {
         kind: args.kind,
         name: args.name,
         input: args.input,
-        caller: callerName(args.caller),
+        caller: guestCallerName(args.caller),
         user: ctx.user ? { id: ctx.user.id, name: ctx.user.name, email: ctx.user.email } : null,
         event: args.event ?? null,
         bridge,

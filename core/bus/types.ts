@@ -10,7 +10,7 @@ export type Caller =
   /** A module's sandboxed code (its manifest's consumes list applies). */
   | { kind: 'module'; alias: string }
   /** An edge on behalf of a user: REST route, GraphQL field, workflow node, AI tool. */
-  | { kind: 'edge'; via: 'http' | 'graphql' | 'workflow' | 'ai' | 'job' };
+  | { kind: 'edge'; via: 'http' | 'graphql' | 'workflow' | 'ai' };
 
 export interface CallContext {
   tenantId: string;
@@ -37,4 +37,8 @@ export interface CoreOperation {
   handler: (input: any, ctx: CallContext, caller: Caller) => Promise<unknown>; // eslint-disable-line @typescript-eslint/no-explicit-any -- validated by `input`
 }
 
+/** The caller in audit records and rate-limit keys: "module:<alias>", "core[:<part>]", "edge:<via>". */
 export const callerName = (c: Caller): string => (c.kind === 'module' ? `module:${c.alias}` : c.kind === 'core' ? `core${c.name ? `:${c.name}` : ''}` : `edge:${c.via}`);
+
+/** The caller as a handler sees it (`ctx.caller`, sdk/runtime/context.ts): a module alias, the edge ("http", "graphql", …) or "core". */
+export const guestCallerName = (c: Caller): string => (c.kind === 'module' ? c.alias : c.kind === 'edge' ? c.via : 'core');

@@ -39,7 +39,7 @@ export interface ModuleKernel {
 }
 
 export async function createModuleKernel(deps: {
-  config: Pick<Config, 'busRateLimit'>;
+  config: Pick<Config, 'busRateLimit' | 'eventDelivery'>;
   central: CentralDb;
   tenantDbs: TenantDatabases;
   drivers: Drivers;
@@ -57,7 +57,7 @@ export async function createModuleKernel(deps: {
   const modules = new ModuleHost({ central, source, moduleData, pubsub: drivers.pubsub, logger });
   await modules.start();
   const audit = new AuditWriter(central, logger);
-  const events = new EventBus({ queue: drivers.queue, modules, logger, clock });
+  const events = new EventBus({ queue: drivers.queue, modules, logger, clock }, { ...deps.config.eventDelivery, concurrency: 8 });
 
   // Tenant setting `modules.fetch_origins`: the origins module code may reach with host.fetch.
   const origins = new LRUCache<string, string[]>({ max: 10_000, ttl: 30_000 });

@@ -17,7 +17,7 @@ export interface ContextUser {
 export interface HandlerContext {
   /** Tenant the call runs for; host.db and host.call stay within it. */
   tenantId: string;
-  /** Who called: "core", "http", "graphql", "workflow", "ai" or a module alias. */
+  /** Who called: a module alias, "http", "graphql", "workflow", "ai", or "core" (the platform itself: events, schedules, jobs). */
   caller: string;
   /** Null for system work (events, jobs, schedules). */
   user: ContextUser | null;

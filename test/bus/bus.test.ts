@@ -115,6 +115,20 @@ describe('DESIGN Bus: the enforced module API bus', () => {
     expect(seen.find((s) => s.sku === 'EVT-1')).toEqual({ sku: 'EVT-1', times: 1 });
   });
 
+  test('DESIGN Bus, Events: a delivery whose handler fails is retried through the queue, with the same event id', async () => {
+    await tp.api('/catalog/items', { token: owner.token, tenant: 'acme', body: { sku: 'FLAKY-1', price: '2.00' } });
+    const deadline = Date.now() + 20_000;
+    let seen: Array<{ sku: string; times: number }> = [];
+    while (Date.now() < deadline) {
+      seen = (await call('reports.count_seen', {})) as typeof seen;
+      if (seen.some((s) => s.sku === 'FLAKY-1')) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(seen.find((s) => s.sku === 'FLAKY-1')).toEqual({ sku: 'FLAKY-1', times: 1 });
+    // One event, delivered twice: the failed try and the retry that counted it.
+    expect(await call('reports.deliveries', {})).toEqual([{ event_id: expect.any(String), tries: 2 }]);
+  });
+
   test('a call past the module time limit is stopped with MODULE_TIMEOUT and the module keeps answering', async () => {
     await call('catalog.add_item', { sku: 'SLOW-1', price: '1.00' });
     const err = (await call('catalog.slow', {}).catch((e: unknown) => e)) as { code?: string; status?: number };

@@ -178,12 +178,16 @@ describe('issue 4: promotion refusals and all-or-nothing failures', () => {
       const locks = await tp.api('/rings/locks', { token: owner.token });
       expect(locks.body.locks).toEqual([expect.objectContaining({ key: 'ring:stable:stock', operation_id: id })]);
 
-      // Another module in the same ring is not held up.
-      expect((await tp.api('/rings/stable/promote', { token: owner.token, body: { module: 'shelf', version: '1.0.0', from: 'canary' } })).status).not.toBe(409);
+      // Another module in the same ring is not held up, and its release survives the held one's.
+      const shelf = await tp.api('/rings/stable/promote', { token: owner.token, body: { module: 'shelf', version: '1.0.0', from: 'canary' } });
+      expect(shelf.status).toBe(202);
+      expect((await tp.platform.rings.operations.wait(shelf.body.operation.id, 60_000)).status).toBe('completed');
 
       await blocker.query('COMMIT');
       const done = await tp.platform.rings.operations.wait(id, 60_000);
       expect(done.status).toBe('completed');
+      const stable = (await tp.api('/rings/stable', { token: owner.token })).body.ring.release;
+      expect(stable.modules).toMatchObject({ shelf: '1.0.0', stock: '1.2.0' });
       expect((await tp.api('/rings/locks', { token: owner.token })).body.locks).toEqual([]);
       expect((await inTenant(tp, steady, '/stock/version')).body).toEqual({ version: '1.2.0' });
     });

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
+import { memberWith } from '../catalogs/support';
 import { appliedMigrations, busCall, inTenant, promoteOk, publishOk, tenantIn, type ShopTenant } from './support';
 
 describe('issue 4 item 3: lifecycle per tenant, as jobs', () => {
@@ -116,10 +117,33 @@ describe('issue 4 item 3: lifecycle per tenant, as jobs', () => {
     await expect(busCall(tp, shop.id, 'stock.get_item', { sku: 'BOLT-1' })).rejects.toMatchObject({ code: 'ITEM_NOT_FOUND' });
   });
 
-  test('super admins run the same lifecycle through the ring API, for any tenant', async () => {
-    const res = await tp.api(`/rings/tenants/${other.alias}/modules/stock/install?wait=true`, { token: owner.token, body: {} });
-    expect(res.status).toBe(200);
-    expect(res.body.operation).toMatchObject({ status: 'completed', tenant_id: other.id, requested_by: { kind: 'user', id: owner.userId } });
+  test('super admins run the same lifecycle through the ring API, for any tenant; its managers follow it live', async () => {
+    // The tenant's module managers follow operations they did not start on `modules.operations`.
+    const open = async (who: ShopTenant) => {
+      const socket: Socket = connect(tp.url, { auth: { token: who.token, tenant: who.alias }, transports: ['websocket'], reconnection: false, forceNew: true });
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', resolve);
+        socket.once('connect_error', reject);
+      });
+      return socket;
+    };
+    const manager = await open(await memberWith(tp, other, 'module-admin', ['modules.manage']));
+    const viewer = await open(await memberWith(tp, other, 'viewer', []));
+    const pushed: Array<{ id: string; status: string }> = [];
+    manager.on('.module.operation', (payload) => pushed.push(payload));
+    try {
+      expect(await manager.timeout(5000).emitWithAck('subscribe', 'modules.operations')).toMatchObject({ ok: true });
+      expect(await viewer.timeout(5000).emitWithAck('subscribe', 'modules.operations')).toMatchObject({ ok: false });
+
+      const res = await tp.api(`/rings/tenants/${other.alias}/modules/stock/install?wait=true`, { token: owner.token, body: {} });
+      expect(res.status).toBe(200);
+      expect(res.body.operation).toMatchObject({ status: 'completed', tenant_id: other.id, requested_by: { kind: 'user', id: owner.userId } });
+      for (let i = 0; i < 100 && !pushed.some((e) => e.status === 'completed'); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(pushed.filter((e) => e.id === res.body.operation.id).map((e) => e.status)).toContain('completed');
+    } finally {
+      manager.disconnect();
+      viewer.disconnect();
+    }
     const view = await tp.api(`/rings/tenants/${other.id}`, { token: owner.token });
     expect(view.body.modules).toEqual([{ alias: 'stock', version: '1.1.0', status: 'installed', ring_version: '1.1.0' }]);
     const ops = await tp.api(`/rings/operations?tenant=${other.alias}`, { token: owner.token });

@@ -18,10 +18,10 @@ export interface Order {
 }
 
 /**
- * Waits until loyalty's delivery of one emitted event has finished (completed or failed for good).
- * createTestHost has no way to wait for a delivery, only `eventually` for an effect, which cannot
- * show that a duplicate delivery changed nothing; so this reads the platform's event queue, whose
- * job id is "<event id>:module:<alias>" (core/bus/events.ts).
+ * Waits until loyalty's delivery of one emitted event has finished, and says how it ended: the test
+ * host's `emit(…, {settle: true})` waits too but does not tell completed from failed, which these
+ * tests assert. Reads the platform's event queue, whose job id is "<event id>:module:<alias>"
+ * (core/bus/events.ts).
  */
 export async function delivered(host: TestHost, eventId: string, alias = 'loyalty'): Promise<'completed' | 'failed'> {
   return host.eventually(async () => {

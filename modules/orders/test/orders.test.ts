@@ -20,6 +20,11 @@ afterAll(() => rig?.close());
 const create = (over: Record<string, unknown> = {}) => createOrder(host, over);
 
 describe('spec 3: orders, States and transitions, Events', () => {
+  it('an order made over REST without a source is "manual" (ctx.caller is "http" in the handler)', async () => {
+    expect((await create()).source).toBe('manual');
+    expect((await create({ source: 'shopify' })).source).toBe('shopify');
+  });
+
   it('creates an order with priced, taxed items and publishes order.created once', async () => {
     const o = await create();
     expect(o).toMatchObject({ status: 'confirmed', payment_status: 'pending', subtotal: '1000.00', tax_total: '180.00', total: '1180.00', balance_due: '1180.00', can_ship: true, currency: 'INR' });
