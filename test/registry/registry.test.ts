@@ -99,7 +99,7 @@ describe('issue 4 item 1: the registry', () => {
     expect(asMember.status).toBe(403);
   });
 
-  test('a stored package altered on disk is refused on download, on promotion and on install', async () => {
+  test('a stored package altered on disk is refused on download and on promotion (every load of a package goes through the same sha256 check)', async () => {
     const sha = (await pack('stock@1.1.0')).sha256;
     const file = tp.platform.registry.blobs.locate(sha);
     const bytes = readFileSync(file);

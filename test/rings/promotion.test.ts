@@ -152,4 +152,26 @@ describe('issue 4: stock 1.0.0 → 1.1.0 through canary, beta and stable', () =>
     const tenant = await tp.api(`/rings/tenants/${t.canary.alias}`, { token: owner.token });
     expect(tenant.body).toMatchObject({ tenant: { ring: 'stable' }, modules: [{ alias: 'stock', version: '1.1.0', status: 'installed', ring_version: '1.1.0' }] });
   });
+
+  test('admins add rings with an order: listed by position, with an empty first release; names and positions are unique', async () => {
+    const made = await tp.api('/rings', { token: owner.token, body: { name: 'early-access', position: 15, description: 'Design partners' } });
+    expect(made.status).toBe(201);
+    expect(made.body.ring).toMatchObject({ name: 'early-access', position: 15, release: { number: 0, modules: {} } });
+    const list = (await tp.api('/rings', { token: owner.token })).body.rings.map((r: { name: string }) => r.name);
+    expect(list.indexOf('canary')).toBeLessThan(list.indexOf('early-access'));
+    expect(list.indexOf('early-access')).toBeLessThan(list.indexOf('beta'));
+    const sameName = await tp.api('/rings', { token: owner.token, body: { name: 'early-access', position: 16 } });
+    expect([sameName.status, sameName.body.code, sameName.body.details]).toEqual([409, 'RING_EXISTS', { field: 'name' }]);
+    const samePosition = await tp.api('/rings', { token: owner.token, body: { name: 'late', position: 15 } });
+    expect([samePosition.status, samePosition.body.code, samePosition.body.details]).toEqual([409, 'RING_EXISTS', { field: 'position' }]);
+    const bad = await tp.api('/rings', { token: owner.token, body: { name: 'tenants', position: 'first' } });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.errors).sort()).toEqual(['name', 'position']);
+    // A tenant admin is not a platform admin.
+    expect((await tp.api('/rings', { token: t.canary.token, tenant: t.canary.alias, body: { name: 'mine', position: 99 } })).status).toBe(403);
+    // The new ring takes promotions like the built-in ones.
+    const promoted = await tp.api('/rings/early-access/promote?wait=true', { token: owner.token, body: { module: 'stock', version: '1.0.0', from: 'canary' } });
+    expect(promoted.status).toBe(200);
+    expect((await tp.api('/rings/early-access', { token: owner.token })).body.ring.release).toMatchObject({ number: 1, modules: { stock: '1.0.0' } });
+  });
 });
