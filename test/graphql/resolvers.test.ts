@@ -83,7 +83,7 @@ describe('spec 1 GraphQL rules 3, 4, 8: resolvers, permissions, audit', () => {
   describe('spec 1 GraphQL rule 4: context and field-level permissions', () => {
     test("the module's handler runs for the requesting user, in their tenant, called by the graphql edge", async () => {
       const res = await gql(tp, viewer, '{ stock_get_whoami }');
-      expect(res.body).toEqual({ data: { stock_get_whoami: { caller: 'edge:graphql', user: 'viewer@acme.example', tenant: tenantId } } });
+      expect(res.body).toEqual({ data: { stock_get_whoami: { caller: 'graphql', user: 'viewer@acme.example', tenant: tenantId } } });
     });
 
     test("the operation's permission is checked for the user: without shop.view the field is refused", async () => {
