@@ -26,6 +26,7 @@ import { loadManifest } from '../manifest/validate';
 import type { Manifest } from '../manifest/manifest.types';
 import { CliError, EXIT } from './api-client';
 import { invokedFrom } from './invoked-from';
+import { platformAction } from './platform-command';
 import { detail, formatBytes, reportError, step, warn } from './output';
 
 const REPO_ROOT = path.resolve(__dirname, '../..');
@@ -51,19 +52,7 @@ export function registerDevCommand(module: Command): void {
     .option('-p, --port <port>', 'port of the local platform (0: any free port)', process.env.PORT ?? '3000')
     .option('--token <token>', 'token of a tenant admin, when the platform already has an owner (default: $MANDI_TOKEN)')
     .option('--tenant <tenant>', 'tenant to install into with --token (default: $MANDI_TENANT)')
-    .action(async (dir: string | undefined, opts: DevOptions) => {
-      try {
-        await runDev(path.resolve(invokedFrom(), dir ?? '.'), opts);
-      } catch (err) {
-        if (err instanceof CliError) {
-          process.stderr.write(`✖ ${err.message}\n`);
-          for (const line of err.lines) process.stderr.write(`  ${line}\n`);
-          process.exitCode = err.exitCode;
-        } else {
-          process.exitCode = reportError(err);
-        }
-      }
-    });
+    .action(platformAction((dir: string | undefined, opts: DevOptions) => runDev(path.resolve(invokedFrom(), dir ?? '.'), opts)));
 }
 
 async function runDev(root: string, opts: DevOptions): Promise<void> {
@@ -91,7 +80,7 @@ async function runDev(root: string, opts: DevOptions): Promise<void> {
       manifest = await loadManifest(root);
       await build(root);
     } catch (err) {
-      reportError(err);
+      report(err);
       warn('the platform keeps running the last good build');
       return;
     }
@@ -105,7 +94,7 @@ async function runDev(root: string, opts: DevOptions): Promise<void> {
     changed.add(file);
     clearTimeout(timer);
     // One reload at a time: changes made during a reload start the next one.
-    timer = setTimeout(() => (running = running.then(reload).catch((err) => void reportError(err))), DEBOUNCE_MS);
+    timer = setTimeout(() => (running = running.then(reload).catch(report)), DEBOUNCE_MS);
   });
 
   await new Promise<void>((resolve) => {
@@ -120,6 +109,12 @@ async function runDev(root: string, opts: DevOptions): Promise<void> {
     process.on('SIGTERM', stop);
   });
   step('stopped');
+}
+
+/** A failed reload is told and the loop goes on: the author fixes the file and saves again. */
+function report(err: unknown): void {
+  if (err instanceof CliError) process.stderr.write(`✖ ${err.message}\n`);
+  else reportError(err);
 }
 
 async function build(root: string): Promise<void> {
