@@ -61,6 +61,9 @@ describe('issue 4 item 6: the mandi CLI against a platform', () => {
     expect((await mandi(['ring', 'list'], { MANDI_TOKEN: 'mnd_0000000000000000000000000000000000000000' })).code).toBe(3);
     expect((await mandi(['ring', 'list'], { MANDI_URL: 'http://127.0.0.1:9' })).code).toBe(4);
     expect((await mandi(['ring', 'promote', 'stock', '--to', 'canary'])).code).toBe(2);
+    // Commander's own usage errors are bad usage too: a missing required option, an unknown command.
+    expect((await mandi(['ring', 'promote', 'stock@1.0.0'])).code).toBe(2);
+    expect((await mandi(['module', 'bogus'])).code).toBe(2);
 
     for (const name of ['stock@1.1.0', 'stock@1.3.0']) expect((await mandi(['module', 'publish', fixture(name), '--key', keyFile, '--publisher', 'acme-labs'])).code).toBe(0);
   });

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestHost } from '../../../sdk/test-host';
-import { createOrder, ORDERS_DIR, recorded, startOrdersWithProviders, type OrdersWithProviders, unordered } from './support';
+import { createOrder, holdsAndStays, ORDERS_DIR, recorded, startOrdersWithProviders, type OrdersWithProviders, unordered } from './support';
 
 let rig: OrdersWithProviders;
 let host: TestHost;
@@ -57,7 +57,7 @@ describe('spec 3: Order payment (fields, computed attributes, POST /orders/{orde
     expect(second.body).toMatchObject({ method: 'bank_transfer', external_payment_id: 'UTR-0001', collected_by: null });
     expect(second.body.order).toMatchObject({ payment_status: 'paid', total_paid: '1180.00', balance_due: '0.00' });
     expect((await host.request('GET', `/orders/${o.id}`)).body).toMatchObject({ payment_status: 'paid', total_paid: '1180.00', balance_due: '0.00' });
-    await host.eventually(async () => expect(unordered((await recorded(host, 'order.payment_updated', o.id)).map((p) => p.payment_status))).toEqual(['paid', 'partial']));
+    await holdsAndStays(host, async () => expect(unordered((await recorded(host, 'order.payment_updated', o.id)).map((p) => p.payment_status))).toEqual(['paid', 'partial']));
   });
 
   it('an online gateway payment names its provider module payment-<gateway>; pending and failed payments do not count as paid', async () => {
@@ -77,6 +77,17 @@ describe('spec 3: Order payment (fields, computed attributes, POST /orders/{orde
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({ code: 'NOT_FOUND' });
     expect((await host.request('GET', `/orders/${o.id}/payments`)).body.payments).toEqual([]);
+    // Every action on an unknown order is a 404, before anything else is looked at.
+    const nobody = '00000000-0000-4000-8000-00000000beef';
+    for (const [path, body] of [
+      ['refund', { payment_id: '00000000-0000-4000-8000-000000000001', amount: '1.00', reason: 'x' }],
+      ['ship', { carrier_module: 'shipping-shiprocket', awb_number: 'AWB-NOBODY' }],
+      ['invoices', { type: 'invoice' }],
+      ['payments/link', { provider_module: 'payment-razorpay' }],
+    ] as const) {
+      const res = await host.request('POST', `/orders/${nobody}/${path}`, body);
+      expect([path, res.status, res.body.code]).toEqual([path, 404, 'NOT_FOUND']);
+    }
   });
 
   it('POST /orders/{order}/payments/link asks the provider for the balance due, with currency, order_number reference and customer contact', async () => {
@@ -107,7 +118,7 @@ describe('spec 3: Refund (fields, POST /orders/{order}/refund)', () => {
     expect(Number.isNaN(Date.parse(res.body.processed_at))).toBe(false);
     // payment_status follows total_paid (sum of completed payments), which a refund does not lower.
     expect(res.body.order).toMatchObject({ total_paid: '1180.00', total_refunded: '180.00', balance_due: '180.00', payment_status: 'paid' });
-    await host.eventually(async () => expect(await recorded(host, 'order.refund_processed', o.id)).toEqual([expect.objectContaining({ refund_id: res.body.id, amount: '180.00' })]));
+    await holdsAndStays(host, async () => expect(await recorded(host, 'order.refund_processed', o.id)).toEqual([expect.objectContaining({ refund_id: res.body.id, amount: '180.00' })]));
   });
 
   it('a payment refunded in full takes the status refunded and can be refunded no further', async () => {
@@ -141,7 +152,10 @@ describe('spec 3: Refund (fields, POST /orders/{order}/refund)', () => {
     expectInvalid(await host.request('POST', `/orders/${o.id}/refund`, { payment_id: paid.body.id, amount: '1.00' }), 'reason');
     const over = await host.request('POST', `/orders/${o.id}/refund`, { payment_id: paid.body.id, amount: '100.01', reason: 'x' });
     expectInvalid(over, 'amount');
+    expectInvalid(await host.request('POST', `/orders/${o.id}/refund`, { payment_id: paid.body.id, amount: '-1.00', reason: 'x' }), 'amount');
+    expectInvalid(await host.request('POST', `/orders/${o.id}/refund`, { payment_id: paid.body.id, amount: 'abc', reason: 'x' }), 'amount');
     expect((await host.request('GET', `/orders/${o.id}/refunds`)).body.refunds).toEqual([]);
+    expect((await host.request('GET', `/orders/${o.id}`)).body).toMatchObject({ total_refunded: '0.00', total_paid: '100.00' });
   });
 });
 
@@ -177,12 +191,20 @@ describe('spec 3: Shipment, States and transitions, Shipping endpoints', () => {
     const refused = await host.request('POST', `/orders/${o.id}/ship`, { carrier_module: 'shipping-shiprocket', awb_number: `P-${o.id}` });
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ code: 'INVALID_STATUS', details: { current_status: 'pending' } });
+    // Nothing half-written: no shipment, the order as it was.
+    expect((await host.request('GET', `/orders/${o.id}/shipments`)).body.shipments).toEqual([]);
+    expect((await host.request('GET', `/orders/${o.id}`)).body).toMatchObject({ status: 'pending', fulfillment_status: 'unfulfilled' });
     const steps: Array<[string, boolean]> = [['confirmed', true], ['processing', true], ['ready_to_ship', true], ['cancelled', false]];
     for (const [status, canShip] of steps) {
       const moved = await host.request('POST', `/orders/${o.id}/status`, { status });
       expect(moved.status).toBe(201);
       expect(moved.body).toMatchObject({ status, can_ship: canShip });
     }
+    // Cancelled cannot ship either, and stays cancelled with no shipment.
+    const cancelled = await host.request('POST', `/orders/${o.id}/ship`, { carrier_module: 'shipping-shiprocket', awb_number: `C-${o.id}` });
+    expect([cancelled.status, cancelled.body.code]).toEqual([409, 'INVALID_STATUS']);
+    expect((await host.request('GET', `/orders/${o.id}/shipments`)).body.shipments).toEqual([]);
+    expect((await host.request('GET', `/orders/${o.id}`)).body.status).toBe('cancelled');
   });
 
   it('order processing moves one step at a time (confirmed → processing → ready_to_ship); skipping or going back is 409 INVALID_STATUS', async () => {
@@ -219,7 +241,7 @@ describe('spec 3: Shipment, States and transitions, Shipping endpoints', () => {
     expect(list.status).toBe(200);
     expect(list.body.shipments.map((s: { awb_number: string }) => s.awb_number)).toEqual([`${awb}-1`, `${awb}-2`]);
     expect(list.body.shipments[0].events).toEqual([]);
-    await host.eventually(async () => {
+    await holdsAndStays(host, async () => {
       expect(await recorded(host, 'order.shipment_created', o.id)).toHaveLength(2);
       expect((await recorded(host, 'order.fulfilled', o.id)).map((p) => p.status)).toEqual(['shipped']);
       expect(await recorded(host, 'order.status_changed', o.id)).toEqual([{ order_id: o.id, order_number: o.order_number, old_status: 'confirmed', new_status: 'shipped' }]);
@@ -242,7 +264,7 @@ describe('spec 3: Shipment, States and transitions, Shipping endpoints', () => {
     expect(s.delivered_at).toBe('2031-01-04T12:00:00.000Z');
     expect(s.events[0]).toMatchObject({ shipment_id: s.id, status: 'out_for_delivery', location: 'Bengaluru hub', description: 'Out with rider', raw_data: { scan: 17 }, occurred_at: '2031-01-04T08:00:00.000Z' });
     expect(s.events[0].id).toMatch(UUID);
-    await host.eventually(async () => {
+    await holdsAndStays(host, async () => {
       expect(unordered((await recorded(host, 'order.status_changed', o.id)).map((p) => p.new_status))).toEqual(unordered(['shipped', 'out_for_delivery', 'delivered']));
       expect(unordered((await recorded(host, 'order.fulfilled', o.id)).map((p) => p.status))).toEqual(unordered(['shipped', 'out_for_delivery']));
       expect(await recorded(host, 'order.delivered', o.id)).toHaveLength(1);

@@ -244,6 +244,16 @@ export async function createOrder(host: TestHost, over: Record<string, unknown> 
 /** Events are delivered at least once and in parallel, not in emit order: compare them as multisets. */
 export const unordered = <T>(xs: T[]): T[] => [...xs].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
 
+/**
+ * `check` holds, and still holds a moment later: an event seen once is not joined by a late
+ * duplicate (eventually alone returns at the first match).
+ */
+export async function holdsAndStays(host: TestHost, check: () => Promise<void>, settleMs = 500): Promise<void> {
+  await host.eventually(check);
+  await new Promise((r) => setTimeout(r, settleMs));
+  await check();
+}
+
 export async function recorded(host: TestHost, event: string, orderId: string) {
   const { events } = await host.call<{ events: Array<{ event: string; payload: Record<string, unknown> }> }>('recorder.list', { event });
   return events.filter((e) => e.payload.order_id === orderId).map((e) => e.payload);

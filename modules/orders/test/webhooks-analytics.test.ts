@@ -303,6 +303,10 @@ describe('spec 3 Analytics: materialized views refreshed by the 15-minute schedu
     }
     await host.request('POST', `/orders/${made[0].id}/cancel`, { reason: 'test' });
     await host.request('POST', `/orders/${made[1].id}/status`, { status: 'processing' });
+    // Delivered and returned orders (their carrier path is tested elsewhere; here they are data) and a paid one.
+    await sql(`UPDATE orders.orders SET status = 'delivered' WHERE id = '${made[2].id}'`);
+    await sql(`UPDATE orders.orders SET status = 'rto_initiated' WHERE id IN ('${made[3].id}', '${made[4].id}')`);
+    await host.request('POST', `/orders/${made[5].id}/payments`, { method: 'bank_transfer', amount: made[5].total });
     const today = new Date().toISOString().slice(0, 10);
     const q = `?from=${today}&to=${today}`;
 
@@ -332,6 +336,11 @@ describe('spec 3 Analytics: materialized views refreshed by the 15-minute schedu
     const statuses = await sql<{ status: string; n: string }>(`SELECT status, count(*) n FROM orders.orders WHERE ${day} GROUP BY status`);
     expect(Object.fromEntries(Object.entries(dash.by_status).map(([k, v]) => [k, (v as { orders: number }).orders]))).toEqual(Object.fromEntries(statuses.map((s) => [s.status, Number(s.n)])));
     expect(dash.by_status.cancelled.orders).toBeGreaterThanOrEqual(1);
+    const payments = await sql<{ payment_status: string; n: string }>(`SELECT payment_status, count(*) n FROM orders.orders WHERE ${day} GROUP BY payment_status`);
+    expect(Object.fromEntries(Object.entries(dash.by_payment_status).map(([k, v]) => [k, (v as { orders: number }).orders]))).toEqual(
+      Object.fromEntries(payments.map((p) => [p.payment_status, Number(p.n)])),
+    );
+    expect(dash.by_payment_status.paid.orders).toBeGreaterThanOrEqual(1);
 
     const rev = (await host.request('GET', `/orders/analytics/revenue${q}`)).body;
     expect(rev.data).toEqual([{ date: today, orders: Number(direct!.n), revenue: direct!.revenue }]);
@@ -359,8 +368,22 @@ describe('spec 3 Analytics: materialized views refreshed by the 15-minute schedu
 
     const ful = (await host.request('GET', `/orders/analytics/fulfillment${q}`)).body;
     const cancelled = statuses.find((s) => s.status === 'cancelled')!;
-    const [rate] = await sql<{ v: string }>(`SELECT round(${cancelled.n}::numeric * 100 / ${direct!.n}, 2)::text v`);
-    expect(ful).toMatchObject({ total_orders: Number(direct!.n), cancelled: Number(cancelled.n), cancellation_rate: rate!.v });
+    const [rates] = await sql<{ delivered: string; rto: string; cancelled: string; delivery_rate: string; rto_rate: string; cancellation_rate: string }>(
+      `SELECT count(*) FILTER (WHERE status = 'delivered') delivered, count(*) FILTER (WHERE status IN ('rto_initiated', 'rto_received')) rto,
+              count(*) FILTER (WHERE status = 'cancelled') cancelled,
+              round(count(*) FILTER (WHERE status = 'delivered') * 100.0 / count(*), 2)::text delivery_rate,
+              round(count(*) FILTER (WHERE status IN ('rto_initiated', 'rto_received')) * 100.0 / count(*), 2)::text rto_rate,
+              round(count(*) FILTER (WHERE status = 'cancelled') * 100.0 / count(*), 2)::text cancellation_rate
+         FROM orders.orders WHERE ${day}`,
+    );
+    expect(Number(cancelled.n)).toBe(Number(rates!.cancelled));
+    expect(ful).toEqual({
+      from: today, to: today, total_orders: Number(direct!.n), refreshed_at: expect.any(String),
+      delivered: Number(rates!.delivered), rto: Number(rates!.rto), cancelled: Number(rates!.cancelled),
+      delivery_rate: rates!.delivery_rate, rto_rate: rates!.rto_rate, cancellation_rate: rates!.cancellation_rate,
+    });
+    expect(ful.delivered).toBeGreaterThanOrEqual(1);
+    expect(ful.rto).toBeGreaterThanOrEqual(2);
 
     // A new order shows only after the next refresh (pre-computed, not live).
     await create();
