@@ -108,6 +108,10 @@ export async function deliver(ctx: HandlerContext, channel: Channel, target: Tar
     return { status: 'sent', provider_message_id: answer?.id === undefined || answer?.id === null ? null : String(answer.id) };
   } catch (err) {
     const code = codeOf(err);
+    const provider = PROVIDER_OF[channel];
+    if (provider && code === 'OPERATION_NOT_FOUND') {
+      return { status: 'failed', error: `PROVIDER_NOT_INSTALLED: the ${channel} channel sends through the module ${provider}, which is not installed for this tenant`, transient: false };
+    }
     const message = err instanceof Error ? err.message : String(err);
     return { status: 'failed', error: code ? `${String(code)}: ${message}` : message, transient: isTransient(err) };
   }

@@ -11,7 +11,7 @@
  * later makes the rule's sends fail, logged with the reason.
  */
 import type { HandlerContext } from '../../../sdk';
-import { invalid, notFound, OrdersError } from './errors';
+import { invalid, notFound } from './errors';
 import { EMAIL_RE, PHONE_RE, PROVIDER_OF, providerInstalled, RECIPIENTS_OF, type Channel, type RecipientType } from './notification-channels';
 import { checkConditions, type Conditions } from './rule-conditions';
 import { nowIso, UUID_RE } from './store';
@@ -80,12 +80,19 @@ async function check(ctx: HandlerContext, rule: Omit<RuleRow, 'id' | 'created_at
   checkTemplate('template', rule.template);
   if (rule.subject) checkTemplate('subject', rule.subject);
   checkConditions(rule.conditions);
-  if (!(await providerInstalled(ctx, rule.channel))) {
-    throw new OrdersError('PROVIDER_NOT_INSTALLED', `The ${rule.channel} channel needs the module ${PROVIDER_OF[rule.channel]}, which is not installed for this tenant.`, {
-      status: 422, errors: { channel: [`install the ${PROVIDER_OF[rule.channel]} module first`] },
-    });
-  }
 }
+
+/**
+ * What the rule needs that the tenant lacks, said in the answer: a rule on a channel whose provider
+ * module is not installed is kept (rules may be set up before the provider), and its sends fail,
+ * logged with PROVIDER_NOT_INSTALLED, until the module is installed.
+ */
+async function warningsFor(ctx: HandlerContext, rule: Pick<RuleRow, 'channel'>): Promise<string[]> {
+  if (await providerInstalled(ctx, rule.channel)) return [];
+  return [`The ${rule.channel} channel sends through the module ${PROVIDER_OF[rule.channel]}, which is not installed for this tenant: until it is, this rule's sends fail (PROVIDER_NOT_INSTALLED in its send log).`];
+}
+
+const withWarnings = <T extends object>(rule: T, warnings: string[]) => (warnings.length ? { ...rule, warnings } : rule);
 
 /** Fields that only mean something for one recipient type are cleared for the others. */
 function tidy<T extends { recipient_type: RecipientType; recipient: string | null; recipient_user_id: number | null }>(rule: T): T {
@@ -114,7 +121,7 @@ export async function createRule(input: RuleInput, ctx: HandlerContext) {
   });
   await check(ctx, rule);
   const at = nowIso(ctx);
-  return ctx.host.db.create<RuleRow>('NotificationRule', { ...rule, created_at: at, updated_at: at });
+  return withWarnings(await ctx.host.db.create<RuleRow>('NotificationRule', { ...rule, created_at: at, updated_at: at }), await warningsFor(ctx, rule));
 }
 
 export async function listRules(input: { event?: string; channel?: string; is_active?: boolean }, ctx: HandlerContext) {
@@ -135,7 +142,7 @@ export async function updateRule(input: RuleInput & { rule_id: string }, ctx: Ha
   const saved = { ...next, updated_at: nowIso(ctx) };
   const { id: _same, created_at: _created, ...values } = saved;
   await ctx.host.db.update<RuleRow>('NotificationRule', values, { where: { id: current.id } });
-  return saved;
+  return withWarnings(saved, await warningsFor(ctx, saved));
 }
 
 /** Deletes the rule; its send log stays (history of what customers were sent). */

@@ -314,19 +314,23 @@ describe('spec 3 Events: a send whose delivery died mid-send', () => {
 });
 
 describe('spec 3 Notification rule: channel provider not installed', () => {
-  it('refuses a rule whose provider module is not installed (422); an installed rule whose provider left fails its sends, logged', async () => {
+  it('keeps a rule whose provider module is not installed, with a warning; its sends fail, logged as PROVIDER_NOT_INSTALLED, not retried', async () => {
     const r = await rule({ event: 'order.created', channel: 'whatsapp', recipient_type: 'customer', template: 'Hi {{customer_name}}' });
+    expect(r).not.toHaveProperty('warnings');
     await host.platform.kernel.modules.uninstall(host.tenantId, 'whatsapp_cloud');
     try {
-      const res = await host.request('POST', '/order-notification-rules', { name: 'wa', event: 'order.created', channel: 'whatsapp', template: 'x' });
-      expect(res.status).toBe(422);
-      expect(res.body).toMatchObject({ code: 'PROVIDER_NOT_INSTALLED' });
-      expect(errorsOf(res)).toMatch(/whatsapp_cloud/);
+      const res = await host.request('POST', '/order-notification-rules', { name: 'wa', event: 'order.created', channel: 'whatsapp', template: 'x', is_active: false });
+      expect(res.status).toBe(201);
+      expect(res.body.warnings).toEqual([expect.stringMatching(/whatsapp_cloud, which is not installed/)]);
+      expect((await host.request('PUT', `/order-notification-rules/${res.body.id}`, { template: 'y' })).body.warnings).toHaveLength(1);
+      await host.request('DELETE', `/order-notification-rules/${res.body.id}`);
       const o = await order();
       const [failed] = await settledSends(r.id, 1);
-      expect(failed).toMatchObject({ order_id: o.id, status: 'failed', error: expect.stringMatching(/^OPERATION_NOT_FOUND/) });
+      expect(failed).toMatchObject({ order_id: o.id, status: 'failed', attempts: 1, error: expect.stringMatching(/^PROVIDER_NOT_INSTALLED: .*whatsapp_cloud/) });
       // Other channels are unaffected.
-      expect((await host.request('POST', '/order-notification-rules', { name: 'sms', event: 'order.created', channel: 'sms', template: 'x', is_active: false })).status).toBe(201);
+      const sms = await host.request('POST', '/order-notification-rules', { name: 'sms', event: 'order.created', channel: 'sms', template: 'x', is_active: false });
+      expect(sms.status).toBe(201);
+      expect(sms.body).not.toHaveProperty('warnings');
     } finally {
       await host.platform.kernel.modules.install(host.tenantId, 'whatsapp_cloud');
     }
