@@ -11,7 +11,7 @@ import { MandiError } from '../core/errors';
 import { loadVersion, manifestReader, refused, type LifecycleDeps } from './deps';
 import { ringClaim } from './locks';
 import type { OperationView, ProgressReporter } from './operations';
-import { newDependencyProblems, promotionRefusals, withChange, type Refusal } from './release-checks';
+import { promotionRefusals, refuseNewProblems, type Refusal } from './release-checks';
 import type { LifecycleOperation, Requester } from './ring-models';
 import { moveAll, type Move } from './tenant-moves';
 
@@ -92,17 +92,11 @@ export class Promotions {
     const moves: Move[] = (await rings.installedIn(ring, alias))
       .filter((t) => t.version !== version)
       .map((t) => ({ tenantId: t.tenantId, alias, from: t.version, to: version }));
-    const manifestOf = manifestReader(this.deps);
     const report = await moveAll(this.deps, moves, progress, `promoting ${alias}@${version} to ring ${ring}`, 'PROMOTION_FAILED', () =>
       rings.recordRelease(ring, {
-        // Another module's promotion may have been recorded meanwhile: keep it, and check against it.
-        modules: async (latest) => {
-          const problems = await newDependencyProblems(latest, alias, version, manifestOf);
-          if (problems.length) throw refused('PROMOTION_REFUSED', `Cannot promote ${alias}@${version} to ring ${ring}`, problems);
-          return withChange(latest, alias, version);
-        },
         kind: 'promote',
         changes: [{ alias, from: current, to: version }],
+        check: refuseNewProblems(manifestReader(this.deps), 'PROMOTION_REFUSED', `Cannot promote ${alias}@${version} to ring ${ring}`),
         previousId: release.id,
         operationId: op.id,
         createdBy: requesterLabel(op.requested_by),

@@ -8,6 +8,7 @@
 import { checkDependencies, checkPlatform, PLATFORM_VERSION, type Manifest } from '../sdk/manifest';
 import type { LoadedModule } from '../core/modules/loaded-module';
 import { breakingChanges, isMajorBump } from './breaking';
+import { refused } from './deps';
 import type { ReleaseModules } from './ring-models';
 
 export interface Refusal {
@@ -29,6 +30,18 @@ export async function newReleaseProblems(before: ReleaseModules, after: ReleaseM
   return checkDependencies(await manifests(after))
     .filter((p) => p.kind !== 'duplicate' && !known.has(p.message))
     .map((p) => ({ kind: 'dependencies' as const, message: p.message }));
+}
+
+/**
+ * The check a promotion or ring rollback hands to RingService.recordRelease: another module's change
+ * may have been recorded since the request was planned, so the dependencies are checked again against
+ * the release current under the lock; new problems refuse with `code`.
+ */
+export function refuseNewProblems(manifestOf: ManifestOf, code: string, summary: string) {
+  return async (current: ReleaseModules, next: ReleaseModules): Promise<void> => {
+    const problems = await newReleaseProblems(current, next, manifestOf);
+    if (problems.length) throw refused(code, summary, problems);
+  };
 }
 
 /** The release with `alias` at `version`, or without it when `version` is null. */

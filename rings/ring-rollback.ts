@@ -6,12 +6,12 @@
  */
 import semver from 'semver';
 import { MandiError } from '../core/errors';
-import { checkDependencies, checkPlatform, PLATFORM_VERSION } from '../sdk/manifest';
+import { checkPlatform, PLATFORM_VERSION } from '../sdk/manifest';
 import { loadVersion, manifestReader, refused, type LifecycleDeps } from './deps';
 import { ringClaim } from './locks';
 import type { OperationView, ProgressReporter } from './operations';
 import { requesterLabel } from './promotion';
-import { migrationProblem, newReleaseProblems, withChange, type Refusal } from './release-checks';
+import { migrationProblem, newReleaseProblems, refuseNewProblems, type Refusal } from './release-checks';
 import type { LifecycleOperation, ReleaseChange, ReleaseModules, Requester } from './ring-models';
 import { moveAll, type Move } from './tenant-moves';
 
@@ -47,11 +47,7 @@ export class RingRollbacks {
     if (!previous) throw new MandiError('NOTHING_TO_ROLL_BACK', `Ring ${ring} has no earlier release to return to.`, 422, { ring });
     const changes = diff(release.modules, previous.modules);
     const reasons: Refusal[] = [];
-    const manifestOf = manifestReader(this.deps);
-    const known = new Set(checkDependencies(await Promise.all(Object.entries(release.modules).map(([a, v]) => manifestOf(a, v)))).map((p) => p.message));
-    for (const p of checkDependencies(await Promise.all(Object.entries(previous.modules).map(([a, v]) => manifestOf(a, v))))) {
-      if (p.kind !== 'duplicate' && !known.has(p.message)) reasons.push({ kind: 'dependencies', message: `in ring ${ring}: ${p.message}` });
-    }
+    for (const p of await newReleaseProblems(release.modules, previous.modules, manifestReader(this.deps))) reasons.push({ ...p, message: `in ring ${ring}: ${p.message}` });
     for (const c of changes) {
       const tenants = await rings.installedIn(ring, c.alias);
       if (c.to === null) {
@@ -94,18 +90,12 @@ export class RingRollbacks {
         if (t.version !== c.to) moves.push({ tenantId: t.tenantId, alias: c.alias, from: t.version, to: c.to });
       }
     }
-    const manifestOf = manifestReader(this.deps);
     const report = await moveAll(this.deps, moves, progress, `rolling ring ${ring} back to release ${previous.number}`, 'ROLLBACK_FAILED', () =>
+      // Only the modules this rollback changes go back; another module's promotion recorded meanwhile stays.
       rings.recordRelease(ring, {
-        // Only the modules this rollback changes go back; another module's promotion recorded meanwhile stays.
-        modules: async (latest) => {
-          const next = changes.reduce((release, c) => withChange(release, c.alias, c.to), latest);
-          const problems = await newReleaseProblems(latest, next, manifestOf);
-          if (problems.length) throw refused('ROLLBACK_REFUSED', `Cannot roll ring ${ring} back to release ${previous.number}`, problems);
-          return next;
-        },
         kind: 'rollback',
         changes,
+        check: refuseNewProblems(manifestReader(this.deps), 'ROLLBACK_REFUSED', `Cannot roll ring ${ring} back to release ${previous.number}`),
         previousId: previous.previous_id,
         operationId: op.id,
         createdBy: requesterLabel(op.requested_by),

@@ -15,6 +15,7 @@ import type { PubSub } from '../core/drivers';
 import { MandiError, notFound, ValidationError } from '../core/errors';
 import type { Manifest } from '../sdk/manifest';
 import type { RegistryService } from '../registry/registry-service';
+import { withChange } from './release-checks';
 import type { ReleaseChange, ReleaseModules, RingModels, RingRelease } from './ring-models';
 
 const RELEASE_CHANNEL = 'mandi:rings:release';
@@ -194,17 +195,18 @@ export class RingService {
   }
 
   /**
-   * Makes a new current release for the ring. The ring row is locked for the change, and `modules`
-   * turns the release current at that moment into the new one: operations on other modules of the
-   * ring run side by side, and each must apply its own change to what the others recorded, never
-   * write back the release it read when it started. `modules` may throw to refuse.
+   * Makes a new current release for the ring: the release current at that moment with `changes`
+   * applied. The ring row is locked for it, so operations on other modules of the ring, which run
+   * side by side, each add their own change to what the others recorded and never write back the
+   * release they read when they started. `check` sees both releases under the lock and may throw
+   * to refuse.
    */
   async recordRelease(
     ring: string,
     change: {
-      modules: (current: ReleaseModules) => ReleaseModules | Promise<ReleaseModules>;
       kind: 'promote' | 'rollback';
       changes: ReleaseChange[];
+      check: (current: ReleaseModules, next: ReleaseModules) => Promise<void>;
       previousId: number | null;
       operationId: string | null;
       createdBy: string | null;
@@ -214,9 +216,10 @@ export class RingService {
     const release = await sequelize.transaction(async (transaction) => {
       const locked = await models.Ring.findByPk(ring, { transaction, lock: transaction.LOCK.UPDATE });
       if (!locked) throw notFound(`Ring "${ring}" does not exist.`, { ring });
-      const current = locked.current_release_id ? await models.Release.findByPk(locked.current_release_id, { transaction }) : null;
-      const modules = await change.modules({ ...(current?.modules ?? {}) });
-      const last = (await models.Release.max<number, RingRelease>('number', { where: { ring }, transaction })) ?? 0;
+      const current = (locked.current_release_id ? await models.Release.findByPk(locked.current_release_id, { transaction }) : null)?.modules ?? {};
+      const modules = change.changes.reduce((release, c) => withChange(release, c.alias, c.to), current);
+      await change.check(current, modules);
+    const last = (await models.Release.max<number, RingRelease>('number', { where: { ring }, transaction })) ?? 0;
       const row = await models.Release.create(
         {
           ring,

@@ -17,6 +17,7 @@ import { tenantDbName } from '../core/data/tenant-databases';
 import { loadModuleFromDir } from '../core/modules/loaded-module';
 import { buildModule } from './build/build-module';
 import { EVENTS_QUEUE, deliveryJobId } from '../core/bus/events';
+import { backoffDelay } from '../core/drivers/queue/schedule';
 
 export interface TestHostOptions {
   /** Folder of the module under test (holding module.json). */
@@ -90,7 +91,7 @@ export async function createTestHost(opts: TestHostOptions): Promise<TestHost> {
   });
   // emit({settle}) waits out every retry a failing subscriber gets, plus time to run them.
   const { attempts, backoffMs } = config.eventDelivery;
-  const settleMs = 15_000 + Array.from({ length: attempts - 1 }, (_, i) => (2 ** (i + 1) - 1) * backoffMs).reduce((a, b) => a + b, 0);
+  const settleMs = 15_000 + Array.from({ length: attempts - 1 }, (_, i) => backoffDelay({ type: 'exponential', delay: backoffMs }, i + 1)).reduce((a, b) => a + b, 0);
   const platform = await startPlatform(config, createLogger(config.logLevel));
   try {
     const mods = [];

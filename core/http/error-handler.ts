@@ -98,11 +98,11 @@ export function errorHandler(logger: Logger, debugErrors: boolean): ErrorRequest
     const known = normalise(err);
     if (known) return sendError(res, known);
     logger.error({ err, reqId: req.id }, 'unhandled error');
-    const shape = res.locals.errorShape as ErrorShape;
-    const payload: Record<string, unknown> = shape === 'workflows' ? { success: false, message: WORKFLOW_MESSAGES[500], code: 'INTERNAL' } : { message: 'Server Error.', code: 'INTERNAL' };
-    if (debugErrors && err instanceof Error) payload.stack = err.stack?.split('\n');
-    if (shape === 'graphql') return void res.status(500).json(body(new MandiError('INTERNAL', 'Server Error.', 500), 'graphql'));
-    res.status(500).json(shape === 'reseller' ? { error: payload.message, code: 'INTERNAL', details: {} } : payload);
+    const shape = (res.locals.errorShape as ErrorShape | undefined) ?? 'platform';
+    const payload = body(new MandiError('INTERNAL', shape === 'workflows' ? WORKFLOW_MESSAGES[500] : 'Server Error.', 500), shape);
+    // Spec 2: error details in debug mode only; the GraphQL and reseller shapes have no place for them.
+    if (debugErrors && err instanceof Error && (shape === 'platform' || shape === 'workflows')) payload.stack = err.stack?.split('\n');
+    res.status(500).json(payload);
   };
 }
 

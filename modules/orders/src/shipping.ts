@@ -21,7 +21,7 @@ import { codeOf, invalid, invalidStatus, notFound, OrdersError } from './errors'
 import { D, str } from './money';
 import { errorOf } from './bulk-plan';
 import { callProvider, checkName, recordName } from './providers';
-import { actorOf, getSetting, inTransaction, itemsOf, loadOrder, moveStatus, nowIso, publish, saveOrder, SHIPPABLE, TRANSITIONS, type OrderRow, type Outbox } from './store';
+import { actorOf, getSetting, inTransaction, itemsOf, loadOrder, moveStatus, nowIso, publish, saveOrder, SHIPPABLE, TRANSITIONS, type AnyDb, type OrderRow, type Outbox } from './store';
 
 export type ShipmentRow = {
   id: string; order_id: string; carrier_module: string; awb_number: string; status: string; tracking_url: string | null; label_url: string | null;
@@ -58,8 +58,7 @@ export async function ship(input: ShipInput, ctx: HandlerContext) {
   let booking: Booking | null = null;
   if (input.book) {
     // The carrier is told about the package the shipment will record: the listed items, else those not yet shipped.
-    const open = await ctx.host.db.find<ShipmentRow>('Shipment', { where: { order_id: before.id, status: { $ne: 'cancelled' } }, limit: 1000 });
-    const shipped = new Set(open.flatMap((s) => s.order_item_ids));
+    const shipped = await shippedItemIds(ctx.host.db, before.id);
     const wanted = input.order_item_ids ? items.filter((i) => input.order_item_ids!.includes(i.id)) : items.filter((i) => !shipped.has(i.id));
     const itemsWeight = weightOf(wanted);
     booking = await callProvider<Booking>(ctx, 'carrier', input.carrier_module, 'createShipment', {
@@ -84,14 +83,19 @@ export async function ship(input: ShipInput, ctx: HandlerContext) {
   return { ...result.shipment, order: { id: result.order.id, order_number: result.order.order_number, status: result.order.status, fulfillment_status: result.order.fulfillment_status } };
 }
 
+/** Items of the order already in a package (a shipment not cancelled). */
+async function shippedItemIds(db: AnyDb, orderId: string): Promise<Set<string>> {
+  const open = await db.find<ShipmentRow>('Shipment', { where: { order_id: orderId, status: { $ne: 'cancelled' } }, limit: 1000 });
+  return new Set(open.flatMap((s) => s.order_item_ids));
+}
+
 async function createShipment(
   tx: DbTransaction, order: OrderRow, allItemIds: string[], input: ShipInput & Partial<Booking> & { awb_number: string }, at: string, actor: string, outbox: Outbox,
 ) {
   if (await tx.findOne('Shipment', { where: { carrier_module: input.carrier_module, awb_number: input.awb_number } })) {
     throw new OrdersError('DUPLICATE_AWB', `AWB ${input.awb_number} of ${input.carrier_module} is already used by a shipment.`, { status: 409, errors: { awb_number: ['already used'] } });
   }
-  const existing = await tx.find<ShipmentRow>('Shipment', { where: { order_id: order.id, status: { $ne: 'cancelled' } }, limit: 1000 });
-  const shipped = new Set(existing.flatMap((s) => s.order_item_ids));
+  const shipped = await shippedItemIds(tx, order.id);
   let ids: string[];
   if (input.order_item_ids) {
     const unknown = input.order_item_ids.filter((i) => !allItemIds.includes(i));

@@ -3,7 +3,7 @@
  * in the real sandbox over real HTTP, against the Razorpay stand-in on 127.0.0.1.
  */
 import type { TestHost } from '../../../sdk/test-host';
-import { orderBody, recorded, startOrdersWithRazorpay } from './support';
+import { holdsAndStays, orderBody, recorded, startOrdersWithRazorpay } from './support';
 
 const WEBHOOK_SECRET = 'rzp-webhook-secret-0123456789';
 let setup: Awaited<ReturnType<typeof startOrdersWithRazorpay>>;
@@ -67,9 +67,7 @@ describe('spec 3: Refund — pending at the gateway, completed by its webhook', 
     const invoices = (await host.request('GET', `/orders/${order.id}/invoices`)).body;
     const notes = (invoices.invoices ?? invoices).filter((i: { type: string }) => i.type === 'credit_note');
     expect(notes).toMatchObject([{ total: '600.00', refund_id: r.body.id }]);
-    await host.eventually(async () => expect(await recorded(host, 'order.refund_processed', order.id)).toMatchObject([{ refund_id: r.body.id, amount: '600.00', external_refund_id: rfnd }]));
-    await new Promise((res) => setTimeout(res, 300)); // a second event would have arrived by now
-    expect(await recorded(host, 'order.refund_processed', order.id)).toHaveLength(1);
+    await holdsAndStays(host, async () => expect(await recorded(host, 'order.refund_processed', order.id)).toMatchObject([{ refund_id: r.body.id, amount: '600.00', external_refund_id: rfnd }]));
   });
 
   it('refund.failed marks it failed and releases the reserved amount, publishing nothing', async () => {
@@ -96,9 +94,7 @@ describe('spec 3: Refund — pending at the gateway, completed by its webhook', 
     expect(hooks.map((h) => h.status)).toEqual([201, 201, 201, 201, 201]);
     expect(hooks.filter((h) => h.body.applied)).toHaveLength(1);
     expect(await getOrder(order.id)).toMatchObject({ total_refunded: '100.00', payment_status: 'paid' });
-    await host.eventually(async () => expect(await recorded(host, 'order.refund_processed', order.id)).toHaveLength(1));
-    await new Promise((res) => setTimeout(res, 300));
-    expect(await recorded(host, 'order.refund_processed', order.id)).toHaveLength(1);
+    await holdsAndStays(host, async () => expect(await recorded(host, 'order.refund_processed', order.id)).toHaveLength(1));
   });
 
   it('acknowledges events it does not handle and refunds it does not know, changing nothing', async () => {
@@ -137,9 +133,7 @@ describe('spec 3: Refund — pending refunds polled by the schedule refund_sync'
     expect(await getOrder(order.id)).toMatchObject({ total_refunded: '180.00', payment_status: 'paid' });
     // The webhook arriving after the poll changes nothing.
     expect((await deliver(rfnd)).body.applied).toBe(false);
-    await host.eventually(async () => expect(await recorded(host, 'order.refund_processed', order.id)).toHaveLength(1));
-    await new Promise((res) => setTimeout(res, 300));
-    expect(await recorded(host, 'order.refund_processed', order.id)).toHaveLength(1);
+    await holdsAndStays(host, async () => expect(await recorded(host, 'order.refund_processed', order.id)).toHaveLength(1));
     host.platform.clock.reset();
   });
 });

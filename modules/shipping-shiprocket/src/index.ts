@@ -152,7 +152,7 @@ export default defineModule({
       const label = input.current_status ?? input.shipment_status;
       // The push carries the shipment's scans; its latest is the update the poll would report.
       const scans = Array.isArray(input.scans) ? input.scans : [];
-      const latest = scans.reduce<Scan | undefined>((a, b) => (!a || String(istToIso(b.date) ?? '') >= String(istToIso(a.date) ?? '') ? b : a), undefined);
+      const latest = scans.reduce<Scan | undefined>((a, b) => (a && (istToIso(a.date) ?? '') > (istToIso(b.date) ?? '') ? a : b), undefined);
       const update = scanUpdate(latest ?? { date: input.current_timestamp, location: input.location, activity: label }, label);
       if (!input.awb || !update) return { applied: false, reason: 'no AWB or an untracked status' };
       const result = await ctx.host.call('orders.apply_tracking_update', { carrier_module: 'shipping-shiprocket', awb_number: input.awb, ...update });
