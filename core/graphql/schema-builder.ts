@@ -3,11 +3,12 @@
  * base types, then each module's contribution merged with @graphql-tools, in alias order. A
  * contribution that cannot be merged with those before it (a conflicting type, an unknown type) is
  * left out with a warning, and so is a resolver for a field that does not exist, so one faulty
- * module never takes the gateway down.
+ * module never takes the gateway down. The base defines both roots, Query and Mutation, so that a
+ * module's schema file may `extend` either whatever else is installed (rule 5(a)).
  */
 import { mergeTypeDefs } from '@graphql-tools/merge';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import { assertValidSchema, buildASTSchema, GraphQLObjectType, parse, printSchema, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { assertValidSchema, buildASTSchema, GraphQLObjectType, Kind, OperationTypeNode, parse, printSchema, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { CoreOperation } from '../bus/types';
 import type { TenantModules } from '../modules/tenant-modules';
 import { collectContributions, type Contribution } from './contributions';
@@ -20,6 +21,7 @@ const BASE = parse(`
     "The ring and the module versions this schema was assembled from."
     _gateway: GatewayInfo!
   }
+  type Mutation
   type GatewayInfo {
     ring: String!
     "Hash over every enabled module's alias and version."
@@ -44,8 +46,19 @@ export interface BuiltSchema {
 
 export const schemaCacheKey = (ring: string, fingerprint: string) => `graphql:schema:${ring}:${fingerprint}`;
 
+/** The base and the contributions as one document; Mutation is dropped while no module adds a field to it (a type needs one). */
+function mergeWithBase(docs: DocumentNode[]): DocumentNode {
+  const merged = mergeTypeDefs([BASE, ...docs]);
+  const isEmptyMutation = (d: DocumentNode['definitions'][number]) => d.kind === Kind.OBJECT_TYPE_DEFINITION && d.name.value === 'Mutation' && !d.fields?.length;
+  if (!merged.definitions.some(isEmptyMutation)) return merged;
+  const definitions = merged.definitions
+    .filter((d) => !isEmptyMutation(d))
+    .map((d) => (d.kind === Kind.SCHEMA_DEFINITION ? { ...d, operationTypes: d.operationTypes.filter((t) => t.operation !== OperationTypeNode.MUTATION) } : d));
+  return { ...merged, definitions };
+}
+
 function merge(docs: DocumentNode[]): GraphQLSchema {
-  const schema = buildASTSchema(mergeTypeDefs(docs));
+  const schema = buildASTSchema(mergeWithBase(docs));
   assertValidSchema(schema);
   return schema;
 }
@@ -55,20 +68,20 @@ export async function buildSchema(ring: string, modules: TenantModules, core: re
 
   let accepted: Contribution[] = contributions;
   try {
-    merge([BASE, ...contributions.map((c) => c.typeDefs)]);
+    merge(contributions.map((c) => c.typeDefs));
   } catch {
     // Find the culprits one by one: only on failure, so the usual build stays a single merge.
     accepted = [];
     for (const c of contributions) {
       try {
-        merge([BASE, ...accepted.map((a) => a.typeDefs), c.typeDefs]);
+        merge([...accepted.map((a) => a.typeDefs), c.typeDefs]);
         accepted.push(c);
       } catch (err) {
         warnings.push(`${c.source} left out of the schema: ${(err as Error).message}`);
       }
     }
   }
-  const typeDefs = mergeTypeDefs([BASE, ...accepted.map((c) => c.typeDefs)]);
+  const typeDefs = mergeWithBase(accepted.map((c) => c.typeDefs));
   const shape = buildASTSchema(typeDefs);
   const mutationType = shape.getMutationType()?.name;
 

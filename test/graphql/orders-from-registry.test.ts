@@ -1,0 +1,72 @@
+/**
+ * Spec 1, GraphQL rule 5(a) as a new tenant meets it: the orders module, published to the registry as
+ * `mandi module pack` packs it, promoted to stable and installed alone in a fresh tenant. Its schema
+ * file only extends Query and Mutation (`extend type ...`), and no other module defines either root.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { buildModule } from '../../sdk/build/build-module';
+import { needsBuild } from '../../sdk/build/needs-build';
+import { packModule } from '../../sdk/package';
+import { startTestPlatform, type TestPlatform } from '../support/test-platform';
+import { inTenant, promoteOk, rawRequest, tenantIn, type ShopTenant } from '../rings/support';
+import { gql, type Who } from './support';
+
+const ORDERS = path.resolve(__dirname, '../../modules/orders');
+
+describe('spec 1 GraphQL rule 5(a): orders alone, from the registry, in a fresh tenant', () => {
+  let tp: TestPlatform;
+  let shop: ShopTenant;
+  let who: Who;
+
+  beforeAll(async () => {
+    if (await needsBuild(ORDERS, 'dist/index.js')) await buildModule(ORDERS);
+    tp = await startTestPlatform();
+    const owner = await tp.install('acme');
+    const pkg = await packModule(ORDERS, { outDir: await mkdtemp(path.join(os.tmpdir(), 'mandi-pkg-')) });
+    const published = await rawRequest(tp, 'POST', '/registry/packages', { token: owner.token, body: pkg.buffer });
+    if (published.status !== 201) throw new Error(`publish failed: ${published.status} ${JSON.stringify(published.body)}`);
+    await promoteOk(tp, owner.token, 'stable', 'orders', '1.0.0');
+    shop = await tenantIn(tp, { token: owner.token, alias: 'acme' }, 'kirana', 'stable');
+    const installed = await inTenant(tp, shop, '/modules/orders/install', { body: {} });
+    if (installed.status !== 201) throw new Error(`install failed: ${installed.status} ${JSON.stringify(installed.body)}`);
+    who = { token: shop.token, tenant: shop.alias };
+  }, 240_000);
+  afterAll(() => tp?.close());
+
+  test('GET /graphql/schema: orders joined by its schema file, no warning', async () => {
+    const res = await inTenant(tp, shop, '/graphql/schema');
+    expect(res.status).toBe(200);
+    const sdl = String(res.body);
+    expect(sdl).toContain('# orders@1.0.0: schema file');
+    expect(sdl).not.toContain('# warning');
+    expect(sdl).toMatch(/type Mutation \{\s+createOrder\(/);
+  });
+
+  test('a mutation creates an order and a query reads it back, through the bus', async () => {
+    const created = await gql(tp, who, `mutation New($customer: JSON!, $items: [JSON!]!) {
+      createOrder(customer: $customer, items: $items, order_number: "GQL-1", same_state: true) { id order_number status total items { name quantity } }
+    }`, {
+      variables: {
+        customer: { id: 'cust-1', name: 'Asha Rao', email: 'asha@example.in' },
+        items: [{ name: 'Kurta', sku: 'K-1', hsn_code: '6109', quantity: 2, unit_price: '500.00' }],
+      },
+    });
+    expect(created.status).toBe(200);
+    expect(created.body.errors).toBeUndefined();
+    const order = created.body.data.createOrder;
+    expect(order).toMatchObject({ order_number: 'GQL-1', items: [{ name: 'Kurta', quantity: 2 }] });
+
+    const list = await gql(tp, who, '{ orders { data { order_number } pagination { total } } }');
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual({ data: { orders: { data: [{ order_number: 'GQL-1' }], pagination: { total: 1 } } } });
+
+    const one = await gql(tp, who, 'query One($id: ID!) { order(id: $id) { id order_number total } }', { variables: { id: order.id } });
+    expect(one.body).toEqual({ data: { order: { id: order.id, order_number: 'GQL-1', total: order.total } } });
+    // The REST view of the same order: the GraphQL write went through the module, not beside it.
+    const rest = await inTenant(tp, shop, `/orders/${order.id}`);
+    expect(rest.status).toBe(200);
+    expect(JSON.stringify(rest.body)).toContain('GQL-1');
+  });
+});
