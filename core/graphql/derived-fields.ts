@@ -1,7 +1,7 @@
 /**
  * Automatic derivation (spec 1, GraphQL rules 6-7): every operation of `api.provides` becomes a
  * field named after it with the dot replaced by an underscore, `(input: JSON): JSON`, carrying the
- * operation's description. Read verbs make Query fields, everything else Mutation fields.
+ * operation's description. Methods starting with a read verb make Query fields, all others Mutation fields.
  * `graphql_expose: false` leaves one operation out; `graphql.auto_resolve: false` the whole module.
  */
 import type { Operation } from '../../sdk/manifest';
@@ -11,11 +11,12 @@ import type { FieldBinding } from './field-bindings';
 export const QUERY_VERBS = ['get', 'list', 'find', 'search', 'count', 'show', 'fetch'] as const;
 
 /**
- * Whether a method reads. The verb must be a whole word at the start ("get", "get_item", "getItem"),
- * so "settle" or "listing_create" are not mistaken for reads because of their first letters.
+ * Rule 6 as worded: the method name "starts with" one of the verbs, letter for letter, so
+ * `counterfeit_flag` and `listing_create` are Query fields too (the README says what that means for a
+ * module author).
  */
 export function isQueryMethod(method: string): boolean {
-  return QUERY_VERBS.some((verb) => method === verb || (method.startsWith(verb) && /^[_A-Z0-9]/.test(method.slice(verb.length))));
+  return QUERY_VERBS.some((verb) => method.startsWith(verb));
 }
 
 export const derivedFieldName = (operation: string): string => operation.replace('.', '_');
