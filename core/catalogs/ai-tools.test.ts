@@ -13,9 +13,21 @@ describe('spec 2 Tool discovery rule 2: the permission a tool needs, inferred fr
     ['orders.delete_webhook', 'orders.delete'],
     ['orders.cancel', 'orders.delete'],
     ['orders.list_shipments', 'orders.view'],
-    // Whole words only: "budget" holds "get" but is not a get.
-    ['ledger.update_budget', 'ledger.manage'],
   ])('%s needs %s', (name, permission) => {
+    expect(inferredPermission(name)).toBe(permission);
+  });
+
+  // "containing" as the spec words it: any part of the method name, in any case, the words checked in the spec's order.
+  test.each([
+    ['ledger.update_budget', 'ledger.view', '"budget" contains "get", and get comes first'],
+    ['orders.bulkCreate', 'orders.create', 'camelCase: "Create" is "create"'],
+    ['orders.preprocess_feed', 'orders.manage', 'inside a word'],
+    ['orders.reserved_stock', 'orders.manage', 'a longer word'],
+    ['orders.cancellation_reasons', 'orders.delete', 'a longer word'],
+    ['orders.sales_stats', 'orders.view', 'Stats in lower case'],
+    ['budgets.delete', 'budgets.delete', 'the module alias is not searched (README)'],
+    ['widgets.create', 'widgets.create', 'the module alias is not searched (README)'],
+  ])('%s needs %s: %s', (name, permission) => {
     expect(inferredPermission(name)).toBe(permission);
   });
 

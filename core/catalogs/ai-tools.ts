@@ -21,15 +21,12 @@ export interface CatalogTool {
   needs: string[];
 }
 
-/** Words of a method name: `getStats` → get, stats; `create_payment_link` → create, payment, link. */
-const words = (method: string) =>
-  method
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-
-/** Spec 2, Tool discovery rule 2, checked in the order the spec lists the words. */
+/**
+ * Spec 2, Tool discovery rule 2, as worded: the first rule, in the spec's order, whose word the name
+ * contains anywhere and in any case (`update_budget` contains "get": view; `bulkCreate`: create). The
+ * name searched is the method, after `<module>.`: the module alias names the permission's module,
+ * and an alias such as `budgets` must not decide the permission of every tool it has (README).
+ */
 const RULES: Array<[string[], string]> = [
   [['get', 'search', 'stats'], 'view'],
   [['create'], 'create'],
@@ -40,8 +37,8 @@ const RULES: Array<[string[], string]> = [
 export function inferredPermission(name: string): string {
   const dot = name.indexOf('.');
   const module = name.slice(0, dot);
-  const method = new Set(words(name.slice(dot + 1)));
-  const rule = RULES.find(([keys]) => keys.some((k) => method.has(k)));
+  const method = name.slice(dot + 1).toLowerCase();
+  const rule = RULES.find(([keys]) => keys.some((k) => method.includes(k)));
   return `${module}.${rule ? rule[1] : 'view'}`;
 }
 
