@@ -95,6 +95,16 @@ export class GraphqlGateway {
     return settings.playground ?? this.deps.config.graphql.playground;
   }
 
+  /**
+   * Why a text would be refused against the tenant's current schema: the parse error, or the
+   * validation errors; none when it is valid. Introspection is not refused here: its switch is
+   * checked each time a query runs.
+   */
+  async problems(tenant: { id: string; ring: string }, text: string): Promise<readonly GraphQLError[]> {
+    const built = await this.deps.schemas.get(tenant.ring, await this.deps.modules.modulesFor(tenant.id));
+    return this.documents.prepare(built, text, sha256Hex(text), true).errors ?? [];
+  }
+
   async run(req: Request): Promise<GatewayResult> {
     const ctx = currentContext()!;
     const tenant = ctx.tenant!;

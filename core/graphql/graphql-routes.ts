@@ -133,7 +133,7 @@ export function registerGraphqlRoutes(api: Router, deps: GraphqlRouteDeps): Grap
     },
   );
 
-  registerPersistedRoutes(api, { persisted, authenticated: deps.authenticated, ready });
+  registerPersistedRoutes(api, { persisted, gateway, authenticated: deps.authenticated, ready });
   registerSettingsRoutes(api, { settings, gateway, authenticated: deps.authenticated, ready });
   return { gateway, schemas, persisted, settings };
 }

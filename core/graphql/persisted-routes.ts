@@ -3,23 +3,25 @@
  *   GET    /graphql/persisted          200 {persisted_queries: [{hash, name, query, created_at}]}, by name
  *   POST   /graphql/persisted          {query, name} → 201 {hash, name}; 200 when the text was already
  *                                      registered (the name is updated). 422 {message, errors} when query
- *                                      is missing or not valid GraphQL syntax, or name is missing.
+ *                                      is missing, not valid GraphQL syntax or not valid against the
+ *                                      tenant's current schema, or name is missing; nothing is stored.
  *   DELETE /graphql/persisted/{hash}   200 {message, hash}; 404 when no such hash.
  * Registering and removing need the permission `graphql.persisted.manage`: in persisted-only mode
- * the list is the tenant's allow-list of operations. The hash is the SHA-256 (hex) of the exact text;
- * the text is checked for syntax only, since the schema it runs against changes with the ring.
+ * the list is the tenant's allow-list of operations. The hash is the SHA-256 (hex) of the exact text.
+ * A stored query can still stop validating later, when an upgrade changes the schema; running it then
+ * answers the gateway's 400 validation error.
  */
 import type { RequestHandler, Router } from 'express';
-import { parse } from 'graphql';
 import { requirePermission } from '../auth/authenticate';
 import { currentContext } from '../context';
 import { notFound } from '../errors';
 import { BodyReader } from '../http/validate-body';
+import type { GraphqlGateway } from './gateway';
 import type { PersistedQueries } from './persisted-queries';
 
 const MAX_QUERY_LENGTH = 100_000;
 
-export function registerPersistedRoutes(api: Router, deps: { persisted: PersistedQueries; authenticated: RequestHandler; ready: Promise<unknown> }): void {
+export function registerPersistedRoutes(api: Router, deps: { persisted: PersistedQueries; gateway: GraphqlGateway; authenticated: RequestHandler; ready: Promise<unknown> }): void {
   const manage = requirePermission('graphql.persisted.manage');
   const tenantId = () => currentContext()!.tenant!.id;
 
@@ -31,11 +33,10 @@ export function registerPersistedRoutes(api: Router, deps: { persisted: Persiste
     const body = new BodyReader(req.body);
     const query = body.string('query', { required: true, max: MAX_QUERY_LENGTH });
     const name = body.string('name', { required: true, max: 255 });
-    if (query !== undefined && typeof query === 'string') {
-      try {
-        parse(query, { noLocation: true });
-      } catch (err) {
-        body.fail('query', `The query is not valid GraphQL: ${(err as Error).message}`);
+    if (typeof query === 'string' && !body.errors.query) {
+      for (const e of await deps.gateway.problems(currentContext()!.tenant!, query)) {
+        const parseFailed = e.extensions.code === 'GRAPHQL_PARSE_FAILED';
+        body.fail('query', `${parseFailed ? 'The query is not valid GraphQL' : 'The query is not valid against the current schema'}: ${e.message}`);
       }
     }
     body.done();

@@ -27,7 +27,7 @@ describe('spec 1 GraphQL persisted queries (rules 1-2, Persisted query states)',
   }, 120_000);
   afterAll(() => tp?.close());
 
-  describe('POST/GET/DELETE /graphql/persisted', () => {
+  describe('spec 1 GraphQL gateway: POST/GET/DELETE /graphql/persisted', () => {
     test('absent → registered: the answer is the SHA-256 of the text and the name', async () => {
       const res = await tp.api('/graphql/persisted', { token: owner.token, tenant: 'acme', body: { query: PRODUCT, name: 'Product by sku' } });
       expect(res.status).toBe(201);
@@ -52,6 +52,21 @@ describe('spec 1 GraphQL persisted queries (rules 1-2, Persisted query states)',
       expect(bad.body.message).toBe('The given data was invalid.');
       expect(bad.body.errors.name).toEqual(['The name field is required.']);
       expect(bad.body.errors.query[0]).toMatch(/^The query is not valid GraphQL: Syntax Error/);
+    });
+
+    test("a query that fails validation against the tenant's current schema: 422 in the validation shape, nothing stored", async () => {
+      const texts = ['{ nope }', '{ product(sku: "P-01", colour: "red") { sku } }', 'query P($sku: Int!) { product(sku: $sku) { sku } }'];
+      for (const query of texts) {
+        const res = await tp.api('/graphql/persisted', { token: owner.token, tenant: 'acme', body: { query, name: 'Broken' } });
+        expect(res.status).toBe(422);
+        expect(res.body.message).toBe('The given data was invalid.');
+        expect(Object.keys(res.body.errors)).toEqual(['query']);
+      }
+      const res = await tp.api('/graphql/persisted', { token: owner.token, tenant: 'acme', body: { query: texts[0], name: 'Broken' } });
+      expect(res.body.errors.query).toEqual(['The query is not valid against the current schema: Cannot query field "nope" on type "Query".']);
+      const listed = await tp.api('/graphql/persisted', { token: owner.token, tenant: 'acme' });
+      expect(listed.body.persisted_queries.map((q: { name: string }) => q.name)).not.toContain('Broken');
+      expect((await gql(tp, owner, undefined, byHash(sha256(texts[0])))).body.errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
     });
 
     test('registered → removed; removing again is 404', async () => {
