@@ -17,13 +17,14 @@ const ORDERS = path.resolve(__dirname, '../../modules/orders');
 
 describe('spec 1 GraphQL rule 5(a): orders alone, from the registry, in a fresh tenant', () => {
   let tp: TestPlatform;
+  let owner: Awaited<ReturnType<TestPlatform['install']>>;
   let shop: ShopTenant;
   let who: Who;
 
   beforeAll(async () => {
     if (await needsBuild(ORDERS, 'dist/index.js')) await buildModule(ORDERS);
     tp = await startTestPlatform();
-    const owner = await tp.install('acme');
+    owner = await tp.install('acme');
     const pkg = await packModule(ORDERS, { outDir: await mkdtemp(path.join(os.tmpdir(), 'mandi-pkg-')) });
     const published = await rawRequest(tp, 'POST', '/registry/packages', { token: owner.token, body: pkg.buffer });
     if (published.status !== 201) throw new Error(`publish failed: ${published.status} ${JSON.stringify(published.body)}`);
@@ -42,6 +43,16 @@ describe('spec 1 GraphQL rule 5(a): orders alone, from the registry, in a fresh 
     expect(sdl).toContain('# orders@1.0.0: schema file');
     expect(sdl).not.toContain('# warning');
     expect(sdl).toMatch(/type Mutation \{\s+createOrder\(/);
+    // No other module is there to define a root type.
+    expect((await gql(tp, who, '{ _gateway { modules } }')).body).toEqual({ data: { _gateway: { modules: ['orders@1.0.0'] } } });
+  });
+
+  test('a fresh tenant with nothing installed: the schema builds, Mutation is left out until a module adds a field', async () => {
+    const bare = await tenantIn(tp, { token: owner.token, alias: 'acme' }, 'empty', 'stable');
+    const sdl = String((await inTenant(tp, bare, '/graphql/schema')).body);
+    expect(sdl).not.toContain('# warning');
+    expect(sdl).not.toContain('Mutation');
+    expect((await gql(tp, { token: bare.token, tenant: bare.alias }, '{ _gateway { modules } }')).body).toEqual({ data: { _gateway: { modules: [] } } });
   });
 
   test('a mutation creates an order and a query reads it back, through the bus', async () => {
