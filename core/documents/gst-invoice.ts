@@ -41,11 +41,11 @@ function columns(sameState: boolean): Column[] {
   return [...head, ...tax, { title: 'Total', width: sameState ? 45 : 48, align: 'right', cell: (l) => money(l.total) }];
 }
 
-/** Lines of text of a party: name, trade name, address, state with code, GSTIN, contact. */
-function partyLines(p: DocumentParty, gstinWhenNone: string): string[] {
+/** Lines of text of a party: trade name, address, state with code, GSTIN (none for a delivery address: `gstinWhenNone` null), contact. */
+function partyLines(p: DocumentParty, gstinWhenNone: string | null): string[] {
   const state = p.state ? `State: ${p.state}${p.state_code ? `, Code: ${p.state_code}` : ''}` : '';
   const contact = [p.phone, p.email].filter(Boolean).join('  ');
-  return [p.trade_name && p.trade_name !== p.name ? `(${p.trade_name})` : '', ...(p.address_lines ?? []), state, `GSTIN: ${p.gstin || gstinWhenNone}`, contact].filter(Boolean);
+  return [p.trade_name && p.trade_name !== p.name ? `(${p.trade_name})` : '', ...(p.address_lines ?? []), state, p.gstin || gstinWhenNone ? `GSTIN: ${p.gstin || gstinWhenNone}` : '', contact].filter(Boolean);
 }
 
 /** Writes labelled blocks side by side from the same top; the page continues below the taller one. */
@@ -67,7 +67,7 @@ function heading(doc: PDFKit.PDFDocument, text: string, x: number, width: number
   doc.font('Helvetica-Bold').fontSize(8).fillColor('#555555').text(text.toUpperCase(), x, doc.y, { width }).fillColor('black').font('Helvetica').fontSize(9);
 }
 
-function party(doc: PDFKit.PDFDocument, title: string, p: DocumentParty | null, gstinWhenNone: string, x: number, width: number) {
+function party(doc: PDFKit.PDFDocument, title: string, p: DocumentParty | null, gstinWhenNone: string | null, x: number, width: number) {
   heading(doc, title, x, width);
   if (!p) {
     doc.fillColor(MISSING).text('Supplier details not set: fill the business profile (PUT /order-settings/business-profile).', x, doc.y, { width }).fillColor('black');
@@ -147,7 +147,7 @@ export function layoutGstInvoice(doc: PDFKit.PDFDocument, d: InvoiceDocument) {
   sideBySide(doc, [(x, w) => party(doc, 'Supplier', d.seller, 'not given', x, w), (x, w) => details(doc, rows, x, w)]);
   sideBySide(doc, [
     (x, w) => party(doc, 'Bill to (recipient)', d.buyer, 'Unregistered', x, w),
-    ...(d.ship_to ? [(x: number, w: number) => party(doc, 'Ship to', d.ship_to!, 'Unregistered', x, w)] : []),
+    ...(d.ship_to ? [(x: number, w: number) => party(doc, 'Ship to', d.ship_to!, null, x, w)] : []),
   ]);
   table(doc, d);
   totals(doc, d);

@@ -20,8 +20,11 @@ export const STATE_CODES: Record<string, string> = {
 
 const squash = (s: string) => s.toLowerCase().replace(/&/g, 'and').replace(/[^a-z]/g, '');
 const BY_NAME = new Map(Object.entries(STATE_CODES).map(([code, name]) => [squash(name), code]));
-// Names still written on addresses for states whose code or name changed.
-for (const [alias, code] of [['Orissa', '21'], ['Pondicherry', '34'], ['New Delhi', '07'], ['Dadra and Nagar Haveli', '26'], ['Jammu & Kashmir', '01']] as const) {
+// Other names addresses use: former names, and the two-letter abbreviations (MH, KA, TN, …).
+const ALIASES = 'Orissa:21,Pondicherry:34,New Delhi:07,Dadra and Nagar Haveli:26,JK:01,HP:02,PB:03,CH:04,UK:05,UT:05,HR:06,DL:07,RJ:08,UP:09,BR:10,SK:11,AR:12,NL:13,MN:14,'
+  + 'MZ:15,TR:16,ML:17,AS:18,WB:19,JH:20,OD:21,OR:21,CG:22,CT:22,MP:23,GJ:24,DD:25,DN:26,MH:27,KA:29,GA:30,LD:31,KL:32,TN:33,PY:34,AN:35,TS:36,TG:36,AP:37,LA:38';
+for (const pair of ALIASES.split(',')) {
+  const [alias, code] = pair.split(':') as [string, string];
   BY_NAME.set(squash(alias), code);
 }
 

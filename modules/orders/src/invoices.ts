@@ -5,7 +5,9 @@
  * counter is host.db.sequence("<PREFIX>-<YYYYMM>") taken inside the same transaction that inserts
  * the invoice. The sequence row stays locked until that transaction ends, so concurrent requests
  * queue on it; a rolled-back insert rolls the counter back too: no gap and no duplicate. The month
- * is the platform clock's UTC month at issue time. Past 9999 the number simply grows a digit.
+ * is India's (UTC+05:30) at issue by the platform clock, as the printed date of issue is, so the
+ * number never names the month before its date. Past 9999 the number simply grows a digit; up to
+ * 99999 it stays within the 16 characters Rule 46 of the CGST Rules allows.
  *
  * Credit notes carry an amount (tax-inclusive, at most what is left un-credited of the order
  * total) and a reason; their tax is the order's tax share of that amount, rounded half-up to
@@ -40,8 +42,12 @@ export const PREFIX: Record<string, string> = { invoice: 'INV', credit_note: 'CN
 const DAY = 86_400_000;
 export const DUE_DAYS = 30;
 
+/** India has one time zone and no daylight saving: UTC+05:30. */
+const INDIA_OFFSET_MS = 19_800_000;
+
+/** The YYYYMM of an invoice number: India's month, the calendar of its printed date of issue. */
 function period(ms: number) {
-  const d = new Date(ms);
+  const d = new Date(ms + INDIA_OFFSET_MS);
   return `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
 }
 

@@ -26,7 +26,7 @@ async function pdfText(invoice: { pdf_path: string | null }): Promise<string> {
   const bytes = Buffer.from(await res.arrayBuffer());
   const parser = new PDFParser(null, true);
   return new Promise((resolve, reject) => {
-    parser.on('pdfParser_dataError', (e) => reject(e.parserError));
+    parser.on('pdfParser_dataError', (e) => reject('parserError' in e ? e.parserError : e));
     parser.on('pdfParser_dataReady', () => resolve(parser.getRawTextContent().replace(/\r\n/g, '\n')));
     parser.parseBuffer(bytes);
   });
