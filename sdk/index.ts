@@ -6,6 +6,7 @@
 export { defineModule, operation, type OperationInput, type OperationOutput } from './define-module';
 export type { ContextUser, EventHandler, EventInfo, HandlerContext, ModuleDefinition, OperationHandler } from './runtime/context';
 export type { FetchInit, FetchResponse, Host, HostLog } from './runtime/host';
+export type { DocumentParty, InvoiceDocument, InvoiceDocumentLine } from './runtime/documents';
 export type {
   ColumnName,
   Db,

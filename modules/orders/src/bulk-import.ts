@@ -203,7 +203,7 @@ export async function importChunk(input: ChunkInput, ctx: HandlerContext) {
 }
 
 const ORDER_UPDATE_FIELDS = [
-  'status', 'payment_status', 'customer_id', 'customer', 'subtotal', 'discount', 'tax_total', 'total', 'total_paid', 'balance_due',
+  'status', 'payment_status', 'customer_id', 'customer', 'customer_name', 'subtotal', 'discount', 'tax_total', 'total', 'total_paid', 'balance_due',
   'tax_details', 'notes', 'source', 'version', 'import_hash', 'updated_at',
 ];
 
@@ -244,6 +244,8 @@ async function writeGroups(tx: DbTransaction, groups: ImportGroup[], importId: s
   const orderRows = writes.map(({ group, version }) => ({
     order_number: group.order_number,
     ...group.order,
+    // Derived, so not in the content hash: files imported before the column existed stay unchanged.
+    customer_name: group.order.customer.name ?? null,
     tax_details: { imported: true, same_state: true, cgst: '0.00', sgst: '0.00', igst: '0.00', total_tax: group.order.tax_total },
     source,
     version,

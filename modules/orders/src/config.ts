@@ -2,7 +2,8 @@
 import type { HandlerContext } from '../../../sdk';
 import { invalid, notFound } from './errors';
 import { D, parseAmount } from './money';
-import { inTransaction, nowIso } from './store';
+import { PROFILE_KEY } from './business-profile';
+import { getSetting, inTransaction, nowIso } from './store';
 import { gstConfigs, gstRate, lookupRate, taxResult, type TaxConfigRow } from './tax';
 import { changingDefinitions } from './definition-cache';
 
@@ -75,9 +76,10 @@ export async function calculateTax(input: { amount: unknown; hsn_code?: string; 
 }
 
 // Every key the manifest's update_settings input accepts; one left out here would be accepted and dropped.
-const SETTING_KEYS = ['seller_state', 'seller_name', 'seller_gstin', 'default_payment_provider', 'ndr_max_attempts', 'ndr_auto_reattempt', 'webhook_retry_backoff_ms'] as const;
+// The seller's name and GSTIN are in the business profile (./business-profile.ts).
+const SETTING_KEYS = ['seller_state', 'default_payment_provider', 'ndr_max_attempts', 'ndr_auto_reattempt', 'webhook_retry_backoff_ms'] as const;
 const DEFAULTS: Record<string, unknown> = {
-  seller_state: null, seller_name: null, seller_gstin: null, default_payment_provider: null, ndr_max_attempts: 3, ndr_auto_reattempt: true,
+  seller_state: null, default_payment_provider: null, ndr_max_attempts: 3, ndr_auto_reattempt: true,
   webhook_retry_backoff_ms: 60_000, // spec 3 Limits: 60-second backoff
 };
 
@@ -90,6 +92,9 @@ export async function getSettings(_input: unknown, ctx: HandlerContext) {
 
 export async function updateSettings(input: Record<string, unknown>, ctx: HandlerContext) {
   await changingDefinitions(() => inTransaction(ctx.host.db, async (tx) => {
+    if (input.seller_state !== undefined && (await getSetting(tx, PROFILE_KEY, null))) {
+      throw invalid('seller_state', 'The seller state is the business profile\'s address.state: change it with PUT /order-settings/business-profile.');
+    }
     for (const key of SETTING_KEYS) if (input[key] !== undefined) await tx.upsert('Setting', { key, value: input[key] });
   }));
   return getSettings({}, ctx);

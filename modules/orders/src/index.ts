@@ -6,6 +6,7 @@
  * new_status}, … are published as the spec lists them.
  */
 import { defineModule } from '../../../sdk';
+import { getBusinessProfile, updateBusinessProfile } from './business-profile';
 import { calculateTax, createTaxConfig, deleteTaxConfig, getSettings, getTaxConfig, listTaxConfigs, updateSettings, updateTaxConfig } from './config';
 import { createInvoice, issueCreditNote, listInvoices } from './invoices';
 import { cancelOrder, createOrder, deleteOrder, getOrder, history, listOrders, updateStatus } from './orders';
@@ -63,6 +64,8 @@ export default defineModule({
     delete_tax_config: deleteTaxConfig,
     get_settings: getSettings,
     update_settings: updateSettings,
+    get_business_profile: getBusinessProfile,
+    update_business_profile: updateBusinessProfile,
     analytics_dashboard: dashboard,
     analytics_revenue: revenue,
     analytics_fulfillment: fulfillment,

@@ -5,18 +5,28 @@
  * counter is host.db.sequence("<PREFIX>-<YYYYMM>") taken inside the same transaction that inserts
  * the invoice. The sequence row stays locked until that transaction ends, so concurrent requests
  * queue on it; a rolled-back insert rolls the counter back too: no gap and no duplicate. The month
- * is the platform clock's UTC month at issue time. Past 9999 the number simply grows a digit.
+ * is India's (UTC+05:30) at issue by the platform clock, as the printed date of issue is, so the
+ * number never names the month before its date. Past 9999 the number simply grows a digit; up to
+ * 99999 it stays within the 16 characters Rule 46 of the CGST Rules allows.
  *
  * Credit notes carry an amount (tax-inclusive, at most what is left un-credited of the order
  * total) and a reason; their tax is the order's tax share of that amount, rounded half-up to
  * paise, split like the order (CGST = half rounded half-up, SGST = the rest; or all IGST).
  *
+ * GST particulars (Rule 46 of the CGST Rules; Rule 53 for credit notes): the supplier (the
+ * business profile) and the place of supply are kept on the invoice as they were at issue, so a
+ * later change of profile never alters an issued document; a credit note keeps the invoice it
+ * adjusts (the order's latest invoice). The buyer's GSTIN is checked (./gstin.ts).
+ *
  * PDF: module code cannot run pdfkit (no Node in the sandbox), so after the invoice is committed
- * the public core operation documents.render_pdf lays it out and stores it; pdf_path and pdf_url
- * (the download route) are then saved on the invoice.
+ * the public core operation documents.render_pdf lays it out (./invoice-document.ts builds its
+ * data) and stores it; pdf_path and pdf_url (the download route) are then saved on the invoice.
  */
 import type { DbTransaction, HandlerContext } from '../../../sdk';
+import { loadBusinessProfile, type BusinessProfile } from './business-profile';
 import { invalid, OrdersError } from './errors';
+import { parseGstin } from './gstin';
+import { invoiceDocument, placeOfSupply, type PlaceOfSupply } from './invoice-document';
 import { D, parseAmount, str } from './money';
 import { inTransaction, itemsOf, loadOrder, saveOrder, UUID_RE, type ItemRow, type OrderRow } from './store';
 
@@ -25,14 +35,19 @@ export type InvoiceRow = {
   total_tax: string; discount: string; total: string; currency: string; billing_name: string | null; billing_gstin: string | null;
   line_items: unknown[]; reason: string | null; refund_id: string | null; pdf_path: string | null; pdf_url: string | null;
   issued_at: string | null; due_at: string | null; created_at: string;
+  seller: BusinessProfile | null; place_of_supply: PlaceOfSupply | null; original_invoice: { id: string; invoice_number: string; issued_at: string } | null;
 };
 
 export const PREFIX: Record<string, string> = { invoice: 'INV', credit_note: 'CN', proforma: 'PI' };
 const DAY = 86_400_000;
 export const DUE_DAYS = 30;
 
+/** India has one time zone and no daylight saving: UTC+05:30. */
+const INDIA_OFFSET_MS = 19_800_000;
+
+/** The YYYYMM of an invoice number: India's month, the calendar of its printed date of issue. */
 function period(ms: number) {
-  const d = new Date(ms);
+  const d = new Date(ms + INDIA_OFFSET_MS);
   return `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
 }
 
@@ -51,10 +66,11 @@ export async function createInvoice(input: InvoiceInput, ctx: HandlerContext) {
     }
     return issueCreditNote({ id: input.id, amount: input.amount, reason: input.reason ?? 'credit note', refund_id: input.refund_id, pdf: input.pdf }, ctx);
   }
-  const { order, items } = await orderWithItems(ctx, input.id);
+  const billingGstin = input.billing_gstin === undefined ? undefined : parseGstin(input.billing_gstin, 'billing_gstin');
+  const [{ order, items }, seller] = await Promise.all([orderWithItems(ctx, input.id), loadBusinessProfile(ctx.host.db)]);
   if (order.status === 'cancelled' && type === 'invoice') throw new OrdersError('INVALID_STATUS', `Order ${order.order_number} is cancelled; it cannot be invoiced.`, { status: 409, current_status: order.status });
   const lineItems = items.map((i) => ({
-    name: i.name, sku: i.sku, hsn_code: i.hsn_code, quantity: i.quantity, unit_price: i.unit_price, discount: i.discount, taxable_amount: i.taxable_amount,
+    name: i.name, sku: i.sku, hsn_code: i.hsn_code, quantity: i.quantity, unit: i.unit ?? 'NOS', unit_price: i.unit_price, discount: i.discount, taxable_amount: i.taxable_amount,
     tax_rate: i.tax_rate, cgst: i.cgst, sgst: i.sgst, igst: i.igst, tax_total: i.tax_total, total: i.total,
   }));
   const byRate: Record<string, { taxable: string; tax: string }> = {};
@@ -67,7 +83,8 @@ export async function createInvoice(input: InvoiceInput, ctx: HandlerContext) {
     order_id: order.id, status: type === 'invoice' && order.payment_status === 'paid' ? 'paid' : 'issued', subtotal: order.subtotal, discount: order.discount,
     total_tax: order.tax_total, total: order.total, currency: order.currency,
     tax_details: { ...order.tax_details, shipping: order.shipping_total, by_rate: byRate },
-    billing_name: billingName(order, input.billing_name), billing_gstin: input.billing_gstin ?? order.billing_gstin, line_items: lineItems, reason: input.reason ?? null, refund_id: null,
+    billing_name: billingName(order, input.billing_name), billing_gstin: billingGstin === undefined ? order.billing_gstin : billingGstin, line_items: lineItems, reason: input.reason ?? null, refund_id: null,
+    seller, place_of_supply: placeOfSupply(order, seller), original_invoice: null,
   };
   const invoice = await insertNumbered(ctx, type, async () => base);
   return input.pdf === false ? invoice : renderPdf(ctx, invoice, order);
@@ -101,6 +118,7 @@ async function insertNumbered(ctx: HandlerContext, type: string, build: (tx: DbT
 export async function issueCreditNote(input: { id: string; amount: unknown; reason: string; refund_id?: string; pdf?: boolean }, ctx: HandlerContext) {
   const amount = parseAmount(input.amount, 'amount');
   let order: OrderRow | undefined;
+  const seller = await loadBusinessProfile(ctx.host.db);
   const invoice = await insertNumbered(ctx, 'credit_note', async (tx) => {
     const current = await loadOrder(tx, input.id);
     const open = new D(current.total).minus(current.total_credited);
@@ -117,11 +135,22 @@ export async function issueCreditNote(input: { id: string; amount: unknown; reas
     const sgst = cgst;
     const igst = current.same_state ? new D(0) : new D(str(share));
     const tax = cgst.plus(sgst).plus(igst);
+    const [items, original] = await Promise.all([
+      itemsOf(tx, current.id),
+      tx.findOne<InvoiceRow>('Invoice', { where: { order_id: current.id, type: 'invoice' }, order: [['created_at', 'DESC'], ['invoice_number', 'DESC']] }),
+    ]);
+    // A credit over lines of one rate (or one HSN code) says so; over mixed lines there is no single one.
+    const one = (values: Array<string | null>) => (new Set(values).size === 1 && values[0] !== null ? values[0]! : null);
     return {
       order_id: current.id, status: 'issued', subtotal: str(amount.minus(tax)), discount: '0.00', total_tax: str(tax), total: str(amount), currency: current.currency,
       tax_details: { same_state: current.same_state, cgst: str(cgst), sgst: str(sgst), igst: str(igst), total_tax: str(tax) },
       billing_name: billingName(current), billing_gstin: current.billing_gstin, reason: input.reason, refund_id: input.refund_id ?? null,
-      line_items: [{ name: `Credit for order ${current.order_number}: ${input.reason}`, quantity: 1, taxable_amount: str(amount.minus(tax)), cgst: str(cgst), sgst: str(sgst), igst: str(igst), total: str(amount) }],
+      line_items: [{
+        name: `Credit for order ${current.order_number}: ${input.reason}`, quantity: null, hsn_code: one(items.map((i) => i.hsn_code)), tax_rate: one(items.map((i) => new D(i.tax_rate).toFixed(2))),
+        taxable_amount: str(amount.minus(tax)), cgst: str(cgst), sgst: str(sgst), igst: str(igst), total: str(amount),
+      }],
+      seller, place_of_supply: placeOfSupply(current, seller),
+      original_invoice: original ? { id: original.id, invoice_number: original.invoice_number, issued_at: original.issued_at } : null,
     };
   });
   return input.pdf === false ? invoice : renderPdf(ctx, invoice, order!);
@@ -129,16 +158,7 @@ export async function issueCreditNote(input: { id: string; amount: unknown; reas
 
 async function renderPdf(ctx: HandlerContext, invoice: InvoiceRow, order: OrderRow): Promise<InvoiceRow> {
   try {
-    const out = await ctx.host.call<{ path: string; url: string }>('documents.render_pdf', {
-      template: 'invoice',
-      name: invoice.invoice_number,
-      data: {
-        title: invoice.type === 'credit_note' ? 'Credit note' : invoice.type === 'proforma' ? 'Proforma invoice' : 'Tax invoice',
-        number: invoice.invoice_number, order_number: order.order_number, issued_at: invoice.issued_at, due_at: invoice.due_at,
-        billing_name: invoice.billing_name, billing_gstin: invoice.billing_gstin, currency: invoice.currency, line_items: invoice.line_items,
-        subtotal: invoice.subtotal, discount: invoice.discount, tax_details: invoice.tax_details, total_tax: invoice.total_tax, total: invoice.total, reason: invoice.reason,
-      },
-    });
+    const out = await ctx.host.call<{ path: string; url: string }>('documents.render_pdf', { template: 'invoice', name: invoice.invoice_number, data: invoiceDocument(invoice, order) });
     await ctx.host.db.update<InvoiceRow>('Invoice', { pdf_path: out.path, pdf_url: out.url }, { where: { id: invoice.id } });
     return { ...invoice, pdf_path: out.path, pdf_url: out.url };
   } catch (err) {

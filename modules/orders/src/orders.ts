@@ -9,8 +9,9 @@ import {
 import { computeTax, gstConfigs, lookupRate } from './tax';
 import { cachedDefinition } from './definition-cache';
 import { customFieldFilter, valuesForNewOrder } from './custom-field-values';
+import { parseGstin } from './gstin';
 
-type ItemInput = { name: string; sku?: string; hsn_code?: string; quantity: unknown; unit_price: unknown; discount?: unknown; tax_rate?: unknown; weight?: unknown };
+type ItemInput = { name: string; sku?: string; hsn_code?: string; quantity: unknown; unit_price: unknown; discount?: unknown; tax_rate?: unknown; weight?: unknown; unit?: string };
 export type CreateInput = {
   order_number?: string;
   customer: { id?: string; name?: string; email?: string; phone?: string };
@@ -42,6 +43,7 @@ async function sameState(ctx: HandlerContext, input: CreateInput): Promise<boole
 export async function createOrder(input: CreateInput, ctx: HandlerContext) {
   const db = ctx.host.db;
   if (!input.customer?.email && !input.customer?.phone && !input.customer?.id) throw invalid('customer', 'The customer needs an id, an email or a phone.');
+  const billingGstin = parseGstin(input.billing_gstin, 'billing_gstin');
   const customFields = await valuesForNewOrder(ctx, input.custom_fields);
   const intra = await sameState(ctx, input);
   // Price every line first: nothing is written when any line is invalid.
@@ -73,6 +75,7 @@ export async function createOrder(input: CreateInput, ctx: HandlerContext) {
       tax_total: str(tax.total),
       total: str(taxable.plus(tax.total)),
       weight: item.weight === undefined ? null : String(item.weight),
+      unit: item.unit?.trim().toUpperCase() || null,
     });
   }
   const orderDiscount = input.discount === undefined ? new D(0) : parseAmount(input.discount, 'discount', { allowZero: true });
@@ -107,6 +110,7 @@ export async function createOrder(input: CreateInput, ctx: HandlerContext) {
       fulfillment_status: 'unfulfilled',
       customer_id: input.customer.id ?? input.customer.email ?? input.customer.phone ?? null,
       customer: input.customer,
+      customer_name: input.customer.name ?? null,
       currency: input.currency ?? 'INR',
       is_cod: input.is_cod ?? false,
       same_state: intra,
@@ -122,7 +126,7 @@ export async function createOrder(input: CreateInput, ctx: HandlerContext) {
       tax_details: taxDetails,
       billing_address: input.billing_address ?? null,
       shipping_address: input.shipping_address ?? null,
-      billing_gstin: input.billing_gstin ?? null,
+      billing_gstin: billingGstin,
       custom_fields: customFields,
       notes: input.notes ?? null,
       source: input.source ?? (ctx.caller === 'http' || ctx.caller === 'graphql' ? 'manual' : ctx.caller),
@@ -174,7 +178,7 @@ export async function listOrders(input: ListInput, ctx: HandlerContext) {
   if (Object.keys(range).length) where.created_at = range;
   if (input.search) {
     const like = `%${String(input.search).replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-    and.push({ $or: [{ order_number: { $iLike: like } }, { customer_id: { $iLike: like } }] });
+    and.push({ $or: [{ order_number: { $iLike: like } }, { customer_id: { $iLike: like } }, { customer_name: { $iLike: like } }] });
   }
   // Filterable custom fields (spec 3) match in SQL: JSONB containment on custom_fields.
   const custom = input.custom_fields === undefined ? null : await customFieldFilter(ctx.host.db, input.custom_fields);

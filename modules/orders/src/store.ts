@@ -17,6 +17,7 @@ export type OrderRow = {
   fulfillment_status: string;
   customer_id: string | null;
   customer: Record<string, unknown>;
+  customer_name: string | null;
   currency: string;
   is_cod: boolean;
   same_state: boolean;
@@ -63,6 +64,7 @@ export type ItemRow = {
   tax_total: string;
   total: string;
   weight: string | null;
+  unit: string | null;
 };
 
 export const ORDER_STATUSES = ['pending', 'confirmed', 'processing', 'ready_to_ship', 'shipped', 'out_for_delivery', 'delivered', 'rto_initiated', 'rto_received', 'cancelled'] as const;

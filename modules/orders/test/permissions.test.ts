@@ -80,6 +80,7 @@ const changes = (): Array<[string, string, unknown, string]> => [
   ['PUT', `/order-tax-configurations/${taxConfigId}`, { rate: 12 }, 'orders.manage'],
   ['DELETE', `/order-tax-configurations/${taxConfigId}`, undefined, 'orders.manage'],
   ['PUT', '/order-settings', { seller_state: 'Goa' }, 'orders.manage'],
+  ['PUT', '/order-settings/business-profile', { legal_name: 'Not allowed' }, 'orders.manage'],
   ['DELETE', `/orders/${order.id}`, undefined, 'orders.delete'],
 ];
 
@@ -92,6 +93,7 @@ describe('spec 3: orders permissions', () => {
     expect((await api(viewer, host.tenantId, 'GET', `/orders/${order.id}/payments`)).body.payments).toHaveLength(1);
     expect((await api(viewer, host.tenantId, 'GET', '/order-tax-configurations')).status).toBe(200);
     expect((await api(viewer, host.tenantId, 'GET', '/order-settings')).status).toBe(200);
+    expect((await api(viewer, host.tenantId, 'GET', '/order-settings/business-profile')).status).toBe(200);
     expect((await api(viewer, host.tenantId, 'POST', '/order-tax/calculate', { amount: '100.00' })).status).toBe(201);
   });
 

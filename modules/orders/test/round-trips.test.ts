@@ -165,13 +165,13 @@ describe('spec 3 (Order create, Order payment, Invoice): round trips of the hot 
     ]);
   });
 
-  it('invoice: the order and its lines read in parallel, then a transaction of 4 trips', async () => {
+  it('invoice: the order, its lines and the business profile read in parallel, then a transaction of 4 trips', async () => {
     const order = (await host.request('POST', '/orders', ORDER)).body;
     const issued = await tripsOf('POST', `/orders/${order.id}/invoices`, { type: 'invoice', pdf: false });
     expect(issued.res.status).toBe(201);
     expect(issued.res.body.line_items).toHaveLength(2);
-    expect(issued.sql.slice(0, 2).map((s) => s.match(/FROM "orders"\."(\w+)"/)?.[1]).sort()).toEqual(['order_items', 'orders']);
-    expect(issued.sql.slice(2)).toEqual([
+    expect(issued.sql.slice(0, 3).map((s) => s.match(/FROM "orders"\."(\w+)"/)?.[1]).sort()).toEqual(['order_items', 'orders', 'settings']);
+    expect(issued.sql.slice(3)).toEqual([
       expect.stringMatching(SCOPED_BEGIN),
       expect.stringMatching(/^INSERT INTO "orders"\."_sequences"/),
       expect.stringMatching(/^INSERT INTO "orders"\."invoices"/),

@@ -78,13 +78,13 @@ describe('spec 3 Tax configuration: tax calculation (GST)', () => {
 });
 
 describe('spec 3: Invoice numbering, credit notes and PDF', () => {
-  it('numbers per prefix and month, across a month boundary (settable clock), due 30 days out, PDF downloadable', async () => {
+  it('numbers per prefix and month (India\'s, UTC+05:30), across a month boundary (settable clock), due 30 days out, PDF downloadable', async () => {
     const o = await create();
-    host.platform.clock.set(new Date('2031-01-31T23:59:00Z'));
+    host.platform.clock.set(new Date('2031-01-31T18:29:00Z')); // 23:59 on 31 January in India
     const inv1 = await host.request('POST', `/orders/${o.id}/invoices`, { type: 'invoice' });
     const pi1 = await host.request('POST', `/orders/${o.id}/invoices`, { type: 'proforma' });
     const inv2 = await host.request('POST', `/orders/${o.id}/invoices`, { type: 'invoice' });
-    host.platform.clock.set(new Date('2031-02-01T00:01:00Z'));
+    host.platform.clock.set(new Date('2031-01-31T18:31:00Z')); // 00:01 on 1 February in India
     const inv3 = await host.request('POST', `/orders/${o.id}/invoices`, { type: 'invoice' });
     const cn1 = await host.request('POST', `/orders/${o.id}/invoices`, { type: 'credit_note', amount: '118.00', reason: 'damaged item' });
     // A credit note above what is left to credit is refused and takes no number: the next one is 0002.

@@ -22,7 +22,8 @@ def op(method, desc, perm, inp, out=None, route=None, public=False):
         routes.append({"method": m, "path": p, "operation": f"orders.{method}", "permission": perm})
 
 ADDRESS = {"type": "object", "properties": {"name": S(), "line1": S(), "line2": S(), "city": S(), "state": S(description="state name or GST state code"), "pincode": S(), "country": S(), "phone": S()}, "additionalProperties": True}
-ITEM = obj({"name": S(minLength=1, maxLength=255), "sku": S(maxLength=100), "hsn_code": S(maxLength=20), "quantity": {"type": ["integer", "string"]}, "unit_price": MONEY, "discount": MONEY, "tax_rate": {"type": ["string", "number"], "description": "rate_override for this line (0, 5, 12, 18, 28)"}, "weight": {"type": ["string", "number"]}}, ["name", "quantity", "unit_price"])
+ITEM = obj({"name": S(minLength=1, maxLength=255), "sku": S(maxLength=100), "hsn_code": S(maxLength=20), "quantity": {"type": ["integer", "string"]}, "unit_price": MONEY, "discount": MONEY, "tax_rate": {"type": ["string", "number"], "description": "rate_override for this line (0, 5, 12, 18, 28)"}, "weight": {"type": ["string", "number"]},
+             "unit": S(minLength=1, maxLength=10, description="unit or Unique Quantity Code printed on the invoice (NOS, PCS, KGS, MTR, …); default NOS")}, ["name", "quantity", "unit_price"])
 CUSTOMER = obj({"id": S(maxLength=100), "name": S(maxLength=255), "email": S(maxLength=255), "phone": S(maxLength=30)}, extra=False)
 
 # Specific routes first: the router takes the first match in declaration order.
@@ -148,11 +149,11 @@ op("retry_notification_sends", "Sends again every notification whose retry is du
 op("create", "Creates an order: items priced, GST computed per line, totals, order.created published.", "orders.create",
    obj({"order_number": S(minLength=1, maxLength=50, pattern="^[A-Za-z0-9_./-]+$"), "customer": CUSTOMER, "items": {"type": "array", "minItems": 1, "maxItems": 500, "items": ITEM},
         "currency": S(pattern="^[A-Z]{3}$", default="INR"), "is_cod": {"type": "boolean", "default": False}, "same_state": {"type": "boolean", "description": "intra-state supply (CGST+SGST); default: compare the shipping address state with the seller state, else true"},
-        "status": S(enum=["pending", "confirmed"], default="pending"), "discount": MONEY, "shipping_total": MONEY, "billing_address": ADDRESS, "shipping_address": ADDRESS, "billing_gstin": S(maxLength=15),
+        "status": S(enum=["pending", "confirmed"], default="pending"), "discount": MONEY, "shipping_total": MONEY, "billing_address": ADDRESS, "shipping_address": ADDRESS, "billing_gstin": S(maxLength=20, description="the buyer's GSTIN (15 characters, checked) when registered"),
         "custom_fields": {"type": "object"}, "notes": S(maxLength=5000), "source": S(maxLength=100)}, ["customer", "items"]),
    ORDER_OUT, ("POST", "/orders"))
-op("list", "Lists orders: filters (status, payment_status, is_cod, customer, dates, custom fields), search over order number and customer, sort, pagination.", "orders.view",
-   obj({"status": S(), "payment_status": S(), "fulfillment_status": S(), "is_cod": {"type": "boolean"}, "customer_id": S(), "search": S(maxLength=100), "from": S(), "to": S(),
+op("list", "Lists orders: filters (status, payment_status, is_cod, customer, dates, custom fields), search over order number, customer id and customer name, sort, pagination.", "orders.view",
+   obj({"status": S(), "payment_status": S(), "fulfillment_status": S(), "is_cod": {"type": "boolean"}, "customer_id": S(), "search": S(maxLength=100, description="part of the order number, customer id or customer name, any case"), "from": S(), "to": S(),
         "sort": S(enum=["created_at", "-created_at", "total", "-total", "order_number", "-order_number", "newest", "oldest", "price_asc", "price_desc"], default="-created_at", description="a column, - first for descending; or spec 1's screen words newest, oldest, price_asc, price_desc"), "page": {"type": "integer", "minimum": 1, "default": 1}, "per_page": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
         "custom_fields": {"type": "object", "description": "is_filterable custom fields, {field_key: value}, all must match; in a query string custom_fields[field_key]=value"}}, extra=True),
    {"type": "object", "properties": {"data": {"type": "array"}, "pagination": {"type": "object"}}}, ("GET", "/orders"))
@@ -177,7 +178,7 @@ op("refund", "Refunds part or all of a completed payment; forwarded to the provi
    route=("POST", "/orders/:id/refund"))
 op("list_refunds", "Refunds of an order.", "orders.view", obj({"id": ID}, ["id"]), route=("GET", "/orders/:id/refunds"))
 op("create_invoice", "Issues an invoice, credit note or proforma: items loaded, GST calculated, next gap-free number <PREFIX>-<YYYYMM>-<NNNN>, due 30 days out, PDF rendered.", "orders.manage",
-   obj({"id": ID, "type": S(enum=["invoice", "credit_note", "proforma"], default="invoice"), "amount": MONEY, "reason": S(maxLength=500), "refund_id": UUID, "billing_name": S(maxLength=255), "billing_gstin": S(maxLength=15), "pdf": {"type": "boolean", "default": True}}, ["id"]),
+   obj({"id": ID, "type": S(enum=["invoice", "credit_note", "proforma"], default="invoice"), "amount": MONEY, "reason": S(maxLength=500), "refund_id": UUID, "billing_name": S(maxLength=255), "billing_gstin": S(maxLength=20, description="the buyer's GSTIN (checked); default the order's"), "pdf": {"type": "boolean", "default": True}}, ["id"]),
    route=("POST", "/orders/:id/invoices"))
 op("create_credit_note", "Credit note for a partial or full refund, with an amount and a reason (internal; also POST /orders/{id}/invoices with type credit_note).", "orders.manage",
    obj({"id": ID, "amount": MONEY, "reason": S(minLength=1, maxLength=500), "refund_id": UUID}, ["id", "amount", "reason"]))
@@ -200,9 +201,16 @@ op("create_tax_config", "Creates a tax configuration; is_default replaces the ty
 op("get_tax_config", "One tax configuration.", "orders.view", obj({"config_id": {"type": "integer", "minimum": 1}}, ["config_id"]), route=("GET", "/order-tax-configurations/:config_id"))
 op("update_tax_config", "Updates a tax configuration.", "orders.manage", obj({"config_id": {"type": "integer", "minimum": 1}, **TAXCFG}, ["config_id"]), route=("PUT", "/order-tax-configurations/:config_id"))
 op("delete_tax_config", "Deletes a tax configuration.", "orders.manage", obj({"config_id": {"type": "integer", "minimum": 1}}, ["config_id"]), route=("DELETE", "/order-tax-configurations/:config_id"))
-SETTINGS = {"seller_state": S(maxLength=50), "default_payment_provider": S(maxLength=100), "ndr_max_attempts": {"type": "integer", "minimum": 1, "maximum": 10}, "ndr_auto_reattempt": {"type": "boolean"}, "seller_name": S(maxLength=255), "seller_gstin": S(maxLength=15), "webhook_retry_backoff_ms": {"type": "integer", "minimum": 1000, "maximum": 3600000}}
+SETTINGS = {"seller_state": S(maxLength=50), "default_payment_provider": S(maxLength=100), "ndr_max_attempts": {"type": "integer", "minimum": 1, "maximum": 10}, "ndr_auto_reattempt": {"type": "boolean"}, "webhook_retry_backoff_ms": {"type": "integer", "minimum": 1000, "maximum": 3600000}}
 op("get_settings", "Orders settings of the tenant (seller state for GST, default payment provider, NDR rules).", "orders.view", obj({}), route=("GET", "/order-settings"))
 op("update_settings", "Changes orders settings.", "orders.manage", obj(SETTINGS), route=("PUT", "/order-settings"))
+# The supplier on tax invoices (Rule 46 of the CGST Rules); spec 3 leaves the route unshown.
+PROFILE = {"legal_name": S(minLength=1, maxLength=255), "trade_name": S(maxLength=255), "gstin": {"type": ["string", "null"], "maxLength": 20, "description": "15 characters: state code, PAN, entity number, Z, check character; null when not registered"},
+           "address": obj({"line1": S(maxLength=255), "line2": S(maxLength=255), "city": S(maxLength=100), "state": S(maxLength=60, description="state name or GST state code; must match the GSTIN's"), "pincode": S(maxLength=10), "country": S(maxLength=60)}),
+           "email": S(maxLength=255), "phone": S(maxLength=30), "signatory": S(maxLength=255, description="name printed above Authorised Signatory")}
+op("get_business_profile", "The tenant's business profile: the supplier's name, address and GSTIN printed on tax invoices and credit notes.", "orders.view", obj({}), route=("GET", "/order-settings/business-profile"))
+op("update_business_profile", "Sets the business profile (fields given are merged; the whole profile is checked: legal name, address with state and PIN code, GSTIN format, check character and state). Its state becomes the seller state for GST.", "orders.manage",
+   obj(PROFILE), route=("PUT", "/order-settings/business-profile"))
 
 def col(t, **kw): return {"type": t, **kw}
 M = lambda: col("decimal", precision=14, scale=2, nullable=False, default="0")
@@ -212,7 +220,9 @@ models = {
     "id": col("uuid", primaryKey=True, default={"$fn": "uuid"}), "order_number": col("string", length=50, nullable=False, unique=True),
     "status": col("string", length=30, nullable=False, default="pending"), "payment_status": col("string", length=20, nullable=False, default="pending"),
     "fulfillment_status": col("string", length=20, nullable=False, default="unfulfilled"),
-    "customer_id": col("string", length=100), "customer": col("json", nullable=False, default={}), "currency": col("string", length=3, nullable=False, default="INR"),
+    "customer_id": col("string", length=100), "customer": col("json", nullable=False, default={}),
+    # customer.name as a column, for the list's search (host.db compares json columns only by containment).
+    "customer_name": col("string", length=255), "currency": col("string", length=3, nullable=False, default="INR"),
     "is_cod": col("boolean", nullable=False, default=False), "same_state": col("boolean", nullable=False, default=True),
     "subtotal": M(), "discount": M(), "shipping_total": M(), "tax_total": M(), "total": M(), "total_paid": M(), "total_refunded": M(), "total_credited": M(), "balance_due": M(),
     "tax_details": col("json", nullable=False, default={}), "billing_address": col("json"), "shipping_address": col("json"), "billing_gstin": col("string", length=15),
@@ -225,7 +235,7 @@ models = {
     "id": col("uuid", primaryKey=True, default={"$fn": "uuid"}), "order_id": col("uuid", nullable=False), "position": col("integer", nullable=False),
     "name": col("string", length=255, nullable=False), "sku": col("string", length=100), "hsn_code": col("string", length=20), "quantity": col("integer", nullable=False),
     "unit_price": M(), "discount": M(), "taxable_amount": M(), "tax_rate": col("decimal", precision=5, scale=2, nullable=False), "rate_source": col("string", length=20),
-    "cgst": M(), "sgst": M(), "igst": M(), "tax_total": M(), "total": M(), "weight": col("decimal", precision=10, scale=3)},
+    "cgst": M(), "sgst": M(), "igst": M(), "tax_total": M(), "total": M(), "weight": col("decimal", precision=10, scale=3), "unit": col("string", length=10)},
     "indexes": [{"fields": ["order_id", "position"], "unique": True}]},
   "StatusChange": {"table": "order_status_history", "columns": {
     "id": col("bigint", primaryKey=True, autoIncrement=True), "order_id": col("uuid", nullable=False), "from_status": col("string", length=30), "to_status": col("string", length=30, nullable=False),
@@ -251,7 +261,9 @@ models = {
     "type": col("string", length=20, nullable=False), "status": col("string", length=20, nullable=False), "subtotal": M(), "tax_details": col("json", nullable=False, default={}), "total_tax": M(),
     "discount": M(), "total": M(), "currency": col("string", length=3, nullable=False, default="INR"), "billing_name": col("string", length=255), "billing_gstin": col("string", length=15),
     "line_items": col("json", nullable=False, default=[]), "reason": col("string", length=500), "refund_id": col("uuid"), "pdf_path": col("string", length=1000), "pdf_url": col("string", length=1000),
-    "issued_at": col("datetime"), "due_at": col("datetime"), "created_at": col("datetime", nullable=False, default=NOW)}, "indexes": [{"fields": ["order_id"]}]},
+    "issued_at": col("datetime"), "due_at": col("datetime"), "created_at": col("datetime", nullable=False, default=NOW),
+    # As at issue: the supplier (business profile), the place of supply, and for a credit note the invoice it adjusts.
+    "seller": col("json"), "place_of_supply": col("json"), "original_invoice": col("json")}, "indexes": [{"fields": ["order_id"]}]},
   "Shipment": {"table": "shipments", "columns": {
     "id": col("uuid", primaryKey=True, default={"$fn": "uuid"}), "order_id": col("uuid", nullable=False), "carrier_module": col("string", length=100, nullable=False), "awb_number": col("string", length=100, nullable=False),
     "status": col("string", length=30, nullable=False, default="pending"), "tracking_url": col("string", length=2000), "label_url": col("string", length=2000), "pickup_token": col("string", length=255),
@@ -361,7 +373,7 @@ manifest = {
       {"id": "orders.detail", "title": "Order", "icon": "receipt", "layout": "scroll", "route": "/orders/:id", "version": 1}],
     "screenProviders": {"orders.list": {"file": "screens/orders.list.json"}, "orders.detail": {"file": "screens/orders.detail.json"}}},
   "workflow": {"nodes": nodes},
-  "data": {"models": models, "migrations": [{"id": "001_analytics_views", "up": "migrations/001_analytics_views.up.sql", "down": "migrations/001_analytics_views.down.sql"}, {"id": "002_custom_fields_index", "up": "migrations/002_custom_fields_index.up.sql", "down": "migrations/002_custom_fields_index.down.sql"}]},
+  "data": {"models": models, "migrations": [{"id": "001_analytics_views", "up": "migrations/001_analytics_views.up.sql", "down": "migrations/001_analytics_views.down.sql"}, {"id": "002_custom_fields_index", "up": "migrations/002_custom_fields_index.up.sql", "down": "migrations/002_custom_fields_index.down.sql"}, {"id": "003_customer_name", "up": "migrations/003_customer_name.up.sql", "down": "migrations/003_customer_name.down.sql"}]},
   "limits": {"memory_mb": 128, "timeout_ms": 15000},
 }
 with open(os.path.join(here, "..", "module.json"), "w") as f:
