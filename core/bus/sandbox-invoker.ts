@@ -34,13 +34,20 @@ export interface SandboxInvokerDeps {
   events: EventBus;
   clock: Clock;
   logger: Logger;
+  fetchAccess: (tenantId: string) => Promise<FetchAccess>;
+}
+
+/** What a tenant's modules may reach with host.fetch. */
+export interface FetchAccess {
   /** Origins (scheme://host[:port]) the tenant allows modules to fetch from. */
-  fetchOrigins: (tenantId: string) => Promise<string[]>;
+  origins: string[];
+  /** Private and loopback addresses too (core/tenancy/private-networks.ts). */
+  allowPrivateNetworks: boolean;
 }
 
 export class SandboxInvoker {
   private host!: InvocationHost;
-  private readonly fetchers = new LRUCache<string, { origins: string; fetch: HostBridge['fetch'] }>({ max: 5_000 });
+  private readonly fetchers = new LRUCache<string, { access: string; fetch: HostBridge['fetch'] }>({ max: 5_000 });
   /** Per-handler sandbox and bridge time (benchmarks read it in process). */
   readonly timings = new SandboxTimings();
 
@@ -88,12 +95,12 @@ export class SandboxInvoker {
   }
 
   private async fetcher(tenantId: string): Promise<HostBridge['fetch']> {
-    const origins = (await this.deps.fetchOrigins(tenantId)).slice().sort();
-    const key = origins.join(' ');
+    const { origins, allowPrivateNetworks } = await this.deps.fetchAccess(tenantId);
+    const key = `${allowPrivateNetworks} ${origins.slice().sort().join(' ')}`;
     const cached = this.fetchers.get(tenantId);
-    if (cached && cached.origins === key) return cached.fetch;
-    const fetch = createFetchBridge(origins);
-    this.fetchers.set(tenantId, { origins: key, fetch });
+    if (cached && cached.access === key) return cached.fetch;
+    const fetch = createFetchBridge(origins, { allowPrivateNetworks });
+    this.fetchers.set(tenantId, { access: key, fetch });
     return fetch;
   }
 }

@@ -8,7 +8,7 @@
  */
 import type { Config } from '../config';
 import { ValidationError, type FieldErrors } from '../errors';
-import { OutboundUrlError, checkOutboundUrl, type OutboundPolicy } from './outbound-policy';
+import { OutboundUrlError, checkOutboundUrl, httpsPolicy, type OutboundPolicy } from '../net/outbound-policy';
 
 export const ADAPTERS = ['static', 'bucket', 'hosted_repo'] as const;
 export type Adapter = (typeof ADAPTERS)[number];
@@ -104,7 +104,8 @@ export function validateChannel(body: unknown, policy: OutboundPolicy, stored?: 
 /** The platform default channel from the CLI_RELEASES_* variables, or undefined when none is set. */
 export function platformDefault(config: Pick<Config, 'env' | 'cliReleases'>): ChannelSource | undefined {
   const r = config.cliReleases;
-  const policy: OutboundPolicy = { env: config.env, trusted: true };
+  // The operator set these URLs: an internal repository host on a private address is normal.
+  const policy = httpsPolicy(config.env, true);
   if (r.defaultAdapter === 'static') {
     if (!r.staticManifestUrl) throw new Error('CLI_RELEASES_DEFAULT_ADAPTER=static needs CLI_RELEASES_STATIC_MANIFEST_URL');
     return { config: { adapter: 'static', manifest_url: checkedEnvUrl('CLI_RELEASES_STATIC_MANIFEST_URL', r.staticManifestUrl, policy) }, policy };

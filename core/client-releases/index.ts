@@ -10,6 +10,7 @@ import type { Config } from '../config';
 import type { CentralDb } from '../data/central-db';
 import type { Cache } from '../drivers';
 import type { Logger } from '../logger';
+import { allowsPrivateNetworks } from '../tenancy/private-networks';
 import { platformDefault } from './channel-config';
 import { ChannelStore } from './channel-store';
 import { ReleaseService } from './release-service';
@@ -27,7 +28,7 @@ export interface ClientReleaseDeps {
 export function registerClientReleaseRoutes(api: Router, deps: ClientReleaseDeps): ReleaseService {
   const { config } = deps;
   const store = new ChannelStore(deps.central, new AppKeys(deps.central, config.appKey));
-  const service = new ReleaseService({ store, cache: deps.cache, cacheSeconds: config.cliReleases.cacheSeconds, defaultSource: platformDefault(config), env: config.env });
+  const service = new ReleaseService({ store, cache: deps.cache, cacheSeconds: config.cliReleases.cacheSeconds, defaultSource: platformDefault(config), env: config.env, allowsPrivateNetworks: (tenantId) => allowsPrivateNetworks(deps.central, tenantId) });
   registerReleaseRoutes(api, { service, store, authenticated: deps.authenticated, clock: deps.clock, env: config.env, logger: deps.logger.child({ part: 'client-releases' }) });
   return service;
 }

@@ -18,7 +18,7 @@ import { currentContext } from '../context';
 import type { Logger } from '../logger';
 import { validateChannel, type ChannelConfig } from './channel-config';
 import type { ChannelStore } from './channel-store';
-import type { Environment } from './outbound-policy';
+import { httpsPolicy, type Environment } from '../net/outbound-policy';
 import type { ReleaseService } from './release-service';
 import { ReleaseSourceError, upstream } from './sources/upstream';
 
@@ -90,7 +90,7 @@ export function registerReleaseRoutes(api: Router, deps: ReleaseRouteDeps): void
   api.put('/cli/channel', authenticated, manage, async (req, res) => {
     const id = tenantId();
     const stored = await store.get(id);
-    const { config, token } = validateChannel(req.body, { env: deps.env, trusted: false }, stored);
+    const { config, token } = validateChannel(req.body, httpsPolicy(deps.env, false), stored);
     await store.put(id, config, token, currentContext()!.user!.id, deps.clock.date());
     res.json({ channel: await describe(id) });
   });

@@ -10,11 +10,11 @@ import type { Cache } from '../drivers';
 import { MandiError, notFound } from '../errors';
 import type { ChannelSource } from './channel-config';
 import type { ChannelStore } from './channel-store';
-import type { Environment } from './outbound-policy';
+import { httpsPolicy, type Environment } from '../net/outbound-policy';
 import { loadBucketManifest } from './sources/bucket-source';
 import { loadHostedRepoManifest, repoRequest } from './sources/hosted-repo-source';
 import { loadManifestAt } from './sources/static-source';
-import type { OutboundRequest } from './http-client';
+import type { OutboundRequest } from '../net/outbound-request';
 
 export type AssetDelivery = { mode: 'redirect'; url: string } | { mode: 'stream'; url: string; request: OutboundRequest; filename: string; size?: number };
 
@@ -24,6 +24,8 @@ export interface ReleaseServiceDeps {
   cacheSeconds: number;
   defaultSource: ChannelSource | undefined;
   env: Environment;
+  /** The tenant's `webhooks.allow_private_networks` (core/tenancy/private-networks.ts). */
+  allowsPrivateNetworks: (tenantId: string) => Promise<boolean>;
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -39,8 +41,8 @@ export class ReleaseService {
     const stored = await this.deps.store.get(tenantId);
     if (!stored) return this.deps.defaultSource;
     const token = stored.config.adapter === 'hosted_repo' && stored.hasToken ? await this.deps.store.token(tenantId) : undefined;
-    // A tenant chose these URLs: they never reach private addresses in production.
-    return { config: stored.config, token, policy: { env: this.deps.env, trusted: false } };
+    // A tenant chose these URLs: private addresses only when a platform admin allowed them for it.
+    return { config: stored.config, token, policy: httpsPolicy(this.deps.env, await this.deps.allowsPrivateNetworks(tenantId)) };
   }
 
   /** The manifest for the tenant's channel with every asset URL pointing at this platform (Client releases rule 6). */
@@ -81,7 +83,7 @@ export class ReleaseService {
       return loadHostedRepoManifest(c, source.token, source.policy);
     };
     if (this.deps.cacheSeconds <= 0) return load();
-    const key = `cli-releases:manifest:${sha256(JSON.stringify({ config: source.config, token: source.token ? sha256(source.token) : null, trusted: source.policy.trusted }))}`;
+    const key = `cli-releases:manifest:${sha256(JSON.stringify({ config: source.config, token: source.token ? sha256(source.token) : null, allowPrivate: source.policy.allowPrivate }))}`;
     return this.deps.cache.wrap(key, this.deps.cacheSeconds, load);
   }
 }

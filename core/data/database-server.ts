@@ -15,7 +15,7 @@ export interface DatabaseServer {
   stop(): Promise<void>;
 }
 
-interface EmbeddedHandle { url: string; stop(): Promise<void> }
+interface EmbeddedHandle { url: string; dataDir: string; stop(): Promise<void> }
 
 export async function openDatabaseServer(config: Config, logger: Logger): Promise<DatabaseServer> {
   if (config.databaseUrl) {
@@ -40,5 +40,6 @@ export async function openDatabaseServer(config: Config, logger: Logger): Promis
     // The platform's own shutdown stops PostgreSQL last, after requests and jobs have drained.
     keepExitHooks: false,
   });
+  if (pg.dataDir !== dir) logger.warn({ dir, dataDir: pg.dataDir }, `the postgres user cannot reach ${dir} (a private directory above it): the data lives in ${pg.dataDir}, linked from ${dir}`);
   return { serverUrl: pg.url, centralDbName: config.centralDbName, embedded: true, stop: () => pg.stop() };
 }

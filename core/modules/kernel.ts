@@ -7,7 +7,7 @@ import { SandboxRuntime } from '../../sandbox';
 import { AuditWriter } from '../bus/audit-writer';
 import { Bus } from '../bus/bus';
 import { EventBus } from '../bus/events';
-import { SandboxInvoker } from '../bus/sandbox-invoker';
+import { SandboxInvoker, type FetchAccess } from '../bus/sandbox-invoker';
 import type { SandboxTimings } from '../bus/sandbox-timings';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
@@ -59,20 +59,25 @@ export async function createModuleKernel(deps: {
   const audit = new AuditWriter(central, logger);
   const events = new EventBus({ queue: drivers.queue, modules, logger, clock }, { ...deps.config.eventDelivery, concurrency: 8 });
 
-  // Tenant setting `modules.fetch_origins`: the origins module code may reach with host.fetch.
-  const origins = new LRUCache<string, string[]>({ max: 10_000, ttl: 30_000 });
-  const fetchOrigins = async (tenantId: string) => {
-    let list = origins.get(tenantId);
-    if (!list) {
+  // Tenant settings `modules.fetch_origins` (the origins module code may reach with host.fetch) and
+  // `webhooks.allow_private_networks` (whether those may be private addresses; a super admin's call).
+  const access = new LRUCache<string, FetchAccess>({ max: 10_000, ttl: 30_000 });
+  const fetchAccess = async (tenantId: string) => {
+    let found = access.get(tenantId);
+    if (!found) {
       const tenant = await central.models.Tenant.findByPk(tenantId, { attributes: ['settings'] });
-      const configured = (tenant?.settings as { modules?: { fetch_origins?: unknown } } | undefined)?.modules?.fetch_origins;
-      list = Array.isArray(configured) ? configured.filter((o): o is string => typeof o === 'string') : [];
-      origins.set(tenantId, list);
+      const settings = tenant?.settings as { modules?: { fetch_origins?: unknown }; webhooks?: { allow_private_networks?: unknown } } | undefined;
+      const configured = settings?.modules?.fetch_origins;
+      found = {
+        origins: Array.isArray(configured) ? configured.filter((o): o is string => typeof o === 'string') : [],
+        allowPrivateNetworks: settings?.webhooks?.allow_private_networks === true,
+      };
+      access.set(tenantId, found);
     }
-    return list;
+    return found;
   };
 
-  const invoker = new SandboxInvoker({ runtime, moduleData, events, clock, logger, fetchOrigins });
+  const invoker = new SandboxInvoker({ runtime, moduleData, events, clock, logger, fetchAccess });
   const bus = new Bus({ modules, invoker, rateLimiter: drivers.rateLimiter, audit, clock, logger, rateLimit: deps.config.busRateLimit });
   invoker.attach(bus);
   registerPlatformOperations(bus, central);

@@ -29,6 +29,8 @@ import { vapidKeysFrom } from './push/vapid';
 import { WebPushAdapter } from './push/web-push-adapter';
 import { registerSendOperation } from './send-operation';
 import { isViewing, trackViewing } from './viewing';
+import { httpsPolicy } from '../net/outbound-policy';
+import { allowsPrivateNetworks } from '../tenancy/private-networks';
 
 export interface NotificationsDeps {
   config: Pick<Config, 'env' | 'push'>;
@@ -64,7 +66,7 @@ export function createNotifications(deps: NotificationsDeps): Notifications {
     queue: drivers.queue,
     devices,
     mobile: config.push.url ? new HttpPushAdapter({ url: config.push.url, token: config.push.token }) : undefined,
-    web: vapid ? new WebPushAdapter({ keys: vapid, subject: config.push.vapidSubject, now: () => clock.now(), policy: { env: config.env, trusted: false } }) : undefined,
+    web: vapid ? new WebPushAdapter({ keys: vapid, subject: config.push.vapidSubject, now: () => clock.now(), policyFor: async (tenantId) => httpsPolicy(config.env, await allowsPrivateNetworks(deps.central, tenantId)) }) : undefined,
     // Before this node has sockets it cannot ask; a banner too many beats a push lost.
     viewing: async (tenantId, userId, path) => (realtime ? isViewing(realtime, tenantId, userId, path) : false),
     logger,
@@ -95,7 +97,7 @@ export function registerNotificationRoutes(api: Router, deps: { notifications: N
     devices: n.devices,
     authenticated,
     clock: n.clock,
-    endpointPolicy: { env: deps.config.env, trusted: false },
+    endpointPolicy: httpsPolicy(deps.config.env, false),
     vapidPublicKey: n.vapidPublicKey,
   });
 }

@@ -3,15 +3,13 @@
  * webhook (spec 3, Outbound webhooks) to a customer's URL on behalf of a module.
  *
  * Why a core operation and not host.fetch: host.fetch reaches only the origins a tenant listed in
- * `modules.fetch_origins`; webhook receivers are arbitrary customer URLs, each registered at run time,
- * and the danger is different — server-side request forgery into the platform's own network. This
- * operation enforces that rule once for every module:
- *  - only http: and https: URLs, without credentials in them;
- *  - the host name is resolved here and EVERY address must be public: loopback, private (RFC 1918,
- *    fc00::/7), link-local (cloud metadata 169.254.169.254), CGNAT, multicast, unspecified and
- *    reserved ranges are refused, unless the tenant's central settings hold
- *    `webhooks.allow_private_networks: true` (set by a platform admin, never by the module);
- *  - the connection goes to the address that was checked (no second lookup: no DNS rebinding);
+ * `modules.fetch_origins`; webhook receivers are arbitrary customer URLs, each registered at run time.
+ * Both follow the platform's one outbound policy (core/net/outbound-policy.ts):
+ *  - http: and https: URLs, without credentials in them;
+ *  - every address the host resolves to must be public, checked again when the socket connects (no
+ *    DNS rebinding); private and loopback addresses only when the tenant's central setting
+ *    `webhooks.allow_private_networks` is true (set by a platform super admin, never by the module);
+ *    link-local and cloud metadata addresses never;
  *  - redirects are not followed; time-out 10 s; at most 2 KB of the answer is kept.
  * The module gives the body; the host signs it (HMAC-SHA256, hex, under the endpoint secret) into
  * `X-Webhook-Signature` and adds `X-Webhook-Id` (delivery id, stable across retries) and
@@ -19,43 +17,16 @@
  * The answer is the outcome, never an error for a failed delivery: {ok, status, duration_ms, error?}.
  */
 import { createHmac } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
-import http from 'node:http';
-import https from 'node:https';
-import net from 'node:net';
 import type { Bus } from '../bus/bus';
-import { isPublicAddress } from '../net/public-address';
 import type { CentralDb } from '../data/central-db';
+import { OutboundUrlError, checkOutboundUrl, resolveOutbound, type OutboundPolicy } from '../net/outbound-policy';
+import { outboundRequest } from '../net/outbound-request';
+import { allowsPrivateNetworks } from '../tenancy/private-networks';
 
 const TIMEOUT_MS = 10_000;
 const KEEP_BYTES = 2048;
 
-/** `unresolved`: the name did not resolve now; that alone is no reason to refuse a registration. */
-export type UrlCheck = { ok: true; url: URL; address: string; family: number } | { ok: false; reason: string; unresolved?: true };
-
-export async function checkUrl(raw: string, allowPrivate: boolean): Promise<UrlCheck> {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return { ok: false, reason: 'not a valid URL' };
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: 'only http and https URLs are allowed' };
-  if (url.username || url.password) return { ok: false, reason: 'credentials in the URL are not allowed' };
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  let addresses: { address: string; family: number }[];
-  try {
-    addresses = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await lookup(host, { all: true });
-  } catch {
-    return { ok: false, reason: `the host ${host} does not resolve`, unresolved: true };
-  }
-  if (addresses.length === 0) return { ok: false, reason: `the host ${host} does not resolve`, unresolved: true };
-  if (!allowPrivate) {
-    const bad = addresses.find((a) => !isPublicAddress(a.address));
-    if (bad) return { ok: false, reason: `the host ${host} resolves to a private address (${bad.address}); deliveries to the platform's own network are refused unless an admin allows them` };
-  }
-  return { ok: true, url, address: addresses[0]!.address, family: addresses[0]!.family };
-}
+const policyFor = (allowPrivate: boolean): OutboundPolicy => ({ allowPrivate, plainHttp: 'any' });
 
 interface DeliverInput {
   url: string;
@@ -74,43 +45,8 @@ export interface DeliveryOutcome {
   error?: string;
 }
 
-function post(target: Extract<UrlCheck, { ok: true }>, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
-  const { url, address, family } = target;
-  const client = url.protocol === 'https:' ? https : http;
-  return new Promise((resolve, reject) => {
-    const req = client.request(
-      url,
-      {
-        method: 'POST',
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        // Connect to the address that was checked: a second DNS answer cannot point elsewhere.
-        lookup: (_host, opts, cb) => {
-          if ((opts as { all?: boolean }).all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
-          else cb(null, address, family);
-        },
-        timeout: TIMEOUT_MS,
-      },
-      (res) => {
-        let kept = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          if (kept.length < KEEP_BYTES) kept += chunk.slice(0, KEEP_BYTES - kept.length);
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: kept }));
-        res.on('error', reject);
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${TIMEOUT_MS} ms`)));
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 export function registerWebhookOperations(bus: Bus, central: CentralDb): void {
-  const allowPrivate = async (tenantId: string) => {
-    const tenant = await central.models.Tenant.findByPk(tenantId, { attributes: ['settings'] });
-    return (tenant?.settings as { webhooks?: { allow_private_networks?: unknown } } | undefined)?.webhooks?.allow_private_networks === true;
-  };
+  const policyOf = async (tenantId: string) => policyFor(await allowsPrivateNetworks(central, tenantId));
 
   bus.registerCore({
     name: 'webhooks.check_url',
@@ -118,9 +54,14 @@ export function registerWebhookOperations(bus: Bus, central: CentralDb): void {
     input: { type: 'object', required: ['url'], additionalProperties: false, properties: { url: { type: 'string', minLength: 1, maxLength: 2000 } } },
     public: true,
     handler: async (input: { url: string }, ctx) => {
-      const check = await checkUrl(input.url, await allowPrivate(ctx.tenantId));
-      if (check.ok) return { ok: true, resolved: true };
-      return check.unresolved ? { ok: true, resolved: false } : { ok: false, reason: check.reason };
+      const policy = await policyOf(ctx.tenantId);
+      try {
+        await resolveOutbound(checkOutboundUrl(input.url, policy).hostname, policy);
+        return { ok: true, resolved: true };
+      } catch (err) {
+        if (!(err instanceof OutboundUrlError)) throw err;
+        return err.unresolved ? { ok: true, resolved: false } : { ok: false, reason: `the URL ${err.message}` };
+      }
     },
   });
 
@@ -144,8 +85,6 @@ export function registerWebhookOperations(bus: Bus, central: CentralDb): void {
     handler: async (input: DeliverInput, ctx): Promise<DeliveryOutcome> => {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
-      const check = await checkUrl(input.url, await allowPrivate(ctx.tenantId));
-      if (!check.ok) return { ok: false, status: null, duration_ms: elapsed(), error: `refused: ${check.reason}` };
       const headers: Record<string, string> = {
         'content-type': 'application/json',
         'user-agent': 'Mandi-Webhooks/1',
@@ -155,10 +94,11 @@ export function registerWebhookOperations(bus: Bus, central: CentralDb): void {
         ...(input.event ? { 'x-webhook-event': input.event } : {}),
       };
       try {
-        const res = await post(check, headers, input.body);
-        return { ok: res.status >= 200 && res.status < 300, status: res.status, duration_ms: elapsed(), response_body: res.body };
+        const res = await outboundRequest(input.url, { method: 'POST', headers, body: input.body, policy: await policyOf(ctx.tenantId), maxRedirects: 0, timeoutMs: TIMEOUT_MS });
+        const body = await res.text(KEEP_BYTES, 'cut');
+        return { ok: res.status >= 200 && res.status < 300, status: res.status, duration_ms: elapsed(), response_body: body };
       } catch (err) {
-        return { ok: false, status: null, duration_ms: elapsed(), error: (err as Error).message };
+        return { ok: false, status: null, duration_ms: elapsed(), error: err instanceof OutboundUrlError ? `refused: the URL ${err.message}` : (err as Error).message };
       }
     },
   });

@@ -20,6 +20,8 @@ describe('DESIGN Sandbox: host.fetch reaches only the origins the tenant configu
     origin = `http://127.0.0.1:${(vendor.address() as AddressInfo).port}`;
     tp = await startTestPlatform();
     owner = await tp.install('acme');
+    // The stand-ins are on 127.0.0.1: the owner, a super admin, allows the tenant private networks.
+    await tp.api('/admin/tenants/acme/private-networks', { method: 'PATCH', token: owner.token, tenant: 'acme', body: { allow_private_networks: true } });
     await addFixtureModules(tp, ['fetcher']);
     await installVia(tp, owner.token, 'acme', 'fetcher');
   }, 60_000);

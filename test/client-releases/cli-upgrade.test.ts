@@ -77,6 +77,8 @@ beforeAll(async () => {
 
   tp = await startTestPlatform({ CLI_RELEASES_CACHE_SECONDS: '0' });
   owner = await tp.install('acme');
+  // The stand-ins are on 127.0.0.1: the owner, a super admin, allows the tenant private networks.
+  await tp.api('/admin/tenants/acme/private-networks', { method: 'PATCH', token: owner.token, tenant: 'acme', body: { allow_private_networks: true } });
   const channel = await tp.api('/cli/channel', { method: 'PUT', token: owner.token, tenant: 'acme', body: { adapter: 'static', config: { manifest_url: `${host.url}/channel/manifest.json` } } });
   if (channel.status !== 200) throw new Error(JSON.stringify(channel.body));
   await tp.api('/admin/tenants', { token: owner.token, tenant: 'acme', body: { name: 'Globex', alias: 'globex' } });

@@ -1,7 +1,8 @@
 /**
  * Spec 1, Client releases and Client release manifest: GET /cli/releases, the download endpoint and
  * PUT /cli/channel with the three adapters, against release hosts stood in on 127.0.0.1 (plain HTTP to
- * loopback is accepted outside production only; see core/client-releases/outbound-policy.ts).
+ * loopback is accepted outside production only, and loopback addresses for a tenant a super admin
+ * allowed private networks; see core/net/outbound-policy.ts).
  */
 import { createHash } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
@@ -53,6 +54,8 @@ beforeAll(async () => {
   host.json('/static/manifest.json', staticManifest());
   tp = await startTestPlatform({ CLI_RELEASES_DEFAULT_ADAPTER: 'static', CLI_RELEASES_STATIC_MANIFEST_URL: `${host.url}/static/manifest.json`, CLI_RELEASES_CACHE_SECONDS: '0' });
   owner = await tp.install('acme');
+  // The stand-ins are on 127.0.0.1: the owner, a super admin, allows the tenant private networks.
+  await tp.api('/admin/tenants/acme/private-networks', { method: 'PATCH', token: owner.token, tenant: 'acme', body: { allow_private_networks: true } });
   member = await addMember(tp, owner.token, 'acme', { email: 'mia@acme.example' });
 }, 120_000);
 afterAll(async () => {

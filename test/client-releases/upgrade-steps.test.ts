@@ -9,8 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { platformDefault } from '../../core/client-releases/channel-config';
-import { checkOutboundUrl } from '../../core/client-releases/outbound-policy';
-import { isPublicAddress } from '../../core/net/public-address';
+import { checkOutboundUrl, httpsPolicy } from '../../core/net/outbound-policy';
 import { loadConfig } from '../../core/config';
 import { parseChecksums } from '../../core/client-releases/sources/hosted-repo-source';
 import { extractExecutable } from '../../sdk/cli/upgrade/extract';
@@ -146,18 +145,16 @@ describe('spec 1: Client releases rule 2 (asset name, extraction, replacement, g
 });
 
 describe('spec 1: Client releases, what the platform fetches for a tenant', () => {
-  test('https only in production; http only to loopback elsewhere; private addresses are not public', () => {
-    expect(() => checkOutboundUrl('http://127.0.0.1:9/m.json', { env: 'production', trusted: false })).toThrow(/https/);
-    expect(checkOutboundUrl('http://127.0.0.1:9/m.json', { env: 'test', trusted: false }).host).toBe('127.0.0.1:9');
-    expect(() => checkOutboundUrl('http://10.1.2.3/m.json', { env: 'development', trusted: false })).toThrow(/https/);
-    expect(() => checkOutboundUrl('https://user:pw@example.com/m.json', { env: 'test', trusted: false })).toThrow(/credentials/);
-    for (const a of ['127.0.0.1', '10.0.0.5', '172.20.1.1', '192.168.1.1', '169.254.169.254', '::1', 'fd00::1', '::ffff:10.0.0.1', '100.64.0.1']) expect(isPublicAddress(a)).toBe(false);
-    for (const a of ['93.184.216.34', '2606:2800:220:1::1', '8.8.8.8']) expect(isPublicAddress(a)).toBe(true);
+  test('https only in production; http only to loopback elsewhere (addresses: core/net/outbound-policy.test.ts)', () => {
+    expect(() => checkOutboundUrl('http://127.0.0.1:9/m.json', httpsPolicy('production', false))).toThrow(/https/);
+    expect(checkOutboundUrl('http://127.0.0.1:9/m.json', httpsPolicy('test', false)).host).toBe('127.0.0.1:9');
+    expect(() => checkOutboundUrl('http://10.1.2.3/m.json', httpsPolicy('development', false))).toThrow(/https/);
+    expect(() => checkOutboundUrl('https://user:pw@example.com/m.json', httpsPolicy('test', false))).toThrow(/credentials/);
   });
 
   test('platform defaults come from CLI_RELEASES_* (hosted_repo or static), trusted with private addresses', () => {
     const repo = platformDefault(loadConfig({ NODE_ENV: 'production', CLI_RELEASES_DEFAULT_ADAPTER: 'hosted_repo', CLI_RELEASES_REPO_PROJECT: 'tools/mandi-cli', CLI_RELEASES_REPO_API_URL: 'https://git.internal/api/v4/', CLI_RELEASES_REPO_TOKEN: 'read-token' }));
-    expect(repo).toEqual({ config: { adapter: 'hosted_repo', project: 'tools/mandi-cli', api_url: 'https://git.internal/api/v4' }, token: 'read-token', policy: { env: 'production', trusted: true } });
+    expect(repo).toEqual({ config: { adapter: 'hosted_repo', project: 'tools/mandi-cli', api_url: 'https://git.internal/api/v4' }, token: 'read-token', policy: { plainHttp: 'never', allowPrivate: true } });
     const stat = platformDefault(loadConfig({ CLI_RELEASES_DEFAULT_ADAPTER: 'static', CLI_RELEASES_STATIC_MANIFEST_URL: 'https://releases.example.com/cli/manifest.json' }));
     expect(stat?.config).toEqual({ adapter: 'static', manifest_url: 'https://releases.example.com/cli/manifest.json' });
     expect(platformDefault(loadConfig({}))).toBeUndefined();

@@ -29,6 +29,8 @@ beforeAll(async () => {
   push = await startPushServer();
   tp = await startTestPlatform({ PUSH_URL: `${push.url}/push`, PUSH_TOKEN: 'push-service-token', VAPID_PRIVATE_KEY: vapidKey, VAPID_SUBJECT: 'mailto:ops@acme.example' });
   owner = await tp.install('acme');
+  // The stand-ins are on 127.0.0.1: the owner, a super admin, allows the tenant private networks.
+  await tp.api('/admin/tenants/acme/private-networks', { method: 'PATCH', token: owner.token, tenant: 'acme', body: { allow_private_networks: true } });
   bob = await addMember(tp, owner.token, 'acme', { email: 'bob@acme.example' });
   carol = await addMember(tp, owner.token, 'acme', { email: 'carol@acme.example' });
 }, 120_000);

@@ -4,7 +4,7 @@
  * match the wildcard certificate); with `endpoint` (an S3-compatible store), path style on it.
  */
 import type { ReleaseManifest } from '../../../sdk/cli/upgrade/release-manifest';
-import type { OutboundPolicy } from '../outbound-policy';
+import type { OutboundPolicy } from '../../net/outbound-policy';
 import { loadManifestAt } from './static-source';
 
 export interface BucketConfig {

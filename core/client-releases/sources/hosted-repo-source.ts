@@ -8,8 +8,8 @@
  * Downloads go through the platform, which sends the token (to the api_url's origin only) and streams.
  */
 import { CLI_NAME, assemble, canonicalArch, canonicalOs, cleanVersion, type Release, type ReleaseAsset, type ReleaseManifest } from '../../../sdk/cli/upgrade/release-manifest';
-import type { OutboundRequest } from '../http-client';
-import type { OutboundPolicy } from '../outbound-policy';
+import type { OutboundRequest } from '../../net/outbound-request';
+import type { OutboundPolicy } from '../../net/outbound-policy';
 import { ReleaseSourceError, upstream, upstreamJson } from './upstream';
 
 export const TAG_PREFIX = 'cli/v';

@@ -3,7 +3,7 @@
  * against the manifest's URL, so a manifest can sit next to its archives.
  */
 import { ManifestFormatError, parseManifest, type ReleaseManifest } from '../../../sdk/cli/upgrade/release-manifest';
-import type { OutboundPolicy } from '../outbound-policy';
+import type { OutboundPolicy } from '../../net/outbound-policy';
 import { ReleaseSourceError, upstreamJson } from './upstream';
 
 export async function loadManifestAt(manifestUrl: string, policy: OutboundPolicy): Promise<ReleaseManifest> {

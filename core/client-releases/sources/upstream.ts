@@ -1,7 +1,7 @@
 /** Reading JSON from a release source, with failures as the one error the routes turn into 502. */
 import { MandiError } from '../../errors';
-import { OutboundNetworkError, outboundRequest, type OutboundRequest, type OutboundResponse } from '../http-client';
-import { OutboundUrlError } from '../outbound-policy';
+import { OutboundNetworkError, outboundRequest, type OutboundRequest, type OutboundResponse } from '../../net/outbound-request';
+import { OutboundUrlError } from '../../net/outbound-policy';
 
 /** The release source failed (unreachable, error status, unusable answer): 502 to our client. */
 export class ReleaseSourceError extends MandiError {

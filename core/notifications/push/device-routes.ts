@@ -17,7 +17,7 @@ import type { Clock } from '../../clock';
 import { currentContext } from '../../context';
 import { MandiError, notFound } from '../../errors';
 import { BodyReader } from '../../http/validate-body';
-import { OutboundUrlError, checkOutboundUrl, type OutboundPolicy } from '../../client-releases/outbound-policy';
+import { OutboundUrlError, checkOutboundUrl, type OutboundPolicy } from '../../net/outbound-policy';
 import { PUSH_PLATFORMS, type DeviceInput, type DeviceStore, type PushDevice, type PushPlatform } from './device-store';
 
 export interface DeviceRouteDeps {

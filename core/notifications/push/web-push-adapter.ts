@@ -4,8 +4,8 @@
  * the push service while an earlier copy still waits there, the copy is replaced rather than doubled.
  */
 import { createHash } from 'node:crypto';
-import { OutboundNetworkError, outboundRequest, type OutboundResponse } from '../../client-releases/http-client';
-import { OutboundUrlError, type OutboundPolicy } from '../../client-releases/outbound-policy';
+import { OutboundNetworkError, outboundRequest, type OutboundResponse } from '../../net/outbound-request';
+import { OutboundUrlError, type OutboundPolicy } from '../../net/outbound-policy';
 import type { PushDevice } from './device-store';
 import { PushDeliveryError, pushData, urgencyOf, type PushMessage } from './push-message';
 import { vapidAuthorization, type VapidKeys } from './vapid';
@@ -16,8 +16,8 @@ export interface WebPushOptions {
   /** VAPID_SUBJECT: a mailto: or https: contact for the push service operator. */
   subject: string;
   now: () => number;
-  /** Subscription endpoints are chosen by users' browsers: never trusted with private addresses. */
-  policy: OutboundPolicy;
+  /** Subscription endpoints are chosen by users' browsers: private addresses only as the tenant's policy allows. */
+  policyFor: (tenantId: string) => Promise<OutboundPolicy>;
   /** Seconds the push service keeps an undelivered message. */
   ttlSeconds?: number;
   timeoutMs?: number;
@@ -40,7 +40,7 @@ export class WebPushAdapter {
       res = await outboundRequest(device.token, {
         method: 'POST',
         maxRedirects: 0,
-        policy: this.opts.policy,
+        policy: await this.opts.policyFor(m.tenantId),
         timeoutMs: this.opts.timeoutMs ?? 10_000,
         headers: {
           authorization: vapidAuthorization(this.opts.keys, new URL(device.token).origin, this.opts.subject, this.opts.now()),

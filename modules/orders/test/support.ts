@@ -161,10 +161,15 @@ export function shiprocketStandIn(tracking: Map<string, Array<Record<string, unk
   });
 }
 
-/** A test host whose tenant lets its modules fetch these origins (the stand-ins' own, on 127.0.0.1). */
+/**
+ * A test host whose tenant lets its modules fetch these origins (the stand-ins' own, on 127.0.0.1),
+ * which the owner, a super admin, allows as private networks do (core/tenancy/private-networks.ts).
+ */
 export async function startHostAllowing(opts: TestHostOptions, fetchOrigins: string[]): Promise<TestHost> {
   const host = await createTestHost(opts);
-  await host.platform.central.models.Tenant.update({ settings: { modules: { fetch_origins: fetchOrigins } } }, { where: { id: host.tenantId } });
+  const origins = await host.request('PUT', '/modules/fetch-origins', { fetch_origins: fetchOrigins });
+  const networks = await host.request('PATCH', `/admin/tenants/${host.tenantId}/private-networks`, { allow_private_networks: true });
+  if (origins.status !== 200 || networks.status !== 200) throw new Error(`allowing ${fetchOrigins.join(', ')} failed: ${JSON.stringify([origins.body, networks.body])}`);
   return host;
 }
 

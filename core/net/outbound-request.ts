@@ -1,13 +1,13 @@
 /**
- * Outbound HTTP for URLs the platform does not control: every hop (redirects included) is checked by
- * the outbound policy, credentials are sent only to the origin they were given for, responses are
- * streamed (release assets are large), and a silent peer times out instead of holding a request.
+ * Outbound HTTP for URLs the platform does not control (webhooks, host.fetch, client releases, web
+ * push): every hop (redirects included) is checked by the outbound policy, before the request and
+ * again when its socket connects; credentials are sent only to the origin they were given for,
+ * responses are streamed (release assets are large), and a silent peer times out instead of holding
+ * a request.
  */
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { isIP } from 'node:net';
-import { isPublicAddress } from '../net/public-address';
-import { OutboundUrlError, checkOutboundUrl, needsPublicAddress, publicOnlyLookup, type OutboundPolicy } from './outbound-policy';
+import { OutboundUrlError, checkOutboundUrl, connectLookup, resolveOutbound, type OutboundPolicy } from './outbound-policy';
 
 export interface OutboundRequest {
   method?: string;
@@ -29,8 +29,8 @@ export interface OutboundResponse {
   /** The URL that answered, after redirects. */
   url: URL;
   stream: IncomingMessage;
-  /** Reads the body as text, refusing more than `limit` bytes. */
-  text(limit?: number): Promise<string>;
+  /** Reads the body as text: more than `limit` bytes is refused, or with 'cut' only the first `limit` are kept. */
+  text(limit?: number, over?: 'refuse' | 'cut'): Promise<string>;
 }
 
 /** The peer could not be reached or stopped answering (as opposed to answering with an error status). */
@@ -63,17 +63,16 @@ export async function outboundRequest(rawUrl: string, req: OutboundRequest): Pro
       }
       continue;
     }
-    return { status: res.statusCode!, headers: res.headers, url, stream: res, text: (limit) => readText(res, limit) };
+    return { status: res.statusCode!, headers: res.headers, url, stream: res, text: (limit, over) => readText(res, limit, over) };
   }
 }
 
-function once(url: URL, method: string, headers: Record<string, string>, body: Buffer | string | undefined, req: OutboundRequest): Promise<IncomingMessage> {
-  const publicOnly = needsPublicAddress(req.policy);
-  // Node connects to an IP literal without a DNS lookup, so the lookup guard would not see it.
-  const literal = url.hostname.replace(/^\[|\]$/g, '');
-  if (publicOnly && isIP(literal) && !isPublicAddress(literal)) {
-    return Promise.reject(new OutboundUrlError(`${url.hostname} is not a public address`));
-  }
+async function once(url: URL, method: string, headers: Record<string, string>, body: Buffer | string | undefined, req: OutboundRequest): Promise<IncomingMessage> {
+  // Before the request, for a clear refusal and for IP literals (a socket does not look those up).
+  await resolveOutbound(url.hostname, req.policy).catch((err: OutboundUrlError) => {
+    // A name that does not resolve is a network failure (retried by callers), not a refusal.
+    throw err.unresolved ? new OutboundNetworkError(`${url.origin}: the URL ${err.message}`, 'ENOTFOUND') : err;
+  });
   const timeoutMs = req.timeoutMs ?? 15_000;
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
@@ -81,7 +80,7 @@ function once(url: URL, method: string, headers: Record<string, string>, body: B
       url,
       // agent: false: a connection per request, so the idle timeout set below dies with its socket
       // (pooled sockets would collect one listener per response).
-      { method, headers: { 'user-agent': 'mandi-platform', ...headers }, lookup: publicOnly ? publicOnlyLookup : undefined, timeout: timeoutMs, agent: false },
+      { method, headers: { 'user-agent': 'mandi-platform', ...headers }, lookup: connectLookup(req.policy), timeout: timeoutMs, agent: false },
       (res) => {
         // After the headers, the same timeout applies to gaps in the body.
         res.socket.setTimeout(timeoutMs, () => res.destroy(new OutboundNetworkError(`${url.origin} stopped sending`, 'ETIMEDOUT')));
@@ -96,13 +95,14 @@ function once(url: URL, method: string, headers: Record<string, string>, body: B
   });
 }
 
-async function readText(res: IncomingMessage, limit = 5 * 1024 * 1024): Promise<string> {
+async function readText(res: IncomingMessage, limit = 5 * 1024 * 1024, over: 'refuse' | 'cut' = 'refuse'): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of res) {
     size += (chunk as Buffer).length;
     if (size > limit) {
       res.destroy();
+      if (over === 'cut') return Buffer.concat([...chunks, chunk as Buffer]).subarray(0, limit).toString('utf8');
       throw new OutboundNetworkError(`response larger than ${limit} bytes`, 'ETOOLARGE');
     }
     chunks.push(chunk as Buffer);

@@ -1,0 +1,33 @@
+/**
+ * The central tenant setting `webhooks.allow_private_networks`: whether the platform's outbound calls
+ * for this tenant (webhooks, host.fetch, client-release sources, web push; core/net/outbound-policy.ts)
+ * may reach private and loopback addresses. Only a platform super admin sets it, never a tenant:
+ *   PATCH /admin/tenants/{id or alias}/private-networks {allow_private_networks: boolean}
+ *     → 200 {tenant_id, allow_private_networks}; 404 unknown tenant; 422 {message, errors} bad body.
+ * Link-local and cloud metadata addresses stay out of reach whatever it says.
+ */
+import type { RequestHandler, Router } from 'express';
+import { requireSuperAdmin } from '../auth/authenticate';
+import type { CentralDb } from '../data/central-db';
+import { invalid, notFound } from '../errors';
+import type { TenantService } from './tenant-service';
+
+export async function allowsPrivateNetworks(central: CentralDb, tenantId: string): Promise<boolean> {
+  const tenant = await central.models.Tenant.findByPk(tenantId, { attributes: ['settings'] });
+  return (tenant?.settings as { webhooks?: { allow_private_networks?: unknown } } | undefined)?.webhooks?.allow_private_networks === true;
+}
+
+export function registerPrivateNetworkRoute(api: Router, deps: { central: CentralDb; tenants: TenantService; authenticated: RequestHandler }): void {
+  api.patch('/admin/tenants/:id/private-networks', deps.authenticated, requireSuperAdmin, async (req, res) => {
+    const allow = (req.body as { allow_private_networks?: unknown } | undefined)?.allow_private_networks;
+    if (typeof allow !== 'boolean') throw invalid('allow_private_networks', 'The allow_private_networks field must be true or false.');
+    const tenant = await deps.tenants.resolve(String(req.params.id));
+    if (!tenant) throw notFound('Tenant not found.');
+    // One statement that touches only this key, so settings written meanwhile survive.
+    await deps.central.sequelize.query(
+      `UPDATE tenants SET settings = jsonb_set(settings, '{webhooks}', COALESCE(settings->'webhooks', '{}'::jsonb) || jsonb_build_object('allow_private_networks', $2::boolean)), updated_at = now() WHERE id = $1`,
+      { bind: [tenant.id, allow] },
+    );
+    res.json({ tenant_id: tenant.id, allow_private_networks: await allowsPrivateNetworks(deps.central, tenant.id) });
+  });
+}
