@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { parseCorsOrigins, type CorsOrigins } from './http/cors';
+import { MODULE_DB_ROLES, type ModuleDbRoles } from './module-data/types';
 
 export interface Config {
   env: 'production' | 'development' | 'test';
@@ -53,6 +54,8 @@ export interface Config {
   };
   /** Built module folders loaded at boot (MODULE_PATHS, separated by ':'). */
   modulePaths: string[];
+  /** MODULE_DB_ROLES: without CREATEROLE, module migrations are refused ('required') or run as the platform's user (development only). */
+  moduleDbRoles: ModuleDbRoles;
   /** How long the backend caches a server-driven screen definition, in seconds (spec 1, Limits). */
   screenDefinitionTtlSeconds: number;
   /** Requests per user and window on the standard workflow endpoints (spec 2, Limits: 60 per minute). */
@@ -170,6 +173,7 @@ export function loadConfig(env: Env = process.env): Config {
       playground: bool(env, 'GRAPHQL_PLAYGROUND', nodeEnv !== 'production'),
     },
     modulePaths: (env.MODULE_PATHS || '').split(':').filter(Boolean).map((p) => path.resolve(p)),
+    moduleDbRoles: choice(env, 'MODULE_DB_ROLES', MODULE_DB_ROLES) ?? 'required',
     screenDefinitionTtlSeconds: int(env, 'SCREEN_DEFINITION_CACHE_TTL', 300),
     workflowRateLimit: rate(env, 'WORKFLOW_RATE_LIMIT', '60/60'),
     apiRateLimit: rate(env, 'API_RATE_LIMIT', '1200/60'),

@@ -29,3 +29,17 @@ export async function withAdminTransaction<T>(dbs: TenantDatabases, tenantId: st
     }
   });
 }
+
+/**
+ * Undoes every session setting that SQL run earlier in this transaction changed (RESET ALL also
+ * overrides SET LOCAL), then sets the host's own until the transaction ends. Migration SQL may SET
+ * anything (standard_conforming_strings changes what a string literal means); the host's later
+ * statements must run under settings it chose. Names and values go as bound parameters.
+ */
+export async function resetSettings(client: AdminClient, settings: Record<string, string>): Promise<void> {
+  await client.query('RESET ALL');
+  await client.query('SELECT pg_catalog.set_config(s.name, s.value, true) FROM ROWS FROM (pg_catalog.unnest($1::text[]), pg_catalog.unnest($2::text[])) AS s(name, value)', [
+    Object.keys(settings),
+    Object.values(settings),
+  ]);
+}

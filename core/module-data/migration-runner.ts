@@ -6,12 +6,16 @@
  * set_config('role') and SET SESSION AUTHORIZATION inside such a function, so migration SQL cannot
  * leave the module role, and EXECUTE refuses transaction control, so it cannot commit half an
  * install. Without roles the same function runs as the host user (host checks only).
+ *
+ * Settings a migration SETs (plain SET outlives the function; only search_path is pinned by it)
+ * are undone right after it, so neither the next migration, nor the host's own statements, nor
+ * the audit run under them.
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { MandiError } from '../errors';
 import type { Migration } from '../../sdk/manifest/manifest.types';
-import type { AdminClient } from './admin-connection';
+import { resetSettings, type AdminClient } from './admin-connection';
 import { ident, MIGRATIONS_TABLE, qualified } from './names';
 
 const RUNNER = '_mandi_run_migration';
@@ -92,7 +96,10 @@ export async function dropRunner(client: AdminClient, schema: string): Promise<v
   await client.query(`DROP FUNCTION IF EXISTS ${qualified(schema, RUNNER)}(text)`);
 }
 
-/** Runs one migration's SQL through the runner and records (up) or forgets (down) it. */
+/**
+ * Runs one migration's SQL through the runner, restores the host's `settings`, and records (up)
+ * or forgets (down) it.
+ */
 export async function runMigration(
   client: AdminClient,
   schema: string,
@@ -100,6 +107,7 @@ export async function runMigration(
   direction: Direction,
   sql: string,
   checksum: string,
+  settings: Record<string, string>,
 ): Promise<void> {
   if (sql.trim()) {
     try {
@@ -113,6 +121,7 @@ export async function runMigration(
         sqlstate: e.code,
       });
     }
+    await resetSettings(client, settings);
   }
   const table = qualified(schema, MIGRATIONS_TABLE);
   if (direction === 'up') await client.query(`INSERT INTO ${table} (id, position, checksum) VALUES ($1, $2, $3)`, [m.id, m.position, checksum]);

@@ -9,7 +9,7 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 import type { TenantDatabases } from '../data/tenant-databases';
 import { MandiError, notFound } from '../errors';
 import type { Logger } from '../logger';
-import { withAdminTransaction, type AdminClient } from './admin-connection';
+import { resetSettings, withAdminTransaction, type AdminClient } from './admin-connection';
 import { createBridge, type BridgeDeps } from './bridge';
 import { compileModels } from './compile-models';
 import { auditSchema } from './migration-audit';
@@ -48,7 +48,8 @@ export class ModuleDataService {
   private readonly txs: TransactionRegistry;
   private readonly bridgeDeps: BridgeDeps;
   private readonly limits: { maxLimit: number; defaultLimit: number; maxInList: number; maxBulkRows: number };
-  private readonly migrationTimeoutMs: number;
+  /** Session settings of schema work, set again after every migration (admin-connection.ts). */
+  private readonly schemaWorkSettings: Record<string, string>;
 
   constructor(
     private readonly dbs: TenantDatabases,
@@ -56,8 +57,10 @@ export class ModuleDataService {
     options: ModuleDataOptions = {},
   ) {
     this.logger = logger.child({ part: 'module-data' });
-    this.migrationTimeoutMs = Math.floor(options.migrationTimeoutMs ?? 600_000);
-    this.roles = new ModuleRoles(options.roles ?? 'auto', this.logger);
+    // statement_timeout bounds each statement: a migration that hangs (or sleeps) is cancelled
+    // instead of holding the lock. search_path: the host's own statements resolve built-ins only.
+    this.schemaWorkSettings = { statement_timeout: String(Math.floor(options.migrationTimeoutMs ?? 600_000)), search_path: 'pg_catalog, pg_temp' };
+    this.roles = new ModuleRoles(options.roles ?? 'required', this.logger);
     this.txs = new TransactionRegistry({ timeoutMs: options.txTimeoutMs ?? 30_000, maxPerOwner: options.maxOpenTransactionsPerOwner ?? 4 }, this.logger);
     this.limits = {
       maxLimit: options.maxLimit ?? 1000,
@@ -122,11 +125,12 @@ export class ModuleDataService {
       const floor = toMigrationId === null ? -1 : position.get(toMigrationId)!;
       const undo = applied.map((a) => position.get(a.id)!).filter((i) => i > floor).sort((a, b) => b - a);
       if (!undo.length) return { rolledBack: [] };
+      this.roles.requireForMigrations(alias, role);
       await createRunner(client, alias, role);
       for (const i of undo) {
         const m = declared[i];
         const sql = await readMigrationSql(alias, read, m.down);
-        await runMigration(client, alias, { id: m.id, position: i }, 'down', sql, '');
+        await runMigration(client, alias, { id: m.id, position: i }, 'down', sql, '', this.schemaWorkSettings);
       }
       await dropRunner(client, alias);
       await this.audit(client, compiled, true);
@@ -219,10 +223,11 @@ export class ModuleDataService {
       const pending = pendingMigrations(alias, declared, applied);
       await this.checkEdited(tenantId, alias, read, declared, applied);
       if (pending.length) {
+        this.roles.requireForMigrations(alias, role);
         await createRunner(client, alias, role);
         for (const m of pending) {
           const sql = await readMigrationSql(alias, read, m.up);
-          await runMigration(client, alias, { id: m.id, position: declared.indexOf(m) }, 'up', sql, checksumOf(sql));
+          await runMigration(client, alias, { id: m.id, position: declared.indexOf(m) }, 'up', sql, checksumOf(sql), this.schemaWorkSettings);
         }
         await dropRunner(client, alias);
       }
@@ -235,11 +240,10 @@ export class ModuleDataService {
     return report;
   }
 
-  /** Serialises schema work per module and tenant, then bounds each statement of it. */
+  /** Serialises schema work per module and tenant, then sets its session settings. */
   private async lock(client: AdminClient, alias: string): Promise<void> {
     await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_NAMESPACE, lockKey(alias)]);
-    // Armed per statement: a migration that hangs (or sleeps) is cancelled instead of holding the lock.
-    await client.query(`SET LOCAL statement_timeout = ${this.migrationTimeoutMs}`);
+    await resetSettings(client, this.schemaWorkSettings);
   }
 
   private async requireSchema(client: AdminClient, alias: string): Promise<void> {

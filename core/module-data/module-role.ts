@@ -3,12 +3,14 @@
  * shared by every tenant database). It holds USAGE and CREATE on its own schema, the tables it
  * creates there, and the rows of its `_sequences`; nothing in `public`, in other modules' schemas,
  * or in any other database. When the connecting user may not create roles, one warning is logged
- * and only the host's own checks apply.
+ * and module migrations are refused, unless MODULE_DB_ROLES allows running them as that user
+ * (development only: then only the host's own checks apply).
  */
 import type { Logger } from '../logger';
 import { MandiError } from '../errors';
 import type { AdminClient } from './admin-connection';
 import { ident, qualified, roleOf, SEQUENCES_TABLE } from './names';
+import type { ModuleDbRoles } from './types';
 
 interface Rights {
   rolsuper: boolean;
@@ -24,7 +26,7 @@ export class ModuleRoles {
   private rights?: Promise<Rights | null>;
 
   constructor(
-    private readonly setting: 'auto' | false,
+    private readonly setting: ModuleDbRoles,
     private readonly logger: Logger,
   ) {}
 
@@ -35,13 +37,16 @@ export class ModuleRoles {
 
   private ownRights(query: RowsQuery): Promise<Rights | null> {
     this.rights ??= (async () => {
-      if (this.setting === false) return null;
       const rows = (await query('SELECT rolsuper, rolcreaterole FROM pg_roles WHERE rolname = current_user')) as Rights[];
       const r = rows[0];
       if (r && (r.rolsuper || r.rolcreaterole)) return r;
-      this.logger.warn(
-        'module data: the database user may not create roles, so module migrations and host.db run without per-module PostgreSQL roles; isolation rests on the host checks alone',
-      );
+      if (this.setting === 'fallback-for-development') {
+        this.logger.warn(
+          'module data: the database user may not create roles, so module migrations and host.db run without per-module PostgreSQL roles (MODULE_DB_ROLES=fallback-for-development); isolation rests on the host checks alone',
+        );
+      } else {
+        this.logger.warn('module data: the database user may not create roles (needs SUPERUSER or CREATEROLE), so module migrations are refused (MODULE_DB_ROLES=required)');
+      }
       return null;
     })().catch((err) => {
       this.rights = undefined;
@@ -75,6 +80,20 @@ export class ModuleRoles {
     // A CREATEROLE user who is not superuser must be a member to SET ROLE and hand over ownership.
     if (!rights.rolsuper) await client.query(`GRANT ${ident(role)} TO CURRENT_USER`);
     return role;
+  }
+
+  /**
+   * Module migration SQL runs only as the module's role, unless the operator chose the development
+   * fallback: run as the connecting user, it could read every schema of the tenant database.
+   */
+  requireForMigrations(alias: string, role: string | null): void {
+    if (role || this.setting === 'fallback-for-development') return;
+    throw new MandiError(
+      'DB_ROLES_REQUIRED',
+      `Module "${alias}" has migrations, but the database user may not create roles (it needs SUPERUSER or CREATEROLE), so they would run with the platform's own rights. Grant CREATEROLE to the database user; for development only, MODULE_DB_ROLES=fallback-for-development runs them anyway.`,
+      500,
+      { module: alias, setting: 'MODULE_DB_ROLES' },
+    );
   }
 
   /** A role someone widened (login, superuser, membership of other roles) is refused, not used. */

@@ -134,7 +134,8 @@ class WhereTranslator {
     const out: Record<symbol, unknown> = {};
     for (const op of keys) {
       const arg = cond[op];
-      if (op in COMPARE) {
+      // Own keys only: `in` would take "constructor" or "toString" from Object.prototype as operators.
+      if (Object.hasOwn(COMPARE, op)) {
         const key = op as keyof typeof COMPARE;
         if (arg === null && (key === '$eq' || key === '$ne')) out[key === '$eq' ? Op.is : Op.not] = null;
         else {

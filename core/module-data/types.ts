@@ -2,6 +2,13 @@
 import type { Column, Manifest, Model } from '../../sdk/manifest/manifest.types';
 
 export type ColumnType = Column['type'];
+
+/**
+ * MODULE_DB_ROLES: 'required' refuses module migrations when the database user cannot create
+ * per-module roles; 'fallback-for-development' runs them as that user instead (host checks only).
+ */
+export const MODULE_DB_ROLES = ['required', 'fallback-for-development'] as const;
+export type ModuleDbRoles = (typeof MODULE_DB_ROLES)[number];
 export type ManifestModels = Record<string, Model>;
 
 export interface CompiledColumn {
@@ -87,8 +94,9 @@ export interface ModuleDataOptions {
   /** Transactions one owner (invocation) may hold open at once (default 4). */
   maxOpenTransactionsPerOwner?: number;
   /**
-   * Per-module PostgreSQL roles: 'auto' (default) uses them when the connecting user may create
-   * roles and warns once otherwise; false never uses them.
+   * Per-module PostgreSQL roles are used whenever the connecting user may create roles. Without
+   * that right, 'required' (default) refuses migrations and 'fallback-for-development' runs them
+   * as the connecting user; either way one warning is logged.
    */
-  roles?: 'auto' | false;
+  roles?: ModuleDbRoles;
 }

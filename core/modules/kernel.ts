@@ -39,7 +39,7 @@ export interface ModuleKernel {
 }
 
 export async function createModuleKernel(deps: {
-  config: Pick<Config, 'busRateLimit' | 'eventDelivery'>;
+  config: Pick<Config, 'busRateLimit' | 'eventDelivery' | 'moduleDbRoles'>;
   central: CentralDb;
   tenantDbs: TenantDatabases;
   drivers: Drivers;
@@ -52,7 +52,7 @@ export async function createModuleKernel(deps: {
     onCatastrophicError: (key, message) => logger.fatal({ module: key, message }, 'isolate lost; restart this node'),
   });
   // The root logger: the service binds its own `part`, and a second `part` key would repeat in each line.
-  const moduleData = new ModuleDataService(tenantDbs, deps.logger);
+  const moduleData = new ModuleDataService(tenantDbs, deps.logger, { roles: deps.config.moduleDbRoles });
   const source = new ModuleSources();
   const modules = new ModuleHost({ central, source, moduleData, pubsub: drivers.pubsub, logger });
   await modules.start();

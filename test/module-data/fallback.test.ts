@@ -1,6 +1,7 @@
 /**
- * Issue 3, item 5, and core/module-data/README.md: when the database user may not create roles,
- * module data still works with the host's own checks, and says so once in the log.
+ * Issue 3, item 5, and core/module-data/README.md (Roles): when the database user may not create
+ * roles, module migrations are refused (they would run with the platform's own rights) unless
+ * MODULE_DB_ROLES=fallback-for-development allows it; either way the log says so once.
  */
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
@@ -8,18 +9,31 @@ import pino from 'pino';
 import { databaseUrl } from '../../core/data/pg-admin';
 import { TenantDatabases, tenantDbName } from '../../core/data/tenant-databases';
 import { ModuleDataService } from '../../core/module-data';
+import type { ModuleDbRoles } from '../../core/module-data/types';
 import { testServerUrl } from '../support/test-platform';
-import { LOYALTY_MODELS, modulePackage, serverSql, startHarness, type Harness } from './support';
+import { LOYALTY_MODELS, modulePackage, rejection, serverSql, startHarness, type Harness } from './support';
 
 const ALIAS = 'md_fallback';
+
+const PACKAGE = modulePackage(
+  ALIAS,
+  { models: LOYALTY_MODELS, migrations: [{ id: '001', up: 'migrations/001.sql', down: 'migrations/001.down.sql' }] },
+  { 'migrations/001.sql': `INSERT INTO "Reward" (code, title) VALUES ('m', 'Mug')`, 'migrations/001.down.sql': 'DELETE FROM "Reward"' },
+);
 
 describe('issue 3 item 5: module data without per-module roles', () => {
   let h: Harness;
   let t: string;
   let dbs: TenantDatabases;
-  let data: ModuleDataService;
   const user = `md_plain_${randomBytes(4).toString('hex')}`;
   const lines: Array<{ level: number; msg: string }> = [];
+  let logger: pino.Logger;
+  const services: ModuleDataService[] = [];
+  const service = (roles?: ModuleDbRoles) => {
+    const data = new ModuleDataService(dbs, logger, roles && { roles });
+    services.push(data);
+    return data;
+  };
 
   beforeAll(async () => {
     h = startHarness();
@@ -35,25 +49,37 @@ describe('issue 3 item 5: module data without per-module roles', () => {
         done();
       },
     });
-    const logger = pino({ level: 'warn' }, sink);
+    logger = pino({ level: 'warn' }, sink);
     dbs = new TenantDatabases({ serverUrl: databaseUrl(url.toString(), 'postgres'), maxTotal: 20, maxPerTenant: 5, idleMs: 60_000, logger, coreMigrations: false });
-    data = new ModuleDataService(dbs, logger);
   });
+  beforeEach(() => (lines.length = 0));
   afterAll(async () => {
-    await data.close();
+    for (const data of services) await data.close();
     await dbs.close();
     await h.close();
     await serverSql(`DROP ROLE IF EXISTS ${user}`);
   });
 
-  test('install, migrations and host.db work; one warning says isolation rests on the host', async () => {
-    const pkg = modulePackage(
-      ALIAS,
-      { models: LOYALTY_MODELS, migrations: [{ id: '001', up: 'migrations/001.sql', down: 'migrations/001.down.sql' }] },
-      { 'migrations/001.sql': `INSERT INTO "Reward" (code, title) VALUES ('m', 'Mug')`, 'migrations/001.down.sql': 'DELETE FROM "Reward"' },
-    );
-    expect((await data.install(t, pkg)).migrationsRun).toEqual(['001']);
-    expect((await data.install(t, pkg)).migrationsRun).toEqual([]);
+  test('by default (MODULE_DB_ROLES=required) migrations are refused, naming the missing right and the setting', async () => {
+    const data = service();
+    const err = await rejection(data.install(t, PACKAGE));
+    expect(err).toMatchObject({ code: 'DB_ROLES_REQUIRED', details: { module: ALIAS, setting: 'MODULE_DB_ROLES' } });
+    expect(err.message).toMatch(/may not create roles \(it needs SUPERUSER or CREATEROLE\).*MODULE_DB_ROLES=fallback-for-development/);
+    expect(await h.sql(t, 'SELECT 1 FROM pg_namespace WHERE nspname = $1', [ALIAS])).toEqual([]);
+    // Models alone need no SQL of the module's: they install, and host.db works with the host's checks.
+    const models = modulePackage(ALIAS, { models: LOYALTY_MODELS });
+    expect((await data.install(t, models)).tablesCreated).toHaveLength(2);
+    await expect(data.bridge(t, ALIAS, LOYALTY_MODELS, 'call')('count', ['Reward', {}])).resolves.toBe(0);
+    const warnings = lines.filter((l) => /may not create roles/.test(l.msg));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0].msg).toMatch(/module migrations are refused \(MODULE_DB_ROLES=required\)/);
+    await data.uninstall(t, ALIAS, { purge: true });
+  });
+
+  test('MODULE_DB_ROLES=fallback-for-development: install, migrations and host.db work; one warning says isolation rests on the host', async () => {
+    const data = service('fallback-for-development');
+    expect((await data.install(t, PACKAGE)).migrationsRun).toEqual(['001']);
+    expect((await data.install(t, PACKAGE)).migrationsRun).toEqual([]);
     const db = data.bridge(t, ALIAS, LOYALTY_MODELS, 'call');
     expect(await db('find', ['Reward', {}])).toEqual([{ code: 'm', title: 'Mug', cost: null }]);
     expect(await db('sequence', ['n'])).toBe(1);

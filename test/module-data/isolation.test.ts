@@ -84,6 +84,17 @@ describe('DESIGN.md Data / issue 3 item 5: a module reaches only its own schema 
     await attackFails(sql, problem, 'MIGRATION_REFUSED');
   });
 
+  test('a view, default or check that uses a function outside pg_catalog (an extension’s, say) is refused', async () => {
+    await h.sql(t, `CREATE FUNCTION public.md_ext_fn() RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT 1'`);
+    try {
+      await attackFails('CREATE VIEW v AS SELECT public.md_ext_fn() AS n', /view v calls public\.md_ext_fn\(\)/, 'MIGRATION_REFUSED');
+      await attackFails('ALTER TABLE notes ADD COLUMN n int DEFAULT public.md_ext_fn()', /default of notes\.n calls public\.md_ext_fn\(\)/, 'MIGRATION_REFUSED');
+      await attackFails('ALTER TABLE notes ADD CONSTRAINT c CHECK (id <> public.md_ext_fn())', /constraint c calls public\.md_ext_fn\(\)/, 'MIGRATION_REFUSED');
+    } finally {
+      await h.sql(t, 'DROP FUNCTION public.md_ext_fn()');
+    }
+  });
+
   test('plain schema work in its own schema is allowed: tables, views, indexes, sequences, defaults', async () => {
     const report = await h.data.install(
       t,

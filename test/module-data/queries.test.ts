@@ -206,6 +206,14 @@ describe('DESIGN.md Data / issue 3 item 5: host.db queries', () => {
     expect(err.message).toMatch(message as RegExp);
   });
 
+  test.each(['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'])('an operator named like an Object.prototype member ("%s") is refused as unknown', async (op) => {
+    // JSON.parse makes "__proto__" an own key, as a module's arguments arrive.
+    const where = JSON.parse(`{"customer": {"${op}": "ada"}}`);
+    const err = await rejection(db('find', ['Points', { where }]));
+    expect(err).toMatchObject({ code: 'DB_INVALID_QUERY', status: 422, details: { operator: op } });
+    expect(err.message).toBe(`Unknown operator "${op}" in the condition on "customer"; use one of $eq $ne $gt $gte $lt $lte $in $notIn $like $iLike $between $is $not $or $and $contains.`);
+  });
+
   test('where nesting and list sizes are bounded', async () => {
     let deep: Record<string, unknown> = { level: 1 };
     for (let i = 0; i < 12; i++) deep = { $and: [deep] };
