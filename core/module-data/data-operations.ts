@@ -109,7 +109,7 @@ const bulkCreate: Operation = (ctx, [name, rows, options]) => {
 
 const sameKeys = (row: Record<string, unknown>, keys: string[]) => {
   const own = Object.keys(row);
-  return own.length === keys.length && keys.every((k) => k in row);
+  return own.length === keys.length && keys.every((k) => Object.hasOwn(row, k));
 };
 
 /**
@@ -211,7 +211,7 @@ const upsert: Operation = (ctx, [name, values, options]) => {
     throw invalidQuery(`Model ${model.name} has no primary key: upsert needs conflictFields naming a unique column set.`, { model: model.name });
   }
   const keys = conflictFields ?? model.primaryKey;
-  const missing = keys.filter((k) => !(k in row));
+  const missing = keys.filter((k) => !Object.hasOwn(row, k));
   if (missing.length) throw invalidQuery(`upsert values must include ${missing.join(', ')} to find the row to update.`, { model: model.name, missing });
   return async (h) => {
     const [instance] = await sequelizeModel(ctx, h, model).upsert(row, { ...OPTIONS, returning: true, conflictFields, transaction: h.transaction });
