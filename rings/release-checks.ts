@@ -1,9 +1,10 @@
 /**
  * What promotion and ring rollback check before any tenant moves (issue 4 item 4), each reason a
  * sentence: the platform range must include this core; the dependencies of every module of the
- * resulting release must be met inside that ring; a version that does not bump the major may not
- * break callers; and the older version's migrations must be the start of the newer one's, or tenants
- * could not be moved between them.
+ * resulting release must be met inside that ring, and no two of its modules may serve one route; a
+ * version that does not bump the major may not break callers; and the older version's migrations
+ * must be the start of the newer one's, or tenants could not be moved between them. Publish holds a
+ * package's routes against the rings' releases too (publishRefusals).
  */
 import { checkDependencies, checkPlatform, PLATFORM_VERSION, type CompatibilityProblem, type Manifest } from '../sdk/manifest';
 import type { LoadedModule } from '../core/modules/loaded-module';
