@@ -88,7 +88,8 @@ async function assemble(config: Config, logger: Logger, dbServer: DatabaseServer
     logger,
   });
   const drivers = createDrivers({ redisUrl: config.redisUrl, prefix: config.redisPrefix, logger, queue: { lockMs: config.queueLockMs, stalledCheckMs: config.queueStalledCheckMs } });
-  const tenants = new TenantService(central, tenantDbs);
+  const tenants = new TenantService(central, tenantDbs, drivers.pubsub);
+  await tenants.start();
   const auth = new AuthService(central, config.tokenTtlSeconds, (change) => void drivers.pubsub.publish(AUTH_CHANNEL, change));
   await drivers.pubsub.subscribe(AUTH_CHANNEL, (change) => auth.dropCached(change as Invalidation));
 

@@ -43,9 +43,13 @@ export interface PackageView {
 
 export const sha256Of = (buffer: Buffer) => createHash('sha256').update(buffer).digest('hex');
 
+/** A check a package must pass before it is stored; throws a MandiError to refuse it. */
+export type PublishCheck = (manifest: Manifest) => Promise<void>;
+
 export class RegistryService {
   /** Publisher id → name, for views; publishers are few and never renamed. */
   private readonly publisherNames = new Map<number, string>();
+  private readonly publishChecks: PublishCheck[] = [];
 
   constructor(
     private readonly deps: { models: RegistryModels; blobs: BlobStore; logger: Logger },
@@ -65,6 +69,7 @@ export class RegistryService {
     await this.checkOwnership(alias, req);
     this.checkSignature(req);
     if (await this.deps.models.Package.count({ where: { alias, version } })) throw versionExists(alias, version);
+    for (const check of this.publishChecks) await check(manifest);
 
     const sha256 = sha256Of(req.buffer);
     await this.deps.blobs.put(sha256, req.buffer);
@@ -87,6 +92,11 @@ export class RegistryService {
     }
     this.deps.logger.info({ module: `${alias}@${version}`, sha256, size: row.size, by: req.publishedBy }, 'module package published');
     return this.view(row);
+  }
+
+  /** Adds a check every later publish runs (rings: routes against what the rings release). */
+  addPublishCheck(check: PublishCheck): void {
+    this.publishChecks.push(check);
   }
 
   /** Every module: its versions newest first and the newest version's description. */

@@ -11,7 +11,7 @@ import { checkDependencies } from '../sdk/manifest';
 import { loadVersion, refused, ringManaged, type LifecycleDeps } from './deps';
 import { tenantClaim } from './locks';
 import type { OperationView, ProgressReporter } from './operations';
-import { migrationProblem, type Refusal } from './release-checks';
+import { migrationProblem, setRefusal, type Refusal } from './release-checks';
 import type { LifecycleOperation, Requester } from './ring-models';
 import { moveAll, type Move } from './tenant-moves';
 
@@ -77,7 +77,7 @@ export class RingAssignments {
       moves.push({ tenantId, alias: mod.alias, from: mod.manifest.version, to });
     }
     for (const p of checkDependencies(finalSet.map((m) => m.manifest))) {
-      if (p.kind !== 'duplicate') reasons.push({ kind: 'dependencies', message: `in ring ${ring}: ${p.message}` });
+      if (p.kind !== 'duplicate') reasons.push({ ...setRefusal(p), message: `in ring ${ring}: ${p.message}` });
     }
     if (reasons.length) throw refused('ASSIGN_REFUSED', `Cannot move tenant ${tenantId} to ring ${ring}`, reasons);
     // Down moves first, dependents before their dependencies; then up moves, dependencies first.

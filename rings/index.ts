@@ -12,10 +12,11 @@ import type { ModuleLifecycle } from '../core/modules/module-admin-routes';
 import type { TenantService } from '../core/tenancy/tenant-service';
 import type { Registry } from '../registry';
 import { RingAssignments } from './assign';
-import type { LifecycleDeps } from './deps';
+import { manifestReader, refused, type LifecycleDeps } from './deps';
 import { LifecycleLocks } from './locks';
 import { Operations, type Broadcast } from './operations';
 import { Promotions } from './promotion';
+import { publishRefusals } from './release-checks';
 import { defineRingModels, type RingModels } from './ring-models';
 import { RingRollbacks } from './ring-rollback';
 import { registerRingRoutes } from './ring-routes';
@@ -73,6 +74,12 @@ export async function createRings(
   const rollbacks = new RingRollbacks(shared);
   const assignments = new RingAssignments(shared);
   await operations.start();
+  // A package whose routes overlap a released module's is refused at publish already (release-checks.ts).
+  deps.registry.service.addPublishCheck(async (manifest) => {
+    const releases = (await service.list()).map((r) => ({ ring: r.name, modules: r.release.modules }));
+    const reasons = await publishRefusals(manifest, releases, manifestReader(shared));
+    if (reasons.length) throw refused('ROUTES_OVERLAP', `Cannot publish ${manifest.name}@${manifest.version}`, reasons);
+  });
   // Request contexts carry the tenant's ring from TenantService's cache: drop it on every node.
   await service.onTenantMoved(() => deps.tenants.invalidate());
 

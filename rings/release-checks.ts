@@ -1,18 +1,19 @@
 /**
  * What promotion and ring rollback check before any tenant moves (issue 4 item 4), each reason a
  * sentence: the platform range must include this core; the dependencies of every module of the
- * resulting release must be met inside that ring; a version that does not bump the major may not
- * break callers; and the older version's migrations must be the start of the newer one's, or tenants
- * could not be moved between them.
+ * resulting release must be met inside that ring, and no two of its modules may serve one route; a
+ * version that does not bump the major may not break callers; and the older version's migrations
+ * must be the start of the newer one's, or tenants could not be moved between them. Publish holds a
+ * package's routes against the rings' releases too (publishRefusals).
  */
-import { checkDependencies, checkPlatform, PLATFORM_VERSION, type Manifest } from '../sdk/manifest';
+import { checkDependencies, checkPlatform, PLATFORM_VERSION, type CompatibilityProblem, type Manifest } from '../sdk/manifest';
 import type { LoadedModule } from '../core/modules/loaded-module';
 import { breakingChanges, isMajorBump } from './breaking';
 import { refused } from './deps';
 import type { ReleaseModules } from './ring-models';
 
 export interface Refusal {
-  kind: 'platform' | 'dependencies' | 'breaking' | 'migrations' | 'tenant' | 'installed';
+  kind: 'platform' | 'dependencies' | 'routes' | 'breaking' | 'migrations' | 'tenant' | 'installed';
   message: string;
 }
 
@@ -29,7 +30,32 @@ export async function newReleaseProblems(before: ReleaseModules, after: ReleaseM
   const known = new Set(checkDependencies(await manifests(before)).map((p) => p.message));
   return checkDependencies(await manifests(after))
     .filter((p) => p.kind !== 'duplicate' && !known.has(p.message))
-    .map((p) => ({ kind: 'dependencies' as const, message: p.message }));
+    .map(setRefusal);
+}
+
+/** A problem of a module set as a refusal: a route overlap, or a dependency (or event prefix) not met. */
+export function setRefusal(p: CompatibilityProblem): Refusal {
+  return { kind: p.kind === 'route' ? 'routes' : 'dependencies', message: p.message };
+}
+
+/**
+ * What publishing `candidate` is refused for: routes overlapping another module's in a ring's current
+ * release. Such a version could never be promoted beside that module; refusing it at publish says so
+ * before anyone builds on it. Overlaps among the released modules themselves are not its fault.
+ */
+export async function publishRefusals(
+  candidate: Manifest,
+  releases: ReadonlyArray<{ ring: string; modules: ReleaseModules }>,
+  manifestOf: ManifestOf,
+): Promise<Refusal[]> {
+  const out: Refusal[] = [];
+  for (const { ring, modules } of releases) {
+    const others = await Promise.all(Object.entries(withChange(modules, candidate.name, null)).map(([a, v]) => manifestOf(a, v)));
+    for (const p of checkDependencies([...others, candidate])) {
+      if (p.kind === 'route' && p.module === candidate.name) out.push({ kind: 'routes', message: `in ring ${ring}: ${p.message}` });
+    }
+  }
+  return out;
 }
 
 /**

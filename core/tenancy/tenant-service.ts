@@ -1,11 +1,14 @@
 /**
  * Tenants and their domains: creation (rows + database, all or nothing) and resolution of a
  * subdomain, id or alias to a tenant. The central database is the authority; the in-process cache
- * only saves a query per request and expires quickly (spec 1, Tenant domain).
+ * only saves a query per request and expires quickly (spec 1, Tenant domain). It also remembers
+ * names that match no tenant, so a new tenant's domains are dropped from it on every node when the
+ * tenant is created: its alias answers at once even where it was asked for just before.
  */
 import { LRUCache } from 'lru-cache';
 import { QueryTypes, UniqueConstraintError } from 'sequelize';
 import type { CentralDb } from '../data/central-db';
+import type { PubSub } from '../drivers';
 import type { TenantDatabases } from '../data/tenant-databases';
 import type { TenantRef } from '../context';
 import { ValidationError } from '../errors';
@@ -22,10 +25,19 @@ export interface TenantWithDomains extends TenantRef {
   created_at: string;
 }
 
+const DOMAINS_CHANNEL = 'mandi:tenancy:domains-changed';
+
 export class TenantService {
   private readonly cache = new LRUCache<string, TenantRef | false>({ max: 10_000, ttl: 30_000 });
+  /** Bumped by every invalidation: a lookup that started before one must not cache what it read. */
+  private generation = 0;
 
-  constructor(private readonly central: CentralDb, private readonly databases: TenantDatabases) {}
+  constructor(private readonly central: CentralDb, private readonly databases: TenantDatabases, private readonly pubsub: PubSub) {}
+
+  /** Listens for domain changes made on any node. */
+  async start(): Promise<void> {
+    await this.pubsub.subscribe(DOMAINS_CHANNEL, (msg) => this.forget((msg as { domains: string[] }).domains));
+  }
 
   validateCreate(input: CreateTenantInput): void {
     const errors: Record<string, string[]> = {};
@@ -69,7 +81,16 @@ export class TenantService {
       await this.databases.drop(id).catch(() => undefined);
       throw err;
     }
-    return (await this.describe(id))!;
+    const created = (await this.describe(id))!;
+    await this.domainsChanged(created.domains);
+    return created;
+  }
+
+  /** Drops the domains from the cache of this node and of every other (they were unknown, or meant another tenant). */
+  async domainsChanged(domains: readonly string[]): Promise<void> {
+    this.forget(domains);
+    // Fire and forget, as the other invalidations: without it other nodes catch up within the 30 s TTL.
+    await this.pubsub.publish(DOMAINS_CHANNEL, { domains }).catch(() => undefined);
   }
 
   private async ringExists(name: string): Promise<boolean> {
@@ -83,10 +104,11 @@ export class TenantService {
     if (!ALIAS_PATTERN.test(key)) return undefined;
     const cached = this.cache.get(key);
     if (cached !== undefined) return cached || undefined;
+    const generation = this.generation;
     const row = await this.central.models.Domain.findOne({ where: { domain: key }, attributes: ['tenant_id'] });
     const tenant = row ? await this.central.models.Tenant.findByPk(row.tenant_id) : null;
     const ref: TenantRef | false = tenant ? { id: tenant.id, name: tenant.name, status: tenant.status, ring: tenant.ring } : false;
-    this.cache.set(key, ref);
+    if (generation === this.generation) this.cache.set(key, ref);
     return ref || undefined;
   }
 
@@ -106,7 +128,13 @@ export class TenantService {
 
   /** Forget cached resolutions (after a domain or status change). */
   invalidate(): void {
+    this.generation++;
     this.cache.clear();
+  }
+
+  private forget(domains: readonly string[]): void {
+    this.generation++;
+    for (const d of domains) this.cache.delete(normaliseSubdomain(d));
   }
 
   private async freeId(): Promise<string> {

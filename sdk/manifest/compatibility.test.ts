@@ -141,3 +141,41 @@ describe('DESIGN Bus: consumes matching (exact names or a.* patterns)', () => {
     expect(matchesConsumes([], 'orders.get')).toBe(false);
   });
 });
+
+describe('DESIGN Rings and the registry: no two modules of a set serve one request', () => {
+  const withRoutes = (name: string, ...routes: string[]) => ({
+    ...mod(name, '1.0.0'),
+    http: { routes: routes.map((r) => ({ method: r.split(' ')[0] as 'GET', path: r.split(' ')[1], operation: `${name}.op` })) },
+  });
+
+  it('refuses the same method and path in two modules, naming both modules and both routes', () => {
+    expect(checkDependencies([withRoutes('orders', 'POST /orders'), withRoutes('aaa_tools', 'POST /orders')])).toEqual([
+      {
+        kind: 'route',
+        module: 'aaa_tools',
+        message:
+          'module aaa_tools@1.0.0 declares POST /orders, which overlaps POST /orders of module orders@1.0.0: one request could reach either; only one installed module may serve a route',
+      },
+    ]);
+  });
+
+  it('refuses patterns that can match one concrete path: a parameter against a word, case-insensitively', () => {
+    const clash = (a: string, b: string) => checkDependencies([withRoutes('orders', a), withRoutes('tools', b)]).map((p) => p.kind);
+    expect(clash('GET /orders/:id', 'GET /orders/export')).toEqual(['route']);
+    expect(clash('GET /orders/export', 'GET /orders/:id')).toEqual(['route']);
+    expect(clash('GET /orders/:id/ship', 'GET /orders/:order/:action')).toEqual(['route']);
+    expect(clash('GET /orders', 'GET /Orders')).toEqual(['route']);
+  });
+
+  it('allows routes no request could match both of', () => {
+    const clash = (a: string, b: string) => checkDependencies([withRoutes('orders', a), withRoutes('tools', b)]);
+    expect(clash('GET /orders/:id', 'GET /orders/:id/ship')).toEqual([]);
+    expect(clash('GET /orders/:id', 'POST /orders/:id')).toEqual([]);
+    expect(clash('GET /orders/export', 'GET /orders/import')).toEqual([]);
+    expect(clash('GET /orders', 'GET /order-settings')).toEqual([]);
+  });
+
+  it('leaves overlaps inside one module to that module (it declared both)', () => {
+    expect(checkDependencies([withRoutes('orders', 'GET /orders/:id', 'GET /orders/stats')])).toEqual([]);
+  });
+});

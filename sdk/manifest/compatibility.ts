@@ -4,12 +4,13 @@
  * Every refusal says what to install instead.
  */
 import semver from 'semver';
-import type { Manifest } from './manifest.types';
+import type { HttpRoute, Manifest } from './manifest.types';
+import { routesOverlap } from './route-overlap';
 
 /** The platform release this core implements; module `compatibility.platform` ranges are checked against it. */
 export const PLATFORM_VERSION = '2.0.0';
 
-export type CompatibilityProblemKind = 'platform' | 'missing-dependency' | 'dependency-version' | 'cycle' | 'duplicate' | 'event-namespace';
+export type CompatibilityProblemKind = 'platform' | 'missing-dependency' | 'dependency-version' | 'cycle' | 'duplicate' | 'event-namespace' | 'route';
 
 export interface CompatibilityProblem {
   kind: CompatibilityProblemKind;
@@ -46,12 +47,13 @@ export function checkPlatform(
   };
 }
 
-type SetMember = Pick<Manifest, 'name' | 'version' | 'dependencies' | 'events'>;
+type SetMember = Pick<Manifest, 'name' | 'version' | 'dependencies' | 'events' | 'http'>;
 
 /**
  * Problems of a set of modules installed together (one ring's release): a dependency not installed,
- * installed at a version outside the range, an alias listed twice, a dependency cycle, or an
- * events.namespace that is another module's alias or namespace (its events could be forged).
+ * installed at a version outside the range, an alias listed twice, a dependency cycle, an
+ * events.namespace that is another module's alias or namespace (its events could be forged), or a
+ * route of one module that could take requests meant for another's (their bodies could be read).
  */
 export function checkDependencies(manifests: readonly SetMember[]): CompatibilityProblem[] {
   const problems: CompatibilityProblem[] = [];
@@ -89,6 +91,7 @@ export function checkDependencies(manifests: readonly SetMember[]): Compatibilit
   }
 
   problems.push(...namespaceClashes([...byAlias.values()]));
+  problems.push(...routeClashes([...byAlias.values()]));
 
   for (const cycle of findCycles(byAlias)) {
     problems.push({
@@ -118,6 +121,27 @@ function namespaceClashes(members: readonly SetMember[]): CompatibilityProblem[]
     } else {
       owner.set(ns, m.name);
     }
+  }
+  return problems;
+}
+
+/** Routes of two modules that could match one request; reported on the later module of the set. */
+function routeClashes(members: readonly SetMember[]): CompatibilityProblem[] {
+  const problems: CompatibilityProblem[] = [];
+  const seen: Array<{ member: SetMember; route: HttpRoute }> = [];
+  for (const m of members) {
+    const own = m.http?.routes ?? [];
+    for (const route of own) {
+      const taken = seen.find((s) => routesOverlap(s.route, route));
+      if (taken) {
+        problems.push({
+          kind: 'route',
+          module: m.name,
+          message: `module ${label(m)} declares ${route.method} ${route.path}, which overlaps ${taken.route.method} ${taken.route.path} of module ${label(taken.member)}: one request could reach either; only one installed module may serve a route`,
+        });
+      }
+    }
+    for (const route of own) seen.push({ member: m, route });
   }
   return problems;
 }

@@ -7,6 +7,7 @@
 import { matchesConsumes } from './compatibility';
 import { childPointer, type ManifestIssue } from './issues';
 import { jsonSchemaIssues, valueIssues } from './json-schema-check';
+import { platformPathProblem } from './route-overlap';
 
 type Obj = Record<string, unknown>;
 
@@ -109,7 +110,10 @@ function checkRoutes(doc: Obj, s: Scope) {
     const pageOp = str(at(route, 'stream', 'page_operation'));
     if (pageOp && OPERATION.test(pageOp) && !s.provided.has(pageOp)) s.report(`${p}/stream/page_operation`, `"${pageOp}" is not in api.provides`);
     const path = str(at(route, 'path'));
-    if (!method || !path) return;
+    if (!path) return;
+    const reserved = platformPathProblem(path);
+    if (reserved) s.report(`${p}/path`, reserved);
+    if (!method) return;
     const params: string[] = path.match(/:[A-Za-z_][A-Za-z0-9_]*/g) ?? [];
     const repeated = params.find((param, k) => params.indexOf(param) !== k);
     if (repeated) s.report(`${p}/path`, `uses the parameter ${repeated} twice`);

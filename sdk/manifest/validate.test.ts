@@ -220,6 +220,21 @@ describe('issue 3 item 1: operation names are <own alias>.<method>', () => {
     ]);
   });
 
+  it('refuses routes under the platform\'s own paths, or starting with a parameter that would match them (DESIGN Modules: routes under /api/v1)', () => {
+    const m = base();
+    m.http.routes.push(
+      { method: 'DELETE', path: '/auth/sessions', operation: 'orders.get' },
+      { method: 'GET', path: '/Members/export', operation: 'orders.get' },
+      { method: 'POST', path: '/:area/login', operation: 'orders.get' },
+      { method: 'GET', path: '/orders-export/members', operation: 'orders.get' },
+    );
+    expect(errorsOf(m)).toEqual([
+      { pointer: '/http/routes/1/path', message: "/auth belongs to the platform's own routes; choose a path of the module's own" },
+      { pointer: '/http/routes/2/path', message: "/Members belongs to the platform's own routes; choose a path of the module's own" },
+      { pointer: '/http/routes/3/path', message: "must start with a fixed word, not the parameter :area: it would also match the platform's routes and every other module's" },
+    ]);
+  });
+
   it('checks bulk file routes (issue 9): uploads take a body and a user, a route takes or gives a file, pages come from own operations', () => {
     const m = base();
     const upload = { field: 'file', max_bytes: 1000, accept: ['text/csv'] };

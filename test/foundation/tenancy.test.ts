@@ -1,4 +1,9 @@
 import { addMember, startTestPlatform, type TestPlatform } from '../support/test-platform';
+import { eventually } from '../support/eventually';
+import { describeWithRedis, startTwoPlatforms, type TwoNodes } from '../support/two-nodes';
+
+/** Whether the platform knows the tenant: an unknown one is 404 before the missing token is 401. */
+const knows = async (tp: TestPlatform, tenant: string) => (await tp.api('/auth/me', { tenant })).status !== 404;
 
 describe('spec 1: Tenant onboarding and routing', () => {
   let tp: TestPlatform;
@@ -50,6 +55,15 @@ describe('spec 1: Tenant onboarding and routing', () => {
     expect(res.body).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('nosuchco') });
   });
 
+  test('a tenant answers at its alias right after creation, also where the alias was asked for just before', async () => {
+    expect(await knows(tp, 'fresh-co')).toBe(false);
+    expect(await knows(tp, 'FRESH-CO')).toBe(false);
+    const made = await tp.api('/admin/tenants', { token: owner.token, tenant: 'acme', body: { name: 'Fresh Co', alias: 'fresh-co' } });
+    expect(made.status).toBe(201);
+    expect(await knows(tp, 'fresh-co')).toBe(true);
+    expect((await tp.api('/auth/me', { headers: { host: 'fresh-co.mandi.test' } })).status).toBe(401);
+  });
+
   test('super admins create tenants; aliases are validated and unique', async () => {
     const made = await tp.api('/admin/tenants', { token: owner.token, tenant: 'acme', body: { name: 'Beta Shop', alias: 'Beta-Shop' } });
     expect(made.status).toBe(201);
@@ -70,5 +84,24 @@ describe('spec 1: Tenant onboarding and routing', () => {
     const res = await tp.api('/auth/me', { token: member.token, tenant: 'acme' });
     expect(res.status).toBe(403);
     expect(res.body.message).toMatch(/not a member/);
+  });
+});
+
+describeWithRedis('spec 1 Tenant domain: two nodes on one Redis', () => {
+  let nodes: TwoNodes<TestPlatform>;
+  let owner: Awaited<ReturnType<TestPlatform['install']>>;
+
+  beforeAll(async () => {
+    nodes = await startTwoPlatforms();
+    owner = await nodes.a.install('acme');
+  });
+  afterAll(() => nodes?.close());
+
+  test('a tenant created on A answers at once on B, where its alias was asked for just before', async () => {
+    expect(await knows(nodes.b, 'second-co')).toBe(false);
+    const made = await nodes.a.api('/admin/tenants', { token: owner.token, tenant: 'acme', body: { name: 'Second Co', alias: 'second-co' } });
+    expect(made.status).toBe(201);
+    // Pub/sub is asynchronous: B drops its "not found" within moments, far inside the cache's 30 s.
+    expect(await eventually(() => knows(nodes.b, 'second-co'), Boolean)).toBe(true);
   });
 });

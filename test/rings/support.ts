@@ -14,14 +14,15 @@ export const fixture = (name: string) => path.join(__dirname, 'fixtures', name);
 
 const packed = new Map<string, Promise<PackResult>>();
 
-/** Builds and packs a fixture folder once per test file. */
+/** Builds and packs a fixture folder (by name, or any module folder by absolute path) once per test file. */
 export function pack(name: string): Promise<PackResult> {
   let p = packed.get(name);
   if (!p) {
+    const dir = path.isAbsolute(name) ? name : fixture(name);
     p = (async () => {
-      await buildModule(fixture(name));
+      await buildModule(dir);
       const outDir = await mkdtemp(path.join(os.tmpdir(), 'mandi-pkg-'));
-      return packModule(fixture(name), { outDir });
+      return packModule(dir, { outDir });
     })();
     packed.set(name, p);
   }

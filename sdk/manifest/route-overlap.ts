@@ -1,0 +1,61 @@
+/**
+ * Whether two module routes could take the same request (DESIGN.md, Rings and the registry: module
+ * routes share /api/v1 and are not namespaced). Paths are segments of fixed words or `:param`
+ * (the manifest schema allows nothing else); core/modules/module-routes.ts matches them with
+ * path-to-regexp, case-insensitively, a parameter taking any one non-empty segment. So two routes
+ * overlap when the method is the same and, segment by segment, the words are equal or either side is
+ * a parameter: `/orders/:id` and `/orders/export` overlap, `/orders/:id` and `/orders/:id/ship` do not.
+ */
+import type { HttpRoute } from './manifest.types';
+
+type Route = Pick<HttpRoute, 'method' | 'path'>;
+
+const segments = (path: string): string[] => path.split('/').slice(1);
+const isParam = (segment: string) => segment.startsWith(':');
+
+export function routesOverlap(a: Route, b: Route): boolean {
+  if (a.method !== b.method) return false;
+  const x = segments(a.path);
+  const y = segments(b.path);
+  return x.length === y.length && x.every((s, i) => isParam(s) || isParam(y[i]) || s.toLowerCase() === y[i].toLowerCase());
+}
+
+/**
+ * First path segments the platform's own routes live under (core/platform.ts mounts them before any
+ * module route). A module route may not start with one of them, nor with a parameter, which would
+ * match them too: a module could otherwise answer a method or sub-path the platform does not serve
+ * there, e.g. `DELETE /auth/sessions`, in the platform's name. test/foundation/platform-paths.test.ts
+ * keeps the list equal to the routes the platform really mounts.
+ */
+export const PLATFORM_PATH_AREAS: ReadonlySet<string> = new Set([
+  'activity-log',
+  'admin',
+  'ai',
+  'auth',
+  'cli',
+  'documents',
+  'email',
+  'graphql',
+  'health',
+  'install',
+  'login-history',
+  'members',
+  'mobile',
+  'modules',
+  'notifications',
+  'profile',
+  'push',
+  'registry',
+  'reseller-register',
+  'rings',
+  'roles',
+  'workflow-nodes',
+]);
+
+/** Why a module may not declare a route at `path`, or null when it may. */
+export function platformPathProblem(path: string): string | null {
+  const first = segments(path)[0] ?? '';
+  if (isParam(first)) return `must start with a fixed word, not the parameter ${first}: it would also match the platform's routes and every other module's`;
+  if (PLATFORM_PATH_AREAS.has(first.toLowerCase())) return `/${first} belongs to the platform's own routes; choose a path of the module's own`;
+  return null;
+}
