@@ -57,7 +57,7 @@ export interface Config {
   screenDefinitionTtlSeconds: number;
   /** Requests per user and window on the standard workflow endpoints (spec 2, Limits: 60 per minute). */
   workflowRateLimit: { points: number; durationSeconds: number };
-  /** Requests per client (token, else address) and window on /api/v1. */
+  /** Requests per client (a token that authenticates, else the address) and window on /api/v1. */
   apiRateLimit: { points: number; durationSeconds: number };
   /** Bus calls per (tenant, caller, operation) and window. */
   busRateLimit: { points: number; durationSeconds: number };
