@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { parseCorsOrigins, type CorsOrigins } from './http/cors';
+import { parseTrustProxy, type TrustProxy } from './http/trust-proxy';
 
 export interface Config {
   env: 'production' | 'development' | 'test';
@@ -33,6 +34,8 @@ export interface Config {
   bodyLimit: string;
   /** CORS_ORIGINS: who may call the API from a browser page of another origin (core/http/cors.ts). */
   corsOrigins: CorsOrigins;
+  /** TRUST_PROXY: peers whose X-Forwarded-For names the client's address (core/http/trust-proxy.ts). */
+  trustProxy: TrustProxy;
   /** Total connections across all tenant pools. */
   tenantPoolMaxTotal: number;
   /** Connections per tenant pool. */
@@ -154,6 +157,7 @@ export function loadConfig(env: Env = process.env): Config {
     debugErrors: nodeEnv !== 'production' && bool(env, 'DEBUG_ERRORS', false),
     bodyLimit: env.BODY_LIMIT || '1mb',
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     tenantPoolMaxTotal: int(env, 'TENANT_POOL_MAX_TOTAL', 50),
     tenantPoolMax: int(env, 'TENANT_POOL_MAX', 5),
     tenantPoolIdleMs: int(env, 'TENANT_POOL_IDLE_MS', 60_000),

@@ -119,6 +119,7 @@ async function assemble(config: Config, logger: Logger, dbServer: DatabaseServer
     bodyLimit: config.bodyLimit,
     debugErrors: config.debugErrors,
     corsOrigins: config.corsOrigins,
+    trustProxy: config.trustProxy,
     mountApi: (api) => {
       registerHealthRoutes(api, { central, redisHealth: async () => (await drivers.health()).redis, embeddedDb: dbServer.embedded, version: PLATFORM_VERSION });
       api.use(

@@ -8,12 +8,14 @@ import type { Logger } from '../logger';
 import { runWithContext } from '../context';
 import { corsMiddleware, type CorsOrigins } from './cors';
 import { errorHandler, notFoundHandler } from './error-handler';
+import type { TrustProxy } from './trust-proxy';
 
 export interface AppOptions {
   logger: Logger;
   bodyLimit: string;
   debugErrors: boolean;
   corsOrigins: CorsOrigins;
+  trustProxy: TrustProxy;
   /** Registers the /api/v1 routes. */
   mountApi: (api: Router) => void;
 }
@@ -21,7 +23,7 @@ export interface AppOptions {
 export function buildApp(opts: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.set('trust proxy', opts.trustProxy);
   app.set('query parser', 'extended');
 
   app.use(requestLog(opts.logger));
