@@ -183,7 +183,7 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: env.MAIL_FROM || `Mandi <no-reply@${(env.ROOT_DOMAIN || 'localhost').toLowerCase()}>`,
     publicSignup: bool(env, 'PUBLIC_SIGNUP', false),
     emailVerificationTtlSeconds: int(env, 'EMAIL_VERIFICATION_TTL_SECONDS', 24 * 3600),
-    emailVerificationUrl: (env.EMAIL_VERIFICATION_URL || `${appUrl}/api/v1/email/verify`).replace(/\/+$/, ''),
+    emailVerificationUrl: (env.EMAIL_VERIFICATION_URL || `${appUrl}/email/verify`).replace(/\/+$/, ''),
     appKey: env.APP_KEY || undefined,
     cliReleases: {
       defaultAdapter: choice(env, 'CLI_RELEASES_DEFAULT_ADAPTER', ['hosted_repo', 'static'] as const),
