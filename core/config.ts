@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { parseCorsOrigins, type CorsOrigins } from './http/cors';
+import { parseTrustProxy, type TrustProxy } from './http/trust-proxy';
 import { MODULE_DB_ROLES, type ModuleDbRoles } from './module-data/types';
 
 export interface Config {
@@ -34,6 +35,8 @@ export interface Config {
   bodyLimit: string;
   /** CORS_ORIGINS: who may call the API from a browser page of another origin (core/http/cors.ts). */
   corsOrigins: CorsOrigins;
+  /** TRUST_PROXY: peers whose X-Forwarded-For names the client's address (core/http/trust-proxy.ts). */
+  trustProxy: TrustProxy;
   /** Total connections across all tenant pools. */
   tenantPoolMaxTotal: number;
   /** Connections per tenant pool. */
@@ -60,7 +63,7 @@ export interface Config {
   screenDefinitionTtlSeconds: number;
   /** Requests per user and window on the standard workflow endpoints (spec 2, Limits: 60 per minute). */
   workflowRateLimit: { points: number; durationSeconds: number };
-  /** Requests per client (token, else address) and window on /api/v1. */
+  /** Requests per client (a token that authenticates, else the address) and window on /api/v1. */
   apiRateLimit: { points: number; durationSeconds: number };
   /** Bus calls per (tenant, caller, operation) and window. */
   busRateLimit: { points: number; durationSeconds: number };
@@ -157,6 +160,7 @@ export function loadConfig(env: Env = process.env): Config {
     debugErrors: nodeEnv !== 'production' && bool(env, 'DEBUG_ERRORS', false),
     bodyLimit: env.BODY_LIMIT || '1mb',
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     tenantPoolMaxTotal: int(env, 'TENANT_POOL_MAX_TOTAL', 50),
     tenantPoolMax: int(env, 'TENANT_POOL_MAX', 5),
     tenantPoolIdleMs: int(env, 'TENANT_POOL_IDLE_MS', 60_000),
@@ -183,7 +187,7 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: env.MAIL_FROM || `Mandi <no-reply@${(env.ROOT_DOMAIN || 'localhost').toLowerCase()}>`,
     publicSignup: bool(env, 'PUBLIC_SIGNUP', false),
     emailVerificationTtlSeconds: int(env, 'EMAIL_VERIFICATION_TTL_SECONDS', 24 * 3600),
-    emailVerificationUrl: (env.EMAIL_VERIFICATION_URL || `${appUrl}/api/v1/email/verify`).replace(/\/+$/, ''),
+    emailVerificationUrl: (env.EMAIL_VERIFICATION_URL || `${appUrl}/email/verify`).replace(/\/+$/, ''),
     appKey: env.APP_KEY || undefined,
     cliReleases: {
       defaultAdapter: choice(env, 'CLI_RELEASES_DEFAULT_ADAPTER', ['hosted_repo', 'static'] as const),

@@ -14,8 +14,8 @@ import { attachRealtime, createDrivers, rateLimit, type Drivers, type Realtime }
 import { TenantService } from './tenancy/tenant-service';
 import { resolveTenant } from './tenancy/resolve-tenant';
 import { AuthService, type Invalidation } from './auth/auth-service';
-import { authenticate, bearerToken } from './auth/authenticate';
-import { hashToken } from './auth/token-format';
+import { authenticate } from './auth/authenticate';
+import { apiClientKey } from './auth/api-client-key';
 import { buildApp } from './http/app';
 import { registerHealthRoutes } from './http/health-routes';
 import { registerAuthRoutes } from './auth/auth-routes';
@@ -121,18 +121,11 @@ async function assemble(config: Config, logger: Logger, dbServer: DatabaseServer
     bodyLimit: config.bodyLimit,
     debugErrors: config.debugErrors,
     corsOrigins: config.corsOrigins,
+    trustProxy: config.trustProxy,
     mountApi: (api) => {
       registerHealthRoutes(api, { central, redisHealth: async () => (await drivers.health()).redis, embeddedDb: dbServer.embedded, version: PLATFORM_VERSION });
       api.use(
-        rateLimit(drivers.rateLimiter, {
-          name: 'api',
-          ...config.apiRateLimit,
-          // A client is its token when it sends one (several users may share an address), else its address.
-          key: (req) => {
-            const token = bearerToken(req.get('authorization'));
-            return token ? `t:${hashToken(token).slice(0, 32)}` : `ip:${req.ip}`;
-          },
-        }),
+        rateLimit(drivers.rateLimiter, { name: 'api', ...config.apiRateLimit, key: apiClientKey(auth) }),
       );
       api.use(resolveTenant(tenants, config.rootDomain));
       const accounts = createAccounts({ config, logger, central, tenantDbs, tenants, auth, drivers, clock });

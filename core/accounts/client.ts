@@ -1,5 +1,5 @@
-/** Who is calling, as the account rules see it: the address (express's req.ip, so the app's
- * trust-proxy setting decides whether X-Forwarded-For counts) and the user agent. */
+/** Who is calling, as the account rules see it: the address (express's req.ip, so TRUST_PROXY
+ * decides whose X-Forwarded-For counts) and the user agent. */
 import type { Request } from 'express';
 import type { Client } from './login-service';
 

@@ -12,10 +12,8 @@ export class CurrentPassword {
   constructor(private readonly lockout: LoginLockout) {}
 
   async check(user: { email: string; password_hash: string }, given: string, ip: string, field = 'password'): Promise<void> {
-    const locked = await this.lockout.ipLockedFor(ip);
-    if (locked) throw new RateLimitedError(locked, 'Too many failed password attempts from your address. Try again later.');
-    if (await verifyPassword(given, user.password_hash)) return;
-    await this.lockout.registerFailure(ip, user.email);
-    throw invalid(field, 'The provided password is incorrect.');
+    const verdict = await this.lockout.attempt(ip, user.email, () => verifyPassword(given, user.password_hash));
+    if (verdict.refused) throw new RateLimitedError(verdict.retryAfter, 'Too many failed password attempts from your address. Try again later.');
+    if (!verdict.ok) throw invalid(field, 'The provided password is incorrect.');
   }
 }

@@ -1,7 +1,8 @@
 /**
- * GET /email/verify/{id}/{hash}?tenant=<tenant_id>&expires=<unix seconds>&signature=<hex>
- * (spec 1, Email verification). Public: no Authorization header is used. The mailed link carries
- * all of it; see email-verification.ts for the signature.
+ * GET /email/verify/{id}/{hash}?tenant=<tenant_id> (spec 1, Email verification), also served at
+ * `<app_url>/email/verify/...`, the form the mail links to (core/http/app.ts). Public: no
+ * Authorization header is used. What the hash carries, and the earlier form with `expires` and
+ * `signature` in the query, are in email-verification.ts.
  *   200 {message}                          verified now (activity email_verified)
  *   200 {message, already_verified: true}  was verified before
  *   422 {message, errors: {hash: [...]}}   tampered, forged, or for an address the account no longer has

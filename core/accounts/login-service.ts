@@ -3,10 +3,11 @@
  * lockouts, two-factor, login history and the token. Every attempt that gets past body validation
  * is written to the tenant's login history with one of the spec's statuses:
  *   success; failed (wrong password, unknown email, or a user who is not a member here - all
- *   answered with the same 401 so nothing tells them apart); blocked (account inactive, membership
- *   suspended, or refused by a lockout: failure_reason ip_locked_out / account_guarded);
- *   2fa_required; 2fa_failed.
- * Wrong passwords and wrong second-factor codes count towards the lockouts (see lockout.ts).
+ *   answered with the same 401 so nothing tells them apart - and, with failure_reason ip_locked_out
+ *   or account_guarded, an attempt a lockout refused unchecked); blocked (only what the spec
+ *   reserves it for: account inactive, membership suspended); 2fa_required; 2fa_failed.
+ * Wrong passwords and wrong second-factor codes count towards the lockouts, checked and counted in
+ * one step (see lockout.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { AuthService } from '../auth/auth-service';
@@ -74,21 +75,19 @@ export class LoginService {
     const record = (status: LoginStatus, failureReason: string | null) =>
       history.record({ tenantId: tenant.id, userId: localId, ip: client.ip, userAgent: client.userAgent, status, failureReason });
 
-    const ipLocked = await lockout.ipLockedFor(client.ip);
-    if (ipLocked) {
-      await record('blocked', 'ip_locked_out');
-      throw new RateLimitedError(ipLocked, IP_LOCKED);
-    }
-    const guarded = await lockout.accountGuardedFor(email);
-    if (guarded && !(localId !== null && (await history.knownSource(tenant.id, localId, client.ip)))) {
-      await record('blocked', 'account_guarded');
-      throw new RateLimitedError(guarded, ACCOUNT_GUARDED);
-    }
     // A made-up hash for unknown emails keeps the answer time the same as for a wrong password.
-    const passwordOk = await verifyPassword(password, user?.password_hash ?? (await this.fakeHash()));
-    if (!user || !passwordOk || localId === null) {
+    const verdict = await lockout.attempt(
+      client.ip,
+      email,
+      async () => (await verifyPassword(password, user?.password_hash ?? (await this.fakeHash()))) && localId !== null,
+      async () => localId !== null && (await history.knownSource(tenant.id, localId, client.ip)),
+    );
+    if (verdict.refused) {
+      await record('failed', verdict.reason);
+      throw refusal(verdict);
+    }
+    if (!user || !verdict.ok) {
       await record('failed', 'invalid_credentials');
-      await lockout.registerFailure(client.ip, email);
       throw unauthenticated(BAD_CREDENTIALS);
     }
     if (user.status !== 'active') {
@@ -125,11 +124,6 @@ export class LoginService {
     const record = (status: LoginStatus, failureReason: string | null) =>
       history.record({ tenantId: tenant.id, userId: user.id, ip: client.ip, userAgent: client.userAgent, status, failureReason });
 
-    const ipLocked = await lockout.ipLockedFor(client.ip);
-    if (ipLocked) {
-      await record('blocked', 'ip_locked_out');
-      throw new RateLimitedError(ipLocked, IP_LOCKED);
-    }
     if (!(await twoFactor.spendAttempt(c))) throw invalid('challenge', 'Too many wrong codes for this sign-in. Sign in again.');
     const membership = await auth.membership(tenant.id, user.id);
     if (user.status !== 'active' || (!user.is_super_admin && membership?.status !== 'active')) {
@@ -137,10 +131,15 @@ export class LoginService {
       throw new MandiError('ACCOUNT_INACTIVE', 'This account may not sign in here.', 403);
     }
     const field = input.code !== undefined ? 'code' : 'recovery_code';
-    const ok = input.code !== undefined ? await twoFactor.verifyCode(user.id, input.code) : await twoFactor.useRecoveryCode(user.id, input.recoveryCode!);
-    if (!ok) {
+    const verdict = await lockout.attempt(client.ip, user.email, () =>
+      input.code !== undefined ? twoFactor.verifyCode(user.id, input.code) : twoFactor.useRecoveryCode(user.id, input.recoveryCode!),
+    );
+    if (verdict.refused) {
+      await record('failed', verdict.reason);
+      throw refusal(verdict);
+    }
+    if (!verdict.ok) {
       await record('2fa_failed', field === 'code' ? 'invalid_code' : 'invalid_recovery_code');
-      await lockout.registerFailure(client.ip, user.email);
       throw new ValidationError({ [field]: [field === 'code' ? 'The two-factor code is invalid.' : 'The recovery code is invalid or already used.'] });
     }
     if (!(await twoFactor.spendChallenge(c))) throw invalid('challenge', 'The sign-in challenge is invalid. Sign in again.');
@@ -172,4 +171,8 @@ export class LoginService {
     this.dummyHash ??= hashPassword(randomBytes(18).toString('base64'));
     return this.dummyHash;
   }
+}
+
+function refusal(verdict: { reason: 'ip_locked_out' | 'account_guarded'; retryAfter: number }): RateLimitedError {
+  return new RateLimitedError(verdict.retryAfter, verdict.reason === 'ip_locked_out' ? IP_LOCKED : ACCOUNT_GUARDED);
 }

@@ -1,6 +1,7 @@
 /**
  * The express application: request id and logging, CORS, body parsing with limits, tenant context,
- * the /api/v1 router that features register into, and JSON for every error and unknown route.
+ * the /api/v1 router that features register into (and the one public link outside it), and JSON for
+ * every error and unknown route.
  */
 import express, { type Express, type Router } from 'express';
 import { requestLog } from './request-log';
@@ -8,12 +9,14 @@ import type { Logger } from '../logger';
 import { runWithContext } from '../context';
 import { corsMiddleware, type CorsOrigins } from './cors';
 import { errorHandler, notFoundHandler } from './error-handler';
+import type { TrustProxy } from './trust-proxy';
 
 export interface AppOptions {
   logger: Logger;
   bodyLimit: string;
   debugErrors: boolean;
   corsOrigins: CorsOrigins;
+  trustProxy: TrustProxy;
   /** Registers the /api/v1 routes. */
   mountApi: (api: Router) => void;
 }
@@ -21,7 +24,7 @@ export interface AppOptions {
 export function buildApp(opts: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.set('trust proxy', opts.trustProxy);
   app.set('query parser', 'extended');
 
   app.use(requestLog(opts.logger));
@@ -34,6 +37,11 @@ export function buildApp(opts: AppOptions): Express {
 
   const api = express.Router();
   opts.mountApi(api);
+  // Spec 1, Email verification: mails link to `<app_url>/email/verify/...`, outside /api/v1; it is the API's route.
+  app.get('/email/verify/:id/:hash', (req, _res, next) => {
+    req.url = `/api/v1${req.url}`;
+    next();
+  });
   app.use('/api/v1', api);
   app.use(notFoundHandler(api, '/api/v1'));
   app.use(errorHandler(opts.logger, opts.debugErrors));

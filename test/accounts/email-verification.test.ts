@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
+import { AppKeys } from '../../core/accounts/app-key';
 import { addMember } from '../support/test-platform';
 import { follow, startAccountsPlatform, verificationLink, type AccountsPlatform } from './support/accounts-platform';
 import type { ReceivedMail } from './support/smtp-sink';
 
 const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
+/** The expiry (unix seconds) a link's hash carries in its first 8 hex digits. */
+const expiryOf = (link: string) => parseInt(new URL(link).pathname.split('/').pop()!.slice(0, 8), 16);
 
 describe('spec 1: Email verification', () => {
   let ap: AccountsPlatform;
@@ -19,11 +22,10 @@ describe('spec 1: Email verification', () => {
     const mail = await ap.smtp.waitFor((m) => m.to.includes('ada@acme.example'));
     expect(mail.subject).toBe('Verify your email address for Acme Stores');
     const link = verificationLink(mail);
-    // <app_url>/email/verify/<user_id>/<sha1 of the email>?tenant=<tenant_id>, plus the signed expiry.
-    expect(link).toMatch(
-      new RegExp(`^${ap.tp.config.appUrl}/api/v1/email/verify/${owner.userId}/${sha1('ada@acme.example')}\\?tenant=${owner.tenantId}&expires=\\d+&signature=[0-9a-f]{64}$`),
-    );
-    const expires = Number(new URL(link).searchParams.get('expires'));
+    // Exactly the spec's form <app_url>/email/verify/<user_id>/<hash>?tenant=<tenant_id>; the hash carries the expiry and an HMAC.
+    expect(link).toMatch(new RegExp(`^${ap.tp.config.appUrl}/email/verify/${owner.userId}/[0-9a-f]{40}\\?tenant=${owner.tenantId}$`));
+    expect(new URL(link).pathname).not.toContain(sha1('ada@acme.example'));
+    const expires = expiryOf(link);
     expect(expires * 1000 - Date.now()).toBeGreaterThan(24 * 3600_000 - 60_000);
     expect(expires * 1000 - Date.now()).toBeLessThanOrEqual(24 * 3600_000);
     expect(mail.text).toContain('Acme Stores');
@@ -52,20 +54,39 @@ describe('spec 1: Email verification', () => {
     expect(resend.body.message).toMatch(/already verified/);
   });
 
-  test('an invalid hash, a forged link and the bare unsigned form are the validation shape with errors.hash', async () => {
-    const link = new URL(verificationLink(await ap.smtp.waitFor((m) => m.to.includes('ada@acme.example'))));
-    const otherHash = new URL(link);
-    otherHash.pathname = otherHash.pathname.replace(/[0-9a-f]{40}$/, sha1('someone@else.example'));
-    const forged = new URL(link);
-    forged.searchParams.set('expires', String(Number(link.searchParams.get('expires')) + 3600));
-    const bare = `${link.origin}${link.pathname}?tenant=${owner.tenantId}`;
+  test('an invalid hash, a forged link and the spec\'s bare SHA-1 of the email are the validation shape with errors.hash', async () => {
+    const member = await addMember(ap.tp, owner.token, 'acme', { email: 'forge@acme.example' });
+    const link = new URL(verificationLink(await ap.smtp.waitFor((m) => m.to.includes('forge@acme.example'))));
+    const hash = link.pathname.split('/').pop()!;
+    const withHash = (h: string) => `${link.origin}${link.pathname.replace(hash, h)}${link.search}`;
+    // A later expiry with the same HMAC; the SHA-1 of the email anyone can compute; one digit of the HMAC changed.
+    const later = (parseInt(hash.slice(0, 8), 16) + 3600).toString(16).padStart(8, '0') + hash.slice(8);
+    const flipped = hash.slice(0, 39) + (hash[39] === '0' ? '1' : '0');
     const otherUser = new URL(link);
-    otherUser.pathname = otherUser.pathname.replace(`/${owner.userId}/`, `/${owner.userId + 1000}/`);
-    for (const url of [otherHash.toString(), forged.toString(), bare, otherUser.toString()]) {
+    otherUser.pathname = otherUser.pathname.replace(`/${member.userId}/`, `/${owner.userId}/`);
+    const earlierFormForged = `${link.origin}${link.pathname.replace(hash, sha1('forge@acme.example'))}?tenant=${owner.tenantId}&expires=${parseInt(hash.slice(0, 8), 16)}&signature=${'0'.repeat(64)}`;
+    for (const url of [withHash(later), withHash(sha1('forge@acme.example')), withHash(flipped), withHash('zz'), otherUser.toString(), earlierFormForged]) {
       const res = await follow(url);
       expect(res.status).toBe(422);
       expect(res.body).toEqual({ message: 'The given data was invalid.', errors: { hash: ['This verification link is invalid.'] } });
     }
+    expect((await ap.api('/auth/me', { token: member.token, tenant: 'acme' })).body.email_verified).toBe(false);
+    // The real link works, under /api/v1 as well as at the mailed path.
+    expect(await follow(`${link.origin}/api/v1${link.pathname}${link.search}`)).toEqual({ status: 200, body: { message: 'Your email address is verified.' } });
+  });
+
+  test('a link of the earlier form (SHA-1 of the email, expires and signature in the query) still works until its expiry', async () => {
+    const member = await addMember(ap.tp, owner.token, 'acme', { email: 'early@acme.example' });
+    const keys = new AppKeys(ap.tp.platform.central, ap.tp.config.appKey);
+    const earlier = async (expires: number) => {
+      const hash = sha1('early@acme.example');
+      const signature = await keys.sign('verify-email', `${member.userId}|${hash}|${expires}`);
+      return `${ap.tp.url}/api/v1/email/verify/${member.userId}/${hash}?tenant=${owner.tenantId}&expires=${expires}&signature=${signature}`;
+    };
+    const expired = await follow(await earlier(Math.floor(Date.now() / 1000) - 60));
+    expect([expired.status, expired.body.errors]).toEqual([422, { expires: ['This verification link has expired. Sign in and request a new one.'] }]);
+    expect(await follow(await earlier(Math.floor(Date.now() / 1000) + 3600))).toEqual({ status: 200, body: { message: 'Your email address is verified.' } });
+    expect((await ap.api('/auth/me', { token: member.token, tenant: 'acme' })).body.email_verified).toBe(true);
   });
 
   test('the link expires after EMAIL_VERIFICATION_TTL_SECONDS (platform clock); resending gives a fresh link that works, tenant optional', async () => {
@@ -85,7 +106,7 @@ describe('spec 1: Email verification', () => {
 
       // Adding the member mailed a link too (a registration): wait for the one made on the moved clock.
       await ap.api('/profile/email/resend-verification', { method: 'POST', token: member.token, tenant: 'acme' });
-      const madeNow = (m: ReceivedMail) => Number(new URL(verificationLink(m)).searchParams.get('expires')) * 1000 > ap.tp.platform.clock.now();
+      const madeNow = (m: ReceivedMail) => expiryOf(verificationLink(m)) * 1000 > ap.tp.platform.clock.now();
       const second = await ap.smtp.waitFor((m) => m.to.includes('mo@acme.example') && madeNow(m));
       const fresh = new URL(verificationLink(second));
       fresh.searchParams.delete('tenant');

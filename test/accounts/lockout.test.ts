@@ -1,14 +1,15 @@
 import { addMember } from '../support/test-platform';
 import { startAccountsPlatform, type AccountsPlatform } from './support/accounts-platform';
 
-describe('spec 1 Limits and Errors: failed-login lockout', () => {
+describe('spec 1 Limits and Errors: failed-login lockout (per IP; an IPv6 client per /64)', () => {
   let ap: AccountsPlatform;
   let owner: { token: string; tenantId: string; userId: number };
 
   beforeAll(async () => {
     ap = await startAccountsPlatform();
     owner = await ap.tp.install('acme');
-    for (const email of ['pat@acme.example', 'sue@acme.example', 'victim@acme.example', 'target@acme.example']) await addMember(ap.tp, owner.token, 'acme', { email });
+    // New tests take their own account: 10 failures on one account, over all tests, would put it under guard.
+    for (const email of ['pat@acme.example', 'sue@acme.example', 'victim@acme.example', 'target@acme.example', 'par@acme.example', 'mix@acme.example', 'six@acme.example']) await addMember(ap.tp, owner.token, 'acme', { email });
   });
   afterAll(() => ap.close());
 
@@ -35,9 +36,51 @@ describe('spec 1 Limits and Errors: failed-login lockout', () => {
     const change = await ap.api('/auth/change-password', { token: pat.body.token, tenant: 'acme', ip, body: { current_password: 'member-password-1', password: 'another-pass-9', password_confirmation: 'another-pass-9' } });
     expect(change.status).toBe(429);
 
+    // Spec 1 reserves `blocked` for inactive accounts: a refusal is a failed attempt with its reason.
     const rows = (await tenantHistory()).filter((r) => r.ip_address === ip);
-    expect(rows.filter((r) => r.status === 'failed')).toHaveLength(5);
-    expect(rows.filter((r) => r.status === 'blocked').map((r) => r.failure_reason)).toEqual(['ip_locked_out', 'ip_locked_out']);
+    expect(rows.filter((r) => r.failure_reason === 'invalid_credentials')).toHaveLength(5);
+    expect(rows.filter((r) => r.failure_reason === 'ip_locked_out').map((r) => r.status)).toEqual(['failed', 'failed']);
+    expect(rows.filter((r) => r.status === 'blocked')).toEqual([]);
+  });
+
+  test('20 parallel wrong passwords from one address get 5 guesses, not 20: the rest are refused unchecked, then the address is locked', async () => {
+    const ip = '203.0.113.70';
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => signIn('par@acme.example', `parallel-guess-${i}`, ip)));
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+    for (const r of answers.filter((a) => a.status === 429)) expect(r.body).toEqual({ message: expect.stringMatching(/Too many failed login attempts/), retry_after: expect.any(Number) });
+    const locked = await signIn('par@acme.example', 'member-password-1', ip);
+    expect(locked.status).toBe(429);
+    expect(locked.body.retry_after).toBeGreaterThan(890);
+    const rows = (await tenantHistory()).filter((r) => r.ip_address === ip);
+    expect(rows.filter((r) => r.failure_reason === 'invalid_credentials')).toHaveLength(5);
+    expect(rows.filter((r) => r.failure_reason === 'ip_locked_out')).toHaveLength(16);
+  });
+
+  test('parallel right and wrong passwords: the right ones give their reservation back and are not counted as failures', async () => {
+    const ip = '203.0.113.71';
+    const answers = await Promise.all([
+      ...Array.from({ length: 3 }, (_, i) => signIn('mix@acme.example', `mixed-guess-${i}`, ip)),
+      signIn('mix@acme.example', 'member-password-1', ip),
+    ]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 401, 401, 401]);
+    // 3 failures so far: one more does not lock, the fifth does.
+    expect((await signIn('mix@acme.example', 'mixed-guess-4', ip)).status).toBe(401);
+    expect((await signIn('mix@acme.example', 'member-password-1', ip)).status).toBe(200);
+    expect((await signIn('mix@acme.example', 'mixed-guess-5', ip)).status).toBe(401);
+    expect((await signIn('mix@acme.example', 'member-password-1', ip)).status).toBe(429);
+  });
+
+  test('an IPv6 client is counted per /64: stepping through its own block does not dodge the lock', async () => {
+    for (let i = 1; i <= 5; i++) expect((await signIn('six@acme.example', `v6-guess-${i}`, `2001:db8:77:1::${i}`)).status).toBe(401);
+    for (const ip of ['2001:db8:77:1::99', '2001:db8:77:1:ffff:1234:5678:9abc']) {
+      const res = await signIn('six@acme.example', 'member-password-1', ip);
+      expect(res.status).toBe(429);
+      expect(res.body.message).toMatch(/Too many failed login attempts from your address/);
+    }
+    // The next /64 is another client.
+    expect((await signIn('six@acme.example', 'member-password-1', '2001:db8:77:2::1')).status).toBe(200);
   });
 
   test('4 failures do not lock, and a success in between does not clear the count', async () => {
@@ -67,8 +110,9 @@ describe('spec 1 Limits and Errors: failed-login lockout', () => {
     // Refused attempts are not counted: the address that was refused 6 times is not locked.
     for (let i = 0; i < 5; i++) expect((await signIn('target@acme.example', 'whatever-pw', '192.0.2.98')).status).toBe(429);
     expect((await signIn('pat@acme.example', 'member-password-1', '192.0.2.98')).status).toBe(200);
-    const refused = (await tenantHistory()).filter((r) => r.ip_address === '192.0.2.99' && r.status === 'blocked');
-    expect(refused.map((r) => r.failure_reason)).toEqual(['account_guarded']);
+    // Logged as a failed attempt with its reason: spec 1 reserves `blocked` for inactive accounts.
+    const refused = (await tenantHistory()).filter((r) => r.ip_address === '192.0.2.99' && r.failure_reason === 'account_guarded');
+    expect(refused.map((r) => r.status)).toEqual(['failed']);
   });
 
   test('design: the guard behaves the same for an email no account has, so it reveals nothing', async () => {

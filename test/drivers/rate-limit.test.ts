@@ -71,6 +71,37 @@ describe.each(kinds())('rate limiter (%s)', (kind) => {
     expect(await drivers().rateLimiter.peek('burst', policy)).toMatchObject({ allowed: false, remaining: 0 });
   });
 
+  it('refunds points to the open window, atomically under parallel reservations, never below zero', async () => {
+    const limiter = drivers().rateLimiter;
+    const policy = { points: 5, durationSeconds: 60 };
+    // Reserve-then-settle: 20 parallel reservations, 5 admitted; the refused give theirs back.
+    const reserved = await Promise.all(Array.from({ length: 20 }, () => limiter.consume('reserve', policy)));
+    expect(reserved.filter((r) => r.allowed)).toHaveLength(5);
+    await Promise.all(reserved.filter((r) => !r.allowed).map(() => limiter.refund('reserve', policy)));
+    expect(await limiter.peek('reserve', policy)).toMatchObject({ allowed: false, remaining: 0 });
+    // Two of the admitted settle as not counting: two points come back, exactly.
+    await Promise.all([limiter.refund('reserve', policy), limiter.refund('reserve', policy)]);
+    expect(await limiter.peek('reserve', policy)).toMatchObject({ allowed: true, remaining: 2 });
+    const again = await Promise.all(Array.from({ length: 6 }, () => limiter.consume('reserve', policy)));
+    expect(again.filter((r) => r.allowed)).toHaveLength(2);
+    // Never below zero: refunding more than was spent leaves a full budget, not more.
+    await limiter.refund('reserve', policy, 100);
+    expect(await limiter.peek('reserve', policy)).toMatchObject({ allowed: true, remaining: 5 });
+    expect((await Promise.all(Array.from({ length: 6 }, () => limiter.consume('reserve', policy)))).filter((r) => r.allowed)).toHaveLength(5);
+  });
+
+  it('a refund with no window open does nothing: it opens no window and grants no extra points', async () => {
+    const limiter = drivers().rateLimiter;
+    const policy = { points: 2, durationSeconds: 1 };
+    await limiter.refund('never-spent', policy, 3);
+    expect(await limiter.peek('never-spent', policy)).toMatchObject({ allowed: true, remaining: 2 });
+    expect((await Promise.all([1, 2, 3].map(() => limiter.consume('never-spent', policy)))).map((r) => r.allowed)).toEqual([true, true, false]);
+    // After the window closes, a late refund does not carry into the next one.
+    await sleep(1100);
+    await limiter.refund('never-spent', policy);
+    expect((await Promise.all([1, 2, 3].map(() => limiter.consume('never-spent', policy)))).map((r) => r.allowed)).toEqual([true, true, false]);
+  });
+
   it('rejects a malformed policy', async () => {
     await expect(drivers().rateLimiter.consume('k', { points: 0, durationSeconds: 60 })).rejects.toThrow(/points/);
     await expect(drivers().rateLimiter.consume('k', { points: 5, durationSeconds: 0.5 })).rejects.toThrow(/durationSeconds/);

@@ -1,4 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
+
+/** A bearer string of the token format that no token has. */
+const madeUpToken = () => `mnd_${randomBytes(30).toString('base64').replace(/[^0-9A-Za-z]/g, '').padEnd(40, 'x').slice(0, 40)}`;
 
 describe('DESIGN Drivers: rate-limited routes send X-RateLimit-* and 429 past the limit', () => {
   let tp: TestPlatform;
@@ -38,5 +42,25 @@ describe('DESIGN Drivers: rate-limited routes send X-RateLimit-* and 429 past th
   test('another client (no token, its own address budget) is not affected', async () => {
     const res = await tp.api('/install/status');
     expect(res.status).toBe(200);
+  });
+
+  test('a client rotating made-up bearer strings spends its address budget; only a token that authenticates has its own', async () => {
+    // The loopback test client may name its address in X-Forwarded-For (TRUST_PROXY's default).
+    const from = (ip: string, token?: string) => tp.api('/auth/me', { tenant: 'acme', token, headers: { 'x-forwarded-for': ip } });
+    const statuses: number[] = [];
+    for (const token of [madeUpToken(), madeUpToken(), 'not-even-a-token', madeUpToken(), madeUpToken(), madeUpToken()]) statuses.push((await from('198.51.100.20', token)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
+    expect((await from('198.51.100.20')).status).toBe(429);
+    // A real token, used from that same address, spends its own budget.
+    const login = await tp.api('/auth/login', { tenant: 'acme', body: { email: 'ada@acme.example', password: 'correct-horse-battery' }, headers: { 'x-forwarded-for': '198.51.100.21' } });
+    expect(login.status).toBe(200);
+    expect((await from('198.51.100.20', login.body.token)).status).toBe(200);
+  });
+
+  test('an IPv6 client spends one budget for its whole /64', async () => {
+    const statuses: number[] = [];
+    for (let i = 1; i <= 5; i++) statuses.push((await tp.api('/install/status', { headers: { 'x-forwarded-for': `2001:db8:9:9::${i}` } })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+    expect((await tp.api('/install/status', { headers: { 'x-forwarded-for': '2001:db8:9:a::1' } })).status).toBe(200);
   });
 });

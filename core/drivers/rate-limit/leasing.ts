@@ -144,6 +144,16 @@ export class LeasingRateLimiter implements RateLimiter {
     return policyResult(policy, Math.min(shared.counter, policy.points) - held, shared.ttlMs, held > 0 || shared.counter < policy.points);
   }
 
+  // Straight to the shared counter: points this node holds leased stay leased.
+  async refund(key: string, policy: RateLimitPolicy, cost = 1): Promise<void> {
+    checkPolicy(policy);
+    try {
+      await this.counters.refund(key, policy, cost);
+    } catch {
+      await this.insurance.refund(key, policy, cost);
+    }
+  }
+
   async reset(key: string, policy: RateLimitPolicy): Promise<void> {
     checkPolicy(policy);
     const states = this.states.of(policy);

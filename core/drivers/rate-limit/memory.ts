@@ -47,6 +47,12 @@ export class MemoryRateLimiter implements RateLimiter {
     return policyResult(policy, w.consumed, w.endsAt - now, w.consumed < policy.points, now);
   }
 
+  async refund(key: string, policy: RateLimitPolicy, cost = 1): Promise<void> {
+    checkPolicy(policy);
+    const w = this.windows.of(policy).get(key);
+    if (w !== undefined && w.endsAt > Date.now()) w.consumed = Math.max(0, w.consumed - cost);
+  }
+
   async reset(key: string, policy: RateLimitPolicy): Promise<void> {
     checkPolicy(policy);
     this.windows.of(policy).delete(key);

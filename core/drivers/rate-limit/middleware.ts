@@ -10,21 +10,22 @@
  */
 import type { Request, RequestHandler } from 'express';
 import { RateLimitedError } from '../../errors';
+import { addressBucket } from '../../net/address-bucket';
 import type { RateLimiter, RateLimitPolicy } from './types';
 
 export interface RateLimitOptions extends RateLimitPolicy {
   /** Names the limit (e.g. `workflows.execute`); counters of different names never mix. */
   name: string;
-  /** Whose points the request spends; default the client address. */
-  key?: (req: Request) => string;
+  /** Whose points the request spends; default the client address (an IPv6 client is its /64). */
+  key?: (req: Request) => string | Promise<string>;
 }
 
 export function rateLimit(limiter: RateLimiter, options: RateLimitOptions): RequestHandler {
-  const keyOf = options.key ?? ((req: Request) => req.ip ?? 'unknown');
+  const keyOf = options.key ?? ((req: Request) => addressBucket(req.ip ?? 'unknown'));
   const policy: RateLimitPolicy = { points: options.points, durationSeconds: options.durationSeconds };
   return async (req, res, next) => {
     try {
-      const result = await limiter.consume(`${options.name}:${keyOf(req)}`, policy);
+      const result = await limiter.consume(`${options.name}:${await keyOf(req)}`, policy);
       res.setHeader('X-RateLimit-Limit', String(result.limit));
       res.setHeader('X-RateLimit-Remaining', String(result.remaining));
       res.setHeader('X-RateLimit-Reset', String(Math.ceil(result.resetAt.getTime() / 1000)));

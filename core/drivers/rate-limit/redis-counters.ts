@@ -54,12 +54,23 @@ local now = redis.call('TIME')
 return {counter, ttl, leased, tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) + ttl}
 `;
 
+// KEYS: counter. ARGV: cost. Never below zero, and never on a counter that is absent: a DECRBY
+// there would create one with no expiry. DECRBY keeps the window's expiry.
+const REFUND_SCRIPT = `
+local counter = tonumber(redis.call('GET', KEYS[1]) or '0')
+if counter <= 0 then return 0 end
+return redis.call('DECRBY', KEYS[1], math.min(tonumber(ARGV[1]), counter))
+`;
+
 const COMMAND = 'mandiRateLimitSpend';
+const REFUND_COMMAND = 'mandiRateLimitRefund';
 
 type SpendCommand = (counterKey: string, nodesKey: string, ...argv: string[]) => Promise<number[]>;
+type RefundCommand = (counterKey: string, cost: string) => Promise<number>;
 
 export class RedisCounters {
   private readonly spendCommand: SpendCommand;
+  private readonly refundCommand: RefundCommand;
 
   /** keyPrefix namespaces the counters (e.g. `mandi:rl`); nodeId names this node in the lease sets. */
   constructor(
@@ -72,6 +83,8 @@ export class RedisCounters {
     client.defineCommand(COMMAND, { numberOfKeys: 2, lua: SPEND_SCRIPT });
     const command = (client as unknown as Record<string, SpendCommand>)[COMMAND];
     this.spendCommand = command.bind(client);
+    client.defineCommand(REFUND_COMMAND, { numberOfKeys: 1, lua: REFUND_SCRIPT });
+    this.refundCommand = (client as unknown as Record<string, RefundCommand>)[REFUND_COMMAND].bind(client);
   }
 
   /** Spends cost (every point counts, past the limit too) and leases up to `want` more when far from the limit. */
@@ -96,6 +109,11 @@ export class RedisCounters {
     const [[getErr, value], [ttlErr, ttl]] = (await this.client.multi().get(k).pttl(k).exec()) as [[Error | null, string | null], [Error | null, number]];
     if (getErr ?? ttlErr) throw getErr ?? ttlErr;
     return value === null ? null : { counter: Number(value), ttlMs: Math.max(0, ttl) };
+  }
+
+  /** Takes cost back off the counter of the open window (not below zero); nothing when no window is open. */
+  async refund(key: string, policy: RateLimitPolicy, cost: number): Promise<void> {
+    await this.refundCommand(this.counterKey(key, policy), String(cost));
   }
 
   async remove(key: string, policy: RateLimitPolicy): Promise<void> {

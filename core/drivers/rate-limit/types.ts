@@ -36,6 +36,13 @@ export interface RateLimiter {
   consumeSync?(key: string, policy: RateLimitPolicy, cost?: number): RateLimitResult | undefined;
   /** The state of key without spending anything; `allowed` says whether one more point would be. */
   peek(key: string, policy: RateLimitPolicy): Promise<RateLimitResult>;
+  /**
+   * Gives back `cost` points (default 1) spent in key's open window, atomically and never below
+   * zero; with no window open it does nothing. For reserve-then-settle limits (the login lockout):
+   * a point is consumed before the work, so parallel requests cannot all pass one check, and given
+   * back when the work turns out not to count.
+   */
+  refund(key: string, policy: RateLimitPolicy, cost?: number): Promise<void>;
   /** Forgets what key spent under policy. */
   reset(key: string, policy: RateLimitPolicy): Promise<void>;
 }
