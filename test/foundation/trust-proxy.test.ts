@@ -5,14 +5,14 @@
  */
 import http from 'node:http';
 import os from 'node:os';
-import { isPublicAddress } from '../../core/net/public-address';
+import { classifyAddress } from '../../core/net/outbound-policy';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 
 /** A non-loopback address of this machine on a private network (as another host on the LAN would be), if it has one. */
 function privateAddress(): string | undefined {
   const all = Object.values(os.networkInterfaces()).flatMap((list) => list ?? []);
   const candidates = all.filter((a) => !a.internal && !a.address.startsWith('fe80:'));
-  return (candidates.find((a) => !isPublicAddress(a.address)) ?? candidates[0])?.address;
+  return (candidates.find((a) => classifyAddress(a.address) === 'private') ?? candidates[0])?.address;
 }
 
 /** A login sent from `localAddress` (so the platform sees that peer), naming another client address. */
