@@ -7,6 +7,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
 
+  // eslint-disable-next-line prefer-const -- declared before the signal handlers that read it, assigned once the platform starts
   let platform: Platform | undefined;
   let stopping = false;
   const stop = (running: Platform) =>

@@ -5,6 +5,7 @@ import type { HandlerContext } from './index';
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 const assertType = <T extends true>(ok: T) => ok;
 
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- it exists for its inferred type, which the assertions below check
 const mod = defineModule({
   operations: {
     async get(input: { id: number }, ctx) {

@@ -62,6 +62,7 @@ export function targetOf(input: SendInput): Target {
  * scheme or a protocol-relative "//host" would turn a notification into an open redirect.
  */
 export function isRelativePath(url: string): boolean {
+  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
   return url.startsWith('/') && !url.startsWith('//') && !url.includes('\\') && !/[\u0000-\u001f\u007f]/.test(url);
 }
 

@@ -15,7 +15,7 @@ function shown(target: string): string {
   return rel === '' ? '.' : rel.startsWith('..') || path.isAbsolute(rel) ? target : rel;
 }
 
-function run(action: (...args: any[]) => Promise<void>) {
+function run(action: (...args: any[]) => Promise<void>) { // eslint-disable-line @typescript-eslint/no-explicit-any -- commander passes each command's own arguments
   return async (...args: unknown[]) => {
     try {
       await action(...args);

@@ -37,9 +37,11 @@ export interface EventInfo {
 }
 
 /** Serves one operation: takes the validated input, returns the (JSON) output. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a handler written without types takes the validated input as it comes
 export type OperationHandler<I = any, O = unknown> = (input: I, ctx: HandlerContext) => O | Promise<O>;
 
 /** Handles one subscribed event; delivery is at least once, so make it idempotent. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as OperationHandler
 export type EventHandler<P = any> = (payload: P, ctx: HandlerContext) => void | Promise<void>;
 
 export interface ModuleDefinition {

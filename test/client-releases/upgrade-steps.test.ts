@@ -25,39 +25,61 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-/** A minimal zip writer (local headers, central directory, end record), as release tooling writes them. */
-function zip(entries: { name: string; data: Buffer; deflate: boolean }[]): Buffer {
+/**
+ * A minimal zip writer (local headers, central directory, end record), as release tooling writes them;
+ * with `zip64`, sizes and offsets live in ZIP64 extra fields and end records, as writers do past 4 GiB.
+ */
+function zip(entries: { name: string; data: Buffer; deflate: boolean }[], { zip64 = false } = {}): Buffer {
+  const FULL = 0xffffffff;
+  const u64 = (...values: number[]) => Buffer.concat(values.map((v) => { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(v)); return b; }));
+  const extra = (...values: number[]) => { const b = Buffer.alloc(4); b.writeUInt16LE(0x0001, 0); b.writeUInt16LE(values.length * 8, 2); return Buffer.concat([b, u64(...values)]); };
   const locals: Buffer[] = [];
   const central: Buffer[] = [];
   let offset = 0;
   for (const e of entries) {
     const body = e.deflate ? zlib.deflateRawSync(e.data) : e.data;
     const name = Buffer.from(e.name);
+    const localExtra = zip64 ? extra(e.data.length, body.length) : Buffer.alloc(0);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(e.deflate ? 8 : 0, 8);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(e.data.length, 22);
+    local.writeUInt32LE(zip64 ? FULL : body.length, 18);
+    local.writeUInt32LE(zip64 ? FULL : e.data.length, 22);
     local.writeUInt16LE(name.length, 26);
+    local.writeUInt16LE(localExtra.length, 28);
+    const centralExtra = zip64 ? extra(e.data.length, body.length, offset) : Buffer.alloc(0);
     const cd = Buffer.alloc(46);
     cd.writeUInt32LE(0x02014b50, 0);
     cd.writeUInt16LE(e.deflate ? 8 : 0, 10);
-    cd.writeUInt32LE(body.length, 20);
-    cd.writeUInt32LE(e.data.length, 24);
+    cd.writeUInt32LE(zip64 ? FULL : body.length, 20);
+    cd.writeUInt32LE(zip64 ? FULL : e.data.length, 24);
     cd.writeUInt16LE(name.length, 28);
-    cd.writeUInt32LE(offset, 42);
-    locals.push(local, name, body);
-    central.push(cd, name);
-    offset += 30 + name.length + body.length;
+    cd.writeUInt16LE(centralExtra.length, 30);
+    cd.writeUInt32LE(zip64 ? FULL : offset, 42);
+    locals.push(local, name, localExtra, body);
+    central.push(cd, name, centralExtra);
+    offset += 30 + name.length + localExtra.length + body.length;
   }
   const cdBuf = Buffer.concat(central);
+  const ends: Buffer[] = [];
+  if (zip64) {
+    const end64 = Buffer.alloc(24);
+    end64.writeUInt32LE(0x06064b50, 0);
+    ends.push(end64, u64(entries.length, entries.length, cdBuf.length, offset));
+    end64.writeBigUInt64LE(BigInt(44), 4);
+    const locator = Buffer.alloc(20);
+    locator.writeUInt32LE(0x07064b50, 0);
+    locator.writeBigUInt64LE(BigInt(offset + cdBuf.length), 8);
+    locator.writeUInt32LE(1, 16);
+    ends.push(locator);
+  }
   const end = Buffer.alloc(22);
   end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(cdBuf.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, cdBuf, end]);
+  end.writeUInt16LE(zip64 ? 0xffff : entries.length, 8);
+  end.writeUInt16LE(zip64 ? 0xffff : entries.length, 10);
+  end.writeUInt32LE(zip64 ? FULL : cdBuf.length, 12);
+  end.writeUInt32LE(zip64 ? FULL : offset, 16);
+  return Buffer.concat([...locals, cdBuf, ...ends, end]);
 }
 
 describe('spec 1: Client releases rule 2 (asset name, extraction, replacement, guard)', () => {
@@ -118,6 +140,14 @@ describe('spec 1: Client releases rule 2 (asset name, extraction, replacement, g
     await expect(extractExecutable(empty, path.join(dir, 'never'), 'win32')).rejects.toMatchObject({ exitCode: 6 });
     await writeFile(path.join(dir, 'broken.tar.gz'), Buffer.from('not gzip'));
     await expect(extractExecutable(path.join(dir, 'broken.tar.gz'), path.join(dir, 'never2'))).rejects.toMatchObject({ exitCode: 6 });
+  });
+
+  test('extracts the executable from a ZIP64 archive (sizes and offsets in ZIP64 records)', async () => {
+    const program = Buffer.from('#!/bin/sh\necho 2.1.0\n');
+    const archive = path.join(dir, 'zip64.zip');
+    await writeFile(archive, zip([{ name: 'README.md', data: Buffer.from('hi'), deflate: true }, { name: 'mandi_2.1.0_windows_amd64/mandi.exe', data: program, deflate: true }], { zip64: true }));
+    await extractExecutable(archive, path.join(dir, 'out-zip64'), 'win32');
+    expect(await readFile(path.join(dir, 'out-zip64'))).toEqual(program);
   });
 
   test('Windows: the old executable is moved aside to <bin>.old, then the new one takes its name', async () => {

@@ -43,7 +43,7 @@ interface QueueState {
   waiting: StoredJob[];
   active: number;
   concurrency: number;
-  handler: JobHandler<any, any> | undefined;
+  handler: JobHandler<any, any> | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any -- one queue runs jobs of any payload type
   lastId: number;
   /** Ids of finished jobs, oldest first, for trimming. */
   finished: { completed: string[]; failed: string[] };
@@ -217,7 +217,7 @@ export class MemoryJobQueue implements JobQueue {
     }
   }
 
-  private async run(q: QueueState, job: StoredJob, handler: JobHandler<any, any>): Promise<void> {
+  private async run(q: QueueState, job: StoredJob, handler: JobHandler<any, any>): Promise<void> { // eslint-disable-line @typescript-eslint/no-explicit-any -- as QueueState.handler
     job.state = 'active';
     q.active++;
     // Like bull, the next run of a schedule is queued when this one starts.

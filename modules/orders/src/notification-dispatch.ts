@@ -11,7 +11,7 @@
  * pass is `retrying` instead, sent again by the schedule notification_retries (notification-retry.ts).
  */
 import type { HandlerContext } from '../../../sdk';
-import { codeOf, invalid } from './errors';
+import { codeOf } from './errors';
 import { deliver, overrideRecipient, resolveRecipient, type Resolved } from './notification-channels';
 import { LEASE_MS, outcomeChanges, type Final } from './notification-retry';
 import { loadRule, type RuleRow, type SendRow } from './notification-rules';

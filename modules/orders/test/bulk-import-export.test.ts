@@ -266,7 +266,7 @@ describe('spec 3 Bulk operations: POST /orders/bulk/export (streamed CSV)', () =
     expect(tail.trim().split('\n').at(-1)).toBe('SEED-100000,delivered,0.00,c100000@example.com');
     const growthMb = (peakRss - base.rss) / 1024 / 1024;
     const heapGrowthMb = (peakHeap - base.heapUsed) / 1024 / 1024;
-    console.log(`export of ${SEEDED} orders: RSS growth ${growthMb.toFixed(1)} MB, heap growth ${heapGrowthMb.toFixed(1)} MB; first rows after ${pagesAtFirstRows} of ${pagesInAll} pages`); // eslint-disable-line no-console
+    console.log(`export of ${SEEDED} orders: RSS growth ${growthMb.toFixed(1)} MB, heap growth ${heapGrowthMb.toFixed(1)} MB; first rows after ${pagesAtFirstRows} of ${pagesInAll} pages`);
     expect(growthMb).toBeLessThan(100);
   }, 180_000);
 

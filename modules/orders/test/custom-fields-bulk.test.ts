@@ -366,7 +366,7 @@ describe('spec 3: Bulk operations — POST /orders/bulk/status and /orders/bulk/
     const res = await host.request('POST', '/orders/bulk/status', { order_ids: ids, status: 'processing' });
     const ms = Date.now() - started;
     expect([res.status, res.body.succeeded, res.body.failed]).toEqual([201, 500, 0]);
-    console.log(`bulk status: 500 orders in ${ms} ms`); // eslint-disable-line no-console -- measured figure for the report
+    console.log(`bulk status: 500 orders in ${ms} ms`);
     await host.eventually(async () => {
       const { events } = await host.call<{ events: Array<{ payload: { order_id: string } }> }>('recorder.list', { event: 'order.status_changed' });
       const mine = new Set(ids);

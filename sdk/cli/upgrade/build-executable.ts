@@ -134,6 +134,7 @@ async function pruneCache(dir: string, keep = 2): Promise<void> {
 async function inputsHash(script: string, node: string, seaConfig: object): Promise<string> {
   const hash = createHash('sha256');
   hash.update(await readFile(script));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the installed postject's version, read where it is resolved
   hash.update(JSON.stringify({ seaConfig, fuse: SEA_FUSE, postject: require('postject/package.json').version as string }));
   for await (const chunk of createReadStream(node)) hash.update(chunk as Buffer);
   return hash.digest('hex').slice(0, 32);

@@ -4,13 +4,12 @@
  * else in the archive is written anywhere, so a hostile archive cannot place files by path.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
-import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import tar from 'tar-stream';
+import yauzl from 'yauzl';
 import { CLI_NAME } from './release-manifest';
-import { serverError } from './errors';
+import { UpgradeError, serverError } from './errors';
 
 export const executableName = (platform: string = process.platform) => (platform === 'win32' ? `${CLI_NAME}.exe` : CLI_NAME);
 
@@ -38,45 +37,43 @@ async function fromTarGz(archive: string, dest: string, wanted: string): Promise
   try {
     await pipeline(createReadStream(archive, { highWaterMark: 1 << 20 }), zlib.createGunzip({ chunkSize: 1 << 20 }), extract);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code?.startsWith('E') && (err as NodeJS.ErrnoException).syscall) throw err;
-    throw serverError(`the archive is damaged: ${(err as Error).message}`);
+    throw damagedUnlessFs(err, 'the archive is damaged');
   }
   return found;
 }
 
 /**
- * A zip is read from its central directory (the authoritative list), then the one entry's local
- * header; stored (0) and deflated (8) entries are supported, which is what release tooling writes.
+ * A zip is read by yauzl from its central directory (the authoritative list, ZIP64 included), and
+ * only the one entry is streamed out; the archive is never held in memory whole.
  */
 async function fromZip(archive: string, dest: string, wanted: string): Promise<boolean> {
-  const buf = await readFile(archive);
-  const eocd = buf.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  if (eocd < 0 || eocd + 22 > buf.length) throw serverError('the zip archive has no end-of-central-directory record');
-  const entries = buf.readUInt16LE(eocd + 10);
-  let at = buf.readUInt32LE(eocd + 16);
-  for (let i = 0; i < entries; i++) {
-    if (at + 46 > buf.length || buf.readUInt32LE(at) !== 0x02014b50) throw serverError('the zip central directory is damaged');
-    const method = buf.readUInt16LE(at + 10);
-    const compressedSize = buf.readUInt32LE(at + 20);
-    const nameLength = buf.readUInt16LE(at + 28);
-    const extraLength = buf.readUInt16LE(at + 30);
-    const commentLength = buf.readUInt16LE(at + 32);
-    const localOffset = buf.readUInt32LE(at + 42);
-    const name = buf.subarray(at + 46, at + 46 + nameLength).toString('utf8');
-    at += 46 + nameLength + extraLength + commentLength;
-    if (name.endsWith('/') || !isExecutableEntry(name, wanted)) continue;
-    if (buf.readUInt32LE(localOffset) !== 0x04034b50) throw serverError('the zip local header is damaged');
-    const dataStart = localOffset + 30 + buf.readUInt16LE(localOffset + 26) + buf.readUInt16LE(localOffset + 28);
-    const data = buf.subarray(dataStart, dataStart + compressedSize);
-    if (method !== 0 && method !== 8) throw serverError(`the zip entry ${name} uses compression method ${method}, which is not supported`);
-    const body = method === 0 ? Readable.from([data]) : Readable.from([data]).pipe(zlib.createInflateRaw());
-    const file = await open(dest, 'w', 0o755);
-    try {
-      await pipeline(body, file.createWriteStream());
-    } catch (err) {
-      throw serverError(`the zip entry ${name} is damaged: ${(err as Error).message}`);
-    }
-    return true;
+  let zip: yauzl.ZipFile;
+  try {
+    zip = await yauzl.openPromise(archive, { lazyEntries: true });
+  } catch (err) {
+    throw damagedUnlessFs(err, 'the zip archive is damaged');
   }
-  return false;
+  try {
+    for await (const entry of zip.eachEntry()) {
+      if (entry.fileName.endsWith('/') || !isExecutableEntry(entry.fileName, wanted)) continue;
+      if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) throw serverError(`the zip entry ${entry.fileName} uses compression method ${entry.compressionMethod}, which is not supported`);
+      try {
+        await pipeline(await zip.openReadStreamPromise(entry), createWriteStream(dest, { mode: 0o755, highWaterMark: 1 << 20 }));
+      } catch (err) {
+        throw damagedUnlessFs(err, `the zip entry ${entry.fileName} is damaged`);
+      }
+      return true;
+    }
+    return false;
+  } catch (err) {
+    throw damagedUnlessFs(err, 'the zip central directory is damaged');
+  } finally {
+    zip.close();
+  }
+}
+
+/** A file-system failure stays itself (exit 1 upstream); anything else the archive did is a server error. */
+function damagedUnlessFs(err: unknown, what: string): Error {
+  if (err instanceof UpgradeError || ((err as NodeJS.ErrnoException).code?.startsWith('E') && (err as NodeJS.ErrnoException).syscall)) return err as Error;
+  return serverError(`${what}: ${(err as Error).message}`);
 }

@@ -1,0 +1,143 @@
+// @ts-check
+/**
+ * Lint: a small recommended set that the codebase passes, and the boundaries of DESIGN.md (Layout;
+ * Contracts in code), run by `npm run lint` inside `npm test`, so `.ci/run` fails on a violation.
+ *
+ * Boundaries use ESLint's no-restricted-imports rather than dependency-cruiser: one tool and one pass
+ * with the code rules, every restriction carries its own message (which boundary, and why), and an
+ * editor shows it as the import is typed. The rule reads the import's text, not the resolved file, so
+ * every pattern is anchored at the repository root from the importing file's depth: in
+ * core/bus/bus.ts `../modules/x` is core/modules, while `../../modules/x` is the modules folder.
+ * That is exact here because imports are relative (tsconfig has no path aliases) and require() is
+ * refused by @typescript-eslint/no-require-imports.
+ */
+import { builtinModules } from 'node:module';
+import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const SOURCES = '*.{ts,js,mjs,cjs}';
+/** Deeper than any folder of the repository; a file below it would escape the boundary blocks. */
+const MAX_DEPTH = 10;
+
+/** `n` steps up, as an import spells them (`./` for none). */
+const up = (n) => (n === 0 ? '\\./' : `(?:\\.\\./){${n}}`);
+/** Any of `names` as a path from the repository root, for a file `depth` folders below it. */
+const fromRoot = (names) => (depth) => `^${up(depth)}(?:${names.join('|')})(?:/|$)`;
+
+const why = {
+  isolatedVm:
+    "Boundary 'only sandbox/ imports isolated-vm' (DESIGN.md, Layout): the sandbox alone owns isolates, their limits and what crosses into them; use the sandbox runtime's API.",
+  coreImportsModule:
+    "Boundary 'core never imports a module' (DESIGN.md, Layout): core and modules meet at the manifest and the bus, so core runs with any set of modules.",
+  moduleImportsHost:
+    "Boundary 'modules import only the SDK' (DESIGN.md, Layout): module code meets the platform at the manifest and the bus and builds as a third party's would; import from sdk/, never core/, sandbox/, rings/, registry/ or the project's test/.",
+  moduleImportsSdkTools:
+    "Boundary 'module code imports only the SDK's runtime part' (DESIGN.md, Sandbox): it is bundled into the isolate, where the SDK's host-side tools (cli, build, package, scaffold, test-host, manifest validation) cannot run; import from sdk/ (its index) or sdk/runtime.",
+  moduleImportsNode:
+    "Boundary 'module code runs in the sandbox' (DESIGN.md, Sandbox): an isolate has no Node.js built-ins; files, network, time and data come through the host object.",
+  moduleImportsModule:
+    "Boundary 'a module never imports another module's code' (DESIGN.md, Layout): modules meet at the bus; call the other module's operation (api.consumes) instead.",
+  moduleTestImportsHost:
+    "Boundary 'tests of a module import only the SDK' (DESIGN.md, Layout): a module's tests run as a third party's would, through the SDK's test host (sdk/test-host); never core/, sandbox/, rings/, registry/ or the project's test/.",
+  sdkRuntimeImportsHost:
+    "Boundary 'the SDK's runtime part imports nothing of core' (DESIGN.md, Layout): sdk/index, sdk/define-module, sdk/runtime and the manifest types are bundled into module code and run in the isolate, so they import no core/ or other host code, no host-side SDK tools and no Node.js built-ins.",
+};
+
+const HOST_FOLDERS = ['core', 'sandbox', 'rings', 'registry', 'test', 'bench', 'scripts'];
+const SDK_TOOLS = ['cli', 'build', 'package', 'scaffold', 'test-host', 'manifest/(?!manifest\\.types$)'];
+const NODE_BUILTINS = `^(?:node:|(?:${builtinModules.filter((m) => !m.startsWith('_')).map((m) => m.replace(/[/]/g, '\\/')).join('|')})(?:/|$))`;
+
+/** Restrictions as functions of the importing file's depth below the repository root. */
+const restrict = {
+  moduleHost: (depth) => ({ regex: fromRoot(HOST_FOLDERS)(depth), message: why.moduleImportsHost }),
+  moduleSdkTools: (depth) => ({ regex: fromRoot(SDK_TOOLS.map((t) => `sdk/${t}`))(depth), message: why.moduleImportsSdkTools }),
+  moduleNode: () => ({ regex: NODE_BUILTINS, message: why.moduleImportsNode }),
+  // modules/<name>/... is one step below the modules folder: depth - 1 steps up reach it.
+  otherModuleCode: (depth) => ({ regex: `^${up(depth - 1)}[^./][^/]*/src(?:/|$)`, message: why.moduleImportsModule }),
+  moduleTestHost: (depth) => ({ regex: fromRoot(HOST_FOLDERS)(depth), message: why.moduleTestImportsHost }),
+  /** The same, less the exact paths one file of KNOWN_DEBT still imports. */
+  moduleTestHostExcept: (allowed) => (depth) => ({
+    regex: `^${up(depth)}(?!(?:${allowed.map((p) => p.replace(/[.]/g, '\\.')).join('|')})$)(?:${HOST_FOLDERS.join('|')})(?:/|$)`,
+    message: why.moduleTestImportsHost,
+  }),
+  coreModules: (depth) => ({ regex: fromRoot(['modules'])(depth), message: why.coreImportsModule }),
+  sdkRuntimeHost: (depth) => ({ regex: fromRoot([...HOST_FOLDERS, 'modules'])(depth), message: why.sdkRuntimeImportsHost }),
+  // sdk/<file> is one step below sdk/: depth - 1 steps up reach it.
+  sdkRuntimeTools: (depth) => ({ regex: `^${up(depth - 1)}(?:${SDK_TOOLS.join('|')})(?:/|$)`, message: why.sdkRuntimeImportsHost }),
+  sdkRuntimeNode: () => ({ regex: NODE_BUILTINS, message: why.sdkRuntimeImportsHost }),
+};
+
+/**
+ * Known debt: module tests that still reach into core or the project's test/ because the SDK's test
+ * host has no public way yet to do what they do (redeliver an event's queue job, run a schedule slot,
+ * read the tenant database, catch mail, run a second platform process). Each file may import exactly
+ * the paths listed, nothing else of core or test/; the list goes as the one public test host
+ * (sdk/test-host as @mandi/sdk/testing: clock, runSchedule, settle, inbox, read-only SQL) grows.
+ */
+const KNOWN_DEBT = {
+  // A second, real platform process killed mid-import; its own central database and Redis.
+  'modules/orders/test/bulk-import-node-loss.test.ts': ['core/data/pg-admin', 'core/data/tenant-databases', 'test/support/test-platform', 'test/support/two-nodes'],
+  // Redelivers an event by re-adding its queue job; the SMTP sink stands for an inbox.
+  'modules/orders/test/notification-rules.test.ts': ['core/bus/events', 'test/accounts/support/smtp-sink'],
+  // Names the tenant database to count its SQL round trips; runs one scheduler slot.
+  'modules/orders/test/round-trips.test.ts': ['core/data/tenant-databases', 'core/modules/module-scheduler'],
+  // Redelivers an event by re-adding its queue job.
+  'modules/orders/test/webhooks-analytics.test.ts': ['core/bus/events'],
+};
+
+const isolatedVm = { name: 'isolated-vm', message: why.isolatedVm };
+
+/** The no-restricted-imports options for files `depth` folders deep: its options replace, never merge. */
+const boundaryRule = (depth, restrictions, { paths = [isolatedVm] } = {}) => ({
+  'no-restricted-imports': ['error', { paths, patterns: restrictions.map((r) => ({ ...r(depth), caseSensitive: true })) }],
+});
+
+/** One config block per depth below `folder` (a glob whose own depth is `folderDepth`). */
+const boundaryBlocks = (folder, folderDepth, restrictions) =>
+  Array.from({ length: MAX_DEPTH - folderDepth }, (_, k) => ({
+    files: [`${folder}/${'*/'.repeat(k)}${SOURCES}`],
+    rules: boundaryRule(folderDepth + k, restrictions),
+  }));
+
+export default defineConfig(
+  {
+    // test/hostile/fixtures: deliberately hostile guest scripts evaluated in an isolate, not project code.
+    ignores: ['test/hostile/fixtures/', 'node_modules/', '.toolchain/', 'dist/', 'data/', 'coverage/', 'modules/*/dist/', '**/fixtures/**/dist/'],
+  },
+  {
+    linterOptions: {
+      // An eslint-disable comment must name a rule that is on and would have fired here.
+      reportUnusedDisableDirectives: 'error',
+    },
+  },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      // A leading underscore marks a parameter or binding kept for its position (express's error
+      // handler) or left out of a rest object on purpose.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true }],
+    },
+  },
+  {
+    // Generated from manifest.schema.json by json-schema-to-typescript (npm run gen:manifest-types).
+    files: ['sdk/manifest/manifest.types.ts'],
+    rules: { '@typescript-eslint/no-empty-object-type': 'off' },
+  },
+
+  // Boundaries. Later blocks replace earlier ones for the files they match.
+  { files: ['**/*.{ts,js,mjs,cjs}'], rules: { 'no-restricted-imports': ['error', { paths: [isolatedVm] }] } },
+  { files: ['sandbox/**'], rules: { 'no-restricted-imports': 'off' } },
+  ...boundaryBlocks('core', 1, [restrict.coreModules]),
+  ...boundaryBlocks('modules/*', 2, [restrict.moduleHost, restrict.moduleSdkTools, restrict.moduleNode, restrict.otherModuleCode]),
+  ...boundaryBlocks('modules/*/test', 3, [restrict.moduleTestHost, restrict.otherModuleCode]),
+  { files: ['sdk/index.ts', 'sdk/define-module.ts'], rules: boundaryRule(1, [restrict.sdkRuntimeHost, restrict.sdkRuntimeTools, restrict.sdkRuntimeNode]) },
+  { files: ['sdk/runtime/*.ts', 'sdk/manifest/manifest.types.ts'], rules: boundaryRule(2, [restrict.sdkRuntimeHost, restrict.sdkRuntimeTools, restrict.sdkRuntimeNode]) },
+  ...Object.entries(KNOWN_DEBT).map(([file, allowed]) => ({
+    files: [file],
+    rules: boundaryRule(file.split('/').length - 1, [restrict.moduleTestHostExcept(allowed), restrict.otherModuleCode]),
+  })),
+);
