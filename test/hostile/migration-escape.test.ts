@@ -13,7 +13,7 @@ import { tenantDbName } from '../../core/data/tenant-databases';
 import { auditSchema } from '../../core/module-data/migration-audit';
 import { SandboxRuntime } from '../../sandbox';
 import { TestBridge } from '../../sandbox/testing';
-import { installLoyalty, modulePackage, rejection, startHarness, type Harness } from '../module-data/support';
+import { installLoyalty, modulePackage, startHarness, type Harness } from '../module-data/support';
 import { testServerUrl } from '../support/test-platform';
 import { fixture } from './support';
 
