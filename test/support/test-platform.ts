@@ -119,7 +119,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, centra
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
 
-  const mails = () => readOutbox(path.join(dataDir, 'outbox'));
+  const mails = () => readOutbox(path.join(config.dataDir, 'outbox'));
   return { platform, url: platform.url, config, api, mails, install, close };
 }
 
