@@ -75,10 +75,14 @@ export interface Config {
   mailFrom: string;
   /** POST /auth/tenants (public signup) is refused unless this is on. */
   publicSignup: boolean;
+  /** POST /reseller-register/apply (reseller applications) is refused unless this is on. */
+  resellerSignup: boolean;
   /** Lifetime of email verification links, in seconds. */
   emailVerificationTtlSeconds: number;
   /** Base of the link in verification mails; a web client that serves /email/verify sets its own. */
   emailVerificationUrl: string;
+  /** Base of the link in invitation mails (<base>/<token>); a web client that serves it sets its own. */
+  invitationUrl: string;
   /** Secret for signed links and encrypted 2FA secrets. Unset: one is generated and kept in the central database. */
   appKey: string | undefined;
   /** Client releases (spec 1): the platform default release channel that tenants inherit. */
@@ -186,8 +190,10 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || `Mandi <no-reply@${(env.ROOT_DOMAIN || 'localhost').toLowerCase()}>`,
     publicSignup: bool(env, 'PUBLIC_SIGNUP', false),
+    resellerSignup: bool(env, 'RESELLER_SIGNUP', false),
     emailVerificationTtlSeconds: int(env, 'EMAIL_VERIFICATION_TTL_SECONDS', 24 * 3600),
     emailVerificationUrl: (env.EMAIL_VERIFICATION_URL || `${appUrl}/email/verify`).replace(/\/+$/, ''),
+    invitationUrl: (env.INVITATION_URL || `${appUrl}/api/v1/invitations`).replace(/\/+$/, ''),
     appKey: env.APP_KEY || undefined,
     cliReleases: {
       defaultAdapter: choice(env, 'CLI_RELEASES_DEFAULT_ADAPTER', ['hosted_repo', 'static'] as const),

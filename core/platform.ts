@@ -133,7 +133,7 @@ async function assemble(config: Config, logger: Logger, dbServer: DatabaseServer
       registerMailSendOperation(kernel.bus, accounts.mailer);
       registerOnboardingRoutes(api, { central, tenants, auth, authenticated, accounts });
       registerAuthRoutes(api, { central, auth, authenticated, accounts });
-      registerMemberRoutes(api, { central, auth, authenticated, verification: accounts.verification });
+      registerMemberRoutes(api, { central, auth, authenticated, invitations: accounts.invitations });
       registerAccountRoutes(api, { accounts, authenticated });
       registerNotificationRoutes(api, { notifications, authenticated, config });
       registerClientReleaseRoutes(api, { config, central, cache: drivers.cache, clock, logger, authenticated });

@@ -8,6 +8,8 @@
  * Redis: REDIS_URL when set, else in-process drivers.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../core/config';
 import { createLogger } from '../core/logger';
@@ -18,6 +20,8 @@ import { loadModuleFromDir } from '../core/modules/loaded-module';
 import { buildModule } from './build/build-module';
 import { EVENTS_QUEUE, deliveryJobId } from '../core/bus/events';
 import { backoffDelay } from '../core/drivers/queue/schedule';
+import { readOutbox } from '../core/mail/outbox';
+import { inviteAndJoin } from './test-member';
 
 export interface TestHostOptions {
   /** Folder of the module under test (holding module.json). */
@@ -44,6 +48,11 @@ export interface TestHost {
   token: string;
   /** Calls a bus operation for the tenant, as its owner (or as a module). Rejects with the typed error. */
   call<O = unknown>(operation: string, input?: unknown, opts?: CallOptions): Promise<O>;
+  /**
+   * A member of the tenant (or, as the super admin owner, of another tenant) with `role`, joined the
+   * way people join: invited, accepting the mailed link with their own password. Returns their token.
+   */
+  addMember(member: { email: string; role: string; name?: string; password?: string }, tenant?: string): Promise<{ token: string; userId: number }>;
   /** A real HTTP request to /api/v1 as the owner; returns status and parsed JSON. */
   request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON under test
   /**
@@ -77,7 +86,10 @@ export async function createTestHost(opts: TestHostOptions): Promise<TestHost> {
   const dirs = [...(opts.withModules ?? []), opts.modulePath].map((d) => path.resolve(d));
   if (opts.build !== false) for (const dir of dirs) await buildModule(dir);
   const central = `mandi_th_${randomBytes(5).toString('hex')}`;
+  // Mail (invitations included) goes to this host's own outbox, never shared with another host.
+  const dataDir = path.join(os.tmpdir(), `mandi-th-${central}`);
   const config = loadConfig({
+    DATA_DIR: dataDir,
     NODE_ENV: 'test',
     PORT: '0',
     HOST: '127.0.0.1',
@@ -137,6 +149,8 @@ export async function createTestHost(opts: TestHostOptions): Promise<TestHost> {
           { tenantId, user, permissions: new Set(['*']) },
         ) as Promise<never>,
       request,
+      addMember: (member, tenant = tenantId) =>
+        inviteAndJoin({ url: platform.url, adminToken: token, adminTenant: tenantId, tenant, mails: () => readOutbox(path.join(config.dataDir, 'outbox')), ...member }),
       emit: async (event, payload, emitOpts) => {
         const id = await platform.kernel.events.emit(tenantId, event, payload, 'test');
         if (emitOpts?.settle) {
@@ -161,6 +175,7 @@ export async function createTestHost(opts: TestHostOptions): Promise<TestHost> {
         await platform.stop();
         for (const id of tenants) await dropDatabase(serverUrl(), tenantDbName(id));
         await dropDatabase(serverUrl(), central);
+        fs.rmSync(dataDir, { recursive: true, force: true });
       },
     };
   } catch (err) {

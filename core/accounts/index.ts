@@ -1,7 +1,7 @@
 /**
  * Accounts (spec 1: Profile, Session, Login history, Email verification, Tenant onboarding):
  * `createAccounts` builds the services once per platform; `registerAccountRoutes` mounts the
- * profile, session, password, email-verification, login-history and two-factor routes. Login lives
+ * profile, session, password, email-verification, invitation, login-history and two-factor routes. Login lives
  * in core/auth/auth-routes.ts and onboarding in core/tenancy/onboarding-routes.ts; both use these
  * services.
  */
@@ -21,6 +21,8 @@ import type { TenantService } from '../tenancy/tenant-service';
 import { AppKeys } from './app-key';
 import { EmailVerification } from './email-verification';
 import { registerEmailVerificationRoutes } from './email-verification-routes';
+import { registerInvitationRoutes } from './invitation-routes';
+import { Invitations } from './invitations';
 import { LoginLockout } from './lockout';
 import { LoginHistory } from './login-history';
 import { registerLoginHistoryRoutes } from './login-history-routes';
@@ -53,6 +55,7 @@ export interface Accounts extends AccountsDeps {
   lockout: LoginLockout;
   twoFactor: TwoFactorService;
   verification: EmailVerification;
+  invitations: Invitations;
   logins: LoginService;
   registration: Registration;
   currentPassword: CurrentPassword;
@@ -73,6 +76,7 @@ export function createAccounts(deps: AccountsDeps): Accounts {
   const verification = new EmailVerification({
     central, tenants, keys, clock, mailer, activity, ttlSeconds: config.emailVerificationTtlSeconds, baseUrl: config.emailVerificationUrl,
   });
+  const invitations = new Invitations({ central, models, auth, clock, mailer, verification, twoFactor, activity, baseUrl: config.invitationUrl });
   return {
     ...deps,
     mailer,
@@ -82,6 +86,7 @@ export function createAccounts(deps: AccountsDeps): Accounts {
     lockout,
     twoFactor,
     verification,
+    invitations,
     logins: new LoginService({ central, auth, clock, history, lockout, twoFactor, activity }),
     registration: new Registration({ central, tenants, tenantDbs, auth, verification }),
     currentPassword: new CurrentPassword(lockout),
@@ -99,6 +104,7 @@ export function registerAccountRoutes(api: Router, deps: { accounts: Accounts; a
   registerSessionRoutes(api, deps);
   registerPasswordRoutes(api, deps);
   registerEmailVerificationRoutes(api, deps);
+  registerInvitationRoutes(api, deps);
   registerLoginHistoryRoutes(api, deps);
   registerTwoFactorRoutes(api, deps);
 }

@@ -1,7 +1,8 @@
 /**
  * The account mails, each as HTML and plain text. The verification mail carries what spec 1
  * (Email verification) asks for: the organisation name, the link, an expiry notice and a security
- * warning. Everything user-supplied is escaped in the HTML part.
+ * warning. Everything user-supplied is escaped in the HTML part. The invitation mail carries the only
+ * copy of its link, so it says who invited whom to what, and that nothing happens without the link.
  */
 import type { MailMessage } from '../mail/mailer';
 
@@ -48,6 +49,37 @@ export function emailChangedNotice(m: { to: string; userName: string; organisati
     text: [`Hello ${m.userName},`, '', body, '', `-- ${m.organisation}`].join('\n'),
     html: page(`<p>Hello ${esc(m.userName)},</p>\n<p>${esc(body)}</p>\n<p>&mdash; ${esc(m.organisation)}</p>`),
   };
+}
+
+export interface InvitationMailInput {
+  to: string;
+  organisation: string;
+  inviter: string;
+  role: string;
+  url: string;
+  expiresAt: Date;
+  ttlSeconds: number;
+}
+
+export function invitationMail(m: InvitationMailInput): MailMessage {
+  const lead = `${m.inviter} invited ${m.to} to join ${m.organisation} as ${m.role}. Open this link to see the invitation and accept or decline it:`;
+  const inApp = `If you already have an account with this address, you can also sign in and accept it under your invitations.`;
+  const expiry = `This invitation expires in ${duration(m.ttlSeconds)} (${m.expiresAt.toISOString()}). After that, ask ${m.organisation} to send it again.`;
+  const warning =
+    `Security notice: if you did not expect this invitation, ignore this email; nobody joins ${m.organisation} with your address, ` +
+    `and nobody gets into your account, without this link. Never forward it.`;
+  const text = ['Hello,', '', lead, '', m.url, '', inApp, '', expiry, '', warning, '', `-- ${m.organisation}`].join('\n');
+  const html = page(
+    `<p>Hello,</p>
+<p>${esc(lead)}</p>
+<p><a href="${esc(m.url)}">Open the invitation</a></p>
+<p style="word-break:break-all;font-size:12px">${esc(m.url)}</p>
+<p>${esc(inApp)}</p>
+<p>${esc(expiry)}</p>
+<p style="color:#8a1c1c">${esc(warning)}</p>
+<p>&mdash; ${esc(m.organisation)}</p>`,
+  );
+  return { to: m.to, subject: `${m.inviter} invited you to join ${m.organisation}`, text, html };
 }
 
 function page(body: string): string {

@@ -11,6 +11,7 @@ import * as central0011 from './migrations/central/0011-rings';
 import * as tenant0001 from './migrations/tenant/0001-core';
 import * as tenant0002 from './migrations/tenant/0002-persisted-queries';
 import * as central0003 from './migrations/central/0003-two-factor';
+import * as central0004 from './migrations/central/0004-invitations';
 import * as tenant0003 from './migrations/tenant/0003-login-history';
 import * as central0020 from './migrations/central/0020-cli-release-channels';
 import * as tenant0005 from './migrations/tenant/0005-notifications';
@@ -25,6 +26,7 @@ const CENTRAL: Array<[string, MigrationModule]> = [
   ['0001-initial', central0001],
   ['0002-module-installs', central0002],
   ['0003-two-factor', central0003],
+  ['0004-invitations', central0004],
   ['0010-registry', central0010],
   ['0011-rings', central0011],
   ['0020-cli-release-channels', central0020],

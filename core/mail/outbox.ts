@@ -3,7 +3,7 @@
  * written as a complete .eml (what a mail server would have received) beside a .json summary that
  * scripts and developers can read without a MIME parser.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { MailMessage } from './message';
 
@@ -16,4 +16,15 @@ export async function writeToOutbox(dir: string, raw: Buffer, message: MailMessa
   const summary = { message_id: message.messageId, from: message.from, to: message.to, subject: message.subject, text: message.text, html: message.html, written_at: new Date().toISOString() };
   await writeFile(path.join(dir, `${base}.json`), JSON.stringify(summary, null, 2));
   return emlPath;
+}
+
+/** The outbox's summaries in sending order (none when nothing was sent yet). */
+export async function readOutbox(dir: string): Promise<Array<MailMessage & { from: string; written_at: string }>> {
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json')).sort();
+  const out = [];
+  for (const n of names) {
+    const m = JSON.parse(await readFile(path.join(dir, n), 'utf8')) as MailMessage & { from: string; written_at: string };
+    out.push(m);
+  }
+  return out;
 }

@@ -1,31 +1,36 @@
 /**
- * Members of the current tenant (the spec's invitation flow comes with accounts; this is the
- * direct path an admin uses): list, add (creating the user when new), change role or status, remove.
- * Every change is announced so that cached memberships on every node drop at once. A user created
- * here is a registration, so they get the verification mail (spec 1, Email verification).
+ * Members of the current tenant: list, invite, change role or status, remove (permission
+ * members.manage). Accounts are global, so nobody is added directly: POST /members invites the
+ * address (core/accounts/invitations.ts) and the mailbox owner accepts, choosing their own password;
+ * until then the address is listed with status `invited`. An admin never sets a password, and the
+ * answer is the same whether or not the address already has an account.
+ * The owner role is the owner's to give: members.manage does not make anyone owner, nor demote,
+ * suspend or remove an owner; only an owner (or a platform super admin) does, and the organisation
+ * always keeps one active owner. Every change is announced so that cached memberships on every node
+ * drop at once.
  */
 import type { RequestHandler, Router } from 'express';
 import { Op } from 'sequelize';
 import type { CentralDb } from '../data/central-db';
 import type { AuthService } from '../auth/auth-service';
-import { hashPassword, passwordProblems } from '../auth/passwords';
 import { requirePermission } from '../auth/authenticate';
 import { currentContext } from '../context';
-import { invalid, notFound } from '../errors';
+import { MandiError, forbidden, invalid, notFound } from '../errors';
 import { BodyReader } from '../http/validate-body';
-import type { EmailVerification } from '../accounts/email-verification';
+import type { Invitations } from '../accounts/invitations';
 
 const STATUSES = ['active', 'suspended'];
+const OWNER = 'owner';
 
 export interface MemberRouteDeps {
   central: CentralDb;
   auth: AuthService;
   authenticated: RequestHandler;
-  verification: Pick<EmailVerification, 'send'>;
+  invitations: Invitations;
 }
 
 export function registerMemberRoutes(api: Router, deps: MemberRouteDeps): void {
-  const { central, auth, authenticated, verification } = deps;
+  const { central, auth, authenticated, invitations } = deps;
   const { User, Membership, Role } = central.models;
   const manage = requirePermission('members.manage');
 
@@ -34,56 +39,73 @@ export function registerMemberRoutes(api: Router, deps: MemberRouteDeps): void {
     if (!found) throw invalid('role', `The role "${role}" does not exist.`);
   }
 
+  async function assertOwnerActs(action: string): Promise<void> {
+    const ctx = currentContext()!;
+    if (ctx.user!.isSuperAdmin) return;
+    if ((await auth.membership(ctx.tenant!.id, ctx.user!.id))?.role === OWNER) return;
+    throw forbidden(`Only an owner of the organisation (or a platform super admin) can ${action}.`, { role: OWNER });
+  }
+
+  async function assertAnotherActiveOwner(tenantId: string, userId: number): Promise<void> {
+    const others = await Membership.count({ where: { tenant_id: tenantId, role: OWNER, status: 'active', user_id: { [Op.ne]: userId } } });
+    if (!others) throw new MandiError('LAST_OWNER', 'The organisation must keep an active owner: make another member owner first.', 409);
+  }
+
   api.get('/members', authenticated, manage, async (_req, res) => {
     const tenantId = currentContext()!.tenant!.id;
     const rows = await Membership.findAll({ where: { tenant_id: tenantId }, order: [['id', 'ASC']] });
     const users = await User.findAll({ where: { id: rows.map((r) => r.user_id) } });
     const byId = new Map(users.map((u) => [u.id, u]));
+    const invited = await invitations.pendingOf(tenantId);
     res.json({
-      members: rows.map((m) => ({
-        user: { id: m.user_id, name: byId.get(m.user_id)?.name, email: byId.get(m.user_id)?.email },
-        role: m.role,
-        status: m.status,
-        joined_at: m.joined_at.toISOString(),
-        last_active_at: m.last_active_at?.toISOString() ?? null,
-      })),
+      members: [
+        ...rows.map((m) => ({
+          user: { id: m.user_id, name: byId.get(m.user_id)?.name, email: byId.get(m.user_id)?.email },
+          role: m.role,
+          status: m.status,
+          joined_at: m.joined_at.toISOString(),
+          last_active_at: m.last_active_at?.toISOString() ?? null,
+        })),
+        ...invited.map((i) => ({
+          user: { id: null, name: i.name, email: i.email },
+          role: i.role,
+          status: 'invited',
+          joined_at: null,
+          last_active_at: null,
+          invitation: describeInvitation(i, invitations.expired(i)),
+        })),
+      ],
     });
   });
 
   api.post('/members', authenticated, manage, async (req, res) => {
-    const tenantId = currentContext()!.tenant!.id;
+    const ctx = currentContext()!;
     const body = new BodyReader(req.body);
     const email = body.email('email');
     const name = body.string('name', { max: 255 });
-    const password = body.string('password');
     const role = body.string('role', { max: 50 }) ?? 'member';
+    if ((req.body as { password?: unknown } | null)?.password !== undefined) {
+      body.fail('password', 'Members choose their own password when they accept the invitation; an admin cannot set it.');
+    }
     body.done();
-    await assertRole(tenantId, role);
-    let user = await User.findOne({ where: central.sequelize.where(central.sequelize.fn('lower', central.sequelize.col('email')), email!) });
-    const newUser = !user;
-    if (!user) {
-      const problems = passwordProblems(password);
-      if (!name) throw invalid('name', 'The name field is required for a new user.');
-      if (problems.length) throw invalid('password', problems[0]);
-      user = await User.create({ name, email: email!, password_hash: await hashPassword(password!) });
-    }
-    const [membership, created] = await Membership.findOrCreate({
-      where: { tenant_id: tenantId, user_id: user.id },
-      defaults: { tenant_id: tenantId, user_id: user.id, role },
+    await assertRole(ctx.tenant!.id, role);
+    if (role === OWNER) await assertOwnerActs('make someone an owner');
+    const invitation = await invitations.invite(ctx.tenant!, ctx.user!, { email: email!, name, role });
+    res.status(201).json({
+      message: `Invitation sent to ${invitation.email}.`,
+      member: { user: { id: null, name: invitation.name, email: invitation.email }, role: invitation.role, status: 'invited', invitation: describeInvitation(invitation, false) },
     });
-    if (!created) throw invalid('email', 'This user is already a member of the organisation.');
-    if (newUser) {
-      try {
-        await verification.send(user, currentContext()!.tenant!, 'registration');
-      } catch (err) {
-        // The mail could not be queued: undo the new account rather than leave it half-made.
-        await membership.destroy();
-        await user.destroy();
-        throw err;
-      }
-    }
-    auth.changed({ userId: user.id });
-    res.status(201).json({ member: { user: { id: user.id, name: user.name, email: user.email }, role: membership.role, status: membership.status } });
+  });
+
+  api.post('/members/invitations/:id/resend', authenticated, manage, async (req, res) => {
+    const ctx = currentContext()!;
+    const invitation = await invitations.resend(ctx.tenant!, ctx.user!, Number(req.params.id));
+    res.json({ message: `Invitation sent again to ${invitation.email}.`, invitation: describeInvitation(invitation, false) });
+  });
+
+  api.delete('/members/invitations/:id', authenticated, manage, async (req, res) => {
+    await invitations.revoke(currentContext()!.tenant!.id, Number(req.params.id));
+    res.json({ message: 'Invitation revoked.' });
   });
 
   api.patch('/members/:userId', authenticated, manage, async (req, res) => {
@@ -96,6 +118,13 @@ export function registerMemberRoutes(api: Router, deps: MemberRouteDeps): void {
     if (status !== undefined && !STATUSES.includes(status)) body.fail('status', `The status must be one of: ${STATUSES.join(', ')}.`);
     body.done();
     if (role) await assertRole(tenantId, role);
+    if (role === OWNER && m.role !== OWNER) await assertOwnerActs('make someone an owner');
+    const demoted = m.role === OWNER && role !== undefined && role !== OWNER;
+    const suspended = m.role === OWNER && status === 'suspended';
+    if (demoted || suspended) {
+      await assertOwnerActs(demoted ? 'change the role of an owner' : 'suspend an owner');
+      await assertAnotherActiveOwner(tenantId, m.user_id);
+    }
     await m.update({ ...(role ? { role } : {}), ...(status ? { status } : {}) });
     auth.changed({ userId: m.user_id });
     res.json({ member: { user_id: m.user_id, role: m.role, status: m.status } });
@@ -104,8 +133,13 @@ export function registerMemberRoutes(api: Router, deps: MemberRouteDeps): void {
   api.delete('/members/:userId', authenticated, manage, async (req, res) => {
     const tenantId = currentContext()!.tenant!.id;
     const userId = Number(req.params.userId) || 0;
-    const removed = await Membership.destroy({ where: { tenant_id: tenantId, user_id: userId } });
-    if (!removed) throw notFound('Member not found.');
+    const m = await Membership.findOne({ where: { tenant_id: tenantId, user_id: userId } });
+    if (!m) throw notFound('Member not found.');
+    if (m.role === OWNER) {
+      await assertOwnerActs('remove an owner');
+      await assertAnotherActiveOwner(tenantId, userId);
+    }
+    await m.destroy();
     auth.changed({ userId });
     res.json({ message: 'Member removed.' });
   });
@@ -133,4 +167,8 @@ export function registerMemberRoutes(api: Router, deps: MemberRouteDeps): void {
     auth.changed({ tenantId });
     res.status(201).json({ role: { name: role.name, description: role.description, permissions: role.permissions, built_in: false } });
   });
+}
+
+function describeInvitation(i: { id: number; created_at: Date; expires_at: Date }, expired: boolean) {
+  return { id: i.id, invited_at: i.created_at.toISOString(), expires_at: i.expires_at.toISOString(), expired };
 }

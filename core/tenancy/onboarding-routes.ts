@@ -8,7 +8,9 @@
  *   alpha_dash (letters, digits, dash, underscore), at most 63 characters, stored lowercase, not
  *   reserved (www, api, admin, ...) and unique; each failure is errors.subdomain.
  * - POST /reseller-register/apply {organization_name, name, email, password, password_confirmation,
- *   preferred_domain?, phone?, message?}: a reseller's application. The tenant gets its random
+ *   preferred_domain?, phone?, message?}: a reseller's application. Off unless RESELLER_SIGNUP=true:
+ *   403 {code: RESELLER_SIGNUP_DISABLED} (an application makes an active tenant, so it is public
+ *   signup under another name and follows its own switch). The tenant gets its random
  *   8-character id as always, and an alias: preferred_domain when free; when it is taken or reserved
  *   the application still succeeds with the alias `<preferred_domain>-<8 random characters>` (clearly
  *   derived, unique, and never confusable with the tenant that owns the name), and the response says
@@ -146,6 +148,10 @@ export function registerOnboardingRoutes(api: Router, { central, tenants, authen
     res.status(201).json(created(r, 'Organisation created. We sent you a link to verify your email address.'));
   });
 
+  api.post('/reseller-register/apply', (_req, _res, next) => {
+    if (accounts.config.resellerSignup) return next();
+    next(new MandiError('RESELLER_SIGNUP_DISABLED', 'Reseller applications are currently closed. Ask a platform admin to create your organisation.', 403));
+  });
   api.post('/reseller-register/apply', publicLimit, async (req, res) => {
     const body = new BodyReader(req.body);
     const applicant = readApplicant(body, true);

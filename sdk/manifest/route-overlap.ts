@@ -38,6 +38,7 @@ export const PLATFORM_PATH_AREAS: ReadonlySet<string> = new Set([
   'graphql',
   'health',
   'install',
+  'invitations',
   'login-history',
   'members',
   'mobile',

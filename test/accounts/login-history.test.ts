@@ -1,3 +1,4 @@
+import { addMember } from '../support/test-platform';
 import { CHROME_WINDOWS, SAFARI_IPAD, SAFARI_IPHONE, startAccountsPlatform, type AccountsPlatform } from './support/accounts-platform';
 
 describe('spec 1: Login history', () => {
@@ -14,9 +15,7 @@ describe('spec 1: Login history', () => {
   afterAll(() => ap.close());
 
   const member = async (email: string, role = 'member') => {
-    const res = await ap.api('/members', { token: owner.token, tenant: 'acme', body: { email, name: email.split('@')[0], password: PW, role } });
-    expect(res.status).toBe(201);
-    return res.body.member.user.id as number;
+    return (await addMember(ap.tp, owner.token, 'acme', { email, password: PW, role })).userId;
   };
   const signIn = (email: string, o: { ip: string; ua?: string; password?: string; tenant?: string }) =>
     ap.api('/auth/login', { tenant: o.tenant ?? 'acme', ip: o.ip, ua: o.ua ?? CHROME_WINDOWS, body: { email, password: o.password ?? PW } });

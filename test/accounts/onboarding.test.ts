@@ -14,7 +14,7 @@ describe('spec 1: Tenant onboarding', () => {
   let owner: { token: string; tenantId: string; userId: number };
 
   beforeAll(async () => {
-    ap = await startAccountsPlatform({ PUBLIC_SIGNUP: 'true' });
+    ap = await startAccountsPlatform({ PUBLIC_SIGNUP: 'true', RESELLER_SIGNUP: 'true' });
     owner = await ap.tp.install('acme');
   });
   afterAll(() => ap.close());
@@ -121,7 +121,7 @@ describe('spec 1: Tenant onboarding', () => {
   });
 });
 
-describe('spec 1: Tenant onboarding with public signup off (the default)', () => {
+describe('spec 1: Tenant onboarding with public signup and reseller applications off (the default)', () => {
   let ap: AccountsPlatform;
   beforeAll(async () => {
     ap = await startAccountsPlatform();
@@ -134,5 +134,14 @@ describe('spec 1: Tenant onboarding with public signup off (the default)', () =>
     expect(res.body).toEqual({ code: 'SIGNUP_DISABLED', message: expect.stringMatching(/Public signup is currently disabled/) });
     expect(await ap.tp.platform.central.models.Tenant.count()).toBe(0);
     expect(ap.tp.config.publicSignup).toBe(false);
+  });
+
+  test('POST /reseller-register/apply is a clear 403 RESELLER_SIGNUP_DISABLED and creates nothing, neither tenant nor account', async () => {
+    const res = await ap.api('/reseller-register/apply', { body: applicant({ preferred_domain: 'beta-shop' }) });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ code: 'RESELLER_SIGNUP_DISABLED', message: expect.stringMatching(/Reseller applications are currently closed/) });
+    expect(await ap.tp.platform.central.models.Tenant.count()).toBe(0);
+    expect(await ap.tp.platform.central.models.User.count()).toBe(0);
+    expect(ap.tp.config.resellerSignup).toBe(false);
   });
 });

@@ -10,7 +10,7 @@ import { mkdtemp, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { startTestPlatform, type TestPlatform } from '../support/test-platform';
+import { addMember, startTestPlatform, type TestPlatform } from '../support/test-platform';
 import { startStandIn, type StandIn } from './stand-in-server';
 import { buildRelease, install, runCli, runCliOnTerminal, sha256File, type Built } from './cli-support';
 
@@ -83,8 +83,7 @@ beforeAll(async () => {
   if (channel.status !== 200) throw new Error(JSON.stringify(channel.body));
   await tp.api('/admin/tenants', { token: owner.token, tenant: 'acme', body: { name: 'Globex', alias: 'globex' } });
   // The owner (a super admin) adds Globex's member by acting in Globex; the CLI uses that member's token.
-  await tp.api('/members', { token: owner.token, tenant: 'acme', headers: { 'x-effective-tenant': 'globex' }, body: { email: 'gus@globex.example', name: 'Gus', password: 'member-password-1' } });
-  globexToken = (await tp.api('/auth/login', { tenant: 'globex', body: { email: 'gus@globex.example', password: 'member-password-1' } })).body.token;
+  globexToken = (await addMember(tp, owner.token, 'globex', { email: 'gus@globex.example', name: 'Gus' }, 'acme')).token;
 }, 240_000);
 
 afterAll(async () => {

@@ -26,14 +26,8 @@ beforeAll(async () => {
   carol = await addMember(tp, owner.token, 'acme', { email: 'carol@acme.example' });
   const made = await tp.api('/admin/tenants', { token: owner.token, tenant: 'acme', body: { name: 'Globex', alias: 'globex' } });
   // The owner is a super admin: it adds Globex's member by acting in Globex.
-  const added = await tp.api('/members', {
-    token: owner.token,
-    tenant: 'acme',
-    headers: { 'x-effective-tenant': 'globex' },
-    body: { email: 'gina@globex.example', name: 'Gina', password: 'member-password-1', role: 'admin' },
-  });
-  const login = await tp.api('/auth/login', { tenant: 'globex', body: { email: 'gina@globex.example', password: 'member-password-1' } });
-  globex = { id: made.body.tenant.id, token: login.body.token, userId: added.body.member.user.id };
+  const gina = await addMember(tp, owner.token, 'globex', { email: 'gina@globex.example', name: 'Gina', role: 'admin' }, 'acme');
+  globex = { id: made.body.tenant.id, ...gina };
   // The alerts fixture module sends notifications without consuming notifications.send.
   const dir = path.join(__dirname, 'fixtures/alerts');
   await buildModule(dir);

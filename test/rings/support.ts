@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildModule } from '../../sdk/build/build-module';
 import { packModule, type PackResult } from '../../sdk/package';
-import type { TestPlatform } from '../support/test-platform';
+import { addMember, type TestPlatform } from '../support/test-platform';
 
 export const fixture = (name: string) => path.join(__dirname, 'fixtures', name);
 
@@ -84,18 +84,8 @@ export interface ShopTenant {
 export async function tenantIn(tp: TestPlatform, owner: { token: string; alias: string }, alias: string, ring: string): Promise<ShopTenant> {
   const res = await tp.api('/admin/tenants', { token: owner.token, tenant: owner.alias, body: { name: `Shop ${alias}`, alias, ring } });
   if (res.status !== 201) throw new Error(`create tenant failed: ${res.status} ${JSON.stringify(res.body)}`);
-  const email = `admin@${alias}.example`;
-  const password = 'shop-admin-password-1';
-  const member = await tp.api('/members', {
-    token: owner.token,
-    tenant: owner.alias,
-    headers: { 'x-effective-tenant': alias },
-    body: { email, name: `Admin of ${alias}`, password, role: 'admin' },
-  });
-  if (member.status !== 201) throw new Error(`add member failed: ${member.status} ${JSON.stringify(member.body)}`);
-  const login = await tp.api('/auth/login', { tenant: alias, body: { email, password } });
-  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
-  return { id: res.body.tenant.id, alias, token: login.body.token };
+  const admin = await addMember(tp, owner.token, alias, { email: `admin@${alias}.example`, name: `Admin of ${alias}`, role: 'admin' }, owner.alias);
+  return { id: res.body.tenant.id, alias, token: admin.token };
 }
 
 /** Calls the API in a tenant as its admin. */

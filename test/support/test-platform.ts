@@ -13,12 +13,16 @@ import { createLogger, type Logger } from '../../core/logger';
 import { startPlatform, type Platform } from '../../core/platform';
 import { databaseUrl, dropDatabase } from '../../core/data/pg-admin';
 import { tenantDbName } from '../../core/data/tenant-databases';
+import { readOutbox } from '../../core/mail/outbox';
+import { inviteAndJoin } from '../../sdk/test-member';
 
 export interface TestPlatform {
   platform: Platform;
   url: string;
   config: Config;
   api(path: string, init?: ApiInit): Promise<ApiResponse>;
+  /** Every mail the platform sent so far, oldest first (its outbox; an SMTP stand-in replaces this). */
+  mails(): Promise<Array<{ to: string | string[]; subject: string; text: string }>>;
   /** Installs the platform: first tenant + owner (super admin); returns their token. */
   install(slug?: string): Promise<{ token: string; tenantId: string; alias: string; userId: number }>;
   close(): Promise<void>;
@@ -115,24 +119,21 @@ export async function startTestPlatform(env: Record<string, string> = {}, centra
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
 
-  return { platform, url: platform.url, config, api, install, close };
+  const mails = () => readOutbox(path.join(config.dataDir, 'outbox'));
+  return { platform, url: platform.url, config, api, mails, install, close };
 }
 
-/** Adds a member with a role to a tenant through the API; returns their token in that tenant. */
+/**
+ * Adds a member with a role to a tenant the way a person joins (invitation, mailed link, own
+ * password; see sdk/test-member.ts); returns their token in that tenant. A super admin adding to
+ * another tenant passes `actingFrom`, the tenant of their token.
+ */
 export async function addMember(
   tp: TestPlatform,
   adminToken: string,
   tenant: string,
   member: { email: string; name?: string; role?: string; password?: string },
+  actingFrom = tenant,
 ): Promise<{ token: string; userId: number }> {
-  const password = member.password ?? 'member-password-1';
-  const created = await tp.api('/members', {
-    token: adminToken,
-    tenant,
-    body: { email: member.email, name: member.name ?? member.email.split('@')[0], password, role: member.role ?? 'member' },
-  });
-  if (created.status !== 201) throw new Error(`add member failed: ${created.status} ${JSON.stringify(created.body)}`);
-  const login = await tp.api('/auth/login', { tenant, body: { email: member.email, password } });
-  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
-  return { token: login.body.token, userId: created.body.member.user.id };
+  return inviteAndJoin({ url: tp.url, adminToken, adminTenant: actingFrom, tenant, mails: () => tp.mails(), ...member });
 }

@@ -44,21 +44,10 @@ export async function requestAs(host: TestHost, token: string, method: string, p
 
 /**
  * A member of the test tenant whose role holds only `permissions`, through the platform's own REST
- * API (POST /roles, POST /members, POST /auth/login); returns their bearer token.
+ * API (POST /roles, then an invitation accepted with the member's own password); returns their bearer token.
  */
 export async function memberWith(host: TestHost, role: string, permissions: string[]): Promise<string> {
   const made = await host.request('POST', '/roles', { name: role, description: `loyalty test role ${role}`, permissions });
   if (made.status !== 201) throw new Error(`POST /roles: ${made.status} ${JSON.stringify(made.body)}`);
-  const email = `${role}@test-org.example`;
-  const password = 'Loyalty-test-password-42';
-  const added = await host.request('POST', '/members', { email, name: `Member ${role}`, password, role });
-  if (added.status !== 201) throw new Error(`POST /members: ${added.status} ${JSON.stringify(added.body)}`);
-  const res = await fetch(`${host.url}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-tenant': host.tenantId },
-    body: JSON.stringify({ email, password }),
-  });
-  const login = (await res.json()) as { token?: string };
-  if (res.status !== 200 || !login.token) throw new Error(`POST /auth/login: ${res.status} ${JSON.stringify(login)}`);
-  return login.token;
+  return (await host.addMember({ email: `${role}@test-org.example`, name: `Member ${role}`, role })).token;
 }

@@ -413,11 +413,7 @@ describe('spec 2: Tools (the orders module contributes 10 AI tools)', () => {
 
   it('rule 2: a member with ai.view and orders.view sees the 8 reading tools, not create (orders.create) or update_status (orders.manage)', async () => {
     expect((await host.request('POST', '/roles', { name: 'orders-ai-viewer', permissions: ['ai.view', 'orders.view'] })).status).toBe(201);
-    const email = 'ai-viewer@test-org.example';
-    const password = 'member-password-1';
-    expect((await host.request('POST', '/members', { email, name: 'AI viewer', password, role: 'orders-ai-viewer' })).status).toBe(201);
-    const login = await fetch(`${host.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-tenant': host.tenantId }, body: JSON.stringify({ email, password }) });
-    const { token } = (await login.json()) as { token: string };
+    const { token } = await host.addMember({ email: 'ai-viewer@test-org.example', name: 'AI viewer', role: 'orders-ai-viewer' });
     const res = await fetch(`${host.url}/api/v1/ai/agent/tools`, { headers: { authorization: `Bearer ${token}`, 'x-tenant': host.tenantId } });
     const names = ((await res.json()) as { data: Array<{ name: string }> }).data.map((t) => t.name).filter((n) => n.startsWith('orders.'));
     expect(names.sort()).toEqual(ORDERS_TOOLS.filter((n) => n !== 'orders.create' && n !== 'orders.update_status').sort());

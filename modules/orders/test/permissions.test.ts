@@ -22,17 +22,11 @@ async function api(token: string, tenant: string, method: string, path: string, 
 }
 
 /**
- * Adds a member with `role` to a tenant and logs them in there. The owner is a super admin: in
- * another tenant it acts with X-Effective-Tenant.
+ * Adds a member with `role` to a tenant (invited, joining with their own password) and returns their
+ * token there. The owner is a super admin: in another tenant it acts with X-Effective-Tenant.
  */
 async function member(email: string, role: string, tenant = host.tenantId): Promise<string> {
-  const password = 'member-password-1';
-  const acting: Record<string, string> = tenant === host.tenantId ? {} : { 'x-effective-tenant': tenant };
-  const added = await api(host.token, host.tenantId, 'POST', '/members', { email, name: email.split('@')[0], password, role }, acting);
-  expect(added.status).toBe(201);
-  const login = await fetch(`${host.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-tenant': tenant }, body: JSON.stringify({ email, password }) });
-  expect(login.status).toBe(200);
-  return ((await login.json()) as { token: string }).token;
+  return (await host.addMember({ email, role }, tenant)).token;
 }
 
 async function role(name: string, permissions: string[]) {

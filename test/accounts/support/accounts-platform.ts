@@ -22,6 +22,8 @@ export async function startAccountsPlatform(env: Record<string, string> = {}, ce
   const smtp = await startSmtpSink();
   const port = await freePort();
   const tp = await startTestPlatform({ PORT: String(port), APP_URL: `http://127.0.0.1:${port}`, SMTP_URL: smtp.url, ...env }, centralDb);
+  // Mail goes to the SMTP stand-in here, not to the outbox.
+  tp.mails = async () => smtp.mails;
   // The app trusts X-Forwarded-For from loopback, which lets a test speak from any address.
   const api = (path: string, init: ApiInit & { ip?: string; ua?: string } = {}) =>
     tp.api(path, {
