@@ -19,12 +19,15 @@ import { ModuleDataService } from '../module-data';
 import { registerViewOperations } from '../module-data/materialized-views';
 import { registerWebhookOperations } from '../webhooks/deliver';
 import { ModuleHost } from './module-host';
+import { ModuleQuarantine } from './module-quarantine';
 import { ModuleSources } from './module-sources';
 import { registerPlatformOperations } from './platform-operations';
 import { ModuleScheduler } from './module-scheduler';
 
 export interface ModuleKernel {
   runtime: SandboxRuntime;
+  /** Module versions refused on every node after crashing their isolate (module-quarantine.ts). */
+  quarantine: ModuleQuarantine;
   moduleData: ModuleDataService;
   /** Development modules (`add`) in front of the registry (`attachRegistry`). */
   source: ModuleSources;
@@ -39,21 +42,32 @@ export interface ModuleKernel {
 }
 
 export async function createModuleKernel(deps: {
-  config: Pick<Config, 'busRateLimit' | 'eventDelivery'>;
+  config: Pick<Config, 'busRateLimit' | 'eventDelivery' | 'sandboxMaxMemoryMb' | 'moduleQuarantineSeconds'>;
   central: CentralDb;
   tenantDbs: TenantDatabases;
   drivers: Drivers;
   logger: Logger;
   clock: Clock;
+  /** An isolate was lost beyond recovery (its memory is never freed): this process must be replaced. */
+  onIsolateLost?: (moduleKey: string) => void;
 }): Promise<ModuleKernel> {
   const { central, tenantDbs, drivers, clock } = deps;
   const logger = deps.logger.child({ part: 'modules' });
+  const quarantine = new ModuleQuarantine({ central, pubsub: drivers.pubsub, clock, cooldownSeconds: deps.config.moduleQuarantineSeconds, logger });
+  await quarantine.start();
   const runtime = new SandboxRuntime({
-    onCatastrophicError: (key, message) => logger.fatal({ module: key, message }, 'isolate lost; restart this node'),
+    onCatastrophicError: (key, message) => {
+      logger.fatal({ module: key, message }, 'isolate lost beyond recovery; quarantining the module and replacing this node');
+      // Recorded before the node goes, so the restarted node and every other one refuse the module.
+      quarantine
+        .add(key, message)
+        .catch((err: unknown) => logger.error({ err, module: key }, 'could not record the quarantine'))
+        .finally(() => deps.onIsolateLost?.(key));
+    },
   });
   // The root logger: the service binds its own `part`, and a second `part` key would repeat in each line.
   const moduleData = new ModuleDataService(tenantDbs, deps.logger);
-  const source = new ModuleSources();
+  const source = new ModuleSources(deps.config.sandboxMaxMemoryMb);
   const modules = new ModuleHost({ central, source, moduleData, pubsub: drivers.pubsub, logger });
   await modules.start();
   const audit = new AuditWriter(central, logger);
@@ -72,7 +86,7 @@ export async function createModuleKernel(deps: {
     return list;
   };
 
-  const invoker = new SandboxInvoker({ runtime, moduleData, events, clock, logger, fetchOrigins });
+  const invoker = new SandboxInvoker({ runtime, moduleData, events, clock, logger, fetchOrigins, quarantine, maxMemoryMb: deps.config.sandboxMaxMemoryMb });
   const bus = new Bus({ modules, invoker, rateLimiter: drivers.rateLimiter, audit, clock, logger, rateLimit: deps.config.busRateLimit });
   invoker.attach(bus);
   registerPlatformOperations(bus, central);
@@ -98,6 +112,7 @@ export async function createModuleKernel(deps: {
 
   return {
     runtime,
+    quarantine,
     moduleData,
     source,
     modules,
