@@ -56,7 +56,8 @@ async function throughput(fn: () => Promise<unknown>, ms: number): Promise<{ rat
 const benchmark: Benchmark = {
   description: 'bus: native call vs core bus operation vs sandboxed module operation (trivial, one host.db read); memory per tenant context',
   async run(ctx) {
-    const env = { BUS_RATE_LIMIT: '1000000000/60', TENANT_POOL_MAX_TOTAL: '200' };
+    // bench-mod holds thousands of tenant contexts in one isolate: 512 MB, over the default cap.
+    const env = { BUS_RATE_LIMIT: '1000000000/60', TENANT_POOL_MAX_TOTAL: '200', SANDBOX_MAX_MEMORY_MB: '512' };
     return withBenchPlatform({ name: 'bus', log: ctx.log, env }, async (bench) => {
       const { platform } = bench;
       const { kernel } = platform;

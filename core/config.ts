@@ -59,6 +59,10 @@ export interface Config {
   modulePaths: string[];
   /** MODULE_DB_ROLES: without CREATEROLE, module migrations are refused ('required') or run as the platform's user (development only). */
   moduleDbRoles: ModuleDbRoles;
+  /** Highest `limits.memory_mb` a module may declare; higher is refused at publish and registration. */
+  sandboxMaxMemoryMb: number;
+  /** How long a module version that crashed its isolate beyond recovery is refused on every node. */
+  moduleQuarantineSeconds: number;
   /** How long the backend caches a server-driven screen definition, in seconds (spec 1, Limits). */
   screenDefinitionTtlSeconds: number;
   /** Requests per user and window on the standard workflow endpoints (spec 2, Limits: 60 per minute). */
@@ -182,6 +186,9 @@ export function loadConfig(env: Env = process.env): Config {
     },
     modulePaths: (env.MODULE_PATHS || '').split(':').filter(Boolean).map((p) => path.resolve(p)),
     moduleDbRoles: choice(env, 'MODULE_DB_ROLES', MODULE_DB_ROLES) ?? 'required',
+    // isolated-vm refuses isolates under 8 MB.
+    sandboxMaxMemoryMb: atLeast(env, 'SANDBOX_MAX_MEMORY_MB', 128, 8),
+    moduleQuarantineSeconds: atLeast(env, 'MODULE_QUARANTINE_SECONDS', 3600, 1),
     screenDefinitionTtlSeconds: int(env, 'SCREEN_DEFINITION_CACHE_TTL', 300),
     workflowRateLimit: rate(env, 'WORKFLOW_RATE_LIMIT', '60/60'),
     apiRateLimit: rate(env, 'API_RATE_LIMIT', '1200/60'),

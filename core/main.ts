@@ -10,17 +10,30 @@ async function main(): Promise<void> {
   // eslint-disable-next-line prefer-const -- declared before the signal handlers that read it, assigned once the platform starts
   let platform: Platform | undefined;
   let stopping = false;
+  // After an isolate was lost, isolated-vm's exit hook waits for its thread forever: only SIGKILL
+  // ends the process, and the supervisor (scripts/supervise.mjs) starts a fresh one.
+  let lost = false;
+  const exit = (code: number) => (lost ? process.kill(process.pid, 'SIGKILL') : process.exit(code));
   const stop = (running: Platform) =>
     running.stop().then(
       () => {
         logger.info('stopped');
-        process.exit(0);
+        exit(0);
       },
       (err) => {
         logger.error({ err }, 'shutdown failed');
-        process.exit(1);
+        exit(1);
       },
     );
+  // The lost isolate's memory is never freed: stop taking work, let requests in flight finish, end.
+  const replace = (reason: string) => {
+    lost = true;
+    logger.fatal({ reason }, 'this node must be replaced: draining, then exiting for the supervisor to restart it');
+    setTimeout(() => exit(1), config.shutdownGraceMs + 15_000).unref();
+    if (stopping) return;
+    stopping = true;
+    if (platform) void stop(platform);
+  };
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -36,7 +49,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
-  platform = await startPlatform(config, logger);
+  platform = await startPlatform(config, logger, { onFatal: replace });
   if (stopping) return void stop(platform);
   const installed = await platform.central.models.PlatformSetting.findByPk('installed');
   logger.info({ url: platform.url, database: platform.dbServer.embedded ? 'embedded' : 'DATABASE_URL', redis: config.redisUrl ? 'REDIS_URL' : 'in-process' }, 'Mandi is listening');

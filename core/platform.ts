@@ -28,6 +28,7 @@ import { Clock } from './clock';
 import { createModuleKernel, type ModuleKernel } from './modules/kernel';
 import { loadModuleFromDir } from './modules/loaded-module';
 import { registerModuleAdminRoutes } from './modules/module-admin-routes';
+import { registerQuarantineRoutes } from './modules/quarantine-routes';
 import { registerFetchOriginRoutes } from './modules/fetch-origins-routes';
 import { registerPrivateNetworkRoute } from './tenancy/private-networks';
 import { adminAuthenticate, createRegistry, type Registry } from '../registry';
@@ -67,10 +68,15 @@ export interface Platform {
   stop(): Promise<void>;
 }
 
-export async function startPlatform(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Platform> {
+export interface PlatformOptions {
+  /** This process can no longer be trusted (an isolate was lost beyond recovery): drain and replace it. */
+  onFatal?: (reason: string) => void;
+}
+
+export async function startPlatform(config: Config, logger: Logger = createLogger(config.logLevel), options: PlatformOptions = {}): Promise<Platform> {
   const dbServer = await openDatabaseServer(config, logger);
   try {
-    return await assemble(config, logger, dbServer);
+    return await assemble(config, logger, dbServer, options);
   } catch (err) {
     // A failed start (port taken, a bad MODULE_PATHS folder, ...) must not leave the embedded PostgreSQL running.
     await dbServer.stop().catch(() => undefined);
@@ -78,7 +84,7 @@ export async function startPlatform(config: Config, logger: Logger = createLogge
   }
 }
 
-async function assemble(config: Config, logger: Logger, dbServer: DatabaseServer): Promise<Platform> {
+async function assemble(config: Config, logger: Logger, dbServer: DatabaseServer, options: PlatformOptions): Promise<Platform> {
   const central = await openCentralDb(dbServer.serverUrl, dbServer.centralDbName, logger);
   const tenantDbs = new TenantDatabases({
     serverUrl: dbServer.serverUrl,
@@ -94,9 +100,12 @@ async function assemble(config: Config, logger: Logger, dbServer: DatabaseServer
   await drivers.pubsub.subscribe(AUTH_CHANNEL, (change) => auth.dropCached(change as Invalidation));
 
   const clock = new Clock();
-  const kernel = await createModuleKernel({ config, central, tenantDbs, drivers, logger, clock });
+  const kernel = await createModuleKernel({
+    config, central, tenantDbs, drivers, logger, clock,
+    onIsolateLost: (key) => options.onFatal?.(`the isolate of module ${key} was lost beyond recovery`),
+  });
   for (const dir of config.modulePaths) kernel.source.add(await loadModuleFromDir(dir));
-  const registry = createRegistry({ sequelize: central.sequelize, dataDir: config.dataDir, logger });
+  const registry = createRegistry({ sequelize: central.sequelize, dataDir: config.dataDir, logger, maxMemoryMb: config.sandboxMaxMemoryMb });
   kernel.source.attachRegistry(registry.source);
   const rings = await createRings({ central, kernel, registry, drivers, tenants, logger });
   const notifications = createNotifications({ config, central, tenantDbs, tenants, auth, drivers, bus: kernel.bus, clock, logger });
@@ -143,6 +152,7 @@ async function assemble(config: Config, logger: Logger, dbServer: DatabaseServer
       registerPrivateNetworkRoute(api, { central, tenants, authenticated });
       const adminAuthenticated = adminAuthenticate({ auth, publishers: registry.publishers });
       registry.registerRoutes(api, adminAuthenticated);
+      registerQuarantineRoutes(api, { quarantine: kernel.quarantine, adminAuthenticated });
       rings.registerRoutes(api, adminAuthenticated);
       registerGraphqlRoutes(api, { config, central, tenantDbs, pubsub: drivers.pubsub, kernel, clock, logger, authenticated });
       documents.registerRoutes(api, authenticated);

@@ -28,11 +28,12 @@ export interface Registry {
   registerRoutes(api: Router, adminAuthenticated: RequestHandler): void;
 }
 
-export function createRegistry(deps: { sequelize: Sequelize; dataDir: string; logger: Logger; blobs?: BlobStore }): Registry {
+/** maxMemoryMb: SANDBOX_MAX_MEMORY_MB, the most `limits.memory_mb` a published package may ask for. */
+export function createRegistry(deps: { sequelize: Sequelize; dataDir: string; logger: Logger; maxMemoryMb: number; blobs?: BlobStore }): Registry {
   const logger = deps.logger.child({ part: 'registry' });
   const models = defineRegistryModels(deps.sequelize);
   const blobs = deps.blobs ?? new FileBlobStore(path.join(deps.dataDir, 'registry'));
-  const service = new RegistryService({ models, blobs, logger });
+  const service = new RegistryService({ models, blobs, logger, maxMemoryMb: deps.maxMemoryMb });
   const publishers = new Publishers(models);
   return {
     models,

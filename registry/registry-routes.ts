@@ -14,8 +14,9 @@
  *        signature of the bytes (required when the publisher registered a key), X-Mandi-Publisher:
  *        publisher name (super admins only; a publisher token publishes as itself)
  *        → 201 {package}; 422 PACKAGE_INVALID {issues} / SIGNATURE_REQUIRED / SIGNATURE_INVALID /
- *        SIGNATURE_UNVERIFIABLE / ROUTES_OVERLAP {reasons} (a route that could take requests of a module a ring
- *        releases); 409 VERSION_EXISTS; 403 ALIAS_OWNED (alias of another publisher).
+ *        SIGNATURE_UNVERIFIABLE / MODULE_MEMORY_OVER_CAP (limits.memory_mb over SANDBOX_MAX_MEMORY_MB) /
+ *        ROUTES_OVERLAP {reasons} (a route that could take requests of a module a ring releases);
+ *        409 VERSION_EXISTS; 403 ALIAS_OWNED (alias of another publisher).
  *   GET  /registry/publishers                     super admin → {publishers}
  *   POST /registry/publishers {name, public_key?} super admin → 201 {publisher, token} (token shown once)
  *   PUT  /registry/publishers/{name}/key {public_key|null}   super admin → {publisher}

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import semver from 'semver';
 import { UniqueConstraintError } from 'sequelize';
 import { MandiError, notFound } from '../core/errors';
+import { assertMemoryWithin } from '../core/modules/loaded-module';
 import type { Logger } from '../core/logger';
 import { checkPlatform, ManifestError, PLATFORM_VERSION, type Manifest } from '../sdk/manifest';
 import { PackageError, readPackage, type ModulePackage } from '../sdk/package';
@@ -52,12 +53,13 @@ export class RegistryService {
   private readonly publishChecks: PublishCheck[] = [];
 
   constructor(
-    private readonly deps: { models: RegistryModels; blobs: BlobStore; logger: Logger },
+    private readonly deps: { models: RegistryModels; blobs: BlobStore; logger: Logger; maxMemoryMb: number },
   ) {}
 
   async publish(req: PublishRequest): Promise<PackageView> {
     const pkg = await this.read(req.buffer);
     const { manifest } = pkg;
+    assertMemoryWithin(manifest, this.deps.maxMemoryMb);
     const alias = manifest.name;
     const version = manifest.version;
     const range = manifest.compatibility?.platform;

@@ -13,6 +13,8 @@ export type SandboxErrorCode =
   | 'OUTPUT_TOO_LARGE'
   /** The isolate was disposed (unloaded, or rebuilt after another call broke a limit) mid-call. */
   | 'ISOLATE_DISPOSED'
+  /** V8 lost control of the module's isolate (catastrophic out-of-memory); the module is refused until the process restarts. */
+  | 'ISOLATE_CRASHED'
   /** The bundle does not parse. */
   | 'SYNTAX_ERROR'
   /** The bundle threw while loading, or did not define a module. */

@@ -27,9 +27,13 @@ export interface GenerationOwner {
 
 type Failure = 'memory' | 'timeout' | 'disposed' | 'other';
 
-// How many new contexts between heap checks, and the heap share above which idle contexts go.
+// How many new contexts between heap checks, the least time between checks after calls, the heap
+// share above which idle contexts go, and the share above which the isolate is rebuilt.
 const HEAP_CHECK_EVERY = 32;
+const HEAP_CHECK_MS = 100;
 const HEAP_HIGH_WATER = 0.75;
+const HEAP_REBUILD_WATER = 0.9;
+const MB = 1024 * 1024;
 
 export const restartedError = () =>
   new SandboxError(
@@ -45,6 +49,7 @@ export class Generation {
   readonly stuckGraceMs: number;
   private createdSinceHeapCheck = 0;
   private heapCheckRunning = false;
+  private lastHeapCheck = 0;
 
   constructor(
     private readonly owner: GenerationOwner,
@@ -88,7 +93,7 @@ export class Generation {
       }
       case Status.tooLarge: {
         const limit = this.limits.maxOutputBytes;
-        const error = new SandboxError('OUTPUT_TOO_LARGE', `The result is ${String(value)} bytes of JSON, over the limit of ${limit}.`, {
+        const error = new SandboxError('OUTPUT_TOO_LARGE', `The result is at least ${String(value)} bytes of JSON, over the limit of ${limit}.`, {
           bytes: value,
           limit,
         });
@@ -96,15 +101,39 @@ export class Generation {
       }
       default: {
         const error = handlerError(value as WireError);
-        // isolated-vm refuses large ArrayBuffers over the limit with this RangeError instead of
-        // stopping the isolate; the memory stays held, so treat it as the breach it is.
-        if (isAllocationFailure(error)) {
-          this.owner.failCall(call, memoryError(this.limits.memoryMb));
-          return this.fail(memoryError(this.limits.memoryMb), new Set());
-        }
+        if (isAllocationFailure(error)) return this.allocationFailed(call, error);
         return this.owner.failCall(call, error, true);
       }
     }
+  }
+
+  /**
+   * isolated-vm refuses ArrayBuffers over the limit with this RangeError instead of stopping the
+   * isolate, and the memory stays held: a breach. Guest code can throw the same error, so the
+   * isolate's real heap decides, never the message.
+   */
+  private allocationFailed(call: PendingCall, error: SandboxError): void {
+    this.isolate.getHeapStatistics().then(
+      (heap) => {
+        if (!this.alive || !this.nearLimit(heap, HEAP_HIGH_WATER)) return this.owner.failCall(call, error, true);
+        this.owner.failCall(call, memoryError(this.limits.memoryMb));
+        this.fail(memoryError(this.limits.memoryMb), new Set());
+      },
+      // Disposed meanwhile: isolated-vm stopped it at the memory limit.
+      () => this.owner.failCall(call, memoryError(this.limits.memoryMb)),
+    );
+  }
+
+  /**
+   * After calls (at most every HEAP_CHECK_MS): a module whose heap keeps growing from call to call
+   * is stopped here, before V8 reaches the limit, where some allocation shapes are fatal to the
+   * whole process rather than to the isolate.
+   */
+  afterBatch(): void {
+    const now = performance.now();
+    if (now - this.lastHeapCheck < HEAP_CHECK_MS) return;
+    this.lastHeapCheck = now;
+    this.checkHeap();
   }
 
   /** A receive call was refused or cut short by isolated-vm. */
@@ -180,6 +209,11 @@ export class Generation {
     this.owner.generationLost(this, again);
   }
 
+  /** isolated-vm counts ArrayBuffers (external memory) against the limit too. */
+  private nearLimit(heap: ivm.HeapStatistics, share: number): boolean {
+    return heap.used_heap_size + heap.externally_allocated_size > share * this.limits.memoryMb * MB;
+  }
+
   private classify(error: unknown): Failure {
     const message = messageOf(error);
     if (/memory limit/i.test(message)) return 'memory';
@@ -201,13 +235,25 @@ export class Generation {
 
   /** Contexts are ~200 KB each, so a small memory limit is reached before maxContexts is. */
   private watchHeap(): void {
-    if (++this.createdSinceHeapCheck < HEAP_CHECK_EVERY || this.heapCheckRunning) return;
+    if (++this.createdSinceHeapCheck < HEAP_CHECK_EVERY) return;
     this.createdSinceHeapCheck = 0;
+    this.checkHeap();
+  }
+
+  /**
+   * Over the high-water mark, idle contexts go (a tenant's globals are what outlives a call); over
+   * the rebuild mark the isolate is rebuilt, as a memory breach would, but before one.
+   */
+  private checkHeap(): void {
+    if (this.heapCheckRunning) return;
     this.heapCheckRunning = true;
     this.isolate
       .getHeapStatistics()
       .then((heap) => {
-        if (this.alive && heap.used_heap_size > HEAP_HIGH_WATER * heap.heap_size_limit) {
+        if (!this.alive) return;
+        if (this.nearLimit(heap, HEAP_REBUILD_WATER)) {
+          this.fail(memoryError(this.limits.memoryMb), new Set());
+        } else if (this.nearLimit(heap, HEAP_HIGH_WATER)) {
           this.evictIdle(Math.ceil(this.contexts.size / 4));
         }
       })

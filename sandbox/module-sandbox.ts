@@ -19,6 +19,8 @@ export class ModuleSandbox implements GenerationOwner {
   private gen: Generation | undefined;
   private cachedData: ivm.ExternalCopy<ArrayBuffer> | undefined;
   private disposed = false;
+  /** Set once V8 lost control of one of this module's isolates: every call is refused from then on. */
+  private crash: string | undefined;
   private readonly filename: string;
   private readonly counters = { rebuilds: 0, compilations: 0, timeouts: 0, memoryLimitHits: 0 };
 
@@ -45,6 +47,7 @@ export class ModuleSandbox implements GenerationOwner {
   }
 
   invoke(req: InvokeRequest): Promise<unknown> {
+    if (this.crash !== undefined) return Promise.reject(this.crashedError());
     if (this.disposed) return Promise.reject(new SandboxError('ISOLATE_DISPOSED', `Module ${this.key} is unloaded.`));
     const problem = checkRequest(req);
     if (problem) return Promise.reject(new SandboxError('INVALID_INPUT', problem));
@@ -142,7 +145,28 @@ export class ModuleSandbox implements GenerationOwner {
   private newIsolate(): ivm.Isolate {
     return new ivm.Isolate({
       memoryLimit: this.limits.memoryMb,
-      onCatastrophicError: (message) => this.onCatastrophicError(this.key, message),
+      onCatastrophicError: (message) => this.crashed(message),
+    });
+  }
+
+  /**
+   * isolated-vm reports that V8 lost control of an isolate (some allocation shapes, e.g. an object
+   * with millions of keys, fail fatally below the memory limit). Its thread never returns and its
+   * memory is never freed, so waiting calls fail at once, the module takes no more calls here, and
+   * the owner is told: only a new process gets the memory back.
+   */
+  private crashed(message: string): void {
+    if (this.crash !== undefined) return; // a second report ("Script failed to terminate") of the same loss
+    this.crash = message;
+    const gen = this.gen;
+    this.gen = undefined;
+    gen?.fail(this.crashedError(), new Set(), false);
+    this.onCatastrophicError(this.key, message);
+  }
+
+  private crashedError(): SandboxError {
+    return new SandboxError('ISOLATE_CRASHED', `The isolate of module ${this.key} failed beyond recovery (${this.crash}); the module is refused until this process restarts.`, {
+      module: this.key,
     });
   }
 }

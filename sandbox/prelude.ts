@@ -14,7 +14,9 @@
  *   looks a method up on a shared prototype: intrinsics are captured at boot and called through
  *   Reflect.apply; its own tables and descriptors have no prototype; it awaits instead of calling
  *   `.then`; it appends to strings instead of arrays.
- * - Results and requests leave as JSON text measured against the output limit before they leave.
+ * - Results and requests leave as JSON text measured against the output limit while it is built:
+ *   `JSON.stringify` builds its whole text first, past the isolate's memory limit if need be, so
+ *   a replacer counts what the text will hold at least and stops it once over the limit.
  *
  * The message format is described in sandbox/protocol.ts.
  */
@@ -28,6 +30,7 @@ export const PRELUDE_SOURCE = `(function boot(post, clock, tenantId, maxOutput, 
   const defineProperty = Object.defineProperty;
   const apply = Reflect.apply;
   const stringify = JSON.stringify;
+  const isArray = Array.isArray;
   const parse = JSON.parse;
   const ErrorCtor = Error;
   const TypeErrorCtor = TypeError;
@@ -60,6 +63,31 @@ export const PRELUDE_SOURCE = `(function boot(post, clock, tenantId, maxOutput, 
     const batch = '[' + out + ']';
     out = '';
     post(batch);
+  }
+
+  // Thrown by the replacer of measured(); nothing else can throw it.
+  const overLimit = freeze(create(null));
+  let measuredSize = 0;
+
+  // JSON text of value, or overLimit once the text is sure to pass max characters (measuredSize is
+  // then a lower bound of its length). Counts values and object keys, never commas: a lower bound.
+  function measured(value, max) {
+    let size = 0;
+    let root = true;
+    const count = function (key, v) {
+      if (root) root = false;
+      else if (!isArray(this)) size += key.length + 3;
+      const t = typeof v;
+      size += t === 'string' ? v.length + 2 : t === 'object' ? (v === null ? 4 : 2) : t === 'boolean' ? 4 : t === 'number' || t === 'bigint' ? 1 : 0;
+      if (size > max) throw overLimit;
+      return v;
+    };
+    try {
+      return stringify(value, count);
+    } catch (e) {
+      if (e === overLimit) { measuredSize = size; return overLimit; }
+      throw e;
+    }
   }
 
   function own(target, key, value) {
@@ -97,7 +125,7 @@ export const PRELUDE_SOURCE = `(function boot(post, clock, tenantId, maxOutput, 
     }
     info.message = clip((prefix || '') + info.message, 16384);
     let json;
-    try { json = stringify(info); } catch (x) { json = undefined; }
+    try { json = measured(info, maxOutput); } catch (x) { json = undefined; }
     if (typeof json !== 'string' || json.length > maxOutput) {
       delete info.details;
       json = stringify(info);
@@ -107,11 +135,12 @@ export const PRELUDE_SOURCE = `(function boot(post, clock, tenantId, maxOutput, 
 
   function finish(id, value) {
     let json;
-    try { json = stringify(value); } catch (e) {
+    try { json = measured(value, maxOutput); } catch (e) {
       send('["d",' + id + ',0,' + errorJson(e, 'the result is not JSON-serialisable: ') + ']');
       return;
     }
-    if (json === undefined) send('["d",' + id + ',2]');
+    if (json === overLimit) send('["d",' + id + ',4,' + measuredSize + ']');
+    else if (json === undefined) send('["d",' + id + ',2]');
     else if (json.length > maxOutput) send('["d",' + id + ',4,' + json.length + ']');
     else send('["d",' + id + ',1,' + json + ']');
   }
@@ -157,12 +186,13 @@ export const PRELUDE_SOURCE = `(function boot(post, clock, tenantId, maxOutput, 
         return;
       }
       let json;
-      try { json = stringify(payload); } catch (e) { reject(e); return; }
-      if (typeof json !== 'string') { reject(new TypeErrorCtor('the arguments could not be serialised')); return; }
-      if (json.length > maxOutput) {
-        reject(codeError('OUTPUT_TOO_LARGE', 'the arguments are ' + json.length + ' characters of JSON, over the limit of ' + maxOutput));
+      try { json = measured(payload, maxOutput); } catch (e) { reject(e); return; }
+      if (json === overLimit || (typeof json === 'string' && json.length > maxOutput)) {
+        const size = json === overLimit ? 'at least ' + measuredSize : json.length;
+        reject(codeError('OUTPUT_TOO_LARGE', 'the arguments are ' + size + ' characters of JSON, over the limit of ' + maxOutput));
         return;
       }
+      if (typeof json !== 'string') { reject(new TypeErrorCtor('the arguments could not be serialised')); return; }
       // A call may not flood the host: past this many unanswered requests, more are refused.
       if (call.reqs >= maxPending) {
         reject(codeError('TOO_MANY_REQUESTS', 'this call already has ' + maxPending + ' host requests waiting; await some first'));
@@ -222,8 +252,8 @@ export const PRELUDE_SOURCE = `(function boot(post, clock, tenantId, maxOutput, 
     let line = '["l",' + id + ',"' + level + '",' + stringify(clip(m, 16384));
     if (data !== undefined) {
       let d;
-      try { d = stringify(data); } catch (e) { d = undefined; }
-      line += ',' + (typeof d !== 'string' ? '"[unserialisable data]"' : d.length > 65536 ? '"[data truncated]"' : d);
+      try { d = measured(data, 65536); } catch (e) { d = undefined; }
+      line += ',' + (d === overLimit || (typeof d === 'string' && d.length > 65536) ? '"[data truncated]"' : typeof d !== 'string' ? '"[unserialisable data]"' : d);
     }
     send(line + ']');
   }

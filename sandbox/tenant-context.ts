@@ -181,6 +181,7 @@ export class TenantContext {
     this.batchesDone++;
     for (const call of batch.calls) call.started = true;
     if (this.outbox.length > 0) this.flush();
+    this.gen.afterBatch();
   }
 
   private batchFailed(batch: Batch, error: unknown): void {

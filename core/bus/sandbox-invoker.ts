@@ -10,6 +10,7 @@ import { MandiError } from '../errors';
 import type { Logger } from '../logger';
 import type { ModuleDataService } from '../module-data';
 import type { LoadedModule } from '../modules/loaded-module';
+import type { ModuleQuarantine } from '../modules/module-quarantine';
 import type { Bus } from './bus';
 import type { EventBus } from './events';
 import type { InvocationHost } from './invocation';
@@ -35,6 +36,9 @@ export interface SandboxInvokerDeps {
   clock: Clock;
   logger: Logger;
   fetchAccess: (tenantId: string) => Promise<FetchAccess>;
+  quarantine: Pick<ModuleQuarantine, 'refusal'>;
+  /** SANDBOX_MAX_MEMORY_MB: also bounds versions published before the cap existed. */
+  maxMemoryMb: number;
 }
 
 /** What a tenant's modules may reach with host.fetch. */
@@ -61,6 +65,8 @@ export class SandboxInvoker {
 
   async invoke(mod: LoadedModule, args: InvokeArgs): Promise<unknown> {
     const { ctx } = args;
+    const refused = this.deps.quarantine.refusal(mod.key);
+    if (refused) throw refused;
     const bridge = new TimedInvocation(this.host, mod, ctx);
     const started = performance.now();
     try {
@@ -89,7 +95,7 @@ export class SandboxInvoker {
     if (loaded) return loaded;
     const limits = mod.manifest.limits;
     return this.deps.runtime.load(mod.key, mod.code, {
-      ...(limits?.memory_mb ? { memoryMb: limits.memory_mb } : {}),
+      ...(limits?.memory_mb ? { memoryMb: Math.min(limits.memory_mb, this.deps.maxMemoryMb) } : {}),
       ...(limits?.timeout_ms ? { timeoutMs: limits.timeout_ms } : {}),
     });
   }
@@ -120,6 +126,10 @@ function toMandiError(mod: LoadedModule, args: InvokeArgs, err: SandboxError): M
       return new MandiError('MODULE_OUTPUT_TOO_LARGE', `${what} returned too much data: ${err.message}`, 502, { module: mod.alias });
     case 'NOT_FOUND':
       return new MandiError('HANDLER_NOT_FOUND', `${what} has no handler in the module's code.`, 501, { module: mod.alias });
+    case 'ISOLATE_CRASHED':
+      return new MandiError('MODULE_QUARANTINED', `${what} crashed the sandbox beyond recovery; the module is quarantined and this node restarts.`, 503, {
+        module: mod.alias,
+      });
     case 'ISOLATE_DISPOSED':
       return new MandiError('MODULE_RESTARTED', `${what} was interrupted because the module restarted; retry.`, 503, { module: mod.alias });
     case 'INVALID_INPUT':

@@ -19,12 +19,15 @@ import { ModuleDataService } from '../module-data';
 import { registerViewOperations } from '../module-data/materialized-views';
 import { registerWebhookOperations } from '../webhooks/deliver';
 import { ModuleHost } from './module-host';
+import { ModuleQuarantine } from './module-quarantine';
 import { ModuleSources } from './module-sources';
 import { registerPlatformOperations } from './platform-operations';
 import { ModuleScheduler } from './module-scheduler';
 
 export interface ModuleKernel {
   runtime: SandboxRuntime;
+  /** Module versions refused on every node after crashing their isolate (module-quarantine.ts). */
+  quarantine: ModuleQuarantine;
   moduleData: ModuleDataService;
   /** Development modules (`add`) in front of the registry (`attachRegistry`). */
   source: ModuleSources;
@@ -39,21 +42,32 @@ export interface ModuleKernel {
 }
 
 export async function createModuleKernel(deps: {
-  config: Pick<Config, 'busRateLimit' | 'eventDelivery' | 'moduleDbRoles'>;
+  config: Pick<Config, 'busRateLimit' | 'eventDelivery' | 'moduleDbRoles' | 'sandboxMaxMemoryMb' | 'moduleQuarantineSeconds'>;
   central: CentralDb;
   tenantDbs: TenantDatabases;
   drivers: Drivers;
   logger: Logger;
   clock: Clock;
+  /** An isolate was lost beyond recovery (its memory is never freed): this process must be replaced. */
+  onIsolateLost?: (moduleKey: string) => void;
 }): Promise<ModuleKernel> {
   const { central, tenantDbs, drivers, clock } = deps;
   const logger = deps.logger.child({ part: 'modules' });
+  const quarantine = new ModuleQuarantine({ central, pubsub: drivers.pubsub, clock, cooldownSeconds: deps.config.moduleQuarantineSeconds, logger });
+  await quarantine.start();
   const runtime = new SandboxRuntime({
-    onCatastrophicError: (key, message) => logger.fatal({ module: key, message }, 'isolate lost; restart this node'),
+    onCatastrophicError: (key, message) => {
+      logger.fatal({ module: key, message }, 'isolate lost beyond recovery; quarantining the module and replacing this node');
+      // Recorded before the node goes, so the restarted node and every other one refuse the module.
+      quarantine
+        .add(key, message)
+        .catch((err: unknown) => logger.error({ err, module: key }, 'could not record the quarantine'))
+        .finally(() => deps.onIsolateLost?.(key));
+    },
   });
   // The root logger: the service binds its own `part`, and a second `part` key would repeat in each line.
   const moduleData = new ModuleDataService(tenantDbs, deps.logger, { roles: deps.config.moduleDbRoles });
-  const source = new ModuleSources();
+  const source = new ModuleSources(deps.config.sandboxMaxMemoryMb);
   const modules = new ModuleHost({ central, source, moduleData, pubsub: drivers.pubsub, logger });
   await modules.start();
   const audit = new AuditWriter(central, logger);
@@ -77,7 +91,7 @@ export async function createModuleKernel(deps: {
     return found;
   };
 
-  const invoker = new SandboxInvoker({ runtime, moduleData, events, clock, logger, fetchAccess });
+  const invoker = new SandboxInvoker({ runtime, moduleData, events, clock, logger, fetchAccess, quarantine, maxMemoryMb: deps.config.sandboxMaxMemoryMb });
   const bus = new Bus({ modules, invoker, rateLimiter: drivers.rateLimiter, audit, clock, logger, rateLimit: deps.config.busRateLimit });
   invoker.attach(bus);
   registerPlatformOperations(bus, central);
@@ -103,6 +117,7 @@ export async function createModuleKernel(deps: {
 
   return {
     runtime,
+    quarantine,
     moduleData,
     source,
     modules,

@@ -39,6 +39,18 @@ export function assertCompatible(manifest: Manifest): void {
   if (problem) throw new MandiError('MODULE_INCOMPATIBLE', problem.message, 422, { module: manifest.name, version: manifest.version });
 }
 
+/** Refuses a module that asks for more isolate memory than the platform grants (SANDBOX_MAX_MEMORY_MB). */
+export function assertMemoryWithin(manifest: Manifest, maxMemoryMb: number): void {
+  const asked = manifest.limits?.memory_mb;
+  if (asked === undefined || asked <= maxMemoryMb) return;
+  throw new MandiError(
+    'MODULE_MEMORY_OVER_CAP',
+    `${manifest.name}@${manifest.version} asks for limits.memory_mb ${asked}, over this platform's cap of ${maxMemoryMb} MB (SANDBOX_MAX_MEMORY_MB); lower it in module.json.`,
+    422,
+    { module: manifest.name, version: manifest.version, memory_mb: asked, max_memory_mb: maxMemoryMb },
+  );
+}
+
 export function filesInDir(dir: string): ModuleFiles {
   const root = path.resolve(dir);
   return {

@@ -4,15 +4,18 @@
  * run a build of a version before publishing it; everything else comes from the registry, where
  * packages are checked against their sha256 before they are used.
  */
-import type { LoadedModule } from './loaded-module';
+import { assertMemoryWithin, type LoadedModule } from './loaded-module';
 import { InProcessModuleSource, type ModuleSource } from './module-host';
 
 export class ModuleSources implements ModuleSource {
   readonly local = new InProcessModuleSource();
   private remote: ModuleSource | undefined;
 
+  constructor(private readonly maxMemoryMb: number) {}
+
   /** Registers a development module (a built folder loaded with loadModuleFromDir). */
   add(mod: LoadedModule): void {
+    assertMemoryWithin(mod.manifest, this.maxMemoryMb);
     this.local.add(mod);
   }
 

@@ -20,6 +20,18 @@ describe('spec/DESIGN: sandbox refuses huge return values and requests', () => {
     expect(await h.stats()).toMatchObject({ rebuilds: 0 });
   });
 
+  it('JSON far larger than the memory limit is refused while it is built, not after', async () => {
+    // 300 MB of JSON from a few KB of memory, in a 16 MB isolate: building the text would break the limit.
+    h.runtime.load('small@1.0.0', fixture('huge-output'), { memoryMb: 16, maxOutputBytes: 2 * MB });
+    const small = (name: string) => h.invoke(name, { mb: 300 }, {}, 'small@1.0.0');
+    await expect(small('repeatedRow')).rejects.toMatchObject({ code: 'OUTPUT_TOO_LARGE', details: { limit: 2 * MB } });
+    await expect(small('repeatedRequest')).resolves.toMatchObject({ code: 'OUTPUT_TOO_LARGE' });
+    await expect(small('repeatedLog')).resolves.toBe('logged');
+    expect(h.bridge.logs.at(-1)).toMatchObject({ message: 'rows', data: '[data truncated]' });
+    expect(h.bridge.calls).toEqual([]);
+    expect((await h.runtime.stats())['small@1.0.0']).toMatchObject({ rebuilds: 0, memoryLimitHits: 0 });
+  });
+
   it('a result just under the limit is returned whole', async () => {
     await expect(h.invoke('bigString', { size: MB })).resolves.toHaveLength(MB);
   });

@@ -16,6 +16,18 @@ describe('spec/DESIGN: sandbox contains a memory bomb, rebuilds the isolate, and
     expect(await h.stats()).toMatchObject({ rebuilds: 1, memoryLimitHits: 1 });
   });
 
+  it('a heap that grows from call to call is cut back after a call, before any call reaches the limit', async () => {
+    const held: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      held.push((await h.invoke('grow', { mb: 4 })) as number);
+      await new Promise((r) => setTimeout(r, 150)); // the check after calls runs at most every 100 ms
+    }
+    // 12 calls of 4 MB would hold 48 MB of a 32 MB isolate: the globals were dropped on the way.
+    expect(held.some((mb, i) => i > 0 && mb < held[i - 1])).toBe(true);
+    expect(Math.max(...held)).toBeLessThan(32);
+    expect(await h.stats()).toMatchObject({ memoryLimitHits: 0 });
+  });
+
   it('leaves no way around the limit: WebAssembly, SharedArrayBuffer, Atomics and finalizers are gone', async () => {
     await expect(h.invoke('wasm')).resolves.toEqual({
       WebAssembly: 'undefined',
