@@ -49,3 +49,8 @@ export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null
   }
   return Unsafe<Static<T> | null>({ anyOf: [json, { type: 'null' }] });
 }
+
+/** One of the given strings, written as `{"type": "string", "enum": [...]}` (TypeBox's own unions write anyOf of consts). */
+export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}): TUnsafe<T[number]> {
+  return Unsafe<T[number]>({ ...options, type: 'string', enum: [...values] });
+}
