@@ -1,9 +1,20 @@
 /**
- * @mandi/sdk: what module code imports. Everything here is either a type or a dependency-free
- * function, because it is bundled into the module and runs inside the sandbox. Tools for hosts and
- * the CLI (validation, packaging) live in sdk/manifest and sdk/package.
+ * @mandi/sdk: what module code imports. It is bundled into the module and runs inside the sandbox,
+ * so it holds only types, dependency-free functions and the schema builders (`Type`). Tools for
+ * hosts and the CLI (validation, building, packaging) live in sdk/manifest, sdk/build and sdk/package.
  */
 export { defineModule, operation, type OperationInput, type OperationOutput } from './define-module';
+export * as Type from './runtime/schema';
+export type { Static, TSchema } from '@sinclair/typebox/type';
+export type {
+  DeclaredModule,
+  DeclaredOperation,
+  EventDeclarations,
+  ModuleDeclaration,
+  OperationDeclaration,
+  OperationRoute,
+  TypedHandler,
+} from './runtime/declaration';
 export type { ContextUser, EventHandler, EventInfo, HandlerContext, ModuleDefinition, OperationHandler } from './runtime/context';
 export type { FetchInit, FetchResponse, Host, HostLog } from './runtime/host';
 export type { DocumentParty, InvoiceDocument, InvoiceDocumentLine } from './runtime/documents';

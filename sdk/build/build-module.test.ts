@@ -54,8 +54,10 @@ describe('issue 3 item 7: mandi module build bundles one script for the isolate'
     await expect(mod.operations.balance({ n: 21 })).resolves.toEqual({ points: 42 });
   });
 
-  it('refuses an invalid manifest before bundling, listing every error', async () => {
-    const dir = await moduleDir(GOOD, { version: 'x', api: { provides: [{ name: 'other.balance', description: 'd' }] } });
+  it('refuses an invalid hand-written manifest, listing every error', async () => {
+    const dir = await moduleDir(GOOD, { version: 'x', api: { provides: [{ name: 'other.balance', description: 'd' }] } }, {
+      'src/math.ts': 'export const double = (n: number): number => n * 2;',
+    });
     const err = (await buildModule(dir).catch((e: unknown) => e)) as ManifestError;
     expect(err).toBeInstanceOf(ManifestError);
     expect(err.errors.map((e) => e.pointer)).toEqual(['/api/provides/0/name', '/version']);
@@ -127,5 +129,101 @@ describe('DESIGN Sandbox: nothing of Node reaches module code', () => {
     });
     const result = await buildModule(dir);
     expect(await readFile(result.outfile, 'utf8')).toContain('polyfill');
+  });
+});
+
+const DECLARED = `import { defineModule, operation, Type } from '@mandi/sdk';
+export default defineModule({
+  name: 'points',
+  version: '1.2.0',
+  description: 'Points',
+  compatibility: { platform: '^2.0.0' },
+  permissions: [{ name: 'points.view', description: 'See balances' }],
+  consumes: ['orders.get'],
+  operations: {
+    balance: operation({
+      description: 'Balance of a customer',
+      permission: 'points.view',
+      input: Type.Object({ n: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+      output: Type.Object({ points: Type.Integer(), note: Type.Nullable(Type.String()) }),
+      http: { method: 'GET', path: '/points/:n', permission: 'points.view' },
+      handler: async (input) => ({ points: input.n * 2, note: null }),
+    }),
+  },
+  events: { publishes: ['points.changed'], subscribes: { 'orders.paid': async () => {} } },
+  limits: { memory_mb: 32, timeout_ms: 1000 },
+});`;
+
+/** A module folder holding only src/index.ts: module.json is the build's to write. */
+async function declaredDir(source = DECLARED): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'mandi-declared-'));
+  await mkdir(path.join(dir, 'src'));
+  await writeFile(path.join(dir, 'src/index.ts'), source.replace('@mandi/sdk', path.relative(path.join(dir, 'src'), SDK)));
+  return dir;
+}
+
+describe('DESIGN Contracts in code: mandi module build writes module.json from the declarations', () => {
+  it('writes the manifest the declarations give, schemas as plain JSON Schema, and a bundle serving them', async () => {
+    const dir = await declaredDir();
+    const result = await buildModule(dir);
+    expect(result).toMatchObject({ declared: true, manifestWritten: true, warnings: [] });
+    expect(JSON.parse(await readFile(path.join(dir, 'module.json'), 'utf8'))).toEqual({
+      name: 'points',
+      version: '1.2.0',
+      description: 'Points',
+      compatibility: { platform: '^2.0.0' },
+      api: {
+        provides: [
+          {
+            name: 'points.balance',
+            description: 'Balance of a customer',
+            permission: 'points.view',
+            input: { type: 'object', properties: { n: { type: 'integer', minimum: 0 } }, required: ['n'], additionalProperties: false },
+            output: {
+              type: 'object',
+              properties: { points: { type: 'integer' }, note: { type: ['string', 'null'] } },
+              required: ['points', 'note'],
+            },
+          },
+        ],
+        consumes: ['orders.get'],
+      },
+      events: { publishes: ['points.changed'], subscribes: ['orders.paid'] },
+      http: { routes: [{ method: 'GET', path: '/points/:n', permission: 'points.view', operation: 'points.balance' }] },
+      permissions: [{ name: 'points.view', description: 'See balances' }],
+      limits: { memory_mb: 32, timeout_ms: 1000 },
+    });
+
+    const context = vm.createContext({});
+    vm.runInContext(await readFile(result.outfile, 'utf8'), context);
+    const mod = (context as { __mandi_module: { default: { operations: Record<string, (i: unknown) => Promise<unknown>> } } })
+      .__mandi_module.default;
+    await expect(mod.operations.balance({ n: 21 })).resolves.toEqual({ points: 42, note: null });
+
+    expect((await buildModule(dir)).manifestWritten).toBe(false);
+  });
+
+  it('refuses declarations that give an invalid manifest, writing nothing', async () => {
+    const dir = await declaredDir(DECLARED.replace("permission: 'points.view',\n      input", "permission: 'points.edit',\n      input"));
+    const err = (await buildModule(dir).catch((e: unknown) => e)) as ManifestError;
+    expect(err).toBeInstanceOf(ManifestError);
+    expect(err.errors).toEqual([
+      { pointer: '/api/provides/0/permission', message: '"points.edit" is not declared in permissions[]; declare it with a description' },
+    ]);
+    await expect(readFile(path.join(dir, 'module.json'), 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+
+  it('with check, fails on a module.json that drifted from the declarations and writes nothing', async () => {
+    const dir = await declaredDir();
+    await buildModule(dir);
+    await expect(buildModule(dir, { check: true })).resolves.toMatchObject({ declared: true, manifestWritten: false });
+
+    const file = path.join(dir, 'module.json');
+    const drifted = (await readFile(file, 'utf8')).replace('"version": "1.2.0"', '"version": "1.1.0"');
+    await writeFile(file, drifted);
+    const err = (await buildModule(dir, { check: true }).catch((e: unknown) => e)) as BuildError;
+    expect(err).toBeInstanceOf(BuildError);
+    expect(err.problems).toEqual(['module.json differs from the declarations in src/index.ts: run `mandi module build` and commit the module.json it writes']);
+    expect(await readFile(file, 'utf8')).toBe(drifted);
   });
 });

@@ -1,14 +1,20 @@
 /**
- * `mandi module build`: validates module.json, bundles src/index.ts with esbuild into the one script
- * the sandbox runs (iife, global __mandi_module, es2022, no Node builtins) at the manifest's `main`,
- * then loads it to check that every provided operation and subscribed event has a handler.
+ * `mandi module build`: bundles src/index.ts with esbuild into the one script the sandbox runs
+ * (iife, global __mandi_module, es2022, no Node builtins) and loads it once, here at build time. A
+ * module declared with defineModule({name, ..., operations}) gets its module.json written from those
+ * declarations (validated first; the host only ever reads that file, never runs module code to learn
+ * what it offers); a module with a hand-written module.json gets it validated. The bundle is then
+ * written at the manifest's `main`, after checking that every provided operation and subscribed
+ * event has a handler.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build, type Message } from 'esbuild';
+import { ManifestError } from '../manifest/issues';
 import type { Manifest } from '../manifest/manifest.types';
-import { loadManifest } from '../manifest/validate';
-import { inspectBundle } from './inspect-bundle';
+import { loadManifest, validateManifest } from '../manifest/validate';
+import { declaredManifest, manifestText } from './declared-manifest';
+import { inspectBundle, type BundleExports } from './inspect-bundle';
 import { refuseNodeBuiltins } from './refuse-node-builtins';
 
 export const DEFAULT_ENTRY = 'src/index.ts';
@@ -17,6 +23,11 @@ export interface BuildOptions {
   /** Entry file relative to the module folder; default src/index.ts. */
   entry?: string;
   minify?: boolean;
+  /**
+   * Write nothing; fail when module.json differs from what the declarations give (for CI: a
+   * committed module.json that drifted from its declarations). Hand-written manifests pass.
+   */
+  check?: boolean;
 }
 
 export interface BuildResult {
@@ -27,6 +38,10 @@ export interface BuildResult {
   durationMs: number;
   /** Handlers the manifest does not declare, and esbuild warnings: the build still succeeded. */
   warnings: string[];
+  /** Whether module.json comes from the module's declarations (else it is hand-written). */
+  declared: boolean;
+  /** Whether this build rewrote module.json (its declarations changed). */
+  manifestWritten: boolean;
 }
 
 /** The build failed; `problems` lists each reason, one line each. */
@@ -40,58 +55,89 @@ export class BuildError extends Error {
 export async function buildModule(dir: string, options: BuildOptions = {}): Promise<BuildResult> {
   const started = performance.now();
   const root = path.resolve(dir);
-  const manifest = await loadManifest(root);
   const entry = options.entry ?? DEFAULT_ENTRY;
   if (!(await stat(path.join(root, entry)).catch(() => undefined))?.isFile()) {
     throw new BuildError([`${entry} not found in ${root}: the module's code starts there`]);
   }
-  const outfile = path.join(root, manifest.main ?? 'dist/index.js');
-
-  let warnings: Message[];
+  const { code, warnings } = await bundle(root, entry, options.minify ?? false);
+  let exported: BundleExports;
   try {
-    const result = await build({
-      absWorkingDir: root,
-      entryPoints: [entry],
-      outfile,
-      bundle: true,
-      format: 'iife',
-      globalName: '__mandi_module',
-      platform: 'neutral',
-      mainFields: ['module', 'main'],
-      target: 'es2022',
-      minify: options.minify ?? false,
-      legalComments: 'none',
-      logLevel: 'silent',
-      define: { 'process.env.NODE_ENV': '"production"' },
-      plugins: [refuseNodeBuiltins()],
-    });
-    warnings = result.warnings;
+    exported = inspectBundle(code, path.join(root, entry));
   } catch (err) {
-    const errors = (err as { errors?: Message[] }).errors;
-    if (!errors) throw err;
-    throw new BuildError(errors.map(formatMessage));
+    throw new BuildError([`the bundle does not load: ${(err as Error).message}`]);
   }
 
-  const code = await readFile(outfile, 'utf8');
-  const { problems, notes } = compareHandlers(manifest, code, outfile);
+  const declared = exported.declaration !== undefined;
+  const manifestWritten = declared ? await writeDeclaredManifest(root, entry, exported.declaration, options.check ?? false) : false;
+  const manifest = await loadManifest(root);
+  const { problems, notes } = compareHandlers(manifest, exported);
   if (problems.length > 0) throw new BuildError(problems);
+
+  const outfile = path.join(root, manifest.main ?? 'dist/index.js');
+  if (!options.check) {
+    await mkdir(path.dirname(outfile), { recursive: true });
+    await writeFile(outfile, code);
+  }
   return {
     manifest,
     outfile,
     bytes: Buffer.byteLength(code),
     durationMs: Math.round(performance.now() - started),
     warnings: [...warnings.map(formatMessage), ...notes],
+    declared,
+    manifestWritten,
   };
 }
 
-/** Every provided operation and subscribed event needs a handler; extra handlers are only noted. */
-function compareHandlers(manifest: Manifest, code: string, outfile: string) {
-  let exported;
+async function bundle(root: string, entry: string, minify: boolean): Promise<{ code: string; warnings: Message[] }> {
   try {
-    exported = inspectBundle(code, outfile);
+    const result = await build({
+      absWorkingDir: root,
+      entryPoints: [entry],
+      write: false,
+      bundle: true,
+      format: 'iife',
+      globalName: '__mandi_module',
+      platform: 'neutral',
+      mainFields: ['module', 'main'],
+      target: 'es2022',
+      minify,
+      legalComments: 'none',
+      logLevel: 'silent',
+      define: { 'process.env.NODE_ENV': '"production"' },
+      plugins: [refuseNodeBuiltins()],
+    });
+    return { code: result.outputFiles[0].text, warnings: result.warnings };
   } catch (err) {
-    return { problems: [`the bundle does not load: ${(err as Error).message}`], notes: [] };
+    const errors = (err as { errors?: Message[] }).errors;
+    if (!errors) throw err;
+    throw new BuildError(errors.map(formatMessage));
   }
+}
+
+/**
+ * Validates the manifest the declarations give and writes it as module.json when it differs from
+ * the file there (by a rename, so a concurrent reader never sees half a file). With `check`, a
+ * difference is an error instead. Returns whether the file was written.
+ */
+async function writeDeclaredManifest(root: string, entry: string, declaration: unknown, check: boolean): Promise<boolean> {
+  const manifest = declaredManifest(declaration);
+  const result = validateManifest(manifest);
+  if (!result.ok) throw new ManifestError(result.errors, `declared in ${entry} (pointers into the module.json it gives)`);
+  const file = path.join(root, 'module.json');
+  const text = manifestText(manifest);
+  if ((await readFile(file, 'utf8').catch(() => undefined)) === text) return false;
+  if (check) {
+    throw new BuildError([`module.json differs from the declarations in ${entry}: run \`mandi module build\` and commit the module.json it writes`]);
+  }
+  const staged = `${file}.${process.pid}.tmp`;
+  await writeFile(staged, text);
+  await rename(staged, file);
+  return true;
+}
+
+/** Every provided operation and subscribed event needs a handler; extra handlers are only noted. */
+function compareHandlers(manifest: Manifest, exported: BundleExports) {
   const problems: string[] = [];
   const notes: string[] = [];
   const methods = (manifest.api?.provides ?? []).map((op) => op.name.slice(op.name.indexOf('.') + 1));

@@ -25,10 +25,12 @@ function run(action: (...args: any[]) => Promise<void>) { // eslint-disable-line
   };
 }
 
-async function build(dir: string, minify: boolean) {
-  const result = await buildModule(dir, { minify });
-  const rel = path.relative(dir, result.outfile);
-  step(`bundled ${rel} (${formatBytes(result.bytes)}) in ${result.durationMs} ms`);
+async function build(dir: string, options: { minify?: boolean; check?: boolean } = {}) {
+  const result = await buildModule(dir, options);
+  if (result.manifestWritten) step('wrote module.json from the declarations in src/index.ts');
+  step(`module.json valid: ${result.manifest.name}@${result.manifest.version}`);
+  if (options.check) step(result.declared ? 'module.json matches the declarations' : 'module.json is hand-written: no declarations to compare');
+  else step(`bundled ${path.relative(dir, result.outfile)} (${formatBytes(result.bytes)}) in ${result.durationMs} ms`);
   for (const w of result.warnings) warn(w);
 }
 
@@ -57,14 +59,12 @@ export function registerModuleCommands(program: Command): Command {
 
   module
     .command('build [dir]')
-    .description('validate module.json and bundle src/index.ts into the file named by "main"')
+    .description('bundle src/index.ts into the file named by "main"; write module.json from its declarations, or validate a hand-written one')
     .option('--minify', 'minify the bundle')
+    .option('--check', 'write nothing; fail if module.json differs from the declarations (for CI)')
     .action(
-      run(async (dir: string | undefined, opts: { minify?: boolean }) => {
-        const root = path.resolve(invokedFrom(), dir ?? '.');
-        const manifest = await loadManifest(root);
-        step(`module.json valid: ${manifest.name}@${manifest.version}`);
-        await build(root, opts.minify ?? false);
+      run(async (dir: string | undefined, opts: { minify?: boolean; check?: boolean }) => {
+        await build(path.resolve(invokedFrom(), dir ?? '.'), opts);
       }),
     );
 
@@ -75,10 +75,14 @@ export function registerModuleCommands(program: Command): Command {
     .action(
       run(async (dir: string | undefined, opts: { out?: string }) => {
         const root = path.resolve(invokedFrom(), dir ?? '.');
-        const manifest = await loadManifest(root);
-        step(`module.json valid: ${manifest.name}@${manifest.version}`);
-        if (await needsBuild(root, manifest.main ?? 'dist/index.js')) await build(root, false);
-        else step(`bundle ${manifest.main} is up to date`);
+        // A declared module's module.json is written by the build: build first when anything is stale.
+        const main = (await loadManifest(root).catch(() => undefined))?.main ?? 'dist/index.js';
+        if (await needsBuild(root, main)) await build(root);
+        else {
+          const manifest = await loadManifest(root);
+          step(`module.json valid: ${manifest.name}@${manifest.version}`);
+          step(`bundle ${manifest.main} is up to date`);
+        }
         const bar = progress('packing');
         const result = await packModule(root, {
           outDir: opts.out ? path.resolve(invokedFrom(), opts.out) : undefined,

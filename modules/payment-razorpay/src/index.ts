@@ -12,7 +12,7 @@
  * paise with decimal.js (never floats); an amount with more than 2 decimals is refused.
  */
 import Decimal from 'decimal.js';
-import { defineModule, type HandlerContext } from '../../../sdk';
+import { defineModule, operation, Type, type HandlerContext } from '../../../sdk';
 
 class RazorpayError extends Error {
   constructor(readonly code: string, message: string, readonly details: { status: number } & Record<string, unknown>) {
@@ -75,12 +75,10 @@ async function razorpay<T>(ctx: HandlerContext, path: string, body?: unknown): P
   });
 }
 
-type LinkIn = { amount: string; currency: string; reference: string; description?: string; customer?: { name?: string | null; email?: string | null; phone?: string | null }; expires_at?: string };
 type Link = {
   id: string; short_url: string; status: string; expire_by?: number; amount: number; amount_paid?: number;
   payments?: Array<{ payment_id: string; amount: number; status: string }> | null;
 };
-type RefundIn = { payment_id: string; amount: string; currency?: string; reason?: string; reference?: string };
 type Refund = { id: string; status: string; amount: number; payment_id: string; notes?: Record<string, string> | [] };
 
 /** Razorpay refund statuses (pending, processed, failed) as the orders contract's. */
@@ -88,7 +86,7 @@ const refundStatus = (status: string) => (status === 'processed' ? 'completed' :
 const refundOut = (r: Refund) => ({ id: r.id, status: refundStatus(r.status), amount: fromPaise(r.amount) });
 
 /** Razorpay link statuses (created, partially_paid, paid, expired, cancelled) as the orders contract's payment statuses. */
-const linkStatus = (status: string) => (status === 'paid' ? 'completed' : status === 'expired' || status === 'cancelled' ? 'failed' : 'pending');
+const linkStatus = (status: string): 'completed' | 'failed' | 'pending' => (status === 'paid' ? 'completed' : status === 'expired' || status === 'cancelled' ? 'failed' : 'pending');
 /** A link's outcome for orders.apply_payment_update: the captured payment's id and the amount received. */
 function linkOut(link: Link, payment?: { id: string; amount: number }) {
   const paid = payment ?? link.payments?.filter((p) => p.status === 'captured').map((p) => ({ id: p.payment_id, amount: p.amount }))[0];
@@ -98,6 +96,7 @@ function linkOut(link: Link, payment?: { id: string; amount: number }) {
   };
 }
 
+/** What the host hands a public webhook route: the request's headers and raw body (for the signature). */
 type WebhookIn = { _request: { headers: Record<string, string | undefined>; raw_body: string } };
 type WebhookBody = { event?: string; payload?: { refund?: { entity?: Refund }; payment_link?: { entity?: Link }; payment?: { entity?: { id: string; amount: number } } } };
 /** The events this module acts on; Razorpay sends others too (payments, orders), which are acknowledged. */
@@ -111,7 +110,7 @@ async function linkEvent(ctx: HandlerContext, body: WebhookBody) {
   if (!link?.id) return { applied: false, reason: `event ${body.event} carries no payment link` };
   const out = linkOut(link, body.payload?.payment?.entity);
   try {
-    return await ctx.host.call('orders.apply_payment_update', {
+    return await ctx.host.call<{ applied: boolean }>('orders.apply_payment_update', {
       provider_module: 'payment-razorpay', link_id: link.id, status: out.status, link_status: out.link_status,
       ...(out.payment_id ? { external_payment_id: out.payment_id } : {}), ...(out.amount_paid ? { amount: out.amount_paid } : {}),
     });
@@ -132,37 +131,130 @@ function linkReference(reference: string, now: number): string {
   return `${reference.slice(0, 32)}-${suffix}`;
 }
 
-export default defineModule({
-  operations: {
-    describe: () => ({ provider_module: 'payment-razorpay', name: 'Razorpay', supports: ['link', 'link_status', 'refund', 'refund_status'] }),
+const Amount = Type.String({ pattern: '^\\d{1,13}(\\.\\d{1,2})?$' });
+const RefundOut = Type.Object({ id: Type.String(), status: Type.String(), amount: Type.Optional(Type.String()) });
+const Settings = Type.Object({
+  configured: Type.Boolean(),
+  key_id: Type.Nullable(Type.String()),
+  base_url: Type.Nullable(Type.String()),
+  webhook: Type.Boolean(),
+});
 
-    async createLink(input: LinkIn, ctx) {
-      const customer: Record<string, string> = {};
-      if (input.customer?.name) customer.name = input.customer.name;
-      if (input.customer?.email) customer.email = input.customer.email;
-      if (input.customer?.phone) customer.contact = input.customer.phone;
-      const body: Record<string, unknown> = {
-        amount: toPaise(input.amount), currency: input.currency, reference_id: linkReference(input.reference, ctx.host.now()), notes: { reference: input.reference.slice(0, 256) },
-        description: input.description ?? input.reference,
-        customer, notify: { sms: Boolean(customer.contact), email: Boolean(customer.email) }, reminder_enable: true,
-      };
-      if (input.expires_at) body.expire_by = Math.floor(Date.parse(input.expires_at) / 1000);
-      const link = await razorpay<Link>(ctx, '/v1/payment_links', body);
-      return { id: link.id, url: link.short_url, status: link.status, expires_at: link.expire_by ? new Date(link.expire_by * 1000).toISOString() : null };
-    },
-    async link_status(input: { link_id: string }, ctx) {
-      return linkOut(await razorpay<Link>(ctx, `/v1/payment_links/${encodeURIComponent(input.link_id)}`));
-    },
-    async refund(input: RefundIn, ctx) {
-      const notes: Record<string, string> = {};
-      if (input.reason) notes.reason = input.reason.slice(0, 256);
-      if (input.reference) notes.reference = input.reference;
-      const r = await razorpay<Refund>(ctx, `/v1/payments/${encodeURIComponent(input.payment_id)}/refund`, { amount: toPaise(input.amount), notes, speed: 'normal' });
-      return refundOut(r);
-    },
-    async refund_status(input: { refund_id: string }, ctx) {
-      return refundOut(await razorpay<Refund>(ctx, `/v1/refunds/${encodeURIComponent(input.refund_id)}`));
-    },
+export default defineModule({
+  name: 'payment_razorpay',
+  version: '1.0.0',
+  description:
+    "Razorpay payment provider (records name it payment-razorpay): payment links (POST /v1/payment_links, GET /v1/payment_links/{id}) and refunds (POST /v1/payments/{id}/refund, GET /v1/refunds/{id}) over Razorpay's public REST API with HTTP basic auth key_id:key_secret, reached through host.fetch; Razorpay's payment-link and refund webhooks on a public route.",
+  compatibility: { platform: '^2.0.0' },
+  main: 'dist/index.js',
+  consumes: ['orders.apply_payment_update', 'orders.apply_refund_update'],
+  permissions: [
+    { name: 'payment_razorpay.use', description: 'Create Razorpay payment links and refunds.' },
+    { name: 'payment_razorpay.manage', description: 'Configure the Razorpay keys.' },
+  ],
+  operations: {
+    describe: operation({
+      ai_tool: false,
+      description: 'Payment provider contract: who this gateway is and what it supports.',
+      permission: 'payment_razorpay.use',
+      input: Type.Object({}, { additionalProperties: false }),
+      output: Type.Object({ provider_module: Type.String(), name: Type.String(), supports: Type.Array(Type.String()) }),
+      handler: () => ({ provider_module: 'payment-razorpay', name: 'Razorpay', supports: ['link', 'link_status', 'refund', 'refund_status'] }),
+    }),
+
+    createLink: operation({
+      ai_tool: false,
+      description:
+        'payment.createLink contract: creates a Razorpay payment link for an amount (decimal string, sent in paise), currency, reference (the order number) and customer.',
+      permission: 'payment_razorpay.use',
+      input: Type.Object(
+        {
+          amount: Amount,
+          currency: Type.String({ pattern: '^[A-Z]{3}$' }),
+          reference: Type.String({ minLength: 1, maxLength: 255 }),
+          description: Type.Optional(Type.String({ maxLength: 2048 })),
+          customer: Type.Optional(
+            Type.Object({
+              name: Type.Optional(Type.Nullable(Type.String())),
+              email: Type.Optional(Type.Nullable(Type.String())),
+              phone: Type.Optional(Type.Nullable(Type.String())),
+            }),
+          ),
+          expires_at: Type.Optional(Type.String()),
+        },
+        { additionalProperties: false },
+      ),
+      output: Type.Object({
+        id: Type.String(),
+        url: Type.String(),
+        status: Type.Optional(Type.String()),
+        expires_at: Type.Optional(Type.Nullable(Type.String())),
+      }),
+      async handler(input, ctx) {
+        const customer: Record<string, string> = {};
+        if (input.customer?.name) customer.name = input.customer.name;
+        if (input.customer?.email) customer.email = input.customer.email;
+        if (input.customer?.phone) customer.contact = input.customer.phone;
+        const body: Record<string, unknown> = {
+          amount: toPaise(input.amount), currency: input.currency, reference_id: linkReference(input.reference, ctx.host.now()), notes: { reference: input.reference.slice(0, 256) },
+          description: input.description ?? input.reference,
+          customer, notify: { sms: Boolean(customer.contact), email: Boolean(customer.email) }, reminder_enable: true,
+        };
+        if (input.expires_at) body.expire_by = Math.floor(Date.parse(input.expires_at) / 1000);
+        const link = await razorpay<Link>(ctx, '/v1/payment_links', body);
+        return { id: link.id, url: link.short_url, status: link.status, expires_at: link.expire_by ? new Date(link.expire_by * 1000).toISOString() : null };
+      },
+    }),
+    link_status: operation({
+      ai_tool: false,
+      description:
+        "A payment link's current status at Razorpay (GET /v1/payment_links/{id}): pending (created, partially_paid), completed (paid, with the captured payment's id and the amount paid) or failed (expired, cancelled).",
+      permission: 'payment_razorpay.use',
+      input: Type.Object({ link_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
+      output: Type.Object({
+        status: Type.StringEnum(['pending', 'completed', 'failed']),
+        link_status: Type.String(),
+        payment_id: Type.Optional(Type.Nullable(Type.String())),
+        amount_paid: Type.Optional(Type.Nullable(Type.String())),
+      }),
+      async handler(input, ctx) {
+        return linkOut(await razorpay<Link>(ctx, `/v1/payment_links/${encodeURIComponent(input.link_id)}`));
+      },
+    }),
+    refund: operation({
+      ai_tool: false,
+      description:
+        'payment refund contract: refunds part or all of a captured Razorpay payment (pay_…); amount is a decimal string sent in paise.',
+      permission: 'payment_razorpay.use',
+      input: Type.Object(
+        {
+          payment_id: Type.String({ minLength: 1, maxLength: 100 }),
+          amount: Amount,
+          currency: Type.Optional(Type.String()),
+          reason: Type.Optional(Type.String({ maxLength: 500 })),
+          reference: Type.Optional(Type.String({ maxLength: 40 })),
+        },
+        { additionalProperties: false },
+      ),
+      output: RefundOut,
+      async handler(input, ctx) {
+        const notes: Record<string, string> = {};
+        if (input.reason) notes.reason = input.reason.slice(0, 256);
+        if (input.reference) notes.reference = input.reference;
+        const r = await razorpay<Refund>(ctx, `/v1/payments/${encodeURIComponent(input.payment_id)}/refund`, { amount: toPaise(input.amount), notes, speed: 'normal' });
+        return refundOut(r);
+      },
+    }),
+    refund_status: operation({
+      ai_tool: false,
+      description: "A refund's current status at Razorpay (GET /v1/refunds/{id}): pending, completed (Razorpay: processed) or failed.",
+      permission: 'payment_razorpay.use',
+      input: Type.Object({ refund_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
+      output: RefundOut,
+      async handler(input, ctx) {
+        return refundOut(await razorpay<Refund>(ctx, `/v1/refunds/${encodeURIComponent(input.refund_id)}`));
+      },
+    }),
     /**
      * Razorpay's webhook: X-Razorpay-Signature is the hex HMAC-SHA256 of the raw body under the
      * webhook secret (compared in constant time by platform.hmac). payment_link.paid / .expired /
@@ -170,42 +262,97 @@ export default defineModule({
      * orders.apply_refund_update; each applies an outcome once, so Razorpay's retries and
      * duplicates are harmless.
      */
-    async webhook(input: WebhookIn, ctx) {
-      const secret = (await ctx.host.db.findOne<{ key: string; value: string }>('Setting', { where: { key: 'webhook_secret' } }))?.value;
-      const given = input._request.headers['x-razorpay-signature'] ?? '';
-      const check = secret && given ? await ctx.host.call<{ matches: boolean }>('platform.hmac', { key: secret, message: input._request.raw_body, expected: given.slice(0, 1024) }) : null;
-      if (!check?.matches) throw new RazorpayError('INVALID_SIGNATURE', secret ? 'The X-Razorpay-Signature header does not match the body.' : 'No Razorpay webhook secret is configured.', { status: 401 });
-      const body = JSON.parse(input._request.raw_body) as WebhookBody;
-      if (LINK_EVENTS.has(body.event ?? '')) return linkEvent(ctx, body);
-      const status = REFUND_EVENTS[body.event ?? ''];
-      const refund = body.payload?.refund?.entity;
-      if (!status || !refund?.id) return { applied: false, reason: `event ${body.event ?? '(none)'} is not handled` };
-      // Refunds made through orders carry its refund id as notes.reference; others carry anything or nothing.
-      const note = Array.isArray(refund.notes) ? undefined : refund.notes?.reference;
-      const reference = note && UUID.test(note) ? note : undefined;
-      try {
-        return await ctx.host.call('orders.apply_refund_update', {
-          provider_module: 'payment-razorpay', external_refund_id: refund.id, status, ...(reference ? { refund_id: reference } : {}),
-          ...(status === 'failed' ? { failure_reason: 'Razorpay reported the refund failed' } : {}),
+    webhook: operation({
+      ai_tool: false,
+      description:
+        "Razorpay's webhook (public route): checks X-Razorpay-Signature (hex HMAC-SHA256 of the raw body under the webhook secret); hands payment_link.paid / .expired / .cancelled to orders.apply_payment_update and refund.processed / refund.failed to orders.apply_refund_update.",
+      input: Type.Unsafe<WebhookIn>({ type: 'object', required: ['_request'] }),
+      output: Type.Object(
+        { applied: Type.Boolean(), reason: Type.Optional(Type.String()) },
+        { description: "whether an outcome was applied; when orders applied it, orders' answer (the payment or refund and its order)" },
+      ),
+      http: { method: 'POST', path: '/payment-razorpay/webhook', public: true, rate_limit: '600/60' },
+      async handler(input, ctx) {
+        const secret = (await ctx.host.db.findOne<{ key: string; value: string }>('Setting', { where: { key: 'webhook_secret' } }))?.value;
+        const given = input._request.headers['x-razorpay-signature'] ?? '';
+        const check = secret && given ? await ctx.host.call<{ matches: boolean }>('platform.hmac', { key: secret, message: input._request.raw_body, expected: given.slice(0, 1024) }) : null;
+        if (!check?.matches) throw new RazorpayError('INVALID_SIGNATURE', secret ? 'The X-Razorpay-Signature header does not match the body.' : 'No Razorpay webhook secret is configured.', { status: 401 });
+        const body = JSON.parse(input._request.raw_body) as WebhookBody;
+        if (LINK_EVENTS.has(body.event ?? '')) return linkEvent(ctx, body);
+        const status = REFUND_EVENTS[body.event ?? ''];
+        const refund = body.payload?.refund?.entity;
+        if (!status || !refund?.id) return { applied: false, reason: `event ${body.event ?? '(none)'} is not handled` };
+        // Refunds made through orders carry its refund id as notes.reference; others carry anything or nothing.
+        const note = Array.isArray(refund.notes) ? undefined : refund.notes?.reference;
+        const reference = note && UUID.test(note) ? note : undefined;
+        try {
+          return await ctx.host.call<{ applied: boolean }>('orders.apply_refund_update', {
+            provider_module: 'payment-razorpay', external_refund_id: refund.id, status, ...(reference ? { refund_id: reference } : {}),
+            ...(status === 'failed' ? { failure_reason: 'Razorpay reported the refund failed' } : {}),
+          });
+        } catch (err) {
+          // A refund made outside the platform (e.g. in Razorpay's dashboard): acknowledged, nothing to apply.
+          if ((err as { code?: string }).code === 'NOT_FOUND') return { applied: false, reason: `refund ${refund.id} is not known here` };
+          throw err;
+        }
+      },
+    }),
+    configure: operation({
+      ai_tool: false,
+      description:
+        "Sets the tenant's Razorpay key_id, key_secret, API base URL (the origin must also be in the tenant setting modules.fetch_origins) and, optionally, the webhook secret.",
+      permission: 'payment_razorpay.manage',
+      input: Type.Object(
+        {
+          key_id: Type.String({ minLength: 1, maxLength: 100 }),
+          key_secret: Type.String({ minLength: 1, maxLength: 200 }),
+          base_url: Type.Optional(Type.String({ pattern: '^https?://[^/]+$', default: 'https://api.razorpay.com' })),
+          webhook_secret: Type.Optional(
+            Type.String({
+              minLength: 16,
+              maxLength: 200,
+              description:
+                "The secret set for this account's webhook in Razorpay's dashboard; with it, POST /payment-razorpay/webhook is accepted.",
+            }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      output: Settings,
+      http: { method: 'PUT', path: '/payment-razorpay/settings', permission: 'payment_razorpay.manage' },
+      async handler(input, ctx) {
+        await ctx.host.db.transaction(async (tx) => {
+          for (const key of ['key_id', 'key_secret', 'base_url'] as const) await tx.upsert('Setting', { key, value: input[key] ?? 'https://api.razorpay.com' });
+          if (input.webhook_secret) await tx.upsert('Setting', { key: 'webhook_secret', value: input.webhook_secret });
         });
-      } catch (err) {
-        // A refund made outside the platform (e.g. in Razorpay's dashboard): acknowledged, nothing to apply.
-        if ((err as { code?: string }).code === 'NOT_FOUND') return { applied: false, reason: `refund ${refund.id} is not known here` };
-        throw err;
-      }
-    },
-    async configure(input: Config, ctx) {
-      await ctx.host.db.transaction(async (tx) => {
-        for (const key of ['key_id', 'key_secret', 'base_url'] as const) await tx.upsert('Setting', { key, value: input[key] ?? 'https://api.razorpay.com' });
-        if (input.webhook_secret) await tx.upsert('Setting', { key: 'webhook_secret', value: input.webhook_secret });
-      });
-      const webhook = Boolean(await ctx.host.db.findOne('Setting', { where: { key: 'webhook_secret' } }));
-      return { configured: true, key_id: input.key_id, base_url: input.base_url ?? 'https://api.razorpay.com', webhook };
-    },
-    async status(_input: unknown, ctx) {
-      const rows = await ctx.host.db.find<{ key: string; value: string }>('Setting', {});
-      const c = Object.fromEntries(rows.map((r) => [r.key, r.value]));
-      return { configured: Boolean(c.key_id && c.key_secret), key_id: c.key_id ?? null, base_url: c.base_url ?? null, webhook: Boolean(c.webhook_secret) };
+        const webhook = Boolean(await ctx.host.db.findOne('Setting', { where: { key: 'webhook_secret' } }));
+        return { configured: true, key_id: input.key_id, base_url: input.base_url ?? 'https://api.razorpay.com', webhook };
+      },
+    }),
+    status: operation({
+      ai_tool: false,
+      description: 'Whether the tenant configured Razorpay (the key_id and base URL; never the secret).',
+      permission: 'payment_razorpay.manage',
+      input: Type.Object({}, { additionalProperties: false }),
+      output: Settings,
+      http: { method: 'GET', path: '/payment-razorpay/settings', permission: 'payment_razorpay.manage' },
+      async handler(_input, ctx) {
+        const rows = await ctx.host.db.find<{ key: string; value: string }>('Setting', {});
+        const c = Object.fromEntries(rows.map((r) => [r.key, r.value]));
+        return { configured: Boolean(c.key_id && c.key_secret), key_id: c.key_id ?? null, base_url: c.base_url ?? null, webhook: Boolean(c.webhook_secret) };
+      },
+    }),
+  },
+  data: {
+    models: {
+      Setting: {
+        table: 'settings',
+        columns: {
+          key: { type: 'string', length: 50, primaryKey: true },
+          value: { type: 'text', nullable: false },
+        },
+      },
     },
   },
+  limits: { memory_mb: 32, timeout_ms: 15000 },
 });

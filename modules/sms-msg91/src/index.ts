@@ -6,9 +6,10 @@
  * answered {type: "success", message: <request id>} or {type: "error", message}.
  * Indian SMS must follow a DLT-registered template, so free text cannot be sent as is: the tenant
  * registers one template whose single variable carries the whole message (e.g. "##message##") and
- * configures its id and variable name here; `send` puts the text into that variable.
+ * configures its id and variable name here; `send` puts the text into that variable. Declared here
+ * beside the handlers; `mandi module build` writes module.json from it.
  */
-import { defineModule, type HandlerContext } from '../../../sdk';
+import { defineModule, operation, Type, type HandlerContext } from '../../../sdk';
 
 class Msg91Error extends Error {
   constructor(readonly code: string, message: string, readonly details: { status: number } & Record<string, unknown>) {
@@ -49,37 +50,112 @@ async function status(ctx: HandlerContext) {
   };
 }
 
-type SendIn = { to: string; text: string; template_id?: string; variables?: Record<string, string> };
+const Status = Type.Object({
+  configured: Type.Boolean(),
+  template_id: Type.Nullable(Type.String()),
+  text_variable: Type.String(),
+  base_url: Type.String(),
+  default_country_code: Type.String(),
+});
 
 export default defineModule({
+  name: 'sms_msg91',
+  version: '1.0.0',
+  description:
+    'SMS through MSG91 (records name it sms-msg91): one DLT template whose variable carries the message, sent with MSG91\'s Flow API (POST /api/v5/flow, authkey header) through host.fetch.',
+  compatibility: { platform: '^2.0.0' },
+  main: 'dist/index.js',
+  permissions: [
+    { name: 'sms_msg91.use', description: 'Send SMS through MSG91.' },
+    { name: 'sms_msg91.manage', description: 'Configure the MSG91 key and template.' },
+  ],
   operations: {
-    async send(input: SendIn, ctx) {
-      const c = await config(ctx);
-      const mobiles = msisdn(input.to, c.default_country_code);
-      const recipient = { ...(input.variables ?? {}), [c.text_variable]: input.text, mobiles };
-      const res = await ctx.host.fetch(`${c.base_url}/api/v5/flow`, {
-        method: 'POST',
-        headers: { authkey: c.authkey, 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ template_id: input.template_id ?? c.template_id, short_url: '0', recipients: [recipient] }),
-      });
-      let parsed: { type?: string; message?: string } | null = null;
-      try {
-        parsed = JSON.parse(res.body);
-      } catch {
-        /* not JSON: reported below */
-      }
-      // MSG91 may answer 200 with type "error": both the status and the type must say success.
-      if (res.status >= 200 && res.status < 300 && parsed?.type === 'success') return { id: String(parsed.message ?? ''), to: mobiles, status: 'sent' };
-      throw new Msg91Error('MSG91_ERROR', `MSG91 answered ${res.status}: ${parsed?.message ?? res.body.slice(0, 200)}`, {
-        status: res.status === 401 || res.status >= 500 ? 502 : 422, msg91_status: res.status,
-      });
-    },
-    async configure(input: Partial<Config> & { authkey: string; template_id: string }, ctx) {
-      await ctx.host.db.transaction(async (tx) => {
-        for (const key of KEYS) if (input[key] !== undefined) await tx.upsert('Setting', { key, value: input[key] });
-      });
-      return status(ctx);
-    },
-    status: (_input: unknown, ctx) => status(ctx),
+    send: operation({
+      ai_tool: false,
+      description: 'SMS contract: sends text to one mobile number; returns {id (MSG91 request id), to, status: "sent"}.',
+      permission: 'sms_msg91.use',
+      input: Type.Object(
+        {
+          to: Type.String({
+            minLength: 5,
+            maxLength: 30,
+            description: 'mobile number: +<country code><number>, or 10 digits (the default country code is added)',
+          }),
+          text: Type.String({ minLength: 1, maxLength: 2000 }),
+          template_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'another MSG91 template than the configured one' })),
+          variables: Type.Optional(
+            Type.Object({}, { additionalProperties: Type.String({ maxLength: 500 }), maxProperties: 20, description: 'further template variables' }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      output: Type.Object({ id: Type.String(), to: Type.Optional(Type.String()), status: Type.String() }),
+      async handler(input, ctx) {
+        const c = await config(ctx);
+        const mobiles = msisdn(input.to, c.default_country_code);
+        const recipient = { ...(input.variables ?? {}), [c.text_variable]: input.text, mobiles };
+        const res = await ctx.host.fetch(`${c.base_url}/api/v5/flow`, {
+          method: 'POST',
+          headers: { authkey: c.authkey, 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify({ template_id: input.template_id ?? c.template_id, short_url: '0', recipients: [recipient] }),
+        });
+        let parsed: { type?: string; message?: string } | null = null;
+        try {
+          parsed = JSON.parse(res.body);
+        } catch {
+          /* not JSON: reported below */
+        }
+        // MSG91 may answer 200 with type "error": both the status and the type must say success.
+        if (res.status >= 200 && res.status < 300 && parsed?.type === 'success') return { id: String(parsed.message ?? ''), to: mobiles, status: 'sent' };
+        throw new Msg91Error('MSG91_ERROR', `MSG91 answered ${res.status}: ${parsed?.message ?? res.body.slice(0, 200)}`, {
+          status: res.status === 401 || res.status >= 500 ? 502 : 422, msg91_status: res.status,
+        });
+      },
+    }),
+    configure: operation({
+      ai_tool: false,
+      description:
+        "Sets the tenant's MSG91 authkey, template id, the template variable that carries the text, the API base URL (its origin must also be in the tenant setting modules.fetch_origins) and the default country code.",
+      permission: 'sms_msg91.manage',
+      input: Type.Object(
+        {
+          authkey: Type.String({ minLength: 1, maxLength: 200 }),
+          template_id: Type.String({ minLength: 1, maxLength: 100 }),
+          text_variable: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_]{1,50}$', default: 'message' })),
+          base_url: Type.Optional(Type.String({ pattern: '^https?://[^/]+$', default: DEFAULT_BASE })),
+          default_country_code: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,3}$', default: '91' })),
+        },
+        { additionalProperties: false },
+      ),
+      output: Status,
+      http: { method: 'PUT', path: '/sms-msg91/settings', permission: 'sms_msg91.manage' },
+      async handler(input, ctx) {
+        await ctx.host.db.transaction(async (tx) => {
+          for (const key of KEYS) if (input[key] !== undefined) await tx.upsert('Setting', { key, value: input[key] });
+        });
+        return status(ctx);
+      },
+    }),
+    status: operation({
+      ai_tool: false,
+      description: 'Whether the tenant configured MSG91 (template, variable, base URL; never the authkey).',
+      permission: 'sms_msg91.manage',
+      input: Type.Object({}, { additionalProperties: false }),
+      output: Status,
+      http: { method: 'GET', path: '/sms-msg91/settings', permission: 'sms_msg91.manage' },
+      handler: (_input, ctx) => status(ctx),
+    }),
   },
+  data: {
+    models: {
+      Setting: {
+        table: 'settings',
+        columns: {
+          key: { type: 'string', length: 50, primaryKey: true },
+          value: { type: 'text', nullable: false },
+        },
+      },
+    },
+  },
+  limits: { memory_mb: 32, timeout_ms: 15000 },
 });

@@ -6,9 +6,10 @@
  * answered {messaging_product, contacts: [{input, wa_id}], messages: [{id: "wamid…"}]} or
  * {error: {message, type, code, fbtrace_id}}. WhatsApp delivers free-form text only inside the
  * 24-hour customer service window; outside it Meta refuses the message (error 131047), which
- * reaches the caller as WHATSAPP_ERROR with Meta's code.
+ * reaches the caller as WHATSAPP_ERROR with Meta's code. Declared here beside the handlers;
+ * `mandi module build` writes module.json from it.
  */
-import { defineModule, type HandlerContext } from '../../../sdk';
+import { defineModule, operation, Type, type HandlerContext } from '../../../sdk';
 
 class WhatsAppError extends Error {
   constructor(readonly code: string, message: string, readonly details: { status: number } & Record<string, unknown>) {
@@ -52,37 +53,109 @@ async function status(ctx: HandlerContext) {
   };
 }
 
-type SendIn = { to: string; text: string; preview_url?: boolean };
 type MetaAnswer = { messages?: Array<{ id?: string }>; contacts?: Array<{ wa_id?: string }>; error?: { message?: string; code?: number; type?: string } };
 
+const Status = Type.Object({
+  configured: Type.Boolean(),
+  phone_number_id: Type.Nullable(Type.String()),
+  api_version: Type.String(),
+  base_url: Type.String(),
+  default_country_code: Type.String(),
+});
+
 export default defineModule({
+  name: 'whatsapp_cloud',
+  version: '1.0.0',
+  description:
+    "WhatsApp through Meta's WhatsApp Cloud API (records name it whatsapp-cloud): text messages with POST /{version}/{phone_number_id}/messages and a bearer token, through host.fetch.",
+  compatibility: { platform: '^2.0.0' },
+  main: 'dist/index.js',
+  permissions: [
+    { name: 'whatsapp_cloud.use', description: 'Send WhatsApp messages.' },
+    { name: 'whatsapp_cloud.manage', description: 'Configure the WhatsApp Cloud token and number.' },
+  ],
   operations: {
-    async send(input: SendIn, ctx) {
-      const c = await config(ctx);
-      const to = waNumber(input.to, c.default_country_code);
-      const res = await ctx.host.fetch(`${c.base_url}/${c.api_version}/${encodeURIComponent(c.phone_number_id)}/messages`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${c.access_token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', to, type: 'text', text: { preview_url: input.preview_url ?? false, body: input.text } }),
-      });
-      let parsed: MetaAnswer | null = null;
-      try {
-        parsed = JSON.parse(res.body);
-      } catch {
-        /* not JSON: reported below */
-      }
-      const id = parsed?.messages?.[0]?.id;
-      if (res.status >= 200 && res.status < 300 && id) return { id, to: parsed?.contacts?.[0]?.wa_id ?? to, status: 'sent' };
-      throw new WhatsAppError('WHATSAPP_ERROR', `WhatsApp Cloud answered ${res.status}: ${parsed?.error?.message ?? res.body.slice(0, 200)}`, {
-        status: res.status === 401 || res.status >= 500 ? 502 : 422, whatsapp_status: res.status, whatsapp_code: parsed?.error?.code ?? null,
-      });
-    },
-    async configure(input: Partial<Config> & { access_token: string; phone_number_id: string }, ctx) {
-      await ctx.host.db.transaction(async (tx) => {
-        for (const key of KEYS) if (input[key] !== undefined) await tx.upsert('Setting', { key, value: input[key] });
-      });
-      return status(ctx);
-    },
-    status: (_input: unknown, ctx) => status(ctx),
+    send: operation({
+      ai_tool: false,
+      description: 'WhatsApp contract: sends a text message to one number; returns {id (wamid), to, status: "sent"}.',
+      permission: 'whatsapp_cloud.use',
+      input: Type.Object(
+        {
+          to: Type.String({
+            minLength: 5,
+            maxLength: 30,
+            description: 'mobile number: +<country code><number>, or 10 digits (the default country code is added)',
+          }),
+          text: Type.String({ minLength: 1, maxLength: 4096 }),
+          preview_url: Type.Optional(Type.Boolean({ default: false })),
+        },
+        { additionalProperties: false },
+      ),
+      output: Type.Object({ id: Type.String(), to: Type.Optional(Type.String()), status: Type.String() }),
+      async handler(input, ctx) {
+        const c = await config(ctx);
+        const to = waNumber(input.to, c.default_country_code);
+        const res = await ctx.host.fetch(`${c.base_url}/${c.api_version}/${encodeURIComponent(c.phone_number_id)}/messages`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${c.access_token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ messaging_product: 'whatsapp', recipient_type: 'individual', to, type: 'text', text: { preview_url: input.preview_url ?? false, body: input.text } }),
+        });
+        let parsed: MetaAnswer | null = null;
+        try {
+          parsed = JSON.parse(res.body);
+        } catch {
+          /* not JSON: reported below */
+        }
+        const id = parsed?.messages?.[0]?.id;
+        if (res.status >= 200 && res.status < 300 && id) return { id, to: parsed?.contacts?.[0]?.wa_id ?? to, status: 'sent' };
+        throw new WhatsAppError('WHATSAPP_ERROR', `WhatsApp Cloud answered ${res.status}: ${parsed?.error?.message ?? res.body.slice(0, 200)}`, {
+          status: res.status === 401 || res.status >= 500 ? 502 : 422, whatsapp_status: res.status, whatsapp_code: parsed?.error?.code ?? null,
+        });
+      },
+    }),
+    configure: operation({
+      ai_tool: false,
+      description: "Sets the tenant's access token, phone number id, Graph API version, API base URL (its origin must also be in the tenant setting modules.fetch_origins) and default country code.",
+      permission: 'whatsapp_cloud.manage',
+      input: Type.Object(
+        {
+          access_token: Type.String({ minLength: 1, maxLength: 1000 }),
+          phone_number_id: Type.String({ pattern: '^[0-9]{1,30}$' }),
+          api_version: Type.Optional(Type.String({ pattern: '^v[0-9]{1,3}\\.[0-9]{1,2}$', default: DEFAULT_VERSION })),
+          base_url: Type.Optional(Type.String({ pattern: '^https?://[^/]+$', default: DEFAULT_BASE })),
+          default_country_code: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,3}$', default: '91' })),
+        },
+        { additionalProperties: false },
+      ),
+      output: Status,
+      http: { method: 'PUT', path: '/whatsapp-cloud/settings', permission: 'whatsapp_cloud.manage' },
+      async handler(input, ctx) {
+        await ctx.host.db.transaction(async (tx) => {
+          for (const key of KEYS) if (input[key] !== undefined) await tx.upsert('Setting', { key, value: input[key] });
+        });
+        return status(ctx);
+      },
+    }),
+    status: operation({
+      ai_tool: false,
+      description: 'Whether the tenant configured WhatsApp Cloud (phone number id, version, base URL; never the token).',
+      permission: 'whatsapp_cloud.manage',
+      input: Type.Object({}, { additionalProperties: false }),
+      output: Status,
+      http: { method: 'GET', path: '/whatsapp-cloud/settings', permission: 'whatsapp_cloud.manage' },
+      handler: (_input, ctx) => status(ctx),
+    }),
   },
+  data: {
+    models: {
+      Setting: {
+        table: 'settings',
+        columns: {
+          key: { type: 'string', length: 50, primaryKey: true },
+          value: { type: 'text', nullable: false },
+        },
+      },
+    },
+  },
+  limits: { memory_mb: 32, timeout_ms: 15000 },
 });

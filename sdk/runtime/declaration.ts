@@ -1,0 +1,66 @@
+/**
+ * What a module declares in TypeScript (DESIGN "Contracts in code"): each operation beside its
+ * handler, with input and output schemas, permission, routes and GraphQL exposure; the rest of the
+ * manifest (permissions, events, models and migrations, screens, workflow nodes, schedules, limits)
+ * in the same object, typed by the manifest's own types. `mandi module build` turns it into
+ * module.json, which stays the only thing the host reads.
+ */
+import type { Static, TSchema } from '@sinclair/typebox/type';
+import type { EventName, HttpRoute, Manifest, Operation } from '../manifest/manifest.types';
+import type { EventHandler, HandlerContext } from './context';
+
+/** A route to an operation, declared on it: a manifest http.routes entry without `operation`. */
+export type OperationRoute = Omit<HttpRoute, 'operation'>;
+
+/** A handler whose input and output types are those of its schemas. */
+export type TypedHandler<I extends TSchema, O extends TSchema> = (input: Static<I>, ctx: HandlerContext) => Static<O> | Promise<Static<O>>;
+
+/**
+ * One operation: the manifest's api.provides entry (its name is the key in `operations`, prefixed
+ * with the module name), the routes that reach it, and its handler.
+ */
+export interface OperationDeclaration<I extends TSchema, O extends TSchema> extends Omit<Operation, 'name' | 'input' | 'output'> {
+  input: I;
+  /** Required: consumers and the ring's compatibility gate read what an operation returns from here. */
+  output: O;
+  /** HTTP routes to this operation (http.routes, in declaration order). */
+  http?: OperationRoute | OperationRoute[];
+  handler: TypedHandler<I, O>;
+}
+
+declare const DECLARED: unique symbol;
+/** An operation passed through `operation()`, which is what types its handler from its schemas. */
+export type DeclaredOperation<I extends TSchema = TSchema, O extends TSchema = TSchema> = OperationDeclaration<I, O> & {
+  readonly [DECLARED]: true;
+};
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema: each operation keeps its own
+export type AnyDeclaredOperation = DeclaredOperation<any, any>;
+
+export interface EventDeclarations {
+  /** events.namespace */
+  namespace?: string;
+  /** Events the module emits (events.publishes). */
+  publishes?: EventName[];
+  /** Event name → handler (events.subscribes); delivery is at least once, so make it idempotent. */
+  subscribes?: Record<EventName, EventHandler>;
+}
+
+/** The whole module: the manifest's fields, with operations and event handlers in place of api and events. */
+export interface ModuleDeclaration<Ops extends Record<string, AnyDeclaredOperation>>
+  extends Omit<Manifest, '$schema' | 'api' | 'events' | 'http'> {
+  operations: Ops;
+  /** Operations of other modules this one calls (api.consumes). */
+  consumes?: string[];
+  events?: EventDeclarations;
+}
+
+/**
+ * What `defineModule(declaration)` returns and the bundle exports: the handlers the sandbox calls,
+ * and the declaration `mandi module build` reads at build time.
+ */
+export interface DeclaredModule<Ops extends Record<string, AnyDeclaredOperation>> {
+  operations: { [K in keyof Ops]: Ops[K]['handler'] };
+  events: Record<EventName, EventHandler>;
+  declaration: ModuleDeclaration<Ops>;
+}
