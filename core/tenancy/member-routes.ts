@@ -10,12 +10,12 @@
  * drop at once.
  */
 import type { RequestHandler, Router } from 'express';
-import { Op } from 'sequelize';
+import { Op, type Transaction } from 'sequelize';
 import type { CentralDb } from '../data/central-db';
 import type { AuthService } from '../auth/auth-service';
 import { requirePermission } from '../auth/authenticate';
 import { currentContext } from '../context';
-import { MandiError, forbidden, invalid, notFound } from '../errors';
+import { MandiError, conflict, forbidden, invalid, notFound } from '../errors';
 import { BodyReader } from '../http/validate-body';
 import type { Invitations } from '../accounts/invitations';
 
@@ -46,9 +46,21 @@ export function registerMemberRoutes(api: Router, deps: MemberRouteDeps): void {
     throw forbidden(`Only an owner of the organisation (or a platform super admin) can ${action}.`, { role: OWNER });
   }
 
-  async function assertAnotherActiveOwner(tenantId: string, userId: number): Promise<void> {
-    const others = await Membership.count({ where: { tenant_id: tenantId, role: OWNER, status: 'active', user_id: { [Op.ne]: userId } } });
-    if (!others) throw new MandiError('LAST_OWNER', 'The organisation must keep an active owner: make another member owner first.', 409);
+  /**
+   * Changes an owner's membership only while another active owner remains. The tenant's owner rows
+   * are locked first, so two owners demoting each other at once are serialised: the second sees
+   * the first's change and is refused, never leaving the organisation without an owner.
+   */
+  async function changeOwner(tenantId: string, userId: number, change: (m: InstanceType<typeof Membership>, transaction: Transaction) => Promise<unknown>): Promise<void> {
+    await central.sequelize.transaction(async (transaction) => {
+      const owners = await Membership.findAll({ where: { tenant_id: tenantId, role: OWNER }, lock: true, transaction });
+      const m = owners.find((o) => o.user_id === userId);
+      if (!m) throw conflict('This member changed meanwhile; read the members again.');
+      if (!owners.some((o) => o.user_id !== userId && o.status === 'active')) {
+        throw new MandiError('LAST_OWNER', 'The organisation must keep an active owner: make another member owner first.', 409);
+      }
+      await change(m, transaction);
+    });
   }
 
   api.get('/members', authenticated, manage, async (_req, res) => {
@@ -121,11 +133,14 @@ export function registerMemberRoutes(api: Router, deps: MemberRouteDeps): void {
     if (role === OWNER && m.role !== OWNER) await assertOwnerActs('make someone an owner');
     const demoted = m.role === OWNER && role !== undefined && role !== OWNER;
     const suspended = m.role === OWNER && status === 'suspended';
+    const update = { ...(role ? { role } : {}), ...(status ? { status } : {}) };
     if (demoted || suspended) {
       await assertOwnerActs(demoted ? 'change the role of an owner' : 'suspend an owner');
-      await assertAnotherActiveOwner(tenantId, m.user_id);
+      await changeOwner(tenantId, m.user_id, (locked, transaction) => locked.update(update, { transaction }));
+      await m.reload();
+    } else {
+      await m.update(update);
     }
-    await m.update({ ...(role ? { role } : {}), ...(status ? { status } : {}) });
     auth.changed({ userId: m.user_id });
     res.json({ member: { user_id: m.user_id, role: m.role, status: m.status } });
   });
@@ -137,9 +152,10 @@ export function registerMemberRoutes(api: Router, deps: MemberRouteDeps): void {
     if (!m) throw notFound('Member not found.');
     if (m.role === OWNER) {
       await assertOwnerActs('remove an owner');
-      await assertAnotherActiveOwner(tenantId, userId);
+      await changeOwner(tenantId, userId, (locked, transaction) => locked.destroy({ transaction }));
+    } else {
+      await m.destroy();
     }
-    await m.destroy();
     auth.changed({ userId });
     res.json({ message: 'Member removed.' });
   });

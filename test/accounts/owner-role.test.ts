@@ -71,4 +71,20 @@ describe('members.manage and the owner role', () => {
     expect((await tp.api(`/members/${al.userId}`, { ...acting, method: 'PATCH', body: { role: 'admin' } })).status).toBe(200);
     expect([(await roleOf(bea.userId)).role, (await roleOf(al.userId)).role]).toEqual(['owner', 'admin']);
   });
+
+  test('two owners demoting each other at the same moment: one change wins, the organisation keeps an active owner', async () => {
+    const acting = { token: superAdmin.token, tenant: 'acme', headers: { 'x-effective-tenant': 'beta' } };
+    for (let round = 0; round < 5; round++) {
+      for (const userId of [bea.userId, al.userId]) {
+        expect((await tp.api(`/members/${userId}`, { ...acting, method: 'PATCH', body: { role: 'owner', status: 'active' } })).status).toBe(200);
+      }
+      const [byBea, byAl] = await Promise.all([
+        tp.api(`/members/${al.userId}`, { ...asBea(), method: 'PATCH', body: { role: 'admin' } }),
+        tp.api(`/members/${bea.userId}`, { ...asAl(), method: 'PATCH', body: { role: 'admin' } }),
+      ]);
+      expect([byBea.status, byAl.status].filter((s) => s === 200)).toHaveLength(1);
+      const owners = await tp.platform.central.models.Membership.count({ where: { user_id: [bea.userId, al.userId], role: 'owner', status: 'active' } });
+      expect(owners).toBe(1);
+    }
+  });
 });
