@@ -189,7 +189,10 @@ export class TenantContext {
     this.gen.batchFailed(batch, error);
   }
 
-  /** A batch from the guest; runs on the host's thread. */
+  /**
+   * A batch from the guest; runs on the host's thread. A working prelude sends GuestMessages
+   * (protocol.ts), but module code can break its context, so every field is checked here.
+   */
   private onGuestBatch(batch: string): void {
     if (this.state === 'closed' || typeof batch !== 'string') return;
     let messages: unknown;
