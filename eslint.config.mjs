@@ -41,6 +41,8 @@ const why = {
     "Boundary 'a module never imports another module's code' (DESIGN.md, Layout): modules meet at the bus; call the other module's operation (api.consumes) instead.",
   moduleTestImportsHost:
     "Boundary 'tests of a module import only the SDK' (DESIGN.md, Layout): a module's tests run as a third party's would, through the SDK's test host (sdk/test-host); never core/, sandbox/, rings/, registry/ or the project's test/.",
+  guestImportsHost:
+    "Boundary 'the guest prelude imports only the protocol' (DESIGN.md, Sandbox): sandbox/guest/ is bundled into every isolate context ahead of module code, with ES2022 and nothing else; import from its own folder and ../protocol only, never Node.js built-ins, packages or host code.",
   sdkRuntimeImportsHost:
     "Boundary 'the SDK's runtime part imports nothing of core' (DESIGN.md, Layout): sdk/index, sdk/define-module, sdk/runtime and the manifest types are bundled into module code and run in the isolate, so they import no core/ or other host code, no host-side SDK tools and no Node.js built-ins.",
 };
@@ -131,6 +133,10 @@ export default defineConfig(
   // Boundaries. Later blocks replace earlier ones for the files they match.
   { files: ['**/*.{ts,js,mjs,cjs}'], rules: { 'no-restricted-imports': ['error', { paths: [isolatedVm] }] } },
   { files: ['sandbox/**'], rules: { 'no-restricted-imports': 'off' } },
+  {
+    files: [`sandbox/guest/${SOURCES}`],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./[^/]+$|\\.\\./protocol$)', message: why.guestImportsHost }] }] },
+  },
   ...boundaryBlocks('core', 1, [restrict.coreModules]),
   ...boundaryBlocks('modules/*', 2, [restrict.moduleHost, restrict.moduleSdkTools, restrict.moduleNode, restrict.otherModuleCode]),
   ...boundaryBlocks('modules/*/test', 3, [restrict.moduleTestHost, restrict.otherModuleCode]),

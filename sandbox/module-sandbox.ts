@@ -7,11 +7,9 @@ import { SandboxError } from './errors';
 import { Generation, type CompiledScripts, type GenerationOwner } from './generation';
 import { timeoutError } from './limits';
 import { PendingCall } from './pending-call';
-import { PRELUDE_SOURCE } from './prelude';
-import { CallKind } from './protocol';
+import { PRELUDE_FILENAME, preludeSource } from './prelude';
+import { CallKind, type HostMessage } from './protocol';
 import type { InvokeRequest, ModuleStats, SandboxLimits } from './types';
-
-const PRELUDE_FILENAME = 'mandi://sandbox/prelude.js';
 
 let lastCallId = 0;
 
@@ -42,7 +40,7 @@ export class ModuleSandbox implements GenerationOwner {
       throw new SandboxError('SYNTAX_ERROR', `Module ${key} does not compile: ${e instanceof Error ? e.message : String(e)}`);
     }
     this.cachedData = bundle.cachedData;
-    const prelude = isolate.compileScriptSync(PRELUDE_SOURCE, { filename: PRELUDE_FILENAME });
+    const prelude = isolate.compileScriptSync(preludeSource(), { filename: PRELUDE_FILENAME });
     this.gen = new Generation(this, isolate, Promise.resolve({ prelude, bundle }));
   }
 
@@ -55,7 +53,8 @@ export class ModuleSandbox implements GenerationOwner {
     const kind = req.kind === 'event' ? CallKind.event : CallKind.operation;
     let envelope: string;
     try {
-      envelope = JSON.stringify(['c', id, kind, req.name, req.input ?? null, req.caller, req.user ?? null, req.event ?? null]);
+      const start: HostMessage = ['c', id, kind, req.name, req.input ?? null, req.caller, req.user ?? null, req.event ?? null];
+      envelope = JSON.stringify(start);
     } catch (e) {
       return Promise.reject(new SandboxError('INVALID_INPUT', `The input cannot be copied into the sandbox: ${(e as Error).message}`));
     }
@@ -131,7 +130,7 @@ export class ModuleSandbox implements GenerationOwner {
     this.counters.rebuilds++;
     const isolate = this.newIsolate();
     const scripts: Promise<CompiledScripts> = Promise.all([
-      isolate.compileScript(PRELUDE_SOURCE, { filename: PRELUDE_FILENAME }),
+      isolate.compileScript(preludeSource(), { filename: PRELUDE_FILENAME }),
       isolate.compileScript(this.code, { filename: this.filename, cachedData: this.cachedData }),
     ]).then(([prelude, bundle]) => {
       this.counters.compilations++;

@@ -1,37 +1,34 @@
 /**
- * The wire between the host and the guest prelude (sandbox/prelude.ts). Each side sends one JSON
- * array of messages per flush, as a single string, so a burst of calls crosses the isolate boundary
- * once instead of once per call. The prelude spells the same tags as string literals.
+ * The wire between the host and the guest prelude (sandbox/guest/): the one definition both sides
+ * import. Each side sends one JSON array of messages per flush, as a single string, so a burst of
+ * calls crosses the isolate boundary once instead of once per call. Values already measured as JSON
+ * text by the sender are spliced into the message text as they are, so a message is often built as
+ * a string; its shape is still the tuple type below.
  *
- * host → guest
- *   ["c", callId, kind, name, input, caller, user, event]
- *                                                  start a call (kind: 0 operation, 1 event; event:
- *                                                  {id, name, emitted_at} of an event delivery, else null)
- *   ["r", reqId, status, value]                     reply to a bridge request (status below)
- *   ["x", callId]                                    forget a call the host gave up on
- * guest → host
- *   ["d", callId, status, value]                     a call finished
- *   ["q", callId, reqId, kind, payload]              a bridge request (kind: call|db|emit|fetch)
- *   ["l", callId, level, message, data?]             a log line (no reply)
+ * This file runs on both sides: it is bundled into the guest prelude, so it imports nothing and uses
+ * nothing but ES2022 (sandbox/guest/tsconfig.json checks it that way).
  */
 
 export const CallKind = { operation: 0, event: 1 } as const;
+export type CallKind = (typeof CallKind)[keyof typeof CallKind];
 
 /** Status of a "d" or "r" message. */
 export const Status = {
-  /** Failed: value is {name, message, code?, details?, stack?}. */
+  /** Failed: value is a WireError. */
   error: 0,
   /** Succeeded with a JSON value. */
   ok: 1,
-  /** Succeeded with undefined. */
+  /** Succeeded with undefined: no value. */
   undefined: 2,
-  /** The module has no handler by that name: value is the name. */
+  /** ("d" only) the module has no handler by that name: value is the name. */
   noHandler: 3,
-  /** The JSON result was over the output limit: value is its length. */
+  /** ("d" only) the JSON result was over the output limit: value is (at least) its length. */
   tooLarge: 4,
 } as const;
+export type Status = (typeof Status)[keyof typeof Status];
 
 export type BridgeKind = 'call' | 'db' | 'emit' | 'fetch';
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** What an error looks like on the wire, in either direction. */
 export interface WireError {
@@ -41,3 +38,50 @@ export interface WireError {
   details?: unknown;
   stack?: string;
 }
+
+/** The event delivery a call handles (`ctx.event`). */
+export interface EventDelivery {
+  id: string;
+  name: string;
+  emitted_at: string;
+}
+
+/** host → guest */
+export type HostMessage =
+  /** Start a call. */
+  | [tag: 'c', callId: number, kind: CallKind, name: string, input: unknown, caller: string, user: unknown, event: EventDelivery | null]
+  /** Reply to a bridge request. */
+  | [tag: 'r', reqId: number, status: typeof Status.error, value: WireError]
+  | [tag: 'r', reqId: number, status: typeof Status.ok, value: unknown]
+  | [tag: 'r', reqId: number, status: typeof Status.undefined]
+  /** Forget a call the host gave up on. */
+  | [tag: 'x', callId: number];
+
+/**
+ * guest → host. Guest code can break the prelude's own context, so the host reads these as
+ * unknown and checks every field; this is what a working prelude sends.
+ */
+export type GuestMessage =
+  /** A call finished. */
+  | [tag: 'd', callId: number, status: typeof Status.error, value: WireError]
+  | [tag: 'd', callId: number, status: typeof Status.ok, value: unknown]
+  | [tag: 'd', callId: number, status: typeof Status.undefined]
+  | [tag: 'd', callId: number, status: typeof Status.noHandler, name: string]
+  | [tag: 'd', callId: number, status: typeof Status.tooLarge, length: number]
+  /** A bridge request; the host answers with an "r" of the same reqId. */
+  | [tag: 'q', callId: number, reqId: number, kind: BridgeKind, payload: unknown]
+  /** A log line (no reply). */
+  | [tag: 'l', callId: number, level: LogLevel, message: string, data?: unknown];
+
+/** The guest's `receive(batch)`: a JSON array of HostMessage, or 'init' (answered with '' or a problem). */
+export type Receive = (batch: string) => string | undefined;
+
+/** The prelude's completion value: called once per context with what it keeps in its closure. */
+export type Boot = (
+  post: (batch: string) => void,
+  clock: (callId: number) => number,
+  tenantId: string,
+  maxOutput: number,
+  maxLogs: number,
+  maxPending: number,
+) => Receive;

@@ -10,15 +10,13 @@ import { runBridgeRequest, toWireError } from './bridge-requests';
 import { SandboxError } from './errors';
 import type { Generation } from './generation';
 import type { PendingCall } from './pending-call';
-import { Status, type WireError } from './protocol';
+import { Status, type Receive, type WireError } from './protocol';
 import type { LogLevel } from './types';
 
 /** The flush in flight: the calls it carries, to blame or mark started when it returns. */
 export interface Batch {
   readonly calls: PendingCall[];
 }
-
-type Receive = ivm.Reference<(batch: string) => string | undefined>;
 
 const LOG_LEVELS = new Set<string>(['debug', 'info', 'warn', 'error']);
 
@@ -31,7 +29,7 @@ export class TenantContext {
   inFlight: Batch | undefined;
   state: 'creating' | 'ready' | 'closed' = 'creating';
   private context: ivm.Context | undefined;
-  private receive: Receive | undefined;
+  private receive: ivm.Reference<Receive> | undefined;
   /** Messages waiting for the next flush, and the call each belongs to (undefined: none). */
   private outbox: string[] = [];
   private outboxCalls: (PendingCall | undefined)[] = [];
@@ -104,6 +102,7 @@ export class TenantContext {
       const context = await isolate.createContext();
       this.context = context;
       if (this.closed) return context.release();
+      // The guest's `Boot` (protocol.ts); its arguments cross as isolated-vm Callbacks and copies.
       const boot = await prelude.run(context, { reference: true, timeout });
       const post = new ivm.Callback((batch: string) => this.onGuestBatch(batch), { ignored: true });
       const clock = new ivm.Callback((id: number) => this.now(id));
@@ -111,7 +110,7 @@ export class TenantContext {
         undefined,
         [post, clock, this.tenantId, limits.maxOutputBytes, limits.maxLogLinesPerCall, limits.maxPendingRequests],
         { result: { reference: true }, timeout },
-      )) as Receive;
+      )) as ivm.Reference<Receive>;
       boot.release();
       this.receive = receive;
       await bundle.run(context, { timeout });
@@ -190,7 +189,10 @@ export class TenantContext {
     this.gen.batchFailed(batch, error);
   }
 
-  /** A batch from the guest; runs on the host's thread. */
+  /**
+   * A batch from the guest; runs on the host's thread. A working prelude sends GuestMessages
+   * (protocol.ts), but module code can break its context, so every field is checked here.
+   */
   private onGuestBatch(batch: string): void {
     if (this.state === 'closed' || typeof batch !== 'string') return;
     let messages: unknown;

@@ -1,6 +1,8 @@
 /** The sandbox's public types: what the core supplies per call and what it gets back. */
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+import type { EventDelivery, LogLevel } from './protocol';
+
+export type { LogLevel };
 
 export interface FetchRequest {
   url: string;
@@ -72,7 +74,7 @@ export interface InvokeRequest {
   caller: string;
   user: unknown | null;
   /** For event handlers: which delivery this is (the id is the same on every redelivery). */
-  event?: { id: string; name: string; emitted_at: string } | null;
+  event?: EventDelivery | null;
   bridge: HostBridge;
 }
 

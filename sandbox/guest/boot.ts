@@ -1,0 +1,475 @@
+/**
+ * The guest side of the bridge, run first in every tenant context, before the module bundle. The
+ * prelude script (sandbox/prelude.ts bundles this folder) evaluates to `boot`, which removes the
+ * globals that escape the isolate's limits and returns `receive(batch)`; the host keeps that
+ * function as its only Reference into the context.
+ *
+ * Why it is written the way it is:
+ * - `post` and `clock` (isolated-vm Callbacks) live only in this closure; no value reachable from
+ *   guest code leads to them. Everything else in here handles copies (strings, parsed JSON).
+ * - Strict mode throughout (the bundle is wrapped in a strict function), so guest code cannot reach
+ *   these frames' functions through `fn.caller` or `Error.prepareStackTrace` call sites.
+ * - Guest code may rewrite any prototype or global before and during a call, so this code never
+ *   looks a method up on a shared prototype: intrinsics are captured before any guest code runs
+ *   (intrinsics.ts) and called through `apply`; its own tables and descriptors have no prototype;
+ *   it awaits instead of calling `.then`; it appends to strings instead of arrays.
+ * - Results and requests leave as JSON text measured against the output limit (wire-json.ts).
+ *
+ * Only the protocol's types and constants are imported from outside this folder: it runs inside the
+ * isolate, with ES2022 and nothing else (tsconfig.json here).
+ */
+import { CallKind, Status, type Boot, type BridgeKind, type EventDelivery, type HostMessage, type LogLevel, type WireError } from '../protocol';
+import {
+  apply,
+  create,
+  defineProperty,
+  ErrorCtor,
+  freeze,
+  G,
+  hasOwn,
+  keysOf,
+  parse,
+  PromiseCtor,
+  stringify,
+  StringCtor,
+  TypeErrorCtor,
+} from './intrinsics';
+import { clip, errorJson, measured, measuredSize, overLimit } from './wire-json';
+
+type Handler = (input: unknown, ctx: Ctx) => unknown;
+type Handlers = Record<string, Handler>;
+interface LiveCall {
+  reqs: number;
+  logs: number;
+}
+/** shape 1: the reply is an HTTP response to wrap. */
+type ReplyShape = 0 | 1;
+interface PendingRequest {
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+  id: number;
+  shape: ReplyShape;
+}
+interface WireResponse {
+  status: number;
+  headers: Record<string, string>;
+  body?: string;
+}
+interface Ctx {
+  readonly tenantId: string;
+  readonly host: object;
+}
+
+export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending) => {
+  // WebAssembly memory is not counted by the isolate's memory limit, Atomics.wait parks the
+  // isolate's thread, and finalizer callbacks run outside any call's time limit.
+  const escapes = ['WebAssembly', 'SharedArrayBuffer', 'Atomics', 'FinalizationRegistry'];
+  for (let i = 0; i < escapes.length; i++) {
+    try {
+      delete G[escapes[i]];
+    } catch (_) {
+      // Not there, or not deletable: nothing more to do.
+    }
+  }
+
+  let operations: Handlers | null = null;
+  let events: Handlers | null = null;
+  const live = create<Record<number, LiveCall>>(null); // while the call may still answer
+  const pending = create<Record<number, PendingRequest>>(null);
+  let nextReq = 0;
+  let out = '';
+  let flushing = false;
+
+  function send(message: string): void {
+    out = out === '' ? message : out + ',' + message;
+    if (!flushing) {
+      flushing = true;
+      void flushSoon();
+    }
+  }
+
+  // Runs after the microtasks queued so far, so completions of one burst leave together.
+  async function flushSoon(): Promise<void> {
+    await undefined;
+    flushing = false;
+    const batch = '[' + out + ']';
+    out = '';
+    post(batch);
+  }
+
+  function failed(id: number, e: unknown, prefix?: string): void {
+    send('["d",' + id + ',' + Status.error + ',' + errorJson(e, maxOutput, prefix) + ']');
+  }
+
+  function own(target: object, key: string, value: unknown): void {
+    const d = create<PropertyDescriptor>(null);
+    d.value = value;
+    d.writable = true;
+    d.configurable = true;
+    d.enumerable = true;
+    defineProperty(target, key, d);
+  }
+
+  function codeError(code: string, message: string): Error {
+    const e = new ErrorCtor(message);
+    own(e, 'code', code);
+    return e;
+  }
+
+  function rejected(e: unknown): Promise<never> {
+    return new PromiseCtor(function (_resolve, reject) {
+      reject(e);
+    });
+  }
+
+  function finish(id: number, value: unknown): void {
+    let json;
+    try {
+      json = measured(value, maxOutput);
+    } catch (e) {
+      failed(id, e, 'the result is not JSON-serialisable: ');
+      return;
+    }
+    if (json === overLimit) send('["d",' + id + ',' + Status.tooLarge + ',' + measuredSize + ']');
+    else if (typeof json !== 'string') send('["d",' + id + ',' + Status.undefined + ']');
+    else if (json.length > maxOutput) send('["d",' + id + ',' + Status.tooLarge + ',' + json.length + ']');
+    else send('["d",' + id + ',' + Status.ok + ',' + json + ']');
+  }
+
+  // Forgets a call: its pending requests are dropped, so code still awaiting them never resumes.
+  function retire(id: number): void {
+    const call = live[id];
+    if (call === undefined) return;
+    delete live[id];
+    if (call.reqs > 0)
+      for (const k in pending) {
+        if (pending[k].id === id) delete pending[k];
+      }
+  }
+
+  function start(id: number, kind: CallKind, name: string, input: unknown, caller: string, user: unknown, event: EventDelivery | null): void {
+    const table = kind === CallKind.operation ? operations : events;
+    let fn;
+    try {
+      if (table !== null && hasOwn(table, name)) fn = table[name];
+    } catch (e) {
+      failed(id, e);
+      return;
+    }
+    if (typeof fn !== 'function') {
+      send('["d",' + id + ',' + Status.noHandler + ',' + stringify(name) + ']');
+      return;
+    }
+    const call = create<LiveCall>(null);
+    call.reqs = 0;
+    call.logs = 0;
+    live[id] = call;
+    void run(id, fn, table, input, new GuestCtx(id, caller, user, event));
+  }
+
+  async function run(id: number, fn: Handler, self: Handlers | null, input: unknown, ctx: Ctx): Promise<void> {
+    let ok = true;
+    let value;
+    try {
+      value = await apply(fn, self, [input, ctx]);
+    } catch (e) {
+      ok = false;
+      value = e;
+    }
+    if (live[id] === undefined) return;
+    retire(id);
+    if (ok) finish(id, value);
+    else failed(id, value);
+  }
+
+  function request(id: number, kind: BridgeKind, payload: unknown, shape: ReplyShape): Promise<unknown> {
+    const call = live[id];
+    return new PromiseCtor(function (resolve, reject) {
+      if (call === undefined || live[id] !== call) {
+        reject(codeError('INVOCATION_ENDED', 'this host object belongs to a call that has ended'));
+        return;
+      }
+      let json;
+      try {
+        json = measured(payload, maxOutput);
+      } catch (e) {
+        reject(e);
+        return;
+      }
+      if (json === overLimit || (typeof json === 'string' && json.length > maxOutput)) {
+        const size = json === overLimit ? 'at least ' + measuredSize : (json as string).length;
+        reject(codeError('OUTPUT_TOO_LARGE', 'the arguments are ' + size + ' characters of JSON, over the limit of ' + maxOutput));
+        return;
+      }
+      if (typeof json !== 'string') {
+        reject(new TypeErrorCtor('the arguments could not be serialised'));
+        return;
+      }
+      // A call may not flood the host: past this many unanswered requests, more are refused.
+      if (call.reqs >= maxPending) {
+        reject(codeError('TOO_MANY_REQUESTS', 'this call already has ' + maxPending + ' host requests waiting; await some first'));
+        return;
+      }
+      const reqId = ++nextReq;
+      const p = create<PendingRequest>(null);
+      p.resolve = resolve;
+      p.reject = reject;
+      p.id = id;
+      p.shape = shape;
+      pending[reqId] = p;
+      call.reqs++;
+      send('["q",' + id + ',' + reqId + ',"' + kind + '",' + json + ']');
+    });
+  }
+
+  function hostError(w: WireError): Error {
+    const e = new ErrorCtor(typeof w.message === 'string' ? w.message : 'the host refused the request');
+    if (hasOwn(w, 'code')) own(e, 'code', w.code);
+    if (hasOwn(w, 'details')) own(e, 'details', w.details);
+    return e;
+  }
+
+  function response(v: WireResponse) {
+    const body = typeof v.body === 'string' ? v.body : '';
+    const status = v.status;
+    return freeze({
+      status: status,
+      ok: status >= 200 && status < 300,
+      headers: freeze(v.headers),
+      body: body,
+      json(): unknown {
+        return parse(body);
+      },
+      text(): string {
+        return body;
+      },
+    });
+  }
+
+  function reply(reqId: number, status: Status, value: unknown): void {
+    const p = pending[reqId];
+    if (p === undefined) return;
+    delete pending[reqId];
+    const call = live[p.id];
+    if (call !== undefined) call.reqs--;
+    if (status === Status.error) p.reject(hostError(value as WireError));
+    else if (status === Status.undefined) p.resolve(undefined);
+    else if (p.shape === 1) p.resolve(response(value as WireResponse));
+    else p.resolve(value);
+  }
+
+  function log(id: number, level: LogLevel, message: unknown, data: unknown): void {
+    const call = live[id];
+    if (call === undefined) return;
+    call.logs++;
+    if (call.logs > maxLogs) {
+      if (call.logs === maxLogs + 1) send('["l",' + id + ',"warn","log line limit reached; further lines of this call are dropped"]');
+      return;
+    }
+    let m;
+    try {
+      m = typeof message === 'string' ? message : StringCtor(message);
+    } catch (_) {
+      m = '[unprintable message]';
+    }
+    let line = '["l",' + id + ',"' + level + '",' + stringify(clip(m, 16384));
+    if (data !== undefined) {
+      let d;
+      try {
+        d = measured(data, 65536);
+      } catch (_) {
+        d = undefined;
+      }
+      line += ',' + (d === overLimit || (typeof d === 'string' && d.length > 65536) ? '"[data truncated]"' : typeof d !== 'string' ? '"[unserialisable data]"' : d);
+    }
+    send(line + ']');
+  }
+
+  function fetchFor(id: number, url: unknown, init: unknown): Promise<unknown> {
+    const r = create<Record<string, unknown>>(null);
+    try {
+      r.url = StringCtor(url);
+      const o = (init === undefined || init === null ? create(null) : init) as Record<string, unknown>;
+      r.method = o.method === undefined || o.method === null ? 'GET' : StringCtor(o.method);
+      const headers = create<Record<string, string>>(null);
+      const given = o.headers as Record<string, unknown> | null | undefined;
+      if (given !== undefined && given !== null) {
+        const names = keysOf(given);
+        for (let i = 0; i < names.length; i++) headers[names[i]] = StringCtor(given[names[i]]);
+      }
+      const body = o.body;
+      if (body !== undefined && body !== null) {
+        if (typeof body === 'string') r.body = body;
+        else {
+          r.body = stringify(body);
+          if (!hasOwn(headers, 'content-type') && !hasOwn(headers, 'Content-Type')) headers['content-type'] = 'application/json';
+        }
+      }
+      r.headers = headers;
+    } catch (e) {
+      return rejected(e);
+    }
+    return request(id, 'fetch', r, 1);
+  }
+
+  async function transact(id: number, work: unknown): Promise<unknown> {
+    if (typeof work !== 'function') throw new TypeErrorCtor('db.transaction needs a function (tx) => ...');
+    const txId = await request(id, 'db', ['tx.begin', [], null], 0);
+    const tx = dbFor(id, txId);
+    let result;
+    try {
+      result = await work(tx);
+    } catch (e) {
+      // The host also rolls back whatever a call leaves open, so a failed rollback changes nothing.
+      try {
+        await request(id, 'db', ['tx.rollback', [], txId], 0);
+      } catch (_) {
+        // See above.
+      }
+      throw e;
+    }
+    await request(id, 'db', ['tx.commit', [], txId], 0);
+    return result;
+  }
+
+  function dbFor(id: number, txId: unknown) {
+    const q = function (method: string, args: unknown[]) {
+      return request(id, 'db', [method, args, txId], 0);
+    };
+    const methods = {
+      find(...args: unknown[]) {
+        return q('find', args);
+      },
+      findOne(...args: unknown[]) {
+        return q('findOne', args);
+      },
+      count(...args: unknown[]) {
+        return q('count', args);
+      },
+      create(...args: unknown[]) {
+        return q('create', args);
+      },
+      bulkCreate(...args: unknown[]) {
+        return q('bulkCreate', args);
+      },
+      update(...args: unknown[]) {
+        return q('update', args);
+      },
+      upsert(...args: unknown[]) {
+        return q('upsert', args);
+      },
+      destroy(...args: unknown[]) {
+        return q('destroy', args);
+      },
+      sequence(...args: unknown[]) {
+        return q('sequence', args);
+      },
+    };
+    if (txId === null)
+      own(methods, 'transaction', function transaction(work: unknown) {
+        return transact(id, work);
+      });
+    return freeze(methods);
+  }
+
+  function hostFor(id: number) {
+    return freeze({
+      call(op: unknown, input: unknown) {
+        return request(id, 'call', [op, input], 0);
+      },
+      db: dbFor(id, null),
+      emit(event: unknown, payload: unknown) {
+        return request(id, 'emit', [event, payload], 0);
+      },
+      log: freeze({
+        debug(message: unknown, data?: unknown) {
+          log(id, 'debug', message, data);
+        },
+        info(message: unknown, data?: unknown) {
+          log(id, 'info', message, data);
+        },
+        warn(message: unknown, data?: unknown) {
+          log(id, 'warn', message, data);
+        },
+        error(message: unknown, data?: unknown) {
+          log(id, 'error', message, data);
+        },
+      }),
+      now() {
+        return clock(id);
+      },
+      fetch(url: unknown, init?: unknown) {
+        return fetchFor(id, url, init);
+      },
+    });
+  }
+
+  // The handler's ctx. A class, so a call costs one small frozen object: host (~20 closures) is
+  // built on first use, and most handlers never touch it. Class fields define, never assign, so
+  // setters planted on Object.prototype see nothing. The prototype loses its constructor, so guest
+  // code cannot make a ctx for another call's id.
+  class GuestCtx implements Ctx {
+    tenantId = tenantId;
+    caller: string;
+    user: unknown;
+    event: Readonly<EventDelivery> | null;
+    #id: number;
+    #host: object | undefined;
+    constructor(id: number, caller: string, user: unknown, event: EventDelivery | null) {
+      this.caller = caller;
+      this.user = user;
+      this.event = event === null || event === undefined ? null : freeze(event);
+      this.#id = id;
+      freeze(this);
+    }
+    get host(): object {
+      if (this.#host === undefined) this.#host = hostFor(this.#id);
+      return this.#host;
+    }
+  }
+  delete (GuestCtx.prototype as { constructor?: unknown }).constructor;
+  freeze(GuestCtx.prototype);
+
+  // Reads the definition the bundle assigned; returns '' or what is wrong with it.
+  function init(): string {
+    try {
+      const m = G.__mandi_module as Record<string, unknown> | null | undefined;
+      try {
+        delete G.__mandi_module;
+      } catch (_) {
+        // A non-configurable global stays; the module is read all the same.
+      }
+      if (m === null || (typeof m !== 'object' && typeof m !== 'function')) {
+        return 'the bundle did not assign a module to globalThis.__mandi_module (build it with esbuild format "iife", globalName "__mandi_module")';
+      }
+      const def = (m.default !== undefined ? m.default : m) as Record<string, unknown> | null;
+      if (def === null || (typeof def !== 'object' && typeof def !== 'function')) return 'the module definition is not an object';
+      const o = def.operations;
+      const e = def.events;
+      if (o !== undefined && (o === null || typeof o !== 'object')) return '"operations" must be an object of handler functions';
+      if (e !== undefined && (e === null || typeof e !== 'object')) return '"events" must be an object of handler functions';
+      operations = o === undefined ? null : (o as Handlers);
+      events = e === undefined ? null : (e as Handlers);
+      return '';
+    } catch (e) {
+      return 'reading the module definition failed: ' + (parse(errorJson(e, maxOutput)) as WireError).message;
+    }
+  }
+
+  return function receive(batch: string): string | undefined {
+    if (batch === 'init') return init();
+    const messages = parse(batch) as HostMessage[];
+    for (let i = 0; i < messages.length; i++) {
+      const m = messages[i];
+      // One message failing (guest code may have broken something it relies on) must not drop the rest.
+      try {
+        if (m[0] === 'c') start(m[1], m[2], m[3], m[4], m[5], m[6], m[7]);
+        else if (m[0] === 'r') reply(m[1], m[2], m[3]);
+        else if (m[0] === 'x') retire(m[1]);
+      } catch (e) {
+        if (m[0] === 'c') failed(m[1], e);
+      }
+    }
+    return undefined;
+  };
+};
