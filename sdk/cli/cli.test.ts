@@ -92,13 +92,14 @@ describe('issue 3 item 7: mandi module init -> build -> pack', () => {
 
   it('fails a build with every manifest error as "<pointer>: <message>" and exit code 1', async () => {
     const dir = path.join(work, 'loyalty');
-    const manifest = JSON.parse(await readFile(path.join(dir, 'module.json'), 'utf8'));
-    await writeFile(path.join(dir, 'module.json'), JSON.stringify({ ...manifest, version: '1', compatibility: { platform: '^9' }, extra: 1 }));
+    const file = path.join(dir, 'src/index.ts');
+    const source = await readFile(file, 'utf8');
+    await writeFile(file, source.replace("version: '0.1.0',", "version: '1', extra: 1,").replace("platform: '^2.0.0'", "platform: '^9'"));
     const build = mandi(dir, 'build');
     expect(build.code).toBe(1);
     expect(build.out).toBe('');
     expect(build.err).toBe(
-      `✖ Invalid module manifest ${path.join(dir, 'module.json')}:\n` +
+      `✖ Invalid module manifest declared in src/index.ts (pointers into the module.json it gives):\n` +
         '  /extra: is not a known property\n' +
         '  /version: must be a SemVer version such as "1.0.0"\n',
     );

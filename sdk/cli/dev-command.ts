@@ -21,8 +21,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
-import { buildModule } from '../build/build-module';
-import { loadManifest } from '../manifest/validate';
+import { buildModule, type BuildResult } from '../build/build-module';
 import type { Manifest } from '../manifest/manifest.types';
 import { CliError, EXIT } from './api-client';
 import { invokedFrom } from './invoked-from';
@@ -56,8 +55,8 @@ export function registerDevCommand(module: Command): void {
 }
 
 async function runDev(root: string, opts: DevOptions): Promise<void> {
-  let manifest = await loadManifest(root);
-  await build(root);
+  // The build first: a declared module's module.json is its output.
+  let { manifest, declared } = await build(root);
   const env = platformEnv(root, opts.port);
   let platform = await startPlatform(env);
   step(`platform on ${platform.url} (data in ${env.DATA_DIR})`);
@@ -77,8 +76,7 @@ async function runDev(root: string, opts: DevOptions): Promise<void> {
     changed.clear();
     const started = Date.now();
     try {
-      manifest = await loadManifest(root);
-      await build(root);
+      ({ manifest, declared } = await build(root));
     } catch (err) {
       report(err);
       warn('the platform keeps running the last good build');
@@ -90,7 +88,8 @@ async function runDev(root: string, opts: DevOptions): Promise<void> {
     step(`${files.join(', ') || 'files'} changed: rebuilt, restarted and reinstalled in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   };
   const watcher: FSWatcher = watch(root, { recursive: true }, (_event, file) => {
-    if (!file || IGNORED.test(file)) return;
+    // A declared module's module.json is the build's output, like dist/: its own change is no edit.
+    if (!file || IGNORED.test(file) || (declared && file === 'module.json')) return;
     changed.add(file);
     clearTimeout(timer);
     // One reload at a time: changes made during a reload start the next one.
@@ -117,10 +116,11 @@ function report(err: unknown): void {
   else reportError(err);
 }
 
-async function build(root: string): Promise<void> {
+async function build(root: string): Promise<BuildResult> {
   const result = await buildModule(root);
   step(`bundled ${path.relative(root, result.outfile)} (${formatBytes(result.bytes)}) in ${result.durationMs} ms`);
   for (const w of result.warnings) warn(w);
+  return result;
 }
 
 /** The environment `npm start` would have, with this module among the development modules. */

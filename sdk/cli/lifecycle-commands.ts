@@ -23,9 +23,11 @@ async function packageBytes(target: string): Promise<Buffer> {
   const info = await stat(target).catch(() => undefined);
   if (!info) throw new CliError(`${target} does not exist`, EXIT.usage);
   if (info.isFile()) return readFile(target);
-  const manifest = await loadManifest(target);
-  if (await needsBuild(target, manifest.main ?? 'dist/index.js')) {
-    await buildModule(target);
+  // A declared module's module.json is written by the build: absent before the first one, and the
+  // version it names is the declarations' only after it.
+  let manifest = await loadManifest(target).catch(() => undefined);
+  if (!manifest || (await needsBuild(target, manifest.main ?? 'dist/index.js'))) {
+    manifest = (await buildModule(target)).manifest;
     step(`built ${manifest.name}@${manifest.version}`);
   }
   const packed = await packModule(target, { outDir: await mkdtemp(path.join(os.tmpdir(), 'mandi-publish-')) });

@@ -1,7 +1,7 @@
 /** `mandi module init <name>`: a new module folder from the templates, refusing to overwrite anything. */
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { GITIGNORE, indexTs, moduleJson, testTs, tsconfigJson, type TemplateInput } from './templates';
+import { GITIGNORE, indexTs, testTs, tsconfigJson, type TemplateInput } from './templates';
 
 const ALIAS = /^[a-z][a-z0-9_]{1,49}$/;
 const SDK_DIR = path.resolve(__dirname, '..');
@@ -21,7 +21,10 @@ export interface InitResult {
   files: string[];
 }
 
-/** Creates `<parentDir>/<name>/` with module.json, src/index.ts, test/<name>.test.ts, tsconfig.json and .gitignore. */
+/**
+ * Creates `<parentDir>/<name>/` with src/index.ts (the declarations), test/<name>.test.ts,
+ * tsconfig.json and .gitignore; `mandi module build` then writes module.json.
+ */
 export async function initModule(name: string, parentDir: string): Promise<InitResult> {
   if (!ALIAS.test(name)) {
     throw new InitError(
@@ -36,13 +39,11 @@ export async function initModule(name: string, parentDir: string): Promise<InitR
     name,
     sdkImport: importPath(path.join(dir, 'src'), SDK_DIR),
     testHostImport: importPath(path.join(dir, 'test'), path.join(SDK_DIR, 'test-host')),
-    schemaPath: importPath(dir, path.join(SDK_DIR, 'manifest', 'manifest.schema.json')),
     baseTsconfig: importPath(dir, path.join(REPO_ROOT, 'tsconfig.json')),
     rootDir: importPath(dir, commonAncestor(dir, REPO_ROOT)),
     typeRoots: importPath(dir, path.join(REPO_ROOT, 'node_modules', '@types')),
   };
   const files: [string, string][] = [
-    ['module.json', moduleJson(t)],
     ['src/index.ts', indexTs(t)],
     [`test/${name}.test.ts`, testTs(t)],
     ['tsconfig.json', tsconfigJson(t)],

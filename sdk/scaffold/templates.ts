@@ -1,7 +1,8 @@
 /**
  * The files `mandi module init` writes: a module that builds, packs and passes its own test as is,
  * showing the pieces every module has (an operation with schemas, a permission, a route, a handler
- * using ctx.host, a test on the real sandbox).
+ * using ctx.host, a test on the real sandbox), declared in TypeScript: module.json is not written
+ * here but by `mandi module build`, from the declarations.
  */
 import semver from 'semver';
 import { PLATFORM_VERSION } from '../manifest/compatibility';
@@ -12,8 +13,6 @@ export interface TemplateInput {
   sdkImport: string;
   /** Import specifier of sdk/test-host from test/. */
   testHostImport: string;
-  /** Path of manifest.schema.json from the module folder, for editor completion. */
-  schemaPath: string;
   /** Path of the repository's tsconfig.json from the module folder. */
   baseTsconfig: string;
   /** Folder holding both the module and the sdk, from the module folder (tsc's rootDir). */
@@ -22,59 +21,32 @@ export interface TemplateInput {
   typeRoots: string;
 }
 
-export function moduleJson(t: TemplateInput): string {
-  const manifest = {
-    $schema: t.schemaPath,
-    name: t.name,
-    version: '0.1.0',
-    description: `The ${t.name} module.`,
-    compatibility: { platform: `^${semver.major(PLATFORM_VERSION)}.0.0` },
-    main: 'dist/index.js',
-    api: {
-      provides: [
-        {
-          name: `${t.name}.hello`,
-          description: 'Greets someone by name.',
-          permission: `${t.name}.view`,
-          input: {
-            type: 'object',
-            properties: { who: { type: 'string', minLength: 1, maxLength: 100 } },
-            required: ['who'],
-            additionalProperties: false,
-          },
-          output: {
-            type: 'object',
-            properties: { message: { type: 'string' }, at: { type: 'string', format: 'date-time' } },
-            required: ['message', 'at'],
-          },
-        },
-      ],
-      consumes: [],
-    },
-    permissions: [{ name: `${t.name}.view`, description: `Use the ${t.name} module.` }],
-    http: {
-      routes: [{ method: 'GET', path: `/${t.name}/hello`, operation: `${t.name}.hello`, permission: `${t.name}.view` }],
-    },
-    limits: { memory_mb: 64, timeout_ms: 2000 },
-  };
-  return `${JSON.stringify(manifest, null, 2)}\n`;
-}
-
+/** src/index.ts: the module declared in TypeScript; `mandi module build` writes module.json from it. */
 export function indexTs(t: TemplateInput): string {
-  return `import { defineModule } from '${t.sdkImport}';
-
-interface HelloInput {
-  who: string;
-}
+  return `import { defineModule, operation, Type } from '${t.sdkImport}';
 
 export default defineModule({
+  name: '${t.name}',
+  version: '0.1.0',
+  description: 'The ${t.name} module.',
+  compatibility: { platform: '^${semver.major(PLATFORM_VERSION)}.0.0' },
+  main: 'dist/index.js',
+  permissions: [{ name: '${t.name}.view', description: 'Use the ${t.name} module.' }],
   operations: {
-    // ${t.name}.hello: the bus has already checked the input against module.json.
-    async hello(input: HelloInput, ctx) {
-      ctx.host.log.info('greeting', { who: input.who, tenant: ctx.tenantId });
-      return { message: \`Hello, \${input.who}!\`, at: new Date(ctx.host.now()).toISOString() };
-    },
+    hello: operation({
+      description: 'Greets someone by name.',
+      permission: '${t.name}.view',
+      input: Type.Object({ who: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
+      output: Type.Object({ message: Type.String(), at: Type.String({ format: 'date-time' }) }),
+      http: { method: 'GET', path: '/${t.name}/hello', permission: '${t.name}.view' },
+      // input is typed from \`input\` (the bus has already checked it); the return value must match \`output\`.
+      async handler(input, ctx) {
+        ctx.host.log.info('greeting', { who: input.who, tenant: ctx.tenantId });
+        return { message: \`Hello, \${input.who}!\`, at: new Date(ctx.host.now()).toISOString() };
+      },
+    }),
   },
+  limits: { memory_mb: 64, timeout_ms: 2000 },
 });
 `;
 }

@@ -1,5 +1,6 @@
 /**
- * The SDK guide followed as a newcomer would (sdk/README.md sections 1, 5 and 8), so it cannot
+ * The SDK guide followed as a newcomer would (sdk/README.md sections 1, 5 and 8: the module declared
+ * in TypeScript, module.json written by the build), so it cannot
  * silently rot: each command line must appear in the guide word for word, and is then run as typed,
  * through the repository's `run` script, from a scratch folder outside the repository, against a
  * real platform (real HTTP, registry, rings, sandbox and tenant databases), including the author's
@@ -60,8 +61,13 @@ describe('sdk/README.md sections 1, 5 and 8: from nothing to a published, upgrad
   test('init, build, type check, the author\'s tests and pack, in the folder the author stands in', async () => {
     expect(await ok(`${RUN} npm run mandi -- module init loyalty`)).toContain('✔ created loyalty');
     expect(existsSync(path.join(moduleDir, 'tsconfig.json'))).toBe(true);
+    // Declared in TypeScript: module.json is the build's to write.
+    expect(readFileSync(path.join(moduleDir, 'src/index.ts'), 'utf8')).toContain("name: 'loyalty',");
+    expect(existsSync(path.join(moduleDir, 'module.json'))).toBe(false);
     expect(existsSync(path.join(ROOT, 'loyalty'))).toBe(false);
-    expect(await ok(`${RUN} npm run mandi -- module build loyalty`)).toMatch(/✔ module.json valid: loyalty@0.1.0\n✔ bundled dist\/index.js/);
+    expect(await ok(`${RUN} npm run mandi -- module build loyalty`)).toMatch(
+      /✔ wrote module.json from the declarations in src\/index.ts\n✔ module.json valid: loyalty@0.1.0\n✔ bundled dist\/index.js/,
+    );
     // The author's type check and own tests, on this run's PostgreSQL server (not a second embedded one).
     await ok(`${RUN} npx tsc -p $PWD/loyalty`);
     const tests = await guide(`${RUN} npx jest --roots $PWD/loyalty`, { DATABASE_URL: process.env.MANDI_TEST_PG_URL ?? '' });
@@ -81,20 +87,24 @@ describe('sdk/README.md sections 1, 5 and 8: from nothing to a published, upgrad
   }, 60_000);
 
   test('a second version with a migration reaches the tenant by promotion, and the ring rolls back', async () => {
-    // The changes the guide describes for 0.2.0: a table (section 4) and one migration.
-    const manifestFile = path.join(moduleDir, 'module.json');
-    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
-    manifest.version = '0.2.0';
-    manifest.data = {
-      models: {
-        Balance: {
-          table: 'balances',
-          columns: { customer_id: { type: 'string', length: 100, primaryKey: true }, points: { type: 'integer', nullable: false, default: 0 } },
-        },
-      },
-      migrations: [{ id: '001_points_not_negative', up: 'migrations/001_points_not_negative.up.sql', down: 'migrations/001_points_not_negative.down.sql' }],
-    };
-    writeFileSync(manifestFile, JSON.stringify(manifest, null, 2));
+    // The changes the guide describes for 0.2.0, in the declarations: the version, a table (section 4) and one migration.
+    const sourceFile = path.join(moduleDir, 'src/index.ts');
+    const data = [
+      '  data: {',
+      '    models: {',
+      '      Balance: {',
+      "        table: 'balances',",
+      "        columns: { customer_id: { type: 'string', length: 100, primaryKey: true }, points: { type: 'integer', nullable: false, default: 0 } },",
+      '      },',
+      '    },',
+      "    migrations: [{ id: '001_points_not_negative', up: 'migrations/001_points_not_negative.up.sql', down: 'migrations/001_points_not_negative.down.sql' }],",
+      '  },',
+      '',
+    ].join('\n');
+    expect(GUIDE).toContain(data);
+    expect(GUIDE).toContain("`version: '0.2.0'`");
+    const source = readFileSync(sourceFile, 'utf8');
+    writeFileSync(sourceFile, source.replace("version: '0.1.0',", "version: '0.2.0',").replace('  limits:', `${data}  limits:`));
     mkdirSync(path.join(moduleDir, 'migrations'));
     const up = 'ALTER TABLE balances ADD CONSTRAINT balances_points_not_negative CHECK (points >= 0);';
     const down = 'ALTER TABLE balances DROP CONSTRAINT balances_points_not_negative;';
@@ -103,7 +113,9 @@ describe('sdk/README.md sections 1, 5 and 8: from nothing to a published, upgrad
     writeFileSync(path.join(moduleDir, 'migrations/001_points_not_negative.up.sql'), `${up}\n`);
     writeFileSync(path.join(moduleDir, 'migrations/001_points_not_negative.down.sql'), `${down}\n`);
 
-    expect(await ok(`${RUN} npm run mandi -- module publish loyalty`)).toContain('✔ published loyalty@0.2.0');
+    expect(await ok(`${RUN} npm run mandi -- module publish loyalty`)).toMatch(/✔ built loyalty@0.2.0\n[^]*✔ published loyalty@0.2.0/);
+    // publish rebuilt: the module.json it packed is the declarations' and stays for the author to commit.
+    expect(JSON.parse(readFileSync(path.join(moduleDir, 'module.json'), 'utf8'))).toMatchObject({ version: '0.2.0', data: { migrations: [{ id: '001_points_not_negative' }] } });
     expect(await ok(`${RUN} npm run mandi -- ring promote loyalty@0.2.0 --to canary`)).toContain('(release 2; was 0.1.0); 1 tenant(s) migrated');
     expect(await migrations()).toEqual(['001_points_not_negative']);
     expect(await ok(`${RUN} npm run mandi -- ring rollback canary`)).toContain('✔ ring canary is back at release 1 (loyalty 0.2.0 → 0.1.0); 1 tenant(s) migrated');

@@ -5,7 +5,7 @@
  * and renewed after 9 days (Shiprocket tokens live 10) or when an answer is 401.
  */
 import Decimal from 'decimal.js';
-import { defineModule, type HandlerContext } from '../../../sdk';
+import { defineModule, operation, Type, type HandlerContext, type Static } from '../../../sdk';
 
 class ShiprocketError extends Error {
   constructor(readonly code: string, message: string, readonly details: { status: number } & Record<string, unknown>) {
@@ -14,6 +14,7 @@ class ShiprocketError extends Error {
 }
 
 const TOKEN_MS = 9 * 86_400_000;
+const BASE_URL = 'https://apiv2.shiprocket.in';
 
 /** HMAC under the host (module code has no crypto): comparing two HMACs compares in constant time. */
 async function hmacOf(ctx: HandlerContext, key: string, message: string): Promise<string> {
@@ -28,7 +29,7 @@ async function settings(ctx: HandlerContext) {
 async function token(ctx: HandlerContext, fresh = false): Promise<{ base: string; token: string }> {
   const s = await settings(ctx);
   if (!s.email || !s.password) throw new ShiprocketError('CARRIER_NOT_CONFIGURED', 'Shiprocket is not configured for this tenant: PUT /shipping-shiprocket/settings.', { status: 422 });
-  const base = s.base_url ?? 'https://apiv2.shiprocket.in';
+  const base = s.base_url ?? BASE_URL;
   if (!fresh && s.token && Number(s.token_at) + TOKEN_MS > ctx.host.now()) return { base, token: s.token };
   const res = await ctx.host.fetch(`${base}/v1/external/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: s.email, password: s.password }) });
   if (res.status !== 200) throw new ShiprocketError('SHIPROCKET_AUTH_FAILED', `Shiprocket login answered ${res.status}.`, { status: 502 });
@@ -58,8 +59,11 @@ async function api<T>(ctx: HandlerContext, method: 'GET' | 'POST', path: string,
   throw new ShiprocketError('SHIPROCKET_AUTH_FAILED', 'Shiprocket refused the renewed token.', { status: 502 });
 }
 
-/** Shiprocket's status labels → the shipment statuses of spec 3 ("ndr" marks a failed attempt). */
-const STATUS: Record<string, string> = {
+/** The shipment statuses of spec 3 a tracking update reports ("ndr" marks a failed attempt). */
+const ShipmentStatus = Type.StringEnum(['picked_up', 'in_transit', 'out_for_delivery', 'delivered', 'ndr', 'rto_initiated', 'rto_received', 'cancelled']);
+
+/** Shiprocket's status labels → the shipment statuses of spec 3. */
+const STATUS: Record<string, Static<typeof ShipmentStatus>> = {
   'PICKED UP': 'picked_up', 'PICKUP DONE': 'picked_up', SHIPPED: 'in_transit', 'IN TRANSIT': 'in_transit', 'REACHED AT DESTINATION HUB': 'in_transit',
   'OUT FOR DELIVERY': 'out_for_delivery', DELIVERED: 'delivered', UNDELIVERED: 'ndr', 'DELIVERY FAILED': 'ndr', NDR: 'ndr',
   'RTO INITIATED': 'rto_initiated', 'RTO IN TRANSIT': 'rto_initiated', 'RTO DELIVERED': 'rto_received', CANCELED: 'cancelled', CANCELLED: 'cancelled',
@@ -88,87 +92,226 @@ function scanUpdate(scan: Scan, label: unknown) {
 
 type Addr = { name?: string; line1?: string; line2?: string; city?: string; state?: string; pincode?: string; country?: string; phone?: string; email?: string };
 type Item = { name: string; sku?: string | null; quantity: number; unit_price: string; hsn_code?: string | null };
+/** One courier of Shiprocket's serviceability answer (the fields read here). */
+type Courier = { courier_company_id: number; courier_name: string; rate?: number | string; etd?: string | null; estimated_delivery_days?: string | number | null; cod?: number | boolean };
+/** What the host hands a public webhook route beside Shiprocket's body: the request's headers. */
+type WebhookIn = { awb?: string; current_status?: string; shipment_status?: string; current_timestamp?: string; location?: string; scans?: Scan[]; _request: { headers: Record<string, string> } };
 
+const Pincode = Type.String({ pattern: '^\\d{6}$' });
+const Dimensions = Type.Unsafe<Record<string, unknown> | null>({ type: ['object', 'null'] });
+/** One tracking update, as the poll and the webhook hand it to orders.apply_tracking_update. */
+const TrackingEvent = Type.Object({
+  status: ShipmentStatus,
+  location: Type.Optional(Type.String()),
+  description: Type.Optional(Type.String()),
+  reason: Type.Optional(Type.String({ description: 'the failed attempt\'s reason (ndr only)' })),
+  occurred_at: Type.Optional(Type.String({ format: 'date-time' })),
+  raw: Type.Record(Type.String(), Type.Unknown(), { description: 'the scan as Shiprocket sent it' }),
+});
 export default defineModule({
+  name: 'shipping_shiprocket',
+  version: '1.0.0',
+  description:
+    "Shiprocket carrier aggregator (records name it shipping-shiprocket): rates (GET /v1/external/courier/serviceability/), booking (POST /v1/external/orders/create/adhoc + POST /v1/external/courier/assign/awb) and tracking (GET /v1/external/courier/track/awb/{awb}) over Shiprocket's public API, token from POST /v1/external/auth/login.",
+  compatibility: { platform: '^2.0.0' },
+  main: 'dist/index.js',
+  consumes: ['orders.apply_tracking_update'],
+  permissions: [
+    { name: 'shipping_shiprocket.use', description: 'Get Shiprocket rates, book and track shipments.' },
+    { name: 'shipping_shiprocket.manage', description: 'Configure the Shiprocket account.' },
+  ],
   operations: {
-    describe: () => ({ carrier_module: 'shipping-shiprocket', name: 'Shiprocket', supports: ['rates', 'create', 'track'] }),
+    describe: operation({
+      ai_tool: false,
+      description: 'Carrier contract: who this carrier is.',
+      permission: 'shipping_shiprocket.use',
+      input: Type.Object({}, { additionalProperties: false }),
+      output: Type.Object({ carrier_module: Type.String(), name: Type.String(), supports: Type.Array(Type.String()) }),
+      handler: () => ({ carrier_module: 'shipping-shiprocket', name: 'Shiprocket', supports: ['rates', 'create', 'track'] }),
+    }),
 
-    async getRates(input: { pickup_pincode: string; delivery_pincode: string; weight: string | number; cod?: boolean }, ctx) {
-      const q = `pickup_postcode=${input.pickup_pincode}&delivery_postcode=${input.delivery_pincode}&weight=${encodeURIComponent(String(input.weight))}&cod=${input.cod ? 1 : 0}`;
-      const out = await api<{ data?: { available_courier_companies?: Array<Record<string, unknown>> } }>(ctx, 'GET', `/v1/external/courier/serviceability/?${q}`);
-      const rates = (out.data?.available_courier_companies ?? []).map((c) => ({
-        courier_id: c.courier_company_id, courier_name: c.courier_name, rate: new Decimal(String(c.rate ?? 0)).toFixed(2), etd: c.etd ?? null,
-        estimated_days: c.estimated_delivery_days ?? null, cod: Boolean(c.cod),
-      }));
-      return { carrier_module: 'shipping-shiprocket', rates };
-    },
+    getRates: operation({
+      description: 'shipping.getRates contract: courier rates between two pincodes for a weight (kg).',
+      permission: 'shipping_shiprocket.use',
+      input: Type.Object(
+        {
+          pickup_pincode: Pincode,
+          delivery_pincode: Pincode,
+          weight: Type.Unsafe<string | number>({ type: ['string', 'number'] }),
+          dimensions: Type.Optional(Dimensions),
+          cod: Type.Optional(Type.Boolean()),
+          cod_amount: Type.Optional(Type.String()),
+        },
+        { additionalProperties: false },
+      ),
+      output: Type.Object({
+        carrier_module: Type.String(),
+        rates: Type.Array(
+          Type.Object({
+            courier_id: Type.Integer({ description: "Shiprocket's courier_company_id" }),
+            courier_name: Type.String(),
+            rate: Type.String({ pattern: '^\\d+\\.\\d{2}$' }),
+            etd: Type.Nullable(Type.String()),
+            estimated_days: Type.Unsafe<string | number | null>({ type: ['string', 'number', 'null'] }),
+            cod: Type.Boolean(),
+          }),
+        ),
+      }),
+      async handler(input, ctx) {
+        const q = `pickup_postcode=${input.pickup_pincode}&delivery_postcode=${input.delivery_pincode}&weight=${encodeURIComponent(String(input.weight))}&cod=${input.cod ? 1 : 0}`;
+        const out = await api<{ data?: { available_courier_companies?: Courier[] } }>(ctx, 'GET', `/v1/external/courier/serviceability/?${q}`);
+        const rates = (out.data?.available_courier_companies ?? []).map((c) => ({
+          courier_id: c.courier_company_id, courier_name: c.courier_name, rate: new Decimal(String(c.rate ?? 0)).toFixed(2), etd: c.etd ?? null,
+          estimated_days: c.estimated_delivery_days ?? null, cod: Boolean(c.cod),
+        }));
+        return { carrier_module: 'shipping-shiprocket', rates };
+      },
+    }),
 
-    async createShipment(input: { order_number: string; pickup_address?: Addr; delivery_address: Addr; items: Item[]; weight?: string | number | null; dimensions?: Record<string, unknown> | null; cod_amount: string; customer?: Addr; payment_method?: string }, ctx) {
-      const s = await settings(ctx);
-      const d = input.delivery_address;
-      const c = input.customer ?? {};
-      const cod = new Decimal(input.cod_amount).gt(0);
-      const subTotal = input.items.reduce((a, i) => a.plus(new Decimal(i.unit_price).times(i.quantity)), new Decimal(0));
-      const dims = input.dimensions ?? {};
-      const created = await api<{ order_id: number; shipment_id: number; status: string }>(ctx, 'POST', '/v1/external/orders/create/adhoc', {
-        order_id: input.order_number, order_date: new Date(ctx.host.now()).toISOString().slice(0, 16).replace('T', ' '), pickup_location: s.pickup_location ?? 'Primary',
-        billing_customer_name: d.name ?? c.name ?? '', billing_last_name: '', billing_address: d.line1 ?? '', billing_address_2: d.line2 ?? '', billing_city: d.city ?? '',
-        billing_pincode: d.pincode ?? '', billing_state: d.state ?? '', billing_country: d.country ?? 'India', billing_email: c.email ?? '', billing_phone: d.phone ?? c.phone ?? '',
-        shipping_is_billing: true,
-        order_items: input.items.map((i) => ({ name: i.name, sku: i.sku ?? i.name, units: i.quantity, selling_price: i.unit_price, hsn: i.hsn_code ?? '' })),
-        payment_method: cod ? 'COD' : 'Prepaid', sub_total: cod ? new Decimal(input.cod_amount).toFixed(2) : subTotal.toFixed(2),
-        length: Number(dims.length ?? 10), breadth: Number(dims.width ?? 10), height: Number(dims.height ?? 10), weight: Number(input.weight ?? dims.weight ?? 0.5),
-      });
-      const assigned = await api<{ awb_assign_status: number; response?: { data?: { awb_code?: string; courier_name?: string } } }>(ctx, 'POST', '/v1/external/courier/assign/awb', { shipment_id: created.shipment_id });
-      const awb = assigned.response?.data?.awb_code;
-      if (!awb) throw new ShiprocketError('AWB_NOT_ASSIGNED', 'Shiprocket did not assign an AWB.', { status: 502 });
-      return {
-        awb_number: awb, courier: assigned.response?.data?.courier_name ?? null, tracking_url: `https://shiprocket.co/tracking/${awb}`,
-        pickup_token: String(created.shipment_id), carrier_reference: String(created.order_id),
-      };
-    },
+    createShipment: operation({
+      ai_tool: false,
+      description:
+        'shipping.createShipment contract: books the shipment (adhoc order, then AWB assignment); cod_amount is the order total for COD orders and 0 otherwise.',
+      permission: 'shipping_shiprocket.use',
+      input: Type.Object(
+        {
+          order_number: Type.String({ minLength: 1 }),
+          pickup_address: Type.Optional(Type.Unsafe<Addr>({ type: 'object' })),
+          delivery_address: Type.Unsafe<Addr>({ type: 'object' }),
+          items: Type.Unsafe<Item[]>({ type: 'array', minItems: 1 }),
+          weight: Type.Optional(Type.Unsafe<string | number | null>({ type: ['string', 'number', 'null'] })),
+          dimensions: Type.Optional(Dimensions),
+          cod_amount: Type.String(),
+          customer: Type.Optional(Type.Unsafe<Addr>({ type: 'object' })),
+          payment_method: Type.Optional(Type.String()),
+        },
+        { additionalProperties: false },
+      ),
+      output: Type.Object({
+        awb_number: Type.String(),
+        courier: Type.Nullable(Type.String()),
+        tracking_url: Type.String(),
+        pickup_token: Type.String({ description: "Shiprocket's shipment id" }),
+        carrier_reference: Type.String({ description: "Shiprocket's order id" }),
+      }),
+      async handler(input, ctx) {
+        const s = await settings(ctx);
+        const d = input.delivery_address;
+        const c = input.customer ?? {};
+        const cod = new Decimal(input.cod_amount).gt(0);
+        const subTotal = input.items.reduce((a, i) => a.plus(new Decimal(i.unit_price).times(i.quantity)), new Decimal(0));
+        const dims = input.dimensions ?? {};
+        const created = await api<{ order_id: number; shipment_id: number; status: string }>(ctx, 'POST', '/v1/external/orders/create/adhoc', {
+          order_id: input.order_number, order_date: new Date(ctx.host.now()).toISOString().slice(0, 16).replace('T', ' '), pickup_location: s.pickup_location ?? 'Primary',
+          billing_customer_name: d.name ?? c.name ?? '', billing_last_name: '', billing_address: d.line1 ?? '', billing_address_2: d.line2 ?? '', billing_city: d.city ?? '',
+          billing_pincode: d.pincode ?? '', billing_state: d.state ?? '', billing_country: d.country ?? 'India', billing_email: c.email ?? '', billing_phone: d.phone ?? c.phone ?? '',
+          shipping_is_billing: true,
+          order_items: input.items.map((i) => ({ name: i.name, sku: i.sku ?? i.name, units: i.quantity, selling_price: i.unit_price, hsn: i.hsn_code ?? '' })),
+          payment_method: cod ? 'COD' : 'Prepaid', sub_total: cod ? new Decimal(input.cod_amount).toFixed(2) : subTotal.toFixed(2),
+          length: Number(dims.length ?? 10), breadth: Number(dims.width ?? 10), height: Number(dims.height ?? 10), weight: Number(input.weight ?? dims.weight ?? 0.5),
+        });
+        const assigned = await api<{ awb_assign_status: number; response?: { data?: { awb_code?: string; courier_name?: string } } }>(ctx, 'POST', '/v1/external/courier/assign/awb', { shipment_id: created.shipment_id });
+        const awb = assigned.response?.data?.awb_code;
+        if (!awb) throw new ShiprocketError('AWB_NOT_ASSIGNED', 'Shiprocket did not assign an AWB.', { status: 502 });
+        return {
+          awb_number: awb, courier: assigned.response?.data?.courier_name ?? null, tracking_url: `https://shiprocket.co/tracking/${awb}`,
+          pickup_token: String(created.shipment_id), carrier_reference: String(created.order_id),
+        };
+      },
+    }),
 
-    async track(input: { awb_number: string }, ctx) {
-      const out = await api<{ tracking_data?: { shipment_track_activities?: Array<Record<string, unknown>> } }>(ctx, 'GET', `/v1/external/courier/track/awb/${encodeURIComponent(input.awb_number)}`);
-      const events = [];
-      for (const a of out.tracking_data?.shipment_track_activities ?? []) {
-        const update = scanUpdate(a, a['sr-status-label'] ?? a.status);
-        if (update) events.push({ ...update, raw: a });
-      }
-      events.sort((a, b) => String(a.occurred_at).localeCompare(String(b.occurred_at)));
-      return { awb_number: input.awb_number, events };
-    },
+    track: operation({
+      description:
+        'Tracking events of an AWB, mapped to shipment statuses (picked_up, in_transit, out_for_delivery, delivered, ndr, rto_initiated, rto_received, cancelled).',
+      permission: 'shipping_shiprocket.use',
+      input: Type.Object({ awb_number: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+      output: Type.Object({ awb_number: Type.String(), events: Type.Array(TrackingEvent, { description: 'oldest first' }) }),
+      async handler(input, ctx) {
+        const out = await api<{ tracking_data?: { shipment_track_activities?: Scan[] } }>(ctx, 'GET', `/v1/external/courier/track/awb/${encodeURIComponent(input.awb_number)}`);
+        const events = [];
+        for (const a of out.tracking_data?.shipment_track_activities ?? []) {
+          const update = scanUpdate(a, a['sr-status-label'] ?? a.status);
+          if (update) events.push({ ...update, raw: a });
+        }
+        events.sort((a, b) => String(a.occurred_at).localeCompare(String(b.occurred_at)));
+        return { awb_number: input.awb_number, events };
+      },
+    }),
+
+    configure: operation({
+      ai_tool: false,
+      description:
+        "Sets the tenant's Shiprocket API user (email, password), base URL and pickup location name (the origin must be in modules.fetch_origins). With webhook_token, Shiprocket's tracking webhook (POST /shipping-shiprocket/webhook) is accepted.",
+      permission: 'shipping_shiprocket.manage',
+      input: Type.Object(
+        {
+          email: Type.String({ minLength: 3 }),
+          password: Type.String({ minLength: 1 }),
+          base_url: Type.Optional(Type.String({ pattern: '^https?://[^/]+$' })),
+          pickup_location: Type.Optional(Type.String()),
+          webhook_token: Type.Optional(
+            Type.String({ minLength: 16, description: 'The token Shiprocket sends in the x-api-key header of its tracking webhook.' }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      output: Type.Object({ configured: Type.Boolean(), email: Type.String(), base_url: Type.String() }),
+      http: { method: 'PUT', path: '/shipping-shiprocket/settings', permission: 'shipping_shiprocket.manage' },
+      async handler(input, ctx) {
+        await ctx.host.db.transaction(async (tx) => {
+          if (input.webhook_token) await tx.upsert('Setting', { key: 'webhook_token', value: input.webhook_token });
+          await tx.upsert('Setting', { key: 'email', value: input.email });
+          await tx.upsert('Setting', { key: 'password', value: input.password });
+          await tx.upsert('Setting', { key: 'base_url', value: input.base_url ?? BASE_URL });
+          await tx.upsert('Setting', { key: 'pickup_location', value: input.pickup_location ?? 'Primary' });
+          await tx.destroy('Setting', { where: { key: { $in: ['token', 'token_at'] } } });
+        });
+        return { configured: true, email: input.email, base_url: input.base_url ?? BASE_URL };
+      },
+    }),
 
     /**
      * Shiprocket pushes tracking updates to this public route with the token configured in its panel
      * in `x-api-key`; the body names the AWB and the current status label.
      */
-    async webhook(input: { awb?: string; current_status?: string; shipment_status?: string; current_timestamp?: string; location?: string; scans?: Scan[]; _request: { headers: Record<string, string> } }, ctx) {
-      const expected = (await settings(ctx)).webhook_token;
-      const given = input._request.headers['x-api-key'] ?? '';
-      // Comparing HMACs of the two tokens instead of the tokens keeps the comparison's timing useless to a guesser.
-      const matches = !!expected && (await hmacOf(ctx, expected, given)) === (await hmacOf(ctx, expected, expected));
-      if (!matches) throw new ShiprocketError('INVALID_WEBHOOK_TOKEN', 'The x-api-key header does not match the configured webhook token.', { status: 401 });
-      const label = input.current_status ?? input.shipment_status;
-      // The push carries the shipment's scans; its latest is the update the poll would report.
-      const scans = Array.isArray(input.scans) ? input.scans : [];
-      const latest = scans.reduce<Scan | undefined>((a, b) => (a && (istToIso(a.date) ?? '') > (istToIso(b.date) ?? '') ? a : b), undefined);
-      const update = scanUpdate(latest ?? { date: input.current_timestamp, location: input.location, activity: label }, label);
-      if (!input.awb || !update) return { applied: false, reason: 'no AWB or an untracked status' };
-      const result = await ctx.host.call('orders.apply_tracking_update', { carrier_module: 'shipping-shiprocket', awb_number: input.awb, ...update });
-      return { applied: true, result };
-    },
-
-    async configure(input: { email: string; password: string; base_url?: string; pickup_location?: string; webhook_token?: string }, ctx) {
-      await ctx.host.db.transaction(async (tx) => {
-        if (input.webhook_token) await tx.upsert('Setting', { key: 'webhook_token', value: input.webhook_token });
-        await tx.upsert('Setting', { key: 'email', value: input.email });
-        await tx.upsert('Setting', { key: 'password', value: input.password });
-        await tx.upsert('Setting', { key: 'base_url', value: input.base_url ?? 'https://apiv2.shiprocket.in' });
-        await tx.upsert('Setting', { key: 'pickup_location', value: input.pickup_location ?? 'Primary' });
-        await tx.destroy('Setting', { where: { key: { $in: ['token', 'token_at'] } } });
-      });
-      return { configured: true, email: input.email, base_url: input.base_url ?? 'https://apiv2.shiprocket.in' };
+    webhook: operation({
+      ai_tool: false,
+      description: "Shiprocket's tracking webhook: checks the x-api-key token and hands the update to orders.apply_tracking_update.",
+      input: Type.Unsafe<WebhookIn>({ type: 'object', required: ['_request'] }),
+      output: Type.Object({
+        applied: Type.Boolean(),
+        reason: Type.Optional(Type.String()),
+        result: Type.Optional(Type.Unknown({ description: "orders.apply_tracking_update's answer, when the update was applied" })),
+      }),
+      http: { method: 'POST', path: '/shipping-shiprocket/webhook', public: true, rate_limit: '600/60' },
+      async handler(input, ctx) {
+        const expected = (await settings(ctx)).webhook_token;
+        const given = input._request.headers['x-api-key'] ?? '';
+        // Comparing HMACs of the two tokens instead of the tokens keeps the comparison's timing useless to a guesser.
+        const matches = !!expected && (await hmacOf(ctx, expected, given)) === (await hmacOf(ctx, expected, expected));
+        if (!matches) throw new ShiprocketError('INVALID_WEBHOOK_TOKEN', 'The x-api-key header does not match the configured webhook token.', { status: 401 });
+        const label = input.current_status ?? input.shipment_status;
+        // The push carries the shipment's scans; its latest is the update the poll would report.
+        const scans = Array.isArray(input.scans) ? input.scans : [];
+        const latest = scans.reduce<Scan | undefined>((a, b) => (a && (istToIso(a.date) ?? '') > (istToIso(b.date) ?? '') ? a : b), undefined);
+        const update = scanUpdate(latest ?? { date: input.current_timestamp, location: input.location, activity: label }, label);
+        if (!input.awb || !update) return { applied: false, reason: 'no AWB or an untracked status' };
+        const result = await ctx.host.call('orders.apply_tracking_update', { carrier_module: 'shipping-shiprocket', awb_number: input.awb, ...update });
+        return { applied: true, result };
+      },
+    }),
+  },
+  data: {
+    models: {
+      Setting: {
+        table: 'settings',
+        columns: {
+          key: { type: 'string', length: 50, primaryKey: true },
+          value: { type: 'text', nullable: false },
+        },
+      },
     },
   },
+  limits: { memory_mb: 32, timeout_ms: 20000 },
 });
+
