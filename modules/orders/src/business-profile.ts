@@ -10,7 +10,7 @@
 import type { HandlerContext } from '../../../sdk';
 import { OrdersError } from './errors';
 import { changingDefinitions } from './definition-cache';
-import { gstinProblem, gstState } from './gstin';
+import { gstinProblem, gstState, normalGstin } from './gstin';
 import { getSetting, inTransaction, nowIso } from './store';
 
 export type BusinessAddress = { line1: string; line2?: string; city: string; state: string; state_code: string; pincode: string; country: string };
@@ -42,7 +42,7 @@ function checked(merged: Input): { profile: BusinessProfile } | { errors: FieldE
   if (required['address.state'] && !state) bad('address.state', `"${required['address.state']}" is not an Indian state or union territory (name or GST state code).`);
   const pincode = required['address.pincode'];
   if (pincode && !/^[1-9]\d{5}$/.test(pincode)) bad('address.pincode', 'The PIN code must be 6 digits.');
-  const gstin = merged.gstin ? String(merged.gstin).replace(/\s+/g, '').toUpperCase() : null;
+  const gstin = merged.gstin ? normalGstin(merged.gstin) : null;
   if (gstin) {
     const problem = gstinProblem(gstin);
     if (problem) bad('gstin', `The GSTIN ${problem}.`);

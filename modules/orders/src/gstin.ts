@@ -48,7 +48,10 @@ function checkCharacter(first14: string): string {
   return CHARS[(36 - (sum % 36)) % 36]!;
 }
 
-/** Why a GSTIN is not one, or null when it is (upper-cased, spaces removed first). */
+/** A GSTIN as typed, in the form it is checked and stored in: spaces removed, upper-cased. */
+export const normalGstin = (value: unknown): string => String(value).replace(/\s+/g, '').toUpperCase();
+
+/** Why a GSTIN is not one, or null when it is (normalised first: normalGstin). */
 export function gstinProblem(gstin: string): string | null {
   if (gstin.length !== 15) return 'must be 15 characters';
   if (!SHAPE.test(gstin)) return 'must be a 2-digit state code, a PAN (5 letters, 4 digits, 1 letter), an entity number, a letter and a check character';
@@ -60,7 +63,7 @@ export function gstinProblem(gstin: string): string | null {
 /** A GSTIN field of a request: normalised, or a 422 on that field. Empty means none. */
 export function parseGstin(value: unknown, field: string): string | null {
   if (value === undefined || value === null || value === '') return null;
-  const gstin = String(value).replace(/\s+/g, '').toUpperCase();
+  const gstin = normalGstin(value);
   const problem = gstinProblem(gstin);
   if (problem) throw invalid(field, `The GSTIN ${problem}.`);
   return gstin;
