@@ -3,14 +3,9 @@
  * `mandi module pack` packs it, promoted to stable and installed alone in a fresh tenant. Its schema
  * file only extends Query and Mutation (`extend type ...`), and no other module defines either root.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { buildModule } from '../../sdk/build/build-module';
-import { needsBuild } from '../../sdk/build/needs-build';
-import { packModule } from '../../sdk/package';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
-import { inTenant, promoteOk, rawRequest, tenantIn, type ShopTenant } from '../rings/support';
+import { inTenant, promoteOk, publishOk, tenantIn, type ShopTenant } from '../rings/support';
 import { gql, type Who } from './support';
 
 const ORDERS = path.resolve(__dirname, '../../modules/orders');
@@ -22,12 +17,9 @@ describe('spec 1 GraphQL rule 5(a): orders alone, from the registry, in a fresh 
   let who: Who;
 
   beforeAll(async () => {
-    if (await needsBuild(ORDERS, 'dist/index.js')) await buildModule(ORDERS);
     tp = await startTestPlatform();
     owner = await tp.install('acme');
-    const pkg = await packModule(ORDERS, { outDir: await mkdtemp(path.join(os.tmpdir(), 'mandi-pkg-')) });
-    const published = await rawRequest(tp, 'POST', '/registry/packages', { token: owner.token, body: pkg.buffer });
-    if (published.status !== 201) throw new Error(`publish failed: ${published.status} ${JSON.stringify(published.body)}`);
+    await publishOk(tp, owner.token, ORDERS);
     await promoteOk(tp, owner.token, 'stable', 'orders', '1.0.0');
     shop = await tenantIn(tp, { token: owner.token, alias: 'acme' }, 'kirana', 'stable');
     const installed = await inTenant(tp, shop, '/modules/orders/install', { body: {} });
