@@ -19,7 +19,8 @@
  * - Each answers 201 {message, tenant, user, token, requires_verification: true} (apply adds
  *   domain: {requested, assigned, fallback_applied, reason}), creates the tenant database and domain
  *   rows, and mails the owner a verification link. Passwords follow the rule in
- *   core/accounts/password-rules.ts. The two public endpoints allow 10 requests an hour per address.
+ *   core/accounts/password-rules.ts. The two public endpoints allow 10 requests an hour per address
+ *   (an IPv6 client is its /64, as in every rate limit).
  * - POST /admin/tenants {name, alias?, ring?}: super admins create further tenants.
  */
 import type { RequestHandler, Router } from 'express';
@@ -31,7 +32,6 @@ import { MandiError, ValidationError, notFound } from '../errors';
 import { rateLimit } from '../drivers';
 import { BodyReader } from '../http/validate-body';
 import type { Accounts } from '../accounts';
-import { clientIp } from '../accounts/client';
 import { newPasswordProblems } from '../accounts/password-rules';
 import type { TenantService } from './tenant-service';
 import { ALIAS_PATTERN, RESERVED_ALIASES, newTenantId, normaliseSubdomain } from './tenant-id';
@@ -78,7 +78,7 @@ function checkAlias(body: BodyReader, field: string, value: string | undefined, 
 
 export function registerOnboardingRoutes(api: Router, { central, tenants, authenticated, accounts }: OnboardingDeps): void {
   const { registration } = accounts;
-  const publicLimit = rateLimit(accounts.drivers.rateLimiter, { name: 'onboarding', points: 10, durationSeconds: 3600, key: (req) => clientIp(req) });
+  const publicLimit = rateLimit(accounts.drivers.rateLimiter, { name: 'onboarding', points: 10, durationSeconds: 3600 });
 
   const aliasTaken = async (alias: string) => (await central.models.Domain.count({ where: { domain: alias } })) > 0;
 

@@ -89,7 +89,7 @@ export class TenantService {
   /** Drops the domains from the cache of this node and of every other (they were unknown, or meant another tenant). */
   async domainsChanged(domains: readonly string[]): Promise<void> {
     this.forget(domains);
-    // Fire and forget, as the other invalidations: without it other nodes catch up within the 30 s TTL.
+    // A failed publish does not fail the change: other nodes then catch up within the 30 s TTL.
     await this.pubsub.publish(DOMAINS_CHANNEL, { domains }).catch(() => undefined);
   }
 

@@ -5,10 +5,7 @@
  * invitation its mailbox owner accepts, and nobody but that owner sets its password.
  */
 import { Secret, TOTP } from 'otpauth';
-import { startAccountsPlatform, type AccountsPlatform } from './support/accounts-platform';
-import type { ReceivedMail } from './support/smtp-sink';
-
-const invitationToken = (m: ReceivedMail) => /\/invitations\/([A-Za-z0-9_-]{43})/.exec(m.text)![1];
+import { invitationToken, startAccountsPlatform, type AccountsPlatform } from './support/accounts-platform';
 
 const VICTIM = 'victim@corp.example';
 const ATTACKER_PASSWORD = 'attacker-chose-this-1';

@@ -4,8 +4,7 @@
  * revoke, and that nobody but the invited address can accept.
  */
 import { QueryTypes } from 'sequelize';
-import { startAccountsPlatform, verificationLink, follow, type AccountsPlatform } from './support/accounts-platform';
-import type { ReceivedMail } from './support/smtp-sink';
+import { startAccountsPlatform, verificationLink, follow, invitationToken, type AccountsPlatform } from './support/accounts-platform';
 
 let ap: AccountsPlatform;
 let owner: Awaited<ReturnType<AccountsPlatform['tp']['install']>>;
@@ -16,9 +15,8 @@ const invitationMails = (to: string) => ap.smtp.mails.filter((m) => m.to.include
 const latestToken = async (to: string, count = 1): Promise<string> => {
   await ap.smtp.waitFor(() => invitationMails(to).length >= count);
   const mails = invitationMails(to);
-  return tokenOf(mails[mails.length - 1]);
+  return invitationToken(mails[mails.length - 1]);
 };
-const tokenOf = (m: ReceivedMail) => /\/invitations\/([A-Za-z0-9_-]{43})/.exec(m.text)![1];
 const login = (email: string, password: string, tenant = 'acme') => ap.api('/auth/login', { tenant, ip: '203.0.113.40', body: { email, password } });
 const listed = async (email: string) =>
   (await ap.api('/members', { token: owner.token, tenant: 'acme' })).body.members.filter((m: { user: { email: string } }) => m.user.email === email);
@@ -46,7 +44,7 @@ describe('spec 1: Email verification (invitation acceptance) and invitations', (
     expect(mail.text).toMatch(/expires in 7 days/);
     expect(mail.text).toMatch(/Security notice/);
     expect(mail.text).toContain(`${ap.tp.config.appUrl}/api/v1/invitations/`);
-    const token = tokenOf(mail);
+    const token = invitationToken(mail);
 
     const shown = await ap.api(`/invitations/${token}`);
     expect(shown.status).toBe(200);

@@ -119,6 +119,13 @@ describe('spec 1: Tenant onboarding', () => {
     expect(statuses.slice(0, 10).every((s) => s === 422)).toBe(true);
     expect(statuses[10]).toBe(429);
   });
+
+  test('public onboarding counts an IPv6 client per /64', async () => {
+    const statuses: number[] = [];
+    for (let i = 1; i <= 11; i++) statuses.push((await ap.api('/reseller-register/apply', { ip: `2001:db8:8:3::${i}`, body: { preferred_domain: 'x y' } })).status);
+    expect(statuses.slice(0, 10).every((s) => s === 422)).toBe(true);
+    expect(statuses[10]).toBe(429);
+  });
 });
 
 describe('spec 1: Tenant onboarding with public signup and reseller applications off (the default)', () => {

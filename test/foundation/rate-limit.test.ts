@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { newTokenString } from '../../core/auth/token-format';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 
 /** A bearer string of the token format that no token has. */
-const madeUpToken = () => `mnd_${randomBytes(30).toString('base64').replace(/[^0-9A-Za-z]/g, '').padEnd(40, 'x').slice(0, 40)}`;
+const madeUpToken = newTokenString;
 
 describe('DESIGN Drivers: rate-limited routes send X-RateLimit-* and 429 past the limit', () => {
   let tp: TestPlatform;

@@ -48,6 +48,13 @@ export function verificationLink(mail: ReceivedMail): string {
   return m[0];
 }
 
+/** The token of the invitation link in a mail's text part. */
+export function invitationToken(mail: ReceivedMail): string {
+  const m = /\/invitations\/([A-Za-z0-9_-]{43})/.exec(mail.text);
+  if (!m) throw new Error(`no invitation link in: ${mail.text}`);
+  return m[1]!;
+}
+
 /** Opens a link the way a mail client would: plain GET, no token, no tenant header. */
 export async function follow(url: string): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
   const res = await httpRequest(url, 'GET', {});
