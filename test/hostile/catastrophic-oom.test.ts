@@ -7,7 +7,7 @@ import { databaseUrl, dropDatabase } from '../../core/data/pg-admin';
 import { tenantDbName } from '../../core/data/tenant-databases';
 import { eventually } from '../support/eventually';
 import { freePort } from '../support/free-port';
-import { httpRequest, testServerUrl } from '../support/test-platform';
+import { apiClient, testServerUrl } from '../support/test-platform';
 
 /**
  * Some allocation shapes make V8 give up on an isolate below its memory limit (isolated-vm's
@@ -24,7 +24,7 @@ interface Node {
   output: () => string;
   /** The platform's pids, in the order the supervisor started them. */
   pids: () => number[];
-  api: (path: string, init?: { body?: unknown; token?: string; tenant?: string; actAs?: string; method?: string }) => Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  api: ReturnType<typeof apiClient>;
 }
 
 async function startSupervised(env: NodeJS.ProcessEnv, port: number): Promise<Node> {
@@ -36,17 +36,7 @@ async function startSupervised(env: NodeJS.ProcessEnv, port: number): Promise<No
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const base = `http://127.0.0.1:${port}/api/v1`;
-  const api: Node['api'] = async (p, init = {}) => {
-    const headers: Record<string, string> = {};
-    if (init.token) headers.authorization = `Bearer ${init.token}`;
-    if (init.tenant) headers['x-tenant'] = init.tenant;
-    if (init.actAs) headers['x-effective-tenant'] = init.actAs;
-    const body = init.body === undefined ? undefined : JSON.stringify(init.body);
-    if (body) headers['content-type'] = 'application/json';
-    const res = await httpRequest(base + p, init.method ?? (body ? 'POST' : 'GET'), headers, body);
-    return { status: res.status, body: res.text ? JSON.parse(res.text) : undefined };
-  };
+  const api = apiClient(`http://127.0.0.1:${port}`);
   return { child, api, output: () => out, pids: () => [...out.matchAll(/\[supervise\] started pid (\d+)/g)].map((m) => Number(m[1])) };
 }
 
@@ -68,7 +58,7 @@ describe('spec/DESIGN Sandbox: a catastrophic out-of-memory quarantines the modu
   let token: string;
   const tenantIds: string[] = [];
   const acme = (p: string, body?: unknown, method?: string) => node.api(p, { token, tenant: 'acme', body, method });
-  const globex = (p: string, body?: unknown) => node.api(p, { token, tenant: 'acme', actAs: 'globex', body });
+  const globex = (p: string, body?: unknown) => node.api(p, { token, tenant: 'acme', headers: { 'x-effective-tenant': 'globex' }, body });
 
   beforeAll(async () => {
     const port = await freePort();

@@ -1,5 +1,5 @@
 /**
- * Issue 3, item 5, and core/module-data/README.md (Roles): when the database user may not create
+ * DESIGN.md Data and core/module-data/README.md (Roles): when the database user may not create
  * roles, module migrations are refused (they would run with the platform's own rights) unless
  * MODULE_DB_ROLES=fallback-for-development allows it; either way the log says so once.
  */
@@ -21,7 +21,7 @@ const PACKAGE = modulePackage(
   { 'migrations/001.sql': `INSERT INTO "Reward" (code, title) VALUES ('m', 'Mug')`, 'migrations/001.down.sql': 'DELETE FROM "Reward"' },
 );
 
-describe('issue 3 item 5: module data without per-module roles', () => {
+describe('DESIGN.md Data, module-data README Roles: module data without per-module roles', () => {
   let h: Harness;
   let t: string;
   let dbs: TenantDatabases;

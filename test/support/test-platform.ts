@@ -61,6 +61,26 @@ export function httpRequest(url: string, method: string, headers: Record<string,
   });
 }
 
+/** Calls the API of the platform listening at `url` (in this process or another). */
+export function apiClient(url: string): (path: string, init?: ApiInit) => Promise<ApiResponse> {
+  return async (path, init = {}) => {
+    const headers: Record<string, string> = { ...(init.headers ?? {}) };
+    if (init.token) headers.authorization = `Bearer ${init.token}`;
+    if (init.tenant) headers['x-tenant'] = init.tenant;
+    let body: string | undefined = init.rawBody;
+    if (init.body !== undefined) body = JSON.stringify(init.body);
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await httpRequest(`${url}/api/v1${path}`, init.method ?? (body !== undefined ? 'POST' : 'GET'), headers, body);
+    let parsed: unknown = res.text;
+    try {
+      parsed = res.text ? JSON.parse(res.text) : undefined;
+    } catch {
+      /* not JSON: the test sees the text */
+    }
+    return { status: res.status, headers: res.headers, body: parsed };
+  };
+}
+
 export function testServerUrl(): string {
   const url = process.env.MANDI_TEST_PG_URL;
   if (!url) throw new Error('MANDI_TEST_PG_URL is not set: run the tests through jest (global-setup starts PostgreSQL).');
@@ -86,22 +106,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, centra
   });
   const platform = await startPlatform(config, logger ?? createLogger(config.logLevel));
 
-  const api = async (path: string, init: ApiInit = {}): Promise<ApiResponse> => {
-    const headers: Record<string, string> = { ...(init.headers ?? {}) };
-    if (init.token) headers.authorization = `Bearer ${init.token}`;
-    if (init.tenant) headers['x-tenant'] = init.tenant;
-    let body: string | undefined = init.rawBody;
-    if (init.body !== undefined) body = JSON.stringify(init.body);
-    if (body !== undefined) headers['content-type'] ??= 'application/json';
-    const res = await httpRequest(`${platform.url}/api/v1${path}`, init.method ?? (body !== undefined ? 'POST' : 'GET'), headers, body);
-    let parsed: unknown = res.text;
-    try {
-      parsed = res.text ? JSON.parse(res.text) : undefined;
-    } catch {
-      /* not JSON: the test sees the text */
-    }
-    return { status: res.status, headers: res.headers, body: parsed };
-  };
+  const api = apiClient(platform.url);
 
   const install = async (slug = 'acme') => {
     const res = await api('/install/owner', {
