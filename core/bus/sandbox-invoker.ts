@@ -4,7 +4,7 @@
  * sandbox failure becomes the typed error callers see.
  */
 import { LRUCache } from 'lru-cache';
-import { createFetchBridge, isSandboxError, type HostBridge, type ModuleSandbox, type SandboxError, type SandboxRuntime } from '../../sandbox';
+import { createFetchBridge, DEFAULT_LIMITS, isSandboxError, type HostBridge, type ModuleSandbox, type SandboxError, type SandboxRuntime } from '../../sandbox';
 import type { Clock } from '../clock';
 import { MandiError } from '../errors';
 import type { Logger } from '../logger';
@@ -95,7 +95,8 @@ export class SandboxInvoker {
     if (loaded) return loaded;
     const limits = mod.manifest.limits;
     return this.deps.runtime.load(mod.key, mod.code, {
-      ...(limits?.memory_mb ? { memoryMb: Math.min(limits.memory_mb, this.deps.maxMemoryMb) } : {}),
+      // An undeclared limit is the sandbox default, which the platform's cap bounds as well.
+      memoryMb: Math.min(limits?.memory_mb ?? DEFAULT_LIMITS.memoryMb, this.deps.maxMemoryMb),
       ...(limits?.timeout_ms ? { timeoutMs: limits.timeout_ms } : {}),
     });
   }

@@ -743,7 +743,7 @@ export interface Migration {
  */
 export interface Limits {
   /**
-   * Heap limit of the module's isolate, in MB, shared by all tenant contexts of that module version.
+   * Heap limit of the module's isolate, in MB, shared by all tenant contexts of that module version. Undeclared: 128, or the platform's SANDBOX_MAX_MEMORY_MB when lower (a declared value above that cap is refused).
    */
   memory_mb?: number;
   /**

@@ -8,8 +8,8 @@ import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 
 const oom = path.join(__dirname, 'fixtures', 'modules', 'oom');
 
-/** The oom fixture as version `version`, asking for `memoryMb`, in a folder of its own. */
-function oomAsking(memoryMb: number, version: string): string {
+/** The oom fixture as version `version`, asking for `memoryMb` (undefined: declaring none), in a folder of its own. */
+function oomAsking(memoryMb: number | undefined, version: string): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'mandi-greedy-'));
   cpSync(oom, dir, { recursive: true });
   const manifest = JSON.parse(readFileSync(path.join(dir, 'module.json'), 'utf8'));
@@ -46,5 +46,22 @@ describe('spec/DESIGN Sandbox: limits.memory_mb is capped by SANDBOX_MAX_MEMORY_
     const greedy = await loadModuleFromDir(oomAsking(129, '3.0.0'));
     expect(() => tp.platform.kernel.source.add(greedy)).toThrow(expect.objectContaining({ code: 'MODULE_MEMORY_OVER_CAP' }));
     expect(tp.platform.kernel.source.isLocal('oom')).toBe(false);
+  });
+});
+
+describe('spec/DESIGN Sandbox: a cap below the default memory limit', () => {
+  let tp: TestPlatform;
+  beforeAll(async () => {
+    tp = await startTestPlatform({ SANDBOX_MAX_MEMORY_MB: '64' });
+  }, 120_000);
+  afterAll(() => tp?.close());
+
+  it('a module declaring no memory_mb is not refused (it runs at the cap); one declaring more than the cap is', async () => {
+    const modest = await loadModuleFromDir(oomAsking(undefined, '4.0.0'));
+    expect(modest.manifest.limits?.memory_mb).toBeUndefined();
+    expect(() => tp.platform.kernel.source.add(modest)).not.toThrow();
+    expect(tp.platform.kernel.source.isLocal('oom')).toBe(true);
+    const greedy = await loadModuleFromDir(oomAsking(65, '4.0.1'));
+    expect(() => tp.platform.kernel.source.add(greedy)).toThrow(expect.objectContaining({ code: 'MODULE_MEMORY_OVER_CAP' }));
   });
 });
