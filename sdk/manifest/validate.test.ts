@@ -36,7 +36,8 @@ describe('DESIGN Manifest: a valid manifest', () => {
     expect(result.ok).toBe(true);
     const manifest = (result as { manifest: Manifest }).manifest;
     expect(manifest.main).toBe('dist/index.js');
-    expect(manifest.limits).toEqual({ memory_mb: 128, timeout_ms: 5000 });
+    // memory_mb has no default: undeclared, it is the sandbox default bounded by the platform's cap.
+    expect(manifest.limits).toEqual({ timeout_ms: 5000 });
     expect(manifest.api?.provides?.[0]).toMatchObject({ graphql_expose: true, public: false });
     expect(manifest.http?.routes?.[0].error_shape).toBe('platform');
     expect(input.main).toBeUndefined();
