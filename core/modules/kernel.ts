@@ -20,6 +20,7 @@ import { registerViewOperations } from '../module-data/materialized-views';
 import { registerWebhookOperations } from '../webhooks/deliver';
 import { ModuleHost } from './module-host';
 import { ModuleQuarantine } from './module-quarantine';
+import { privateNetworksAllowed } from '../tenancy/private-networks';
 import { ModuleSources } from './module-sources';
 import { registerPlatformOperations } from './platform-operations';
 import { ModuleScheduler } from './module-scheduler';
@@ -80,11 +81,11 @@ export async function createModuleKernel(deps: {
     let found = access.get(tenantId);
     if (!found) {
       const tenant = await central.models.Tenant.findByPk(tenantId, { attributes: ['settings'] });
-      const settings = tenant?.settings as { modules?: { fetch_origins?: unknown }; webhooks?: { allow_private_networks?: unknown } } | undefined;
+      const settings = tenant?.settings as { modules?: { fetch_origins?: unknown } } | undefined;
       const configured = settings?.modules?.fetch_origins;
       found = {
         origins: Array.isArray(configured) ? configured.filter((o): o is string => typeof o === 'string') : [],
-        allowPrivateNetworks: settings?.webhooks?.allow_private_networks === true,
+        allowPrivateNetworks: privateNetworksAllowed(settings),
       };
       access.set(tenantId, found);
     }

@@ -12,9 +12,14 @@ import type { CentralDb } from '../data/central-db';
 import { invalid, notFound } from '../errors';
 import type { TenantService } from './tenant-service';
 
+/** The setting read from a tenant's settings object (for callers that already hold it). */
+export function privateNetworksAllowed(settings: unknown): boolean {
+  return (settings as { webhooks?: { allow_private_networks?: unknown } } | null | undefined)?.webhooks?.allow_private_networks === true;
+}
+
 export async function allowsPrivateNetworks(central: CentralDb, tenantId: string): Promise<boolean> {
   const tenant = await central.models.Tenant.findByPk(tenantId, { attributes: ['settings'] });
-  return (tenant?.settings as { webhooks?: { allow_private_networks?: unknown } } | undefined)?.webhooks?.allow_private_networks === true;
+  return privateNetworksAllowed(tenant?.settings);
 }
 
 export function registerPrivateNetworkRoute(api: Router, deps: { central: CentralDb; tenants: TenantService; authenticated: RequestHandler }): void {
