@@ -36,10 +36,6 @@ export function createFetchBridge(allowedOrigins: string[], options: FetchBridge
     let body: string;
     try {
       res = await outboundRequest(url.href, { method: req.method, headers: req.headers, body: req.body, policy, maxRedirects: 0, timeoutMs });
-      if (Number(res.headers['content-length']) > maxResponseBytes) {
-        res.stream.destroy();
-        throw new OutboundNetworkError('too large', 'ETOOLARGE');
-      }
       body = await res.text(maxResponseBytes);
     } catch (e) {
       if (e instanceof OutboundUrlError) {

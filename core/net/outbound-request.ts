@@ -96,6 +96,11 @@ async function once(url: URL, method: string, headers: Record<string, string>, b
 }
 
 async function readText(res: IncomingMessage, limit = 5 * 1024 * 1024, over: 'refuse' | 'cut' = 'refuse'): Promise<string> {
+  // A body announced as too large is refused before any of it is read.
+  if (over === 'refuse' && Number(res.headers['content-length']) > limit) {
+    res.destroy();
+    throw new OutboundNetworkError(`response larger than ${limit} bytes`, 'ETOOLARGE');
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of res) {
