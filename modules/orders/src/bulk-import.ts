@@ -154,7 +154,7 @@ export async function cancelImport(input: { import_id: string }, ctx: HandlerCon
   return importView(await withTotals(ctx.host.db, { ...row, cancel_requested_at: row.cancel_requested_at ?? at }, true));
 }
 
-type ChunkInput =
+export type ChunkInput =
   | { phase: 'chunk'; context: { import_id: string }; job_id: string; chunk_index: number; header: string[]; rows: CsvRow[]; total_rows: number | null }
   | { phase: 'end'; context: { import_id: string }; job_id: string; status: 'completed' | 'cancelled' | 'failed'; error?: string; rows_read: number; total_rows: number };
 

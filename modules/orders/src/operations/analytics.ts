@@ -1,0 +1,126 @@
+/** orders operations: analytics read from the materialized views, and their refresh. */
+import { operation, Type } from '../../../../sdk';
+import { codVsPrepaid, dashboard, fulfillment, products, refreshAnalytics, revenue, sources } from '../analytics';
+import { getStats } from '../stats';
+
+export const analyticsOperations = {
+  analytics_dashboard: operation({
+    description: 'Total orders, revenue, average order value, unique customers, breakdowns by status and payment status.',
+    permission: 'orders.view',
+    ai_tool: false,
+    input: Type.Object(
+      {
+        from: Type.Optional(Type.String({ maxLength: 40, description: 'first day, inclusive (YYYY-MM-DD); default 29 days before to' })),
+        to: Type.Optional(Type.String({ maxLength: 40, description: 'last day, inclusive (YYYY-MM-DD); default today (UTC)' })),
+      },
+      { additionalProperties: false },
+    ),
+    output: Type.Unknown(),
+    http: { method: 'GET', path: '/orders/analytics/dashboard', permission: 'orders.view' },
+    handler: dashboard,
+  }),
+  analytics_revenue: operation({
+    description: 'Daily order counts and revenue.',
+    permission: 'orders.view',
+    ai_tool: false,
+    input: Type.Object(
+      {
+        from: Type.Optional(Type.String({ maxLength: 40, description: 'first day, inclusive (YYYY-MM-DD); default 29 days before to' })),
+        to: Type.Optional(Type.String({ maxLength: 40, description: 'last day, inclusive (YYYY-MM-DD); default today (UTC)' })),
+      },
+      { additionalProperties: false },
+    ),
+    output: Type.Unknown(),
+    http: { method: 'GET', path: '/orders/analytics/revenue', permission: 'orders.view' },
+    handler: revenue,
+  }),
+  analytics_fulfillment: operation({
+    description: 'Delivery, cancellation and RTO rates.',
+    permission: 'orders.view',
+    ai_tool: false,
+    input: Type.Object(
+      {
+        from: Type.Optional(Type.String({ maxLength: 40, description: 'first day, inclusive (YYYY-MM-DD); default 29 days before to' })),
+        to: Type.Optional(Type.String({ maxLength: 40, description: 'last day, inclusive (YYYY-MM-DD); default today (UTC)' })),
+      },
+      { additionalProperties: false },
+    ),
+    output: Type.Unknown(),
+    http: { method: 'GET', path: '/orders/analytics/fulfillment', permission: 'orders.view' },
+    handler: fulfillment,
+  }),
+  analytics_sources: operation({
+    description: 'Orders and revenue by source module.',
+    permission: 'orders.view',
+    ai_tool: false,
+    input: Type.Object(
+      {
+        from: Type.Optional(Type.String({ maxLength: 40, description: 'first day, inclusive (YYYY-MM-DD); default 29 days before to' })),
+        to: Type.Optional(Type.String({ maxLength: 40, description: 'last day, inclusive (YYYY-MM-DD); default today (UTC)' })),
+      },
+      { additionalProperties: false },
+    ),
+    output: Type.Unknown(),
+    http: { method: 'GET', path: '/orders/analytics/sources', permission: 'orders.view' },
+    handler: sources,
+  }),
+  analytics_products: operation({
+    description: 'Top products by quantity (or revenue with sort=revenue).',
+    permission: 'orders.view',
+    ai_tool: false,
+    input: Type.Object(
+      {
+        from: Type.Optional(Type.String({ maxLength: 40, description: 'first day, inclusive (YYYY-MM-DD); default 29 days before to' })),
+        to: Type.Optional(Type.String({ maxLength: 40, description: 'last day, inclusive (YYYY-MM-DD); default today (UTC)' })),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+        sort: Type.Optional(Type.StringEnum(['quantity', 'revenue'], { default: 'quantity' })),
+      },
+      { additionalProperties: false },
+    ),
+    output: Type.Unknown(),
+    http: { method: 'GET', path: '/orders/analytics/products', permission: 'orders.view' },
+    handler: products,
+  }),
+  analytics_cod_vs_prepaid: operation({
+    description: 'COD versus prepaid count and revenue.',
+    permission: 'orders.view',
+    ai_tool: false,
+    input: Type.Object(
+      {
+        from: Type.Optional(Type.String({ maxLength: 40, description: 'first day, inclusive (YYYY-MM-DD); default 29 days before to' })),
+        to: Type.Optional(Type.String({ maxLength: 40, description: 'last day, inclusive (YYYY-MM-DD); default today (UTC)' })),
+      },
+      { additionalProperties: false },
+    ),
+    output: Type.Unknown(),
+    http: { method: 'GET', path: '/orders/analytics/cod-vs-prepaid', permission: 'orders.view' },
+    handler: codVsPrepaid,
+  }),
+  getStats: operation({
+    description:
+      'Order statistics of a date range in one answer: total orders, revenue, average order value, unique customers, counts by status and payment status, delivery/cancellation/RTO rates, COD versus prepaid.',
+    permission: 'orders.view',
+    input: Type.Object(
+      {
+        from: Type.Optional(Type.String({ maxLength: 40, description: 'first day, inclusive (YYYY-MM-DD); default 29 days before to' })),
+        to: Type.Optional(Type.String({ maxLength: 40, description: 'last day, inclusive (YYYY-MM-DD); default today (UTC)' })),
+      },
+      { additionalProperties: false },
+    ),
+    output: Type.Unknown(),
+    http: { method: 'GET', path: '/orders/stats', permission: 'orders.view' },
+    handler: getStats,
+  }),
+  refresh_analytics: operation({
+    description: 'Refreshes the analytics materialized views concurrently (also run every 15 minutes by the schedule analytics_refresh).',
+    permission: 'orders.manage',
+    ai_tool: false,
+    input: Type.Object(
+      { schedule: Type.Optional(Type.String()), scheduled_at: Type.Optional(Type.String()) },
+      { additionalProperties: false },
+    ),
+    output: Type.Unknown(),
+    http: { method: 'POST', path: '/orders/analytics/refresh', permission: 'orders.manage' },
+    handler: refreshAnalytics,
+  }),
+};

@@ -1,0 +1,180 @@
+/** orders operations: tax configurations and calculation, settings, business profile. */
+import { operation, Type } from '../../../../sdk';
+import { Money, RecordId } from '../schemas';
+import { getBusinessProfile, updateBusinessProfile } from '../business-profile';
+import {
+  calculateTax,
+  createTaxConfig,
+  deleteTaxConfig,
+  getSettings,
+  getTaxConfig,
+  listTaxConfigs,
+  updateSettings,
+  updateTaxConfig,
+} from '../config';
+
+export const configOperations = {
+  calculate_tax: operation({
+    description: 'GST on an amount (spec 3 tax calculation): rate by the four-step lookup; CGST+SGST halves intra-state, IGST inter-state.',
+    permission: 'orders.view',
+    input: Type.Object(
+      {
+        amount: Money,
+        hsn_code: Type.Optional(Type.String({ maxLength: 20 })),
+        same_state: Type.Optional(Type.Boolean({ default: true })),
+        rate_override: Type.Optional(Type.Unsafe<string | number>({ type: ['string', 'number'] })),
+      },
+      { additionalProperties: false },
+    ),
+    output: Type.Object({
+      rate: Type.Optional(Type.String()),
+      cgst: Type.Optional(Type.String()),
+      sgst: Type.Optional(Type.String()),
+      igst: Type.Optional(Type.String()),
+      total_tax: Type.Optional(Type.String()),
+      rate_source: Type.Optional(Type.String()),
+    }),
+    http: { method: 'POST', path: '/order-tax/calculate', permission: 'orders.view' },
+    handler: calculateTax,
+  }),
+  list_tax_configs: operation({
+    description: 'Tax configurations.',
+    permission: 'orders.view',
+    ai_tool: false,
+    input: Type.Object({ type: Type.Optional(Type.StringEnum(['gst', 'vat', 'sales_tax'])) }, { additionalProperties: false }),
+    output: Type.Unknown(),
+    http: { method: 'GET', path: '/order-tax-configurations', permission: 'orders.view' },
+    handler: listTaxConfigs,
+  }),
+  create_tax_config: operation({
+    description: "Creates a tax configuration; is_default replaces the type's previous default.",
+    permission: 'orders.manage',
+    ai_tool: false,
+    input: Type.Object(
+      {
+        name: RecordId,
+        rate: Type.Unsafe<string | number>({ type: ['string', 'number'] }),
+        type: Type.StringEnum(['gst', 'vat', 'sales_tax']),
+        is_default: Type.Optional(Type.Boolean()),
+        hsn_codes: Type.Optional(Type.Array(Type.Unsafe<string | number>({ type: ['string', 'integer'] }), { maxItems: 1000 })),
+      },
+      { additionalProperties: false },
+    ),
+    output: Type.Unknown(),
+    http: { method: 'POST', path: '/order-tax-configurations', permission: 'orders.manage' },
+    handler: createTaxConfig,
+  }),
+  get_tax_config: operation({
+    description: 'One tax configuration.',
+    permission: 'orders.view',
+    ai_tool: false,
+    input: Type.Object({ config_id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+    output: Type.Unknown(),
+    http: { method: 'GET', path: '/order-tax-configurations/:config_id', permission: 'orders.view' },
+    handler: getTaxConfig,
+  }),
+  update_tax_config: operation({
+    description: 'Updates a tax configuration.',
+    permission: 'orders.manage',
+    ai_tool: false,
+    input: Type.Object(
+      {
+        config_id: Type.Integer({ minimum: 1 }),
+        name: Type.Optional(RecordId),
+        rate: Type.Optional(Type.Unsafe<string | number>({ type: ['string', 'number'] })),
+        type: Type.Optional(Type.StringEnum(['gst', 'vat', 'sales_tax'])),
+        is_default: Type.Optional(Type.Boolean()),
+        hsn_codes: Type.Optional(Type.Array(Type.Unsafe<string | number>({ type: ['string', 'integer'] }), { maxItems: 1000 })),
+      },
+      { additionalProperties: false },
+    ),
+    output: Type.Unknown(),
+    http: { method: 'PUT', path: '/order-tax-configurations/:config_id', permission: 'orders.manage' },
+    handler: updateTaxConfig,
+  }),
+  delete_tax_config: operation({
+    description: 'Deletes a tax configuration.',
+    permission: 'orders.manage',
+    ai_tool: false,
+    input: Type.Object({ config_id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+    output: Type.Unknown(),
+    http: { method: 'DELETE', path: '/order-tax-configurations/:config_id', permission: 'orders.manage' },
+    handler: deleteTaxConfig,
+  }),
+  get_settings: operation({
+    description: 'Orders settings of the tenant (seller state for GST, default payment provider, NDR rules).',
+    permission: 'orders.view',
+    ai_tool: false,
+    input: Type.Object({}, { additionalProperties: false }),
+    output: Type.Unknown(),
+    http: { method: 'GET', path: '/order-settings', permission: 'orders.view' },
+    handler: getSettings,
+  }),
+  update_settings: operation({
+    description: 'Changes orders settings.',
+    permission: 'orders.manage',
+    ai_tool: false,
+    input: Type.Object(
+      {
+        seller_state: Type.Optional(Type.String({ maxLength: 50 })),
+        default_payment_provider: Type.Optional(Type.String({ maxLength: 100 })),
+        ndr_max_attempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+        ndr_auto_reattempt: Type.Optional(Type.Boolean()),
+        webhook_retry_backoff_ms: Type.Optional(Type.Integer({ minimum: 1000, maximum: 3600000 })),
+      },
+      { additionalProperties: false },
+    ),
+    output: Type.Unknown(),
+    http: { method: 'PUT', path: '/order-settings', permission: 'orders.manage' },
+    handler: updateSettings,
+  }),
+  get_business_profile: operation({
+    description: "The tenant's business profile: the supplier's name, address and GSTIN printed on tax invoices and credit notes.",
+    permission: 'orders.view',
+    ai_tool: false,
+    input: Type.Object({}, { additionalProperties: false }),
+    output: Type.Unknown(),
+    http: { method: 'GET', path: '/order-settings/business-profile', permission: 'orders.view' },
+    handler: getBusinessProfile,
+  }),
+  update_business_profile: operation({
+    description:
+      'Sets the business profile (fields given are merged; the whole profile is checked: legal name, address with state and PIN code, GSTIN format, check character and state). Its state becomes the seller state for GST.',
+    permission: 'orders.manage',
+    ai_tool: false,
+    input: Type.Object(
+      {
+        legal_name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+        trade_name: Type.Optional(Type.String({ maxLength: 255 })),
+        gstin: Type.Optional(
+          Type.Nullable(
+            Type.String({
+              maxLength: 20,
+              description: '15 characters: state code, PAN, entity number, Z, check character; null when not registered',
+            }),
+          ),
+        ),
+        address: Type.Optional(
+          Type.Object(
+            {
+              line1: Type.Optional(Type.String({ maxLength: 255 })),
+              line2: Type.Optional(Type.String({ maxLength: 255 })),
+              city: Type.Optional(Type.String({ maxLength: 100 })),
+              state: Type.Optional(Type.String({ maxLength: 60, description: "state name or GST state code; must match the GSTIN's" })),
+              pincode: Type.Optional(Type.String({ maxLength: 10 })),
+              country: Type.Optional(Type.String({ maxLength: 60 })),
+            },
+            { additionalProperties: false },
+          ),
+        ),
+        email: Type.Optional(Type.String({ maxLength: 255 })),
+        phone: Type.Optional(Type.String({ maxLength: 30 })),
+        signatory: Type.Optional(Type.String({ maxLength: 255, description: 'name printed above Authorised Signatory' })),
+      },
+      { additionalProperties: false },
+    ),
+    output: Type.Unknown(),
+    http: { method: 'PUT', path: '/order-settings/business-profile', permission: 'orders.manage' },
+    handler: updateBusinessProfile,
+  }),
+};

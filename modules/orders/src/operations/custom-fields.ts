@@ -1,0 +1,112 @@
+/** orders operations: order custom field definitions and the values of one order. */
+import { operation, Type } from '../../../../sdk';
+import { CustomFieldRef, OrderRef } from '../schemas';
+import { updateOrderCustomFields } from '../custom-field-values';
+import { createCustomField, deleteCustomField, getCustomField, listCustomFields, updateCustomField } from '../custom-fields';
+
+export const customFieldOperations = {
+  create_custom_field: operation({
+    description: 'Defines an order custom field {field_key, field_label, field_type, options, is_required, is_filterable, sort_order}.',
+    permission: 'orders.manage',
+    ai_tool: false,
+    input: Type.Object(
+      {
+        field_key: Type.String({
+          minLength: 1,
+          maxLength: 64,
+          pattern: '^[a-z][a-z0-9]*(_[a-z0-9]+)*$',
+          description: "snake_case key in the order's custom_fields",
+        }),
+        field_label: Type.String({ minLength: 1, maxLength: 255 }),
+        field_type: Type.StringEnum(['text', 'number', 'select', 'boolean', 'date']),
+        options: Type.Optional(
+          Type.Array(Type.String({ minLength: 1, maxLength: 255 }), {
+            maxItems: 200,
+            uniqueItems: true,
+            description: 'choices of a select field',
+          }),
+        ),
+        is_required: Type.Optional(Type.Boolean({ default: false })),
+        is_filterable: Type.Optional(Type.Boolean({ default: false })),
+        sort_order: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000, default: 0 })),
+      },
+      { additionalProperties: false },
+    ),
+    output: Type.Unknown(),
+    http: { method: 'POST', path: '/order-custom-fields', permission: 'orders.manage' },
+    handler: createCustomField,
+  }),
+  list_custom_fields: operation({
+    description: 'Custom field definitions by sort_order.',
+    permission: 'orders.view',
+    ai_tool: false,
+    input: Type.Object({}, { additionalProperties: false }),
+    output: Type.Unknown(),
+    http: { method: 'GET', path: '/order-custom-fields', permission: 'orders.view' },
+    handler: listCustomFields,
+  }),
+  get_custom_field: operation({
+    description: 'One custom field definition.',
+    permission: 'orders.view',
+    ai_tool: false,
+    input: Type.Object({ field: CustomFieldRef }, { additionalProperties: false }),
+    output: Type.Unknown(),
+    http: { method: 'GET', path: '/order-custom-fields/:field', permission: 'orders.view' },
+    handler: getCustomField,
+  }),
+  update_custom_field: operation({
+    description: "Changes a custom field's label, options, flags or sort order (field_key and field_type are fixed).",
+    permission: 'orders.manage',
+    ai_tool: false,
+    input: Type.Object(
+      {
+        field: CustomFieldRef,
+        field_key: Type.Optional(
+          Type.String({
+            minLength: 1,
+            maxLength: 64,
+            pattern: '^[a-z][a-z0-9]*(_[a-z0-9]+)*$',
+            description: "snake_case key in the order's custom_fields",
+          }),
+        ),
+        field_label: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+        field_type: Type.Optional(Type.StringEnum(['text', 'number', 'select', 'boolean', 'date'])),
+        options: Type.Optional(
+          Type.Array(Type.String({ minLength: 1, maxLength: 255 }), {
+            maxItems: 200,
+            uniqueItems: true,
+            description: 'choices of a select field',
+          }),
+        ),
+        is_required: Type.Optional(Type.Boolean()),
+        is_filterable: Type.Optional(Type.Boolean()),
+        sort_order: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })),
+      },
+      { additionalProperties: false },
+    ),
+    output: Type.Unknown(),
+    http: { method: 'PUT', path: '/order-custom-fields/:field', permission: 'orders.manage' },
+    handler: updateCustomField,
+  }),
+  delete_custom_field: operation({
+    description: 'Deletes a custom field definition; values already on orders stay.',
+    permission: 'orders.manage',
+    ai_tool: false,
+    input: Type.Object({ field: CustomFieldRef }, { additionalProperties: false }),
+    output: Type.Unknown(),
+    http: { method: 'DELETE', path: '/order-custom-fields/:field', permission: 'orders.manage' },
+    handler: deleteCustomField,
+  }),
+  update_custom_fields: operation({
+    description: 'Sets custom field values of an order (merged; null removes one), validated against the definitions.',
+    permission: 'orders.manage',
+    ai_tool: false,
+    input: Type.Object(
+      { id: OrderRef, custom_fields: Type.Unsafe<Record<string, unknown>>({ type: 'object' }) },
+      { additionalProperties: false },
+    ),
+    output: Type.Unsafe<Record<string, unknown>>({ type: 'object', description: 'an order with its items, computed totals and can_ship' }),
+    http: { method: 'PATCH', path: '/orders/:id/custom-fields', permission: 'orders.manage' },
+    handler: updateOrderCustomFields,
+  }),
+};

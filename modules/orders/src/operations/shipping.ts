@@ -1,0 +1,164 @@
+/** orders operations: shipments, carrier rates and tracking, NDR cases. */
+import { operation, Type } from '../../../../sdk';
+import { OrderRef, RecordId, Uuid } from '../schemas';
+import { applyTrackingUpdate, bulkShip, listNdrCases, listShipments, resolveNdrCase, ship, shippingRates, syncTracking } from '../shipping';
+
+export const shippingOperations = {
+  bulk_ship: operation({
+    description: 'Creates shipments for many orders (spec 3, POST /orders/bulk/ship); each entry succeeds or fails on its own.',
+    permission: 'orders.manage',
+    ai_tool: false,
+    input: Type.Object(
+      {
+        shipments: Type.Array(
+          Type.Object(
+            {
+              order_id: Type.String(),
+              carrier_module: Type.String(),
+              awb_number: Type.String(),
+              tracking_url: Type.Optional(Type.String()),
+            },
+            { additionalProperties: true },
+          ),
+          { minItems: 1, maxItems: 500 },
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    output: Type.Unknown(),
+    http: { method: 'POST', path: '/orders/bulk/ship', permission: 'orders.manage' },
+    handler: bulkShip,
+  }),
+  list_ndr_cases: operation({
+    description: 'NDR cases, newest first; open ones only with open=true.',
+    permission: 'orders.view',
+    ai_tool: false,
+    input: Type.Object(
+      {
+        open: Type.Optional(Type.Boolean()),
+        shipment_id: Type.Optional(Uuid),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+      },
+      { additionalProperties: false },
+    ),
+    output: Type.Unknown(),
+    http: { method: 'GET', path: '/orders/ndr-cases', permission: 'orders.view' },
+    handler: listNdrCases,
+  }),
+  resolve_ndr_case: operation({
+    description: 'Decides an open NDR case: reattempt delivery or return to origin (RTO).',
+    permission: 'orders.manage',
+    ai_tool: false,
+    input: Type.Object({ case_id: Uuid, action: Type.StringEnum(['reattempt', 'return_to_origin']) }, { additionalProperties: false }),
+    output: Type.Unknown(),
+    http: { method: 'POST', path: '/orders/ndr-cases/:case_id/resolve', permission: 'orders.manage' },
+    handler: resolveNdrCase,
+  }),
+  apply_tracking_update: operation({
+    description:
+      'Applies one carrier tracking update to the shipment with that AWB: records the event, moves shipment and order, opens NDR cases. Used by the tracking sync and the carrier webhook.',
+    permission: 'orders.manage',
+    ai_tool: false,
+    input: Type.Object(
+      {
+        carrier_module: Type.Optional(Type.String()),
+        awb_number: Type.String({ minLength: 1 }),
+        status: Type.StringEnum([
+          'picked_up',
+          'in_transit',
+          'out_for_delivery',
+          'delivered',
+          'ndr',
+          'rto_initiated',
+          'rto_received',
+          'cancelled',
+        ]),
+        location: Type.Optional(Type.String()),
+        description: Type.Optional(Type.String()),
+        occurred_at: Type.Optional(Type.String()),
+        reason: Type.Optional(Type.String()),
+        raw_data: Type.Optional(Type.Unsafe<Record<string, unknown>>({ type: 'object' })),
+      },
+      { additionalProperties: false },
+    ),
+    output: Type.Unknown(),
+    http: { method: 'POST', path: '/orders/shipments/tracking', permission: 'orders.manage' },
+    handler: applyTrackingUpdate,
+  }),
+  sync_tracking: operation({
+    description: 'Polls the carrier modules for every shipment in transit and applies their updates (the 30-minute tracking sync).',
+    permission: 'orders.manage',
+    ai_tool: false,
+    input: Type.Object(
+      {
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+        schedule: Type.Optional(Type.String({ maxLength: 50 })),
+        scheduled_at: Type.Optional(Type.String({ maxLength: 40 })),
+      },
+      { additionalProperties: false },
+    ),
+    output: Type.Unknown(),
+    http: { method: 'POST', path: '/orders/shipments/sync', permission: 'orders.manage' },
+    handler: syncTracking,
+  }),
+  ship: operation({
+    description:
+      'Creates a shipment (optionally partial, by order_item_ids), moves the order to shipped; publishes order.shipment_created and order.fulfilled. May be repeated for several packages. With book=true the carrier module books it (createShipment) and returns the AWB.',
+    permission: 'orders.manage',
+    ai_tool: false,
+    input: Type.Object(
+      {
+        id: OrderRef,
+        carrier_module: Type.String({ minLength: 2, maxLength: 100 }),
+        awb_number: Type.Optional(RecordId),
+        tracking_url: Type.Optional(Type.String({ maxLength: 2000 })),
+        label_url: Type.Optional(Type.String({ maxLength: 2000 })),
+        estimated_delivery_at: Type.Optional(Type.String()),
+        dimensions: Type.Optional(
+          Type.Object(
+            {
+              length: Type.Optional(Type.Unsafe<number | string>({ type: ['number', 'string'] })),
+              width: Type.Optional(Type.Unsafe<number | string>({ type: ['number', 'string'] })),
+              height: Type.Optional(Type.Unsafe<number | string>({ type: ['number', 'string'] })),
+              weight: Type.Optional(Type.Unsafe<number | string>({ type: ['number', 'string'] })),
+            },
+            { additionalProperties: true },
+          ),
+        ),
+        order_item_ids: Type.Optional(Type.Array(Uuid, { minItems: 1 })),
+        book: Type.Optional(Type.Boolean({ default: false })),
+        pickup_address: Type.Optional(Type.Unsafe<Record<string, unknown>>({ type: 'object' })),
+      },
+      { additionalProperties: false },
+    ),
+    output: Type.Unknown(),
+    http: { method: 'POST', path: '/orders/:id/ship', permission: 'orders.manage' },
+    handler: ship,
+  }),
+  list_shipments: operation({
+    description: 'All shipments of an order with their tracking events and NDR cases.',
+    permission: 'orders.view',
+    input: Type.Object({ id: OrderRef }, { additionalProperties: false }),
+    output: Type.Unknown(),
+    http: { method: 'GET', path: '/orders/:id/shipments', permission: 'orders.view' },
+    handler: listShipments,
+  }),
+  shipping_rates: operation({
+    description: 'Asks a carrier module (shipping.getRates contract) for rates for this order.',
+    permission: 'orders.view',
+    ai_tool: false,
+    input: Type.Object(
+      {
+        id: OrderRef,
+        carrier_module: Type.String({ minLength: 2 }),
+        pickup_pincode: Type.String(),
+        weight: Type.Optional(Type.Unsafe<number | string>({ type: ['number', 'string'] })),
+        dimensions: Type.Optional(Type.Unsafe<Record<string, unknown>>({ type: 'object' })),
+      },
+      { additionalProperties: false },
+    ),
+    output: Type.Unknown(),
+    http: { method: 'POST', path: '/orders/:id/shipping-rates', permission: 'orders.view' },
+    handler: shippingRates,
+  }),
+};
