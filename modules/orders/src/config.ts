@@ -62,7 +62,7 @@ export async function getTaxConfig(input: { config_id: number }, ctx: HandlerCon
 export async function deleteTaxConfig(input: { config_id: number }, ctx: HandlerContext) {
   const n = await changingDefinitions(() => ctx.host.db.destroy('TaxConfig', { where: { id: input.config_id } }));
   if (n === 0) throw notFound('Tax configuration', String(input.config_id));
-  return { deleted: true, id: input.config_id };
+  return { deleted: true as const, id: input.config_id };
 }
 
 export async function listTaxConfigs(input: { type?: string }, ctx: HandlerContext) {

@@ -93,5 +93,5 @@ export async function updateCustomField(input: FieldInput & { field: string }, c
 export async function deleteCustomField(input: { field: string }, ctx: HandlerContext) {
   const row = await findField(ctx.host.db, input.field);
   await changingDefinitions(() => ctx.host.db.destroy('CustomField', { where: { id: row.id } }));
-  return { deleted: true, id: row.id, field_key: row.field_key };
+  return { deleted: true as const, id: row.id, field_key: row.field_key };
 }

@@ -241,7 +241,7 @@ export async function deleteOrder(input: { id: string }, ctx: HandlerContext) {
     await tx.destroy('StatusChange', { where: { order_id: order.id } });
     await tx.destroy('Refund', { where: { order_id: order.id } });
     await tx.destroy<OrderRow>('Order', { where: { id: order.id, version: order.version } });
-    return { deleted: true, id: order.id };
+    return { deleted: true as const, id: order.id };
   });
 }
 

@@ -1,5 +1,6 @@
 /** orders operations: analytics read from the materialized views, and their refresh. */
 import { operation, Type } from '../../../../sdk';
+import { CodVsPrepaid, Dashboard, Fulfillment, Products, Refreshed, Revenue, Sources, Stats } from '../outputs';
 import { codVsPrepaid, dashboard, fulfillment, products, refreshAnalytics, revenue, sources } from '../analytics';
 import { getStats } from '../stats';
 
@@ -15,7 +16,7 @@ export const analyticsOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: Dashboard,
     http: { method: 'GET', path: '/orders/analytics/dashboard', permission: 'orders.view' },
     handler: dashboard,
   }),
@@ -30,7 +31,7 @@ export const analyticsOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: Revenue,
     http: { method: 'GET', path: '/orders/analytics/revenue', permission: 'orders.view' },
     handler: revenue,
   }),
@@ -45,7 +46,7 @@ export const analyticsOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: Fulfillment,
     http: { method: 'GET', path: '/orders/analytics/fulfillment', permission: 'orders.view' },
     handler: fulfillment,
   }),
@@ -60,7 +61,7 @@ export const analyticsOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: Sources,
     http: { method: 'GET', path: '/orders/analytics/sources', permission: 'orders.view' },
     handler: sources,
   }),
@@ -77,7 +78,7 @@ export const analyticsOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: Products,
     http: { method: 'GET', path: '/orders/analytics/products', permission: 'orders.view' },
     handler: products,
   }),
@@ -92,7 +93,7 @@ export const analyticsOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: CodVsPrepaid,
     http: { method: 'GET', path: '/orders/analytics/cod-vs-prepaid', permission: 'orders.view' },
     handler: codVsPrepaid,
   }),
@@ -107,7 +108,7 @@ export const analyticsOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: Stats,
     http: { method: 'GET', path: '/orders/stats', permission: 'orders.view' },
     handler: getStats,
   }),
@@ -119,7 +120,7 @@ export const analyticsOperations = {
       { schedule: Type.Optional(Type.String()), scheduled_at: Type.Optional(Type.String()) },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: Refreshed,
     http: { method: 'POST', path: '/orders/analytics/refresh', permission: 'orders.manage' },
     handler: refreshAnalytics,
   }),

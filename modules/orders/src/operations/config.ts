@@ -1,5 +1,6 @@
 /** orders operations: tax configurations and calculation, settings, business profile. */
 import { operation, Type } from '../../../../sdk';
+import { Deleted, row } from '../outputs';
 import { Money, RecordId } from '../schemas';
 import { getBusinessProfile, updateBusinessProfile } from '../business-profile';
 import {
@@ -42,7 +43,7 @@ export const configOperations = {
     permission: 'orders.view',
     ai_tool: false,
     input: Type.Object({ type: Type.Optional(Type.StringEnum(['gst', 'vat', 'sales_tax'])) }, { additionalProperties: false }),
-    output: Type.Unknown(),
+    output: Type.Object({ data: Type.Array(row('TaxConfig')) }),
     http: { method: 'GET', path: '/order-tax-configurations', permission: 'orders.view' },
     handler: listTaxConfigs,
   }),
@@ -60,7 +61,7 @@ export const configOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: row('TaxConfig'),
     http: { method: 'POST', path: '/order-tax-configurations', permission: 'orders.manage' },
     handler: createTaxConfig,
   }),
@@ -69,7 +70,7 @@ export const configOperations = {
     permission: 'orders.view',
     ai_tool: false,
     input: Type.Object({ config_id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
-    output: Type.Unknown(),
+    output: row('TaxConfig'),
     http: { method: 'GET', path: '/order-tax-configurations/:config_id', permission: 'orders.view' },
     handler: getTaxConfig,
   }),
@@ -88,7 +89,7 @@ export const configOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: row('TaxConfig'),
     http: { method: 'PUT', path: '/order-tax-configurations/:config_id', permission: 'orders.manage' },
     handler: updateTaxConfig,
   }),
@@ -97,7 +98,7 @@ export const configOperations = {
     permission: 'orders.manage',
     ai_tool: false,
     input: Type.Object({ config_id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
-    output: Type.Unknown(),
+    output: Deleted(Type.Integer()),
     http: { method: 'DELETE', path: '/order-tax-configurations/:config_id', permission: 'orders.manage' },
     handler: deleteTaxConfig,
   }),

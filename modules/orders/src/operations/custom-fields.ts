@@ -1,5 +1,6 @@
 /** orders operations: order custom field definitions and the values of one order. */
 import { operation, Type } from '../../../../sdk';
+import { Deleted, OrderView, row } from '../outputs';
 import { CustomFieldRef, OrderRef } from '../schemas';
 import { updateOrderCustomFields } from '../custom-field-values';
 import { createCustomField, deleteCustomField, getCustomField, listCustomFields, updateCustomField } from '../custom-fields';
@@ -32,7 +33,7 @@ export const customFieldOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: row('CustomField'),
     http: { method: 'POST', path: '/order-custom-fields', permission: 'orders.manage' },
     handler: createCustomField,
   }),
@@ -41,7 +42,7 @@ export const customFieldOperations = {
     permission: 'orders.view',
     ai_tool: false,
     input: Type.Object({}, { additionalProperties: false }),
-    output: Type.Unknown(),
+    output: Type.Object({ data: Type.Array(row('CustomField')) }),
     http: { method: 'GET', path: '/order-custom-fields', permission: 'orders.view' },
     handler: listCustomFields,
   }),
@@ -50,7 +51,7 @@ export const customFieldOperations = {
     permission: 'orders.view',
     ai_tool: false,
     input: Type.Object({ field: CustomFieldRef }, { additionalProperties: false }),
-    output: Type.Unknown(),
+    output: row('CustomField'),
     http: { method: 'GET', path: '/order-custom-fields/:field', permission: 'orders.view' },
     handler: getCustomField,
   }),
@@ -84,7 +85,7 @@ export const customFieldOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: row('CustomField'),
     http: { method: 'PUT', path: '/order-custom-fields/:field', permission: 'orders.manage' },
     handler: updateCustomField,
   }),
@@ -93,7 +94,7 @@ export const customFieldOperations = {
     permission: 'orders.manage',
     ai_tool: false,
     input: Type.Object({ field: CustomFieldRef }, { additionalProperties: false }),
-    output: Type.Unknown(),
+    output: Deleted(Type.String(), { field_key: Type.String() }),
     http: { method: 'DELETE', path: '/order-custom-fields/:field', permission: 'orders.manage' },
     handler: deleteCustomField,
   }),
@@ -105,7 +106,7 @@ export const customFieldOperations = {
       { id: OrderRef, custom_fields: Type.Unsafe<Record<string, unknown>>({ type: 'object' }) },
       { additionalProperties: false },
     ),
-    output: Type.Unsafe<Record<string, unknown>>({ type: 'object', description: 'an order with its items, computed totals and can_ship' }),
+    output: OrderView,
     http: { method: 'PATCH', path: '/orders/:id/custom-fields', permission: 'orders.manage' },
     handler: updateOrderCustomFields,
   }),

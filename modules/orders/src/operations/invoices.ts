@@ -1,5 +1,6 @@
 /** orders operations: invoices, credit notes and proformas. */
 import { operation, Type } from '../../../../sdk';
+import { row } from '../outputs';
 import { Money, OrderRef, Uuid } from '../schemas';
 import { createInvoice, issueCreditNote, listInvoices } from '../invoices';
 
@@ -22,7 +23,7 @@ export const invoiceOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: row('Invoice'),
     http: { method: 'POST', path: '/orders/:id/invoices', permission: 'orders.manage' },
     handler: createInvoice,
   }),
@@ -35,7 +36,7 @@ export const invoiceOperations = {
       { id: OrderRef, amount: Money, reason: Type.String({ minLength: 1, maxLength: 500 }), refund_id: Type.Optional(Uuid) },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: row('Invoice'),
     handler: issueCreditNote,
   }),
   list_invoices: operation({
@@ -43,7 +44,7 @@ export const invoiceOperations = {
     permission: 'orders.view',
     ai_tool: false,
     input: Type.Object({ id: OrderRef }, { additionalProperties: false }),
-    output: Type.Unknown(),
+    output: Type.Object({ invoices: Type.Array(row('Invoice')) }),
     http: { method: 'GET', path: '/orders/:id/invoices', permission: 'orders.view' },
     handler: listInvoices,
   }),

@@ -1,5 +1,6 @@
 /** orders operations: the order itself: create, read, list, status, cancel, delete, history. */
 import { operation, Type } from '../../../../sdk';
+import { Deleted, OrderListView, OrderView, Pagination, row } from '../outputs';
 import { Address, CustomerInput, ItemInput, Money, OrderRef } from '../schemas';
 import { cancelOrder, createOrder, deleteOrder, getOrder, history, listOrders, updateStatus } from '../orders';
 
@@ -33,7 +34,7 @@ export const orderOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unsafe<Record<string, unknown>>({ type: 'object', description: 'an order with its items, computed totals and can_ship' }),
+    output: OrderView,
     http: { method: 'POST', path: '/orders', permission: 'orders.create' },
     handler: createOrder,
   }),
@@ -85,10 +86,7 @@ export const orderOperations = {
       },
       { additionalProperties: true },
     ),
-    output: Type.Object({
-      data: Type.Optional(Type.Unsafe<unknown[]>({ type: 'array' })),
-      pagination: Type.Optional(Type.Unsafe<Record<string, unknown>>({ type: 'object' })),
-    }),
+    output: Type.Object({ data: Type.Array(OrderListView), pagination: Pagination }),
     http: { method: 'GET', path: '/orders', permission: 'orders.view' },
     handler: listOrders,
   }),
@@ -96,7 +94,7 @@ export const orderOperations = {
     description: 'One order by id or order_number, with items, totals and can_ship.',
     permission: 'orders.view',
     input: Type.Object({ id: OrderRef }, { additionalProperties: false }),
-    output: Type.Unsafe<Record<string, unknown>>({ type: 'object', description: 'an order with its items, computed totals and can_ship' }),
+    output: OrderView,
     http: { method: 'GET', path: '/orders/:id', permission: 'orders.view' },
     handler: getOrder,
   }),
@@ -123,7 +121,7 @@ export const orderOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unsafe<Record<string, unknown>>({ type: 'object', description: 'an order with its items, computed totals and can_ship' }),
+    output: OrderView,
     http: { method: 'POST', path: '/orders/:id/status', permission: 'orders.manage' },
     handler: updateStatus,
   }),
@@ -132,7 +130,7 @@ export const orderOperations = {
     permission: 'orders.manage',
     ai_tool: false,
     input: Type.Object({ id: OrderRef, reason: Type.Optional(Type.String({ maxLength: 500 })) }, { additionalProperties: false }),
-    output: Type.Unsafe<Record<string, unknown>>({ type: 'object', description: 'an order with its items, computed totals and can_ship' }),
+    output: OrderView,
     http: { method: 'POST', path: '/orders/:id/cancel', permission: 'orders.manage' },
     handler: cancelOrder,
   }),
@@ -141,7 +139,7 @@ export const orderOperations = {
     permission: 'orders.delete',
     ai_tool: false,
     input: Type.Object({ id: OrderRef }, { additionalProperties: false }),
-    output: Type.Unknown(),
+    output: Deleted(Type.String()),
     http: { method: 'DELETE', path: '/orders/:id', permission: 'orders.delete' },
     handler: deleteOrder,
   }),
@@ -149,7 +147,7 @@ export const orderOperations = {
     description: 'Status history of an order.',
     permission: 'orders.view',
     input: Type.Object({ id: OrderRef }, { additionalProperties: false }),
-    output: Type.Unknown(),
+    output: Type.Object({ order_id: Type.String(), history: Type.Array(row('StatusChange')) }),
     http: { method: 'GET', path: '/orders/:id/history', permission: 'orders.view' },
     handler: history,
   }),

@@ -1,5 +1,6 @@
 /** orders operations: payments, payment links and refunds, and their provider callbacks and polls. */
 import { operation, Type } from '../../../../sdk';
+import { OrderSummary, row } from '../outputs';
 import { Money, OrderRef, Uuid } from '../schemas';
 import { applyPaymentUpdate, confirmPayment, createPaymentLink, listPayments, recordPayment, syncPaymentLinks } from '../payments';
 import { applyRefundUpdate, listRefunds, refund, syncRefunds } from '../refunds';
@@ -20,7 +21,7 @@ export const paymentOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: Type.Object({ applied: Type.Boolean(), refund: row('Refund'), order: OrderSummary }),
     handler: applyRefundUpdate,
   }),
   sync_refunds: operation({
@@ -60,7 +61,7 @@ export const paymentOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: Type.Object({ applied: Type.Boolean(), payment: row('Payment'), order: Type.Optional(OrderSummary) }),
     handler: applyPaymentUpdate,
   }),
   sync_payment_links: operation({
@@ -99,7 +100,7 @@ export const paymentOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: row('Payment', undefined, { order: OrderSummary }),
     http: { method: 'POST', path: '/orders/:id/payments', permission: 'orders.manage' },
     handler: recordPayment,
   }),
@@ -107,7 +108,7 @@ export const paymentOperations = {
     description: 'Payments of an order.',
     permission: 'orders.view',
     input: Type.Object({ id: OrderRef }, { additionalProperties: false }),
-    output: Type.Unknown(),
+    output: Type.Object({ order: OrderSummary, payments: Type.Array(row('Payment')) }),
     http: { method: 'GET', path: '/orders/:id/payments', permission: 'orders.view' },
     handler: listPayments,
   }),
@@ -142,7 +143,7 @@ export const paymentOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: row('Payment', undefined, { order: OrderSummary }),
     http: { method: 'POST', path: '/orders/:id/payments/:payment_id/confirm', permission: 'orders.manage' },
     handler: confirmPayment,
   }),
@@ -161,7 +162,7 @@ export const paymentOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: row('Refund', undefined, { order: OrderSummary, credit_note: Type.Optional(row('Invoice')) }),
     http: { method: 'POST', path: '/orders/:id/refund', permission: 'orders.manage' },
     handler: refund,
   }),
@@ -169,7 +170,7 @@ export const paymentOperations = {
     description: 'Refunds of an order.',
     permission: 'orders.view',
     input: Type.Object({ id: OrderRef }, { additionalProperties: false }),
-    output: Type.Unknown(),
+    output: Type.Object({ refunds: Type.Array(row('Refund')) }),
     http: { method: 'GET', path: '/orders/:id/refunds', permission: 'orders.view' },
     handler: listRefunds,
   }),

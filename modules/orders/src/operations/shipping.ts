@@ -1,5 +1,6 @@
 /** orders operations: shipments, carrier rates and tracking, NDR cases. */
 import { operation, Type } from '../../../../sdk';
+import { row } from '../outputs';
 import { OrderRef, RecordId, Uuid } from '../schemas';
 import { applyTrackingUpdate, bulkShip, listNdrCases, listShipments, resolveNdrCase, ship, shippingRates, syncTracking } from '../shipping';
 
@@ -25,7 +26,11 @@ export const shippingOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: Type.Object({
+      results: Type.Array(Type.Object({ order_id: Type.String(), ok: Type.Boolean() })),
+      succeeded: Type.Integer(),
+      failed: Type.Integer(),
+    }),
     http: { method: 'POST', path: '/orders/bulk/ship', permission: 'orders.manage' },
     handler: bulkShip,
   }),
@@ -41,7 +46,7 @@ export const shippingOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: Type.Object({ cases: Type.Array(row('NdrCase')) }),
     http: { method: 'GET', path: '/orders/ndr-cases', permission: 'orders.view' },
     handler: listNdrCases,
   }),
@@ -50,7 +55,7 @@ export const shippingOperations = {
     permission: 'orders.manage',
     ai_tool: false,
     input: Type.Object({ case_id: Uuid, action: Type.StringEnum(['reattempt', 'return_to_origin']) }, { additionalProperties: false }),
-    output: Type.Unknown(),
+    output: row('NdrCase'),
     http: { method: 'POST', path: '/orders/ndr-cases/:case_id/resolve', permission: 'orders.manage' },
     handler: resolveNdrCase,
   }),
@@ -81,7 +86,13 @@ export const shippingOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: Type.Object({
+      shipment_id: Type.String(),
+      status: Type.String(),
+      ndr_count: Type.Integer(),
+      duplicate: Type.Boolean(),
+      ndr_case: Type.Nullable(row('NdrCase')),
+    }),
     http: { method: 'POST', path: '/orders/shipments/tracking', permission: 'orders.manage' },
     handler: applyTrackingUpdate,
   }),
@@ -97,7 +108,7 @@ export const shippingOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: Type.Object({ checked: Type.Integer(), applied: Type.Integer(), errors: Type.Record(Type.String(), Type.String()) }),
     http: { method: 'POST', path: '/orders/shipments/sync', permission: 'orders.manage' },
     handler: syncTracking,
   }),
@@ -131,7 +142,9 @@ export const shippingOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: row('Shipment', undefined, {
+      order: Type.Object({ id: Type.String(), order_number: Type.String(), status: Type.String(), fulfillment_status: Type.String() }),
+    }),
     http: { method: 'POST', path: '/orders/:id/ship', permission: 'orders.manage' },
     handler: ship,
   }),
@@ -139,7 +152,18 @@ export const shippingOperations = {
     description: 'All shipments of an order with their tracking events and NDR cases.',
     permission: 'orders.view',
     input: Type.Object({ id: OrderRef }, { additionalProperties: false }),
-    output: Type.Unknown(),
+    output: Type.Object({
+      order_id: Type.String(),
+      order_number: Type.String(),
+      status: Type.String(),
+      fulfillment_status: Type.String(),
+      shipments: Type.Array(
+        row('Shipment', undefined, {
+          events: Type.Array(row('ShipmentEvent', ['id', 'shipment_id', 'status', 'location', 'description', 'raw_data', 'occurred_at'])),
+          ndr_cases: Type.Array(row('NdrCase')),
+        }),
+      ),
+    }),
     http: { method: 'GET', path: '/orders/:id/shipments', permission: 'orders.view' },
     handler: listShipments,
   }),
