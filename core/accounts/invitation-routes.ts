@@ -17,11 +17,18 @@
  */
 import type { RequestHandler, Router } from 'express';
 import { currentContext } from '../context';
+import * as Type from '../../sdk/runtime/schema';
 import { BodyReader } from '../http/validate-body';
 import { clientIp } from './client';
 import type { Accounts } from './index';
 
 const REQUIRES = { new: ['name', 'password', 'password_confirmation'], unverified: ['password', 'password_confirmation'], existing: [] };
+
+const ACCEPT = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: 255 })),
+  password: Type.Optional(Type.String({ maxLength: 200 })),
+  password_confirmation: Type.Optional(Type.String({ maxLength: 200 })),
+});
 
 export function registerInvitationRoutes(api: Router, { accounts, authenticated }: { accounts: Accounts; authenticated: RequestHandler }): void {
   const { invitations } = accounts;
@@ -43,11 +50,7 @@ export function registerInvitationRoutes(api: Router, { accounts, authenticated 
   });
 
   api.post('/invitations/:token/accept', async (req, res) => {
-    const body = new BodyReader(req.body);
-    const name = body.string('name', { max: 255 });
-    const password = body.string('password', { max: 200 });
-    const passwordConfirmation = body.string('password_confirmation', { max: 200 });
-    body.done();
+    const { name, password, password_confirmation: passwordConfirmation } = new BodyReader(req.body, ACCEPT).done();
     const a = await invitations.acceptByLink(String(req.params.token), { name, password, passwordConfirmation }, clientIp(req));
     if (a.created) {
       return void res.status(201).json({

@@ -10,10 +10,13 @@ import type { RequestHandler, Router } from 'express';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { currentContext } from '../context';
 import { unauthenticated } from '../errors';
+import * as Type from '../../sdk/runtime/schema';
 import { BodyReader } from '../http/validate-body';
 import { clientIp } from './client';
 import type { Accounts } from './index';
 import { newPasswordProblems } from './password-rules';
+
+const CHANGE_PASSWORD = Type.Object({ current_password: Type.String({ maxLength: 200 }), password: Type.String(), password_confirmation: Type.String() });
 
 export function registerPasswordRoutes(api: Router, { accounts, authenticated }: { accounts: Accounts; authenticated: RequestHandler }): void {
   const { central, auth, activity, currentPassword, profileUpdateLimit } = accounts;
@@ -22,14 +25,12 @@ export function registerPasswordRoutes(api: Router, { accounts, authenticated }:
     const ctx = currentContext()!;
     const user = await central.models.User.findByPk(ctx.user!.id);
     if (!user) throw unauthenticated();
-    const body = new BodyReader(req.body);
-    const current = body.string('current_password', { required: true, max: 200 });
-    const password = body.string('password', { required: true });
-    const confirmation = body.string('password_confirmation', { required: true });
+    const body = new BodyReader(req.body, CHANGE_PASSWORD);
+    const { password, password_confirmation: confirmation } = body.value;
     if (password !== undefined) for (const p of newPasswordProblems(password, user)) body.fail('password', p);
     if (password !== undefined && confirmation !== undefined && password !== confirmation) body.fail('password_confirmation', 'The password confirmation does not match.');
-    body.done();
-    await currentPassword.check(user, current!, clientIp(req), 'current_password');
+    const { current_password: current } = body.done();
+    await currentPassword.check(user, current, clientIp(req), 'current_password');
     if (await verifyPassword(password!, user.password_hash)) body.fail('password', 'The new password must be different from the current one.');
     body.done();
     await user.update({ password_hash: await hashPassword(password!) });

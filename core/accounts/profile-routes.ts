@@ -16,10 +16,18 @@ import { Op, UniqueConstraintError } from 'sequelize';
 import { currentContext } from '../context';
 import { invalid, unauthenticated } from '../errors';
 import { rateLimit } from '../drivers';
-import { BodyReader } from '../http/validate-body';
+import * as Type from '../../sdk/runtime/schema';
+import { BodyReader, Email } from '../http/validate-body';
 import { clientIp } from './client';
 import type { Accounts } from './index';
 import { emailChangedNotice } from './mail-templates';
+
+const PROFILE = Type.Object({
+  name: Type.String({ maxLength: 255 }),
+  // Any email at all is refused here: the address changes only with the password, at PUT /profile/email.
+  email: Type.Optional(Type.Unsafe<never>({ not: {}, errorMessage: 'Change the email address with PUT /profile/email.' })),
+});
+const CHANGE_EMAIL = Type.Object({ email: Email(), password: Type.String({ maxLength: 200 }) });
 
 export function registerProfileRoutes(api: Router, { accounts, authenticated }: { accounts: Accounts; authenticated: RequestHandler }): void {
   const { central, auth, activity, verification, mailer, currentPassword, profileUpdateLimit } = accounts;
@@ -58,11 +66,9 @@ export function registerProfileRoutes(api: Router, { accounts, authenticated }: 
   });
 
   api.patch('/profile', authenticated, profileUpdateLimit, async (req, res) => {
-    const body = new BodyReader(req.body);
-    const name = body.string('name', { required: true, max: 255 })?.trim();
-    if (name === '') body.fail('name', 'The name field is required.');
-    if ((req.body as Record<string, unknown> | undefined)?.email !== undefined) body.fail('email', 'Change the email address with PUT /profile/email.');
-    body.done();
+    const body = new BodyReader(req.body, PROFILE);
+    if (body.value.name?.trim() === '') body.fail('name', 'The name field is required.');
+    const name = body.done().name.trim();
     const ctx = currentContext()!;
     const user = await me();
     const before = user.name;
@@ -75,13 +81,10 @@ export function registerProfileRoutes(api: Router, { accounts, authenticated }: 
   });
 
   api.put('/profile/email', authenticated, profileUpdateLimit, async (req, res) => {
-    const body = new BodyReader(req.body);
-    const email = body.email('email');
-    const password = body.string('password', { required: true, max: 200 });
-    body.done();
+    const { email, password } = new BodyReader(req.body, CHANGE_EMAIL).done();
     const ctx = currentContext()!;
     const user = await me();
-    await currentPassword.check(user, password!, clientIp(req));
+    await currentPassword.check(user, password, clientIp(req));
     if (email === user.email.toLowerCase()) throw invalid('email', 'The new email must be different from the current one.');
     const { sequelize } = central;
     const taken = await User.count({ where: { [Op.and]: [sequelize.where(sequelize.fn('lower', sequelize.col('email')), email!), { id: { [Op.ne]: user.id } }] } });

@@ -17,9 +17,13 @@
 import type { RequestHandler, Router } from 'express';
 import { currentContext } from '../context';
 import { conflict, invalid, unauthenticated } from '../errors';
+import * as Type from '../../sdk/runtime/schema';
 import { BodyReader } from '../http/validate-body';
 import { clientIp } from './client';
 import type { Accounts } from './index';
+
+const PASSWORD = Type.Object({ password: Type.String({ maxLength: 200 }) });
+const CODE = Type.Object({ code: Type.String({ maxLength: 20 }) });
 
 export function registerTwoFactorRoutes(api: Router, { accounts, authenticated }: { accounts: Accounts; authenticated: RequestHandler }): void {
   const { central, twoFactor, activity, currentPassword, profileUpdateLimit } = accounts;
@@ -33,12 +37,7 @@ export function registerTwoFactorRoutes(api: Router, { accounts, authenticated }
     const ctx = currentContext()!;
     return activity.record(ctx.tenant!.id, { userId: ctx.user!.id, action, ip: clientIp(req) });
   };
-  const passwordFrom = (body: unknown) => {
-    const reader = new BodyReader(body);
-    const password = reader.string('password', { required: true, max: 200 });
-    reader.done();
-    return password!;
-  };
+  const passwordFrom = (body: unknown) => new BodyReader(body, PASSWORD).done().password;
 
   api.get('/auth/two-factor', authenticated, async (_req, res) => {
     res.json(await twoFactor.status(currentContext()!.user!.id));
@@ -54,13 +53,11 @@ export function registerTwoFactorRoutes(api: Router, { accounts, authenticated }
   });
 
   api.post('/auth/two-factor/confirm', authenticated, profileUpdateLimit, async (req, res) => {
-    const body = new BodyReader(req.body);
-    const code = body.string('code', { required: true, max: 20 });
-    body.done();
+    const { code } = new BodyReader(req.body, CODE).done();
     const userId = currentContext()!.user!.id;
     const status = await twoFactor.status(userId);
     if (!status.pending_confirmation) throw conflict(status.enabled ? 'Two-factor authentication is already enabled.' : 'Start with POST /auth/two-factor/enable.');
-    const codes = await twoFactor.confirm(userId, code!);
+    const codes = await twoFactor.confirm(userId, code);
     if (!codes) throw invalid('code', 'The two-factor code is invalid.');
     await log(req, 'two_factor_enabled');
     res.json({ message: 'Two-factor authentication is enabled. Keep these recovery codes somewhere safe; each works once.', recovery_codes: codes });

@@ -18,7 +18,8 @@ import type { RequestHandler, Router } from 'express';
 import type { CentralDb } from '../data/central-db';
 import { currentContext } from '../context';
 import { unauthenticated } from '../errors';
-import { BodyReader } from '../http/validate-body';
+import * as Type from '../../sdk/runtime/schema';
+import { BodyReader, Email } from '../http/validate-body';
 import { requireTenant } from '../tenancy/resolve-tenant';
 import type { Accounts } from '../accounts';
 import { clientOf } from '../accounts/client';
@@ -31,24 +32,24 @@ export interface AuthRoutesDeps {
   accounts: Accounts;
 }
 
+const LOGIN = Type.Object({ email: Email(), password: Type.String({ maxLength: 200 }), device_name: Type.Optional(Type.String({ maxLength: 255 })) });
+const TWO_FACTOR_LOGIN = Type.Object({
+  challenge: Type.String({ maxLength: 2000 }),
+  code: Type.Optional(Type.String({ maxLength: 20 })),
+  recovery_code: Type.Optional(Type.String({ maxLength: 50 })),
+});
+
 export function registerAuthRoutes(api: Router, { central, auth, authenticated, accounts }: AuthRoutesDeps): void {
   api.post('/auth/login', requireTenant, async (req, res) => {
-    const body = new BodyReader(req.body);
-    const email = body.email('email');
-    const password = body.string('password', { required: true, max: 200 });
-    const deviceName = body.string('device_name', { max: 255 });
-    body.done();
-    res.json(await accounts.logins.login(currentContext()!.tenant!, email!, password!, clientOf(req, deviceName)));
+    const { email, password, device_name } = new BodyReader(req.body, LOGIN).done();
+    res.json(await accounts.logins.login(currentContext()!.tenant!, email, password, clientOf(req, device_name)));
   });
 
   api.post('/auth/login/two-factor', requireTenant, async (req, res) => {
-    const body = new BodyReader(req.body);
-    const challenge = body.string('challenge', { required: true, max: 2000 });
-    const code = body.string('code', { max: 20 });
-    const recoveryCode = body.string('recovery_code', { max: 50 });
-    if (code === undefined && recoveryCode === undefined) body.fail('code', 'The code field is required when recovery code is not present.');
-    body.done();
-    res.json(await accounts.logins.completeTwoFactor(currentContext()!.tenant!, { challenge: challenge!, code, recoveryCode }, clientOf(req)));
+    const body = new BodyReader(req.body, TWO_FACTOR_LOGIN);
+    if (body.value.code === undefined && body.value.recovery_code === undefined) body.fail('code', 'The code field is required when recovery code is not present.');
+    const { challenge, code, recovery_code } = body.done();
+    res.json(await accounts.logins.completeTwoFactor(currentContext()!.tenant!, { challenge, code, recoveryCode: recovery_code }, clientOf(req)));
   });
 
   api.post('/auth/logout', authenticated, async (_req, res) => {

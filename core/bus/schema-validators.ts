@@ -31,7 +31,7 @@ const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${t
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** Ajv's terse wording ("must NOT have fewer than 1 items") as a sentence a client can show. */
-function phrase(e: ErrorObject): string {
+export function phrase(e: ErrorObject): string {
   const p = e.params as { type?: string; allowedValues?: unknown[]; limit?: number; format?: string };
   switch (e.keyword) {
     case 'type':
@@ -60,9 +60,15 @@ export class SchemaValidators {
 
   /** Returns undefined when valid, otherwise the field errors. `coerce` may rewrite `value` in place. */
   validate(schema: object, value: unknown, coerce = false): FieldErrors | undefined {
+    const errors = this.problems(schema, value, coerce);
+    return errors && toFieldErrors(errors);
+  }
+
+  /** Ajv's own error objects, for callers that word the messages themselves (core/http/validate-body.ts). */
+  problems(schema: object, value: unknown, coerce = false): ErrorObject[] | undefined {
     let entry = this.compiled.get(schema);
     if (!entry) this.compiled.set(schema, (entry = {}));
     const fn = coerce ? (entry.coercing ??= this.coercing.compile(schema)) : (entry.strict ??= this.strict.compile(schema));
-    return fn(value) ? undefined : toFieldErrors(fn.errors);
+    return fn(value) ? undefined : (fn.errors ?? []);
   }
 }

@@ -15,11 +15,13 @@ import type { RequestHandler, Router } from 'express';
 import { requirePermission } from '../auth/authenticate';
 import { currentContext } from '../context';
 import { notFound } from '../errors';
+import * as Type from '../../sdk/runtime/schema';
 import { BodyReader } from '../http/validate-body';
 import type { GraphqlGateway } from './gateway';
 import type { PersistedQueries } from './persisted-queries';
 
 const MAX_QUERY_LENGTH = 100_000;
+const PERSIST = Type.Object({ query: Type.String({ maxLength: MAX_QUERY_LENGTH }), name: Type.String({ maxLength: 255 }) });
 
 export function registerPersistedRoutes(api: Router, deps: { persisted: PersistedQueries; gateway: GraphqlGateway; authenticated: RequestHandler; ready: Promise<unknown> }): void {
   const manage = requirePermission('graphql.persisted.manage');
@@ -30,18 +32,16 @@ export function registerPersistedRoutes(api: Router, deps: { persisted: Persiste
   });
 
   api.post('/graphql/persisted', deps.authenticated, manage, async (req, res) => {
-    const body = new BodyReader(req.body);
-    const query = body.string('query', { required: true, max: MAX_QUERY_LENGTH });
-    const name = body.string('name', { required: true, max: 255 });
-    if (typeof query === 'string' && !body.errors.query) {
-      for (const e of await deps.gateway.problems(currentContext()!.tenant!, query)) {
+    const body = new BodyReader(req.body, PERSIST);
+    if (body.value.query !== undefined && !body.errors.query) {
+      for (const e of await deps.gateway.problems(currentContext()!.tenant!, body.value.query)) {
         const parseFailed = e.extensions.code === 'GRAPHQL_PARSE_FAILED';
         body.fail('query', `${parseFailed ? 'The query is not valid GraphQL' : 'The query is not valid against the current schema'}: ${e.message}`);
       }
     }
-    body.done();
+    const { query, name } = body.done();
     await deps.ready;
-    const { query: saved, created } = await deps.persisted.save(tenantId(), { query: query!, name: name!.trim(), userId: currentContext()!.user?.id ?? null });
+    const { query: saved, created } = await deps.persisted.save(tenantId(), { query, name: name.trim(), userId: currentContext()!.user?.id ?? null });
     res.status(created ? 201 : 200).json({ hash: saved.hash, name: saved.name });
   });
 

@@ -16,10 +16,28 @@ import type { AuthService } from '../auth/auth-service';
 import { requirePermission } from '../auth/authenticate';
 import { currentContext } from '../context';
 import { MandiError, conflict, forbidden, invalid, notFound } from '../errors';
-import { BodyReader } from '../http/validate-body';
+import * as Type from '../../sdk/runtime/schema';
+import { BodyReader, Email } from '../http/validate-body';
 import type { Invitations } from '../accounts/invitations';
 
-const STATUSES = ['active', 'suspended'];
+const STATUSES = ['active', 'suspended'] as const;
+
+const INVITE = Type.Object({
+  email: Email(),
+  name: Type.Optional(Type.String({ maxLength: 255 })),
+  role: Type.Optional(Type.String({ maxLength: 50 })),
+  // Any password at all is refused: members choose their own when they accept (spec 1, Members).
+  password: Type.Optional(Type.Unsafe<never>({ not: {}, errorMessage: 'Members choose their own password when they accept the invitation; an admin cannot set it.' })),
+});
+const MEMBER_UPDATE = Type.Object({
+  role: Type.Optional(Type.String({ maxLength: 50 })),
+  status: Type.Optional(Type.StringEnum(STATUSES, { errorMessage: { enum: `The status must be one of: ${STATUSES.join(', ')}.` } })),
+});
+const NEW_ROLE = Type.Object({
+  name: Type.String({ maxLength: 50, pattern: '^[a-z0-9_-]{1,50}$', errorMessage: { pattern: 'The name may only contain lowercase letters, numbers, dashes and underscores.' } }),
+  description: Type.Optional(Type.String({ maxLength: 1000 })),
+  permissions: Type.Array(Type.String({ pattern: '^[a-z0-9_.*-]{1,100}$' }), { errorMessage: 'The permissions must be a list of permission names such as "orders.view".' }),
+});
 const OWNER = 'owner';
 
 export interface MemberRouteDeps {
@@ -92,17 +110,10 @@ export function registerMemberRoutes(api: Router, deps: MemberRouteDeps): void {
 
   api.post('/members', authenticated, manage, async (req, res) => {
     const ctx = currentContext()!;
-    const body = new BodyReader(req.body);
-    const email = body.email('email');
-    const name = body.string('name', { max: 255 });
-    const role = body.string('role', { max: 50 }) ?? 'member';
-    if ((req.body as { password?: unknown } | null)?.password !== undefined) {
-      body.fail('password', 'Members choose their own password when they accept the invitation; an admin cannot set it.');
-    }
-    body.done();
+    const { email, name, role = 'member' } = new BodyReader(req.body, INVITE).done();
     await assertRole(ctx.tenant!.id, role);
     if (role === OWNER) await assertOwnerActs('make someone an owner');
-    const invitation = await invitations.invite(ctx.tenant!, ctx.user!, { email: email!, name, role });
+    const invitation = await invitations.invite(ctx.tenant!, ctx.user!, { email, name, role });
     res.status(201).json({
       message: `Invitation sent to ${invitation.email}.`,
       member: { user: { id: null, name: invitation.name, email: invitation.email }, role: invitation.role, status: 'invited', invitation: describeInvitation(invitation, false) },
@@ -124,11 +135,7 @@ export function registerMemberRoutes(api: Router, deps: MemberRouteDeps): void {
     const tenantId = currentContext()!.tenant!.id;
     const m = await Membership.findOne({ where: { tenant_id: tenantId, user_id: Number(req.params.userId) || 0 } });
     if (!m) throw notFound('Member not found.');
-    const body = new BodyReader(req.body);
-    const role = body.string('role', { max: 50 });
-    const status = body.string('status');
-    if (status !== undefined && !STATUSES.includes(status)) body.fail('status', `The status must be one of: ${STATUSES.join(', ')}.`);
-    body.done();
+    const { role, status } = new BodyReader(req.body, MEMBER_UPDATE).done();
     if (role) await assertRole(tenantId, role);
     if (role === OWNER && m.role !== OWNER) await assertOwnerActs('make someone an owner');
     const demoted = m.role === OWNER && role !== undefined && role !== OWNER;
@@ -168,18 +175,10 @@ export function registerMemberRoutes(api: Router, deps: MemberRouteDeps): void {
 
   api.post('/roles', authenticated, requirePermission('roles.manage'), async (req, res) => {
     const tenantId = currentContext()!.tenant!.id;
-    const body = new BodyReader(req.body);
-    const name = body.string('name', { required: true, max: 50 });
-    const description = body.string('description', { max: 1000 });
-    const permissions = (req.body as { permissions?: unknown } | null | undefined)?.permissions;
-    if (!Array.isArray(permissions) || permissions.some((p) => typeof p !== 'string' || !/^[a-z0-9_.*-]{1,100}$/.test(p))) {
-      body.fail('permissions', 'The permissions must be a list of permission names such as "orders.view".');
-    }
-    if (name && !/^[a-z0-9_-]{1,50}$/.test(name)) body.fail('name', 'The name may only contain lowercase letters, numbers, dashes and underscores.');
-    body.done();
-    const exists = await Role.count({ where: { name: name!, tenant_id: { [Op.or]: [null, tenantId] } } });
+    const { name, description, permissions } = new BodyReader(req.body, NEW_ROLE).done();
+    const exists = await Role.count({ where: { name, tenant_id: { [Op.or]: [null, tenantId] } } });
     if (exists) throw invalid('name', 'A role with this name already exists.');
-    const role = await Role.create({ tenant_id: tenantId, name: name!, description: description ?? null, permissions: permissions as string[] });
+    const role = await Role.create({ tenant_id: tenantId, name, description: description ?? null, permissions });
     auth.changed({ tenantId });
     res.status(201).json({ role: { name: role.name, description: role.description, permissions: role.permissions, built_in: false } });
   });

@@ -23,6 +23,7 @@
  *   (an IPv6 client is its /64, as in every rate limit).
  * - POST /admin/tenants {name, alias?, ring?}: super admins create further tenants.
  */
+import type { Static, TObject } from '@sinclair/typebox/type';
 import type { RequestHandler, Router } from 'express';
 import { UniqueConstraintError } from 'sequelize';
 import type { CentralDb } from '../data/central-db';
@@ -30,7 +31,8 @@ import type { AuthService } from '../auth/auth-service';
 import { requireSuperAdmin } from '../auth/authenticate';
 import { MandiError, ValidationError, notFound } from '../errors';
 import { rateLimit } from '../drivers';
-import { BodyReader } from '../http/validate-body';
+import * as Type from '../../sdk/runtime/schema';
+import { BodyReader, Email } from '../http/validate-body';
 import type { Accounts } from '../accounts';
 import { newPasswordProblems } from '../accounts/password-rules';
 import type { TenantService } from './tenant-service';
@@ -47,28 +49,32 @@ export interface OnboardingDeps {
 const INSTALLED_KEY = 'installed';
 const ALIAS_RULE = 'may only contain letters, numbers, dashes and underscores, at most 63 characters';
 
-interface Applicant {
-  organisationName: string;
-  name: string;
-  email: string;
-  password: string;
-}
-
 /** The fields every onboarding path shares, validated together so one answer names every problem. */
-function readApplicant(body: BodyReader, confirm: boolean): Applicant {
-  const organisationName = body.string('organization_name', { required: true, max: 255 });
-  const name = body.string('name', { required: true, max: 255 });
-  const email = body.email('email');
-  const password = body.string('password', { required: true });
-  if (password !== undefined) for (const p of newPasswordProblems(password, { email, name })) body.fail('password', p);
-  if (confirm) {
-    const confirmation = body.string('password_confirmation', { required: true });
-    if (password !== undefined && confirmation !== undefined && confirmation !== password) body.fail('password_confirmation', 'The password confirmation does not match.');
+const APPLICANT = { organization_name: Type.String({ maxLength: 255 }), name: Type.String({ maxLength: 255 }), email: Email(), password: Type.String() };
+const CONFIRMED = { ...APPLICANT, password_confirmation: Type.String() };
+const INSTALL = Type.Object({ ...APPLICANT, organization_slug: Type.String({ maxLength: 63 }) });
+const SIGNUP = Type.Object({ ...CONFIRMED, subdomain: Type.String({ maxLength: 63 }) });
+const RESELLER_APPLICATION = Type.Object({
+  ...CONFIRMED,
+  preferred_domain: Type.Optional(Type.String({ maxLength: 63 })),
+  phone: Type.Optional(Type.String({ maxLength: 50 })),
+  message: Type.Optional(Type.String({ maxLength: 2000 })),
+});
+const NEW_TENANT = Type.Object({ name: Type.String({ maxLength: 255 }), alias: Type.Optional(Type.String({ maxLength: 63 })), ring: Type.Optional(Type.String({ maxLength: 50 })) });
+
+type ApplicantFields = { name?: string; email?: string; password?: string; password_confirmation?: string };
+
+/** The password rules and, where the path asks for it, the confirmation. */
+function checkPassword(body: BodyReader<TObject>, v: ApplicantFields, confirm: boolean): void {
+  if (v.password !== undefined) for (const p of newPasswordProblems(v.password, { email: v.email, name: v.name })) body.fail('password', p);
+  if (confirm && v.password !== undefined && v.password_confirmation !== undefined && v.password_confirmation !== v.password) {
+    body.fail('password_confirmation', 'The password confirmation does not match.');
   }
-  return { organisationName: organisationName!, name: name!, email: email!, password: password! };
 }
 
-function checkAlias(body: BodyReader, field: string, value: string | undefined, refuseReserved: boolean): string | undefined {
+const applicant = (v: Static<TObject<typeof APPLICANT>>) => ({ organisationName: v.organization_name, name: v.name, email: v.email, password: v.password });
+
+function checkAlias(body: BodyReader<TObject>, field: string, value: string | undefined, refuseReserved: boolean): string | undefined {
   if (value === undefined || body.errors[field]) return undefined;
   const alias = normaliseSubdomain(value);
   if (!ALIAS_PATTERN.test(alias)) body.fail(field, `The ${field.replace(/_/g, ' ')} ${ALIAS_RULE}.`);
@@ -96,10 +102,10 @@ export function registerOnboardingRoutes(api: Router, { central, tenants, authen
   });
 
   api.post('/install/owner', async (req, res) => {
-    const body = new BodyReader(req.body);
-    const applicant = readApplicant(body, false);
-    const slug = checkAlias(body, 'organization_slug', body.string('organization_slug', { required: true, max: 63 }), true);
-    body.done();
+    const body = new BodyReader(req.body, INSTALL);
+    checkPassword(body, body.value, false);
+    const slug = checkAlias(body, 'organization_slug', body.value.organization_slug, true);
+    const owner = applicant(body.done());
 
     // The settings row is the install lock: its primary key lets exactly one request win.
     try {
@@ -110,10 +116,10 @@ export function registerOnboardingRoutes(api: Router, { central, tenants, authen
     }
     try {
       const r = await registration.create({
-        organisationName: applicant.organisationName,
+        organisationName: owner.organisationName,
         alias: slug,
         aliasField: 'organization_slug',
-        owner: applicant,
+        owner,
         superAdmin: true,
         settings: { onboarding: { path: 'install' } },
         tokenName: 'install',
@@ -131,17 +137,17 @@ export function registerOnboardingRoutes(api: Router, { central, tenants, authen
     next(new MandiError('SIGNUP_DISABLED', 'Public signup is currently disabled. Ask a platform admin to create your organisation.', 403));
   });
   api.post('/auth/tenants', publicLimit, async (req, res) => {
-    const body = new BodyReader(req.body);
-    const applicant = readApplicant(body, true);
-    const subdomain = checkAlias(body, 'subdomain', body.string('subdomain', { required: true, max: 63 }), true);
+    const body = new BodyReader(req.body, SIGNUP);
+    checkPassword(body, body.value, true);
+    const subdomain = checkAlias(body, 'subdomain', body.value.subdomain, true);
     if (subdomain && !body.errors.subdomain && (await aliasTaken(subdomain))) body.fail('subdomain', 'This subdomain has already been taken.');
-    if (applicant.email && !body.errors.email && (await registration.emailTaken(applicant.email))) body.fail('email', 'The email has already been taken.');
-    body.done();
+    if (body.value.email && !body.errors.email && (await registration.emailTaken(body.value.email))) body.fail('email', 'The email has already been taken.');
+    const owner = applicant(body.done());
     const r = await registration.create({
-      organisationName: applicant.organisationName,
+      organisationName: owner.organisationName,
       alias: subdomain,
       aliasField: 'subdomain',
-      owner: applicant,
+      owner,
       settings: { onboarding: { path: 'public_signup' } },
       tokenName: 'signup',
     });
@@ -153,13 +159,12 @@ export function registerOnboardingRoutes(api: Router, { central, tenants, authen
     next(new MandiError('RESELLER_SIGNUP_DISABLED', 'Reseller applications are currently closed. Ask a platform admin to create your organisation.', 403));
   });
   api.post('/reseller-register/apply', publicLimit, async (req, res) => {
-    const body = new BodyReader(req.body);
-    const applicant = readApplicant(body, true);
-    const preferred = checkAlias(body, 'preferred_domain', body.string('preferred_domain', { max: 63 }), false);
-    const phone = body.string('phone', { max: 50 });
-    const note = body.string('message', { max: 2000 });
-    if (applicant.email && !body.errors.email && (await registration.emailTaken(applicant.email))) body.fail('email', 'The email has already been taken.');
-    body.done();
+    const body = new BodyReader(req.body, RESELLER_APPLICATION);
+    checkPassword(body, body.value, true);
+    const preferred = checkAlias(body, 'preferred_domain', body.value.preferred_domain, false);
+    if (body.value.email && !body.errors.email && (await registration.emailTaken(body.value.email))) body.fail('email', 'The email has already been taken.');
+    const { phone, message: note, ...fields } = body.done();
+    const owner = applicant(fields);
 
     const fallbackFor = (p: string) => `${p.slice(0, 54)}-${newTenantId()}`;
     let reason: 'taken' | 'reserved' | null = null;
@@ -169,10 +174,10 @@ export function registerOnboardingRoutes(api: Router, { central, tenants, authen
     if (preferred && reason) alias = fallbackFor(preferred);
 
     const organisation = (a: string | undefined) => ({
-      organisationName: applicant.organisationName,
+      organisationName: owner.organisationName,
       alias: a,
       aliasField: 'preferred_domain',
-      owner: applicant,
+      owner,
       settings: {
         onboarding: { path: 'reseller_application', applied_at: new Date().toISOString(), preferred_domain: preferred ?? null, phone: phone ?? null, message: note ?? null },
       },
@@ -196,12 +201,8 @@ export function registerOnboardingRoutes(api: Router, { central, tenants, authen
   });
 
   api.post('/admin/tenants', authenticated, requireSuperAdmin, async (req, res) => {
-    const body = new BodyReader(req.body);
-    const name = body.string('name', { required: true, max: 255 });
-    const alias = body.string('alias', { max: 63 });
-    const ring = body.string('ring', { max: 50 });
-    body.done();
-    res.status(201).json({ tenant: await tenants.create({ name: name!, alias, ring }) });
+    const { name, alias, ring } = new BodyReader(req.body, NEW_TENANT).done();
+    res.status(201).json({ tenant: await tenants.create({ name, alias, ring }) });
   });
 
   api.get('/admin/tenants/:id', authenticated, requireSuperAdmin, async (req, res) => {

@@ -16,9 +16,10 @@ import type { RequestHandler, Router } from 'express';
 import type { Clock } from '../../clock';
 import { currentContext } from '../../context';
 import { MandiError, notFound } from '../../errors';
+import * as Type from '../../../sdk/runtime/schema';
 import { BodyReader } from '../../http/validate-body';
 import { OutboundUrlError, checkOutboundUrl, type OutboundPolicy } from '../../net/outbound-policy';
-import { PUSH_PLATFORMS, type DeviceInput, type DeviceStore, type PushDevice, type PushPlatform } from './device-store';
+import { PUSH_PLATFORMS, type DeviceInput, type DeviceStore, type PushDevice } from './device-store';
 
 export interface DeviceRouteDeps {
   devices: DeviceStore;
@@ -63,18 +64,20 @@ export function registerDeviceRoutes(api: Router, deps: DeviceRouteDeps): void {
   });
 }
 
+const DEVICE = {
+  platform: Type.StringEnum(PUSH_PLATFORMS, { errorMessage: { enum: `The platform must be one of ${PUSH_PLATFORMS.join(', ')}.` } }),
+  device_name: Type.Optional(Type.String({ maxLength: 255 })),
+};
+const TOKEN_DEVICE = Type.Object({ ...DEVICE, token: Type.String({ maxLength: 4096 }) });
+/** The subscription is checked by hand below: its endpoint against the outbound policy, its keys by decoded length. */
+const WEB_DEVICE = Type.Object(DEVICE);
+
 function readDevice(raw: unknown, policy: OutboundPolicy): DeviceInput {
-  const body = new BodyReader(raw);
-  const platform = body.string('platform', { required: true });
-  const deviceName = body.string('device_name', { max: 255 }) ?? null;
-  if (platform !== undefined && !(PUSH_PLATFORMS as readonly string[]).includes(platform)) {
-    body.fail('platform', `The platform must be one of ${PUSH_PLATFORMS.join(', ')}.`);
+  if ((raw as { platform?: unknown } | null)?.platform !== 'web') {
+    const { platform, token, device_name } = new BodyReader(raw, TOKEN_DEVICE).done();
+    return { platform, token, keys: null, deviceName: device_name ?? null };
   }
-  if (platform !== 'web') {
-    const token = body.string('token', { required: true, max: 4096 });
-    body.done();
-    return { platform: platform as PushPlatform, token: token!, keys: null, deviceName };
-  }
+  const body = new BodyReader(raw, WEB_DEVICE);
   const sub = (raw as { subscription?: unknown }).subscription as { endpoint?: unknown; keys?: { p256dh?: unknown; auth?: unknown } } | undefined;
   const endpoint = sub?.endpoint;
   if (typeof endpoint !== 'string' || endpoint.length > 2048) body.fail('subscription.endpoint', 'The subscription endpoint is required.');
@@ -90,8 +93,8 @@ function readDevice(raw: unknown, policy: OutboundPolicy): DeviceInput {
   const auth = sub?.keys?.auth;
   if (typeof p256dh !== 'string' || !isBase64Url(p256dh, 65)) body.fail('subscription.keys.p256dh', 'The p256dh key must be a base64url P-256 public key.');
   if (typeof auth !== 'string' || !isBase64Url(auth, 16)) body.fail('subscription.keys.auth', 'The auth secret must be 16 bytes in base64url.');
-  body.done();
-  return { platform: 'web', token: endpoint as string, keys: { p256dh: p256dh as string, auth: auth as string }, deviceName };
+  const { device_name } = body.done();
+  return { platform: 'web', token: endpoint as string, keys: { p256dh: p256dh as string, auth: auth as string }, deviceName: device_name ?? null };
 }
 
 function isBase64Url(value: string, bytes: number): boolean {
