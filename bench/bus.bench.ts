@@ -4,6 +4,9 @@
  *   core       a core bus operation (every bus step: exists, may call, rate limit, validate, audit)
  *   sandboxed  a module operation with a trivial handler, through the bus into the isolate
  *   db read    a module operation doing one host.db.findOne
+ *   order view, output check on/off   an order-shaped result (three lines, 15 fields) declared by an
+ *              output schema, from a core operation and from the sandbox, with the bus's output
+ *              validation (BUS_VALIDATE_OUTPUT) on and then off: what the check costs
  * Each is measured one call at a time (p50/p99 latency) and with many calls in flight (calls/s, and
  * process CPU per call, steadier than calls/s on a shared machine), round-robin for --rounds rounds.
  * Then memory per tenant context: one call for each of 1,000 tenants into a 200-operation module,
@@ -17,6 +20,7 @@ import { withBenchPlatform } from './support/bench-platform';
 import { addLocalModule } from './support/bench-tenant';
 import { median, percentile } from './support/stats';
 import type { Caller, CallContext } from '../core/bus/types';
+import { ORDER_VIEW } from './fixtures/bench-mod/src/order-view';
 
 const SEQUENTIAL_CALLS = 3000;
 const IN_FLIGHT = 256;
@@ -54,7 +58,8 @@ async function throughput(fn: () => Promise<unknown>, ms: number): Promise<{ rat
 }
 
 const benchmark: Benchmark = {
-  description: 'bus: native call vs core bus operation vs sandboxed module operation (trivial, one host.db read); memory per tenant context',
+  description:
+    'bus: native call vs core bus operation vs sandboxed module operation (trivial, one host.db read, order view with output validation on and off); memory per tenant context',
   async run(ctx) {
     // bench-mod holds thousands of tenant contexts in one isolate: 512 MB, over the default cap.
     const env = { BUS_RATE_LIMIT: '1000000000/60', TENANT_POOL_MAX_TOTAL: '200', SANDBOX_MAX_MEMORY_MB: '512' };
@@ -69,22 +74,32 @@ const benchmark: Benchmark = {
       await platform.tenantDbs.with(tenant.id, (db) => db.query(`INSERT INTO benchmod.items (id, name) VALUES (1, 'one')`));
 
       kernel.bus.registerCore({ name: 'bench.echo', description: 'Returns its input.', input: { type: 'object' }, handler: async (input) => input });
+      // The core twin of benchmod.order_view, checked against the very schema object the module declares.
+      const orderView = (await kernel.modules.modulesFor(tenant.id)).operation('benchmod.order_view')!.def;
+      kernel.bus.registerCore({ name: 'bench.order_view', description: 'Returns a fixed order.', input: { type: 'object' }, output: orderView.output, handler: async () => ORDER_VIEW });
       const caller: Caller = { kind: 'edge', via: 'http' };
       const callCtx: CallContext = { tenantId: tenant.id, user: null, permissions: new Set(['*']) };
       const input = { a: 1, b: 'two' };
       const native = async (x: unknown) => x;
-      const targets: Array<[string, () => Promise<unknown>]> = [
+      const bus = kernel.bus;
+      // [name, call, output validation on?]; targets without an output schema are not affected by it.
+      const targets: Array<[string, () => Promise<unknown>, boolean?]> = [
         ['native', () => native(input)],
-        ['core', () => kernel.bus.call(caller, 'bench.echo', input, callCtx)],
-        ['sandboxed', () => kernel.bus.call(caller, 'benchmod.echo', input, callCtx)],
-        ['db read', () => kernel.bus.call(caller, 'benchmod.read_one', {}, callCtx)],
+        ['core', () => bus.call(caller, 'bench.echo', input, callCtx)],
+        ['sandboxed', () => bus.call(caller, 'benchmod.echo', input, callCtx)],
+        ['db read', () => bus.call(caller, 'benchmod.read_one', {}, callCtx)],
+        ['core order view, output check on', () => bus.call(caller, 'bench.order_view', {}, callCtx), true],
+        ['core order view, output check off', () => bus.call(caller, 'bench.order_view', {}, callCtx), false],
+        ['sandboxed order view, output check on', () => bus.call(caller, 'benchmod.order_view', {}, callCtx), true],
+        ['sandboxed order view, output check off', () => bus.call(caller, 'benchmod.order_view', {}, callCtx), false],
       ];
       // Round-robin over the targets (--rounds), each window --duration seconds; medians reported.
       const windowMs = ctx.options.durationSeconds * 1000;
       const measured = new Map(targets.map(([name]) => [name, [] as { p50: number; p99: number; rate: number; cpuUs: number }[]]));
       for (let round = 0; round < ctx.options.rounds; round++) {
-        for (const [name, fn] of targets) {
+        for (const [name, fn, validateOutput] of targets) {
           ctx.log(`bus: ${name}, round ${round + 1}/${ctx.options.rounds}`);
+          bus.validateOutput = validateOutput ?? true;
           // Audit rows still buffered from the previous window would be written, and charged, in this one.
           await kernel.audit.flush();
           const lat = await sequential(fn);
@@ -132,6 +147,7 @@ const benchmark: Benchmark = {
       const perContext = (after - before) / TENANT_CONTEXTS;
 
       const byName = Object.fromEntries(rows.map((r) => [r.target, r]));
+      const cost = (kind: string, column: string) => Number(byName[`${kind} order view, output check on`][column]) - Number(byName[`${kind} order view, output check off`][column]);
       return {
         title: 'Bus: in-process calls (one at a time: latency; 256 in flight: throughput)',
         rows: [...rows, { target: `per tenant context (${stats?.contexts ?? '?'} contexts)`, 'p50 µs': null, 'p99 µs': null, 'calls/s in flight': null, 'CPU µs/call in flight': null, 'KB': perContext / 1024 }],
@@ -141,6 +157,7 @@ const benchmark: Benchmark = {
           { name: 'memory per tenant context <= 256 KB', ok: perContext <= 256 * 1024, detail: `${(perContext / 1024).toFixed(1)} KB` },
         ],
         notes: [
+          `output validation of the order view costs ${cost('core', 'p50 µs').toFixed(2)} µs p50 and ${cost('core', 'CPU µs/call in flight').toFixed(2)} µs CPU/call in a core call, ${cost('sandboxed', 'p50 µs').toFixed(2)} µs p50 and ${cost('sandboxed', 'CPU µs/call in flight').toFixed(2)} µs CPU/call in a sandboxed one (on minus off; noise is of the same order).`,
           'core and sandboxed include every bus step: operation lookup, caller check, rate limit (in-process or Redis per REDIS_URL), schema validation, audit (batched).',
           `${ctx.options.rounds} round(s), round-robin, ${ctx.options.durationSeconds} s per throughput window; medians over rounds. CPU µs/call counts every thread of the process (host and isolates).`,
           `${bench.setup}.`,

@@ -71,6 +71,8 @@ export interface Config {
   apiRateLimit: { points: number; durationSeconds: number };
   /** Bus calls per (tenant, caller, operation) and window. */
   busRateLimit: { points: number; durationSeconds: number };
+  /** Check every operation result against its output schema (default: on outside production). */
+  busValidateOutput: boolean;
   /** Module event deliveries: attempts per subscriber, and the first retry's delay (doubling after). */
   eventDelivery: { attempts: number; backoffMs: number };
   /** Outgoing mail server, e.g. smtp://user:pw@host:587. Unset: mails go to <dataDir>/outbox. */
@@ -193,6 +195,7 @@ export function loadConfig(env: Env = process.env): Config {
     workflowRateLimit: rate(env, 'WORKFLOW_RATE_LIMIT', '60/60'),
     apiRateLimit: rate(env, 'API_RATE_LIMIT', '1200/60'),
     busRateLimit: rate(env, 'BUS_RATE_LIMIT', '6000/60'),
+    busValidateOutput: bool(env, 'BUS_VALIDATE_OUTPUT', nodeEnv !== 'production'),
     eventDelivery: { attempts: atLeast(env, 'EVENT_DELIVERY_ATTEMPTS', 5, 1), backoffMs: atLeast(env, 'EVENT_RETRY_BACKOFF_MS', 1000, 0) },
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || `Mandi <no-reply@${(env.ROOT_DOMAIN || 'localhost').toLowerCase()}>`,

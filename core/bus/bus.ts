@@ -1,7 +1,8 @@
 /**
  * The module API bus (DESIGN.md, Bus). Every call takes the same path:
  *   exists in the tenant's modules → caller may call it → rate limit (tenant, caller, operation)
- *   → input validated → dispatched in the host or the module's sandbox → audit record (batched).
+ *   → input validated → dispatched in the host or the module's sandbox → output validated (when
+ *   on) → audit record (batched).
  * REST routes, GraphQL fields, workflow nodes, AI tools and modules all call through here.
  */
 import { matchesConsumes, type Operation } from '../../sdk/manifest';
@@ -22,7 +23,7 @@ const MAX_DEPTH = 8;
 
 /** What a name resolves to: made once per core operation and per module operation, never per call. */
 interface Target {
-  def: Pick<Operation, 'input' | 'permission' | 'public'>;
+  def: Pick<Operation, 'input' | 'output' | 'permission' | 'public'>;
   core?: CoreOperation;
   module?: LoadedModule;
 }
@@ -36,18 +37,27 @@ export interface BusDeps {
   logger: Logger;
   /** Calls per (tenant, caller, operation) and window. */
   rateLimit: RateLimitPolicy;
+  /** Check each result against the operation's output schema (BUS_VALIDATE_OUTPUT). */
+  validateOutput: boolean;
 }
 
 export class Bus {
   private readonly core = new Map<string, Target>();
   readonly validators = new SchemaValidators();
+  /** From BUS_VALIDATE_OUTPUT; the bus benchmark turns it off and on to measure what it costs. */
+  validateOutput: boolean;
 
-  constructor(private readonly deps: BusDeps) {}
+  constructor(private readonly deps: BusDeps) {
+    this.validateOutput = deps.validateOutput;
+  }
 
   /** Registers an operation implemented by the host. */
   registerCore(op: CoreOperation): void {
     if (this.core.has(op.name)) throw new Error(`core operation ${op.name} registered twice`);
-    this.core.set(op.name, { def: { input: op.input as Operation['input'], permission: op.permission, public: op.public }, core: op });
+    this.core.set(op.name, {
+      def: { input: op.input as Operation['input'], output: op.output as Operation['output'], permission: op.permission, public: op.public },
+      core: op,
+    });
   }
 
   coreOperations(): CoreOperation[] {
@@ -98,8 +108,11 @@ export class Bus {
         const errors = this.validators.validate(target.def.input, value, opts.coerce);
         if (errors) throw busErrors.invalidInput(errors);
       }
-      if (target.core) return await target.core.handler(value, ctx, caller);
-      return await this.deps.invoker.invoke(target.module!, { kind: 'operation', name: LoadedModule.method(op), input: value, caller, ctx: { ...ctx, depth } });
+      const result = target.core
+        ? await target.core.handler(value, ctx, caller)
+        : await this.deps.invoker.invoke(target.module!, { kind: 'operation', name: LoadedModule.method(op), input: value, caller, ctx: { ...ctx, depth } });
+      if (this.validateOutput && target.def.output) this.checkOutput(op, target, result);
+      return result;
     } catch (err) {
       errorCode = err instanceof MandiError ? err.code : 'INTERNAL';
       throw err;
@@ -119,6 +132,14 @@ export class Bus {
         created_at: new Date(this.deps.clock.now()),
       });
     }
+  }
+
+  private checkOutput(op: string, target: Target, result: unknown): void {
+    const errors = this.validators.validateOutput(target.def.output!, result);
+    if (!errors) return;
+    const module = target.module?.alias ?? 'core';
+    this.deps.logger.error({ module, operation: op, errors }, 'operation result does not match its output schema');
+    throw busErrors.invalidOutput(op, module, errors);
   }
 
   /** Whether an operation exists for the tenant (for routers and schema builders). */

@@ -12,6 +12,13 @@ export const busErrors = {
     new MandiError('FORBIDDEN', `Operation "${op}" requires the permission "${permission}".`, 403, { operation: op, permission }),
   /** The 422 validation shape, so REST callers see {message, errors} like any other form error. */
   invalidInput: (errors: Record<string, string[]>) => new ValidationError(errors),
+  /** The handler broke its own declared contract: the caller cannot trust the result, so it never sees it. */
+  invalidOutput: (op: string, module: string, errors: Record<string, string[]>) =>
+    new MandiError('OUTPUT_INVALID', `Operation "${op}" returned a result its output schema does not allow (${Object.keys(errors).map((p) => p || '/').join(', ')}).`, 500, {
+      operation: op,
+      module,
+      errors,
+    }),
   tooDeep: (op: string, depth: number) =>
     new MandiError('CALL_DEPTH_EXCEEDED', `Call chain too deep (${depth}) at "${op}": modules are calling each other in a loop.`, 508, { operation: op }),
   eventNotDeclared: (alias: string, event: string) =>

@@ -1,7 +1,7 @@
 /**
- * Input validation by each operation's JSON schema, compiled once per schema object. Two ajv
- * instances: a strict one for calls between code, and one that coerces strings for the HTTP edge
- * (query strings and path parameters are always strings).
+ * Input and output validation by each operation's JSON schemas, compiled once per schema object. Two
+ * ajv instances: a strict one for calls between code (and every output), and one that coerces strings
+ * for the HTTP edge (query strings and path parameters are always strings).
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -23,6 +23,23 @@ export function toFieldErrors(errors: ErrorObject[] | null | undefined): FieldEr
     const field = [path, missing ?? extra].filter(Boolean).join('.') || 'input';
     const message = missing ? `The ${missing} field is required.` : extra ? `The ${extra} field is not allowed.` : `The ${field} ${phrase(e)}.`;
     (out[field] ??= []).push(message);
+  }
+  return out;
+}
+
+/** JSON pointer reference token (RFC 6901): `~` and `/` escaped. */
+const token = (name: string) => name.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Ajv errors keyed by the JSON pointer of the value at fault: {"/items/0/qty": ["must be an integer"]}. */
+export function toPointerErrors(errors: ErrorObject[] | null | undefined): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const e of errors ?? []) {
+    const missing = (e.params as { missingProperty?: string }).missingProperty;
+    const extra = (e.params as { additionalProperty?: string }).additionalProperty;
+    const name = missing ?? extra;
+    const pointer = name === undefined ? e.instancePath : `${e.instancePath}/${token(name)}`;
+    const message = missing ? 'is required' : extra ? 'is not allowed' : phrase(e);
+    (out[pointer] ??= []).push(message);
   }
   return out;
 }
@@ -66,9 +83,19 @@ export class SchemaValidators {
 
   /** Ajv's own error objects, for callers that word the messages themselves (core/http/validate-body.ts). */
   problems(schema: object, value: unknown, coerce = false): ErrorObject[] | undefined {
+    const fn = this.compile(schema, coerce);
+    return fn(value) ? undefined : (fn.errors ?? []);
+  }
+
+  /** An operation's result against its output schema: undefined when valid, else errors by JSON pointer. Never rewrites `value`. */
+  validateOutput(schema: object, value: unknown): Record<string, string[]> | undefined {
+    const fn = this.compile(schema, false);
+    return fn(value) ? undefined : toPointerErrors(fn.errors);
+  }
+
+  private compile(schema: object, coerce: boolean): ValidateFunction {
     let entry = this.compiled.get(schema);
     if (!entry) this.compiled.set(schema, (entry = {}));
-    const fn = coerce ? (entry.coercing ??= this.coercing.compile(schema)) : (entry.strict ??= this.strict.compile(schema));
-    return fn(value) ? undefined : (fn.errors ?? []);
+    return coerce ? (entry.coercing ??= this.coercing.compile(schema)) : (entry.strict ??= this.strict.compile(schema));
   }
 }

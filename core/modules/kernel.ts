@@ -43,7 +43,7 @@ export interface ModuleKernel {
 }
 
 export async function createModuleKernel(deps: {
-  config: Pick<Config, 'busRateLimit' | 'eventDelivery' | 'moduleDbRoles' | 'sandboxMaxMemoryMb' | 'moduleQuarantineSeconds'>;
+  config: Pick<Config, 'busRateLimit' | 'busValidateOutput' | 'eventDelivery' | 'moduleDbRoles' | 'sandboxMaxMemoryMb' | 'moduleQuarantineSeconds'>;
   central: CentralDb;
   tenantDbs: TenantDatabases;
   drivers: Drivers;
@@ -93,7 +93,7 @@ export async function createModuleKernel(deps: {
   };
 
   const invoker = new SandboxInvoker({ runtime, moduleData, events, clock, logger, fetchAccess, quarantine, maxMemoryMb: deps.config.sandboxMaxMemoryMb });
-  const bus = new Bus({ modules, invoker, rateLimiter: drivers.rateLimiter, audit, clock, logger, rateLimit: deps.config.busRateLimit });
+  const bus = new Bus({ modules, invoker, rateLimiter: drivers.rateLimiter, audit, clock, logger, rateLimit: deps.config.busRateLimit, validateOutput: deps.config.busValidateOutput });
   invoker.attach(bus);
   registerPlatformOperations(bus, central);
   registerWebhookOperations(bus, central);

@@ -1,8 +1,8 @@
 /**
- * Issue 4 item 4: what counts as breaking callers (input narrowed, GraphQL breaking changes) and
- * what a major bump is. The end-to-end refusal is in test/rings/promotion-refusals.test.ts.
+ * Issue 4 item 4: what counts as breaking callers (input narrowed, output narrowed, GraphQL breaking
+ * changes) and what a major bump is. The end-to-end refusal is in test/rings/promotion-refusals.test.ts.
  */
-import { graphqlBreakingChanges, inputNarrowings, isMajorBump } from '.';
+import { graphqlBreakingChanges, inputNarrowings, isMajorBump, outputNarrowings } from '.';
 
 describe('input schema narrowing', () => {
   const base = {
@@ -41,6 +41,57 @@ describe('input schema narrowing', () => {
     expect(changed((s) => (s.properties.sku = { anyOf: [{ type: 'string' }] }))).toEqual(['/properties/sku: anyOf added']);
     expect(inputNarrowings(undefined, { type: 'object' })).toEqual(['(root): no longer accepts any type']);
     expect(inputNarrowings({ type: 'object' }, false)).toEqual(['(root): accepts nothing any more']);
+  });
+});
+
+describe('output schema narrowing (what a consumer was promised)', () => {
+  const base = {
+    type: 'object',
+    required: ['customer', 'points'],
+    properties: {
+      customer: { type: 'string' },
+      points: { type: 'integer', minimum: 0 },
+      tier: { type: 'string', enum: ['silver', 'gold'] },
+      history: { type: 'array', items: { type: 'object', properties: { delta: { type: 'integer' } } } },
+    },
+    additionalProperties: false,
+  };
+  const changed = (patch: (s: any) => void) => { // eslint-disable-line @typescript-eslint/no-explicit-any
+    const s = structuredClone(base);
+    patch(s);
+    return outputNarrowings(base, s);
+  };
+
+  test('a new property, a tighter bound or an enum value fewer only adds to the promise', () => {
+    expect(outputNarrowings(base, base)).toEqual([]);
+    expect(changed((s) => (s.properties.note = { type: 'string' }))).toEqual([]);
+    expect(changed((s) => { s.properties.since = { type: 'string' }; s.required.push('since'); })).toEqual([]);
+    expect(changed((s) => delete s.additionalProperties)).toEqual([]);
+    expect(changed((s) => (s.properties.points.minimum = 10))).toEqual([]);
+    expect(changed((s) => (s.properties.tier.enum = ['gold']))).toEqual([]);
+    expect(changed((s) => (s.properties.points.type = 'integer'))).toEqual([]);
+    expect(outputNarrowings(undefined, base)).toEqual([]);
+  });
+
+  test('a field removed, a type changed, nullable added, an enum value added are each reported with where', () => {
+    expect(changed((s) => { delete s.properties.points; s.required = ['customer']; })).toEqual(['(root): "points" removed']);
+    expect(changed((s) => delete s.properties.tier)).toEqual(['(root): "tier" removed']);
+    expect(changed((s) => (s.required = ['customer']))).toEqual(['(root): "points" is no longer always present']);
+    expect(changed((s) => (s.properties.points.type = 'string'))).toEqual(['/properties/points: type changed from integer to string']);
+    expect(changed((s) => (s.properties.points.type = 'number'))).toEqual(['/properties/points: type changed from integer to number']);
+    expect(changed((s) => (s.properties.customer.type = ['string', 'null']))).toEqual(['/properties/customer: may now be null']);
+    expect(changed((s) => (s.properties.customer = { anyOf: [{ type: 'string' }, { type: 'null' }] }))).toEqual(['/properties/customer: may now be null']);
+    expect(changed((s) => s.properties.tier.enum.push('platinum'))).toEqual(['/properties/tier: enum value "platinum" added']);
+    expect(changed((s) => (s.properties.points.minimum = -5))).toEqual(['/properties/points: minimum lowered to -5']);
+    expect(changed((s) => (s.properties.history.items.properties.delta.type = 'string'))).toEqual([
+      '/properties/history/items/properties/delta: type changed from integer to string',
+    ]);
+    expect(outputNarrowings(base, undefined)).toEqual(['(root): no longer declared, so any value may come back']);
+  });
+
+  test('a nullable field staying nullable in the other form is not a change', () => {
+    const before = { type: 'object', properties: { email: { type: ['string', 'null'] } } };
+    expect(outputNarrowings(before, { type: 'object', properties: { email: { anyOf: [{ type: 'string' }, { type: 'null' }] } } })).toEqual([]);
   });
 });
 

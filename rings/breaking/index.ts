@@ -1,15 +1,17 @@
 /**
  * What a new version breaks for callers of the old one (DESIGN.md, Rings and the registry: promotion
- * refuses a breaking change to provided operations or the GraphQL schema without a major version
- * bump). Used by promotion, comparing the candidate with the version the target ring releases.
+ * refuses a breaking change to provided operations (removed, input narrowed, output narrowed) or the
+ * GraphQL schema without a major version bump). Used by promotion, comparing the candidate with the version the target ring releases.
  */
 import semver from 'semver';
 import type { LoadedModule } from '../../core/modules/loaded-module';
 import { graphqlBreakingChanges } from './graphql-changes';
 import { inputNarrowings } from './input-schema';
+import { outputNarrowings } from './output-schema';
 
 export { graphqlBreakingChanges } from './graphql-changes';
 export { inputNarrowings } from './input-schema';
+export { outputNarrowings } from './output-schema';
 
 const DEFAULT_SDL = 'graphql/schema.graphql';
 
@@ -33,6 +35,7 @@ export async function breakingChanges(before: LoadedModule, after: LoadedModule)
       continue;
     }
     for (const n of inputNarrowings(op.input as never, next.input as never)) out.push(`operation ${name} input narrowed: ${n}`);
+    for (const n of outputNarrowings(op.output as never, next.output as never)) out.push(`operation ${name} output narrowed: ${n}`);
   }
   try {
     out.push(...graphqlBreakingChanges(await sdlOf(before), await sdlOf(after)));

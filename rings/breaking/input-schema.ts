@@ -5,18 +5,7 @@
  * combinator (anyOf, oneOf, allOf, not, $ref, if) that changed at all counts as narrowing. Adding an
  * optional property is not narrowing: callers that never sent it are unaffected.
  */
-type Schema = Record<string, unknown> | boolean | undefined;
-
-const COMBINATORS = ['anyOf', 'oneOf', 'allOf', 'not', '$ref', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'propertyNames', 'patternProperties', 'contains'];
-
-const obj = (s: Schema): Record<string, unknown> => (s && typeof s === 'object' ? s : {});
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
-function types(s: Record<string, unknown>): Set<string> | undefined {
-  const t = s.type;
-  if (t === undefined) return undefined;
-  return new Set(Array.isArray(t) ? (t as string[]) : [t as string]);
-}
+import { COMBINATORS, obj, same, types, type Schema } from './schema-parts';
 
 /** Every way `after` refuses input `before` accepted, each as "<pointer>: <what>". */
 export function inputNarrowings(before: Schema, after: Schema, pointer = ''): string[] {

@@ -98,7 +98,7 @@ describe('DESIGN Rings and the registry: a module package is a .tgz of module.js
     const dir = await builtModule();
     const { buffer } = await packModule(dir);
     const pkg = await readPackage(buffer);
-    expect(pkg.manifest).toMatchObject({ name: 'points', version: '1.2.3', limits: { memory_mb: 128, timeout_ms: 5000 } });
+    expect(pkg.manifest).toMatchObject({ name: 'points', version: '1.2.3', limits: { timeout_ms: 5000 } });
     expect([...pkg.files.keys()].sort()).toEqual([
       'dist/points.js',
       'graphql/resolvers.json',

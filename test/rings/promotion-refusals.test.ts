@@ -2,8 +2,9 @@
  * Issue 4 item 4 and "Done means": what promotion refuses, and what a failure leaves behind.
  * - a migration failing in the middle of a promotion leaves every tenant on the old version with its
  *   data intact, and the ring's release unchanged;
- * - a breaking change (operation removed, input narrowed, GraphQL field removed) without a major bump
- *   is refused; the same changes as a major version pass;
+ * - a breaking change (operation removed, input narrowed, output narrowed, GraphQL field removed)
+ *   without a major bump is refused; the same changes as a major version pass, and so does an output
+ *   widened in a minor;
  * - a platform range excluding the core, and a dependency not met in the target ring, are refused;
  * - concurrent promotions of one module in one ring are refused (409), also from another node, and
  *   so is a tenant operation on that module in that ring meanwhile.
@@ -106,6 +107,31 @@ describe('issue 4: promotion refusals and all-or-nothing failures', () => {
 
   test('the same changes as 2.0.0 (a major bump) are promoted', async () => {
     const op = await promoteOk(tp, owner.token, 'beta', 'stock', '2.0.0');
+    expect(op.result).toMatchObject({ from: '1.1.0', version: '2.0.0' });
+  });
+
+  test('an output narrowed in a minor is refused, naming the operation and each change; widened in a minor, or narrowed in a major, it is promoted', async () => {
+    for (const v of ['1.0.0', '1.1.0', '1.2.0', '2.0.0']) await publishOk(tp, owner.token, `ledger@${v}`);
+    // A ring of its own, so the other tests' rings keep the releases they expect.
+    expect((await tp.api('/rings', { token: owner.token, body: { name: 'contracts', position: 15 } })).status).toBe(201);
+    await promoteOk(tp, owner.token, 'contracts', 'ledger', '1.0.0');
+    // 1.1.0 adds an optional field to the output: consumers of 1.0.0 still get all they were promised.
+    await promoteOk(tp, owner.token, 'contracts', 'ledger', '1.1.0');
+
+    const res = await promote(tp, owner.token, 'contracts', 'ledger', '1.2.0');
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('PROMOTION_REFUSED');
+    const reasons: Array<{ kind: string; message: string }> = res.body.details.reasons;
+    expect(reasons.every((r) => r.kind === 'breaking')).toBe(true);
+    const text = reasons.map((r) => r.message).join('\n');
+    expect(text).toContain('operation ledger.balance output narrowed: (root): "updated_at" removed');
+    expect(text).toContain('operation ledger.balance output narrowed: /properties/points: type changed from integer to string');
+    expect(text).toContain('operation ledger.balance output narrowed: /properties/customer: may now be null');
+    expect(text).toContain('operation ledger.balance output narrowed: /properties/tier: enum value "platinum" added');
+    expect(text).toContain('needs a major version bump');
+    expect((await ringOf('contracts')).modules).toEqual({ ledger: '1.1.0' });
+
+    const op = await promoteOk(tp, owner.token, 'contracts', 'ledger', '2.0.0');
     expect(op.result).toMatchObject({ from: '1.1.0', version: '2.0.0' });
   });
 
