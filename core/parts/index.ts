@@ -1,5 +1,5 @@
 /**
- * Declared parts and the initializer that starts them (DESIGN.md, the platform's parts). A part is
+ * Declared parts and the initializer that starts them (DESIGN.md, Contracts in code). A part is
  * `{ id, deps, init, stop }`; `init` receives the values of exactly the parts it names in `deps`.
  * `startParts` checks the whole list first (a dependency missing from it, or a circle, is named
  * before anything starts), starts the parts in dependency order, and stops them in the reverse

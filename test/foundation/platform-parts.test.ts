@@ -10,7 +10,7 @@ import { platformParts } from '../../core/platform';
 
 const parts = () => platformParts(loadConfig({ NODE_ENV: 'test' }), createLogger('silent'));
 
-describe('DESIGN platform parts: boot names what is missing', () => {
+describe('DESIGN Contracts in code: host parts start in dependency order', () => {
   test('boot with a part removed from the list fails with a message naming the part that needs it', async () => {
     await expect(startParts(parts().filter((p) => p.id !== 'rings'))).rejects.toThrow("part 'catalogs' needs 'rings', which is not in the list");
     await expect(startParts(parts().filter((p) => p.id !== 'realtime'))).rejects.toThrow("part 'rings' needs 'realtime', which is not in the list");
