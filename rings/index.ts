@@ -38,7 +38,6 @@ export interface Rings {
   /** For core/modules/module-admin-routes.ts. */
   moduleLifecycle: ModuleLifecycle;
   registerRoutes(api: Router, adminAuthenticated: RequestHandler): void;
-  setBroadcast(broadcast: Broadcast): void;
   stop(): void;
 }
 
@@ -50,7 +49,7 @@ export interface RingsOptions {
 }
 
 export async function createRings(
-  deps: { central: CentralDb; kernel: ModuleKernel; registry: Registry; drivers: Drivers; tenants: TenantService; logger: Logger },
+  deps: { central: CentralDb; kernel: ModuleKernel; registry: Registry; drivers: Drivers; tenants: TenantService; broadcast: Broadcast; logger: Logger },
   options: RingsOptions = {},
 ): Promise<Rings> {
   const logger = deps.logger.child({ part: 'rings' });
@@ -58,7 +57,7 @@ export async function createRings(
   const models = defineRingModels(sequelize);
   const service = new RingService({ sequelize, models, central: deps.central, registry: deps.registry.service, pubsub: deps.drivers.pubsub });
   const locks = new LifecycleLocks({ sequelize, models, logger, staleMs: options.lockStaleMs ?? 60_000 });
-  const operations = new Operations({ models, drivers: deps.drivers, locks, logger, concurrency: options.concurrency ?? 2 });
+  const operations = new Operations({ models, drivers: deps.drivers, locks, broadcast: deps.broadcast, logger, concurrency: options.concurrency ?? 2 });
   const shared: LifecycleDeps = {
     central: deps.central,
     modules: deps.kernel.modules,
@@ -137,7 +136,6 @@ export async function createRings(
         central: deps.central,
         adminAuthenticated,
       }),
-    setBroadcast: (b) => operations.setBroadcast(b),
     stop: () => operations.stop(),
   };
 }

@@ -99,10 +99,9 @@ export class Operations {
   private readonly tended = new Set<string>();
   private readonly wakers = new Map<string, Set<() => void>>();
   private heartbeat: NodeJS.Timeout | undefined;
-  private broadcast: Broadcast | undefined;
 
   constructor(
-    private readonly deps: { models: RingModels; drivers: Drivers; locks: LifecycleLocks; logger: Logger; concurrency: number },
+    private readonly deps: { models: RingModels; drivers: Drivers; locks: LifecycleLocks; broadcast: Broadcast; logger: Logger; concurrency: number },
   ) {}
 
   async start(): Promise<void> {
@@ -117,11 +116,6 @@ export class Operations {
 
   stop(): void {
     clearInterval(this.heartbeat);
-  }
-
-  /** Where progress is pushed; set once the HTTP server (and so socket.io) exists. */
-  setBroadcast(broadcast: Broadcast): void {
-    this.broadcast = broadcast;
   }
 
   register(kind: OperationKind, executor: Executor): void {
@@ -258,11 +252,10 @@ export class Operations {
   }
 
   private push(op: LifecycleOperation): void {
-    if (!this.broadcast) return;
     const view = operationView(op);
     const by = op.requested_by;
-    if (by.kind === 'user' && by.tenant_id) this.broadcast(by.tenant_id, `private-user.${by.id}`, OPERATION_EVENT, view);
-    if (op.tenant_id) this.broadcast(op.tenant_id, TENANT_OPERATIONS_CHANNEL, OPERATION_EVENT, view);
+    if (by.kind === 'user' && by.tenant_id) this.deps.broadcast(by.tenant_id, `private-user.${by.id}`, OPERATION_EVENT, view);
+    if (op.tenant_id) this.deps.broadcast(op.tenant_id, TENANT_OPERATIONS_CHANNEL, OPERATION_EVENT, view);
   }
 
   private wake(id: string): void {

@@ -91,7 +91,7 @@ const jobOptions = (data: CsvJobData) => ({ jobId: `csv:${data.tenantId}:${data.
  * Registers the operation and the worker. The promise settles once jobs an in-process node left
  * unfinished have been queued again (it never rejects: a journal that cannot be read is logged).
  */
-export function registerCsvJobs(deps: { bus: Bus; queue: JobQueue; uploads: UploadStore; journal: JobJournal<CsvJobData>; broadcast: () => Broadcast | undefined; logger: Logger }): Promise<void> {
+export function registerCsvJobs(deps: { bus: Bus; queue: JobQueue; uploads: UploadStore; journal: JobJournal<CsvJobData>; broadcast: Broadcast; logger: Logger }): Promise<void> {
   const { bus, queue, uploads, journal } = deps;
   const logger = deps.logger.child({ part: 'csv-jobs' });
 
@@ -129,9 +129,8 @@ export function registerCsvJobs(deps: { bus: Bus; queue: JobQueue; uploads: Uplo
       { cancelled?: boolean; progress?: Record<string, unknown> } | null | undefined
     >;
   const push = ({ tenantId, user, input }: CsvJobData, progress: Record<string, unknown> | undefined, extra: Record<string, unknown>) => {
-    const broadcast = deps.broadcast();
-    if (!user || !input.progress_event || !broadcast) return;
-    broadcast(tenantId, userChannel(user.id), `.${input.progress_event}`, { ...(progress ?? {}), job_id: input.job_id, ...extra });
+    if (!user || !input.progress_event) return;
+    deps.broadcast(tenantId, userChannel(user.id), `.${input.progress_event}`, { ...(progress ?? {}), job_id: input.job_id, ...extra });
   };
   /** The end call, whatever happened; then the upload (and its journal entry) goes. */
   const end = async (data: CsvJobData, result: { status: Outcome; error?: string; rows_read: number; total_rows: number }) => {

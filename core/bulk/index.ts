@@ -25,18 +25,17 @@ export interface Bulk {
   withUpload<T>(req: Request, tenantId: string, route: HttpRoute, run: (body: Record<string, unknown>) => Promise<T>): Promise<T>;
   /** Answers a route with `stream` by paging through its page operation. */
   stream(res: Response, route: HttpRoute, fetchPage: FetchPage): Promise<void>;
-  setBroadcast(broadcast: Broadcast): void;
   stop(): void;
 }
 
-export function createBulk(deps: { dataDir: string; bus: Bus; queue: JobQueue; logger: Logger }): Bulk {
+/** `broadcast` reaches the uploading user's sockets with a job's progress (realtime). */
+export function createBulk(deps: { dataDir: string; bus: Bus; queue: JobQueue; broadcast: Broadcast; logger: Logger }): Bulk {
   const logger = deps.logger.child({ part: 'bulk' });
   const root = path.join(deps.dataDir, 'uploads');
   const uploads = new UploadStore(root);
-  let broadcast: Broadcast | undefined;
   // Resuming jobs a dead in-process node left runs in the background (it logs its own failures).
   // The root logger: csv-jobs binds its own `part` (one `part` key per log line).
-  void registerCsvJobs({ bus: deps.bus, queue: deps.queue, uploads, journal: new JobJournal(root), broadcast: () => broadcast, logger: deps.logger });
+  void registerCsvJobs({ bus: deps.bus, queue: deps.queue, uploads, journal: new JobJournal(root), broadcast: deps.broadcast, logger: deps.logger });
   const streams = new CsvStreams(logger);
   const sweep = setInterval(() => void uploads.sweep().catch((err: unknown) => logger.warn({ err }, 'upload sweep failed')), SWEEP_EVERY_MS);
   sweep.unref();
@@ -55,7 +54,6 @@ export function createBulk(deps: { dataDir: string; bus: Bus; queue: JobQueue; l
     },
     // "Up to 2 workers" (spec 3 Limits) is per node and per route, whichever tenant asks.
     stream: (res, route, fetchPage) => streams.serve(res, `${route.method} ${route.path}`, route.stream!, fetchPage),
-    setBroadcast: (b) => void (broadcast = b),
     stop: () => clearInterval(sweep),
   };
 }

@@ -1,8 +1,8 @@
 /**
  * The drivers (DESIGN.md, Drivers): job queue, cache, rate limiter and pub/sub behind small
  * interfaces. REDIS_URL unset: in-process, for one node. Set: Redis, so several nodes share one
- * queue, one cache, one set of rate-limit counters and one message bus. Realtime (socket.io) attaches
- * to an HTTP server separately, with attachRealtime.
+ * queue, one cache, one set of rate-limit counters and one message bus. Realtime (socket.io) is made
+ * separately (createRealtime) and served on an HTTP server.
  */
 import type { Logger } from '../logger';
 import { MemoryCache } from './cache/memory';
@@ -24,7 +24,7 @@ export type { MessageHandler, PubSub } from './pubsub/types';
 export type { AddOptions, Backoff, Job, JobEvents, JobHandler, JobInfo, JobQueue, JobState, Repeat } from './queue/types';
 export type { RateLimiter, RateLimitPolicy, RateLimitResult } from './rate-limit/types';
 export { rateLimit, type RateLimitOptions } from './rate-limit/middleware';
-export { attachRealtime, type Authenticate, type Authorize, type Realtime, type RealtimeIdentity, type RealtimeOptions } from './realtime';
+export { attachRealtime, createRealtime, type Authenticate, type Authorize, type Realtime, type RealtimeIdentity, type RealtimeOptions } from './realtime';
 
 export interface DriversOptions {
   /** config.redisUrl: unset for in-process drivers. */

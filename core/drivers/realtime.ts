@@ -1,5 +1,6 @@
 /**
- * Realtime: socket.io on the platform's HTTP server. With REDIS_URL the Redis adapter relays every
+ * Realtime: socket.io, created before the platform's HTTP server exists (parts broadcast from their
+ * start) and served on it once it does (`serve`). With REDIS_URL the Redis adapter relays every
  * broadcast to all nodes, so a user connected to node B receives what node A sends.
  *
  * Channels are the spec's names (`private-user.7`, `private-tenant.abc12345.live-chat`,
@@ -42,6 +43,8 @@ export interface RealtimeOptions {
 
 export interface Realtime {
   io: Server;
+  /** Answers socket.io's requests and upgrades on server (before it listens). */
+  serve(server: HttpServer): void;
   /**
    * Resolves once broadcasts from other nodes reach this node (the Redis adapter has subscribed);
    * at once without Redis. It waits for Redis to answer, so a boot that awaits it should bound the
@@ -60,8 +63,15 @@ export const roomOf = (tenantId: string, channel: string) => `tenant:${tenantId}
 export const userChannel = (userId: string | number) => `private-user.${userId}`;
 
 export function attachRealtime(server: HttpServer, drivers: Drivers, authenticate: Authenticate, options: RealtimeOptions = {}): Realtime {
+  const realtime = createRealtime(drivers, authenticate, options);
+  realtime.serve(server);
+  return realtime;
+}
+
+export function createRealtime(drivers: Drivers, authenticate: Authenticate, options: RealtimeOptions = {}): Realtime {
   const logger = drivers.logger.child({ part: 'realtime' });
-  const io = new Server(server, options.server);
+  const io = new Server(options.server);
+  let served = false;
 
   let redis: { pub: Redis; sub: Redis } | undefined;
   if (drivers.redisUrl) {
@@ -120,6 +130,10 @@ export function attachRealtime(server: HttpServer, drivers: Drivers, authenticat
   return {
     io,
     ready: () => ready,
+    serve(server) {
+      io.attach(server);
+      served = true;
+    },
     broadcast(tenantId, channel, event, payload) {
       io.to(roomOf(tenantId, channel)).emit(event, payload, { channel });
     },
@@ -128,7 +142,7 @@ export function attachRealtime(server: HttpServer, drivers: Drivers, authenticat
       closing ??= (async () => {
         io.local.disconnectSockets(true);
         await io.of('/').adapter.close();
-        io.engine.close();
+        if (served) io.engine.close(); // the engine exists once served
         if (redis) await Promise.all([closeRedisClient(redis.pub), closeRedisClient(redis.sub)]);
       })();
       return closing;

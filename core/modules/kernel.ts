@@ -18,7 +18,7 @@ import type { Logger } from '../logger';
 import { ModuleDataService } from '../module-data';
 import { registerViewOperations } from '../module-data/materialized-views';
 import { registerWebhookOperations } from '../webhooks/deliver';
-import { ModuleHost } from './module-host';
+import { ModuleHost, type ModuleSource } from './module-host';
 import { ModuleQuarantine } from './module-quarantine';
 import { privateNetworksAllowed } from '../tenancy/private-networks';
 import { ModuleSources } from './module-sources';
@@ -30,7 +30,7 @@ export interface ModuleKernel {
   /** Module versions refused on every node after crashing their isolate (module-quarantine.ts). */
   quarantine: ModuleQuarantine;
   moduleData: ModuleDataService;
-  /** Development modules (`add`) in front of the registry (`attachRegistry`). */
+  /** Development modules (`add`) in front of the registry. */
   source: ModuleSources;
   modules: ModuleHost;
   bus: Bus;
@@ -49,6 +49,8 @@ export async function createModuleKernel(deps: {
   drivers: Drivers;
   logger: Logger;
   clock: Clock;
+  /** The registry's packages, behind the development modules. */
+  registry?: ModuleSource;
   /** An isolate was lost beyond recovery (its memory is never freed): this process must be replaced. */
   onIsolateLost?: (moduleKey: string) => void;
 }): Promise<ModuleKernel> {
@@ -68,7 +70,7 @@ export async function createModuleKernel(deps: {
   });
   // The root logger: the service binds its own `part`, and a second `part` key would repeat in each line.
   const moduleData = new ModuleDataService(tenantDbs, deps.logger, { roles: deps.config.moduleDbRoles });
-  const source = new ModuleSources(deps.config.sandboxMaxMemoryMb);
+  const source = new ModuleSources(deps.config.sandboxMaxMemoryMb, deps.registry);
   const modules = new ModuleHost({ central, source, moduleData, pubsub: drivers.pubsub, logger });
   await modules.start();
   const audit = new AuditWriter(central, logger);

@@ -9,9 +9,11 @@ import { InProcessModuleSource, type ModuleSource } from './module-host';
 
 export class ModuleSources implements ModuleSource {
   readonly local = new InProcessModuleSource();
-  private remote: ModuleSource | undefined;
-
-  constructor(private readonly maxMemoryMb: number) {}
+  /** `remote` (the registry) answers for every alias no development module has. */
+  constructor(
+    private readonly maxMemoryMb: number,
+    private readonly remote?: ModuleSource,
+  ) {}
 
   /** Registers a development module (a built folder loaded with loadModuleFromDir). */
   add(mod: LoadedModule): void {
@@ -27,11 +29,6 @@ export class ModuleSources implements ModuleSource {
   /** Whether the alias is a development module (outside ring control). */
   isLocal(alias: string): boolean {
     return this.local.catalog().some((m) => m.alias === alias);
-  }
-
-  /** Puts the registry behind the local modules. */
-  attachRegistry(remote: ModuleSource): void {
-    this.remote = remote;
   }
 
   async get(alias: string, version: string): Promise<LoadedModule | undefined> {

@@ -3,9 +3,8 @@
  * operation notifications.send, the queued realtime broadcast, push to devices, channel
  * authorisation for sockets, and the HTTP endpoints.
  *
- * Wiring in core/platform.ts: createNotifications once the bus exists; registerNotificationRoutes in
- * mountApi; `authorize: notifications.channels.authorize` when attaching realtime, then
- * notifications.attachRealtime(realtime).
+ * Wiring in core/platform.ts: createNotifications once the bus and realtime exist;
+ * registerNotificationRoutes in mountApi. Realtime authorises channels with defaultChannelPolicy.
  */
 import type { RequestHandler, Router } from 'express';
 import type { AuthService } from '../auth/auth-service';
@@ -17,7 +16,6 @@ import type { TenantDatabases } from '../data/tenant-databases';
 import type { Drivers, Realtime } from '../drivers';
 import type { Logger } from '../logger';
 import type { TenantService } from '../tenancy/tenant-service';
-import { defaultChannelPolicy, type ChannelPolicy } from './channel-policy';
 import { registerNotificationRoutes as registerListRoutes } from './notification-routes';
 import { NotificationService } from './notification-service';
 import { NotificationStore } from './notification-store';
@@ -40,6 +38,7 @@ export interface NotificationsDeps {
   auth: AuthService;
   drivers: Drivers;
   bus: Bus;
+  realtime: Realtime;
   clock: Clock;
   logger: Logger;
 }
@@ -48,18 +47,15 @@ export interface Notifications {
   service: NotificationService;
   store: NotificationStore;
   devices: DeviceStore;
-  channels: ChannelPolicy;
   vapidPublicKey: string | undefined;
   clock: Clock;
-  attachRealtime(realtime: Realtime): void;
 }
 
 export function createNotifications(deps: NotificationsDeps): Notifications {
-  const { config, drivers, clock } = deps;
+  const { config, drivers, clock, realtime } = deps;
   const logger = deps.logger.child({ part: 'notifications' });
   const store = new NotificationStore(deps.tenantDbs);
   const devices = new DeviceStore(deps.tenantDbs);
-  let realtime: Realtime | undefined;
 
   const vapid = config.push.vapidPrivateKey ? vapidKeysFrom(config.push.vapidPrivateKey) : undefined;
   const push = new PushDispatcher({
@@ -67,26 +63,20 @@ export function createNotifications(deps: NotificationsDeps): Notifications {
     devices,
     mobile: config.push.url ? new HttpPushAdapter({ url: config.push.url, token: config.push.token }) : undefined,
     web: vapid ? new WebPushAdapter({ keys: vapid, subject: config.push.vapidSubject, now: () => clock.now(), policyFor: async (tenantId) => httpsPolicy(config.env, await allowsPrivateNetworks(deps.central, tenantId)) }) : undefined,
-    // Before this node has sockets it cannot ask; a banner too many beats a push lost.
-    viewing: async (tenantId, userId, path) => (realtime ? isViewing(realtime, tenantId, userId, path) : false),
+    viewing: (tenantId, userId, path) => isViewing(realtime, tenantId, userId, path),
     logger,
   });
   const service = new NotificationService({ ...deps, queue: drivers.queue, store, push, logger });
   registerSendOperation(deps.bus, service);
+  trackViewing(realtime);
   service.start();
 
   return {
     service,
     store,
     devices,
-    channels: defaultChannelPolicy(deps.auth),
     vapidPublicKey: vapid?.publicKey,
     clock,
-    attachRealtime(rt) {
-      realtime = rt;
-      trackViewing(rt);
-      service.attachRealtime(rt);
-    },
   };
 }
 

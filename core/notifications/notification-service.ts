@@ -48,16 +48,13 @@ export interface NotificationServiceDeps {
   queue: JobQueue;
   store: NotificationStore;
   push: PushDispatcher;
+  realtime: Realtime;
   clock: Clock;
   logger: Logger;
 }
 
 export class NotificationService {
   private readonly recipients: Recipients;
-  private attach!: (realtime: Realtime) => void;
-  /** Jobs queued before this node's socket server exists wait for it rather than fail. */
-  private readonly realtime = new Promise<Realtime>((resolve) => (this.attach = resolve));
-
   constructor(private readonly deps: NotificationServiceDeps) {
     this.recipients = new Recipients(deps.central, deps.auth);
   }
@@ -65,10 +62,6 @@ export class NotificationService {
   start(concurrency = 16): void {
     this.deps.queue.process<BroadcastJob, { sent: number }>(BROADCAST_QUEUE, concurrency, (job) => this.broadcast(job));
     this.deps.push.start();
-  }
-
-  attachRealtime(realtime: Realtime): void {
-    this.attach(realtime);
   }
 
   /** Creates the notification for every recipient of `input` in tenant `tenantId` (an id or alias). */
@@ -99,7 +92,7 @@ export class NotificationService {
   }
 
   private async broadcast(job: Job<BroadcastJob>): Promise<{ sent: number }> {
-    const realtime = await this.realtime;
+    const { realtime } = this.deps;
     const { tenantId, notifications } = job.data;
     for (const n of notifications) realtime.broadcast(tenantId, userChannel(n.user_id), CREATED_EVENT, n);
     return { sent: notifications.length };
