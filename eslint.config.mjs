@@ -34,13 +34,13 @@ const why = {
   moduleImportsHost:
     "Boundary 'modules import only the SDK' (DESIGN.md, Layout): module code meets the platform at the manifest and the bus and builds as a third party's would; import from sdk/, never core/, sandbox/, rings/, registry/ or the project's test/.",
   moduleImportsSdkTools:
-    "Boundary 'module code imports only the SDK's runtime part' (DESIGN.md, Sandbox): it is bundled into the isolate, where the SDK's host-side tools (cli, build, package, scaffold, test-host, manifest validation) cannot run; import from sdk/ (its index) or sdk/runtime.",
+    "Boundary 'module code imports only the SDK's runtime part' (DESIGN.md, Sandbox): it is bundled into the isolate, where the SDK's host-side tools (cli, build, package, scaffold, testing, manifest validation) cannot run; import from sdk/ (its index) or sdk/runtime.",
   moduleImportsNode:
     "Boundary 'module code runs in the sandbox' (DESIGN.md, Sandbox): an isolate has no Node.js built-ins; files, network, time and data come through the host object.",
   moduleImportsModule:
     "Boundary 'a module never imports another module's code' (DESIGN.md, Layout): modules meet at the bus; call the other module's operation (api.consumes) instead.",
   moduleTestImportsHost:
-    "Boundary 'tests of a module import only the SDK' (DESIGN.md, Layout): a module's tests run as a third party's would, through the SDK's test host (sdk/test-host); never core/, sandbox/, rings/, registry/ or the project's test/.",
+    "Boundary 'tests of a module import only the SDK' (DESIGN.md, Layout): a module's tests run as a third party's would, through the SDK's test host (sdk/testing, @mandi/sdk/testing); never core/, sandbox/, rings/, registry/ or the project's test/.",
   guestImportsHost:
     "Boundary 'the guest prelude imports only the protocol' (DESIGN.md, Sandbox): sandbox/guest/ is bundled into every isolate context ahead of module code, with ES2022 and nothing else; import from its own folder and ../protocol only, never Node.js built-ins, packages or host code.",
   sdkRuntimeImportsHost:
@@ -48,7 +48,7 @@ const why = {
 };
 
 const HOST_FOLDERS = ['core', 'sandbox', 'rings', 'registry', 'test', 'bench', 'scripts'];
-const SDK_TOOLS = ['cli', 'build', 'package', 'scaffold', 'test-host', 'manifest/(?!manifest\\.types$)'];
+const SDK_TOOLS = ['cli', 'build', 'package', 'scaffold', 'testing', 'manifest/(?!manifest\\.types$)'];
 const NODE_BUILTINS = `^(?:node:|(?:${builtinModules.filter((m) => !m.startsWith('_')).map((m) => m.replace(/[/]/g, '\\/')).join('|')})(?:/|$))`;
 
 /** Restrictions as functions of the importing file's depth below the repository root. */
@@ -59,34 +59,11 @@ const restrict = {
   // modules/<name>/... is one step below the modules folder: depth - 1 steps up reach it.
   otherModuleCode: (depth) => ({ regex: `^${up(depth - 1)}[^./][^/]*/src(?:/|$)`, message: why.moduleImportsModule }),
   moduleTestHost: (depth) => ({ regex: fromRoot(HOST_FOLDERS)(depth), message: why.moduleTestImportsHost }),
-  /** The same, less the exact paths one file of KNOWN_DEBT still imports. */
-  moduleTestHostExcept: (allowed) => (depth) => ({
-    regex: `^${up(depth)}(?!(?:${allowed.map((p) => p.replace(/[.]/g, '\\.')).join('|')})$)(?:${HOST_FOLDERS.join('|')})(?:/|$)`,
-    message: why.moduleTestImportsHost,
-  }),
   coreModules: (depth) => ({ regex: fromRoot(['modules'])(depth), message: why.coreImportsModule }),
   sdkRuntimeHost: (depth) => ({ regex: fromRoot([...HOST_FOLDERS, 'modules'])(depth), message: why.sdkRuntimeImportsHost }),
   // sdk/<file> is one step below sdk/: depth - 1 steps up reach it.
   sdkRuntimeTools: (depth) => ({ regex: `^${up(depth - 1)}(?:${SDK_TOOLS.join('|')})(?:/|$)`, message: why.sdkRuntimeImportsHost }),
   sdkRuntimeNode: () => ({ regex: NODE_BUILTINS, message: why.sdkRuntimeImportsHost }),
-};
-
-/**
- * Known debt: module tests that still reach into core or the project's test/ because the SDK's test
- * host has no public way yet to do what they do (redeliver an event's queue job, run a schedule slot,
- * read the tenant database, catch mail, run a second platform process). Each file may import exactly
- * the paths listed, nothing else of core or test/; the list goes as the one public test host
- * (sdk/test-host as @mandi/sdk/testing: clock, runSchedule, settle, inbox, read-only SQL) grows.
- */
-const KNOWN_DEBT = {
-  // A second, real platform process killed mid-import; its own central database and Redis.
-  'modules/orders/test/bulk-import-node-loss.test.ts': ['core/data/pg-admin', 'core/data/tenant-databases', 'test/support/test-platform', 'test/support/two-nodes'],
-  // Redelivers an event by re-adding its queue job; the SMTP sink stands for an inbox.
-  'modules/orders/test/notification-rules.test.ts': ['core/bus/events', 'test/accounts/support/smtp-sink'],
-  // Names the tenant database to count its SQL round trips; runs one scheduler slot.
-  'modules/orders/test/round-trips.test.ts': ['core/data/tenant-databases', 'core/modules/module-scheduler'],
-  // Redelivers an event by re-adding its queue job.
-  'modules/orders/test/webhooks-analytics.test.ts': ['core/bus/events'],
 };
 
 const isolatedVm = { name: 'isolated-vm', message: why.isolatedVm };
@@ -142,8 +119,4 @@ export default defineConfig(
   ...boundaryBlocks('modules/*/test', 3, [restrict.moduleTestHost, restrict.otherModuleCode]),
   { files: ['sdk/index.ts', 'sdk/define-module.ts'], rules: boundaryRule(1, [restrict.sdkRuntimeHost, restrict.sdkRuntimeTools, restrict.sdkRuntimeNode]) },
   { files: ['sdk/runtime/*.ts', 'sdk/manifest/manifest.types.ts'], rules: boundaryRule(2, [restrict.sdkRuntimeHost, restrict.sdkRuntimeTools, restrict.sdkRuntimeNode]) },
-  ...Object.entries(KNOWN_DEBT).map(([file, allowed]) => ({
-    files: [file],
-    rules: boundaryRule(file.split('/').length - 1, [restrict.moduleTestHostExcept(allowed), restrict.otherModuleCode]),
-  })),
 );

@@ -18,7 +18,7 @@ const TICK_QUEUE = 'module-schedule-ticks';
 export const RUN_QUEUE = 'module-schedule-runs';
 const TICK_MS = 60_000;
 
-interface RunJob {
+export interface RunJob {
   tenantId: string;
   alias: string;
   schedule: string;
@@ -69,7 +69,8 @@ export class ModuleScheduler {
     return queued;
   }
 
-  private run(job: RunJob): Promise<unknown> {
+  /** Runs one schedule's operation now, as its queued run job does (also a test host's runSchedule). */
+  run(job: RunJob): Promise<unknown> {
     this.deps.logger.debug({ ...job }, 'running module schedule');
     return this.deps.bus.call({ kind: 'core', name: 'scheduler' }, job.operation, { schedule: job.schedule, scheduled_at: job.scheduledAt }, { tenantId: job.tenantId, user: null });
   }

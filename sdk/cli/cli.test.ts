@@ -66,7 +66,7 @@ describe('issue 3 item 7: mandi module init -> build -> pack', () => {
     const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     expect(problems).toEqual([]);
     const test = await readFile(path.join(dir, 'test/loyalty.test.ts'), 'utf8');
-    expect(test).toContain(`import { createTestHost } from '${path.relative(path.join(dir, 'test'), path.join(ROOT, 'sdk/test-host'))}'`);
+    expect(test).toContain(`import { createTestHost } from '${path.relative(path.join(dir, 'test'), path.join(ROOT, 'sdk/testing'))}'`);
     expect(test).toContain('createTestHost({ modulePath: path.resolve(__dirname, \'..\') })');
   });
 

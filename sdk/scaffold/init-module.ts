@@ -38,7 +38,7 @@ export async function initModule(name: string, parentDir: string): Promise<InitR
   const t: TemplateInput = {
     name,
     sdkImport: importPath(path.join(dir, 'src'), SDK_DIR),
-    testHostImport: importPath(path.join(dir, 'test'), path.join(SDK_DIR, 'test-host')),
+    testHostImport: importPath(path.join(dir, 'test'), path.join(SDK_DIR, 'testing')),
     baseTsconfig: importPath(dir, path.join(REPO_ROOT, 'tsconfig.json')),
     rootDir: importPath(dir, commonAncestor(dir, REPO_ROOT)),
     typeRoots: importPath(dir, path.join(REPO_ROOT, 'node_modules', '@types')),

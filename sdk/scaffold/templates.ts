@@ -11,7 +11,7 @@ export interface TemplateInput {
   name: string;
   /** Import specifier of the sdk from src/ (relative until the sdk is published as @mandi/sdk). */
   sdkImport: string;
-  /** Import specifier of sdk/test-host from test/. */
+  /** Import specifier of sdk/testing (@mandi/sdk/testing) from test/. */
   testHostImport: string;
   /** Path of the repository's tsconfig.json from the module folder. */
   baseTsconfig: string;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { AppKeys } from '../../core/accounts/app-key';
 import { addMember } from '../support/test-platform';
 import { follow, startAccountsPlatform, verificationLink, type AccountsPlatform } from './support/accounts-platform';
-import type { ReceivedMail } from './support/smtp-sink';
+import type { ReceivedMail } from '../../sdk/testing/smtp-sink';
 
 const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
 /** The expiry (unix seconds) a link's hash carries in its first 8 hex digits. */

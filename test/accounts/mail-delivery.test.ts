@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 import { freePort } from '../support/free-port';
-import { startSmtpSink } from './support/smtp-sink';
+import { startSmtpSink } from '../../sdk/testing/smtp-sink';
 
 describe('spec 1 Email verification: how mail leaves the platform', () => {
   test('without SMTP_URL the mail is written to DATA_DIR/outbox as .eml plus a .json summary', async () => {

@@ -40,14 +40,14 @@ describe('DESIGN.md Layout: boundaries enforced by the lint', () => {
     const cases: Array<[Case, string | null]> = [
       [importing('modules/orders/src/scratch.ts', '../../../core/config'), "Boundary 'modules import only the SDK'"],
       [importing('modules/orders/src/deep/scratch.ts', '../../../../rings/ring-service'), "Boundary 'modules import only the SDK'"],
-      [importing('modules/orders/src/scratch.ts', '../../../sdk/test-host'), "Boundary 'module code imports only the SDK's runtime part'"],
+      [importing('modules/orders/src/scratch.ts', '../../../sdk/testing'), "Boundary 'module code imports only the SDK's runtime part'"],
       [importing('modules/orders/src/scratch.ts', 'node:fs'), "Boundary 'module code runs in the sandbox'"],
       [importing('modules/orders/src/scratch.ts', '../../loyalty/src/index'), "Boundary 'a module never imports another module's code'"],
       [importing('modules/orders/src/scratch.ts', '../../../sdk'), null],
       [importing('modules/orders/src/scratch.ts', 'decimal.js'), null],
       [importing('modules/loyalty/test/scratch.test.ts', '../../../test/support/test-platform'), "Boundary 'tests of a module import only the SDK'"],
       [importing('modules/loyalty/test/scratch.test.ts', '../../../core/bus/events'), "Boundary 'tests of a module import only the SDK'"],
-      [importing('modules/loyalty/test/scratch.test.ts', '../../../sdk/test-host'), null],
+      [importing('modules/loyalty/test/scratch.test.ts', '../../../sdk/testing'), null],
       [importing('core/bus/scratch.ts', '../../modules/orders/src/index'), "Boundary 'core never imports a module'"],
       [importing('core/bus/scratch.ts', '../modules/loaded-module'), null],
       [importing('core/bus/scratch.ts', 'isolated-vm'), "Boundary 'only sandbox/ imports isolated-vm'"],
@@ -61,9 +61,9 @@ describe('DESIGN.md Layout: boundaries enforced by the lint', () => {
       [importing('sdk/runtime/scratch.ts', '../../core/config'), "Boundary 'the SDK's runtime part imports nothing of core'"],
       [importing('sdk/index.ts', './cli/main'), "Boundary 'the SDK's runtime part imports nothing of core'"],
       [importing('sdk/cli/scratch.ts', '../../core/config'), null],
-      // Known debt: a listed file keeps exactly its listed imports, and no others.
-      [importing('modules/orders/test/round-trips.test.ts', '../../../core/data/tenant-databases'), null],
-      [importing('modules/orders/test/round-trips.test.ts', '../../../core/config'), "Boundary 'tests of a module import only the SDK'"],
+      // No module test is let off: the ones that once reached into core use the test host now.
+      [importing('modules/orders/test/round-trips.test.ts', '../../../core/data/tenant-databases'), "Boundary 'tests of a module import only the SDK'"],
+      [importing('modules/orders/test/notification-rules.test.ts', '../../../core/bus/events'), "Boundary 'tests of a module import only the SDK'"],
     ];
     const results = await lint(cases.map(([c]) => c));
     const label = (c: Case) => `${c.file} importing ${/'([^']+)'/.exec(c.code)![1]}`;

@@ -3,7 +3,7 @@
  * against a real SMTP server on 127.0.0.1: delivery, validation, the edge permission and the bus
  * rate limit.
  */
-import { startSmtpSink, type SmtpSink } from '../accounts/support/smtp-sink';
+import { startSmtpSink, type SmtpSink } from '../../sdk/testing/smtp-sink';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 
 let tp: TestPlatform;

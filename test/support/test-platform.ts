@@ -1,20 +1,16 @@
 /**
- * Boots a real platform for a test file: a fresh central database on the test PostgreSQL server
- * (see global-setup.mjs), the drivers REDIS_URL selects, and a real HTTP listener on a free port.
- * `close()` stops it and drops every database it created.
+ * A real platform for a core test file, booted the one way tests boot one (sdk/testing/boot.ts, the
+ * same code under createTestHost), with the core suites' defaults and an HTTP client that can set
+ * any header. `close()` stops it and drops every database it created.
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
-import { loadConfig, type Config } from '../../core/config';
-import { createLogger, type Logger } from '../../core/logger';
-import { startPlatform, type Platform } from '../../core/platform';
-import { databaseUrl, dropDatabase } from '../../core/data/pg-admin';
-import { tenantDbName } from '../../core/data/tenant-databases';
-import { readOutbox } from '../../core/mail/outbox';
-import { inviteAndJoin } from '../../sdk/test-member';
+import type { Config } from '../../core/config';
+import type { Logger } from '../../core/logger';
+import type { Platform } from '../../core/platform';
+import { bootTestPlatform } from '../../sdk/testing/boot';
+import { inviteAndJoin } from '../../sdk/testing/members';
+
+export { testServerUrl } from '../../sdk/testing/boot';
 
 export interface TestPlatform {
   platform: Platform;
@@ -81,31 +77,8 @@ export function apiClient(url: string): (path: string, init?: ApiInit) => Promis
   };
 }
 
-export function testServerUrl(): string {
-  const url = process.env.MANDI_TEST_PG_URL;
-  if (!url) throw new Error('MANDI_TEST_PG_URL is not set: run the tests through jest (global-setup starts PostgreSQL).');
-  return url;
-}
-
 export async function startTestPlatform(env: Record<string, string> = {}, centralDb?: string, logger?: Logger): Promise<TestPlatform> {
-  const dbName = centralDb ?? `mandi_t_${randomBytes(5).toString('hex')}`;
-  // Files a platform writes (mail outbox, documents, registry blobs) go to a folder of this run.
-  const dataDir = path.join(os.tmpdir(), `mandi-test-${dbName}`);
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: databaseUrl(testServerUrl(), dbName),
-    REDIS_URL: process.env.REDIS_URL ?? '',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    ROOT_DOMAIN: 'mandi.test',
-    TENANT_POOL_IDLE_MS: '5000',
-    REDIS_PREFIX: `mandi-test-${dbName}`,
-    DATA_DIR: dataDir,
-    ...env,
-  });
-  const platform = await startPlatform(config, logger ?? createLogger(config.logLevel));
-
+  const { platform, config, mails, close } = await bootTestPlatform({ env: { ROOT_DOMAIN: 'mandi.test', TENANT_POOL_IDLE_MS: '5000', ...env }, centralDb, logger });
   const api = apiClient(platform.url);
 
   const install = async (slug = 'acme') => {
@@ -116,21 +89,12 @@ export async function startTestPlatform(env: Record<string, string> = {}, centra
     return { token: res.body.token as string, tenantId: res.body.tenant.id as string, alias: slug, userId: res.body.user.id as number };
   };
 
-  const close = async () => {
-    const tenantIds = (await platform.central.models.Tenant.findAll({ attributes: ['id'] }).catch(() => [])).map((t) => t.id);
-    await platform.stop();
-    for (const id of tenantIds) await dropDatabase(testServerUrl(), tenantDbName(id));
-    if (!centralDb) await dropDatabase(testServerUrl(), dbName);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
-
-  const mails = () => readOutbox(path.join(config.dataDir, 'outbox'));
   return { platform, url: platform.url, config, api, mails, install, close };
 }
 
 /**
  * Adds a member with a role to a tenant the way a person joins (invitation, mailed link, own
- * password; see sdk/test-member.ts); returns their token in that tenant. A super admin adding to
+ * password; see sdk/testing/members.ts); returns their token in that tenant. A super admin adding to
  * another tenant passes `actingFrom`, the tenant of their token.
  */
 export async function addMember(

@@ -2,8 +2,8 @@
  * Issue 3, items 4 and 7: loyalty consumes orders.get (api.consumes) and nothing else of orders; the
  * orders module is a real module (test/fixtures/orders) running in its own sandbox.
  */
-import type { TestHost } from '../../../sdk/test-host';
-import { delivered, startHost, type Order } from './support';
+import type { TestHost } from '../../../sdk/testing';
+import { startHost, type Order } from './support';
 
 type Balance = { customer_id: string; points: number };
 type Recalculated = { order_id: string; customer_id: string; points: number; previous_points: number | null; changed: boolean };
@@ -73,7 +73,7 @@ describe('issue 3 item 7: loyalty.recalculate_order re-reads the order with host
     expect(await balance('rc-4')).toEqual({ customer_id: 'rc-4', points: 42 });
 
     const late = await host.emit('order.created', { id: order.id, customer_id: 'rc-4', total: '42.42' });
-    expect(await delivered(host, late)).toBe('completed');
+    expect(await host.delivery(late, 'loyalty')).toBe('completed');
     expect(await balance('rc-4')).toEqual({ customer_id: 'rc-4', points: 42 });
   });
 

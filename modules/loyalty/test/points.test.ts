@@ -2,8 +2,8 @@
  * Issue 3, item 7: the example third-party module, built only with the SDK, run by createTestHost
  * in the real sandbox with the real bus, job queue and PostgreSQL.
  */
-import type { TestHost } from '../../../sdk/test-host';
-import { delivered, memberWith, requestAs, startHost } from './support';
+import type { TestHost } from '../../../sdk/testing';
+import { memberWith, requestAs, startHost } from './support';
 
 type Balance = { customer_id: string; points: number };
 type Entries = { customer_id: string; entries: Array<{ id: string; order_id: string | null; points: number; reason: string; created_at: string }> };
@@ -54,11 +54,11 @@ describe('issue 3 item 7 / DESIGN.md Bus, Events: order.created awards points, a
   it('a duplicate delivery of the same order awards once', async () => {
     const payload = { id: 'o-200', customer_id: 'dup-1', total: '50.00' };
     const first = await host.emit('order.created', payload);
-    expect(await delivered(host, first)).toBe('completed');
+    expect(await host.delivery(first, 'loyalty')).toBe('completed');
     await balanceBecomes('dup-1', 50);
 
     const again = await host.emit('order.created', payload);
-    expect(await delivered(host, again)).toBe('completed');
+    expect(await host.delivery(again, 'loyalty')).toBe('completed');
     expect(await balance('dup-1')).toEqual({ customer_id: 'dup-1', points: 50 });
     expect((await entries('dup-1')).entries).toHaveLength(1);
   });
@@ -66,7 +66,7 @@ describe('issue 3 item 7 / DESIGN.md Bus, Events: order.created awards points, a
   it('the same order delivered several times at once still awards once (unique order_id, retried race)', async () => {
     const payload = { id: 'o-300', customer_id: 'dup-2', total: '75.10' };
     const ids = await Promise.all(Array.from({ length: 6 }, () => host.emit('order.created', payload)));
-    for (const id of ids) expect(await delivered(host, id)).toBe('completed');
+    for (const id of ids) expect(await host.delivery(id, 'loyalty')).toBe('completed');
     expect(await balance('dup-2')).toEqual({ customer_id: 'dup-2', points: 75 });
     expect((await entries('dup-2')).entries).toHaveLength(1);
   });
@@ -75,13 +75,13 @@ describe('issue 3 item 7 / DESIGN.md Bus, Events: order.created awards points, a
     const ids = await Promise.all(
       Array.from({ length: 8 }, (_, i) => host.emit('order.created', { id: `o-40${i}`, customer_id: 'many-1', total: '10.00' })),
     );
-    for (const id of ids) expect(await delivered(host, id)).toBe('completed');
+    for (const id of ids) expect(await host.delivery(id, 'loyalty')).toBe('completed');
     expect(await balance('many-1')).toEqual({ customer_id: 'many-1', points: 80 });
   });
 
   it('a malformed event is dropped without points and without failing the delivery', async () => {
     const id = await host.emit('order.created', { id: 'o-500', customer_id: 'bad-1', total: 12.5 });
-    expect(await delivered(host, id)).toBe('completed');
+    expect(await host.delivery(id, 'loyalty')).toBe('completed');
     expect(await balance('bad-1')).toEqual({ customer_id: 'bad-1', points: 0 });
     expect((await entries('bad-1')).entries).toEqual([]);
   });

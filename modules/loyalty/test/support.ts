@@ -1,6 +1,6 @@
 /** Shared by the loyalty tests: a test host with the orders fixture, and small helpers around it. */
 import path from 'node:path';
-import { createTestHost, type TestHost } from '../../../sdk/test-host';
+import { createTestHost, type TestHost } from '../../../sdk/testing';
 
 export const LOYALTY_DIR = path.resolve(__dirname, '..');
 export const ORDERS_FIXTURE_DIR = path.resolve(__dirname, 'fixtures', 'orders');
@@ -17,19 +17,6 @@ export interface Order {
   status: string;
 }
 
-/**
- * Waits until loyalty's delivery of one emitted event has finished, and says how it ended: the test
- * host's `emit(…, {settle: true})` waits too but does not tell completed from failed, which these
- * tests assert. Reads the platform's event queue, whose job id is "<event id>:module:<alias>"
- * (core/bus/events.ts).
- */
-export async function delivered(host: TestHost, eventId: string, alias = 'loyalty'): Promise<'completed' | 'failed'> {
-  return host.eventually(async () => {
-    const job = await host.platform.drivers.queue.getJob('module-events', `${eventId}:module:${alias}`);
-    if (job?.state === 'completed' || job?.state === 'failed') return job.state;
-    throw new Error(`delivery of event ${eventId} to ${alias} is ${job?.state ?? 'not queued'}`);
-  });
-}
 
 /** A real HTTP request to /api/v1 with another user's token (host.request always uses the owner's). */
 export async function requestAs(host: TestHost, token: string, method: string, p: string, body?: unknown) {

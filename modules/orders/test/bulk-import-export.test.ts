@@ -5,9 +5,8 @@
  * progress pushed in real time, cancellable between chunks, streamed export), Limits (import and
  * export timeouts and workers), Events (one order.imported per import).
  */
-import { QueryTypes } from 'sequelize';
 import { io as connect, type Socket } from 'socket.io-client';
-import type { TestHost } from '../../../sdk/test-host';
+import type { TestHost } from '../../../sdk/testing';
 import { startOrdersHost } from './support';
 
 let host: TestHost;
@@ -35,8 +34,7 @@ async function finished(importId: string, timeoutMs = 60_000) {
   }, timeoutMs);
 }
 
-const sql = <T>(text: string, replacements: unknown[] = []) =>
-  host.platform.tenantDbs.with(host.tenantId, (db) => db.query(text, { bind: replacements, type: QueryTypes.SELECT })) as Promise<T[]>;
+const sql = <T>(text: string, replacements: unknown[] = []) => host.sql<T>(text, replacements);
 
 async function exportCsv(body: unknown) {
   const res = await fetch(`${host.url}/api/v1/orders/bulk/export`, {
@@ -215,11 +213,11 @@ describe('spec 3 Bulk operations: POST /orders/bulk/export (streamed CSV)', () =
 
   beforeAll(async () => {
     // Seeded straight into the tenant's orders schema: the export is under test, not the import.
-    await sql(`INSERT INTO orders.orders (order_number, status, payment_status, customer_id, customer, subtotal, total, balance_due, source, created_at, updated_at)
+    await host.arrange((sql) => sql(`INSERT INTO orders.orders (order_number, status, payment_status, customer_id, customer, subtotal, total, balance_due, source, created_at, updated_at)
       SELECT 'SEED-' || lpad(i::text, 6, '0'), CASE WHEN i % 10 = 0 THEN 'delivered' ELSE 'pending' END, 'pending', 'c' || i,
              json_build_object('name', 'Customer ' || i, 'email', 'c' || i || '@example.com'), (i % 1000)::numeric, (i % 1000)::numeric, (i % 1000)::numeric, 'seed',
              timestamptz '2030-01-01 00:00:00+00' + (i || ' minutes')::interval, now()
-      FROM generate_series(1, ${SEEDED}) AS i`);
+      FROM generate_series(1, ${SEEDED}) AS i`));
   }, 120_000);
 
   it(`streams ${SEEDED.toLocaleString('en-US')} orders with flat memory`, async () => {
@@ -232,7 +230,7 @@ describe('spec 3 Bulk operations: POST /orders/bulk/export (streamed CSV)', () =
       peakRss = Math.max(peakRss, m.rss);
       peakHeap = Math.max(peakHeap, m.heapUsed);
     }, 50);
-    const pagesFetched = () => host.platform.kernel.sandboxTimings.snapshot()['orders.export_page']?.calls ?? 0;
+    const pagesFetched = () => host.handlerCalls('orders.export_page');
     const pagesBefore = pagesFetched();
     const res = await fetch(`${host.url}/api/v1/orders/bulk/export`, {
       method: 'POST',

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { TestHost } from '../../../sdk/test-host';
+import type { TestHost } from '../../../sdk/testing';
 import { createOrder, holdsAndStays, ORDERS_DIR, recorded, startOrdersWithProviders, type OrdersWithProviders, unordered } from './support';
 
 let rig: OrdersWithProviders;

@@ -3,8 +3,7 @@
  * filterable in the order list) and POST /orders/bulk/status and /orders/bulk/cancel, in the real
  * sandbox over real HTTP with the real bus, queue and PostgreSQL.
  */
-import { QueryTypes, type Sequelize } from 'sequelize';
-import type { TestHost } from '../../../sdk/test-host';
+import type { TestHost } from '../../../sdk/testing';
 import { holdsAndStays, orderBody, recorded, startOrdersHost, unordered } from './support';
 
 let host: TestHost;
@@ -196,12 +195,8 @@ describe('spec 3: filterable custom fields in order list queries', () => {
   });
 
   it('can be served by the GIN index of migration 002 (custom_fields @> …)', async () => {
-    const plan = await host.platform.tenantDbs.with(host.tenantId, (db) =>
-      db.transaction(async (transaction) => {
-        await db.query('SET LOCAL enable_seqscan = off', { transaction }); // the table is small: make the planner show the index
-        return db.query(`EXPLAIN SELECT id FROM orders.orders WHERE custom_fields @> '{"flt_channel": "web"}'`, { type: QueryTypes.SELECT, transaction });
-      }),
-    );
+    // The table is small: make the planner show the index.
+    const plan = await host.sql(`EXPLAIN SELECT id FROM orders.orders WHERE custom_fields @> '{"flt_channel": "web"}'`, [], { settings: { enable_seqscan: 'off' } });
     expect(JSON.stringify(plan)).toMatch(/orders_custom_fields_gin/);
   });
 
@@ -323,25 +318,22 @@ describe('spec 3: Bulk operations — POST /orders/bulk/status and /orders/bulk/
 
   it('compare-and-set: an order a concurrent writer changed meanwhile is decided again on its fresh row', async () => {
     const [free, held] = [await create(), await create()];
-    const tenantDb = <T,>(fn: (db: Sequelize) => Promise<T>) => host.platform.tenantDbs.with(host.tenantId, fn);
     let release!: () => void;
     const released = new Promise<void>((r) => (release = r));
     let holding!: () => void;
     const held$ = new Promise<void>((r) => (holding = r));
     // A concurrent single-order move, as changeStatus writes it, left uncommitted while the bulk runs.
-    const writer = tenantDb((db) =>
-      db.transaction(async (transaction) => {
-        await db.query(`UPDATE orders.orders SET status = 'processing', version = version + 1 WHERE id = :id AND version = 1`, { replacements: { id: held.id }, transaction });
-        await db.query(`INSERT INTO orders.order_status_history (order_id, from_status, to_status, actor, created_at) VALUES (:id, 'confirmed', 'processing', 'test', now())`, { replacements: { id: held.id }, transaction });
-        holding();
-        await released;
-      }),
-    );
+    const writer = host.arrange(async (sql) => {
+      await sql(`UPDATE orders.orders SET status = 'processing', version = version + 1 WHERE id = :id AND version = 1`, { id: held.id });
+      await sql(`INSERT INTO orders.order_status_history (order_id, from_status, to_status, actor, created_at) VALUES (:id, 'confirmed', 'processing', 'test', now())`, { id: held.id });
+      holding();
+      await released;
+    });
     await held$;
     const bulk = host.request('POST', '/orders/bulk/cancel', { order_ids: [free.id, held.id], reason: 'lost race' });
     // The bulk has read both orders as confirmed and its UPDATE now waits for the writer's row lock.
     await host.eventually(async () => {
-      const [row] = await tenantDb((db) => db.query<{ n: string }>(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`, { type: QueryTypes.SELECT }));
+      const [row] = await host.sql<{ n: string }>(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
       expect(Number(row.n)).toBe(1);
     });
     release();

@@ -4,7 +4,7 @@
  * PDFs are read back as text with pdf2json, over the real download route.
  */
 import PDFParser from 'pdf2json';
-import type { TestHost } from '../../../sdk/test-host';
+import type { TestHost } from '../../../sdk/testing';
 import { createOrder, startOrdersHost } from './support';
 
 let host: TestHost;
@@ -14,7 +14,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  host?.platform.clock.reset();
+  host?.clock.reset();
   await host?.close();
 });
 
@@ -106,9 +106,9 @@ describe('spec 3 Invoice: the PDF is a GST tax invoice (Rule 46 of the CGST Rule
       ],
     });
     expect(o.same_state).toBe(false); // Maharashtra from Karnataka
-    host.platform.clock.set(new Date('2031-03-31T20:30:00Z')); // 1 April 2031, 02:00 in India
+    host.clock.set(new Date('2031-03-31T20:30:00Z')); // 1 April 2031, 02:00 in India
     const inv = await host.request('POST', `/orders/${o.id}/invoices`, { type: 'invoice' });
-    host.platform.clock.reset();
+    host.clock.reset();
     expect(inv.status).toBe(201);
     expect(inv.body).toMatchObject({ total: '120478.00', seller: { gstin: SELLER_GSTIN }, place_of_supply: { state: 'Maharashtra', code: '27' } });
     const text = await pdfText(inv.body);
@@ -141,11 +141,11 @@ describe('spec 3 Invoice: the PDF is a GST tax invoice (Rule 46 of the CGST Rule
 
   it('a credit note is titled Credit Note and names the invoice it adjusts with its date', async () => {
     const o = await createOrder(host);
-    host.platform.clock.set(new Date('2031-06-10T06:00:00Z'));
+    host.clock.set(new Date('2031-06-10T06:00:00Z'));
     const inv = await host.request('POST', `/orders/${o.id}/invoices`, { type: 'invoice', pdf: false });
-    host.platform.clock.set(new Date('2031-06-20T06:00:00Z'));
+    host.clock.set(new Date('2031-06-20T06:00:00Z'));
     const cn = await host.request('POST', `/orders/${o.id}/invoices`, { type: 'credit_note', amount: '118.00', reason: 'damaged item' });
-    host.platform.clock.reset();
+    host.clock.reset();
     expect(cn.body.original_invoice).toEqual({ id: inv.body.id, invoice_number: inv.body.invoice_number, issued_at: inv.body.issued_at });
     const text = await pdfText(cn.body);
     for (const expected of ['CREDIT NOTE', 'Credit Note No.', cn.body.invoice_number, '20-06-2031', `${inv.body.invoice_number} dated 10-06-2031`, 'damaged item',

@@ -5,7 +5,7 @@
  * by hand, as in the webhook retry tests.
  */
 import path from 'node:path';
-import type { TestHost } from '../../../sdk/test-host';
+import type { TestHost } from '../../../sdk/testing';
 import { msg91StandIn } from '../../sms-msg91/test/msg91-stand-in';
 import { ORDERS_DIR, orderBody, startHostAllowing } from './support';
 
@@ -21,7 +21,7 @@ beforeAll(async () => {
   expect((await host.request('PUT', '/sms-msg91/settings', { authkey: 'msg91-key', template_id: 'tmpl-orders', base_url: msg91.origin })).status).toBe(200);
 }, 90_000);
 afterAll(async () => {
-  host?.platform.clock.reset();
+  host?.clock.reset();
   await host?.close();
   await msg91?.close();
 });
@@ -53,8 +53,8 @@ const delivered = (mobiles: string) => msg91.sms.filter((s) => s.mobiles === mob
 
 /** Moves the platform clock to `at` and runs the schedules due then. */
 async function tickAt(at: number) {
-  host.platform.clock.freeze(at);
-  await host.platform.kernel.scheduler.tick(at);
+  host.clock.freeze(at);
+  await host.runSchedules(at);
 }
 
 const t0 = Date.parse('2032-05-01T09:00:00Z');
@@ -62,14 +62,14 @@ const t0 = Date.parse('2032-05-01T09:00:00Z');
 describe('spec 3 Notification rule: failed sends are retried (1, 5, 15 minutes; transient failures only)', () => {
   // A test's rules must not answer (and take the stand-in's failures of) another test's orders.
   afterEach(async () => {
-    host.platform.clock.reset();
+    host.clock.reset();
     for (const id of rules.splice(0)) await host.request('PUT', `/order-notification-rules/${id}`, { is_active: false });
   });
 
   it('a 503 from MSG91 is retried by the notification_retries schedule with the text rendered for the event, and sent once', async () => {
     const rule = await smsRule();
     msg91.failNext(503, 503);
-    host.platform.clock.freeze(t0);
+    host.clock.freeze(t0);
     const order = (await host.request('POST', '/orders', orderBody())).body;
     const text = `Order ${order.order_number} placed`;
     const first = await host.eventually(async () => {
@@ -97,7 +97,7 @@ describe('spec 3 Notification rule: failed sends are retried (1, 5, 15 minutes; 
     // The rule changes meanwhile: a retry re-renders nothing, the customer gets what the event produced.
     expect((await host.request('PUT', `/order-notification-rules/${rule.id}`, { template: 'Changed {{order_number}}' })).status).toBe(200);
     // Retry 2 succeeds; two runners at once (schedule and the manual route) send it once.
-    host.platform.clock.freeze(t0 + 6 * MIN);
+    host.clock.freeze(t0 + 6 * MIN);
     const [a, b] = await Promise.all([
       host.request('POST', '/order-notification-rules/retry-due', {}),
       host.request('POST', '/order-notification-rules/retry-due', {}),
@@ -120,7 +120,7 @@ describe('spec 3 Notification rule: failed sends are retried (1, 5, 15 minutes; 
     const rule = await smsRule();
     msg91.failNext(500, 503, 502, 503);
     const start = t0 + 60 * MIN;
-    host.platform.clock.freeze(start);
+    host.clock.freeze(start);
     await host.request('POST', '/orders', orderBody());
     await host.eventually(async () => expect(await onlySend(rule.id)).toMatchObject({ status: 'retrying', attempts: 1 }));
     let at = start;
@@ -140,7 +140,7 @@ describe('spec 3 Notification rule: failed sends are retried (1, 5, 15 minutes; 
     const rule = await smsRule();
     msg91.failNext(503);
     const start = t0 + 200 * MIN;
-    host.platform.clock.freeze(start);
+    host.clock.freeze(start);
     await host.request('POST', '/orders', orderBody());
     await host.eventually(async () => expect(await onlySend(rule.id)).toMatchObject({ status: 'retrying', attempts: 1 }));
     expect((await host.request('PUT', `/order-notification-rules/${rule.id}`, { is_active: false })).status).toBe(200);
@@ -154,7 +154,7 @@ describe('spec 3 Notification rule: failed sends are retried (1, 5, 15 minutes; 
     const bad = await rule({ recipient_type: 'custom', recipient: '+123456789', template: 'x {{order_number}}' });
     const nobody = await rule({ recipient_type: 'customer', template: 'y {{order_number}}' });
     const start = t0 + 200 * MIN;
-    host.platform.clock.freeze(start);
+    host.clock.freeze(start);
     await host.request('POST', '/orders', orderBody({ customer: { name: 'No Phone', email: 'np@example.in' }, shipping_address: { line1: 'x', city: 'Pune', state: 'Maharashtra', pincode: '411001' } }));
     await host.eventually(async () => {
       expect(await onlySend(bad)).toMatchObject({ status: 'failed', attempts: 1, next_attempt_at: null, error: expect.stringMatching(/^INVALID_PHONE/) });
@@ -168,7 +168,7 @@ describe('spec 3 Notification rule: failed sends are retried (1, 5, 15 minutes; 
   it('a test send (POST …/test) answers its failure and is not retried', async () => {
     const rule = await smsRule();
     msg91.failNext(503);
-    host.platform.clock.freeze(t0 + 400 * MIN);
+    host.clock.freeze(t0 + 400 * MIN);
     const res = await host.request('POST', `/order-notification-rules/${rule.id}/test`, { to: '+919840099999' });
     expect(res.body).toMatchObject({ sent: false, status: 'failed', error: expect.stringMatching(/MSG91 answered 503/) });
     expect((await sendsOf(rule.id)).find((s) => s.id === res.body.send_id)).toMatchObject({ status: 'failed', next_attempt_at: null, is_test: true });

@@ -5,9 +5,7 @@
  * (whatsapp_cloud), and the platform's own in-app notifications.
  */
 import path from 'node:path';
-import { EVENTS_QUEUE } from '../../../core/bus/events';
-import type { TestHost } from '../../../sdk/test-host';
-import { startSmtpSink, type SmtpSink } from '../../../test/accounts/support/smtp-sink';
+import type { TestHost } from '../../../sdk/testing';
 import { msg91StandIn } from '../../sms-msg91/test/msg91-stand-in';
 import { OUTSIDE_WINDOW, whatsappStandIn } from '../../whatsapp-cloud/test/whatsapp-stand-in';
 import { ORDERS_DIR, orderBody, RAZORPAY_DIR, RECORDER_DIR, SHIPROCKET_DIR, startHostAllowing } from './support';
@@ -16,16 +14,14 @@ const SMS_DIR = path.resolve(__dirname, '../../sms-msg91');
 const WHATSAPP_DIR = path.resolve(__dirname, '../../whatsapp-cloud');
 
 let host: TestHost;
-let smtp: SmtpSink;
 let msg91: Awaited<ReturnType<typeof msg91StandIn>>;
 let wa: Awaited<ReturnType<typeof whatsappStandIn>>;
 
 beforeAll(async () => {
-  smtp = await startSmtpSink();
   msg91 = await msg91StandIn('msg91-key', 'tmpl-orders');
   wa = await whatsappStandIn('wa-token', '1065403522');
   host = await startHostAllowing(
-    { modulePath: ORDERS_DIR, withModules: [RAZORPAY_DIR, SHIPROCKET_DIR, RECORDER_DIR, SMS_DIR, WHATSAPP_DIR], env: { SMTP_URL: smtp.url } },
+    { modulePath: ORDERS_DIR, withModules: [RAZORPAY_DIR, SHIPROCKET_DIR, RECORDER_DIR, SMS_DIR, WHATSAPP_DIR], smtp: true },
     [msg91.origin, wa.origin],
   );
   expect((await host.request('PUT', '/sms-msg91/settings', { authkey: 'msg91-key', template_id: 'tmpl-orders', base_url: msg91.origin })).status).toBe(200);
@@ -33,7 +29,7 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(async () => {
   await host?.close();
-  await Promise.all([smtp?.close(), msg91?.close(), wa?.close()]);
+  await Promise.all([msg91?.close(), wa?.close()]);
 });
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON under test
@@ -214,7 +210,7 @@ describe('spec 3 Notification rule channels, end to end', () => {
   it('email: the platform mail transport (mail.send) to a real SMTP server', async () => {
     const r = await rule({ event: 'order.created', channel: 'email', recipient_type: 'customer', subject: 'Your order {{order_number}}', template: 'Dear {{customer_name}},\nwe received order {{order_number}} ({{total}}).' });
     const o = await order({ customer: { name: 'Anil <b>', email: 'anil@example.in', phone: '+919800000001' } });
-    const mail = await smtp.waitFor((m) => m.to.includes('anil@example.in') && m.subject === `Your order ${o.order_number}`, 15_000);
+    const mail = await host.waitForMail((m) => m.to.includes('anil@example.in') && m.subject === `Your order ${o.order_number}`, 15_000);
     expect(mail.text.replace(/\r\n/g, '\n').trim()).toBe(`Dear Anil <b>,\nwe received order ${o.order_number} (${o.total}).`);
     expect(mail.html).toContain('Anil &#60;b&#62;');
     const [sent] = await settledSends(r.id, 1);
@@ -266,12 +262,7 @@ describe('spec 3 Events: one send per event, even when the event is delivered tw
     await settledSends(r.id, 1);
 
     // At-least-once delivery: the same envelope reaches the module again (a new queue job).
-    const envelope = { id, tenantId: host.tenantId, event: 'order.delivered', payload, source: 'test', emittedAt: new Date().toISOString() };
-    const queue = host.platform.drivers.queue;
-    for (const again of ['again-1', 'again-2']) {
-      const jobId = await queue.add(EVENTS_QUEUE, 'order.delivered', { envelope, subscriber: 'module:orders' }, { jobId: `${id}:${again}` });
-      await host.eventually(async () => expect((await queue.getJob(EVENTS_QUEUE, jobId))?.state).toBe('completed'));
-    }
+    for (let again = 0; again < 2; again++) expect(await host.redeliver(id, 'orders')).toBe('completed');
     expect((await sends(r.id)).total).toBe(1);
     expect(msg91.sms.filter((s) => s.mobiles === '919822222222')).toHaveLength(1);
 
@@ -290,24 +281,19 @@ describe('spec 3 Events: a send whose delivery died mid-send', () => {
     const payload = { order_id: o.id, order_number: o.order_number, status: 'delivered' };
     const id = await host.emit('order.delivered', payload, { settle: true });
     const [first] = await settledSends(r.id, 1);
-    const queue = host.platform.drivers.queue;
-    const envelope = { id, tenantId: host.tenantId, event: 'order.delivered', payload, source: 'test', emittedAt: new Date().toISOString() };
-    const redeliver = async (tag: string) => {
-      const jobId = await queue.add(EVENTS_QUEUE, 'order.delivered', { envelope, subscriber: 'module:orders' }, { jobId: `${id}:${tag}` });
-      await host.eventually(async () => expect((await queue.getJob(EVENTS_QUEUE, jobId))?.state).toBe('completed'));
-    };
+    const redeliver = async () => expect(await host.redeliver(id, 'orders')).toBe('completed');
     // As if the first delivery had crashed after claiming, `claimedAgo` ms ago.
-    const crashed = (claimedAgo: number) => host.platform.tenantDbs.with(host.tenantId, (db) =>
-      db.query(`UPDATE orders.notification_sends SET status = 'sending', claimed_at = :at WHERE id = :id`, { replacements: { id: first.id, at: new Date(host.platform.clock.now() - claimedAgo).toISOString() } }));
+    const crashed = (claimedAgo: number) => host.arrange((sql) =>
+      sql(`UPDATE orders.notification_sends SET status = 'sending', claimed_at = :at WHERE id = :id`, { id: first.id, at: new Date(host.clock.now() - claimedAgo).toISOString() }));
     const sms = () => msg91.sms.filter((s) => s.mobiles === '919833333333').length;
 
     await crashed(30_000);
-    await redeliver('early');
+    await redeliver();
     expect(sms()).toBe(1);
     expect((await sends(r.id)).data[0]).toMatchObject({ status: 'sending', attempts: 1 });
 
     await crashed(150_000);
-    await redeliver('late');
+    await redeliver();
     expect(sms()).toBe(2);
     expect((await sends(r.id)).data).toEqual([expect.objectContaining({ id: first.id, status: 'sent', attempts: 2 })]);
   });
@@ -317,7 +303,7 @@ describe('spec 3 Notification rule: channel provider not installed', () => {
   it('keeps a rule whose provider module is not installed, with a warning; its sends fail, logged as PROVIDER_NOT_INSTALLED, not retried', async () => {
     const r = await rule({ event: 'order.created', channel: 'whatsapp', recipient_type: 'customer', template: 'Hi {{customer_name}}' });
     expect(r).not.toHaveProperty('warnings');
-    await host.platform.kernel.modules.uninstall(host.tenantId, 'whatsapp_cloud');
+    await host.uninstallModule('whatsapp_cloud');
     try {
       const res = await host.request('POST', '/order-notification-rules', { name: 'wa', event: 'order.created', channel: 'whatsapp', template: 'x', is_active: false });
       expect(res.status).toBe(201);
@@ -332,7 +318,7 @@ describe('spec 3 Notification rule: channel provider not installed', () => {
       expect(sms.status).toBe(201);
       expect(sms.body).not.toHaveProperty('warnings');
     } finally {
-      await host.platform.kernel.modules.install(host.tenantId, 'whatsapp_cloud');
+      await host.installModule('whatsapp_cloud');
     }
   });
 });

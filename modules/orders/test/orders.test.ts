@@ -2,7 +2,7 @@
  * Issue 8: the orders module in the real sandbox, over real HTTP, with the real bus, queue and
  * PostgreSQL; Razorpay and Shiprocket stood in by servers on 127.0.0.1 speaking their APIs.
  */
-import type { TestHost } from '../../../sdk/test-host';
+import type { TestHost } from '../../../sdk/testing';
 import { createOrder, orderBody, recorded, startOrdersWithProviders, type OrdersWithProviders, unordered } from './support';
 
 let rig: OrdersWithProviders;

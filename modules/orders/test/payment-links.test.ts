@@ -4,7 +4,7 @@
  * Razorpay's signed payment_link.* webhook or by the payment_link_sync poll, in the real sandbox
  * over real HTTP, against the Razorpay stand-in on 127.0.0.1.
  */
-import type { TestHost } from '../../../sdk/test-host';
+import type { TestHost } from '../../../sdk/testing';
 import { orderBody, recorded, startOrdersWithRazorpay } from './support';
 
 const WEBHOOK_SECRET = 'rzp-webhook-secret-links-0123';
@@ -80,7 +80,7 @@ describe('spec 3 Order payment: a payment link the customer pays settles the ord
 describe('spec 3 Order payment: the payment_link_sync poll settles links whose webhook never came', () => {
   it('asks Razorpay about links pending over 5 minutes (GET /v1/payment_links/{id}) and applies paid and expired answers', async () => {
     const t0 = Date.parse('2033-03-01T10:00:00Z');
-    host.platform.clock.freeze(t0);
+    host.clock.freeze(t0);
     try {
       const paid = await orderWithLink();
       const expired = await orderWithLink();
@@ -94,8 +94,8 @@ describe('spec 3 Order payment: the payment_link_sync poll settles links whose w
       expect([paid, expired, open].some((l) => asked(l.linkId))).toBe(false);
 
       // The schedule's slot at 10:10; the links were made at 10:00.
-      host.platform.clock.freeze(t0 + 10 * 60_000);
-      await host.platform.kernel.scheduler.tick(t0 + 10 * 60_000);
+      host.clock.freeze(t0 + 10 * 60_000);
+      await host.runSchedules(t0 + 10 * 60_000);
       await host.eventually(async () => expect((await paymentOf(paid.order.id, paid.payment.id)).status).toBe('completed'));
       expect(await paymentOf(paid.order.id, paid.payment.id)).toMatchObject({ external_payment_id: payId, amount: '1000.00' });
       expect(await getOrder(paid.order.id)).toMatchObject({ payment_status: 'paid', balance_due: '0.00' });
@@ -106,7 +106,7 @@ describe('spec 3 Order payment: the payment_link_sync poll settles links whose w
       // A webhook that arrives after the poll settled the link is a repeat.
       expect((await deliverLink(paid.linkId)).body.applied).toBe(false);
     } finally {
-      host.platform.clock.reset();
+      host.clock.reset();
     }
   });
 });

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { TestHost } from '../../../sdk/test-host';
+import type { TestHost } from '../../../sdk/testing';
 import { ORDERS_DIR, orderBody, startOrdersHost } from './support';
 
 let host: TestHost;
@@ -123,7 +123,7 @@ describe('spec 3: orders permissions', () => {
     expect(other.status).toBe(201);
     const otherId: string = other.body.tenant.id;
     const { version } = JSON.parse(fs.readFileSync(path.join(ORDERS_DIR, 'module.json'), 'utf8')) as { version: string };
-    await host.platform.kernel.modules.install(otherId, 'orders', version);
+    await host.installModule('orders', { tenant: otherId, version });
     const outsider = await member('otto@other-org.example', 'admin', otherId);
     const there = await api(outsider, otherId, 'GET', `/orders/${order.id}`);
     expect(there.status).toBe(404);

@@ -2,7 +2,7 @@
  * Issue 8: refunds Razorpay answers `pending`, settled later by its signed webhook or by the poll,
  * in the real sandbox over real HTTP, against the Razorpay stand-in on 127.0.0.1.
  */
-import type { TestHost } from '../../../sdk/test-host';
+import type { TestHost } from '../../../sdk/testing';
 import { holdsAndStays, orderBody, recorded, startOrdersWithRazorpay } from './support';
 
 const WEBHOOK_SECRET = 'rzp-webhook-secret-0123456789';
@@ -120,7 +120,7 @@ describe('spec 3: Refund — pending refunds polled by the schedule refund_sync'
     expect(rzp.seen.some((s) => s.url === `/v1/refunds/${rfnd}`)).toBe(false);
 
     const later = Date.now() + 6 * 60_000;
-    host.platform.clock.set(later);
+    host.clock.set(later);
     const stillPending = await host.request('POST', '/orders/refunds/sync', {});
     expect(stillPending.body).toMatchObject({ errors: {} });
     expect(rzp.seen.filter((s) => s.url === `/v1/refunds/${rfnd}`)).toHaveLength(1);
@@ -128,12 +128,12 @@ describe('spec 3: Refund — pending refunds polled by the schedule refund_sync'
 
     rzp.finish(rfnd, 'processed');
     // The schedule (every 5 minutes) runs the poll without anyone asking.
-    await host.platform.kernel.scheduler.tick(Math.ceil(later / 300_000) * 300_000 + 1_000);
+    await host.runSchedules(Math.ceil(later / 300_000) * 300_000 + 1_000);
     await host.eventually(async () => expect((await refundsOf(order.id))[0]).toMatchObject({ status: 'completed', processed_at: expect.any(String) }));
     expect(await getOrder(order.id)).toMatchObject({ total_refunded: '180.00', payment_status: 'paid' });
     // The webhook arriving after the poll changes nothing.
     expect((await deliver(rfnd)).body.applied).toBe(false);
     await holdsAndStays(host, async () => expect(await recorded(host, 'order.refund_processed', order.id)).toHaveLength(1));
-    host.platform.clock.reset();
+    host.clock.reset();
   });
 });

@@ -6,9 +6,7 @@
  * are left out; so are the core's own reads (tenant, token) in the central database and the setup
  * of a connection the pool opens meanwhile.
  */
-import { tenantDbName } from '../../../core/data/tenant-databases';
-import { dueSlot, RUN_QUEUE } from '../../../core/modules/module-scheduler';
-import { createTestHost, type TestHost } from '../../../sdk/test-host';
+import { createTestHost, type TestHost } from '../../../sdk/testing';
 import { startPgRecorder, type RoundTrip } from './pg-recorder';
 import { ORDERS_DIR } from './support';
 
@@ -30,33 +28,14 @@ beforeAll(async () => {
   }
   // The definitions cache lives DEFINITION_TTL_MS by the platform clock, so a slow machine must not
   // let it lapse between two requests; a frozen clock also keeps new schedule slots from falling due.
-  host.platform.clock.freeze();
-  await schedulesSettled();
+  host.clock.freeze();
+  // The module's schedules (webhook and notification retries, syncs, analytics) run when their slot
+  // falls due; their queries would land among a request's. Let the runs of the slots due now finish.
+  await host.runSchedules(undefined, { settle: true });
 }, 60_000);
 
-/**
- * The module's schedules (webhook and notification retries, syncs, analytics) run when their slot
- * falls due; their queries would land among a request's. Waits until the runs of the slots due now,
- * and any of the slot before still going, have finished.
- */
-async function schedulesSettled() {
-  const { kernel, drivers, clock } = host.platform;
-  await kernel.scheduler.tick();
-  const schedules = (await kernel.modules.modulesFor(host.tenantId)).byAlias.get('orders')!.manifest.schedules ?? [];
-  await host.eventually(async () => {
-    for (const s of schedules) {
-      const slot = dueSlot(s, clock.now());
-      if (slot === undefined) continue;
-      for (const [at, mustExist] of [[slot, true], [slot - s.every_ms!, false]] as const) {
-        const job = await drivers.queue.getJob(RUN_QUEUE, `${host.tenantId}:orders:${s.name}:${at}`);
-        if ((mustExist && !job) || (job && job.state !== 'completed' && job.state !== 'failed')) throw new Error(`schedule ${s.name} at ${at}: ${job?.state ?? 'not queued'}`);
-      }
-    }
-  }, 30_000);
-}
-
 afterAll(async () => {
-  host?.platform.clock.reset();
+  host?.clock.reset();
   await host?.close();
   await rec?.close();
 });
@@ -79,7 +58,7 @@ const CONNECTION_SETUP = /^SET client_min_messages TO warning;/;
 async function tripsOf(method: string, path: string, body: unknown) {
   const from = rec.trips.length;
   const res = await host.request(method, path, body);
-  const trips = rec.trips.slice(from).filter((t) => t.database === tenantDbName(host.tenantId) && !AFTER_RESPONSE.test(t.sql) && !CONNECTION_SETUP.test(t.sql));
+  const trips = rec.trips.slice(from).filter((t) => t.database === host.tenantDatabase && !AFTER_RESPONSE.test(t.sql) && !CONNECTION_SETUP.test(t.sql));
   return { res, trips, sql: trips.map((t) => t.sql) };
 }
 

@@ -6,7 +6,7 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { createTestHost, type TestHost, type TestHostOptions } from '../../../sdk/test-host';
+import { createTestHost, type TestHost, type TestHostOptions } from '../../../sdk/testing';
 
 export const ORDERS_DIR = path.resolve(__dirname, '..');
 export const RAZORPAY_DIR = path.resolve(__dirname, '../../payment-razorpay');
@@ -185,7 +185,7 @@ export async function startOrdersWithRazorpay(webhookSecret: string) {
   const rzp = await razorpayStandIn('rzp_test_key', 'rzp_secret');
   const host = await startOrdersHost([rzp.origin]);
   const close = async () => {
-    host.platform.clock.reset();
+    host.clock.reset();
     await host.close();
     await rzp.close();
   };

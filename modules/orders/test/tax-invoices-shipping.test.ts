@@ -1,5 +1,5 @@
 /** Issue 8: GST, invoices and shipping of the orders module, over real HTTP in the real sandbox. */
-import type { TestHost } from '../../../sdk/test-host';
+import type { TestHost } from '../../../sdk/testing';
 import { orderBody, recorded, shiprocketStandIn, startOrdersHost, unordered } from './support';
 
 let host: TestHost;
@@ -14,7 +14,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  host?.platform.clock.reset();
+  host?.clock.reset();
   await host?.close();
   await sr?.close();
 });
@@ -80,18 +80,18 @@ describe('spec 3 Tax configuration: tax calculation (GST)', () => {
 describe('spec 3: Invoice numbering, credit notes and PDF', () => {
   it('numbers per prefix and month (India\'s, UTC+05:30), across a month boundary (settable clock), due 30 days out, PDF downloadable', async () => {
     const o = await create();
-    host.platform.clock.set(new Date('2031-01-31T18:29:00Z')); // 23:59 on 31 January in India
+    host.clock.set(new Date('2031-01-31T18:29:00Z')); // 23:59 on 31 January in India
     const inv1 = await host.request('POST', `/orders/${o.id}/invoices`, { type: 'invoice' });
     const pi1 = await host.request('POST', `/orders/${o.id}/invoices`, { type: 'proforma' });
     const inv2 = await host.request('POST', `/orders/${o.id}/invoices`, { type: 'invoice' });
-    host.platform.clock.set(new Date('2031-01-31T18:31:00Z')); // 00:01 on 1 February in India
+    host.clock.set(new Date('2031-01-31T18:31:00Z')); // 00:01 on 1 February in India
     const inv3 = await host.request('POST', `/orders/${o.id}/invoices`, { type: 'invoice' });
     const cn1 = await host.request('POST', `/orders/${o.id}/invoices`, { type: 'credit_note', amount: '118.00', reason: 'damaged item' });
     // A credit note above what is left to credit is refused and takes no number: the next one is 0002.
     const over = await host.request('POST', `/orders/${o.id}/invoices`, { type: 'credit_note', amount: '1062.01', reason: 'x' });
     expect([over.status, over.body.code]).toEqual([422, 'CREDIT_EXCEEDS_TOTAL']);
     const cn2 = await host.request('POST', `/orders/${o.id}/invoices`, { type: 'credit_note', amount: '1.00', reason: 'goodwill', pdf: false });
-    host.platform.clock.reset();
+    host.clock.reset();
     expect([inv1, pi1, inv2, inv3, cn1, cn2].map((r) => r.body.invoice_number)).toEqual(['INV-203101-0001', 'PI-203101-0001', 'INV-203101-0002', 'INV-203102-0001', 'CN-203102-0001', 'CN-203102-0002']);
     expect(inv1.body).toMatchObject({ type: 'invoice', status: 'issued', subtotal: '1000.00', total_tax: '180.00', total: '1180.00', billing_name: 'Asha Rao' });
     expect(Date.parse(inv1.body.due_at) - Date.parse(inv1.body.issued_at)).toBe(30 * 86_400_000);
@@ -117,14 +117,14 @@ describe('spec 3: Invoice numbering, credit notes and PDF', () => {
 
   it('50 concurrent invoice requests get 50 distinct consecutive numbers', async () => {
     const o = await create();
-    host.platform.clock.set(new Date('2032-06-15T10:00:00Z'));
+    host.clock.set(new Date('2032-06-15T10:00:00Z'));
     try {
       const res = await Promise.all(Array.from({ length: 50 }, () => host.request('POST', `/orders/${o.id}/invoices`, { type: 'invoice', pdf: false })));
       expect(res.map((r) => r.status)).toEqual(Array(50).fill(201));
       const numbers = res.map((r) => r.body.invoice_number).sort();
       expect(numbers).toEqual(Array.from({ length: 50 }, (_, i) => `INV-203206-${String(i + 1).padStart(4, '0')}`));
     } finally {
-      host.platform.clock.reset();
+      host.clock.reset();
     }
   });
 });
@@ -186,7 +186,7 @@ describe('spec 3: Shipping, partial shipments, tracking and NDR', () => {
     expect((await host.request('GET', `/orders/${o.id}`)).body.status).toBe('out_for_delivery');
     tracking.get(awb)!.push({ date: '2030-01-06 15:00:00', activity: 'Delivered', location: 'Bengaluru', 'sr-status-label': 'DELIVERED' });
     // The 30-minute schedule (manifest `schedules`) polls the carrier without anyone asking.
-    await host.platform.kernel.scheduler.tick(Date.UTC(2030, 0, 6, 16, 0, 5));
+    await host.runSchedules(Date.UTC(2030, 0, 6, 16, 0, 5));
     await host.eventually(async () => expect((await host.request('GET', `/orders/${o.id}/shipments`)).body.status).toBe('delivered'));
     await host.request('POST', '/orders/shipments/sync', {}); // a repeated poll changes nothing
     const after = await host.request('GET', `/orders/${o.id}/shipments`);

@@ -8,9 +8,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { QueryTypes } from 'sequelize';
-import { deliveryJobId, EVENTS_QUEUE } from '../../../core/bus/events';
-import type { TestHost } from '../../../sdk/test-host';
+import type { TestHost } from '../../../sdk/testing';
 import { orderBody, startOrdersHost } from './support';
 
 interface Received { headers: http.IncomingHttpHeaders; raw: string }
@@ -138,10 +136,7 @@ describe('spec 3 Outbound webhooks: signed deliveries, retries, auto-disable, lo
     const eventId = await host.emit('order.delivered', payload, { settle: true });
     expect([a.got.length, b.got.length]).toEqual([1, 1]);
     // The queue hands the same event to the module once more, as after a node died mid-handler.
-    const { queue } = host.platform.drivers;
-    const job = await queue.getJob(EVENTS_QUEUE, deliveryJobId(eventId, 'orders'));
-    const again = await queue.add(EVENTS_QUEUE, 'order.delivered', job!.data, { jobId: `${eventId}:redelivery` });
-    await host.eventually(async () => expect((await queue.getJob(EVENTS_QUEUE, again))?.state).toBe('completed'));
+    expect(await host.redeliver(eventId, 'orders')).toBe('completed');
     expect([a.got.length, b.got.length]).toEqual([1, 1]);
     for (const ep of eps) {
       const log = await deliveries(ep.id);
@@ -156,7 +151,7 @@ describe('spec 3 Outbound webhooks: signed deliveries, retries, auto-disable, lo
     let answer = 500;
     const rx = await receiver(() => answer);
     const ep = (await host.request('POST', '/order-webhooks', { url: rx.url, secret: SECRET, events: ['order.created'] })).body;
-    const clock = host.platform.clock;
+    const clock = host.clock;
     const t0 = Date.parse('2031-03-01T10:00:00Z');
     clock.freeze(t0);
     try {
@@ -166,13 +161,13 @@ describe('spec 3 Outbound webhooks: signed deliveries, retries, auto-disable, lo
       expect(Date.parse(first.next_attempt_at) - t0).toBe(60_000);
       // 59 s later nothing is due.
       clock.freeze(t0 + 59_000);
-      await host.platform.kernel.scheduler.tick(t0 + 59_000);
+      await host.runSchedules(t0 + 59_000);
       await new Promise((r) => setTimeout(r, 500));
       expect(rx.got).toHaveLength(1);
       for (let n = 2; n <= 4; n++) {
         const at = t0 + (n - 1) * 60_000;
         clock.freeze(at);
-        await host.platform.kernel.scheduler.tick(at);
+        await host.runSchedules(at);
         await host.eventually(async () => expect((await deliveries(ep.id)).data[0].attempts).toBe(n));
       }
       const done = (await deliveries(ep.id)).data[0];
@@ -218,7 +213,7 @@ describe('spec 3 Outbound webhooks: signed deliveries, retries, auto-disable, lo
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/slow`;
     const eps = await Promise.all([1, 2, 3].map(async () => (await host.request('POST', '/order-webhooks', { url, secret: SECRET, events: ['order.created'] })).body));
-    const clock = host.platform.clock;
+    const clock = host.clock;
     const t0 = Date.parse('2031-04-01T10:00:00Z');
     clock.freeze(t0);
     try {
@@ -290,8 +285,7 @@ describe('spec 3 Outbound webhooks: signed deliveries, retries, auto-disable, lo
 });
 
 describe('spec 3 Analytics: materialized views refreshed by the 15-minute schedule equal a direct computation', () => {
-  const sql = async <T extends object>(q: string) =>
-    host.platform.tenantDbs.with(host.tenantId, (db) => db.query(q, { type: QueryTypes.SELECT }) as unknown as Promise<T[]>);
+  const sql = <T extends object>(q: string) => host.sql<T>(q);
 
   it('dashboard, revenue, fulfillment, sources, products and cod-vs-prepaid match SQL over the orders', async () => {
     const made = [];
@@ -307,8 +301,11 @@ describe('spec 3 Analytics: materialized views refreshed by the 15-minute schedu
     await host.request('POST', `/orders/${made[0].id}/cancel`, { reason: 'test' });
     await host.request('POST', `/orders/${made[1].id}/status`, { status: 'processing' });
     // Delivered and returned orders (their carrier path is tested elsewhere; here they are data) and a paid one.
-    await sql(`UPDATE orders.orders SET status = 'delivered' WHERE id = '${made[2].id}'`);
-    await sql(`UPDATE orders.orders SET status = 'rto_initiated' WHERE id IN ('${made[3].id}', '${made[4].id}')`);
+    const [delivered, rto] = [[made[2].id], [made[3].id, made[4].id]];
+    await host.arrange(async (sql) => {
+      await sql(`UPDATE orders.orders SET status = 'delivered' WHERE id = '${delivered[0]}'`);
+      await sql(`UPDATE orders.orders SET status = 'rto_initiated' WHERE id IN ('${rto[0]}', '${rto[1]}')`);
+    });
     await host.request('POST', `/orders/${made[5].id}/payments`, { method: 'bank_transfer', amount: made[5].total });
     const today = new Date().toISOString().slice(0, 10);
     const q = `?from=${today}&to=${today}`;
@@ -316,7 +313,7 @@ describe('spec 3 Analytics: materialized views refreshed by the 15-minute schedu
     // Not refreshed yet after these orders: the views lag until the schedule runs.
     const at = Math.floor(Date.now() / 900_000) * 900_000 + 1000;
     const started = Date.now();
-    expect(await host.platform.kernel.scheduler.tick(at)).toBeGreaterThan(0);
+    expect(await host.runSchedules(at)).toBeGreaterThan(0);
     // Wait for the whole refresh (refreshed_at is written after the last view).
     const before = started;
     // (An earlier test's frozen 2031 clock may have left a future refreshed_at: require today's.)

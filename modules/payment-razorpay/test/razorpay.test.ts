@@ -1,6 +1,6 @@
 /** payment_razorpay against a stand-in of Razorpay's API on 127.0.0.1, in the real sandbox. */
 import path from 'node:path';
-import type { TestHost } from '../../../sdk/test-host';
+import type { TestHost } from '../../../sdk/testing';
 import { razorpayStandIn, startHostAllowing } from '../../orders/test/support';
 
 let host: TestHost;

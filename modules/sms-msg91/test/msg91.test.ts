@@ -1,6 +1,6 @@
 /** sms_msg91 against a stand-in of MSG91's Flow API on 127.0.0.1, in the real sandbox. */
 import path from 'node:path';
-import type { TestHost } from '../../../sdk/test-host';
+import type { TestHost } from '../../../sdk/testing';
 import { startHostAllowing } from '../../orders/test/support';
 import { msg91StandIn } from './msg91-stand-in';
 

@@ -1,6 +1,6 @@
 /** whatsapp_cloud against a stand-in of Meta's WhatsApp Cloud API on 127.0.0.1, in the real sandbox. */
 import path from 'node:path';
-import type { TestHost } from '../../../sdk/test-host';
+import type { TestHost } from '../../../sdk/testing';
 import { startHostAllowing } from '../../orders/test/support';
 import { OUTSIDE_WINDOW, whatsappStandIn } from './whatsapp-stand-in';
 

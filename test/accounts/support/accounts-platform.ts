@@ -5,7 +5,7 @@
  */
 import { freePort } from '../../support/free-port';
 import { httpRequest, startTestPlatform, type ApiInit, type ApiResponse, type TestPlatform } from '../../support/test-platform';
-import { startSmtpSink, type ReceivedMail, type SmtpSink } from './smtp-sink';
+import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../../../sdk/testing/smtp-sink';
 
 export const CHROME_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 export const SAFARI_IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';

@@ -4,6 +4,8 @@
  * with SIGKILL after its first chunks: no shutdown, no end call, its Redis and PostgreSQL connections
  * cut. Node B, a second platform on the same PostgreSQL, DATA_DIR (and Redis), then finishes the
  * import, with the counts of a clean import and every order, item and history row exactly once.
+ * It sits with the core suites, not orders' own tests: it tests the platform's import queue across
+ * a process that dies, which takes a second platform process and a shared deployment.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -11,14 +13,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { QueryTypes } from 'sequelize';
-import { dropDatabase, databaseUrl } from '../../../core/data/pg-admin';
-import { tenantDbName } from '../../../core/data/tenant-databases';
-import { buildModule } from '../../../sdk/build/build-module';
-import { startTestPlatform, testServerUrl, type TestPlatform } from '../../../test/support/test-platform';
-import { describeWithRedis } from '../../../test/support/two-nodes';
-import { ORDERS_DIR } from './support';
+import { dropDatabase, databaseUrl } from '../../core/data/pg-admin';
+import { tenantDbName } from '../../core/data/tenant-databases';
+import { buildModule } from '../../sdk/build/build-module';
+import { startTestPlatform, testServerUrl, type TestPlatform } from '../support/test-platform';
+import { describeWithRedis } from '../support/two-nodes';
 
-const ROOT = path.resolve(__dirname, '../../..');
+const ROOT = path.resolve(__dirname, '../..');
+const ORDERS_DIR = path.join(ROOT, 'modules/orders');
 const HEADER = 'order_number,customer_phone,customer_email,customer_first_name,customer_last_name,item_name,item_quantity,item_price,item_sku,total,payment_status,status,notes';
 /** 30,000 rows = 15,000 orders of two items = 60 chunks: long enough to kill A in the middle. */
 const ROWS = 30_000;
