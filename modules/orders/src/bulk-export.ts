@@ -10,7 +10,8 @@
  *   without items gives one row with empty item cells); otherwise one row per order.
  * - An unknown column or a bad filter is a 422 on the first page, before anything is streamed.
  */
-import type { HandlerContext } from '../../../sdk';
+import type { HandlerContext, Static } from '../../../sdk';
+import type { ExportPage } from './outputs';
 import { invalid } from './errors';
 import { IMPORT_COLUMNS } from './import-rows';
 import { ORDER_STATUSES, type ItemRow, type OrderRow } from './store';
@@ -118,10 +119,12 @@ export async function exportPage(input: ExportInput, ctx: HandlerContext) {
     const col = ORDER_COLUMNS[c]!;
     return col.get ? col.get(o) : o[col.attr];
   };
-  const rows: unknown[][] = [];
+  // Cells are scalars: columns name scalar columns or fields of the customer object.
+  type Row = Static<typeof ExportPage>['rows'][number];
+  const rows: Row[] = [];
   for (const o of orders) {
     const lines: Array<ItemRow | null> = items ? (items.get(o.id) ?? [null]) : [null];
-    for (const item of lines) rows.push(columns.map((c) => (c in ITEM_COLUMNS ? (item ? item[ITEM_COLUMNS[c]!] : '') : orderCells(o, c))));
+    for (const item of lines) rows.push(columns.map((c) => (c in ITEM_COLUMNS ? (item ? item[ITEM_COLUMNS[c]!] : '') : orderCells(o, c))) as Row);
   }
   const stamp = new Date(ctx.host.now()).toISOString().replace(/[-:]/g, '').slice(0, 15);
   return { columns, rows, next_cursor: orders.length === limit ? orders[orders.length - 1]!.order_number : null, filename: `orders-${stamp}.csv` };

@@ -149,7 +149,7 @@ export async function updateRule(input: RuleInput & { rule_id: string }, ctx: Ha
 export async function deleteRule(input: { rule_id: string }, ctx: HandlerContext) {
   const rule = await loadRule(ctx, input.rule_id);
   await ctx.host.db.destroy('NotificationRule', { where: { id: rule.id } });
-  return { deleted: true, id: rule.id };
+  return { deleted: true as const, id: rule.id };
 }
 
 export async function listSends(input: { rule_id: string; status?: string; order_id?: string; limit?: number; offset?: number }, ctx: HandlerContext) {

@@ -8,11 +8,13 @@
 import { Type, type Column, type Model, type TSchema } from '../../../sdk';
 import { data } from './models';
 
+const Decimal = () => Type.String({ description: 'decimal, as a string' });
+
 const COLUMN_TYPES: Record<string, () => TSchema> = {
   uuid: () => Type.String(),
   string: () => Type.String(),
   text: () => Type.String(),
-  decimal: () => Type.String({ description: 'decimal, as a string' }),
+  decimal: Decimal,
   bigint: () => Type.String({ description: 'bigint, as a string' }),
   integer: () => Type.Integer(),
   boolean: () => Type.Boolean(),
@@ -101,3 +103,143 @@ export const Refreshed = Type.Object({
   refreshed_at: Type.String(),
   views: Type.Array(Type.Object({ view: Type.String(), concurrently: Type.Boolean(), duration_ms: Type.Number() })),
 });
+
+/** One of the given strings; typed as a plain string, as the handlers that answer it keep it. */
+const OneOf = (values: readonly string[]) => Type.Unsafe<string>({ type: 'string', enum: [...values] });
+
+/** What a bulk status change or cancel did to each order, in request order (bulk-plan.ts). */
+export const BulkOutcome = Type.Object({
+  results: Type.Array(
+    Type.Union([
+      Type.Object({
+        order_id: Type.String({ description: 'the reference as given' }),
+        ok: Type.Literal(true),
+        id: Type.String(),
+        order_number: Type.String(),
+        old_status: Type.String(),
+        status: Type.String(),
+        changed: Type.Boolean(),
+      }),
+      Type.Object({
+        order_id: Type.String({ description: 'the reference as given' }),
+        ok: Type.Literal(false),
+        error: Type.Object({ code: Type.String(), message: Type.String(), details: Type.Optional(Type.Record(Type.String(), Type.Unknown())) }),
+      }),
+    ]),
+  ),
+  succeeded: Type.Integer(),
+  failed: Type.Integer(),
+});
+
+/** GST on an amount (tax.ts taxResult), with the amount and supply it was computed for. */
+export const TaxOut = Type.Object({
+  amount: Decimal(),
+  same_state: Type.Boolean(),
+  rate: Decimal(),
+  cgst: Decimal(),
+  sgst: Decimal(),
+  igst: Decimal(),
+  total_tax: Decimal(),
+  rate_source: Type.StringEnum(['override', 'hsn', 'default', 'fallback']),
+});
+
+const IMPORT_STATUSES = ['queued', 'processing', 'completed', 'completed_with_errors', 'failed', 'cancelled'];
+const IMPORT_COUNTS = ['source', 'filename', 'file_size', 'total_rows', 'processed_rows', 'created', 'updated', 'unchanged', 'failed', 'error_count'];
+/** An import as GET /orders/bulk/import/:id answers it (bulk-import.ts importView). */
+export const ImportView = Type.Object({
+  import_id: Type.String(),
+  status: OneOf(IMPORT_STATUSES),
+  ...rowProps('OrderImport', [...IMPORT_COUNTS, 'failure_reason', 'started_at', 'finished_at', 'created_at']),
+  errors: Type.Array(Type.Object({ line: Type.Integer(), field: Type.Optional(Type.String()), message: Type.String() })),
+  errors_truncated: Type.Boolean(),
+  cancel_requested: Type.Boolean(),
+});
+export const ImportStarted = Type.Object({ import_id: Type.String(), status: OneOf(['queued']) });
+/** A chunk answers its progress, and whether the import was found cancelled (or ended) before it. */
+export const ImportProgress = Type.Object({ cancelled: Type.Optional(Type.Boolean()), progress: ImportView });
+
+/** One page of the CSV export: cells are the column values, scalars only. */
+export const ExportPage = Type.Object({
+  columns: Type.Array(Type.String()),
+  rows: Type.Array(Type.Array(Type.Unsafe<string | number | boolean | null>({ type: ['string', 'number', 'boolean', 'null'] }))),
+  next_cursor: Type.Nullable(Type.String()),
+  filename: Type.String(),
+});
+
+/** The carrier contract's answer (`<carrier>.getRates`), passed through as the carrier gave it. */
+export const ShippingRates = Type.Object({
+  carrier_module: Type.String(),
+  rates: Type.Array(Type.Object({ courier_name: Type.String(), rate: Decimal() })),
+});
+
+/** A schedule run that sent what was due. */
+export const Attempted = Type.Object({ attempted: Type.Integer() });
+
+/** A poll of pending provider records (refunds, payment links): how each ended, errors by record id. */
+export const SyncOutcome = Type.Object({
+  checked: Type.Integer(),
+  completed: Type.Integer(),
+  failed: Type.Integer(),
+  pending: Type.Integer(),
+  errors: Type.Record(Type.String(), Type.String()),
+});
+
+/** A webhook endpoint: its row, the secret only as a hint (webhooks.ts view). */
+export const WebhookView = row(
+  'WebhookEndpoint',
+  Object.keys(rowProps('WebhookEndpoint')).filter((c) => c !== 'secret'),
+  { secret_hint: Type.String() },
+);
+
+/** A notification rule as saved, with what the tenant lacks for it to send. */
+export const RuleView = row('NotificationRule', undefined, { warnings: Type.Optional(Type.Array(Type.String())) });
+
+/** What a test send of a notification rule rendered and, unless a dry run, how the send went. */
+export const RuleTest = Type.Object({
+  rule_id: Type.String(),
+  channel: Type.String(),
+  recipient: Type.Nullable(Type.String()),
+  subject: Type.String(),
+  text: Type.String(),
+  conditions_match: Type.Nullable(Type.Boolean({ description: 'null without an order' })),
+  dry_run: Type.Boolean(),
+  sent: Type.Boolean(),
+  status: OneOf(['rendered', 'sent', 'failed']),
+  reason: Type.Optional(Type.String({ description: 'why nothing could be sent' })),
+  send_id: Type.Optional(Type.String()),
+  provider_message_id: Type.Optional(Type.Nullable(Type.String())),
+  error: Type.Optional(Type.Nullable(Type.String())),
+});
+
+/** The orders settings, every key with its value or default (config.ts). */
+export const Settings = Type.Unsafe<Record<string, unknown>>(
+  Type.Object({
+    seller_state: Type.Nullable(Type.String()),
+    default_payment_provider: Type.Nullable(Type.String()),
+    ndr_max_attempts: Type.Integer(),
+    ndr_auto_reattempt: Type.Boolean(),
+    webhook_retry_backoff_ms: Type.Integer(),
+  }),
+);
+
+/** The supplier printed on tax invoices (business-profile.ts), as saved. */
+const BusinessProfile = Type.Object({
+  legal_name: Type.String(),
+  trade_name: Type.Optional(Type.String()),
+  gstin: Type.Nullable(Type.String()),
+  address: Type.Object({
+    line1: Type.String(),
+    line2: Type.Optional(Type.String()),
+    city: Type.String(),
+    state: Type.String(),
+    state_code: Type.String(),
+    pincode: Type.String(),
+    country: Type.String(),
+  }),
+  email: Type.Optional(Type.String()),
+  phone: Type.Optional(Type.String()),
+  signatory: Type.Optional(Type.String()),
+  updated_at: Type.Optional(Type.String()),
+});
+export const ProfileOut = Type.Object({ business_profile: Type.Nullable(BusinessProfile) });
+export const ProfileSaved = Type.Object({ business_profile: BusinessProfile });

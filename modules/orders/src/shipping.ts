@@ -16,7 +16,8 @@
  *   ndr_auto_reattempt (default true) the case is resolved reattempt at once; otherwise it is
  *   escalated (open, escalated=true) until POST /orders/ndr-cases/{case}/resolve decides.
  */
-import type { DbTransaction, HandlerContext } from '../../../sdk';
+import type { DbTransaction, HandlerContext, Static } from '../../../sdk';
+import type { ShippingRates } from './outputs';
 import { codeOf, invalid, invalidStatus, notFound, OrdersError } from './errors';
 import { D, str } from './money';
 import { errorOf } from './bulk-plan';
@@ -167,7 +168,7 @@ export async function shippingRates(input: { id: string; carrier_module: string;
   if (!delivery) throw invalid('shipping_address', `Order ${order.order_number} has no shipping_address.pincode.`);
   const items = await itemsOf(ctx.host.db, order.id);
   const weight = input.weight ?? weightOf(items);
-  return callProvider(ctx, 'carrier', input.carrier_module, 'getRates', {
+  return callProvider<Static<typeof ShippingRates>>(ctx, 'carrier', input.carrier_module, 'getRates', {
     pickup_pincode: input.pickup_pincode, delivery_pincode: delivery, weight: String(weight), dimensions: input.dimensions ?? null,
     cod: order.is_cod, cod_amount: order.is_cod ? order.total : '0.00',
   });

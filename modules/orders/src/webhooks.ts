@@ -138,7 +138,7 @@ export async function deleteWebhook(input: { webhook_id: string }, ctx: HandlerC
   const e = await loadEndpoint(ctx, input.webhook_id);
   await ctx.host.db.update<Delivery>('WebhookDelivery', { status: 'cancelled', next_attempt_at: null }, { where: { endpoint_id: e.id, status: { $in: ['pending', 'retrying'] } } });
   await ctx.host.db.destroy('WebhookEndpoint', { where: { id: e.id } });
-  return { deleted: true, id: e.id };
+  return { deleted: true as const, id: e.id };
 }
 
 export async function listDeliveries(input: { webhook_id: string; status?: string; limit?: number; offset?: number }, ctx: HandlerContext) {

@@ -1,5 +1,6 @@
 /** orders operations: bulk status and cancel, CSV import and export. */
 import { operation, Type } from '../../../../sdk';
+import { BulkOutcome, ExportPage, ImportProgress, ImportStarted, ImportView } from '../outputs';
 import { BulkOrderRefs, CsvRow, RecordId, Upload } from '../schemas';
 import { bulkCancel, bulkStatus } from '../bulk-actions';
 import { exportPage } from '../bulk-export';
@@ -30,11 +31,7 @@ export const bulkOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Object({
-      results: Type.Optional(Type.Unsafe<unknown[]>({ type: 'array' })),
-      succeeded: Type.Optional(Type.Integer()),
-      failed: Type.Optional(Type.Integer()),
-    }),
+    output: BulkOutcome,
     http: { method: 'POST', path: '/orders/bulk/status', permission: 'orders.manage' },
     handler: bulkStatus,
   }),
@@ -46,11 +43,7 @@ export const bulkOperations = {
       { order_ids: BulkOrderRefs, reason: Type.String({ minLength: 1, maxLength: 500 }) },
       { additionalProperties: false },
     ),
-    output: Type.Object({
-      results: Type.Optional(Type.Unsafe<unknown[]>({ type: 'array' })),
-      succeeded: Type.Optional(Type.Integer()),
-      failed: Type.Optional(Type.Integer()),
-    }),
+    output: BulkOutcome,
     http: { method: 'POST', path: '/orders/bulk/cancel', permission: 'orders.manage' },
     handler: bulkCancel,
   }),
@@ -60,7 +53,7 @@ export const bulkOperations = {
     permission: 'orders.create',
     ai_tool: false,
     input: Type.Object({ upload: Upload, source: Type.Optional(Type.String({ maxLength: 100 })) }, { additionalProperties: false }),
-    output: Type.Unknown(),
+    output: ImportStarted,
     http: {
       method: 'POST',
       path: '/orders/bulk/import',
@@ -79,7 +72,7 @@ export const bulkOperations = {
     permission: 'orders.view',
     ai_tool: false,
     input: Type.Object({ import_id: RecordId }, { additionalProperties: false }),
-    output: Type.Unknown(),
+    output: ImportView,
     http: { method: 'GET', path: '/orders/bulk/import/:import_id', permission: 'orders.view' },
     handler: getImport,
   }),
@@ -88,7 +81,7 @@ export const bulkOperations = {
     permission: 'orders.create',
     ai_tool: false,
     input: Type.Object({ import_id: RecordId }, { additionalProperties: false }),
-    output: Type.Unknown(),
+    output: ImportView,
     http: { method: 'POST', path: '/orders/bulk/import/:import_id/cancel', permission: 'orders.create', success_status: 200 },
     handler: cancelImport,
   }),
@@ -111,7 +104,7 @@ export const bulkOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: ImportProgress,
     // The host's CSV job sends one of two shapes by phase, which the one flat schema cannot tell apart.
     handler: (input, ctx) => importChunk(input as ChunkInput, ctx),
   }),
@@ -139,7 +132,7 @@ export const bulkOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: ExportPage,
     http: {
       method: 'POST',
       path: '/orders/bulk/export',

@@ -1,6 +1,6 @@
 /** orders operations: tax configurations and calculation, settings, business profile. */
 import { operation, Type } from '../../../../sdk';
-import { Deleted, row } from '../outputs';
+import { Deleted, ProfileOut, ProfileSaved, row, Settings, TaxOut } from '../outputs';
 import { Money, RecordId } from '../schemas';
 import { getBusinessProfile, updateBusinessProfile } from '../business-profile';
 import {
@@ -27,14 +27,7 @@ export const configOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Object({
-      rate: Type.Optional(Type.String()),
-      cgst: Type.Optional(Type.String()),
-      sgst: Type.Optional(Type.String()),
-      igst: Type.Optional(Type.String()),
-      total_tax: Type.Optional(Type.String()),
-      rate_source: Type.Optional(Type.String()),
-    }),
+    output: TaxOut,
     http: { method: 'POST', path: '/order-tax/calculate', permission: 'orders.view' },
     handler: calculateTax,
   }),
@@ -107,7 +100,7 @@ export const configOperations = {
     permission: 'orders.view',
     ai_tool: false,
     input: Type.Object({}, { additionalProperties: false }),
-    output: Type.Unknown(),
+    output: Settings,
     http: { method: 'GET', path: '/order-settings', permission: 'orders.view' },
     handler: getSettings,
   }),
@@ -125,7 +118,7 @@ export const configOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: Settings,
     http: { method: 'PUT', path: '/order-settings', permission: 'orders.manage' },
     handler: updateSettings,
   }),
@@ -134,7 +127,7 @@ export const configOperations = {
     permission: 'orders.view',
     ai_tool: false,
     input: Type.Object({}, { additionalProperties: false }),
-    output: Type.Unknown(),
+    output: ProfileOut,
     http: { method: 'GET', path: '/order-settings/business-profile', permission: 'orders.view' },
     handler: getBusinessProfile,
   }),
@@ -174,7 +167,7 @@ export const configOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: ProfileSaved,
     http: { method: 'PUT', path: '/order-settings/business-profile', permission: 'orders.manage' },
     handler: updateBusinessProfile,
   }),

@@ -1,5 +1,6 @@
 /** orders operations: notification rules, their test sends and send log. */
 import { operation, Type } from '../../../../sdk';
+import { Attempted, Deleted, RuleTest, RuleView, row } from '../outputs';
 import { RecordId, Template, Uuid } from '../schemas';
 import { testRule } from '../notification-dispatch';
 import { retryDueSends } from '../notification-retry';
@@ -53,7 +54,7 @@ export const notificationOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: RuleView,
     http: { method: 'POST', path: '/order-notification-rules', permission: 'orders.manage' },
     handler: createRule,
   }),
@@ -69,7 +70,7 @@ export const notificationOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: Type.Object({ data: Type.Array(row('NotificationRule')) }),
     http: { method: 'GET', path: '/order-notification-rules', permission: 'orders.view' },
     handler: listRules,
   }),
@@ -78,7 +79,7 @@ export const notificationOperations = {
     permission: 'orders.view',
     ai_tool: false,
     input: Type.Object({ rule_id: RecordId }, { additionalProperties: false }),
-    output: Type.Unknown(),
+    output: row('NotificationRule'),
     http: { method: 'GET', path: '/order-notification-rules/:rule_id', permission: 'orders.view' },
     handler: getRule,
   }),
@@ -131,7 +132,7 @@ export const notificationOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: RuleView,
     http: { method: 'PUT', path: '/order-notification-rules/:rule_id', permission: 'orders.manage' },
     handler: updateRule,
   }),
@@ -140,7 +141,7 @@ export const notificationOperations = {
     permission: 'orders.manage',
     ai_tool: false,
     input: Type.Object({ rule_id: RecordId }, { additionalProperties: false }),
-    output: Type.Unknown(),
+    output: Deleted(Type.String()),
     http: { method: 'DELETE', path: '/order-notification-rules/:rule_id', permission: 'orders.manage' },
     handler: deleteRule,
   }),
@@ -172,7 +173,7 @@ export const notificationOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: RuleTest,
     http: { method: 'POST', path: '/order-notification-rules/:rule_id/test', permission: 'orders.manage' },
     handler: testRule,
   }),
@@ -191,7 +192,7 @@ export const notificationOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: Type.Object({ data: Type.Array(row('NotificationSend')), total: Type.Integer() }),
     http: { method: 'GET', path: '/order-notification-rules/:rule_id/sends', permission: 'orders.view' },
     handler: listSends,
   }),
@@ -204,7 +205,7 @@ export const notificationOperations = {
       { schedule: Type.Optional(Type.String()), scheduled_at: Type.Optional(Type.String()) },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: Attempted,
     http: { method: 'POST', path: '/order-notification-rules/retry-due', permission: 'orders.manage' },
     handler: retryDueSends,
   }),

@@ -1,6 +1,6 @@
 /** orders operations: payments, payment links and refunds, and their provider callbacks and polls. */
 import { operation, Type } from '../../../../sdk';
-import { OrderSummary, row } from '../outputs';
+import { OrderSummary, row, SyncOutcome } from '../outputs';
 import { Money, OrderRef, Uuid } from '../schemas';
 import { applyPaymentUpdate, confirmPayment, createPaymentLink, listPayments, recordPayment, syncPaymentLinks } from '../payments';
 import { applyRefundUpdate, listRefunds, refund, syncRefunds } from '../refunds';
@@ -37,7 +37,7 @@ export const paymentOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: SyncOutcome,
     http: { method: 'POST', path: '/orders/refunds/sync', permission: 'orders.manage' },
     handler: syncRefunds,
   }),
@@ -77,7 +77,7 @@ export const paymentOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: SyncOutcome,
     http: { method: 'POST', path: '/orders/payment-links/sync', permission: 'orders.manage' },
     handler: syncPaymentLinks,
   }),
@@ -125,7 +125,7 @@ export const paymentOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: row('Payment'),
     http: { method: 'POST', path: '/orders/:id/payments/link', permission: 'orders.manage' },
     handler: createPaymentLink,
   }),

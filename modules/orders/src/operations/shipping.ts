@@ -1,6 +1,6 @@
 /** orders operations: shipments, carrier rates and tracking, NDR cases. */
 import { operation, Type } from '../../../../sdk';
-import { row } from '../outputs';
+import { row, ShippingRates } from '../outputs';
 import { OrderRef, RecordId, Uuid } from '../schemas';
 import { applyTrackingUpdate, bulkShip, listNdrCases, listShipments, resolveNdrCase, ship, shippingRates, syncTracking } from '../shipping';
 
@@ -181,7 +181,7 @@ export const shippingOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: ShippingRates,
     http: { method: 'POST', path: '/orders/:id/shipping-rates', permission: 'orders.view' },
     handler: shippingRates,
   }),

@@ -1,5 +1,6 @@
 /** orders operations: outbound webhook endpoints and their deliveries. */
 import { operation, Type } from '../../../../sdk';
+import { Attempted, Deleted, WebhookView, row } from '../outputs';
 import { RecordId } from '../schemas';
 import { createWebhook, deleteWebhook, deliverDue, getWebhook, listDeliveries, listWebhooks, updateWebhook } from '../webhooks';
 
@@ -22,7 +23,7 @@ export const webhookOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: WebhookView,
     http: { method: 'POST', path: '/order-webhooks', permission: 'orders.manage' },
     handler: createWebhook,
   }),
@@ -31,7 +32,7 @@ export const webhookOperations = {
     permission: 'orders.view',
     ai_tool: false,
     input: Type.Object({}, { additionalProperties: false }),
-    output: Type.Unknown(),
+    output: Type.Object({ data: Type.Array(WebhookView) }),
     http: { method: 'GET', path: '/order-webhooks', permission: 'orders.view' },
     handler: listWebhooks,
   }),
@@ -40,7 +41,7 @@ export const webhookOperations = {
     permission: 'orders.view',
     ai_tool: false,
     input: Type.Object({ webhook_id: RecordId }, { additionalProperties: false }),
-    output: Type.Unknown(),
+    output: WebhookView,
     http: { method: 'GET', path: '/order-webhooks/:webhook_id', permission: 'orders.view' },
     handler: getWebhook,
   }),
@@ -65,7 +66,7 @@ export const webhookOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: WebhookView,
     http: { method: 'PUT', path: '/order-webhooks/:webhook_id', permission: 'orders.manage' },
     handler: updateWebhook,
   }),
@@ -74,7 +75,7 @@ export const webhookOperations = {
     permission: 'orders.manage',
     ai_tool: false,
     input: Type.Object({ webhook_id: RecordId }, { additionalProperties: false }),
-    output: Type.Unknown(),
+    output: Deleted(Type.String()),
     http: { method: 'DELETE', path: '/order-webhooks/:webhook_id', permission: 'orders.manage' },
     handler: deleteWebhook,
   }),
@@ -91,7 +92,7 @@ export const webhookOperations = {
       },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: Type.Object({ data: Type.Array(row('WebhookDelivery')), total: Type.Integer() }),
     http: { method: 'GET', path: '/order-webhooks/:webhook_id/deliveries', permission: 'orders.view' },
     handler: listDeliveries,
   }),
@@ -103,7 +104,7 @@ export const webhookOperations = {
       { schedule: Type.Optional(Type.String()), scheduled_at: Type.Optional(Type.String()) },
       { additionalProperties: false },
     ),
-    output: Type.Unknown(),
+    output: Attempted,
     http: { method: 'POST', path: '/order-webhooks/retry-due', permission: 'orders.manage' },
     handler: deliverDue,
   }),
