@@ -41,6 +41,8 @@ const why = {
     "Boundary 'a module never imports another module's code' (DESIGN.md, Layout): modules meet at the bus; call the other module's operation (api.consumes) instead.",
   moduleTestImportsHost:
     "Boundary 'tests of a module import only the SDK' (DESIGN.md, Layout): a module's tests run as a third party's would, through the SDK's test host (sdk/testing, @mandi/sdk/testing); never core/, sandbox/, rings/, registry/ or the project's test/.",
+  moduleTestImportsSdkInternals:
+    "Boundary 'tests of a module import only the SDK's public entries' (DESIGN.md, Layout): the SDK as a third party installs it is @mandi/sdk (sdk/, its index) and @mandi/sdk/testing (sdk/testing); sdk/build, sdk/cli, sdk/manifest and the rest are its internals. If a test needs one of them, export it from sdk/testing on purpose.",
   guestImportsHost:
     "Boundary 'the guest prelude imports only the protocol' (DESIGN.md, Sandbox): sandbox/guest/ is bundled into every isolate context ahead of module code, with ES2022 and nothing else; import from its own folder and ../protocol only, never Node.js built-ins, packages or host code.",
   sdkRuntimeImportsHost:
@@ -59,6 +61,8 @@ const restrict = {
   // modules/<name>/... is one step below the modules folder: depth - 1 steps up reach it.
   otherModuleCode: (depth) => ({ regex: `^${up(depth - 1)}[^./][^/]*/src(?:/|$)`, message: why.moduleImportsModule }),
   moduleTestHost: (depth) => ({ regex: fromRoot(HOST_FOLDERS)(depth), message: why.moduleTestImportsHost }),
+  // sdk/ itself and sdk/testing are the public entries; any other path into sdk/ is an internal.
+  moduleTestSdkInternals: (depth) => ({ regex: `^${up(depth)}sdk/(?!testing$)`, message: why.moduleTestImportsSdkInternals }),
   coreModules: (depth) => ({ regex: fromRoot(['modules'])(depth), message: why.coreImportsModule }),
   sdkRuntimeHost: (depth) => ({ regex: fromRoot([...HOST_FOLDERS, 'modules'])(depth), message: why.sdkRuntimeImportsHost }),
   // sdk/<file> is one step below sdk/: depth - 1 steps up reach it.
@@ -116,7 +120,7 @@ export default defineConfig(
   },
   ...boundaryBlocks('core', 1, [restrict.coreModules]),
   ...boundaryBlocks('modules/*', 2, [restrict.moduleHost, restrict.moduleSdkTools, restrict.moduleNode, restrict.otherModuleCode]),
-  ...boundaryBlocks('modules/*/test', 3, [restrict.moduleTestHost, restrict.otherModuleCode]),
+  ...boundaryBlocks('modules/*/test', 3, [restrict.moduleTestHost, restrict.moduleTestSdkInternals, restrict.otherModuleCode]),
   { files: ['sdk/index.ts', 'sdk/define-module.ts'], rules: boundaryRule(1, [restrict.sdkRuntimeHost, restrict.sdkRuntimeTools, restrict.sdkRuntimeNode]) },
   { files: ['sdk/runtime/*.ts', 'sdk/manifest/manifest.types.ts'], rules: boundaryRule(2, [restrict.sdkRuntimeHost, restrict.sdkRuntimeTools, restrict.sdkRuntimeNode]) },
 );

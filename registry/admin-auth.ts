@@ -40,11 +40,6 @@ export function adminAuthenticate(deps: { auth: AuthService; publishers: Publish
   };
 }
 
-export const superAdminOnly: RequestHandler = (_req, res, next) => {
-  if (adminPrincipal(res)?.kind === 'admin') return next();
-  next(forbidden('This action is for platform super admins only.'));
-};
-
 /** "user:<id>" or "publisher:<id>": who did it, as recorded on packages and releases. */
 export function actorLabel(p: AdminPrincipal): string {
   return p.kind === 'admin' ? `user:${p.user.id}` : `publisher:${p.publisher.id}`;

@@ -30,7 +30,8 @@
 import express, { type RequestHandler, type Router } from 'express';
 import { MandiError } from '../core/errors';
 import { DEFAULT_PACKAGE_LIMITS } from '../sdk/package';
-import { actorLabel, adminPrincipal, superAdminOnly } from './admin-auth';
+import { requireSuperAdmin } from '../core/auth/authenticate';
+import { actorLabel, adminPrincipal } from './admin-auth';
 import type { Publishers } from './publishers';
 import type { RegistryService } from './registry-service';
 
@@ -95,21 +96,21 @@ export function registerRegistryRoutes(api: Router, deps: RegistryRouteDeps): vo
     res.status(201).json({ package: pkg });
   });
 
-  api.get('/registry/publishers', auth, superAdminOnly, async (_req, res) => {
+  api.get('/registry/publishers', auth, requireSuperAdmin, async (_req, res) => {
     res.json({ publishers: await publishers.list() });
   });
 
-  api.post('/registry/publishers', auth, superAdminOnly, async (req, res) => {
+  api.post('/registry/publishers', auth, requireSuperAdmin, async (req, res) => {
     const body = (req.body ?? {}) as { name?: unknown; public_key?: unknown };
     res.status(201).json(await publishers.create(body.name, body.public_key));
   });
 
-  api.put('/registry/publishers/:name/key', auth, superAdminOnly, async (req, res) => {
+  api.put('/registry/publishers/:name/key', auth, requireSuperAdmin, async (req, res) => {
     const body = (req.body ?? {}) as { public_key?: unknown };
     res.json({ publisher: await publishers.setKey(String(req.params.name), body.public_key) });
   });
 
-  api.post('/registry/publishers/:name/token', auth, superAdminOnly, async (req, res) => {
+  api.post('/registry/publishers/:name/token', auth, requireSuperAdmin, async (req, res) => {
     res.json({ token: await publishers.rotateToken(String(req.params.name)) });
   });
 }

@@ -34,7 +34,8 @@ import type { CentralDb } from '../core/data/central-db';
 import { invalid, notFound, ValidationError } from '../core/errors';
 import { respondWithOperation, wantsWait } from '../core/modules/module-admin-routes';
 import type { TenantService } from '../core/tenancy/tenant-service';
-import { adminPrincipal, superAdminOnly } from '../registry/admin-auth';
+import { requireSuperAdmin } from '../core/auth/authenticate';
+import { adminPrincipal } from '../registry/admin-auth';
 import type { RingAssignments } from './assign';
 import type { LifecycleLocks } from './locks';
 import type { OperationView, Operations } from './operations';
@@ -74,7 +75,7 @@ function stringField(body: unknown, field: string, required: boolean): string | 
 
 export function registerRingRoutes(api: Router, deps: RingRouteDeps): void {
   const { rings, operations, adminAuthenticated: auth } = deps;
-  const admin = [auth, superAdminOnly];
+  const admin = [auth, requireSuperAdmin];
   const answer = (res: Response, req: { query: Record<string, unknown> }, queued: OperationView) =>
     respondWithOperation(res, operations, queued, { wait: wantsWait(req.query, false), status: 200, body: (op) => ({ operation: op }) });
   const tenantOf = async (key: string) => {

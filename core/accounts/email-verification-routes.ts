@@ -10,7 +10,7 @@
  *                                          (default 24 hours): sign in and POST /profile/email/resend-verification
  */
 import type { RequestHandler, Router } from 'express';
-import { clientIp } from './client';
+import { clientIp } from '../auth/client-ip';
 import type { Accounts } from './index';
 
 export function registerEmailVerificationRoutes(api: Router, { accounts }: { accounts: Accounts; authenticated: RequestHandler }): void {

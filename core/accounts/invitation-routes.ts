@@ -19,7 +19,7 @@ import type { RequestHandler, Router } from 'express';
 import { currentContext } from '../context';
 import * as Type from '../../sdk/runtime/schema';
 import { BodyReader } from '../http/validate-body';
-import { clientIp } from './client';
+import { clientIp } from '../auth/client-ip';
 import type { Accounts } from './index';
 
 const REQUIRES = { new: ['name', 'password', 'password_confirmation'], unverified: ['password', 'password_confirmation'], existing: [] };

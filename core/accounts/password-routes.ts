@@ -12,7 +12,7 @@ import { currentContext } from '../context';
 import { unauthenticated } from '../errors';
 import * as Type from '../../sdk/runtime/schema';
 import { BodyReader } from '../http/validate-body';
-import { clientIp } from './client';
+import { clientIp } from '../auth/client-ip';
 import type { Accounts } from './index';
 import { newPasswordProblems } from './password-rules';
 

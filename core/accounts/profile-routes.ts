@@ -18,7 +18,7 @@ import { invalid, unauthenticated } from '../errors';
 import { rateLimit } from '../drivers';
 import * as Type from '../../sdk/runtime/schema';
 import { BodyReader, Email } from '../http/validate-body';
-import { clientIp } from './client';
+import { clientIp } from '../auth/client-ip';
 import type { Accounts } from './index';
 import { emailChangedNotice } from './mail-templates';
 

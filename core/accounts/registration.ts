@@ -6,6 +6,7 @@
 import { UniqueConstraintError } from 'sequelize';
 import type { AuthService } from '../auth/auth-service';
 import { hashPassword } from '../auth/passwords';
+import { OWNER_ROLE } from '../auth/authenticate';
 import type { CentralDb } from '../data/central-db';
 import type { TenantDatabases } from '../data/tenant-databases';
 import { invalid } from '../errors';
@@ -52,7 +53,7 @@ export class Registration {
           { name: o.owner.name, email: o.owner.email, password_hash: await hashPassword(o.owner.password), is_super_admin: !!o.superAdmin },
           { transaction },
         );
-        await central.models.Membership.create({ tenant_id: tenant.id, user_id: u.id, role: 'owner' }, { transaction });
+        await central.models.Membership.create({ tenant_id: tenant.id, user_id: u.id, role: OWNER_ROLE }, { transaction });
         return u;
       });
       userId = user.id;

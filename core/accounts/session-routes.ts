@@ -11,7 +11,7 @@ import type { RequestHandler, Router } from 'express';
 import { Op } from 'sequelize';
 import { currentContext } from '../context';
 import { invalid, notFound } from '../errors';
-import { clientIp } from './client';
+import { clientIp } from '../auth/client-ip';
 import type { Accounts } from './index';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

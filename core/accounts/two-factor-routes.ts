@@ -19,7 +19,7 @@ import { currentContext } from '../context';
 import { conflict, invalid, unauthenticated } from '../errors';
 import * as Type from '../../sdk/runtime/schema';
 import { BodyReader } from '../http/validate-body';
-import { clientIp } from './client';
+import { clientIp } from '../auth/client-ip';
 import type { Accounts } from './index';
 
 const PASSWORD = Type.Object({ password: Type.String({ maxLength: 200 }) });

@@ -4,7 +4,7 @@
  * act in another tenant by naming it in X-Effective-Tenant.
  */
 import type { RequestHandler } from 'express';
-import { currentContext } from '../context';
+import { currentContext, type UserRef } from '../context';
 import { MandiError, forbidden, unauthenticated } from '../errors';
 import type { TenantService } from '../tenancy/tenant-service';
 import type { AuthService } from './auth-service';
@@ -57,11 +57,15 @@ export function authenticate(auth: AuthService, tenants: TenantService): Request
   };
 }
 
+/** The one permission rule: super admins and holders of "*" hold every permission. */
+export function holdsPermission(user: UserRef | null | undefined, permissions: ReadonlySet<string> | undefined, name: string): boolean {
+  if (user?.isSuperAdmin) return true;
+  return !!permissions && (permissions.has(ALL_PERMISSIONS) || permissions.has(name));
+}
+
 export function hasPermission(name: string): boolean {
   const ctx = currentContext();
-  if (!ctx?.user) return false;
-  if (ctx.user.isSuperAdmin) return true;
-  return !!ctx.permissions && (ctx.permissions.has(ALL_PERMISSIONS) || ctx.permissions.has(name));
+  return !!ctx?.user && holdsPermission(ctx.user, ctx.permissions, name);
 }
 
 export function requirePermission(name: string): RequestHandler {
@@ -69,6 +73,16 @@ export function requirePermission(name: string): RequestHandler {
     if (hasPermission(name)) return next();
     next(forbidden(`This action requires the permission "${name}".`, { permission: name }));
   };
+}
+
+/** The role that holds the organisation: only an owner or a platform super admin gives it or takes it away (spec 1, Members). */
+export const OWNER_ROLE = 'owner';
+
+export async function assertOwnerActs(auth: AuthService, action: string): Promise<void> {
+  const ctx = currentContext()!;
+  if (ctx.user!.isSuperAdmin) return;
+  if ((await auth.membership(ctx.tenant!.id, ctx.user!.id))?.role === OWNER_ROLE) return;
+  throw forbidden(`Only an owner of the organisation (or a platform super admin) can ${action}.`, { role: OWNER_ROLE });
 }
 
 export const requireSuperAdmin: RequestHandler = (_req, _res, next) => {

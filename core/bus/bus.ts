@@ -6,6 +6,7 @@
  * REST routes, GraphQL fields, workflow nodes, AI tools and modules all call through here.
  */
 import { matchesConsumes, type Operation } from '../../sdk/manifest';
+import { holdsPermission } from '../auth/authenticate';
 import type { Clock } from '../clock';
 import type { RateLimiter, RateLimitPolicy } from '../drivers';
 import { MandiError, RateLimitedError } from '../errors';
@@ -93,10 +94,7 @@ export class Bus {
       } else if (caller.kind === 'edge') {
         // Edge callers act for a user: the operation's permission applies.
         const permission = target.def.permission;
-        if (permission && !ctx.user?.isSuperAdmin) {
-          const held = ctx.permissions;
-          if (!held || !(held.has('*') || held.has(permission))) throw busErrors.permission(op, permission);
-        }
+        if (permission && !holdsPermission(ctx.user, ctx.permissions, permission)) throw busErrors.permission(op, permission);
       }
       const key = `bus:${ctx.tenantId}:${who}:${op}`;
       const limiter = this.deps.rateLimiter;

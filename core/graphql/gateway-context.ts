@@ -3,7 +3,7 @@
  * plus a permission check by name for field-level rules and the request's bus calls.
  */
 import type { Request } from 'express';
-import { ALL_PERMISSIONS } from '../auth/authenticate';
+import { holdsPermission } from '../auth/authenticate';
 import type { UserRef } from '../context';
 import type { RequestBusCalls } from './bus-calls';
 
@@ -20,5 +20,5 @@ export interface GatewayContext {
 }
 
 export function canFor(user: UserRef | null, permissions: ReadonlySet<string> | undefined): (permission: string) => boolean {
-  return (permission) => !!user && (user.isSuperAdmin || !!permissions?.has(ALL_PERMISSIONS) || !!permissions?.has(permission));
+  return (permission) => !!user && holdsPermission(user, permissions, permission);
 }

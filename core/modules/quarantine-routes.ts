@@ -6,18 +6,18 @@
  *   DELETE /registry/quarantine/{module}   → {message} (module is `alias@version`); 404 NOT_QUARANTINED
  */
 import type { RequestHandler, Router } from 'express';
-import { superAdminOnly } from '../../registry';
+import { requireSuperAdmin } from '../auth/authenticate';
 import { MandiError } from '../errors';
 import type { ModuleQuarantine } from './module-quarantine';
 
 export function registerQuarantineRoutes(api: Router, deps: { quarantine: ModuleQuarantine; adminAuthenticated: RequestHandler }): void {
   const { quarantine, adminAuthenticated } = deps;
 
-  api.get('/registry/quarantine', adminAuthenticated, superAdminOnly, async (_req, res) => {
+  api.get('/registry/quarantine', adminAuthenticated, requireSuperAdmin, async (_req, res) => {
     res.json({ quarantined: await quarantine.list() });
   });
 
-  api.delete('/registry/quarantine/:module', adminAuthenticated, superAdminOnly, async (req, res) => {
+  api.delete('/registry/quarantine/:module', adminAuthenticated, requireSuperAdmin, async (req, res) => {
     const moduleKey = String(req.params.module);
     if (!(await quarantine.lift(moduleKey))) {
       throw new MandiError('NOT_QUARANTINED', `Module ${moduleKey} is not quarantined.`, 404, { module: moduleKey });

@@ -147,3 +147,6 @@ export type Environment = 'production' | 'development' | 'test';
  * loopback name outside production, where tests stand in for release hosts and push services.
  */
 export const httpsPolicy = (env: Environment, allowPrivate: boolean): OutboundPolicy => ({ plainHttp: env === 'production' ? 'never' : 'loopback', allowPrivate });
+
+/** For URLs the operator configured (PUSH_URL): any scheme and private networks; link-local and metadata stay refused. */
+export const operatorPolicy: OutboundPolicy = { plainHttp: 'any', allowPrivate: true };

@@ -13,9 +13,9 @@ import type { RequestHandler, Router } from 'express';
 import { Op, type Transaction } from 'sequelize';
 import type { CentralDb } from '../data/central-db';
 import type { AuthService } from '../auth/auth-service';
-import { requirePermission } from '../auth/authenticate';
+import { OWNER_ROLE as OWNER, assertOwnerActs, requirePermission } from '../auth/authenticate';
 import { currentContext } from '../context';
-import { MandiError, conflict, forbidden, invalid, notFound } from '../errors';
+import { MandiError, conflict, invalid, notFound } from '../errors';
 import * as Type from '../../sdk/runtime/schema';
 import { BodyReader, Email } from '../http/validate-body';
 import type { Invitations } from '../accounts/invitations';
@@ -38,7 +38,6 @@ const NEW_ROLE = Type.Object({
   description: Type.Optional(Type.String({ maxLength: 1000 })),
   permissions: Type.Array(Type.String({ pattern: '^[a-z0-9_.*-]{1,100}$' }), { errorMessage: 'The permissions must be a list of permission names such as "orders.view".' }),
 });
-const OWNER = 'owner';
 
 export interface MemberRouteDeps {
   central: CentralDb;
@@ -55,13 +54,6 @@ export function registerMemberRoutes(api: Router, deps: MemberRouteDeps): void {
   async function assertRole(tenantId: string, role: string): Promise<void> {
     const found = await Role.count({ where: { name: role, tenant_id: { [Op.or]: [null, tenantId] } } });
     if (!found) throw invalid('role', `The role "${role}" does not exist.`);
-  }
-
-  async function assertOwnerActs(action: string): Promise<void> {
-    const ctx = currentContext()!;
-    if (ctx.user!.isSuperAdmin) return;
-    if ((await auth.membership(ctx.tenant!.id, ctx.user!.id))?.role === OWNER) return;
-    throw forbidden(`Only an owner of the organisation (or a platform super admin) can ${action}.`, { role: OWNER });
   }
 
   /**
@@ -112,7 +104,7 @@ export function registerMemberRoutes(api: Router, deps: MemberRouteDeps): void {
     const ctx = currentContext()!;
     const { email, name, role = 'member' } = new BodyReader(req.body, INVITE).done();
     await assertRole(ctx.tenant!.id, role);
-    if (role === OWNER) await assertOwnerActs('make someone an owner');
+    if (role === OWNER) await assertOwnerActs(auth, 'make someone an owner');
     const invitation = await invitations.invite(ctx.tenant!, ctx.user!, { email, name, role });
     res.status(201).json({
       message: `Invitation sent to ${invitation.email}.`,
@@ -137,12 +129,12 @@ export function registerMemberRoutes(api: Router, deps: MemberRouteDeps): void {
     if (!m) throw notFound('Member not found.');
     const { role, status } = new BodyReader(req.body, MEMBER_UPDATE).done();
     if (role) await assertRole(tenantId, role);
-    if (role === OWNER && m.role !== OWNER) await assertOwnerActs('make someone an owner');
+    if (role === OWNER && m.role !== OWNER) await assertOwnerActs(auth, 'make someone an owner');
     const demoted = m.role === OWNER && role !== undefined && role !== OWNER;
     const suspended = m.role === OWNER && status === 'suspended';
     const update = { ...(role ? { role } : {}), ...(status ? { status } : {}) };
     if (demoted || suspended) {
-      await assertOwnerActs(demoted ? 'change the role of an owner' : 'suspend an owner');
+      await assertOwnerActs(auth, demoted ? 'change the role of an owner' : 'suspend an owner');
       await changeOwner(tenantId, m.user_id, (locked, transaction) => locked.update(update, { transaction }));
       await m.reload();
     } else {
@@ -158,7 +150,7 @@ export function registerMemberRoutes(api: Router, deps: MemberRouteDeps): void {
     const m = await Membership.findOne({ where: { tenant_id: tenantId, user_id: userId } });
     if (!m) throw notFound('Member not found.');
     if (m.role === OWNER) {
-      await assertOwnerActs('remove an owner');
+      await assertOwnerActs(auth, 'remove an owner');
       await changeOwner(tenantId, userId, (locked, transaction) => locked.destroy({ transaction }));
     } else {
       await m.destroy();

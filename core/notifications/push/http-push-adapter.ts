@@ -16,7 +16,12 @@
  *   }
  * 2xx: delivered; the body may list tokens the service no longer knows: {"invalid_tokens": [...]}.
  * 408, 429, 5xx or no answer: retried with backoff. Any other status: dropped and logged.
+ *
+ * PUSH_URL is the operator's own: it goes through the one outbound path with the operator policy
+ * (any scheme, private networks), so only link-local and cloud metadata addresses are refused.
  */
+import { OutboundNetworkError, outboundRequest, type OutboundResponse } from '../../net/outbound-request';
+import { OutboundUrlError, operatorPolicy } from '../../net/outbound-policy';
 import type { PushDevice } from './device-store';
 import { PushDeliveryError, pushData, urgencyOf, type PushMessage } from './push-message';
 
@@ -34,10 +39,12 @@ export class HttpPushAdapter {
     const key = `${m.tenantId}:${n.id}`;
     const headers: Record<string, string> = { 'content-type': 'application/json', 'idempotency-key': key };
     if (this.opts.token) headers.authorization = `Bearer ${this.opts.token}`;
-    let res: Response;
+    let res: OutboundResponse;
+    let text: string;
     try {
-      res = await fetch(this.opts.url, {
+      res = await outboundRequest(this.opts.url, {
         method: 'POST',
+        policy: operatorPolicy,
         headers,
         body: JSON.stringify({
           id: key,
@@ -47,13 +54,15 @@ export class HttpPushAdapter {
           collapse_key: n.group_key,
           priority: urgencyOf(m),
         }),
-        signal: AbortSignal.timeout(this.opts.timeoutMs ?? 10_000),
+        timeoutMs: this.opts.timeoutMs ?? 10_000,
       });
+      text = await res.text(64 * 1024, 'cut').catch(() => '');
     } catch (err) {
-      throw new PushDeliveryError(`push service unreachable: ${(err as Error).message}`, true);
+      if (err instanceof OutboundUrlError) throw new PushDeliveryError(`PUSH_URL refused: the URL ${err.message}`, false);
+      if (err instanceof OutboundNetworkError) throw new PushDeliveryError(`push service unreachable: ${err.message}`, true);
+      throw err;
     }
-    const text = await res.text().catch(() => '');
-    if (res.ok) {
+    if (res.status >= 200 && res.status < 300) {
       const invalid = safeJson(text)?.invalid_tokens;
       return { invalidTokens: Array.isArray(invalid) ? invalid.filter((t): t is string => typeof t === 'string') : [] };
     }

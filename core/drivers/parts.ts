@@ -1,0 +1,50 @@
+/** The driver parts (core/parts): queue, cache, pub/sub and rate limits; realtime sockets; and the jobs drain. */
+import { socketPrincipal } from '../auth/socket-principal';
+import { defaultChannelPolicy } from '../notifications/channel-policy';
+import { platformPart } from '../parts/platform-parts';
+import { createDrivers, createRealtime } from './index';
+
+export const driversPart = platformPart({
+  id: 'drivers',
+  deps: ['config', 'logger'],
+  init: ({ config, logger }) =>
+    createDrivers({ redisUrl: config.redisUrl, prefix: config.redisPrefix, logger, queue: { lockMs: config.queueLockMs, stalledCheckMs: config.queueStalledCheckMs } }),
+  // Already closed by `jobs` on a full stop; this covers a start that failed before it.
+  stop: (drivers) => drivers.close(),
+});
+
+export const realtimePart = platformPart({
+  id: 'realtime',
+  deps: ['config', 'logger', 'drivers', 'auth', 'tenants'],
+  init: async ({ config, logger, drivers, auth, tenants }) => {
+    const realtime = createRealtime(drivers, socketPrincipal(auth, tenants), {
+      authorize: defaultChannelPolicy(auth).authorize,
+      // The socket's long-polling transport is plain HTTP: the same origins as the API (websocket is not bound by CORS).
+      server: config.corsOrigins ? { cors: { origin: config.corsOrigins, credentials: false } } : {},
+    });
+    // Broadcasts from other nodes reach this one only once the Redis adapter has subscribed.
+    await withTimeout(realtime.ready(), 5_000, () => logger.warn('realtime adapter not ready after 5 s; continuing'));
+    return realtime;
+  },
+  stop: (realtime) => realtime.close(),
+});
+
+export const jobsPart = platformPart({
+  id: 'jobs',
+  // Every part that handles queued jobs: this node's running jobs finish before any of them stops.
+  deps: ['drivers', 'kernel', 'rings', 'notifications', 'bulk', 'accounts'],
+  init: ({ drivers }) => ({ drain: () => drivers.close() }),
+  stop: (jobs) => jobs.drain(),
+});
+
+async function withTimeout(p: Promise<unknown>, ms: number, onTimeout: () => void): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      onTimeout();
+      resolve();
+    }, ms);
+  });
+  await Promise.race([p.then(() => undefined), timeout]);
+  clearTimeout(timer);
+}

@@ -1,0 +1,109 @@
+/**
+ * The HTTP part (core/parts): the API's routes from every part that has some, served on PORT, with
+ * realtime sockets on the same server. It stops after in-flight requests finish.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import { rateLimit } from '../drivers';
+import { resolveTenant } from '../tenancy/resolve-tenant';
+import { authenticate } from '../auth/authenticate';
+import { apiClientKey } from '../auth/api-client-key';
+import { buildApp } from './app';
+import { registerHealthRoutes } from './health-routes';
+import { registerAuthRoutes } from '../auth/auth-routes';
+import { registerOnboardingRoutes } from '../tenancy/onboarding-routes';
+import { registerMemberRoutes } from '../tenancy/member-routes';
+import { registerActivityRoutes } from '../activity/activity-routes';
+import { registerAccountRoutes } from '../accounts';
+import { registerModuleAdminRoutes } from '../modules/module-admin-routes';
+import { registerQuarantineRoutes } from '../modules/quarantine-routes';
+import { registerFetchOriginRoutes } from '../modules/fetch-origins-routes';
+import { registerPrivateNetworkRoute } from '../tenancy/private-networks';
+import { adminAuthenticate } from '../../registry';
+import { moduleRoutes } from '../modules/module-routes';
+import { registerGraphqlRoutes } from '../graphql/graphql-routes';
+import { PLATFORM_VERSION } from '../../sdk/manifest';
+import { registerNotificationRoutes } from '../notifications';
+import { registerClientReleaseRoutes } from '../client-releases';
+import { platformPart, type PlatformParts } from '../parts/platform-parts';
+
+export const httpPart = platformPart({
+  id: 'http',
+  // `jobs`: requests queue jobs, so the queue stops only after the last request.
+  deps: ['config', 'logger', 'dbServer', 'central', 'tenantDbs', 'drivers', 'tenants', 'auth', 'clock', 'kernel', 'registry', 'realtime', 'rings', 'notifications', 'catalogs', 'documents', 'bulk', 'accounts', 'jobs'],
+  init: (d) => listen(d),
+  stop: (listening) => listening.close(),
+});
+
+export interface Listening {
+  app: Express;
+  server: http.Server;
+  url: string;
+  /** Stops accepting and lets in-flight requests finish (bounded by SHUTDOWN_GRACE_MS). */
+  close(): Promise<void>;
+}
+
+type HttpDeps = Omit<PlatformParts, 'mail' | 'http'>;
+
+async function listen(d: HttpDeps): Promise<Listening> {
+  const { config, logger, dbServer, central, tenantDbs, drivers, tenants, auth, clock, kernel, registry, realtime, rings, notifications, catalogs, documents, bulk, accounts } = d;
+  const authenticated = authenticate(auth, tenants);
+  const app = buildApp({
+    logger,
+    bodyLimit: config.bodyLimit,
+    debugErrors: config.debugErrors,
+    corsOrigins: config.corsOrigins,
+    trustProxy: config.trustProxy,
+    mountApi: (api) => {
+      registerHealthRoutes(api, { central, redisHealth: async () => (await drivers.health()).redis, embeddedDb: dbServer.embedded, version: PLATFORM_VERSION });
+      api.use(
+        rateLimit(drivers.rateLimiter, { name: 'api', ...config.apiRateLimit, key: apiClientKey(auth) }),
+      );
+      api.use(resolveTenant(tenants, config.rootDomain));
+      registerOnboardingRoutes(api, { central, tenants, auth, authenticated, accounts });
+      registerAuthRoutes(api, { central, auth, authenticated, accounts });
+      registerMemberRoutes(api, { central, auth, authenticated, invitations: accounts.invitations });
+      registerAccountRoutes(api, { accounts, authenticated });
+      registerNotificationRoutes(api, { notifications, authenticated, config });
+      registerClientReleaseRoutes(api, { config, central, cache: drivers.cache, clock, logger, authenticated });
+      registerActivityRoutes(api, { tenantDbs, authenticated });
+      registerModuleAdminRoutes(api, { lifecycle: rings.moduleLifecycle, authenticated });
+      registerFetchOriginRoutes(api, { central, authenticated });
+      registerPrivateNetworkRoute(api, { central, tenants, authenticated });
+      const adminAuthenticated = adminAuthenticate({ auth, publishers: registry.publishers });
+      registry.registerRoutes(api, adminAuthenticated);
+      registerQuarantineRoutes(api, { quarantine: kernel.quarantine, adminAuthenticated });
+      rings.registerRoutes(api, adminAuthenticated);
+      registerGraphqlRoutes(api, { config, central, tenantDbs, pubsub: drivers.pubsub, kernel, clock, logger, authenticated });
+      documents.registerRoutes(api, authenticated);
+      catalogs.registerRoutes(api, authenticated);
+      api.use(moduleRoutes({ modules: kernel.modules, bus: kernel.bus, authenticated, rateLimiter: drivers.rateLimiter, bulk }));
+    },
+  });
+
+  const server = http.createServer(app);
+  // Keep-alive sockets must not outlive a shutdown: close idle ones promptly.
+  server.keepAliveTimeout = 5_000;
+  realtime.serve(server);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  return {
+    app,
+    server,
+    url: `http://${host}:${address.port}`,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const grace = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
+      // Sockets are connections server.close() waits for: they go first (the realtime part's own stop is then a no-op).
+      await realtime.close();
+      await closed;
+      clearTimeout(grace);
+    },
+  };
+}

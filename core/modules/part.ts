@@ -1,0 +1,21 @@
+/** The module kernel part (core/parts): the bus, the sandbox runtime and the module host, with MODULE_PATHS loaded. */
+import { platformPart } from '../parts/platform-parts';
+import { createModuleKernel } from './kernel';
+import { loadModuleFromDir } from './loaded-module';
+
+/** `onFatal`: this process can no longer be trusted (an isolate was lost beyond recovery). */
+export const kernelPart = (onFatal?: (reason: string) => void) =>
+  platformPart({
+    id: 'kernel',
+    deps: ['config', 'central', 'tenantDbs', 'drivers', 'logger', 'clock', 'registry'],
+    init: async ({ registry, ...deps }) => {
+      const kernel = await createModuleKernel({
+        ...deps,
+        registry: registry.source,
+        onIsolateLost: (key) => onFatal?.(`the isolate of module ${key} was lost beyond recovery`),
+      });
+      for (const dir of deps.config.modulePaths) kernel.source.add(await loadModuleFromDir(dir));
+      return kernel;
+    },
+    stop: (kernel) => kernel.close(),
+  });
