@@ -5,8 +5,29 @@
  * The manifest is the contract the host enforces, so types derived from it cannot disagree with it.
  * Events carry no payload schema in a manifest, so no event types are written.
  */
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { JSONSchema } from 'json-schema-to-typescript';
 import type { Manifest } from '../manifest/manifest.types';
+
+type Compiler = typeof import('json-schema-to-typescript');
+
+/**
+ * json-schema-to-typescript stays a development tool, loaded only by this command: with prettier
+ * it is ~6 MB of JavaScript that the single-executable CLI (sdk/cli/upgrade/build-executable.ts)
+ * does not bundle, and ~120 ms that no other command should pay. It comes from the CLI's own
+ * node_modules when there is one (this repository), else from the author's project.
+ */
+function loadCompiler(): Compiler {
+  for (const from of [__filename, ...[process.env.INIT_CWD, process.cwd()].filter(Boolean).map((dir) => path.join(dir!, 'package.json'))]) {
+    try {
+      return createRequire(from)('json-schema-to-typescript') as Compiler;
+    } catch {
+      // not installed there: try the next place
+    }
+  }
+  throw new Error('mandi module types needs json-schema-to-typescript in your project: npm install --save-dev json-schema-to-typescript');
+}
 
 export interface ConsumerTypesSource {
   /** The version range asked for ("*" when none was). */
@@ -46,8 +67,7 @@ function canonical(value: unknown): unknown {
 }
 
 export async function consumerTypes(manifest: Manifest, source: ConsumerTypesSource): Promise<string> {
-  // Loaded here: only this command needs it (and its formatter, ~120 ms), not every start of the CLI.
-  const { compile } = require('json-schema-to-typescript') as typeof import('json-schema-to-typescript'); // eslint-disable-line @typescript-eslint/no-require-imports -- lazy, see above
+  const { compile } = loadCompiler();
   const alias = manifest.name;
   const operations = manifest.api?.provides ?? [];
   const mapName = `${pascal(alias)}Operations`;
