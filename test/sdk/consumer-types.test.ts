@@ -9,6 +9,8 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { OrdersOperations } from '../../modules/loyalty/src/generated/orders';
+import { typedCall } from '../../sdk';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -50,6 +52,24 @@ describe('DESIGN Contracts in code: consumer types generated from a manifest', (
     const outside = await mandi(['module', 'types', 'orders@^9.0.0', '--from', orders], dir);
     expect(outside.code).toBe(1);
     expect(outside.err).toMatch(/✖ orders@1\.\d+\.\d+ in \S+ is not in \^9\.0\.0/);
+  });
+});
+
+describe('DESIGN Contracts in code: typedCall types host.call by a generated operation map', () => {
+  it('passes the call through; the operation name picks the input and output types (checked by npm run typecheck)', async () => {
+    const calls: unknown[][] = [];
+    const host = { call: async (operation: string, input?: unknown) => (calls.push([operation, input]), { id: 'o1', customer_id: null }) as never };
+    const orders = typedCall<OrdersOperations>(host);
+    const order = await orders('orders.get', { id: 'o1' });
+    const customer: string | null = order.customer_id;
+    expect(customer).toBeNull();
+    expect(calls).toEqual([['orders.get', { id: 'o1' }]]);
+    // @ts-expect-error -- orders.get takes {id}
+    await orders('orders.get', { order_id: 'o1' });
+    // @ts-expect-error -- orders has no operation orders.nope
+    await orders('orders.nope', {});
+    // @ts-expect-error -- orders.get's output has no field nope
+    void order.nope;
   });
 });
 
