@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `mandi` command line: `mandi module <init|build|pack|dev|publish|install|upgrade|rollback|uninstall>`
+ * The `mandi` command line: `mandi module <init|build|pack|dev|publish|install|upgrade|rollback|uninstall|types>`
  * and `mandi ring <list|show|promote|rollback|assign>`. The platform commands read MANDI_URL and
  * MANDI_TOKEN (or --url, --token). Exit codes: 0 done, 1 refused or failed, 2 bad usage, 3 token
  * refused, 4 platform unreachable or failing. `mandi upgrade` replaces the CLI itself (spec 1, Client
@@ -12,6 +12,7 @@ import { registerDevCommand } from './dev-command';
 import { registerLifecycleCommands } from './lifecycle-commands';
 import { registerModuleCommands } from './module-commands';
 import { registerRingCommands } from './ring-commands';
+import { registerTypesCommand } from './types-command';
 import { CLI_VERSION, registerUpgrade } from './upgrade';
 
 const program = new Command('mandi').description('Mandi developer tools').version(CLI_VERSION);
@@ -21,6 +22,7 @@ program.exitOverride();
 const moduleCommand = registerModuleCommands(program);
 registerDevCommand(moduleCommand);
 registerLifecycleCommands(moduleCommand);
+registerTypesCommand(moduleCommand);
 registerRingCommands(program);
 registerUpgrade(program);
 program.parseAsync(process.argv).catch((err: unknown) => {

@@ -4,18 +4,18 @@
  * (loyalty.recalculate_order, which reads it with orders.get). Everything the module offers is
  * declared here, beside its handler; `mandi module build` writes module.json from it.
  */
-import { defineModule, operation, Type, type HandlerContext } from '../../../sdk';
+import { defineModule, operation, Type, typedCall, type HandlerContext } from '../../../sdk';
 import { codeOf, invalidOrder } from './errors';
+import type { OrdersOperations } from './generated/orders';
 import { awardOrder, balanceOf, correctOrder, inTransaction, adjustBalance, type PointsRow } from './ledger';
 import { pointsForTotal } from './points';
 
-/** What order.created carries and orders.get returns (the fields loyalty reads). */
-interface OrderView {
-  id: string | number;
-  customer_id: string | number;
-  total: string;
-  status?: string;
-}
+/**
+ * The fields of an order loyalty reads, as orders.get returns them (types generated from orders'
+ * manifest by `mandi module types`). order.created carries the same fields; orders declares no
+ * event payload schema, so the payload is checked field by field in pointsOf.
+ */
+type OrderView = Pick<OrdersOperations['orders.get']['output'], 'id' | 'customer_id' | 'total' | 'status'>;
 
 const DEFAULT_LIMIT = 20;
 
@@ -144,7 +144,7 @@ export default defineModule({
       }),
       async handler(input, ctx) {
         // orders.get is in `consumes`; NOT_FOUND and other errors of the orders module pass through.
-        const order = await ctx.host.call<OrderView>('orders.get', { id: input.order_id });
+        const order = await typedCall<OrdersOperations>(ctx.host)('orders.get', { id: input.order_id });
         const expected = pointsOf(order);
         const { previousPoints, changed } = await correctOrder(ctx.host.db, expected, nowIso(ctx));
         if (changed) ctx.host.log.info('order points corrected', { order_id: expected.orderId, from: previousPoints, to: expected.points });

@@ -82,6 +82,8 @@ export async function buildExecutable(opts: BuildExecutableOptions): Promise<{ f
       legalComments: 'none',
       logLevel: 'error',
       plugins: [lazyEsbuild],
+      // Loaded from the author's project by `mandi module types` (sdk/build/consumer-types.ts).
+      external: ['json-schema-to-typescript'],
       define: {
         __MANDI_CLI_VERSION__: JSON.stringify(opts.version),
         __MANDI_CLI_BUILD__: JSON.stringify('release'),
