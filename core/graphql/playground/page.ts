@@ -3,7 +3,8 @@
  * from `assets`, this platform's /graphql/playground/). No inline script: what the script needs is
  * in data attributes, so the CSP allows scripts and workers from 'self' only. Styles allow
  * 'unsafe-inline' because Monaco and GraphiQL set style attributes and add <style> elements at run
- * time without a nonce; nothing the page embeds is markup from a user (every value is escaped).
+ * time without a nonce; nothing the page embeds is markup from a user (every value is escaped). Fonts
+ * allow data: URLs, which GraphiQL's stylesheet embeds its typefaces as.
  */
 import { escapeHtml } from '../../escape-html';
 
@@ -19,7 +20,7 @@ export interface PlaygroundInfo {
 }
 
 export const PLAYGROUND_CSP =
-  "default-src 'none'; script-src 'self'; worker-src 'self'; style-src 'self' 'unsafe-inline'; font-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  "default-src 'none'; script-src 'self'; worker-src 'self'; style-src 'self' 'unsafe-inline'; font-src 'self' data:; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 export function playgroundPage(info: PlaygroundInfo): string {
   const { assets, ...data } = info;
