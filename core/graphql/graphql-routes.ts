@@ -24,9 +24,12 @@
  * GET /graphql                 405 with Allow: POST (the platform's 405 for known paths, in the GraphQL shape).
  * GET /graphql/schema          the merged SDL of the tenant's ring (text/plain), permission
  *                              graphql.schema.view; ETag and X-Schema-Key name graphql:schema:<ring>:<fp>.
- * GET /graphql/playground      HTML page (see playground-page.ts), permission graphql.playground.access;
- *                              404 PLAYGROUND_DISABLED when off (default in production; GRAPHQL_PLAYGROUND
- *                              or the tenant setting graphql.playground turn it on).
+ * GET /graphql/playground      HTML page around GraphiQL (playground/page.ts), permission
+ *                              graphql.playground.access; 404 PLAYGROUND_DISABLED when off (default in
+ *                              production; GRAPHQL_PLAYGROUND or the tenant setting graphql.playground turn it on).
+ * GET /graphql/playground/<file>  the page's script, styles, font and workers (playground/assets.ts);
+ *                              no token or tenant (a <script src> and a Worker cannot send them), and
+ *                              the same bytes for everyone: GraphiQL's public code, no tenant data.
  * Persisted-query management: persisted-routes.ts. Tenant settings: settings-routes.ts.
  */
 import type { Request, RequestHandler, Router } from 'express';
@@ -48,7 +51,8 @@ import { GatewaySettingsStore } from './gateway-settings';
 import { formatRequestError } from './graphql-errors';
 import { PersistedQueries } from './persisted-queries';
 import { registerPersistedRoutes } from './persisted-routes';
-import { playgroundPage } from './playground-page';
+import { PLAYGROUND_ASSETS_DIR, playgroundAssets } from './playground/assets';
+import { PLAYGROUND_CSP, playgroundPage } from './playground/page';
 import { SchemaCache } from './schema-cache';
 import { registerSettingsRoutes } from './settings-routes';
 
@@ -121,17 +125,28 @@ export function registerGraphqlRoutes(api: Router, deps: GraphqlRouteDeps): Grap
     requirePermission('graphql.playground.access'),
     async (req, res) => {
       const built = await schemaOf();
-      const { html, csp } = playgroundPage({
+      const html = playgroundPage({
+        assets: `${req.baseUrl}/graphql/playground/`,
         endpoint: `${req.baseUrl}/graphql`,
         schemaUrl: `${req.baseUrl}/graphql/schema`,
         tenant: tenant().id,
+        tenantName: tenant().name,
         ring: built.ring,
         fingerprint: built.fingerprint,
       });
-      res.set({ 'Content-Security-Policy': csp, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' });
+      res.set({ 'Content-Security-Policy': PLAYGROUND_CSP, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' });
       res.type('html').send(html);
     },
   );
+
+  // Bundled at start where the playground is on by default, else on its first use (a tenant setting).
+  if (deps.config.graphql.playground) playgroundAssets().catch((err: unknown) => logger.error({ err }, 'The GraphQL playground could not be bundled'));
+  api.get('/graphql/playground/:file', async (req, res, next) => {
+    const file = req.params.file as string;
+    if (!(await playgroundAssets()).includes(file)) return next();
+    res.set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' });
+    res.sendFile(file, { root: PLAYGROUND_ASSETS_DIR });
+  });
 
   registerPersistedRoutes(api, { persisted, gateway, authenticated: deps.authenticated, ready });
   registerSettingsRoutes(api, { settings, gateway, authenticated: deps.authenticated, ready });
