@@ -552,9 +552,40 @@ export interface OrdersBulkStatusInput {
     | 'cancelled';
 }
 export interface OrdersBulkStatusOutput {
-  failed?: number;
-  results?: unknown[];
-  succeeded?: number;
+  failed: number;
+  results: (
+    | {
+        changed: boolean;
+        id: string;
+        ok: true;
+        old_status: string;
+        /**
+         * the reference as given
+         */
+        order_id: string;
+        order_number: string;
+        status: string;
+      }
+    | {
+        error: {
+          code: string;
+          details?: {
+            /**
+             * This interface was referenced by `undefined`'s JSON-Schema definition
+             * via the `patternProperty` "^(.*)$".
+             */
+            [k: string]: unknown;
+          };
+          message: string;
+        };
+        ok: false;
+        /**
+         * the reference as given
+         */
+        order_id: string;
+      }
+  )[];
+  succeeded: number;
 }
 export interface OrdersBulkCancelInput {
   /**
@@ -569,9 +600,40 @@ export interface OrdersBulkCancelInput {
   reason: string;
 }
 export interface OrdersBulkCancelOutput {
-  failed?: number;
-  results?: unknown[];
-  succeeded?: number;
+  failed: number;
+  results: (
+    | {
+        changed: boolean;
+        id: string;
+        ok: true;
+        old_status: string;
+        /**
+         * the reference as given
+         */
+        order_id: string;
+        order_number: string;
+        status: string;
+      }
+    | {
+        error: {
+          code: string;
+          details?: {
+            /**
+             * This interface was referenced by `undefined`'s JSON-Schema definition
+             * via the `patternProperty` "^(.*)$".
+             */
+            [k: string]: unknown;
+          };
+          message: string;
+        };
+        ok: false;
+        /**
+         * the reference as given
+         */
+        order_id: string;
+      }
+  )[];
+  succeeded: number;
 }
 export interface OrdersStartImportInput {
   source?: string;
@@ -583,19 +645,82 @@ export interface OrdersStartImportInput {
   };
 }
 export interface OrdersStartImportOutput {
-  [k: string]: unknown;
+  import_id: string;
+  status: 'queued';
 }
 export interface OrdersGetImportInput {
   import_id: string;
 }
 export interface OrdersGetImportOutput {
-  [k: string]: unknown;
+  cancel_requested: boolean;
+  created: number;
+  /**
+   * ISO 8601 timestamp
+   */
+  created_at: string;
+  error_count: number;
+  errors: {
+    field?: string;
+    line: number;
+    message: string;
+  }[];
+  errors_truncated: boolean;
+  failed: number;
+  failure_reason: string | null;
+  file_size: number | null;
+  filename: string | null;
+  /**
+   * ISO 8601 timestamp
+   */
+  finished_at: string | null;
+  import_id: string;
+  processed_rows: number;
+  source: string;
+  /**
+   * ISO 8601 timestamp
+   */
+  started_at: string | null;
+  status: 'queued' | 'processing' | 'completed' | 'completed_with_errors' | 'failed' | 'cancelled';
+  total_rows: number;
+  unchanged: number;
+  updated: number;
 }
 export interface OrdersCancelImportInput {
   import_id: string;
 }
 export interface OrdersCancelImportOutput {
-  [k: string]: unknown;
+  cancel_requested: boolean;
+  created: number;
+  /**
+   * ISO 8601 timestamp
+   */
+  created_at: string;
+  error_count: number;
+  errors: {
+    field?: string;
+    line: number;
+    message: string;
+  }[];
+  errors_truncated: boolean;
+  failed: number;
+  failure_reason: string | null;
+  file_size: number | null;
+  filename: string | null;
+  /**
+   * ISO 8601 timestamp
+   */
+  finished_at: string | null;
+  import_id: string;
+  processed_rows: number;
+  source: string;
+  /**
+   * ISO 8601 timestamp
+   */
+  started_at: string | null;
+  status: 'queued' | 'processing' | 'completed' | 'completed_with_errors' | 'failed' | 'cancelled';
+  total_rows: number;
+  unchanged: number;
+  updated: number;
 }
 export interface OrdersImportChunkInput {
   chunk_index?: number;
@@ -615,7 +740,41 @@ export interface OrdersImportChunkInput {
   total_rows?: number | null;
 }
 export interface OrdersImportChunkOutput {
-  [k: string]: unknown;
+  cancelled?: boolean;
+  progress: {
+    cancel_requested: boolean;
+    created: number;
+    /**
+     * ISO 8601 timestamp
+     */
+    created_at: string;
+    error_count: number;
+    errors: {
+      field?: string;
+      line: number;
+      message: string;
+    }[];
+    errors_truncated: boolean;
+    failed: number;
+    failure_reason: string | null;
+    file_size: number | null;
+    filename: string | null;
+    /**
+     * ISO 8601 timestamp
+     */
+    finished_at: string | null;
+    import_id: string;
+    processed_rows: number;
+    source: string;
+    /**
+     * ISO 8601 timestamp
+     */
+    started_at: string | null;
+    status: 'queued' | 'processing' | 'completed' | 'completed_with_errors' | 'failed' | 'cancelled';
+    total_rows: number;
+    unchanged: number;
+    updated: number;
+  };
 }
 export interface OrdersExportPageInput {
   /**
@@ -632,7 +791,10 @@ export interface OrdersExportPageInput {
   };
 }
 export interface OrdersExportPageOutput {
-  [k: string]: unknown;
+  columns: string[];
+  filename: string;
+  next_cursor: string | null;
+  rows: (string | number | boolean | null)[][];
 }
 export interface OrdersCreateCustomFieldInput {
   /**
@@ -1186,7 +1348,14 @@ export interface OrdersShippingRatesInput {
   weight?: number | string;
 }
 export interface OrdersShippingRatesOutput {
-  [k: string]: unknown;
+  carrier_module: string;
+  rates: {
+    courier_name: string;
+    /**
+     * decimal, as a string
+     */
+    rate: string;
+  }[];
 }
 export interface OrdersAnalyticsDashboardInput {
   /**
@@ -1558,17 +1727,76 @@ export interface OrdersCreateWebhookInput {
   url: string;
 }
 export interface OrdersCreateWebhookOutput {
-  [k: string]: unknown;
+  consecutive_failures: number;
+  /**
+   * ISO 8601 timestamp
+   */
+  created_at: string;
+  description: string | null;
+  /**
+   * ISO 8601 timestamp
+   */
+  disabled_at: string | null;
+  disabled_reason: string | null;
+  events: unknown;
+  id: string;
+  is_active: boolean;
+  secret_hint: string;
+  /**
+   * ISO 8601 timestamp
+   */
+  updated_at: string;
+  url: string;
 }
 export interface OrdersListWebhooksInput {}
 export interface OrdersListWebhooksOutput {
-  [k: string]: unknown;
+  data: {
+    consecutive_failures: number;
+    /**
+     * ISO 8601 timestamp
+     */
+    created_at: string;
+    description: string | null;
+    /**
+     * ISO 8601 timestamp
+     */
+    disabled_at: string | null;
+    disabled_reason: string | null;
+    events: unknown;
+    id: string;
+    is_active: boolean;
+    secret_hint: string;
+    /**
+     * ISO 8601 timestamp
+     */
+    updated_at: string;
+    url: string;
+  }[];
 }
 export interface OrdersGetWebhookInput {
   webhook_id: string;
 }
 export interface OrdersGetWebhookOutput {
-  [k: string]: unknown;
+  consecutive_failures: number;
+  /**
+   * ISO 8601 timestamp
+   */
+  created_at: string;
+  description: string | null;
+  /**
+   * ISO 8601 timestamp
+   */
+  disabled_at: string | null;
+  disabled_reason: string | null;
+  events: unknown;
+  id: string;
+  is_active: boolean;
+  secret_hint: string;
+  /**
+   * ISO 8601 timestamp
+   */
+  updated_at: string;
+  url: string;
 }
 export interface OrdersUpdateWebhookInput {
   description?: string;
@@ -1732,13 +1960,33 @@ export interface OrdersUpdateWebhookInput {
   webhook_id: string;
 }
 export interface OrdersUpdateWebhookOutput {
-  [k: string]: unknown;
+  consecutive_failures: number;
+  /**
+   * ISO 8601 timestamp
+   */
+  created_at: string;
+  description: string | null;
+  /**
+   * ISO 8601 timestamp
+   */
+  disabled_at: string | null;
+  disabled_reason: string | null;
+  events: unknown;
+  id: string;
+  is_active: boolean;
+  secret_hint: string;
+  /**
+   * ISO 8601 timestamp
+   */
+  updated_at: string;
+  url: string;
 }
 export interface OrdersDeleteWebhookInput {
   webhook_id: string;
 }
 export interface OrdersDeleteWebhookOutput {
-  [k: string]: unknown;
+  deleted: true;
+  id: string;
 }
 export interface OrdersListWebhookDeliveriesInput {
   limit?: number;
@@ -1747,14 +1995,39 @@ export interface OrdersListWebhookDeliveriesInput {
   webhook_id: string;
 }
 export interface OrdersListWebhookDeliveriesOutput {
-  [k: string]: unknown;
+  data: {
+    attempt_log: unknown;
+    attempts: number;
+    /**
+     * ISO 8601 timestamp
+     */
+    created_at: string;
+    /**
+     * ISO 8601 timestamp
+     */
+    delivered_at: string | null;
+    endpoint_id: string;
+    event: string;
+    event_id: string | null;
+    id: string;
+    last_duration_ms: number | null;
+    last_error: string | null;
+    last_status: number | null;
+    /**
+     * ISO 8601 timestamp
+     */
+    next_attempt_at: string | null;
+    payload: unknown;
+    status: string;
+  }[];
+  total: number;
 }
 export interface OrdersDeliverWebhooksInput {
   schedule?: string;
   scheduled_at?: string;
 }
 export interface OrdersDeliverWebhooksOutput {
-  [k: string]: unknown;
+  attempted: number;
 }
 export interface OrdersCreateNotificationRuleInput {
   channel: 'sms' | 'whatsapp' | 'email' | 'in_app';
@@ -1790,7 +2063,26 @@ export interface OrdersCreateNotificationRuleInput {
   template: string;
 }
 export interface OrdersCreateNotificationRuleOutput {
-  [k: string]: unknown;
+  channel: string;
+  conditions: unknown;
+  /**
+   * ISO 8601 timestamp
+   */
+  created_at: string;
+  event: string;
+  id: string;
+  is_active: boolean;
+  name: string;
+  recipient: string | null;
+  recipient_type: string;
+  recipient_user_id: number | null;
+  subject: string | null;
+  template: string;
+  /**
+   * ISO 8601 timestamp
+   */
+  updated_at: string;
+  warnings?: string[];
 }
 export interface OrdersListNotificationRulesInput {
   channel?: 'sms' | 'whatsapp' | 'email' | 'in_app';
@@ -1798,13 +2090,51 @@ export interface OrdersListNotificationRulesInput {
   is_active?: boolean;
 }
 export interface OrdersListNotificationRulesOutput {
-  [k: string]: unknown;
+  data: {
+    channel: string;
+    conditions: unknown;
+    /**
+     * ISO 8601 timestamp
+     */
+    created_at: string;
+    event: string;
+    id: string;
+    is_active: boolean;
+    name: string;
+    recipient: string | null;
+    recipient_type: string;
+    recipient_user_id: number | null;
+    subject: string | null;
+    template: string;
+    /**
+     * ISO 8601 timestamp
+     */
+    updated_at: string;
+  }[];
 }
 export interface OrdersGetNotificationRuleInput {
   rule_id: string;
 }
 export interface OrdersGetNotificationRuleOutput {
-  [k: string]: unknown;
+  channel: string;
+  conditions: unknown;
+  /**
+   * ISO 8601 timestamp
+   */
+  created_at: string;
+  event: string;
+  id: string;
+  is_active: boolean;
+  name: string;
+  recipient: string | null;
+  recipient_type: string;
+  recipient_user_id: number | null;
+  subject: string | null;
+  template: string;
+  /**
+   * ISO 8601 timestamp
+   */
+  updated_at: string;
 }
 export interface OrdersUpdateNotificationRuleInput {
   channel?: 'sms' | 'whatsapp' | 'email' | 'in_app';
@@ -1841,13 +2171,33 @@ export interface OrdersUpdateNotificationRuleInput {
   template?: string;
 }
 export interface OrdersUpdateNotificationRuleOutput {
-  [k: string]: unknown;
+  channel: string;
+  conditions: unknown;
+  /**
+   * ISO 8601 timestamp
+   */
+  created_at: string;
+  event: string;
+  id: string;
+  is_active: boolean;
+  name: string;
+  recipient: string | null;
+  recipient_type: string;
+  recipient_user_id: number | null;
+  subject: string | null;
+  template: string;
+  /**
+   * ISO 8601 timestamp
+   */
+  updated_at: string;
+  warnings?: string[];
 }
 export interface OrdersDeleteNotificationRuleInput {
   rule_id: string;
 }
 export interface OrdersDeleteNotificationRuleOutput {
-  [k: string]: unknown;
+  deleted: true;
+  id: string;
 }
 export interface OrdersTestNotificationRuleInput {
   dry_run?: boolean;
@@ -1871,7 +2221,25 @@ export interface OrdersTestNotificationRuleInput {
   user_id?: number;
 }
 export interface OrdersTestNotificationRuleOutput {
-  [k: string]: unknown;
+  channel: string;
+  /**
+   * null without an order
+   */
+  conditions_match: boolean | null;
+  dry_run: boolean;
+  error?: string | null;
+  provider_message_id?: string | null;
+  /**
+   * why nothing could be sent
+   */
+  reason?: string;
+  recipient: string | null;
+  rule_id: string;
+  send_id?: string;
+  sent: boolean;
+  status: 'rendered' | 'sent' | 'failed';
+  subject: string;
+  text: string;
 }
 export interface OrdersListNotificationSendsInput {
   limit?: number;
@@ -1881,14 +2249,47 @@ export interface OrdersListNotificationSendsInput {
   status?: 'sending' | 'retrying' | 'sent' | 'failed' | 'skipped';
 }
 export interface OrdersListNotificationSendsOutput {
-  [k: string]: unknown;
+  data: {
+    attempts: number;
+    channel: string;
+    /**
+     * ISO 8601 timestamp
+     */
+    claimed_at: string | null;
+    /**
+     * ISO 8601 timestamp
+     */
+    created_at: string;
+    error: string | null;
+    event: string | null;
+    event_id: string | null;
+    id: string;
+    is_test: boolean;
+    /**
+     * ISO 8601 timestamp
+     */
+    next_attempt_at: string | null;
+    order_id: string | null;
+    order_number: string | null;
+    provider_message_id: string | null;
+    recipient: string | null;
+    rule_id: string;
+    /**
+     * ISO 8601 timestamp
+     */
+    sent_at: string | null;
+    status: string;
+    subject: string | null;
+    text: string | null;
+  }[];
+  total: number;
 }
 export interface OrdersRetryNotificationSendsInput {
   schedule?: string;
   scheduled_at?: string;
 }
 export interface OrdersRetryNotificationSendsOutput {
-  [k: string]: unknown;
+  attempted: number;
 }
 export interface OrdersCreateInput {
   billing_address?: {
@@ -2745,7 +3146,17 @@ export interface OrdersSyncRefundsInput {
   scheduled_at?: string;
 }
 export interface OrdersSyncRefundsOutput {
-  [k: string]: unknown;
+  checked: number;
+  completed: number;
+  errors: {
+    /**
+     * This interface was referenced by `undefined`'s JSON-Schema definition
+     * via the `patternProperty` "^(.*)$".
+     */
+    [k: string]: string;
+  };
+  failed: number;
+  pending: number;
 }
 export interface OrdersApplyPaymentUpdateInput {
   /**
@@ -2820,7 +3231,17 @@ export interface OrdersSyncPaymentLinksInput {
   scheduled_at?: string;
 }
 export interface OrdersSyncPaymentLinksOutput {
-  [k: string]: unknown;
+  checked: number;
+  completed: number;
+  errors: {
+    /**
+     * This interface was referenced by `undefined`'s JSON-Schema definition
+     * via the `patternProperty` "^(.*)$".
+     */
+    [k: string]: string;
+  };
+  failed: number;
+  pending: number;
 }
 export interface OrdersRecordPaymentInput {
   /**
@@ -2950,7 +3371,40 @@ export interface OrdersCreatePaymentLinkInput {
   provider_module?: string;
 }
 export interface OrdersCreatePaymentLinkOutput {
-  [k: string]: unknown;
+  /**
+   * decimal, as a string
+   */
+  amount: string;
+  collected_by: string | null;
+  /**
+   * ISO 8601 timestamp
+   */
+  created_at: string;
+  currency: string;
+  external_payment_id: string | null;
+  id: string;
+  metadata: unknown;
+  method: string;
+  order_id: string;
+  /**
+   * ISO 8601 timestamp
+   */
+  paid_at: string | null;
+  /**
+   * ISO 8601 timestamp
+   */
+  payment_link_expires_at: string | null;
+  payment_link_url: string | null;
+  provider_module: string | null;
+  /**
+   * decimal, as a string
+   */
+  refunded_amount: string;
+  status: string;
+  /**
+   * ISO 8601 timestamp
+   */
+  updated_at: string;
 }
 export interface OrdersConfirmPaymentInput {
   external_payment_id?: string;
@@ -3324,12 +3778,32 @@ export interface OrdersCalculateTaxInput {
   same_state?: boolean;
 }
 export interface OrdersCalculateTaxOutput {
-  cgst?: string;
-  igst?: string;
-  rate?: string;
-  rate_source?: string;
-  sgst?: string;
-  total_tax?: string;
+  /**
+   * decimal, as a string
+   */
+  amount: string;
+  /**
+   * decimal, as a string
+   */
+  cgst: string;
+  /**
+   * decimal, as a string
+   */
+  igst: string;
+  /**
+   * decimal, as a string
+   */
+  rate: string;
+  rate_source: 'override' | 'hsn' | 'default' | 'fallback';
+  same_state: boolean;
+  /**
+   * decimal, as a string
+   */
+  sgst: string;
+  /**
+   * decimal, as a string
+   */
+  total_tax: string;
 }
 export interface OrdersListTaxConfigsInput {
   type?: 'gst' | 'vat' | 'sales_tax';
@@ -3445,7 +3919,11 @@ export interface OrdersDeleteTaxConfigOutput {
 }
 export interface OrdersGetSettingsInput {}
 export interface OrdersGetSettingsOutput {
-  [k: string]: unknown;
+  default_payment_provider: string | null;
+  ndr_auto_reattempt: boolean;
+  ndr_max_attempts: number;
+  seller_state: string | null;
+  webhook_retry_backoff_ms: number;
 }
 export interface OrdersUpdateSettingsInput {
   default_payment_provider?: string;
@@ -3455,11 +3933,32 @@ export interface OrdersUpdateSettingsInput {
   webhook_retry_backoff_ms?: number;
 }
 export interface OrdersUpdateSettingsOutput {
-  [k: string]: unknown;
+  default_payment_provider: string | null;
+  ndr_auto_reattempt: boolean;
+  ndr_max_attempts: number;
+  seller_state: string | null;
+  webhook_retry_backoff_ms: number;
 }
 export interface OrdersGetBusinessProfileInput {}
 export interface OrdersGetBusinessProfileOutput {
-  [k: string]: unknown;
+  business_profile: {
+    address: {
+      city: string;
+      country: string;
+      line1: string;
+      line2?: string;
+      pincode: string;
+      state: string;
+      state_code: string;
+    };
+    email?: string;
+    gstin: string | null;
+    legal_name: string;
+    phone?: string;
+    signatory?: string;
+    trade_name?: string;
+    updated_at?: string;
+  } | null;
 }
 export interface OrdersUpdateBusinessProfileInput {
   address?: {
@@ -3487,5 +3986,22 @@ export interface OrdersUpdateBusinessProfileInput {
   trade_name?: string;
 }
 export interface OrdersUpdateBusinessProfileOutput {
-  [k: string]: unknown;
+  business_profile: {
+    address: {
+      city: string;
+      country: string;
+      line1: string;
+      line2?: string;
+      pincode: string;
+      state: string;
+      state_code: string;
+    };
+    email?: string;
+    gstin: string | null;
+    legal_name: string;
+    phone?: string;
+    signatory?: string;
+    trade_name?: string;
+    updated_at?: string;
+  };
 }
