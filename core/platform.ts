@@ -9,17 +9,6 @@ import type { Config } from './config';
 import { createLogger, type Logger } from './logger';
 import { startParts, type Part } from './parts';
 import { givenPart, type PlatformParts } from './parts/platform-parts';
-import type { DatabaseServer } from './data/database-server';
-import type { CentralDb } from './data/central-db';
-import type { TenantDatabases } from './data/tenant-databases';
-import type { Drivers, Realtime } from './drivers';
-import type { TenantService } from './tenancy/tenant-service';
-import type { AuthService } from './auth/auth-service';
-import type { Clock } from './clock';
-import type { ModuleKernel } from './modules/kernel';
-import type { Registry } from '../registry';
-import type { Rings } from '../rings';
-import type { Catalogs } from './catalogs';
 import { centralPart, dbServerPart, tenantDbsPart } from './data/parts';
 import { driversPart, jobsPart, realtimePart } from './drivers/parts';
 import { tenantsPart } from './tenancy/part';
@@ -36,27 +25,16 @@ import { accountsPart } from './accounts/part';
 import { mailPart } from './mail/part';
 import { httpPart } from './http/part';
 
-export interface Platform {
-  config: Config;
-  logger: Logger;
-  dbServer: DatabaseServer;
-  central: CentralDb;
-  tenantDbs: TenantDatabases;
-  drivers: Drivers;
-  tenants: TenantService;
-  auth: AuthService;
-  clock: Clock;
-  kernel: ModuleKernel;
-  registry: Registry;
-  rings: Rings;
-  catalogs: Catalogs;
+/** The parts a running platform shows its callers (main.ts, tests), typed by the parts themselves. */
+const EXPOSED = ['config', 'logger', 'dbServer', 'central', 'tenantDbs', 'drivers', 'tenants', 'auth', 'clock', 'kernel', 'registry', 'rings', 'catalogs', 'realtime'] as const;
+
+export type Platform = Pick<PlatformParts, (typeof EXPOSED)[number]> & {
   app: Express;
   server: http.Server;
-  realtime: Realtime;
   /** Base URL the server listens on, e.g. http://127.0.0.1:3000 */
   url: string;
   stop(): Promise<void>;
-}
+};
 
 export interface PlatformOptions {
   /** This process can no longer be trusted (an isolate was lost beyond recovery): drain and replace it. */
@@ -94,11 +72,6 @@ export async function startPlatform(config: Config, logger: Logger = createLogge
   const started = await startParts(platformParts(config, logger, options));
   const { values } = started;
   let stopping: Promise<void> | undefined;
-  return {
-    config, logger,
-    dbServer: values.dbServer, central: values.central, tenantDbs: values.tenantDbs, drivers: values.drivers, tenants: values.tenants,
-    auth: values.auth, clock: values.clock, kernel: values.kernel, registry: values.registry, rings: values.rings, catalogs: values.catalogs,
-    app: values.http.app, server: values.http.server, realtime: values.realtime, url: values.http.url,
-    stop: () => (stopping ??= started.stop()),
-  };
+  const exposed = Object.fromEntries(EXPOSED.map((id) => [id, values[id]])) as Pick<PlatformParts, (typeof EXPOSED)[number]>;
+  return { ...exposed, app: values.http.app, server: values.http.server, url: values.http.url, stop: () => (stopping ??= started.stop()) };
 }
