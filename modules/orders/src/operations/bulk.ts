@@ -1,10 +1,12 @@
 /** orders operations: bulk status and cancel, CSV import and export. */
 import { operation, Type } from '../../../../sdk';
 import { BulkOutcome, ExportPage, ImportProgress, ImportStarted, ImportView } from '../outputs';
-import { BulkOrderRefs, CsvRow, RecordId, Upload } from '../schemas';
+import { BulkOrderRefs, CsvRow, recordInput, RecordId, StatusChangeProps, Upload } from '../schemas';
 import { bulkCancel, bulkStatus } from '../bulk-actions';
 import { exportPage } from '../bulk-export';
 import { cancelImport, getImport, importChunk, startImport, type ChunkInput } from '../bulk-import';
+
+const ImportInput = recordInput('import_id', RecordId);
 
 export const bulkOperations = {
   bulk_status: operation({
@@ -15,19 +17,7 @@ export const bulkOperations = {
     input: Type.Object(
       {
         order_ids: BulkOrderRefs,
-        status: Type.StringEnum([
-          'pending',
-          'confirmed',
-          'processing',
-          'ready_to_ship',
-          'shipped',
-          'out_for_delivery',
-          'delivered',
-          'rto_initiated',
-          'rto_received',
-          'cancelled',
-        ]),
-        reason: Type.Optional(Type.String({ maxLength: 500 })),
+        ...StatusChangeProps,
       },
       { additionalProperties: false },
     ),
@@ -71,7 +61,7 @@ export const bulkOperations = {
     description: 'Status of an import: counts, errors with line numbers (first 100, with error_count), timestamps.',
     permission: 'orders.view',
     ai_tool: false,
-    input: Type.Object({ import_id: RecordId }, { additionalProperties: false }),
+    input: ImportInput,
     output: ImportView,
     http: { method: 'GET', path: '/orders/bulk/import/:import_id', permission: 'orders.view' },
     handler: getImport,
@@ -80,7 +70,7 @@ export const bulkOperations = {
     description: 'Asks a queued or running import to stop before its next chunk.',
     permission: 'orders.create',
     ai_tool: false,
-    input: Type.Object({ import_id: RecordId }, { additionalProperties: false }),
+    input: ImportInput,
     output: ImportView,
     http: { method: 'POST', path: '/orders/bulk/import/:import_id/cancel', permission: 'orders.create', success_status: 200 },
     handler: cancelImport,
