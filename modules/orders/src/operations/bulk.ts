@@ -14,13 +14,7 @@ export const bulkOperations = {
       'Moves many orders to one status; each order in its own transaction under the single-order transition rules, order.status_changed once per changed order; per-order results.',
     permission: 'orders.manage',
     ai_tool: false,
-    input: Type.Object(
-      {
-        order_ids: BulkOrderRefs,
-        ...StatusChangeProps,
-      },
-      { additionalProperties: false },
-    ),
+    input: Type.Object({ order_ids: BulkOrderRefs, ...StatusChangeProps }, { additionalProperties: false }),
     output: BulkOutcome,
     http: { method: 'POST', path: '/orders/bulk/status', permission: 'orders.manage' },
     handler: bulkStatus,

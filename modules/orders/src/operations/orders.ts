@@ -102,13 +102,7 @@ export const orderOperations = {
     description:
       'Moves an order along its lifecycle (confirmed → processing → ready_to_ship, cancelled, and the tracking states); shipped only through ship.',
     permission: 'orders.manage',
-    input: Type.Object(
-      {
-        id: OrderRef,
-        ...StatusChangeProps,
-      },
-      { additionalProperties: false },
-    ),
+    input: Type.Object({ id: OrderRef, ...StatusChangeProps }, { additionalProperties: false }),
     output: OrderView,
     http: { method: 'POST', path: '/orders/:id/status', permission: 'orders.manage' },
     handler: updateStatus,
