@@ -64,6 +64,11 @@ export const OrderSummary = Type.Object({
 
 export const Deleted = (id: TSchema, extra: Record<string, TSchema> = {}) => Type.Object({ deleted: Type.Literal(true), id, ...extra });
 
+/** A list answer: every item, under data. */
+export const DataList = (item: TSchema) => Type.Object({ data: Type.Array(item) });
+/** One page of a log: its items under data, and how many there are in all. */
+export const CountedList = (item: TSchema) => Type.Object({ data: Type.Array(item), total: Type.Integer() });
+
 export const Pagination = Type.Object({
   current_page: Type.Integer(),
   per_page: Type.Integer(),

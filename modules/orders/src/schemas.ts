@@ -1,5 +1,5 @@
 /** Input schemas several orders operations share. */
-import { Type } from '../../../sdk';
+import { Type, type TSchema } from '../../../sdk';
 
 export const Money = Type.Unsafe<string | number>({
   type: ['string', 'number'],
@@ -69,3 +69,55 @@ export const Template = Type.String({
   maxLength: 2000,
   description: 'text with {{order_number}} {{customer_name}} {{total}} {{status}} {{tracking_url}} {{return_number}}',
 });
+/** An operation that takes nothing. */
+export const NoInput = Type.Object({}, { additionalProperties: false });
+/** Any JSON object, checked by the handler that reads it. */
+export const AnyObject = Type.Unsafe<Record<string, unknown>>({ type: 'object' });
+/** A length or weight: a number, or a decimal string. */
+export const Measure = Type.Unsafe<number | string>({ type: ['number', 'string'] });
+/** The input of an operation on one record: its reference alone, under the name its route uses. */
+export function recordInput<K extends string, T extends TSchema>(key: K, ref: T) {
+  return Type.Object({ [key]: ref } as { [P in K]: T }, { additionalProperties: false });
+}
+export const OrderRefInput = recordInput('id', OrderRef);
+/** What the scheduler passes to an operation it runs: the schedule's name and when it was due. */
+export const ScheduleTrigger = Type.Object(
+  { schedule: Type.Optional(Type.String()), scheduled_at: Type.Optional(Type.String()) },
+  { additionalProperties: false },
+);
+/** A scheduled poll of records pending at a provider or carrier: at most limit of them. */
+export const PollBatch = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+    schedule: Type.Optional(Type.String({ maxLength: 50 })),
+    scheduled_at: Type.Optional(Type.String({ maxLength: 40 })),
+  },
+  { additionalProperties: false },
+);
+/** The days an analytics read covers (analytics.ts range): the last 30 by default. */
+export const AnalyticsRangeProps = {
+  from: Type.Optional(Type.String({ maxLength: 40, description: 'first day, inclusive (YYYY-MM-DD); default 29 days before to' })),
+  to: Type.Optional(Type.String({ maxLength: 40, description: 'last day, inclusive (YYYY-MM-DD); default today (UTC)' })),
+};
+export const AnalyticsRange = Type.Object(AnalyticsRangeProps, { additionalProperties: false });
+/** A move of an order to a status, single or bulk, under the single-order transition rules. */
+export const StatusChangeProps = {
+  status: Type.StringEnum([
+    'pending',
+    'confirmed',
+    'processing',
+    'ready_to_ship',
+    'shipped',
+    'out_for_delivery',
+    'delivered',
+    'rto_initiated',
+    'rto_received',
+    'cancelled',
+  ]),
+  reason: Type.Optional(Type.String({ maxLength: 500 })),
+};
+/** A page of a send or delivery log, newest first. */
+export const LogPageProps = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+};

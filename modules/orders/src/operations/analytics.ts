@@ -2,6 +2,7 @@
 import { operation, Type } from '../../../../sdk';
 import { CodVsPrepaid, Dashboard, Fulfillment, Products, Refreshed, Revenue, Sources, Stats } from '../outputs';
 import { codVsPrepaid, dashboard, fulfillment, products, refreshAnalytics, revenue, sources } from '../analytics';
+import { AnalyticsRange, AnalyticsRangeProps, ScheduleTrigger } from '../schemas';
 import { getStats } from '../stats';
 
 export const analyticsOperations = {
@@ -9,13 +10,7 @@ export const analyticsOperations = {
     description: 'Total orders, revenue, average order value, unique customers, breakdowns by status and payment status.',
     permission: 'orders.view',
     ai_tool: false,
-    input: Type.Object(
-      {
-        from: Type.Optional(Type.String({ maxLength: 40, description: 'first day, inclusive (YYYY-MM-DD); default 29 days before to' })),
-        to: Type.Optional(Type.String({ maxLength: 40, description: 'last day, inclusive (YYYY-MM-DD); default today (UTC)' })),
-      },
-      { additionalProperties: false },
-    ),
+    input: AnalyticsRange,
     output: Dashboard,
     http: { method: 'GET', path: '/orders/analytics/dashboard', permission: 'orders.view' },
     handler: dashboard,
@@ -24,13 +19,7 @@ export const analyticsOperations = {
     description: 'Daily order counts and revenue.',
     permission: 'orders.view',
     ai_tool: false,
-    input: Type.Object(
-      {
-        from: Type.Optional(Type.String({ maxLength: 40, description: 'first day, inclusive (YYYY-MM-DD); default 29 days before to' })),
-        to: Type.Optional(Type.String({ maxLength: 40, description: 'last day, inclusive (YYYY-MM-DD); default today (UTC)' })),
-      },
-      { additionalProperties: false },
-    ),
+    input: AnalyticsRange,
     output: Revenue,
     http: { method: 'GET', path: '/orders/analytics/revenue', permission: 'orders.view' },
     handler: revenue,
@@ -39,13 +28,7 @@ export const analyticsOperations = {
     description: 'Delivery, cancellation and RTO rates.',
     permission: 'orders.view',
     ai_tool: false,
-    input: Type.Object(
-      {
-        from: Type.Optional(Type.String({ maxLength: 40, description: 'first day, inclusive (YYYY-MM-DD); default 29 days before to' })),
-        to: Type.Optional(Type.String({ maxLength: 40, description: 'last day, inclusive (YYYY-MM-DD); default today (UTC)' })),
-      },
-      { additionalProperties: false },
-    ),
+    input: AnalyticsRange,
     output: Fulfillment,
     http: { method: 'GET', path: '/orders/analytics/fulfillment', permission: 'orders.view' },
     handler: fulfillment,
@@ -54,13 +37,7 @@ export const analyticsOperations = {
     description: 'Orders and revenue by source module.',
     permission: 'orders.view',
     ai_tool: false,
-    input: Type.Object(
-      {
-        from: Type.Optional(Type.String({ maxLength: 40, description: 'first day, inclusive (YYYY-MM-DD); default 29 days before to' })),
-        to: Type.Optional(Type.String({ maxLength: 40, description: 'last day, inclusive (YYYY-MM-DD); default today (UTC)' })),
-      },
-      { additionalProperties: false },
-    ),
+    input: AnalyticsRange,
     output: Sources,
     http: { method: 'GET', path: '/orders/analytics/sources', permission: 'orders.view' },
     handler: sources,
@@ -71,8 +48,7 @@ export const analyticsOperations = {
     ai_tool: false,
     input: Type.Object(
       {
-        from: Type.Optional(Type.String({ maxLength: 40, description: 'first day, inclusive (YYYY-MM-DD); default 29 days before to' })),
-        to: Type.Optional(Type.String({ maxLength: 40, description: 'last day, inclusive (YYYY-MM-DD); default today (UTC)' })),
+        ...AnalyticsRangeProps,
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
         sort: Type.Optional(Type.StringEnum(['quantity', 'revenue'], { default: 'quantity' })),
       },
@@ -86,13 +62,7 @@ export const analyticsOperations = {
     description: 'COD versus prepaid count and revenue.',
     permission: 'orders.view',
     ai_tool: false,
-    input: Type.Object(
-      {
-        from: Type.Optional(Type.String({ maxLength: 40, description: 'first day, inclusive (YYYY-MM-DD); default 29 days before to' })),
-        to: Type.Optional(Type.String({ maxLength: 40, description: 'last day, inclusive (YYYY-MM-DD); default today (UTC)' })),
-      },
-      { additionalProperties: false },
-    ),
+    input: AnalyticsRange,
     output: CodVsPrepaid,
     http: { method: 'GET', path: '/orders/analytics/cod-vs-prepaid', permission: 'orders.view' },
     handler: codVsPrepaid,
@@ -101,13 +71,7 @@ export const analyticsOperations = {
     description:
       'Order statistics of a date range in one answer: total orders, revenue, average order value, unique customers, counts by status and payment status, delivery/cancellation/RTO rates, COD versus prepaid.',
     permission: 'orders.view',
-    input: Type.Object(
-      {
-        from: Type.Optional(Type.String({ maxLength: 40, description: 'first day, inclusive (YYYY-MM-DD); default 29 days before to' })),
-        to: Type.Optional(Type.String({ maxLength: 40, description: 'last day, inclusive (YYYY-MM-DD); default today (UTC)' })),
-      },
-      { additionalProperties: false },
-    ),
+    input: AnalyticsRange,
     output: Stats,
     http: { method: 'GET', path: '/orders/stats', permission: 'orders.view' },
     handler: getStats,
@@ -116,10 +80,7 @@ export const analyticsOperations = {
     description: 'Refreshes the analytics materialized views concurrently (also run every 15 minutes by the schedule analytics_refresh).',
     permission: 'orders.manage',
     ai_tool: false,
-    input: Type.Object(
-      { schedule: Type.Optional(Type.String()), scheduled_at: Type.Optional(Type.String()) },
-      { additionalProperties: false },
-    ),
+    input: ScheduleTrigger,
     output: Refreshed,
     http: { method: 'POST', path: '/orders/analytics/refresh', permission: 'orders.manage' },
     handler: refreshAnalytics,

@@ -1,10 +1,12 @@
 /** orders operations: bulk status and cancel, CSV import and export. */
 import { operation, Type } from '../../../../sdk';
 import { BulkOutcome, ExportPage, ImportProgress, ImportStarted, ImportView } from '../outputs';
-import { BulkOrderRefs, CsvRow, RecordId, Upload } from '../schemas';
+import { BulkOrderRefs, CsvRow, recordInput, RecordId, StatusChangeProps, Upload } from '../schemas';
 import { bulkCancel, bulkStatus } from '../bulk-actions';
 import { exportPage } from '../bulk-export';
 import { cancelImport, getImport, importChunk, startImport, type ChunkInput } from '../bulk-import';
+
+const ImportInput = recordInput('import_id', RecordId);
 
 export const bulkOperations = {
   bulk_status: operation({
@@ -12,25 +14,7 @@ export const bulkOperations = {
       'Moves many orders to one status; each order in its own transaction under the single-order transition rules, order.status_changed once per changed order; per-order results.',
     permission: 'orders.manage',
     ai_tool: false,
-    input: Type.Object(
-      {
-        order_ids: BulkOrderRefs,
-        status: Type.StringEnum([
-          'pending',
-          'confirmed',
-          'processing',
-          'ready_to_ship',
-          'shipped',
-          'out_for_delivery',
-          'delivered',
-          'rto_initiated',
-          'rto_received',
-          'cancelled',
-        ]),
-        reason: Type.Optional(Type.String({ maxLength: 500 })),
-      },
-      { additionalProperties: false },
-    ),
+    input: Type.Object({ order_ids: BulkOrderRefs, ...StatusChangeProps }, { additionalProperties: false }),
     output: BulkOutcome,
     http: { method: 'POST', path: '/orders/bulk/status', permission: 'orders.manage' },
     handler: bulkStatus,
@@ -71,7 +55,7 @@ export const bulkOperations = {
     description: 'Status of an import: counts, errors with line numbers (first 100, with error_count), timestamps.',
     permission: 'orders.view',
     ai_tool: false,
-    input: Type.Object({ import_id: RecordId }, { additionalProperties: false }),
+    input: ImportInput,
     output: ImportView,
     http: { method: 'GET', path: '/orders/bulk/import/:import_id', permission: 'orders.view' },
     handler: getImport,
@@ -80,7 +64,7 @@ export const bulkOperations = {
     description: 'Asks a queued or running import to stop before its next chunk.',
     permission: 'orders.create',
     ai_tool: false,
-    input: Type.Object({ import_id: RecordId }, { additionalProperties: false }),
+    input: ImportInput,
     output: ImportView,
     http: { method: 'POST', path: '/orders/bulk/import/:import_id/cancel', permission: 'orders.create', success_status: 200 },
     handler: cancelImport,

@@ -1,7 +1,7 @@
 /** orders operations: tax configurations and calculation, settings, business profile. */
 import { operation, Type } from '../../../../sdk';
-import { Deleted, ProfileOut, ProfileSaved, row, Settings, TaxOut } from '../outputs';
-import { Money, RecordId } from '../schemas';
+import { DataList, Deleted, ProfileOut, ProfileSaved, row, Settings, TaxOut } from '../outputs';
+import { Money, NoInput, recordInput, RecordId } from '../schemas';
 import { getBusinessProfile, updateBusinessProfile } from '../business-profile';
 import {
   calculateTax,
@@ -14,6 +14,20 @@ import {
   updateTaxConfig,
 } from '../config';
 
+/** A GST rate in percent, a number or a decimal string. */
+const TaxRate = Type.Unsafe<string | number>({ type: ['string', 'number'] });
+const TaxType = Type.StringEnum(['gst', 'vat', 'sales_tax']);
+/** A tax configuration as created; an update may give any of these. */
+const TaxConfigFields = {
+  name: RecordId,
+  rate: TaxRate,
+  type: TaxType,
+  is_default: Type.Optional(Type.Boolean()),
+  hsn_codes: Type.Optional(Type.Array(Type.Unsafe<string | number>({ type: ['string', 'integer'] }), { maxItems: 1000 })),
+};
+const ConfigId = Type.Integer({ minimum: 1 });
+const TaxConfigInput = recordInput('config_id', ConfigId);
+
 export const configOperations = {
   calculate_tax: operation({
     description: 'GST on an amount (spec 3 tax calculation): rate by the four-step lookup; CGST+SGST halves intra-state, IGST inter-state.',
@@ -23,7 +37,7 @@ export const configOperations = {
         amount: Money,
         hsn_code: Type.Optional(Type.String({ maxLength: 20 })),
         same_state: Type.Optional(Type.Boolean({ default: true })),
-        rate_override: Type.Optional(Type.Unsafe<string | number>({ type: ['string', 'number'] })),
+        rate_override: Type.Optional(TaxRate),
       },
       { additionalProperties: false },
     ),
@@ -35,8 +49,8 @@ export const configOperations = {
     description: 'Tax configurations.',
     permission: 'orders.view',
     ai_tool: false,
-    input: Type.Object({ type: Type.Optional(Type.StringEnum(['gst', 'vat', 'sales_tax'])) }, { additionalProperties: false }),
-    output: Type.Object({ data: Type.Array(row('TaxConfig')) }),
+    input: Type.Object({ type: Type.Optional(TaxType) }, { additionalProperties: false }),
+    output: DataList(row('TaxConfig')),
     http: { method: 'GET', path: '/order-tax-configurations', permission: 'orders.view' },
     handler: listTaxConfigs,
   }),
@@ -44,16 +58,7 @@ export const configOperations = {
     description: "Creates a tax configuration; is_default replaces the type's previous default.",
     permission: 'orders.manage',
     ai_tool: false,
-    input: Type.Object(
-      {
-        name: RecordId,
-        rate: Type.Unsafe<string | number>({ type: ['string', 'number'] }),
-        type: Type.StringEnum(['gst', 'vat', 'sales_tax']),
-        is_default: Type.Optional(Type.Boolean()),
-        hsn_codes: Type.Optional(Type.Array(Type.Unsafe<string | number>({ type: ['string', 'integer'] }), { maxItems: 1000 })),
-      },
-      { additionalProperties: false },
-    ),
+    input: Type.Object(TaxConfigFields, { additionalProperties: false }),
     output: row('TaxConfig'),
     http: { method: 'POST', path: '/order-tax-configurations', permission: 'orders.manage' },
     handler: createTaxConfig,
@@ -62,7 +67,7 @@ export const configOperations = {
     description: 'One tax configuration.',
     permission: 'orders.view',
     ai_tool: false,
-    input: Type.Object({ config_id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+    input: TaxConfigInput,
     output: row('TaxConfig'),
     http: { method: 'GET', path: '/order-tax-configurations/:config_id', permission: 'orders.view' },
     handler: getTaxConfig,
@@ -71,17 +76,7 @@ export const configOperations = {
     description: 'Updates a tax configuration.',
     permission: 'orders.manage',
     ai_tool: false,
-    input: Type.Object(
-      {
-        config_id: Type.Integer({ minimum: 1 }),
-        name: Type.Optional(RecordId),
-        rate: Type.Optional(Type.Unsafe<string | number>({ type: ['string', 'number'] })),
-        type: Type.Optional(Type.StringEnum(['gst', 'vat', 'sales_tax'])),
-        is_default: Type.Optional(Type.Boolean()),
-        hsn_codes: Type.Optional(Type.Array(Type.Unsafe<string | number>({ type: ['string', 'integer'] }), { maxItems: 1000 })),
-      },
-      { additionalProperties: false },
-    ),
+    input: Type.Object({ config_id: ConfigId, ...Type.Partial(Type.Object(TaxConfigFields)).properties }, { additionalProperties: false }),
     output: row('TaxConfig'),
     http: { method: 'PUT', path: '/order-tax-configurations/:config_id', permission: 'orders.manage' },
     handler: updateTaxConfig,
@@ -90,7 +85,7 @@ export const configOperations = {
     description: 'Deletes a tax configuration.',
     permission: 'orders.manage',
     ai_tool: false,
-    input: Type.Object({ config_id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+    input: TaxConfigInput,
     output: Deleted(Type.Integer()),
     http: { method: 'DELETE', path: '/order-tax-configurations/:config_id', permission: 'orders.manage' },
     handler: deleteTaxConfig,
@@ -99,7 +94,7 @@ export const configOperations = {
     description: 'Orders settings of the tenant (seller state for GST, default payment provider, NDR rules).',
     permission: 'orders.view',
     ai_tool: false,
-    input: Type.Object({}, { additionalProperties: false }),
+    input: NoInput,
     output: Settings,
     http: { method: 'GET', path: '/order-settings', permission: 'orders.view' },
     handler: getSettings,
@@ -126,7 +121,7 @@ export const configOperations = {
     description: "The tenant's business profile: the supplier's name, address and GSTIN printed on tax invoices and credit notes.",
     permission: 'orders.view',
     ai_tool: false,
-    input: Type.Object({}, { additionalProperties: false }),
+    input: NoInput,
     output: ProfileOut,
     http: { method: 'GET', path: '/order-settings/business-profile', permission: 'orders.view' },
     handler: getBusinessProfile,

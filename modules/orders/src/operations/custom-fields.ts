@@ -1,9 +1,32 @@
 /** orders operations: order custom field definitions and the values of one order. */
 import { operation, Type } from '../../../../sdk';
-import { Deleted, OrderView, row } from '../outputs';
-import { CustomFieldRef, OrderRef } from '../schemas';
+import { DataList, Deleted, OrderView, row } from '../outputs';
+import { AnyObject, CustomFieldRef, NoInput, OrderRef, recordInput } from '../schemas';
 import { updateOrderCustomFields } from '../custom-field-values';
 import { createCustomField, deleteCustomField, getCustomField, listCustomFields, updateCustomField } from '../custom-fields';
+
+/** A custom field definition; an update may give any of these, a create gives the flags defaults. */
+const FieldDefinition = {
+  field_key: Type.String({
+    minLength: 1,
+    maxLength: 64,
+    pattern: '^[a-z][a-z0-9]*(_[a-z0-9]+)*$',
+    description: "snake_case key in the order's custom_fields",
+  }),
+  field_label: Type.String({ minLength: 1, maxLength: 255 }),
+  field_type: Type.StringEnum(['text', 'number', 'select', 'boolean', 'date']),
+  options: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 255 }), {
+      maxItems: 200,
+      uniqueItems: true,
+      description: 'choices of a select field',
+    }),
+  ),
+  is_required: Type.Optional(Type.Boolean()),
+  is_filterable: Type.Optional(Type.Boolean()),
+  sort_order: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })),
+};
+const FieldInput = recordInput('field', CustomFieldRef);
 
 export const customFieldOperations = {
   create_custom_field: operation({
@@ -12,21 +35,7 @@ export const customFieldOperations = {
     ai_tool: false,
     input: Type.Object(
       {
-        field_key: Type.String({
-          minLength: 1,
-          maxLength: 64,
-          pattern: '^[a-z][a-z0-9]*(_[a-z0-9]+)*$',
-          description: "snake_case key in the order's custom_fields",
-        }),
-        field_label: Type.String({ minLength: 1, maxLength: 255 }),
-        field_type: Type.StringEnum(['text', 'number', 'select', 'boolean', 'date']),
-        options: Type.Optional(
-          Type.Array(Type.String({ minLength: 1, maxLength: 255 }), {
-            maxItems: 200,
-            uniqueItems: true,
-            description: 'choices of a select field',
-          }),
-        ),
+        ...FieldDefinition,
         is_required: Type.Optional(Type.Boolean({ default: false })),
         is_filterable: Type.Optional(Type.Boolean({ default: false })),
         sort_order: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000, default: 0 })),
@@ -41,8 +50,8 @@ export const customFieldOperations = {
     description: 'Custom field definitions by sort_order.',
     permission: 'orders.view',
     ai_tool: false,
-    input: Type.Object({}, { additionalProperties: false }),
-    output: Type.Object({ data: Type.Array(row('CustomField')) }),
+    input: NoInput,
+    output: DataList(row('CustomField')),
     http: { method: 'GET', path: '/order-custom-fields', permission: 'orders.view' },
     handler: listCustomFields,
   }),
@@ -50,7 +59,7 @@ export const customFieldOperations = {
     description: 'One custom field definition.',
     permission: 'orders.view',
     ai_tool: false,
-    input: Type.Object({ field: CustomFieldRef }, { additionalProperties: false }),
+    input: FieldInput,
     output: row('CustomField'),
     http: { method: 'GET', path: '/order-custom-fields/:field', permission: 'orders.view' },
     handler: getCustomField,
@@ -59,32 +68,7 @@ export const customFieldOperations = {
     description: "Changes a custom field's label, options, flags or sort order (field_key and field_type are fixed).",
     permission: 'orders.manage',
     ai_tool: false,
-    input: Type.Object(
-      {
-        field: CustomFieldRef,
-        field_key: Type.Optional(
-          Type.String({
-            minLength: 1,
-            maxLength: 64,
-            pattern: '^[a-z][a-z0-9]*(_[a-z0-9]+)*$',
-            description: "snake_case key in the order's custom_fields",
-          }),
-        ),
-        field_label: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-        field_type: Type.Optional(Type.StringEnum(['text', 'number', 'select', 'boolean', 'date'])),
-        options: Type.Optional(
-          Type.Array(Type.String({ minLength: 1, maxLength: 255 }), {
-            maxItems: 200,
-            uniqueItems: true,
-            description: 'choices of a select field',
-          }),
-        ),
-        is_required: Type.Optional(Type.Boolean()),
-        is_filterable: Type.Optional(Type.Boolean()),
-        sort_order: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })),
-      },
-      { additionalProperties: false },
-    ),
+    input: Type.Object({ field: CustomFieldRef, ...Type.Partial(Type.Object(FieldDefinition)).properties }, { additionalProperties: false }),
     output: row('CustomField'),
     http: { method: 'PUT', path: '/order-custom-fields/:field', permission: 'orders.manage' },
     handler: updateCustomField,
@@ -93,7 +77,7 @@ export const customFieldOperations = {
     description: 'Deletes a custom field definition; values already on orders stay.',
     permission: 'orders.manage',
     ai_tool: false,
-    input: Type.Object({ field: CustomFieldRef }, { additionalProperties: false }),
+    input: FieldInput,
     output: Deleted(Type.String(), { field_key: Type.String() }),
     http: { method: 'DELETE', path: '/order-custom-fields/:field', permission: 'orders.manage' },
     handler: deleteCustomField,
@@ -103,7 +87,7 @@ export const customFieldOperations = {
     permission: 'orders.manage',
     ai_tool: false,
     input: Type.Object(
-      { id: OrderRef, custom_fields: Type.Unsafe<Record<string, unknown>>({ type: 'object' }) },
+      { id: OrderRef, custom_fields: AnyObject },
       { additionalProperties: false },
     ),
     output: OrderView,

@@ -1,10 +1,53 @@
 /** orders operations: notification rules, their test sends and send log. */
 import { operation, Type } from '../../../../sdk';
-import { Attempted, Deleted, RuleTest, RuleView, row } from '../outputs';
-import { RecordId, Template, Uuid } from '../schemas';
+import { Attempted, CountedList, DataList, Deleted, RuleTest, RuleView, row } from '../outputs';
+import { LogPageProps, recordInput, RecordId, ScheduleTrigger, Template, Uuid } from '../schemas';
 import { testRule } from '../notification-dispatch';
 import { retryDueSends } from '../notification-retry';
 import { createRule, deleteRule, getRule, listRules, listSends, updateRule } from '../notification-rules';
+
+const Channel = Type.StringEnum(['sms', 'whatsapp', 'email', 'in_app']);
+/** A notification rule as created; an update may give any of these. */
+const RuleFields = {
+  name: Type.String({ minLength: 1, maxLength: 255 }),
+  event: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    description: 'order.created, order.status_changed, order.fulfilled, order.delivered, … (orders.* accepted)',
+  }),
+  channel: Channel,
+  recipient_type: Type.Optional(
+    Type.StringEnum(['customer', 'custom', 'user', 'staff'], {
+      description: 'sms/whatsapp/email: customer or custom; in_app: user or staff',
+    }),
+  ),
+  recipient: Type.Optional(
+    Type.String({
+      minLength: 3,
+      maxLength: 254,
+      description: 'recipient_type custom: a phone number (sms, whatsapp) or an email address (email)',
+    }),
+  ),
+  recipient_user_id: Type.Optional(Type.Integer({ minimum: 1, description: "recipient_type user: the platform user's id" })),
+  subject: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'email subject / in-app title, placeholders allowed; default "Order {{order_number}}: {{status}}"',
+    }),
+  ),
+  template: Template,
+  conditions: Type.Optional(
+    Type.Unsafe<Record<string, unknown>>({
+      type: 'object',
+      maxProperties: 20,
+      description:
+        'all must hold: status, old_status, new_status, payment_status, fulfillment_status, currency, source, carrier_module (string or list), is_cod (boolean), total_gte/total_gt/total_lte/total_lt (decimal)',
+    }),
+  ),
+  is_active: Type.Optional(Type.Boolean()),
+};
+const RuleInput = recordInput('rule_id', RecordId);
 
 export const notificationOperations = {
   create_notification_rule: operation({
@@ -12,48 +55,7 @@ export const notificationOperations = {
       'Creates a notification rule {name, event, channel, recipient_type, template, conditions, is_active}; unknown placeholders and channels whose provider module is not installed are refused.',
     permission: 'orders.manage',
     ai_tool: false,
-    input: Type.Object(
-      {
-        name: Type.String({ minLength: 1, maxLength: 255 }),
-        event: Type.String({
-          minLength: 1,
-          maxLength: 100,
-          description: 'order.created, order.status_changed, order.fulfilled, order.delivered, … (orders.* accepted)',
-        }),
-        channel: Type.StringEnum(['sms', 'whatsapp', 'email', 'in_app']),
-        recipient_type: Type.Optional(
-          Type.StringEnum(['customer', 'custom', 'user', 'staff'], {
-            description: 'sms/whatsapp/email: customer or custom; in_app: user or staff',
-          }),
-        ),
-        recipient: Type.Optional(
-          Type.String({
-            minLength: 3,
-            maxLength: 254,
-            description: 'recipient_type custom: a phone number (sms, whatsapp) or an email address (email)',
-          }),
-        ),
-        recipient_user_id: Type.Optional(Type.Integer({ minimum: 1, description: "recipient_type user: the platform user's id" })),
-        subject: Type.Optional(
-          Type.String({
-            minLength: 1,
-            maxLength: 255,
-            description: 'email subject / in-app title, placeholders allowed; default "Order {{order_number}}: {{status}}"',
-          }),
-        ),
-        template: Template,
-        conditions: Type.Optional(
-          Type.Unsafe<Record<string, unknown>>({
-            type: 'object',
-            maxProperties: 20,
-            description:
-              'all must hold: status, old_status, new_status, payment_status, fulfillment_status, currency, source, carrier_module (string or list), is_cod (boolean), total_gte/total_gt/total_lte/total_lt (decimal)',
-          }),
-        ),
-        is_active: Type.Optional(Type.Boolean()),
-      },
-      { additionalProperties: false },
-    ),
+    input: Type.Object(RuleFields, { additionalProperties: false }),
     output: RuleView,
     http: { method: 'POST', path: '/order-notification-rules', permission: 'orders.manage' },
     handler: createRule,
@@ -65,12 +67,12 @@ export const notificationOperations = {
     input: Type.Object(
       {
         event: Type.Optional(Type.String({ maxLength: 100 })),
-        channel: Type.Optional(Type.StringEnum(['sms', 'whatsapp', 'email', 'in_app'])),
+        channel: Type.Optional(Channel),
         is_active: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: false },
     ),
-    output: Type.Object({ data: Type.Array(row('NotificationRule')) }),
+    output: DataList(row('NotificationRule')),
     http: { method: 'GET', path: '/order-notification-rules', permission: 'orders.view' },
     handler: listRules,
   }),
@@ -78,7 +80,7 @@ export const notificationOperations = {
     description: 'One notification rule.',
     permission: 'orders.view',
     ai_tool: false,
-    input: Type.Object({ rule_id: RecordId }, { additionalProperties: false }),
+    input: RuleInput,
     output: row('NotificationRule'),
     http: { method: 'GET', path: '/order-notification-rules/:rule_id', permission: 'orders.view' },
     handler: getRule,
@@ -87,51 +89,7 @@ export const notificationOperations = {
     description: 'Changes a notification rule (fields given are replaced; the whole rule is checked again).',
     permission: 'orders.manage',
     ai_tool: false,
-    input: Type.Object(
-      {
-        rule_id: RecordId,
-        name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-        event: Type.Optional(
-          Type.String({
-            minLength: 1,
-            maxLength: 100,
-            description: 'order.created, order.status_changed, order.fulfilled, order.delivered, … (orders.* accepted)',
-          }),
-        ),
-        channel: Type.Optional(Type.StringEnum(['sms', 'whatsapp', 'email', 'in_app'])),
-        recipient_type: Type.Optional(
-          Type.StringEnum(['customer', 'custom', 'user', 'staff'], {
-            description: 'sms/whatsapp/email: customer or custom; in_app: user or staff',
-          }),
-        ),
-        recipient: Type.Optional(
-          Type.String({
-            minLength: 3,
-            maxLength: 254,
-            description: 'recipient_type custom: a phone number (sms, whatsapp) or an email address (email)',
-          }),
-        ),
-        recipient_user_id: Type.Optional(Type.Integer({ minimum: 1, description: "recipient_type user: the platform user's id" })),
-        subject: Type.Optional(
-          Type.String({
-            minLength: 1,
-            maxLength: 255,
-            description: 'email subject / in-app title, placeholders allowed; default "Order {{order_number}}: {{status}}"',
-          }),
-        ),
-        template: Type.Optional(Template),
-        conditions: Type.Optional(
-          Type.Unsafe<Record<string, unknown>>({
-            type: 'object',
-            maxProperties: 20,
-            description:
-              'all must hold: status, old_status, new_status, payment_status, fulfillment_status, currency, source, carrier_module (string or list), is_cod (boolean), total_gte/total_gt/total_lte/total_lt (decimal)',
-          }),
-        ),
-        is_active: Type.Optional(Type.Boolean()),
-      },
-      { additionalProperties: false },
-    ),
+    input: Type.Object({ rule_id: RecordId, ...Type.Partial(Type.Object(RuleFields)).properties }, { additionalProperties: false }),
     output: RuleView,
     http: { method: 'PUT', path: '/order-notification-rules/:rule_id', permission: 'orders.manage' },
     handler: updateRule,
@@ -140,7 +98,7 @@ export const notificationOperations = {
     description: 'Deletes a notification rule; its send log stays.',
     permission: 'orders.manage',
     ai_tool: false,
-    input: Type.Object({ rule_id: RecordId }, { additionalProperties: false }),
+    input: RuleInput,
     output: Deleted(Type.String()),
     http: { method: 'DELETE', path: '/order-notification-rules/:rule_id', permission: 'orders.manage' },
     handler: deleteRule,
@@ -187,12 +145,11 @@ export const notificationOperations = {
         rule_id: RecordId,
         status: Type.Optional(Type.StringEnum(['sending', 'retrying', 'sent', 'failed', 'skipped'])),
         order_id: Type.Optional(Uuid),
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
-        offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+        ...LogPageProps,
       },
       { additionalProperties: false },
     ),
-    output: Type.Object({ data: Type.Array(row('NotificationSend')), total: Type.Integer() }),
+    output: CountedList(row('NotificationSend')),
     http: { method: 'GET', path: '/order-notification-rules/:rule_id/sends', permission: 'orders.view' },
     handler: listSends,
   }),
@@ -201,10 +158,7 @@ export const notificationOperations = {
       'Sends again every notification whose retry is due (transient failures: 1, 5, 15 minutes; run every minute by the schedule notification_retries).',
     permission: 'orders.manage',
     ai_tool: false,
-    input: Type.Object(
-      { schedule: Type.Optional(Type.String()), scheduled_at: Type.Optional(Type.String()) },
-      { additionalProperties: false },
-    ),
+    input: ScheduleTrigger,
     output: Attempted,
     http: { method: 'POST', path: '/order-notification-rules/retry-due', permission: 'orders.manage' },
     handler: retryDueSends,

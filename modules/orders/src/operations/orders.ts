@@ -1,7 +1,7 @@
 /** orders operations: the order itself: create, read, list, status, cancel, delete, history. */
 import { operation, Type } from '../../../../sdk';
 import { Deleted, OrderListView, OrderView, Pagination, row } from '../outputs';
-import { Address, CustomerInput, ItemInput, Money, OrderRef } from '../schemas';
+import { Address, AnyObject, CustomerInput, ItemInput, Money, OrderRef, OrderRefInput, StatusChangeProps } from '../schemas';
 import { cancelOrder, createOrder, deleteOrder, getOrder, history, listOrders, updateStatus } from '../orders';
 
 export const orderOperations = {
@@ -28,7 +28,7 @@ export const orderOperations = {
         billing_gstin: Type.Optional(
           Type.String({ maxLength: 20, description: "the buyer's GSTIN (15 characters, checked) when registered" }),
         ),
-        custom_fields: Type.Optional(Type.Unsafe<Record<string, unknown>>({ type: 'object' })),
+        custom_fields: Type.Optional(AnyObject),
         notes: Type.Optional(Type.String({ maxLength: 5000 })),
         source: Type.Optional(Type.String({ maxLength: 100 })),
       },
@@ -93,7 +93,7 @@ export const orderOperations = {
   get: operation({
     description: 'One order by id or order_number, with items, totals and can_ship.',
     permission: 'orders.view',
-    input: Type.Object({ id: OrderRef }, { additionalProperties: false }),
+    input: OrderRefInput,
     output: OrderView,
     http: { method: 'GET', path: '/orders/:id', permission: 'orders.view' },
     handler: getOrder,
@@ -102,25 +102,7 @@ export const orderOperations = {
     description:
       'Moves an order along its lifecycle (confirmed → processing → ready_to_ship, cancelled, and the tracking states); shipped only through ship.',
     permission: 'orders.manage',
-    input: Type.Object(
-      {
-        id: OrderRef,
-        status: Type.StringEnum([
-          'pending',
-          'confirmed',
-          'processing',
-          'ready_to_ship',
-          'shipped',
-          'out_for_delivery',
-          'delivered',
-          'rto_initiated',
-          'rto_received',
-          'cancelled',
-        ]),
-        reason: Type.Optional(Type.String({ maxLength: 500 })),
-      },
-      { additionalProperties: false },
-    ),
+    input: Type.Object({ id: OrderRef, ...StatusChangeProps }, { additionalProperties: false }),
     output: OrderView,
     http: { method: 'POST', path: '/orders/:id/status', permission: 'orders.manage' },
     handler: updateStatus,
@@ -138,7 +120,7 @@ export const orderOperations = {
     description: 'Deletes an order that has no payments, invoices or shipments.',
     permission: 'orders.delete',
     ai_tool: false,
-    input: Type.Object({ id: OrderRef }, { additionalProperties: false }),
+    input: OrderRefInput,
     output: Deleted(Type.String()),
     http: { method: 'DELETE', path: '/orders/:id', permission: 'orders.delete' },
     handler: deleteOrder,
@@ -146,7 +128,7 @@ export const orderOperations = {
   history: operation({
     description: 'Status history of an order.',
     permission: 'orders.view',
-    input: Type.Object({ id: OrderRef }, { additionalProperties: false }),
+    input: OrderRefInput,
     output: Type.Object({ order_id: Type.String(), history: Type.Array(row('StatusChange')) }),
     http: { method: 'GET', path: '/orders/:id/history', permission: 'orders.view' },
     handler: history,

@@ -1,7 +1,7 @@
 /** orders operations: payments, payment links and refunds, and their provider callbacks and polls. */
 import { operation, Type } from '../../../../sdk';
 import { OrderSummary, row, SyncOutcome } from '../outputs';
-import { Money, OrderRef, Uuid } from '../schemas';
+import { AnyObject, Money, OrderRef, OrderRefInput, PollBatch, Uuid } from '../schemas';
 import { applyPaymentUpdate, confirmPayment, createPaymentLink, listPayments, recordPayment, syncPaymentLinks } from '../payments';
 import { applyRefundUpdate, listRefunds, refund, syncRefunds } from '../refunds';
 
@@ -29,14 +29,7 @@ export const paymentOperations = {
       'Asks the provider (<alias>.refund_status) about refunds still pending 5 minutes after they were made and applies the answers (run every 5 minutes by the schedule refund_sync).',
     permission: 'orders.manage',
     ai_tool: false,
-    input: Type.Object(
-      {
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
-        schedule: Type.Optional(Type.String({ maxLength: 50 })),
-        scheduled_at: Type.Optional(Type.String({ maxLength: 40 })),
-      },
-      { additionalProperties: false },
-    ),
+    input: PollBatch,
     output: SyncOutcome,
     http: { method: 'POST', path: '/orders/refunds/sync', permission: 'orders.manage' },
     handler: syncRefunds,
@@ -69,14 +62,7 @@ export const paymentOperations = {
       'Asks the provider (<alias>.link_status) about payment links still pending 5 minutes after they were made and applies the answers (run every 5 minutes by the schedule payment_link_sync).',
     permission: 'orders.manage',
     ai_tool: false,
-    input: Type.Object(
-      {
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
-        schedule: Type.Optional(Type.String({ maxLength: 50 })),
-        scheduled_at: Type.Optional(Type.String({ maxLength: 40 })),
-      },
-      { additionalProperties: false },
-    ),
+    input: PollBatch,
     output: SyncOutcome,
     http: { method: 'POST', path: '/orders/payment-links/sync', permission: 'orders.manage' },
     handler: syncPaymentLinks,
@@ -94,7 +80,7 @@ export const paymentOperations = {
         status: Type.Optional(Type.StringEnum(['pending', 'completed', 'failed'], { default: 'completed' })),
         external_payment_id: Type.Optional(Type.String({ maxLength: 255 })),
         provider_module: Type.Optional(Type.String({ maxLength: 100 })),
-        metadata: Type.Optional(Type.Unsafe<Record<string, unknown>>({ type: 'object' })),
+        metadata: Type.Optional(AnyObject),
         collected_by: Type.Optional(Type.String({ maxLength: 255 })),
         paid_at: Type.Optional(Type.String()),
       },
@@ -107,7 +93,7 @@ export const paymentOperations = {
   list_payments: operation({
     description: 'Payments of an order.',
     permission: 'orders.view',
-    input: Type.Object({ id: OrderRef }, { additionalProperties: false }),
+    input: OrderRefInput,
     output: Type.Object({ order: OrderSummary, payments: Type.Array(row('Payment')) }),
     http: { method: 'GET', path: '/orders/:id/payments', permission: 'orders.view' },
     handler: listPayments,
@@ -139,7 +125,7 @@ export const paymentOperations = {
         payment_id: Uuid,
         status: Type.StringEnum(['completed', 'failed']),
         external_payment_id: Type.Optional(Type.String({ maxLength: 255 })),
-        metadata: Type.Optional(Type.Unsafe<Record<string, unknown>>({ type: 'object' })),
+        metadata: Type.Optional(AnyObject),
       },
       { additionalProperties: false },
     ),
@@ -169,7 +155,7 @@ export const paymentOperations = {
   list_refunds: operation({
     description: 'Refunds of an order.',
     permission: 'orders.view',
-    input: Type.Object({ id: OrderRef }, { additionalProperties: false }),
+    input: OrderRefInput,
     output: Type.Object({ refunds: Type.Array(row('Refund')) }),
     http: { method: 'GET', path: '/orders/:id/refunds', permission: 'orders.view' },
     handler: listRefunds,

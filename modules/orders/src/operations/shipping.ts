@@ -1,7 +1,7 @@
 /** orders operations: shipments, carrier rates and tracking, NDR cases. */
 import { operation, Type } from '../../../../sdk';
 import { row, ShippingRates } from '../outputs';
-import { OrderRef, RecordId, Uuid } from '../schemas';
+import { AnyObject, Measure, OrderRef, OrderRefInput, PollBatch, RecordId, Uuid } from '../schemas';
 import { applyTrackingUpdate, bulkShip, listNdrCases, listShipments, resolveNdrCase, ship, shippingRates, syncTracking } from '../shipping';
 
 export const shippingOperations = {
@@ -82,7 +82,7 @@ export const shippingOperations = {
         description: Type.Optional(Type.String()),
         occurred_at: Type.Optional(Type.String()),
         reason: Type.Optional(Type.String()),
-        raw_data: Type.Optional(Type.Unsafe<Record<string, unknown>>({ type: 'object' })),
+        raw_data: Type.Optional(AnyObject),
       },
       { additionalProperties: false },
     ),
@@ -100,14 +100,7 @@ export const shippingOperations = {
     description: 'Polls the carrier modules for every shipment in transit and applies their updates (the 30-minute tracking sync).',
     permission: 'orders.manage',
     ai_tool: false,
-    input: Type.Object(
-      {
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
-        schedule: Type.Optional(Type.String({ maxLength: 50 })),
-        scheduled_at: Type.Optional(Type.String({ maxLength: 40 })),
-      },
-      { additionalProperties: false },
-    ),
+    input: PollBatch,
     output: Type.Object({ checked: Type.Integer(), applied: Type.Integer(), errors: Type.Record(Type.String(), Type.String()) }),
     http: { method: 'POST', path: '/orders/shipments/sync', permission: 'orders.manage' },
     handler: syncTracking,
@@ -128,17 +121,17 @@ export const shippingOperations = {
         dimensions: Type.Optional(
           Type.Object(
             {
-              length: Type.Optional(Type.Unsafe<number | string>({ type: ['number', 'string'] })),
-              width: Type.Optional(Type.Unsafe<number | string>({ type: ['number', 'string'] })),
-              height: Type.Optional(Type.Unsafe<number | string>({ type: ['number', 'string'] })),
-              weight: Type.Optional(Type.Unsafe<number | string>({ type: ['number', 'string'] })),
+              length: Type.Optional(Measure),
+              width: Type.Optional(Measure),
+              height: Type.Optional(Measure),
+              weight: Type.Optional(Measure),
             },
             { additionalProperties: true },
           ),
         ),
         order_item_ids: Type.Optional(Type.Array(Uuid, { minItems: 1 })),
         book: Type.Optional(Type.Boolean({ default: false })),
-        pickup_address: Type.Optional(Type.Unsafe<Record<string, unknown>>({ type: 'object' })),
+        pickup_address: Type.Optional(AnyObject),
       },
       { additionalProperties: false },
     ),
@@ -151,7 +144,7 @@ export const shippingOperations = {
   list_shipments: operation({
     description: 'All shipments of an order with their tracking events and NDR cases.',
     permission: 'orders.view',
-    input: Type.Object({ id: OrderRef }, { additionalProperties: false }),
+    input: OrderRefInput,
     output: Type.Object({
       order_id: Type.String(),
       order_number: Type.String(),
@@ -176,8 +169,8 @@ export const shippingOperations = {
         id: OrderRef,
         carrier_module: Type.String({ minLength: 2 }),
         pickup_pincode: Type.String(),
-        weight: Type.Optional(Type.Unsafe<number | string>({ type: ['number', 'string'] })),
-        dimensions: Type.Optional(Type.Unsafe<Record<string, unknown>>({ type: 'object' })),
+        weight: Type.Optional(Measure),
+        dimensions: Type.Optional(AnyObject),
       },
       { additionalProperties: false },
     ),
