@@ -70,7 +70,7 @@ describe.each(kinds())('realtime on one node (%s)', (kind) => {
   beforeAll(async () => {
     node = await startNode(kind, prefix, {
       authorize: (identity, channel) =>
-        channel === `private-tenant.${identity.tenantId}.live-chat` ? identity.userId === 1 : !channel.startsWith('private-'),
+        channel === `private-tenant.${identity.tenantId}.live-chat` ? 'userId' in identity && identity.userId === 1 : !channel.startsWith('private-'),
     });
   });
   afterAll(async () => {
