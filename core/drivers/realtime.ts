@@ -61,7 +61,7 @@ export interface Realtime {
    * wait if the node must come up while Redis is down.
    */
   ready(): Promise<void>;
-  /** Sends event with payload to every socket in the tenant's channel, on every node. */
+  /** Sends event with payload to every socket in the tenant's channel, on every node (nothing once closing). */
   broadcast(tenantId: string, channel: string, event: string, payload: unknown): void;
   /** Disconnects this node's sockets and releases its Redis connections; the HTTP server stays open. */
   close(): Promise<void>;
@@ -149,6 +149,9 @@ export function createRealtime(drivers: Drivers, authenticate: Authenticate, opt
       served = true;
     },
     broadcast(tenantId, channel, event, payload) {
+      // A job finishing while the node stops must not throw on the closed Redis connection: the
+      // sockets are gone already, and clients catch up over the API when they reconnect.
+      if (closing) return;
       io.to(roomOf(tenantId, channel)).emit(event, payload, { channel });
     },
     close() {

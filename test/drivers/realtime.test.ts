@@ -139,6 +139,33 @@ describe('realtime without an authorize hook', () => {
   });
 });
 
+describe.each(kinds())('realtime while its node stops (%s)', (kind) => {
+  it('drops a broadcast made after close (a job finishing during shutdown) instead of throwing', async () => {
+    const prefix = uniquePrefix(`rt-closed-${kind}`);
+    const node = await startNode(kind, prefix);
+    await stopNode(node);
+    expect(() => node.realtime.broadcast('abc12345', 'private-user.1', '.module.operation', { late: true })).not.toThrow();
+    await flushPrefix(prefix);
+  });
+
+  it('disconnects an identity when its expiresAt passes', async () => {
+    const node = await startNode(kind, uniquePrefix(`rt-expiry-${kind}`));
+    const expiring: Authenticate = async () => ({ tenantId: 'abc12345', visitor: { id: 'v', module: 'm', channels: [] }, expiresAt: Date.now() + 300 });
+    const server = createServer();
+    const realtime = attachRealtime(server, node.drivers, expiring);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const c = await client(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 'anyone', 'abc12345');
+      const reason = await new Promise((resolve) => c.socket.once('disconnect', resolve));
+      expect(reason).toBe('io server disconnect');
+    } finally {
+      await realtime.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stopNode(node);
+    }
+  });
+});
+
 describeRedis('realtime across two nodes (Redis adapter)', () => {
   const prefix = uniquePrefix('rt-nodes');
   let a: Node;
