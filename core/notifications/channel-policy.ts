@@ -19,7 +19,7 @@ type Visitor = Extract<RealtimeIdentity, { visitor: unknown }>;
 export type ChannelRule = (identity: Member, match: RegExpExecArray) => boolean | Promise<boolean>;
 
 /** Why a channel is refused, as the subscribe ack says it. */
-export const channelRefusals = {
+const channelRefusals = {
   forbidden: { error: 'Forbidden.' },
   unknown: { error: 'Unknown channel.' },
   notGranted: { error: 'Channel not granted: a visitor joins only the channels its grant names.' },
