@@ -16,19 +16,16 @@
  * Latencies use the wall clock of both processes (performance.timeOrigin + now(), sub-millisecond).
  * Every database and Redis key this creates is dropped at the end.
  */
-import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { Redis } from 'ioredis';
-import { io as connect, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import type { BenchContext, BenchReport, Benchmark, Row } from './benchmark';
-import { hashPassword } from '../core/auth/passwords';
 import { loadConfig } from '../core/config';
-import { databaseUrl, dropDatabase } from '../core/data/pg-admin';
+import { databaseUrl } from '../core/data/pg-admin';
 import { createLogger } from '../core/logger';
 import { startPlatform } from '../core/platform';
-import { serveInChild } from './servers/serve-in-child';
-import { tenantDbName } from '../core/data/tenant-databases';
+import { connectSockets, serveAppNode, startAppNode, type AppNode } from './support/app-node';
+import { seedMembers, type SeededMembers } from './support/bench-members';
+import { dropBenchData } from './support/drop-bench-data';
 import { openBenchPostgres } from './support/postgres-server';
 
 const SOCKETS = 1000;
@@ -45,38 +42,20 @@ type Op =
   | { op: 'fanout'; tenantId: string }
   | { op: 'single'; tenantId: string; userId: number };
 
-interface Seeded {
-  tenantId: string;
-  alias: string;
-  users: { id: number; token: string }[];
-}
+type Seeded = SeededMembers;
 
 // ---------------------------------------------------------------- the app node (child process)
 
 if (process.env.MANDI_BENCH_NOTIFICATIONS_NODE === '1') serveNode();
 
 function serveNode(): void {
-  serveInChild(async () => {
+  serveAppNode<Op>(async () => {
     const config = loadConfig(process.env);
     const platform = await startPlatform(config, createLogger(config.logLevel));
     const send = (tenantId: string, input: object) => platform.kernel.bus.call({ kind: 'core', name: 'bench' }, 'notifications.send', input, { tenantId, user: null });
 
     const handle = async (m: Op): Promise<unknown> => {
-      if (m.op === 'seed') {
-        const tenant = await platform.tenants.create({ name: 'Bench Notifications', alias: `bn${randomBytes(3).toString('hex')}` });
-        const { User, Membership } = platform.central.models;
-        // One bcrypt hash for all: these users never log in with a password.
-        const hash = await hashPassword('bench-password-123');
-        const tag = randomBytes(3).toString('hex');
-        const users = await User.bulkCreate(Array.from({ length: m.users }, (_, i) => ({ name: `Member ${i}`, email: `m${i}-${tag}@bench.example`, password_hash: hash })), { returning: true });
-        await Membership.bulkCreate(users.map((u) => ({ tenant_id: tenant.id, user_id: u.id, role: 'member' })));
-        const tokens: Seeded['users'] = [];
-        for (let i = 0; i < users.length; i += 50) {
-          const batch = users.slice(i, i + 50);
-          tokens.push(...(await Promise.all(batch.map(async (u) => ({ id: u.id, token: (await platform.auth.issueToken(u.id, tenant.id, 'bench')).token })))));
-        }
-        return { tenantId: tenant.id, alias: tenant.domains.find((d) => d !== tenant.id) ?? tenant.id, users: tokens } satisfies Seeded;
-      }
+      if (m.op === 'seed') return seedMembers(platform, m.users, 'Bench Notifications');
       if (m.op === 'rate') {
         let next = 0;
         const started = now();
@@ -100,70 +79,16 @@ function serveNode(): void {
       return { t0, id: r.notifications[0].id };
     };
 
-    process.on('message', (msg: { type?: string; id?: number; body?: Op }) => {
-      if (msg?.type !== 'bench') return;
-      handle(msg.body!).then(
-        (result) => process.send?.({ type: 'bench-result', id: msg.id, result }),
-        (err: Error) => process.send?.({ type: 'bench-result', id: msg.id, error: err.stack ?? err.message }),
-      );
-    });
-    return { url: platform.url, stop: () => platform.stop() };
+    return { url: platform.url, stop: () => platform.stop(), handle };
   });
 }
 
 // ---------------------------------------------------------------- the runner side
 
-interface NodeHandle {
-  url: string;
-  ask<T>(body: Op): Promise<T>;
-  stop(): Promise<void>;
-}
+type NodeHandle = AppNode<Op>;
 
-let nextId = 0;
-
-/** Forks this file as an app node (the child side is serveNode, speaking serve-in-child's IPC). */
-async function startNode(name: string, env: Record<string, string>): Promise<NodeHandle> {
-  const child = fork(__filename, [], {
-    execArgv: ['--import', 'tsx'],
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, MANDI_BENCH_NOTIFICATIONS_NODE: '1' },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name}: not ready after 120 s`)), 120_000);
-    child.on('message', (m: { type?: string; url?: string; message?: string }) => {
-      if (m?.type === 'ready') {
-        clearTimeout(timer);
-        resolve(m.url!);
-      } else if (m?.type === 'error') {
-        clearTimeout(timer);
-        reject(new Error(`${name} failed to start:\n${m.message}`));
-      }
-    });
-    void exited.then(() => reject(new Error(`${name} exited before it was ready`)));
-  });
-  const ask = <T>(body: Op) =>
-    new Promise<T>((resolve, reject) => {
-      const id = ++nextId;
-      const onMessage = (m: { type?: string; id?: number; result?: T; error?: string }) => {
-        if (m?.type !== 'bench-result' || m.id !== id) return;
-        child.off('message', onMessage);
-        if (m.error) reject(new Error(m.error));
-        else resolve(m.result as T);
-      };
-      child.on('message', onMessage);
-      child.send({ type: 'bench', id, body });
-    });
-  let stopping: Promise<void> | undefined;
-  const stop = () =>
-    (stopping ??= (async () => {
-      if (child.exitCode === null) child.send({ type: 'stop' });
-      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-      await exited;
-      clearTimeout(timer);
-    })());
-  return { url, ask, stop };
-}
+/** Forks this file as an app node (the child side is serveNode). */
+const startNode = (name: string, env: Record<string, string>) => startAppNode<Op>(__filename, 'MANDI_BENCH_NOTIFICATIONS_NODE', name, env);
 
 interface Client {
   socket: Socket;
@@ -171,22 +96,12 @@ interface Client {
 }
 
 async function connectAll(url: string, alias: string, users: Seeded['users'], onCreated: (id: string, at: number, payload: { user_id: number }) => void): Promise<Client[]> {
-  const clients: Client[] = [];
-  for (let i = 0; i < users.length; i += 100) {
-    const batch = await Promise.all(
-      users.slice(i, i + 100).map(
-        (u) =>
-          new Promise<Client>((resolve, reject) => {
-            const socket = connect(url, { auth: { token: u.token, tenant: alias }, transports: ['websocket'], reconnection: false, forceNew: true });
-            socket.on('.notification.created', (payload: { id: string; user_id: number }) => onCreated(payload.id, now(), payload));
-            socket.once('connect', () => resolve({ socket, userId: u.id }));
-            socket.once('connect_error', reject);
-          }),
-      ),
-    );
-    clients.push(...batch);
-  }
-  return clients;
+  const sockets = await connectSockets(
+    url,
+    users.map((u) => ({ token: u.token, tenant: alias })),
+    (socket) => socket.on('.notification.created', (payload: { id: string; user_id: number }) => onCreated(payload.id, now(), payload)),
+  );
+  return sockets.map((socket, i) => ({ socket, userId: users[i].id }));
 }
 
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN);
@@ -261,28 +176,6 @@ async function measure(ctx: BenchContext, label: string, sender: NodeHandle, rec
   }
 }
 
-async function dropEverything(serverUrl: string, centralDb: string, redisUrl: string | undefined, prefix: string, log: (m: string) => void): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl(serverUrl, centralDb) });
-  const tenantIds: string[] = [];
-  try {
-    await client.connect();
-    tenantIds.push(...(await client.query<{ id: string }>('SELECT id FROM tenants')).rows.map((r) => r.id));
-  } catch {
-    // never booted: only the central database may exist
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-  for (const db of [...tenantIds.map(tenantDbName), centralDb]) await dropDatabase(serverUrl, db).catch((err) => log(`could not drop ${db}: ${String(err)}`));
-  if (!redisUrl) return;
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
-  try {
-    for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 500 })) if ((keys as string[]).length) await redis.del(...(keys as string[]));
-  } finally {
-    redis.disconnect();
-  }
-}
-
 async function run(ctx: BenchContext): Promise<BenchReport> {
   const runId = randomBytes(4).toString('hex');
   const centralDb = `mandi_bench_${runId}`;
@@ -326,7 +219,7 @@ async function run(ctx: BenchContext): Promise<BenchReport> {
     }
   } finally {
     await Promise.allSettled(nodes.map((n) => n.stop()));
-    await dropEverything(pgServer.serverUrl, centralDb, redisUrl, prefix, ctx.log);
+    await dropBenchData(pgServer.serverUrl, centralDb, redisUrl, prefix, ctx.log);
     await pgServer.stop();
   }
   notes.push(

@@ -1,15 +1,24 @@
 /**
- * Who opens a realtime socket: the handshake names an access token and a tenant; the token must be
- * issued for that tenant, and its user an active member of it or a platform super admin.
+ * Who opens a realtime socket. A member's handshake names an access token and a tenant; the token
+ * must be issued for that tenant, and its user an active member of it or a platform super admin.
+ * A visitor's (spec 2, Events: the embedded widget) names a visitor grant and a tenant instead; the
+ * grant must be genuine, unexpired and issued for that tenant (core/realtime/visitor-grants.ts).
  */
 import type { Authenticate } from '../drivers/realtime';
+import type { VisitorGrants } from '../realtime/visitor-grants';
 import type { TenantService } from '../tenancy/tenant-service';
 import type { AuthService } from './auth-service';
 
-export function socketPrincipal(auth: AuthService, tenants: TenantService): Authenticate {
+export function socketPrincipal(auth: AuthService, tenants: TenantService, grants: VisitorGrants): Authenticate {
   return async (handshake) => {
-    const { token, tenant } = (handshake.auth ?? {}) as { token?: unknown; tenant?: unknown };
-    if (typeof token !== 'string' || typeof tenant !== 'string') return null;
+    const { token, grant, tenant } = (handshake.auth ?? {}) as { token?: unknown; grant?: unknown; tenant?: unknown };
+    if (typeof tenant !== 'string') return null;
+    if (typeof token !== 'string') {
+      if (grant === undefined) return null;
+      const [verified, ref] = await Promise.all([grants.verify(grant), tenants.resolve(tenant)]);
+      if (typeof verified === 'string' || !ref || verified.tenantId !== ref.id) return null;
+      return { tenantId: ref.id, visitor: { id: verified.visitorId, module: verified.module, channels: verified.channels }, expiresAt: verified.expiresAt };
+    }
     const [principal, ref] = await Promise.all([auth.authenticate(token), tenants.resolve(tenant)]);
     if (!principal || !ref || principal.tenantId !== ref.id) return null;
     const membership = await auth.membership(ref.id, principal.user.id);

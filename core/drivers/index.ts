@@ -24,7 +24,7 @@ export type { MessageHandler, PubSub } from './pubsub/types';
 export type { AddOptions, Backoff, Job, JobEvents, JobHandler, JobInfo, JobQueue, JobState, Repeat } from './queue/types';
 export type { RateLimiter, RateLimitPolicy, RateLimitResult } from './rate-limit/types';
 export { rateLimit, type RateLimitOptions } from './rate-limit/middleware';
-export { attachRealtime, createRealtime, type Authenticate, type Authorize, type Realtime, type RealtimeIdentity, type RealtimeOptions } from './realtime';
+export { attachRealtime, createRealtime, type Authenticate, type Authorize, type AuthorizeResult, type Realtime, type RealtimeIdentity, type RealtimeOptions } from './realtime';
 
 export interface DriversOptions {
   /** config.redisUrl: unset for in-process drivers. */

@@ -1,7 +1,11 @@
 /** The driver parts (core/parts): queue, cache, pub/sub and rate limits; realtime sockets; and the jobs drain. */
+import { AppKeys } from '../accounts/app-key';
 import { socketPrincipal } from '../auth/socket-principal';
 import { defaultChannelPolicy } from '../notifications/channel-policy';
 import { platformPart } from '../parts/platform-parts';
+import { ModuleChannels } from '../realtime/module-channels';
+import { registerRealtimeOperations } from '../realtime/realtime-operations';
+import { VisitorGrants } from '../realtime/visitor-grants';
 import { createDrivers, createRealtime } from './index';
 
 export const driversPart = platformPart({
@@ -13,17 +17,22 @@ export const driversPart = platformPart({
   stop: (drivers) => drivers.close(),
 });
 
+/** Sockets, with the channels modules declare and the visitor grants they issue (core/realtime). */
 export const realtimePart = platformPart({
   id: 'realtime',
-  deps: ['config', 'logger', 'drivers', 'auth', 'tenants'],
-  init: async ({ config, logger, drivers, auth, tenants }) => {
-    const realtime = createRealtime(drivers, socketPrincipal(auth, tenants), {
-      authorize: defaultChannelPolicy(auth).authorize,
+  deps: ['config', 'logger', 'drivers', 'auth', 'tenants', 'central', 'kernel', 'clock'],
+  init: async ({ config, logger, drivers, auth, tenants, central, kernel, clock }) => {
+    const grants = new VisitorGrants(new AppKeys(central, config.appKey), clock);
+    const channels = new ModuleChannels(kernel.modules);
+    const realtime = createRealtime(drivers, socketPrincipal(auth, tenants, grants), {
+      authorize: defaultChannelPolicy(auth, channels, clock).authorize,
+      now: () => clock.now(),
       // The socket's long-polling transport is plain HTTP: the same origins as the API (websocket is not bound by CORS).
       server: config.corsOrigins ? { cors: { origin: config.corsOrigins, credentials: false } } : {},
     });
     // Broadcasts from other nodes reach this one only once the Redis adapter has subscribed.
     await withTimeout(realtime.ready(), 5_000, () => logger.warn('realtime adapter not ready after 5 s; continuing'));
+    registerRealtimeOperations(kernel.bus, { channels, grants, realtime, rateLimiter: drivers.rateLimiter, clock });
     return realtime;
   },
   stop: (realtime) => realtime.close(),

@@ -7,7 +7,7 @@
  * `chat.conversation.9`); on the server each lives in the room `tenant:<tenantId>:<channel>`, and
  * the tenant always comes from the authenticated identity, so no socket can reach another tenant.
  *
- * Client convention:
+ * Client convention (members):
  *   const socket = io(baseUrl, { auth: { token: '<access token>', tenant: '<tenant id or alias>' } });
  *   socket.on('connect_error', (err) => ...);       // err.message 'Unauthenticated.' when refused
  *   socket.on('.notification.created', (payload, meta) => ...);   // meta = { channel }
@@ -15,7 +15,14 @@
  *   socket.emit('subscribe', 'private-tenant.abc12345.live-chat', (ack) => ...);  // ack {ok} | {ok:false, error}
  *   socket.emit('unsubscribe', 'chat.conversation.9');
  * Channels starting with `private-` need the caller's `authorize` hook to say yes; others are open to
- * any authenticated socket of the tenant unless `authorize` is given, which then decides for all.
+ * any authenticated socket of the tenant unless `authorize` is given, which then decides for all
+ * (and may say why not: its `{error}` is the ack's error).
+ *
+ * Visitors (anonymous sockets, spec 2 Events: the embedded widget) connect with
+ * `auth: { grant: '<visitor grant>', tenant }` instead of a token; they have no user channel. An
+ * identity with `expiresAt` (a visitor's grant) is disconnected when it expires, on the platform
+ * clock's reading at connection: a grant is short-lived and the module that issued it decides whether
+ * to issue another, so a socket never keeps receiving on a grant that has run out.
  */
 import type { Server as HttpServer } from 'node:http';
 import { createAdapter } from '@socket.io/redis-adapter';
@@ -24,19 +31,22 @@ import { Server, type ServerOptions, type Socket } from 'socket.io';
 import type { Drivers } from './index';
 import { closeRedisClient, createRedisClient } from './redis-connection';
 
-export interface RealtimeIdentity {
-  userId: string | number;
-  tenantId: string;
-}
+/** A member (access token) or a visitor (a module's visitor grant), always of one tenant. */
+export type RealtimeIdentity =
+  | { tenantId: string; userId: string | number; expiresAt?: undefined }
+  | { tenantId: string; visitor: { id: string; module: string; channels: readonly string[] }; expiresAt: number };
 
 /** Who is connecting (from `handshake.auth.token` and `.tenant`), or null to refuse the connection. */
 export type Authenticate = (handshake: Socket['handshake']) => Promise<RealtimeIdentity | null>;
 
-/** May this identity join channel (beyond its own private user channel)? */
-export type Authorize = (identity: RealtimeIdentity, channel: string) => boolean | Promise<boolean>;
+/** May this identity join channel (beyond its own private user channel)? `{error}`: no, and why. */
+export type Authorize = (identity: RealtimeIdentity, channel: string) => AuthorizeResult | Promise<AuthorizeResult>;
+export type AuthorizeResult = boolean | { error: string };
 
 export interface RealtimeOptions {
   authorize?: Authorize;
+  /** The clock identities' `expiresAt` is read against (the platform clock); Date.now by default. */
+  now?: () => number;
   /** Passed to socket.io (path, cors, pingInterval...). */
   server?: Partial<ServerOptions>;
 }
@@ -51,7 +61,7 @@ export interface Realtime {
    * wait if the node must come up while Redis is down.
    */
   ready(): Promise<void>;
-  /** Sends event with payload to every socket in the tenant's channel, on every node. */
+  /** Sends event with payload to every socket in the tenant's channel, on every node (nothing once closing). */
   broadcast(tenantId: string, channel: string, event: string, payload: unknown): void;
   /** Disconnects this node's sockets and releases its Redis connections; the HTTP server stays open. */
   close(): Promise<void>;
@@ -102,16 +112,20 @@ export function createRealtime(drivers: Drivers, authenticate: Authenticate, opt
 
   io.on('connection', (socket) => {
     const identity = socket.data.identity as RealtimeIdentity;
-    const own = userChannel(identity.userId);
-    void socket.join(roomOf(identity.tenantId, own));
+    const own = 'userId' in identity ? userChannel(identity.userId) : undefined;
+    if (own) void socket.join(roomOf(identity.tenantId, own));
+    if (identity.expiresAt !== undefined) {
+      const expiry = setTimeout(() => socket.disconnect(true), Math.max(0, identity.expiresAt - (options.now ?? Date.now)()));
+      socket.once('disconnect', () => clearTimeout(expiry));
+    }
 
     socket.on('subscribe', async (channel: unknown, ack?: unknown) => {
       const reply = typeof ack === 'function' ? (ack as (r: object) => void) : () => {};
       if (!isChannel(channel)) return reply({ ok: false, error: 'Invalid channel.' });
       try {
-        const allowed =
+        const verdict =
           channel === own || (options.authorize ? await options.authorize(identity, channel) : !channel.startsWith('private-'));
-        if (!allowed) return reply({ ok: false, error: 'Forbidden.' });
+        if (verdict !== true) return reply({ ok: false, error: verdict === false ? 'Forbidden.' : verdict.error });
         await socket.join(roomOf(identity.tenantId, channel));
         reply({ ok: true });
       } catch (err) {
@@ -135,6 +149,9 @@ export function createRealtime(drivers: Drivers, authenticate: Authenticate, opt
       served = true;
     },
     broadcast(tenantId, channel, event, payload) {
+      // A job finishing while the node stops must not throw on the closed Redis connection: the
+      // sockets are gone already, and clients catch up over the API when they reconnect.
+      if (closing) return;
       io.to(roomOf(tenantId, channel)).emit(event, payload, { channel });
     },
     close() {

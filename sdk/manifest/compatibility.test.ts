@@ -83,6 +83,24 @@ describe('DESIGN Rings and the registry: dependency ranges are checked against w
   });
 });
 
+describe('spec 2 Events: one installed module owns a realtime channel', () => {
+  const owning = (name: string, ...patterns: string[]) => ({ ...mod(name, '1.0.0'), realtime: { channels: patterns.map((pattern) => ({ pattern, join: { visitor: true } })) } });
+
+  it('refuses patterns of two modules that one channel could match, on the later module', () => {
+    expect(checkDependencies([owning('live_chat', 'chat.conversation.{id}'), owning('board', 'board.{id}', 'chat.widget.{id}.x')])).toEqual([]);
+    expect(checkDependencies([owning('live_chat', 'chat.conversation.{id}'), owning('forger', 'chat.{kind}.{n}')])).toEqual([
+      {
+        kind: 'realtime-channel',
+        module: 'forger',
+        message:
+          'module forger@1.0.0 declares the realtime channels "chat.{kind}.{n}", which overlap "chat.conversation.{id}" of module live_chat@1.0.0: one channel could belong to either; only one installed module may own a channel',
+      },
+    ]);
+    expect(checkDependencies([owning('live_chat', 'chat.conversation.{id}'), owning('forger', 'chat.conversation.9')])).toHaveLength(1);
+    expect(checkDependencies([owning('live_chat', 'chat.conversation.{id}'), owning('other', 'chat.conversation.{id}.typing')])).toEqual([]);
+  });
+});
+
 describe('issue 3 item 2: dependency cycles are refused with their path', () => {
   it('reports a two-module cycle as a -> b -> a', () => {
     const problems = checkDependencies([mod('b', '1.0.0', { a: '*' }), mod('a', '1.0.0', { b: '*' })]);

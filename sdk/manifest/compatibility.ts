@@ -5,12 +5,13 @@
  */
 import semver from 'semver';
 import type { HttpRoute, Manifest } from './manifest.types';
+import { channelPatternsOverlap } from './channel-patterns';
 import { routesOverlap } from './route-overlap';
 
 /** The platform release this core implements; module `compatibility.platform` ranges are checked against it. */
 export const PLATFORM_VERSION = '2.0.0';
 
-export type CompatibilityProblemKind = 'platform' | 'missing-dependency' | 'dependency-version' | 'cycle' | 'duplicate' | 'event-namespace' | 'route';
+export type CompatibilityProblemKind = 'platform' | 'missing-dependency' | 'dependency-version' | 'cycle' | 'duplicate' | 'event-namespace' | 'route' | 'realtime-channel';
 
 export interface CompatibilityProblem {
   kind: CompatibilityProblemKind;
@@ -47,13 +48,15 @@ export function checkPlatform(
   };
 }
 
-type SetMember = Pick<Manifest, 'name' | 'version' | 'dependencies' | 'events' | 'http'>;
+type SetMember = Pick<Manifest, 'name' | 'version' | 'dependencies' | 'events' | 'http' | 'realtime'>;
 
 /**
  * Problems of a set of modules installed together (one ring's release): a dependency not installed,
  * installed at a version outside the range, an alias listed twice, a dependency cycle, an
  * events.namespace that is another module's alias or namespace (its events could be forged), or a
- * route of one module that could take requests meant for another's (their bodies could be read).
+ * route of one module that could take requests meant for another's (their bodies could be read), or
+ * a realtime channel pattern of one module that could match another's channels (it could broadcast
+ * to, or grant visitors, the other's sockets).
  */
 export function checkDependencies(manifests: readonly SetMember[]): CompatibilityProblem[] {
   const problems: CompatibilityProblem[] = [];
@@ -92,6 +95,7 @@ export function checkDependencies(manifests: readonly SetMember[]): Compatibilit
 
   problems.push(...namespaceClashes([...byAlias.values()]));
   problems.push(...routeClashes([...byAlias.values()]));
+  problems.push(...channelClashes([...byAlias.values()]));
 
   for (const cycle of findCycles(byAlias)) {
     problems.push({
@@ -142,6 +146,27 @@ function routeClashes(members: readonly SetMember[]): CompatibilityProblem[] {
       }
     }
     for (const route of own) seen.push({ member: m, route });
+  }
+  return problems;
+}
+
+/** Realtime channel patterns of two modules that could match one channel; reported on the later module. */
+function channelClashes(members: readonly SetMember[]): CompatibilityProblem[] {
+  const problems: CompatibilityProblem[] = [];
+  const seen: Array<{ member: SetMember; pattern: string }> = [];
+  for (const m of members) {
+    const own = (m.realtime?.channels ?? []).map((c) => c.pattern);
+    for (const pattern of own) {
+      const taken = seen.find((s) => channelPatternsOverlap(s.pattern, pattern));
+      if (taken) {
+        problems.push({
+          kind: 'realtime-channel',
+          module: m.name,
+          message: `module ${label(m)} declares the realtime channels "${pattern}", which overlap "${taken.pattern}" of module ${label(taken.member)}: one channel could belong to either; only one installed module may own a channel`,
+        });
+      }
+    }
+    for (const pattern of own) seen.push({ member: m, pattern });
   }
   return problems;
 }

@@ -68,6 +68,7 @@ export interface Manifest {
   main?: string;
   api?: Api;
   events?: Events;
+  realtime?: Realtime;
   http?: Http;
   /**
    * Permissions the module defines; tenants grant them to roles. Every permission named "<own alias>.…" that an operation or route uses must be declared here.
@@ -161,6 +162,43 @@ export interface Events {
    * Events the module receives, at least once, through the job queue; each needs a handler under `events` in the module code, keyed by the event name.
    */
   subscribes?: EventName[];
+}
+/**
+ * Realtime channels the module owns (spec 2, Events). The module broadcasts on them with the core operation realtime.broadcast and admits anonymous sockets with realtime.grant_visitor; sockets join them as `join` says. Only one module installed in a tenant may own a channel: overlapping patterns are refused at install.
+ */
+export interface Realtime {
+  /**
+   * @maxItems 50
+   */
+  channels?: RealtimeChannel[];
+}
+/**
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "realtimeChannel".
+ */
+export interface RealtimeChannel {
+  /**
+   * The channels, e.g. "chat.conversation.{id}": a parameter stands for one segment of letters, digits, _ or -. Names starting with "private-" and the platform's own channels are refused.
+   */
+  pattern: string;
+  /**
+   * What is broadcast there, for admins and client authors.
+   */
+  description?: string;
+  join: RealtimeJoin;
+}
+/**
+ * Who may subscribe: members holding `permission`, and/or visitors (anonymous sockets) whose grant from realtime.grant_visitor names the channel.
+ */
+export interface RealtimeJoin {
+  /**
+   * Members holding this permission (or every permission) may join any channel of the pattern. Without it, members may not join.
+   */
+  permission?: string;
+  /**
+   * true: the module may grant anonymous sockets the exact channels of this pattern it names (realtime.grant_visitor).
+   */
+  visitor?: boolean;
 }
 /**
  * REST routes the module adds under /api/v1.

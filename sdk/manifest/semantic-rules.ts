@@ -7,6 +7,7 @@
 import { matchesConsumes } from './compatibility';
 import { childPointer, type ManifestIssue } from './issues';
 import { jsonSchemaIssues, valueIssues } from './json-schema-check';
+import { channelPatternsOverlap, coreChannelProblem } from './channel-patterns';
 import { platformPathProblem } from './route-overlap';
 
 type Obj = Record<string, unknown>;
@@ -51,6 +52,7 @@ export function semanticIssues(doc: unknown): ManifestIssue[] {
   checkOperations(doc, scope);
   checkRoutes(doc, scope);
   checkEvents(doc, scope);
+  checkRealtime(doc, scope);
   checkSchedules(doc, scope);
   checkPermissions(doc, scope);
   checkGraphql(doc, scope);
@@ -122,6 +124,26 @@ function checkRoutes(doc: Obj, s: Scope) {
     const first = seen.get(shape);
     if (first) s.report(`${p}/path`, `${method} ${path} matches the same requests as ${first}`);
     else seen.set(shape, p);
+  });
+}
+
+/** Realtime channel patterns (spec 2, Events): the module's own names, each opened to someone, no two for one channel. */
+function checkRealtime(doc: Obj, s: Scope) {
+  const seen: { pattern: string; pointer: string }[] = [];
+  list(at(doc, 'realtime', 'channels')).forEach((channel, i) => {
+    const p = `/realtime/channels/${i}`;
+    const permission = str(at(channel, 'join', 'permission'));
+    if (permission) s.used.push({ pointer: `${p}/join/permission`, name: permission });
+    if (isObj(at(channel, 'join')) && !permission && at(channel, 'join', 'visitor') !== true) {
+      s.report(`${p}/join`, 'lets nobody join: name a permission members need, or set visitor: true for granted visitors');
+    }
+    const pattern = str(at(channel, 'pattern'));
+    if (!pattern) return;
+    const reserved = coreChannelProblem(pattern);
+    if (reserved) s.report(`${p}/pattern`, reserved);
+    const earlier = seen.find((e) => channelPatternsOverlap(e.pattern, pattern));
+    if (earlier) s.report(`${p}/pattern`, `"${pattern}" overlaps "${earlier.pattern}" (${earlier.pointer}): one channel would have two join rules; declare each channel once`);
+    seen.push({ pattern, pointer: p });
   });
 }
 

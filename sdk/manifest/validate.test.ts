@@ -275,6 +275,36 @@ describe('issue 3 item 1: operation names are <own alias>.<method>', () => {
     expect(pointers(m)).toEqual(['/events/namespace']);
   });
 
+  it('spec 2 Events: realtime channel patterns are the module\'s own, opened to someone, declared once', () => {
+    const m = base();
+    m.permissions.push({ name: 'orders.view', description: 'd' });
+    const channels = (...list: unknown[]) => {
+      m.realtime = { channels: list };
+      const result = validateManifest(m);
+      return result.ok ? [] : result.errors;
+    };
+    expect(channels({ pattern: 'orders.track.{id}', join: { permission: 'orders.view', visitor: true } }, { pattern: 'orders.board', join: { visitor: true } })).toEqual([]);
+    expect(channels({ pattern: 'orders.track.{id}', join: { permission: 'orders.undeclared' } }).map((e) => e.pointer)).toEqual(['/realtime/channels/0/join/permission']);
+    expect(channels({ pattern: 'orders.track.{id}', join: { visitor: false } })).toEqual([
+      { pointer: '/realtime/channels/0/join', message: 'lets nobody join: name a permission members need, or set visitor: true for granted visitors' },
+    ]);
+    expect(channels({ pattern: 'orders.track.{id}', join: {} }).map((e) => e.pointer)).toEqual(['/realtime/channels/0/join']);
+    expect(channels({ pattern: 'orders.track.{id}', join: { visitor: true } }, { pattern: 'orders.{what}.9', join: { visitor: true } })).toEqual([
+      {
+        pointer: '/realtime/channels/1/pattern',
+        message: '"orders.{what}.9" overlaps "orders.track.{id}" (/realtime/channels/0): one channel would have two join rules; declare each channel once',
+      },
+    ]);
+    for (const bad of ['{id}.track', 'orders', 'orders..x', 'orders.{Id}', 'Orders.x', 'orders.x y']) {
+      expect(channels({ pattern: bad, join: { visitor: true } })).toContainEqual({
+        pointer: '/realtime/channels/0/pattern',
+        message: 'must be dot-separated words and {parameters}, starting with a lowercase word, e.g. "chat.conversation.{id}"',
+      });
+    }
+    expect(channels({ pattern: 'private-orders.{id}', join: { visitor: true } })[0].message).toContain('belong to the platform');
+    expect(channels({ pattern: 'private-user.{id}', join: { visitor: true } }).map((e) => e.pointer)).toEqual(['/realtime/channels/0/pattern']);
+  });
+
   it('requires workflow node operations to be provided or consumed', () => {
     const m = base();
     m.workflow = {

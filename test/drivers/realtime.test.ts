@@ -70,7 +70,7 @@ describe.each(kinds())('realtime on one node (%s)', (kind) => {
   beforeAll(async () => {
     node = await startNode(kind, prefix, {
       authorize: (identity, channel) =>
-        channel === `private-tenant.${identity.tenantId}.live-chat` ? identity.userId === 1 : !channel.startsWith('private-'),
+        channel === `private-tenant.${identity.tenantId}.live-chat` ? 'userId' in identity && identity.userId === 1 : !channel.startsWith('private-'),
     });
   });
   afterAll(async () => {
@@ -134,6 +134,33 @@ describe('realtime without an authorize hook', () => {
       expect(await subscribe(c, 'private-user.3')).toEqual({ ok: true });
     } finally {
       for (const s of clients.splice(0)) s.disconnect();
+      await stopNode(node);
+    }
+  });
+});
+
+describe.each(kinds())('realtime while its node stops (%s)', (kind) => {
+  it('drops a broadcast made after close (a job finishing during shutdown) instead of throwing', async () => {
+    const prefix = uniquePrefix(`rt-closed-${kind}`);
+    const node = await startNode(kind, prefix);
+    await stopNode(node);
+    expect(() => node.realtime.broadcast('abc12345', 'private-user.1', '.module.operation', { late: true })).not.toThrow();
+    await flushPrefix(prefix);
+  });
+
+  it('disconnects an identity when its expiresAt passes', async () => {
+    const node = await startNode(kind, uniquePrefix(`rt-expiry-${kind}`));
+    const expiring: Authenticate = async () => ({ tenantId: 'abc12345', visitor: { id: 'v', module: 'm', channels: [] }, expiresAt: Date.now() + 300 });
+    const server = createServer();
+    const realtime = attachRealtime(server, node.drivers, expiring);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const c = await client(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 'anyone', 'abc12345');
+      const reason = await new Promise((resolve) => c.socket.once('disconnect', resolve));
+      expect(reason).toBe('io server disconnect');
+    } finally {
+      await realtime.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
       await stopNode(node);
     }
   });

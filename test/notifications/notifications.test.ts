@@ -209,10 +209,11 @@ describe('spec 1: Events (.notification.created on private-user.{userId})', () =
     expect(await ownerSocket.subscribe(`private-tenant.${owner.tenantId}.live-chat`)).toEqual({ ok: true });
     expect(await bobSocket.subscribe(`private-tenant.${owner.tenantId}.live-chat`)).toEqual({ ok: false, error: 'Forbidden.' });
     expect(await ownerSocket.subscribe(`private-tenant.${globex.id}.live-chat`)).toEqual({ ok: false, error: 'Forbidden.' });
-    // Public conversation channels are open within the tenant; unknown channels are closed.
-    expect(await bobSocket.subscribe('chat.conversation.9')).toEqual({ ok: true });
-    expect(await bobSocket.subscribe('private-anything')).toEqual({ ok: false, error: 'Forbidden.' });
-    expect(await bobSocket.subscribe('made-up.channel')).toEqual({ ok: false, error: 'Forbidden.' });
+    // Conversation channels belong to the live chat module (visitors by grant): with no module
+    // declaring them they are unknown, like any channel nobody declares.
+    expect(await bobSocket.subscribe('chat.conversation.9')).toEqual({ ok: false, error: 'Unknown channel.' });
+    expect(await bobSocket.subscribe('private-anything')).toEqual({ ok: false, error: 'Unknown channel.' });
+    expect(await bobSocket.subscribe('made-up.channel')).toEqual({ ok: false, error: 'Unknown channel.' });
 
     // A refused subscription really receives nothing: Carol's notification does not reach Bob.
     await sendAsCore(tp, owner.tenantId, { user_id: carol.userId, type: 'x.y', title: 'not for bob' });

@@ -24,8 +24,13 @@ export interface Client {
 
 const open: Socket[] = [];
 
-export async function socketClient(url: string, token: string, tenant: string): Promise<Client> {
-  const socket = connect(url, { auth: { token, tenant }, transports: ['websocket'], reconnection: false, forceNew: true });
+export function socketClient(url: string, token: string, tenant: string): Promise<Client> {
+  return socketClientWith(url, { token, tenant });
+}
+
+/** A client with any handshake `auth`, e.g. a visitor's `{ grant, tenant }`. */
+export async function socketClientWith(url: string, auth: Record<string, unknown>): Promise<Client> {
+  const socket = connect(url, { auth, transports: ['websocket'], reconnection: false, forceNew: true });
   open.push(socket);
   const received: Received[] = [];
   const waiters: Array<() => void> = [];
