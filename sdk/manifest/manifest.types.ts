@@ -422,7 +422,7 @@ export interface HttpPublic {
    */
   prefix: string;
   /**
-   * Routes under the prefix. Each names its token path parameter (`token`); `public`, `permission`, `upload` and `stream` do not apply.
+   * Routes under the prefix. Each names its token path parameter (`token`); `permission`, `upload` and `stream` do not apply (`public` is implied).
    *
    * @minItems 1
    */

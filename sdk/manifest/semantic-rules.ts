@@ -152,7 +152,6 @@ function checkPublicRoutes(doc: Obj, s: Scope) {
       if (op && OPERATION.test(op) && !s.provided.has(op)) s.report(`${p}/${key}`, `"${op}" is not in api.provides; a public route calls one of the module's own operations`);
     }
     const why: Record<string, string> = {
-      public: 'every route under http.public is public; remove "public"',
       permission: 'a public route has no user to hold a permission; remove it',
       upload: 'a public route cannot take uploads (anyone could fill the disk); use an authenticated route under http.routes',
       stream: 'streamed files are served by authenticated routes under http.routes; remove "stream"',
