@@ -2,12 +2,13 @@
  * `public_tokens.register` and `public_tokens.revoke`: how a module tells the host which tenant a
  * token of its public routes (http.public; spec 2, Public webhook trigger and the widget endpoints)
  * belongs to. The tenant is always the one the module is running for and the module always the
- * caller: nobody can register a token for another tenant or under another module's prefix. Only the
+ * caller: nobody can register a token for another tenant or under another module's prefix. Module
+ * code has no secure random source of its own, so the host makes the token when none is given. Only the
  * token's sha256 is stored (tokens are long random strings: a fast hash loses nothing), unique per
  * module, so (prefix owner, token) names one tenant. A tenant holds at most PUBLIC_TOKEN_LIMIT tokens
  * per module, so a module (or a tenant admin driving it) cannot fill the central database.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { UniqueConstraintError } from 'sequelize';
 import type { Bus } from '../bus/bus';
 import type { Caller } from '../bus/types';
@@ -37,13 +38,15 @@ export function registerPublicTokenOperations(bus: Bus, deps: { central: Central
 
   bus.registerCore({
     name: 'public_tokens.register',
-    description: "Opens the module's public routes (http.public) to a token for the current tenant: requests to /api/<prefix>/... carrying it run in this tenant. Registering a token twice is a no-op.",
-    input: { type: 'object', required: ['token'], additionalProperties: false, properties: { token: tokenInput, label: { type: 'string', maxLength: 200 } } },
-    output: { type: 'object', required: ['registered'], properties: { registered: { type: 'boolean' } } },
+    description:
+      "Opens the module's public routes (http.public) to a token for the current tenant: requests to /api/<prefix>/... carrying it run in this tenant. Without `token` the host makes a random one (32 characters). Registering a token twice is a no-op.",
+    input: { type: 'object', additionalProperties: false, properties: { token: tokenInput, label: { type: 'string', maxLength: 200 } } },
+    output: { type: 'object', required: ['registered', 'token'], properties: { registered: { type: 'boolean' }, token: { type: 'string' } } },
     public: true,
-    handler: async (input: { token: string; label?: string }, ctx, caller) => {
+    handler: async (input: { token?: string; label?: string }, ctx, caller) => {
       const alias = await owner(caller, ctx.tenantId);
-      const tokenHash = hashToken(input.token);
+      const token = input.token ?? randomBytes(24).toString('base64url');
+      const tokenHash = hashToken(token);
       await deps.central.sequelize.transaction(async (transaction) => {
         // One registration per (tenant, module) at a time, so concurrent calls cannot pass the limit together.
         await deps.central.sequelize.query('SELECT pg_advisory_xact_lock(hashtext($1))', { bind: [`public_tokens:${ctx.tenantId}:${alias}`], transaction });
@@ -61,7 +64,7 @@ export function registerPublicTokenOperations(bus: Bus, deps: { central: Central
           throw err;
         }
       });
-      return { registered: true };
+      return { registered: true, token };
     },
   });
 

@@ -17,7 +17,10 @@ const base = {
 };
 const withPublic = (pub: unknown, extra: Record<string, unknown> = {}) => ({ ...base, ...extra, http: { public: pub } });
 const route = { method: 'POST', path: '/:token', token: 'token', operation: 'hooks.receive' };
-const errorsOf = (doc: unknown) => (validateManifest(doc).errors ?? []).map((e) => `${e.pointer}: ${e.message}`);
+const errorsOf = (doc: unknown) => {
+  const result = validateManifest(doc);
+  return result.ok ? [] : result.errors.map((e) => `${e.pointer}: ${e.message}`);
+};
 
 describe('spec 2: http.public in module.json', () => {
   test('a prefix of several segments with token routes is valid (spec 2: /api/webhooks/workflows/{token})', () => {

@@ -66,6 +66,15 @@ describe('spec 2: public widget endpoints under /api/widget/{token}, the tenant 
     }
   }, 120_000);
 
+  test('without a token of its own, the module gets a random 32-character one from the host, which opens its routes', async () => {
+    const res = await w.asOwner('/widgetry/raw-tokens', { label: 'made by the host' });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ registered: true, token: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/) });
+    const config = await call(`/widget/${res.body.token}/config`);
+    expect(config.status).toBe(200);
+    expect(config.body).toMatchObject({ name: null, tenant: w.owner.tenantId });
+  });
+
   test('a method the path does not take is 405 with Allow', async () => {
     const res = await call(`/widget/${acmeToken}/config`, { method: 'DELETE' });
     expect(res.status).toBe(405);
