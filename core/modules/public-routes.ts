@@ -127,13 +127,9 @@ export function publicModuleRoutes(deps: {
     }
     const origin = req.get('origin');
     const preflightMethod = req.method === 'OPTIONS' ? req.get('access-control-request-method')?.toUpperCase() : undefined;
-    const hit = found.find((f) => serves(f.route, preflightMethod ?? req.method)) ?? (req.method === 'OPTIONS' ? found[0]! : undefined);
-    const methods = methodsOf(found);
-    if (!hit) {
-      res.set('Allow', methods.join(', '));
-      throw new MandiError('METHOD_NOT_ALLOWED', `This public route does not take ${req.method}; it takes ${methods.join(', ')}.`, 405, { allowed: methods });
-    }
-    const { tenant, mod, route, params, token, tokenHash } = hit;
+    const hit = found.find((f) => serves(f.route, preflightMethod ?? req.method));
+    // A preflight or a wrong method spends the budget of a route at the path: every answer has the headers.
+    const { tenant, mod, route, params, token, tokenHash } = hit ?? found[0]!;
     if (route.error_shape) res.locals.errorShape = route.error_shape;
     const [points, seconds] = (route.rate_limit ?? '60/60').split('/').map(Number);
     await run(
@@ -146,6 +142,11 @@ export function publicModuleRoutes(deps: {
       req,
       res,
     );
+    const methods = methodsOf(found);
+    if (!hit && req.method !== 'OPTIONS') {
+      res.set('Allow', methods.join(', '));
+      throw new MandiError('METHOD_NOT_ALLOWED', `This public route does not take ${req.method}; it takes ${methods.join(', ')}.`, 405, { allowed: methods });
+    }
     const corsTarget = { route, tenantId: tenant.id, alias: mod.alias, token, tokenHash };
     if (route.cors) res.vary('Origin');
     const allowed = !!origin && (await cors.allows(corsTarget, origin, String(req.id)));
@@ -154,7 +155,7 @@ export function publicModuleRoutes(deps: {
         res.set('Allow', [...methods, 'OPTIONS'].join(', '));
         return void res.status(204).end();
       }
-      if (!allowed || !serves(route, preflightMethod)) {
+      if (!allowed || !hit) {
         throw new MandiError('ORIGIN_NOT_ALLOWED', `Pages on ${origin} may not call this route with ${preflightMethod}.`, 403, { origin });
       }
       return PublicRouteCors.preflight(res, origin, methods);
@@ -163,11 +164,7 @@ export function publicModuleRoutes(deps: {
 
     // The operation runs in the token's tenant, with no user: whatever reads the context sees that tenant.
     const ctx = currentContext();
-    if (ctx) {
-      ctx.tenant = tenant;
-      ctx.user = undefined;
-      ctx.permissions = undefined;
-    }
+    if (ctx) ctx.tenant = tenant;
     const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
     const { cookie: _cookie, authorization: _authorization, ...headers } = req.headers;
     const input: Record<string, unknown> = {

@@ -52,15 +52,22 @@ describe('spec 2: public widget endpoints under /api/widget/{token}, the tenant 
     }
   });
 
-  test('a tenant that uninstalled the module no longer answers its tokens', async () => {
+  test('a tenant that uninstalled the module no longer answers its tokens; a purge drops them', async () => {
     const wp = await widgetPlatform();
     try {
       const token = newToken();
       await wp.openWidget('globex', token, 'Soon gone');
-      expect((await callPublic(wp.tp.url, `/widget/${token}/config`)).status).toBe(200);
-      const removed = await wp.tp.api('/modules/widgetry', { method: 'DELETE', token: wp.owner.token, tenant: 'acme', headers: { 'x-effective-tenant': 'globex' } });
-      expect(removed.status).toBeLessThan(300);
-      expect((await callPublic(wp.tp.url, `/widget/${token}/config`)).status).toBe(404);
+      const status = async () => (await callPublic(wp.tp.url, `/widget/${token}/config`)).status;
+      expect(await status()).toBe(200);
+      const inGlobex = { token: wp.owner.token, tenant: 'acme', headers: { 'x-effective-tenant': 'globex' } };
+      expect((await wp.tp.api('/modules/widgetry', { method: 'DELETE', ...inGlobex })).status).toBeLessThan(300);
+      expect(await status()).toBe(404);
+      // Uninstalling keeps the data, and with it the tokens: a reinstall answers them again.
+      expect((await wp.tp.api('/modules/widgetry/install', { ...inGlobex, body: {} })).status).toBe(201);
+      expect(await status()).toBe(200);
+      expect((await wp.tp.api('/modules/widgetry?purge=true', { method: 'DELETE', ...inGlobex })).status).toBeLessThan(300);
+      expect((await wp.tp.api('/modules/widgetry/install', { ...inGlobex, body: {} })).status).toBe(201);
+      expect(await status()).toBe(404);
     } finally {
       await wp.tp.close();
     }
@@ -79,6 +86,7 @@ describe('spec 2: public widget endpoints under /api/widget/{token}, the tenant 
     const res = await call(`/widget/${acmeToken}/config`, { method: 'DELETE' });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, HEAD');
+    expect(res.headers.get('x-ratelimit-limit')).toBe('60');
   });
 
   test('/api/v1 stays the platform\'s: a module prefix never shadows it', async () => {
