@@ -49,7 +49,8 @@ export function buildApp(opts: AppOptions): Express {
     req.url = `/api/v1${req.url}`;
     next();
   });
-  if (opts.publicRoutes) app.use('/api', opts.publicRoutes);
+  const publicRoutes = opts.publicRoutes;
+  if (publicRoutes) app.use('/api', (req, res, next) => (modulePublicPath(req.baseUrl + req.path) ? publicRoutes(req, res, next) : next()));
   app.use('/api/v1', api);
   app.use(notFoundHandler(api, '/api/v1'));
   app.use(errorHandler(opts.logger, opts.debugErrors));

@@ -54,9 +54,6 @@ const MAX_CANDIDATES = 8;
 /** The one answer for every miss, whatever the reason. */
 const notFound = () => new MandiError('ROUTE_NOT_FOUND', 'No public route answers this path: the route does not exist, or its token is unknown or revoked.', 404);
 
-/** /api/v1 (any case, as express routes it) is the platform's API, not a module prefix. */
-export const isPlatformApiPath = (pathUnderApi: string) => /^\/v1(?:\/|$)/i.test(pathUnderApi) || pathUnderApi === '/';
-
 export function publicModuleRoutes(deps: {
   central: CentralDb;
   tenants: TenantService;
@@ -118,8 +115,8 @@ export function publicModuleRoutes(deps: {
   const serves = (route: HttpRoute, method: string) => route.method === method || (method === 'HEAD' && route.method === 'GET');
   const methodsOf = (found: Found[]) => [...new Set(found.flatMap((f) => (f.route.method === 'GET' ? ['GET', 'HEAD'] : [f.route.method])))].sort();
 
-  return async (req, res, next) => {
-    if (isPlatformApiPath(req.path)) return next();
+  // Mounted at /api for paths outside /api/v1 only (core/http/app.ts): req.path is /<prefix>/...
+  return async (req, res) => {
     const found = await resolve(req.path);
     if (!found.length) {
       await run(missLimit, req, res);
