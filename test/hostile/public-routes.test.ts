@@ -8,22 +8,26 @@
  *    registering another module's token, to receive requests under that module's prefix;
  *  - header switching: X-Tenant, X-Effective-Tenant, the subdomain, even a super admin's bearer token,
  *    never move a public request out of its token's tenant;
+ *  - leaks: tokens never reach the request log;
  *  - exhaustion: a flood of token registrations (PUBLIC_TOKEN_LIMIT per tenant and module, also when
  *    concurrent), and token guessing, answered by one indistinguishable 404 and then 429
  *    (PUBLIC_MISS_RATE_LIMIT per address).
  */
-import { addFixture, callPublic, newToken, widgetPlatform, type WidgetPlatform } from '../public-routes/support';
 import path from 'node:path';
+import pino from 'pino';
+import { addFixture, callPublic, newToken, widgetPlatform, type WidgetPlatform } from '../public-routes/support';
 
 const TOKEN_LIMIT = 4;
 const MISS_BUDGET = 40;
 
 let w: WidgetPlatform;
+const logLines: string[] = [];
 const acmeToken = newToken();
 const globexToken = newToken();
 
 beforeAll(async () => {
-  w = await widgetPlatform({ PUBLIC_TOKEN_LIMIT: String(TOKEN_LIMIT), PUBLIC_MISS_RATE_LIMIT: `${MISS_BUDGET}/60` });
+  const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) });
+  w = await widgetPlatform({ PUBLIC_TOKEN_LIMIT: String(TOKEN_LIMIT), PUBLIC_MISS_RATE_LIMIT: `${MISS_BUDGET}/60` }, logger);
   for (const name of ['token-thief', 'prefixless']) await addFixture(w.tp, path.join(__dirname, 'fixtures', name));
   for (const alias of ['token_thief', 'prefixless']) {
     const res = await w.tp.api(`/modules/${alias}/install`, { token: w.owner.token, tenant: 'acme', body: {} });
@@ -83,6 +87,18 @@ describe('hostile: header-based tenant switching on public routes', () => {
     expect(res.body).toMatchObject({ name: 'Acme chat', tenant: w.owner.tenantId, user: null, caller: 'http' });
     const other = await call(`/widget/${globexToken}/config`, { headers: { 'x-tenant': 'acme', host: 'acme.mandi.test' } });
     expect(other.body).toMatchObject({ name: 'Globex chat', tenant: w.globexId });
+  });
+});
+
+describe('hostile: token leaks', () => {
+  test('the request log shows a public route with its token masked, for hits and misses alike', async () => {
+    const missed = newToken();
+    await call(`/widget/${acmeToken}/config?ref=${acmeToken}`);
+    await call(`/widget/${missed}/config`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const requests = logLines.filter((l) => l.includes('"msg":"request"') && l.includes('/api/widget/'));
+    expect(requests.map((l) => JSON.parse(l).url)).toEqual(expect.arrayContaining(['/api/widget/:token/config?ref=:token', '/api/widget/:token/config']));
+    expect(logLines.filter((l) => l.includes(acmeToken) || l.includes(missed))).toEqual([]);
   });
 });
 

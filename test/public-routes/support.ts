@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { buildModule } from '../../sdk/build/build-module';
 import { loadModuleFromDir } from '../../core/modules/loaded-module';
+import type { Logger } from '../../core/logger';
 import { httpRequest, startTestPlatform, type TestPlatform } from '../support/test-platform';
 
 export const fixture = (name: string) => path.join(__dirname, 'fixtures', name);
@@ -22,8 +23,8 @@ export interface WidgetPlatform {
   openWidget(tenant: 'acme' | 'globex', token: string, name: string, domains?: string[]): Promise<void>;
 }
 
-export async function widgetPlatform(env: Record<string, string> = {}): Promise<WidgetPlatform> {
-  const tp = await startTestPlatform(env);
+export async function widgetPlatform(env: Record<string, string> = {}, logger?: Logger): Promise<WidgetPlatform> {
+  const tp = await startTestPlatform(env, undefined, logger);
   const owner = await tp.install('acme');
   const made = await tp.api('/admin/tenants', { token: owner.token, tenant: 'acme', body: { name: 'Globex', alias: 'globex' } });
   await addFixture(tp, fixture('widgetry'));
