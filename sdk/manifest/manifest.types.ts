@@ -182,7 +182,7 @@ export interface HttpRoute {
    */
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /**
-   * Express-style path under /api/v1, e.g. "/orders/:id".
+   * Express-style path under /api/v1, e.g. "/orders/:id" (in http.public.routes: under /api/<prefix>, e.g. "/:token/config").
    */
   path: string;
   /**
