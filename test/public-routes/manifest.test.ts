@@ -6,6 +6,7 @@
 import { validateManifest } from '../../sdk/manifest';
 import { declaredManifest } from '../../sdk/build/declared-manifest';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
+import { promote, promoteOk, publishOk } from '../rings/support';
 import { addFixture, fixture } from './support';
 
 const base = {
@@ -86,5 +87,28 @@ describe('spec 2: one installed module owns a public prefix', () => {
     expect(res.body.message).toBe(
       'module widget_clone@1.0.0 serves public routes under /api/widget/v2, which overlaps /api/widget of module widgetry@1.0.0: only one installed module may own a public prefix; choose another prefix',
     );
+  });
+});
+
+describe('spec 2: a ring never releases two modules owning one public prefix', () => {
+  let tp: TestPlatform;
+  let owner: Awaited<ReturnType<TestPlatform['install']>>;
+  beforeAll(async () => {
+    tp = await startTestPlatform();
+    owner = await tp.install('acme');
+    await publishOk(tp, owner.token, fixture('widgetry'));
+    await publishOk(tp, owner.token, fixture('widget-clone'));
+  }, 120_000);
+  afterAll(() => tp.close());
+
+  test('promoting a module whose prefix overlaps a released module\'s is refused, naming both', async () => {
+    await promoteOk(tp, owner.token, 'stable', 'widgetry', '1.0.0');
+    const refused = await promote(tp, owner.token, 'stable', 'widget_clone', '1.0.0');
+    expect(refused.status).toBe(422);
+    expect(refused.body.code).toBe('PROMOTION_REFUSED');
+    expect(refused.body.details.reasons).toContainEqual({
+      kind: 'routes',
+      message: 'in ring stable: module widget_clone@1.0.0 serves public routes under /api/widget/v2, which overlaps /api/widget of module widgetry@1.0.0: only one installed module may own a public prefix; choose another prefix',
+    });
   });
 });
