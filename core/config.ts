@@ -71,6 +71,10 @@ export interface Config {
   apiRateLimit: { points: number; durationSeconds: number };
   /** Bus calls per (tenant, caller, operation) and window. */
   busRateLimit: { points: number; durationSeconds: number };
+  /** Tokens a tenant may hold per module for its public routes (public_tokens.register). */
+  publicTokenLimit: number;
+  /** Requests per client address and window to /api/<prefix>/... that match no registered token (token guessing). */
+  publicMissRateLimit: { points: number; durationSeconds: number };
   /** Check every operation result against its output schema (default: on outside production). */
   busValidateOutput: boolean;
   /** Module event deliveries: attempts per subscriber, and the first retry's delay (doubling after). */
@@ -195,6 +199,8 @@ export function loadConfig(env: Env = process.env): Config {
     workflowRateLimit: rate(env, 'WORKFLOW_RATE_LIMIT', '60/60'),
     apiRateLimit: rate(env, 'API_RATE_LIMIT', '1200/60'),
     busRateLimit: rate(env, 'BUS_RATE_LIMIT', '6000/60'),
+    publicTokenLimit: atLeast(env, 'PUBLIC_TOKEN_LIMIT', 1000, 1),
+    publicMissRateLimit: rate(env, 'PUBLIC_MISS_RATE_LIMIT', '30/60'),
     busValidateOutput: bool(env, 'BUS_VALIDATE_OUTPUT', nodeEnv !== 'production'),
     eventDelivery: { attempts: atLeast(env, 'EVENT_DELIVERY_ATTEMPTS', 5, 1), backoffMs: atLeast(env, 'EVENT_RETRY_BACKOFF_MS', 1000, 0) },
     smtpUrl: env.SMTP_URL || undefined,

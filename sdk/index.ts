@@ -15,6 +15,7 @@ export type {
   ModuleDeclaration,
   OperationDeclaration,
   OperationRoute,
+  PublicOperationRoute,
   TypedHandler,
 } from './runtime/declaration';
 export type { ContextUser, EventHandler, EventInfo, HandlerContext, ModuleDefinition, OperationHandler } from './runtime/context';

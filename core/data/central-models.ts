@@ -100,6 +100,15 @@ export class ModuleInstall extends Model<InferAttributes<ModuleInstall>, InferCr
   declare updated_at: CreationOptional<Date>;
 }
 
+export class ModulePublicToken extends Model<InferAttributes<ModulePublicToken>, InferCreationAttributes<ModulePublicToken>> {
+  declare id: CreationOptional<number>;
+  declare alias: string;
+  declare token_hash: string;
+  declare tenant_id: string;
+  declare label: string | null;
+  declare created_at: CreationOptional<Date>;
+}
+
 // A function, not a shared object: Sequelize writes the column name into each attribute definition.
 const now = () => ({ type: DataTypes.DATE, allowNull: false, defaultValue: DataTypes.NOW });
 const base = { underscored: true, timestamps: false } as const;
@@ -234,8 +243,21 @@ export function defineCentralModels(sequelize: Sequelize) {
     },
     { sequelize, tableName: 'module_installs', ...base },
   );
+  const ModulePublicTokenM = class extends ModulePublicToken {};
+  ModulePublicTokenM.init(
+    {
+      id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
+      alias: { type: DataTypes.STRING(50), allowNull: false },
+      token_hash: { type: DataTypes.STRING(64), allowNull: false },
+      tenant_id: { type: DataTypes.STRING(8), allowNull: false },
+      label: { type: DataTypes.STRING(200), allowNull: true },
+      created_at: now(),
+    },
+    { sequelize, tableName: 'module_public_tokens', ...base },
+  );
   return {
     ModuleInstall: ModuleInstallM,
+    ModulePublicToken: ModulePublicTokenM,
     Tenant: TenantM,
     Domain: DomainM,
     User: UserM,

@@ -1,9 +1,10 @@
 /**
  * The express application: request id and logging, CORS, body parsing with limits, tenant context,
- * the /api/v1 router that features register into (and the one public link outside it), and JSON for
- * every error and unknown route.
+ * the /api/v1 router that features register into (and the one public link outside it), modules'
+ * public routes under /api/<prefix> (spec 2: /api/widget/..., /api/webhooks/workflows/...), and JSON
+ * for every error and unknown route.
  */
-import express, { type Express, type Router } from 'express';
+import express, { type Express, type RequestHandler, type Router } from 'express';
 import { requestLog } from './request-log';
 import type { Logger } from '../logger';
 import { runWithContext } from '../context';
@@ -19,7 +20,12 @@ export interface AppOptions {
   trustProxy: TrustProxy;
   /** Registers the /api/v1 routes. */
   mountApi: (api: Router) => void;
+  /** Modules' public routes, mounted at /api for every path outside /api/v1 (core/modules/public-routes.ts). */
+  publicRoutes?: RequestHandler;
 }
+
+/** Paths under /api/ outside /api/v1 (any case, as express routes): modules' public routes, which answer CORS per route. */
+const modulePublicPath = (path: string) => /^\/api\/(?!v1(?:\/|$))[^/]/i.test(path);
 
 export function buildApp(opts: AppOptions): Express {
   const app = express();
@@ -29,7 +35,8 @@ export function buildApp(opts: AppOptions): Express {
 
   app.use(requestLog(opts.logger));
   const cors = corsMiddleware(opts.corsOrigins);
-  if (cors) app.use(cors);
+  // The core's answer (any origin by default) must not stand in for a module's own per-route decision.
+  if (cors) app.use((req, res, next) => (modulePublicPath(req.path) ? next() : cors(req, res, next)));
   // Everything after this point runs inside the request's AsyncLocalStorage context.
   app.use((req, _res, next) => runWithContext({ requestId: String(req.id) }, next));
   // The raw bytes are kept for webhook routes that verify a sender's signature over them.
@@ -42,6 +49,8 @@ export function buildApp(opts: AppOptions): Express {
     req.url = `/api/v1${req.url}`;
     next();
   });
+  const publicRoutes = opts.publicRoutes;
+  if (publicRoutes) app.use('/api', (req, res, next) => (modulePublicPath(req.baseUrl + req.path) ? publicRoutes(req, res, next) : next()));
   app.use('/api/v1', api);
   app.use(notFoundHandler(api, '/api/v1'));
   app.use(errorHandler(opts.logger, opts.debugErrors));

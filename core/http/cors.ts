@@ -14,7 +14,7 @@ export type CorsOrigins = '*' | string[] | false;
 /** Request headers a browser may send cross-origin (spec 1 and 3, Authentication). */
 const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'X-Tenant', 'X-Effective-Tenant', 'X-Request-Id'];
 /** Response headers a cross-origin script may read. */
-const EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Content-Disposition', 'ETag', 'Allow', 'X-Catalog-Key'];
+export const EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Content-Disposition', 'ETag', 'Allow', 'X-Catalog-Key'];
 
 /** Parses CORS_ORIGINS: unset or `*` → any; `none` (or empty) → off; else comma-separated origins. */
 export function parseCorsOrigins(raw: string | undefined): CorsOrigins {

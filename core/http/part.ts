@@ -22,6 +22,7 @@ import { registerFetchOriginRoutes } from '../modules/fetch-origins-routes';
 import { registerPrivateNetworkRoute } from '../tenancy/private-networks';
 import { adminAuthenticate } from '../../registry';
 import { moduleRoutes } from '../modules/module-routes';
+import { publicModuleRoutes } from '../modules/public-routes';
 import { registerGraphqlRoutes } from '../graphql/graphql-routes';
 import { PLATFORM_VERSION } from '../../sdk/manifest';
 import { registerNotificationRoutes } from '../notifications';
@@ -55,6 +56,7 @@ async function listen(d: HttpDeps): Promise<Listening> {
     debugErrors: config.debugErrors,
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,
+    publicRoutes: publicModuleRoutes({ central, tenants, modules: kernel.modules, bus: kernel.bus, rateLimiter: drivers.rateLimiter, missRateLimit: config.publicMissRateLimit, logger }),
     mountApi: (api) => {
       registerHealthRoutes(api, { central, redisHealth: async () => (await drivers.health()).redis, embeddedDb: dbServer.embedded, version: PLATFORM_VERSION });
       api.use(

@@ -23,6 +23,7 @@ import { ModuleQuarantine } from './module-quarantine';
 import { privateNetworksAllowed } from '../tenancy/private-networks';
 import { ModuleSources } from './module-sources';
 import { registerPlatformOperations } from './platform-operations';
+import { registerPublicTokenOperations } from './public-tokens';
 import { ModuleScheduler } from './module-scheduler';
 
 export interface ModuleKernel {
@@ -43,7 +44,7 @@ export interface ModuleKernel {
 }
 
 export async function createModuleKernel(deps: {
-  config: Pick<Config, 'busRateLimit' | 'busValidateOutput' | 'eventDelivery' | 'moduleDbRoles' | 'sandboxMaxMemoryMb' | 'moduleQuarantineSeconds'>;
+  config: Pick<Config, 'busRateLimit' | 'publicTokenLimit' | 'busValidateOutput' | 'eventDelivery' | 'moduleDbRoles' | 'sandboxMaxMemoryMb' | 'moduleQuarantineSeconds'>;
   central: CentralDb;
   tenantDbs: TenantDatabases;
   drivers: Drivers;
@@ -98,6 +99,7 @@ export async function createModuleKernel(deps: {
   const bus = new Bus({ modules, invoker, rateLimiter: drivers.rateLimiter, audit, clock, logger, rateLimit: deps.config.busRateLimit, validateOutput: deps.config.busValidateOutput });
   invoker.attach(bus);
   registerPlatformOperations(bus, central);
+  registerPublicTokenOperations(bus, { central, modules, limit: deps.config.publicTokenLimit });
   registerWebhookOperations(bus, central);
   registerViewOperations(bus, moduleData);
 

@@ -157,6 +157,8 @@ export class ModuleHost {
     await this.deps.moduleData.uninstall(tenantId, alias, { purge: !!opts.purge });
     if (opts.purge) {
       await this.deps.central.models.ModuleInstall.destroy({ where: { tenant_id: tenantId, alias } });
+      // Its public tokens go with its data (kept data keeps them: a reinstall answers them again).
+      await this.deps.central.models.ModulePublicToken.destroy({ where: { tenant_id: tenantId, alias } });
       this.changed(tenantId);
     } else await this.record(tenantId, alias, mod.manifest.version, 'uninstalled');
   }

@@ -1,7 +1,7 @@
 /**
  * module.json from a module's declarations (the `declaration` its bundle exports, read at build
  * time): operations become api.provides entries named "<module>.<key>", their routes http.routes,
- * event handlers events.subscribes; every other field is the manifest's own. The result is plain
+ * their public routes http.public.routes under `public_prefix`, event handlers events.subscribes; every other field is the manifest's own. The result is plain
  * JSON (handlers and TypeBox's symbol-keyed markers dropped), in a fixed field order, so the same
  * declarations always give the same file.
  */
@@ -17,21 +17,21 @@ const ORDER = [
 
 export function declaredManifest(declaration: unknown): unknown {
   if (typeof declaration !== 'object' || declaration === null) return declaration;
-  const { operations, consumes, events, ...rest } = declaration as Obj;
+  const { operations, consumes, events, public_prefix: publicPrefix, ...rest } = declaration as Obj;
   const name = rest.name;
   const provides: Operation[] = [];
   const routes: HttpRoute[] = [];
+  const publicRoutes: HttpRoute[] = [];
   for (const [method, op] of Object.entries(isObj(operations) ? operations : {})) {
     if (!isObj(op)) {
       provides.push(op as Operation); // the schema check names what is wrong with it
       continue;
     }
-    const { handler: _handler, http, input, output, ...meta } = op;
+    const { handler: _handler, http, public_http: publicHttp, input, output, ...meta } = op;
     const opName = `${String(name)}.${method}`;
     provides.push({ name: opName, ...meta, input, output } as Operation);
-    for (const route of http === undefined ? [] : Array.isArray(http) ? http : [http]) {
-      routes.push({ ...(route as Obj), operation: opName } as HttpRoute);
-    }
+    for (const route of listOf(http)) routes.push({ ...(route as Obj), operation: opName } as HttpRoute);
+    for (const route of listOf(publicHttp)) publicRoutes.push({ ...(route as Obj), operation: opName } as HttpRoute);
   }
   const sections: Obj = { ...rest };
   sections.api = { provides, ...(consumes === undefined ? {} : { consumes }) };
@@ -39,7 +39,11 @@ export function declaredManifest(declaration: unknown): unknown {
     const { subscribes, ...eventRest } = events;
     sections.events = { ...eventRest, ...(isObj(subscribes) ? { subscribes: Object.keys(subscribes) } : {}) };
   }
-  if (routes.length > 0) sections.http = { routes };
+  const http: Obj = {};
+  if (routes.length > 0) http.routes = routes;
+  // A prefix without routes, or routes without a prefix, is still written: the schema says what is missing.
+  if (publicPrefix !== undefined || publicRoutes.length > 0) http.public = { prefix: publicPrefix, routes: publicRoutes };
+  if (Object.keys(http).length > 0) sections.http = http;
 
   const manifest: Obj = {};
   for (const key of ORDER) if (sections[key] !== undefined) manifest[key] = sections[key];
@@ -51,6 +55,8 @@ export function declaredManifest(declaration: unknown): unknown {
 export function manifestText(manifest: unknown): string {
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }
+
+const listOf = (v: unknown): unknown[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
 function isObj(value: unknown): value is Obj {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,4 +1,5 @@
 import { checkDependencies, checkPlatform, matchesConsumes, PLATFORM_VERSION } from './compatibility';
+import type { HttpRoute } from './manifest.types';
 
 const mod = (name: string, version: string, dependencies?: Record<string, string>) => ({ name, version, dependencies });
 
@@ -195,5 +196,24 @@ describe('DESIGN Rings and the registry: no two modules of a set serve one reque
 
   it('leaves overlaps inside one module to that module (it declared both)', () => {
     expect(checkDependencies([withRoutes('orders', 'GET /orders/:id', 'GET /orders/stats')])).toEqual([]);
+  });
+});
+
+describe('spec 2: one installed module owns a public prefix (http.public)', () => {
+  const withPrefix = (name: string, prefix: string) => ({
+    ...mod(name, '1.0.0'),
+    http: { public: { prefix, routes: [{ method: 'POST', path: '/:token', token: 'token', operation: `${name}.op` }] as [HttpRoute] } },
+  });
+  const clash = (a: string, b: string) => checkDependencies([withPrefix('chat', a), withPrefix('tools', b)]).map((p) => p.kind);
+
+  it('refuses a prefix equal to, inside or around another module\'s, as a route clash', () => {
+    expect(clash('widget', 'widget')).toEqual(['route']);
+    expect(clash('widget', 'widget/v2')).toEqual(['route']);
+    expect(clash('webhooks/workflows', 'webhooks')).toEqual(['route']);
+  });
+
+  it('allows prefixes that share only leading characters or no segment', () => {
+    expect(clash('widget', 'widgets')).toEqual([]);
+    expect(clash('webhooks/workflows', 'webhooks/orders')).toEqual([]);
   });
 });

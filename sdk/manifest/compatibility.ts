@@ -6,7 +6,7 @@
 import semver from 'semver';
 import type { HttpRoute, Manifest } from './manifest.types';
 import { channelPatternsOverlap } from './channel-patterns';
-import { routesOverlap } from './route-overlap';
+import { prefixesOverlap, routesOverlap } from './route-overlap';
 
 /** The platform release this core implements; module `compatibility.platform` ranges are checked against it. */
 export const PLATFORM_VERSION = '2.0.0';
@@ -54,9 +54,10 @@ type SetMember = Pick<Manifest, 'name' | 'version' | 'dependencies' | 'events' |
  * Problems of a set of modules installed together (one ring's release): a dependency not installed,
  * installed at a version outside the range, an alias listed twice, a dependency cycle, an
  * events.namespace that is another module's alias or namespace (its events could be forged), or a
- * route of one module that could take requests meant for another's (their bodies could be read), or
- * a realtime channel pattern of one module that could match another's channels (it could broadcast
- * to, or grant visitors, the other's sockets).
+ * route of one module that could take requests meant for another's (their bodies could be read),
+ * including a public prefix (http.public) another module owns, or a realtime channel pattern of one
+ * module that could match another's channels (it could broadcast to, or grant visitors, the other's
+ * sockets).
  */
 export function checkDependencies(manifests: readonly SetMember[]): CompatibilityProblem[] {
   const problems: CompatibilityProblem[] = [];
@@ -96,6 +97,7 @@ export function checkDependencies(manifests: readonly SetMember[]): Compatibilit
   problems.push(...namespaceClashes([...byAlias.values()]));
   problems.push(...routeClashes([...byAlias.values()]));
   problems.push(...channelClashes([...byAlias.values()]));
+  problems.push(...publicPrefixClashes([...byAlias.values()]));
 
   for (const cycle of findCycles(byAlias)) {
     problems.push({
@@ -167,6 +169,29 @@ function channelClashes(members: readonly SetMember[]): CompatibilityProblem[] {
       }
     }
     for (const pattern of own) seen.push({ member: m, pattern });
+  }
+  return problems;
+}
+
+/**
+ * Public prefixes (http.public) two modules would share: /api/widget/... must reach one module only,
+ * or one could be handed the tokens, bodies and signatures meant for another. Reported as route
+ * clashes, so install, promotion and publish refuse them as they refuse overlapping routes.
+ */
+function publicPrefixClashes(members: readonly SetMember[]): CompatibilityProblem[] {
+  const problems: CompatibilityProblem[] = [];
+  const seen: Array<{ member: SetMember; prefix: string }> = [];
+  for (const m of members) {
+    const prefix = m.http?.public?.prefix;
+    if (!prefix) continue;
+    const taken = seen.find((s) => prefixesOverlap(s.prefix, prefix));
+    if (taken) {
+      problems.push({
+        kind: 'route',
+        module: m.name,
+        message: `module ${label(m)} serves public routes under /api/${prefix}, which overlaps /api/${taken.prefix} of module ${label(taken.member)}: only one installed module may own a public prefix; choose another prefix`,
+      });
+    } else seen.push({ member: m, prefix });
   }
   return problems;
 }

@@ -201,13 +201,14 @@ export interface RealtimeJoin {
   visitor?: boolean;
 }
 /**
- * REST routes the module adds under /api/v1.
+ * REST routes the module adds under /api/v1, and public routes under a prefix of its own outside it.
  */
 export interface Http {
   /**
    * Each route dispatches to one provided operation; path and query parameters and the body reach the handler as its input.
    */
   routes?: HttpRoute[];
+  public?: HttpPublic;
 }
 /**
  * This interface was referenced by `Manifest`'s JSON-Schema
@@ -219,7 +220,7 @@ export interface HttpRoute {
    */
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /**
-   * Express-style path under /api/v1, e.g. "/orders/:id".
+   * Express-style path under /api/v1, e.g. "/orders/:id" (in http.public.routes: under /api/<prefix>, e.g. "/:token/config").
    */
   path: string;
   /**
@@ -239,15 +240,29 @@ export interface HttpRoute {
    */
   public?: boolean;
   /**
-   * Requests per client address and window for a public route, as points/seconds (default 60/60).
+   * Requests per window for a public route, as points/seconds (default 60/60): per client address on http.routes, per token and client address on http.public.routes (spec 2, Limits: webhook endpoints 120/60, execute endpoints 30/60).
    */
   rate_limit?: string;
+  /**
+   * Only in http.public.routes, where it is required: the path parameter (without the colon) holding the token the tenant is resolved from, e.g. "token" for "/:token/config".
+   */
+  token?: string;
+  cors?: RouteCors;
   /**
    * Status of a successful answer (default 201 for POST, else 200); 202 for work accepted into a queue.
    */
   success_status?: 200 | 201 | 202 | 204;
   upload?: RouteUpload;
   stream?: RouteStream;
+}
+/**
+ * Only in http.public.routes: browsers on other sites may call the route when the module allows their Origin. The host calls the operation with {token, origin} and expects {allow: boolean}; it answers preflights itself and caches each decision for 30 seconds.
+ */
+export interface RouteCors {
+  /**
+   * The provided operation that decides whether an origin may call the route with a token.
+   */
+  operation: string;
 }
 /**
  * The route takes a multipart/form-data body with one file: the host streams the file to its upload store (never into the sandbox) and the operation receives upload: {id, filename, size, content_type} plus the other form fields. A file over max_bytes gets 413, another content type 415, a missing file 422. The module hands the upload id to a core operation such as files.process_csv.
@@ -435,6 +450,21 @@ export interface RouteStream {
    * Streams of this route served at once per node; more get 429.
    */
   concurrency?: number;
+}
+/**
+ * Public routes served at /api/<prefix><path>, outside /api/v1 (spec 2: /api/widget/{token}/..., /api/webhooks/workflows/{token}): no authentication, no X-Tenant; the tenant is the one that registered the route's token with public_tokens.register. Only one installed module of a ring may own a prefix.
+ */
+export interface HttpPublic {
+  /**
+   * Path under /api/ the module owns, e.g. "widget" or "webhooks/workflows"; "v1" and the platform's own areas are refused.
+   */
+  prefix: string;
+  /**
+   * Routes under the prefix. Each names its token path parameter (`token`); `permission`, `upload` and `stream` do not apply (`public` is implied).
+   *
+   * @minItems 1
+   */
+  routes: [HttpRoute, ...HttpRoute[]];
 }
 /**
  * This interface was referenced by `Manifest`'s JSON-Schema

@@ -60,3 +60,22 @@ export function platformPathProblem(path: string): string | null {
   if (PLATFORM_PATH_AREAS.has(first.toLowerCase())) return `/${first} belongs to the platform's own routes; choose a path of the module's own`;
   return null;
 }
+
+/**
+ * Why a module may not own `prefix` under /api/ for its public routes (http.public), or null when it
+ * may: /api/v1 is the platform's API, and its areas' names stay the platform's outside it too, so
+ * that /api/auth or /api/admin never answer in a module's name.
+ */
+export function publicPrefixProblem(prefix: string): string | null {
+  const first = prefix.split('/')[0]!.toLowerCase();
+  if (first === 'v1') return '/api/v1 is the platform\'s own API; choose a prefix of the module\'s own, e.g. its alias';
+  if (PLATFORM_PATH_AREAS.has(first)) return `"${first}" is an area of the platform's own routes; choose a prefix of the module's own, e.g. its alias`;
+  return null;
+}
+
+/** Whether two public prefixes could take the same request: equal, or one the leading segments of the other. */
+export function prefixesOverlap(a: string, b: string): boolean {
+  const x = a.toLowerCase().split('/');
+  const y = b.toLowerCase().split('/');
+  return x.slice(0, y.length).every((s, i) => s === y[i]);
+}

@@ -8,7 +8,7 @@ import { matchesConsumes } from './compatibility';
 import { childPointer, type ManifestIssue } from './issues';
 import { jsonSchemaIssues, valueIssues } from './json-schema-check';
 import { channelPatternsOverlap, coreChannelProblem } from './channel-patterns';
-import { platformPathProblem } from './route-overlap';
+import { platformPathProblem, publicPrefixProblem } from './route-overlap';
 
 type Obj = Record<string, unknown>;
 
@@ -51,6 +51,7 @@ export function semanticIssues(doc: unknown): ManifestIssue[] {
   checkDependencies(doc, scope);
   checkOperations(doc, scope);
   checkRoutes(doc, scope);
+  checkPublicRoutes(doc, scope);
   checkEvents(doc, scope);
   checkRealtime(doc, scope);
   checkSchedules(doc, scope);
@@ -111,19 +112,62 @@ function checkRoutes(doc: Obj, s: Scope) {
     }
     const pageOp = str(at(route, 'stream', 'page_operation'));
     if (pageOp && OPERATION.test(pageOp) && !s.provided.has(pageOp)) s.report(`${p}/stream/page_operation`, `"${pageOp}" is not in api.provides`);
+    for (const key of ['token', 'cors']) {
+      if (at(route, key) !== undefined) s.report(`${p}/${key}`, `"${key}" applies to routes under http.public (served outside /api/v1, the tenant taken from a token); move the route there or remove it`);
+    }
     const path = str(at(route, 'path'));
     if (!path) return;
     const reserved = platformPathProblem(path);
     if (reserved) s.report(`${p}/path`, reserved);
-    if (!method) return;
-    const params: string[] = path.match(/:[A-Za-z_][A-Za-z0-9_]*/g) ?? [];
-    const repeated = params.find((param, k) => params.indexOf(param) !== k);
-    if (repeated) s.report(`${p}/path`, `uses the parameter ${repeated} twice`);
-    // "/orders/:id" and "/orders/:orderId" match the same requests.
-    const shape = `${method} ${path.replace(/:[A-Za-z_][A-Za-z0-9_]*/g, ':')}`;
-    const first = seen.get(shape);
-    if (first) s.report(`${p}/path`, `${method} ${path} matches the same requests as ${first}`);
-    else seen.set(shape, p);
+    checkPathParams(s, p, method, path, seen);
+  });
+}
+
+/** A parameter used twice, or a route matching the same requests as an earlier one; returns the path's parameters. */
+function checkPathParams(s: Scope, p: string, method: string | undefined, path: string, seen: Map<string, string>): string[] {
+  const params: string[] = path.match(/:[A-Za-z_][A-Za-z0-9_]*/g) ?? [];
+  if (!method) return params;
+  const repeated = params.find((param, k) => params.indexOf(param) !== k);
+  if (repeated) s.report(`${p}/path`, `uses the parameter ${repeated} twice`);
+  // "/orders/:id" and "/orders/:orderId" match the same requests.
+  const shape = `${method} ${path.replace(/:[A-Za-z_][A-Za-z0-9_]*/g, ':')}`;
+  const first = seen.get(shape);
+  if (first) s.report(`${p}/path`, `${method} ${path} matches the same requests as ${first}`);
+  else seen.set(shape, p);
+  return params;
+}
+
+/**
+ * http.public (spec 2: /api/widget/{token}/..., /api/webhooks/workflows/{token}): a prefix the
+ * platform does not use, and routes that each name the path parameter their token is in, since the
+ * token is the only thing that says which tenant a request is for. Nothing that needs a user applies.
+ */
+function checkPublicRoutes(doc: Obj, s: Scope) {
+  const prefix = str(at(doc, 'http', 'public', 'prefix'));
+  const reserved = prefix && publicPrefixProblem(prefix);
+  if (reserved) s.report('/http/public/prefix', reserved);
+  const seen = new Map<string, string>();
+  list(at(doc, 'http', 'public', 'routes')).forEach((route, i) => {
+    const p = `/http/public/routes/${i}`;
+    for (const key of ['operation', 'cors/operation']) {
+      const op = str(at(route, ...key.split('/')));
+      if (op && OPERATION.test(op) && !s.provided.has(op)) s.report(`${p}/${key}`, `"${op}" is not in api.provides; a public route calls one of the module's own operations`);
+    }
+    const why: Record<string, string> = {
+      permission: 'a public route has no user to hold a permission; remove it',
+      upload: 'a public route cannot take uploads (anyone could fill the disk); use an authenticated route under http.routes',
+      stream: 'streamed files are served by authenticated routes under http.routes; remove "stream"',
+    };
+    for (const [key, message] of Object.entries(why)) if (at(route, key) !== undefined) s.report(`${p}/${key}`, message);
+    const path = str(at(route, 'path'));
+    if (!path) return;
+    const params = checkPathParams(s, p, str(at(route, 'method')), path, seen);
+    const token = str(at(route, 'token'));
+    if (token === undefined) {
+      s.report(`${p}/token`, `name the path parameter that holds the token the tenant is resolved from, e.g. "token" with the path "/:token${path === '/' ? '' : path}"`);
+    } else if (!params.includes(`:${token}`)) {
+      s.report(`${p}/token`, `"${token}" is not a parameter of the path ${path}; add :${token} to it`);
+    }
   });
 }
 

@@ -12,6 +12,12 @@ import type { EventHandler, HandlerContext } from './context';
 /** A route to an operation, declared on it: a manifest http.routes entry without `operation`. */
 export type OperationRoute = Omit<HttpRoute, 'operation'>;
 
+/**
+ * A public route to an operation (http.public.routes), under the module's `public_prefix`: no user,
+ * the tenant resolved from the token in the path parameter named by `token`.
+ */
+export type PublicOperationRoute = Omit<HttpRoute, 'operation' | 'public' | 'permission' | 'upload' | 'stream' | 'token'> & { token: string };
+
 /** A handler whose input and output types are those of its schemas. */
 export type TypedHandler<I extends TSchema, O extends TSchema> = (input: Static<I>, ctx: HandlerContext) => Static<O> | Promise<Static<O>>;
 
@@ -25,6 +31,8 @@ export interface OperationDeclaration<I extends TSchema, O extends TSchema> exte
   output: O;
   /** HTTP routes to this operation (http.routes, in declaration order). */
   http?: OperationRoute | OperationRoute[];
+  /** Public routes to this operation under the module's `public_prefix` (http.public.routes, in declaration order). */
+  public_http?: PublicOperationRoute | PublicOperationRoute[];
   handler: TypedHandler<I, O>;
 }
 
@@ -53,6 +61,8 @@ export interface ModuleDeclaration<Ops extends Record<string, AnyDeclaredOperati
   /** Operations of other modules this one calls (api.consumes). */
   consumes?: string[];
   events?: EventDeclarations;
+  /** http.public.prefix: the path under /api/ the module's public routes (`public_http`) are served at, e.g. "widget". */
+  public_prefix?: string;
 }
 
 /**

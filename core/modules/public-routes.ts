@@ -1,0 +1,178 @@
+/**
+ * Modules' public routes (http.public), served at /api/<prefix><path> outside /api/v1 (spec 2:
+ * `/api/webhooks/workflows/{token}` and `/api/widget/{token}/...`, unversioned, no authentication).
+ * The tenant comes from the token alone, never from X-Tenant, X-Effective-Tenant or the subdomain:
+ * every path segment shaped like a token is hashed and looked up among the tokens modules registered
+ * (public_tokens.register); a row names the module and the tenant, and the request is that module's
+ * when the tenant (active) runs it, its prefix and one of its routes match the path, and the route's
+ * token parameter is the registered token. Anything else (unknown or revoked token, a module no
+ * longer installed, another module's token) is the same 404, with the same body, so answers say
+ * nothing about which tokens exist; misses spend a per-address budget (PUBLIC_MISS_RATE_LIMIT), so
+ * tokens cannot be found by trying.
+ * A matched route is limited per token and client address by its `rate_limit` (spec 2, Limits: one
+ * visitor on a busy widget does not spend the budget of the others, nor one token another's), with
+ * the X-RateLimit-* headers on every answer. The operation runs with no user, called from the http
+ * edge, with input = query, then body, then path parameters (the token among them), plus
+ * `_request: {headers, raw_body}` so that a webhook can check a sender's signature.
+ */
+import type { Request, RequestHandler, Response } from 'express';
+import { match, type MatchFunction } from 'path-to-regexp';
+import type { HttpRoute } from '../../sdk/manifest';
+import type { Bus } from '../bus/bus';
+import { currentContext, type TenantRef } from '../context';
+import type { CentralDb } from '../data/central-db';
+import { rateLimit, type RateLimiter } from '../drivers';
+import { MandiError } from '../errors';
+import type { Logger } from '../logger';
+import { addressBucket } from '../net/address-bucket';
+import type { TenantService } from '../tenancy/tenant-service';
+import type { LoadedModule } from './loaded-module';
+import type { ModuleHost } from './module-host';
+import { PublicRouteCors } from './public-route-cors';
+import { hashToken, PUBLIC_TOKEN } from './public-tokens';
+
+type Params = Record<string, string | string[]>;
+
+interface CompiledRoute {
+  route: HttpRoute & { token: string };
+  match: MatchFunction<Params>;
+}
+
+interface Found {
+  tenant: TenantRef;
+  mod: LoadedModule;
+  route: CompiledRoute['route'];
+  params: Params;
+  token: string;
+  tokenHash: string;
+}
+
+const SUCCESS_STATUS: Record<string, number> = { POST: 201 };
+/** Token-shaped segments looked up per request: a path longer than this gains a guesser nothing. */
+const MAX_CANDIDATES = 8;
+
+/** The one answer for every miss, whatever the reason. */
+const notFound = () => new MandiError('ROUTE_NOT_FOUND', 'No public route answers this path: the route does not exist, or its token is unknown or revoked.', 404);
+
+export function publicModuleRoutes(deps: {
+  central: CentralDb;
+  tenants: TenantService;
+  modules: ModuleHost;
+  bus: Bus;
+  rateLimiter: RateLimiter;
+  missRateLimit: { points: number; durationSeconds: number };
+  logger: Logger;
+}): RequestHandler {
+  const cors = new PublicRouteCors({ bus: deps.bus, logger: deps.logger });
+  const missLimit = rateLimit(deps.rateLimiter, { name: 'public-route-miss', ...deps.missRateLimit });
+  const run = (gate: RequestHandler, req: Request, res: Response) =>
+    new Promise<void>((resolve, reject) => gate(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+
+  const compiled = new WeakMap<LoadedModule, CompiledRoute[]>();
+  const routesOf = (mod: LoadedModule): CompiledRoute[] => {
+    let list = compiled.get(mod);
+    if (!list) {
+      const pub = mod.manifest.http?.public;
+      list = (pub?.routes ?? []).flatMap(({ token, ...route }) =>
+        token === undefined ? [] : [{ route: { ...route, token }, match: match<Params>(`/${pub!.prefix}${route.path}`, { decode: decodeURIComponent }) }],
+      );
+      compiled.set(mod, list);
+    }
+    return list;
+  };
+
+  /** Every route (any method) at `path` whose token parameter holds a token its module registered in an active tenant that runs it. */
+  const resolve = async (path: string): Promise<Found[]> => {
+    const candidates = new Map<string, string>();
+    for (const segment of path.split('/')) {
+      let value: string;
+      try {
+        value = decodeURIComponent(segment);
+      } catch {
+        continue;
+      }
+      if (PUBLIC_TOKEN.test(value) && candidates.size < MAX_CANDIDATES) candidates.set(hashToken(value), value);
+    }
+    if (!candidates.size) return [];
+    const rows = await deps.central.models.ModulePublicToken.findAll({ where: { token_hash: [...candidates.keys()] }, attributes: ['alias', 'tenant_id', 'token_hash'] });
+    const found: Found[] = [];
+    for (const row of rows) {
+      const tenant = await deps.tenants.resolve(row.tenant_id);
+      if (!tenant || tenant.status !== 'active') continue;
+      const mod = (await deps.modules.modulesFor(tenant.id)).byAlias.get(row.alias);
+      if (!mod) continue;
+      for (const r of routesOf(mod)) {
+        const m = r.match(path);
+        if (m && m.params[r.route.token] === candidates.get(row.token_hash)) {
+          found.push({ tenant, mod, route: r.route, params: m.params, token: candidates.get(row.token_hash)!, tokenHash: row.token_hash });
+        }
+      }
+    }
+    return found;
+  };
+
+  // HEAD is a GET whose body node drops, as express does for core routes.
+  const serves = (route: HttpRoute, method: string) => route.method === method || (method === 'HEAD' && route.method === 'GET');
+  const methodsOf = (found: Found[]) => [...new Set(found.flatMap((f) => (f.route.method === 'GET' ? ['GET', 'HEAD'] : [f.route.method])))].sort();
+
+  // Mounted at /api for paths outside /api/v1 only (core/http/app.ts): req.path is /<prefix>/...
+  return async (req, res) => {
+    // Tokens open a tenant's routes to anyone holding them: like bearer tokens, they stay out of the logs.
+    res.locals.logUrl = req.originalUrl.replace(/[^/?&=]+/g, (part) => (PUBLIC_TOKEN.test(part) ? ':token' : part));
+    const found = await resolve(req.path);
+    if (!found.length) {
+      await run(missLimit, req, res);
+      throw notFound();
+    }
+    const origin = req.get('origin');
+    const preflightMethod = req.method === 'OPTIONS' ? req.get('access-control-request-method')?.toUpperCase() : undefined;
+    const hit = found.find((f) => serves(f.route, preflightMethod ?? req.method));
+    // A preflight or a wrong method spends the budget of a route at the path: every answer has the headers.
+    const { tenant, mod, route, params, token, tokenHash } = hit ?? found[0]!;
+    if (route.error_shape) res.locals.errorShape = route.error_shape;
+    const [points, seconds] = (route.rate_limit ?? '60/60').split('/').map(Number);
+    await run(
+      rateLimit(deps.rateLimiter, {
+        name: `public-route:${mod.alias}:${route.method} ${route.path}`,
+        points: points!,
+        durationSeconds: seconds!,
+        key: () => `${tokenHash}:${addressBucket(req.ip ?? 'unknown')}`,
+      }),
+      req,
+      res,
+    );
+    const methods = methodsOf(found);
+    if (!hit && req.method !== 'OPTIONS') {
+      res.set('Allow', methods.join(', '));
+      throw new MandiError('METHOD_NOT_ALLOWED', `This public route does not take ${req.method}; it takes ${methods.join(', ')}.`, 405, { allowed: methods });
+    }
+    const corsTarget = { route, tenantId: tenant.id, alias: mod.alias, token, tokenHash };
+    if (route.cors) res.vary('Origin');
+    const allowed = !!origin && (await cors.allows(corsTarget, origin, String(req.id)));
+    if (req.method === 'OPTIONS') {
+      if (!origin || !preflightMethod) {
+        res.set('Allow', [...methods, 'OPTIONS'].join(', '));
+        return void res.status(204).end();
+      }
+      if (!allowed || !hit) {
+        throw new MandiError('ORIGIN_NOT_ALLOWED', `Pages on ${origin} may not call this route with ${preflightMethod}.`, 403, { origin });
+      }
+      return PublicRouteCors.preflight(res, origin, methods);
+    }
+    if (allowed) PublicRouteCors.allowOn(res, origin!);
+
+    // The operation runs in the token's tenant, with no user: whatever reads the context sees that tenant.
+    const ctx = currentContext();
+    if (ctx) ctx.tenant = tenant;
+    const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+    const { cookie: _cookie, authorization: _authorization, ...headers } = req.headers;
+    const input: Record<string, unknown> = {
+      ...(req.query as Record<string, unknown>),
+      ...body,
+      ...params,
+      _request: { headers, raw_body: (req as { rawBody?: Buffer }).rawBody?.toString('utf8') ?? '' },
+    };
+    const result = await deps.bus.call({ kind: 'edge', via: 'http' }, route.operation, input, { tenantId: tenant.id, user: null, permissions: new Set(), requestId: ctx?.requestId }, { coerce: true });
+    res.status(route.success_status ?? SUCCESS_STATUS[req.method] ?? 200).json(result === undefined ? null : result);
+  };
+}
