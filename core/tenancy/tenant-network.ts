@@ -116,37 +116,30 @@ export class TenantNetwork {
     return row?.relation;
   }
 
-  /** The tenants below `parentId`: direct ones, or the whole subtree; oldest first, a page at a time. */
-  async subResellers(parentId: string, o: { subtree: boolean; status?: LinkStatus; page: number; perPage: number }): Promise<Page<SubReseller>> {
+  /** The tenants below `parentId`: direct ones, or the whole subtree (or just `only` among them); oldest first, a page at a time. */
+  async subResellers(parentId: string, o: { subtree: boolean; status?: LinkStatus; only?: string; page: number; perPage: number }): Promise<Page<SubReseller>> {
     const scope = o.subtree
       ? `WITH RECURSIVE below AS (
            SELECT tenant_id FROM tenant_links WHERE parent_id = $1
            UNION ALL SELECT l.tenant_id FROM tenant_links l JOIN below b ON l.parent_id = b.tenant_id
          )`
       : 'WITH below AS (SELECT tenant_id FROM tenant_links WHERE parent_id = $1)';
-    const where = o.status ? 'AND l.status = $4' : '';
-    const bind: unknown[] = [parentId, o.perPage, (o.page - 1) * o.perPage, ...(o.status ? [o.status] : [])];
-    const rows = await this.query<SubReseller & { total: string }>(
+    const bind: unknown[] = [parentId];
+    const filters = ['true'];
+    if (o.status) filters.push(`l.status = $${bind.push(o.status)}`);
+    if (o.only) filters.push(`l.tenant_id = $${bind.push(o.only)}`);
+    const from = `FROM below b JOIN tenant_links l ON l.tenant_id = b.tenant_id JOIN tenants t ON t.id = l.tenant_id WHERE ${filters.join(' AND ')}`;
+    const [{ n }] = await this.query<{ n: string }>(`${scope} SELECT count(*) AS n ${from}`, bind);
+    const rows = await this.query<SubReseller>(
       `${scope}
        SELECT l.tenant_id, l.parent_id, l.level, l.status, l.status_changed_at, l.created_at, t.name, t.status AS tenant_status,
-              (SELECT d.domain FROM domains d WHERE d.tenant_id = l.tenant_id AND d.kind = 'alias' ORDER BY d.id LIMIT 1) AS alias,
-              count(*) OVER () AS total
-         FROM below b JOIN tenant_links l ON l.tenant_id = b.tenant_id JOIN tenants t ON t.id = l.tenant_id
-        WHERE true ${where}
+              (SELECT d.domain FROM domains d WHERE d.tenant_id = l.tenant_id AND d.kind = 'alias' ORDER BY d.id LIMIT 1) AS alias
+         ${from}
         ORDER BY l.level, l.created_at, l.tenant_id
-        LIMIT $2 OFFSET $3`,
-      bind,
+        LIMIT $${bind.length + 1} OFFSET $${bind.length + 2}`,
+      [...bind, o.perPage, (o.page - 1) * o.perPage],
     );
-    const total = rows.length ? Number(rows[0].total) : await this.countBelow(scope, parentId, o.status);
-    return { items: rows.map(({ total: _total, ...r }) => ({ ...r, created_at: iso(r.created_at), status_changed_at: r.status_changed_at && iso(r.status_changed_at) })), total };
-  }
-
-  private async countBelow(scope: string, parentId: string, status?: LinkStatus): Promise<number> {
-    const [row] = await this.query<{ n: string }>(
-      `${scope} SELECT count(*) AS n FROM below b JOIN tenant_links l ON l.tenant_id = b.tenant_id ${status ? 'WHERE l.status = $2' : ''}`,
-      status ? [parentId, status] : [parentId],
-    );
-    return Number(row.n);
+    return { items: rows.map((r) => ({ ...r, created_at: iso(r.created_at), status_changed_at: r.status_changed_at && iso(r.status_changed_at) })), total: Number(n) };
   }
 
   /** Sets the link status of a direct child; false when `childId` is not directly under `parentId`. */
