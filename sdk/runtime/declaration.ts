@@ -25,6 +25,11 @@ export interface OperationDeclaration<I extends TSchema, O extends TSchema> exte
   output: O;
   /** HTTP routes to this operation (http.routes, in declaration order). */
   http?: OperationRoute | OperationRoute[];
+  /**
+   * The same module in a related tenant (reseller parent or descendant) may run it here through
+   * `related(ctx.host).call(...)` (api.related); `ctx.relatedFrom` then names the calling tenant.
+   */
+  related?: boolean;
   handler: TypedHandler<I, O>;
 }
 
