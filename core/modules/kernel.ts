@@ -23,6 +23,7 @@ import { ModuleQuarantine } from './module-quarantine';
 import { privateNetworksAllowed } from '../tenancy/private-networks';
 import { ModuleSources } from './module-sources';
 import { registerPlatformOperations } from './platform-operations';
+import { registerRelatedOperations } from '../tenancy/related-operations';
 import { ModuleScheduler } from './module-scheduler';
 
 export interface ModuleKernel {
@@ -98,6 +99,7 @@ export async function createModuleKernel(deps: {
   const bus = new Bus({ modules, invoker, rateLimiter: drivers.rateLimiter, audit, clock, logger, rateLimit: deps.config.busRateLimit, validateOutput: deps.config.busValidateOutput });
   invoker.attach(bus);
   registerPlatformOperations(bus, central);
+  registerRelatedOperations(bus, { central, modules, audit, clock });
   registerWebhookOperations(bus, central);
   registerViewOperations(bus, moduleData);
 

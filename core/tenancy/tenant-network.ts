@@ -11,6 +11,7 @@
 import { QueryTypes, UniqueConstraintError, type Transaction } from 'sequelize';
 import type { CentralDb } from '../data/central-db';
 import { ValidationError, conflict } from '../errors';
+import { ALIAS_PATTERN, normaliseSubdomain } from './tenant-id';
 
 /** spec 3, Limits: `max_chain_depth`. The migration's CHECK holds the same number. */
 export const MAX_CHAIN_DEPTH = 10;
@@ -66,6 +67,17 @@ export class TenantNetwork {
     return row;
   }
 
+  /** A tenant by id or alias, as the central database has it now (no cache: related calls ask on every call). */
+  async find(ref: string): Promise<{ id: string; name: string; status: string } | undefined> {
+    const key = normaliseSubdomain(ref);
+    if (!ALIAS_PATTERN.test(key)) return undefined;
+    const [row] = await this.query<{ id: string; name: string; status: string }>(
+      'SELECT t.id, t.name, t.status FROM domains d JOIN tenants t ON t.id = d.tenant_id WHERE d.domain = $1',
+      [key],
+    );
+    return row;
+  }
+
   /** Makes `tenantId` the level-0 tenant; refused by the database when there already is one. */
   async addRoot(tenantId: string, transaction: Transaction): Promise<void> {
     try {
@@ -117,7 +129,7 @@ export class TenantNetwork {
   }
 
   /** The tenants below `parentId`: direct ones, or the whole subtree (or just `only` among them); oldest first, a page at a time. */
-  async subResellers(parentId: string, o: { subtree: boolean; status?: LinkStatus; only?: string; page: number; perPage: number }): Promise<Page<SubReseller>> {
+  async subResellers(parentId: string, o: { subtree: boolean; status?: LinkStatus; tenantActive?: boolean; only?: string; page: number; perPage: number }): Promise<Page<SubReseller>> {
     const scope = o.subtree
       ? `WITH RECURSIVE below AS (
            SELECT tenant_id FROM tenant_links WHERE parent_id = $1
@@ -128,6 +140,7 @@ export class TenantNetwork {
     const filters = ['true'];
     if (o.status) filters.push(`l.status = $${bind.push(o.status)}`);
     if (o.only) filters.push(`l.tenant_id = $${bind.push(o.only)}`);
+    if (o.tenantActive) filters.push(`t.status = 'active'`);
     const from = `FROM below b JOIN tenant_links l ON l.tenant_id = b.tenant_id JOIN tenants t ON t.id = l.tenant_id WHERE ${filters.join(' AND ')}`;
     const [{ n }] = await this.query<{ n: string }>(`${scope} SELECT count(*) AS n ${from}`, bind);
     const rows = await this.query<SubReseller>(
