@@ -157,12 +157,14 @@ export class TenantNetwork {
 
   /** Sets the link status of a direct child; false when `childId` is not directly under `parentId`. */
   async setStatus(parentId: string, childId: string, status: LinkStatus): Promise<boolean> {
-    const [, count] = await this.central.sequelize.query(
-      `UPDATE tenant_links SET status = $3, status_changed_at = CASE WHEN status = $3 THEN status_changed_at ELSE CURRENT_TIMESTAMP END
-        WHERE tenant_id = $2 AND parent_id = $1`,
-      { bind: [parentId, childId, status], type: QueryTypes.UPDATE },
+    const rows = await this.query<{ tenant_id: string }>(
+      `UPDATE tenant_links SET status = $3::varchar,
+              status_changed_at = CASE WHEN status = $3::varchar THEN status_changed_at ELSE CURRENT_TIMESTAMP END
+        WHERE tenant_id = $2 AND parent_id = $1
+        RETURNING tenant_id`,
+      [parentId, childId, status],
     );
-    return count > 0;
+    return rows.length > 0;
   }
 }
 
