@@ -65,7 +65,7 @@ async function listen(d: HttpDeps): Promise<Listening> {
       registerOnboardingRoutes(api, { central, tenants, auth, authenticated, accounts });
       registerAuthRoutes(api, { central, auth, authenticated, accounts });
       registerMemberRoutes(api, { central, auth, authenticated, invitations: accounts.invitations });
-      registerSubResellerRoutes(api, { tenants, authenticated });
+      registerSubResellerRoutes(api, { tenants, authenticated, rateLimiter: drivers.rateLimiter });
       registerAccountRoutes(api, { accounts, authenticated });
       registerNotificationRoutes(api, { notifications, authenticated, config });
       registerClientReleaseRoutes(api, { config, central, cache: drivers.cache, clock, logger, authenticated });

@@ -11,12 +11,14 @@
  *   one, and everything below it, can no longer be called by related-tenant calls, and its own calls
  *   up the chain are refused (core/tenancy/related-operations.ts). Anything not directly under the
  *   current tenant is 404, so a tenant learns nothing of others' chains.
- * Errors have the reseller shape {error, code, details} (spec 3, Errors).
+ * Errors have the reseller shape {error, code, details} (spec 3, Errors). Spec 3's Limits for
+ * reseller endpoints apply per user and tenant: 100 reads and 30 writes a minute.
  */
 import type { RequestHandler, Router } from 'express';
 import { pagination } from '../accounts/listing-query';
 import { requirePermission } from '../auth/authenticate';
 import { currentContext } from '../context';
+import { rateLimit, type RateLimiter } from '../drivers';
 import { notFound } from '../errors';
 import { useErrorShape } from '../http/error-handler';
 import { BodyReader } from '../http/validate-body';
@@ -38,7 +40,14 @@ const LIST_QUERY = Type.Object({
 export interface SubResellerRouteDeps {
   tenants: TenantService;
   authenticated: RequestHandler;
+  rateLimiter: RateLimiter;
 }
+
+/** Whose points a request spends: the signed-in user in the tenant they act in. */
+const userInTenant = () => {
+  const ctx = currentContext()!;
+  return `${ctx.tenant!.id}:${ctx.user!.id}`;
+};
 
 const present = (s: SubReseller) => ({
   id: s.tenant_id,
@@ -52,11 +61,13 @@ const present = (s: SubReseller) => ({
   created_at: s.created_at,
 });
 
-export function registerSubResellerRoutes(api: Router, { tenants, authenticated }: SubResellerRouteDeps): void {
+export function registerSubResellerRoutes(api: Router, { tenants, authenticated, rateLimiter }: SubResellerRouteDeps): void {
   const shape = useErrorShape('reseller');
   const network = tenants.network;
+  const reads = rateLimit(rateLimiter, { name: 'reseller.read', points: 100, durationSeconds: 60, key: userInTenant });
+  const writes = rateLimit(rateLimiter, { name: 'reseller.write', points: 30, durationSeconds: 60, key: userInTenant });
 
-  api.get('/reseller/sub-resellers', shape, authenticated, requirePermission('reseller.sub_resellers.view'), async (req, res) => {
+  api.get('/reseller/sub-resellers', shape, authenticated, reads, requirePermission('reseller.sub_resellers.view'), async (req, res) => {
     const query = new BodyReader(req.query, LIST_QUERY);
     const perPage = Number(query.value.per_page ?? DEFAULT_PER_PAGE);
     if (perPage > MAX_PER_PAGE) query.fail('per_page', `The per page must be a whole number from 1 to ${MAX_PER_PAGE}.`);
@@ -69,6 +80,7 @@ export function registerSubResellerRoutes(api: Router, { tenants, authenticated 
   const setStatus = (status: LinkStatus, message: string) => [
     shape,
     authenticated,
+    writes,
     requirePermission('reseller.sub_resellers.manage'),
     (async (req, res) => {
       const parentId = currentContext()!.tenant!.id;

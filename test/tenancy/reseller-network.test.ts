@@ -114,6 +114,19 @@ describe('spec 3 reseller network: the chain of tenants', () => {
     expect((await tp.api('/reseller/sub-resellers/east/reactivate', { ...asRoot, body: {} })).body.sub_reseller.status).toBe('active');
   });
 
+  test('spec 3 Limits: reseller write endpoints allow 30 requests a minute per user, then 429 in the reseller shape', async () => {
+    const admin = await addMember(tp, owner.token, 'acme', { email: 'ops@acme.example', role: 'admin' }); // a fresh user: their own budget
+    const asAdmin = { token: admin.token, tenant: 'acme', body: {} };
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) statuses.push((await tp.api('/reseller/sub-resellers/deep1/reactivate', asAdmin)).status);
+    expect(new Set(statuses)).toEqual(new Set([200]));
+    const over = await tp.api('/reseller/sub-resellers/deep1/reactivate', asAdmin);
+    expect(over.status).toBe(429);
+    expect(over.body).toMatchObject({ code: 'RATE_LIMITED', details: { retry_after: expect.any(Number) } });
+    expect(over.headers.get('retry-after')).toBeTruthy();
+    expect((await tp.api('/reseller/sub-resellers', { token: admin.token, tenant: 'acme' })).status).toBe(200); // reads count apart
+  });
+
   test('spec 3 Authentication 1: a super admin switches to any tenant of the network; a parent admin, and any switch outside the network, is UNAUTHORIZED_CONTEXT', async () => {
     const deepest = await tp.api('/auth/me', { ...asRoot, headers: { 'x-effective-tenant': 'deep10-4' } });
     expect(deepest.status).toBe(200);
