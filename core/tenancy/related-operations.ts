@@ -43,7 +43,7 @@ import { TenantNetwork, type Relation } from './tenant-network';
 
 const DEFAULT_PER_PAGE = 20;
 
-export const relatedErrors = {
+const relatedErrors = {
   unauthorizedContext: (target: string) =>
     new MandiError('UNAUTHORIZED_CONTEXT', `Tenant "${target}" is not related to this tenant: only its reseller parent and the sub-resellers below it can be called.`, 403, {
       target_tenant: target,
@@ -72,7 +72,7 @@ export function registerRelatedOperations(bus: Bus, { central, modules, audit, c
     return caller.alias;
   };
 
-  const describe = async (id: string): Promise<RelatedTenant | null> => {
+  const describeTenant = async (id: string): Promise<RelatedTenant | null> => {
     const link = await network.link(id);
     const tenant = await central.models.Tenant.findByPk(id, { attributes: ['name'] });
     if (!link || !tenant) return null;
@@ -134,7 +134,7 @@ export function registerRelatedOperations(bus: Bus, { central, modules, audit, c
       moduleAlias(caller, RELATED_PARENT);
       const own = await network.link(ctx.tenantId);
       if (!own?.parent_id || own.status !== 'active') return { tenant: null };
-      return { tenant: await describe(own.parent_id) };
+      return { tenant: await describeTenant(own.parent_id) };
     },
   });
 
