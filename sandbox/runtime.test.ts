@@ -7,6 +7,7 @@ const ORDERS = iife(`
   const def = {
     operations: {
       get(input, ctx) { return { id: input.id, tenantId: ctx.tenantId, caller: ctx.caller, user: ctx.user }; },
+      relatedFrom(_input, ctx) { return ctx.relatedFrom; },
       async slow(input) { await null; return input.n * 2; },
       nothing() {},
       fail(input) {
@@ -59,9 +60,15 @@ describe('spec/DESIGN: sandbox loads module bundles and runs their handlers', ()
     await expect(invoke({ name: 'usesThis' })).resolves.toBe('function');
   });
 
+  it('spec 3 reseller network: ctx.relatedFrom names the related tenant that called, and is null otherwise', async () => {
+    await expect(invoke({ name: 'relatedFrom', relatedFrom: 'parent01' })).resolves.toBe('parent01');
+    await expect(invoke({ name: 'relatedFrom' })).resolves.toBeNull();
+    await expect(invoke({ name: 'relatedFrom', relatedFrom: 7 as unknown as string })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+
   it('gives handlers a frozen ctx with the host of the guest contract', async () => {
     await expect(invoke({ name: 'ctxShape' })).resolves.toEqual({
-      keys: ['caller', 'event', 'tenantId', 'user'],
+      keys: ['caller', 'event', 'relatedFrom', 'tenantId', 'user'],
       hasHost: true,
       sameHost: true,
       frozen: true,

@@ -75,6 +75,8 @@ export interface InvokeRequest {
   user: unknown | null;
   /** For event handlers: which delivery this is (the id is the same on every redelivery). */
   event?: EventDelivery | null;
+  /** A related tenant's id when that tenant's copy of the module made the call (`ctx.relatedFrom`). */
+  relatedFrom?: string | null;
   bridge: HostBridge;
 }
 

@@ -7,6 +7,7 @@ export { defineModule, operation, type OperationInput, type OperationOutput } fr
 export * as Type from './runtime/schema';
 export { typedCall, type OperationMap, type TypedCall } from './runtime/typed-call';
 export { realtime, type RealtimeApi, type VisitorGrantResult } from './runtime/realtime';
+export { related, type Related, type RelatedChildrenOutput, type RelatedParentOutput, type RelatedTenant } from './runtime/related';
 export type { Static, TSchema } from '@sinclair/typebox/type';
 export type {
   DeclaredModule,

@@ -10,7 +10,7 @@ import { OWNER_ROLE } from '../auth/authenticate';
 import type { CentralDb } from '../data/central-db';
 import type { TenantDatabases } from '../data/tenant-databases';
 import { invalid } from '../errors';
-import type { TenantService, TenantWithDomains } from '../tenancy/tenant-service';
+import type { CreateTenantInput, TenantService, TenantWithDomains } from '../tenancy/tenant-service';
 import type { EmailVerification } from './email-verification';
 
 export interface NewOrganisation {
@@ -20,6 +20,8 @@ export interface NewOrganisation {
   aliasField: string;
   owner: { name: string; email: string; password: string };
   superAdmin?: boolean;
+  /** Its place in the reseller network (CreateTenantInput.network). */
+  network?: CreateTenantInput['network'];
   /** Merged into the tenant's settings (e.g. how it was onboarded). */
   settings?: Record<string, unknown>;
   tokenName: string;
@@ -44,7 +46,7 @@ export class Registration {
   async create(o: NewOrganisation): Promise<Registered> {
     const { central, tenants, tenantDbs, auth, verification } = this.d;
     if (await this.emailTaken(o.owner.email)) throw invalid('email', 'The email has already been taken.');
-    const tenant = await tenants.create({ name: o.organisationName, alias: o.alias }, o.aliasField);
+    const tenant = await tenants.create({ name: o.organisationName, alias: o.alias, network: o.network }, o.aliasField);
     let userId: number | undefined;
     try {
       if (o.settings) await central.models.Tenant.update({ settings: o.settings }, { where: { id: tenant.id } });

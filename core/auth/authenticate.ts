@@ -1,7 +1,10 @@
 /**
  * Bearer-token authentication and permission checks (spec 1 Authentication; spec 3 Authentication 1
  * for X-Effective-Tenant). A token is valid only in the tenant it was issued for; a super admin may
- * act in another tenant by naming it in X-Effective-Tenant.
+ * act in another tenant by naming it in X-Effective-Tenant. The spec calls the header "super admin
+ * context switching" and names nobody else, so only a super admin switches, and only to the level-0
+ * tenant or a tenant below it in the reseller network (core/tenancy/tenant-network.ts); a parent's
+ * admins reach their sub-resellers through the sub-reseller routes, not by switching.
  */
 import type { RequestHandler } from 'express';
 import { currentContext, type UserRef } from '../context';
@@ -35,7 +38,7 @@ export function authenticate(auth: AuthService, tenants: TenantService): Request
     const effective = req.get('x-effective-tenant');
     if (effective && effective.trim()) {
       const target = await tenants.resolve(effective);
-      if (!principal.user.isSuperAdmin || !target) {
+      if (!principal.user.isSuperAdmin || !target || !(await tenants.network.link(target.id))) {
         return next(
           new MandiError('UNAUTHORIZED_CONTEXT', 'You may not switch to this tenant.', 403, { target_tenant: effective.trim().toLowerCase() }),
         );

@@ -119,6 +119,7 @@ export class Bus {
       const details: Record<string, unknown> = { duration_ms: Math.round((performance.now() - started) * 1000) / 1000 };
       if (errorCode !== undefined) details.error = errorCode;
       if (ctx.requestId) details.request_id = ctx.requestId;
+      if (ctx.relatedFrom) details.related_from = ctx.relatedFrom;
       this.deps.audit.write({
         tenant_id: ctx.tenantId,
         actor_type: caller.kind === 'module' ? 'module' : user ? 'user' : 'system',

@@ -49,7 +49,9 @@ export class Invocation implements HostBridge {
   ) {}
 
   call(op: string, input: unknown): Promise<unknown> {
-    return this.host.bus.call({ kind: 'module', alias: this.mod.alias }, op, input, this.ctx).catch((err: unknown) => this.remember(err));
+    // What the handler calls in turn is its own module's doing in this tenant, not the related tenant's.
+    const ctx = this.ctx.relatedFrom === undefined ? this.ctx : { ...this.ctx, relatedFrom: undefined };
+    return this.host.bus.call({ kind: 'module', alias: this.mod.alias }, op, input, ctx).catch((err: unknown) => this.remember(err));
   }
 
   db(method: DbMethod, args: unknown[], txId?: string): Promise<unknown> {

@@ -78,6 +78,7 @@ export class SandboxInvoker {
         caller: guestCallerName(args.caller),
         user: ctx.user ? { id: ctx.user.id, name: ctx.user.name, email: ctx.user.email } : null,
         event: args.event ?? null,
+        relatedFrom: ctx.relatedFrom ?? null,
         bridge,
       });
     } catch (err) {

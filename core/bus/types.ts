@@ -18,6 +18,11 @@ export interface CallContext {
   /** Permission names of the user in the tenant ('*' = all); checked for edge callers. */
   permissions?: ReadonlySet<string>;
   requestId?: string;
+  /**
+   * Set when a related tenant's module made this call (tenants.call_related, spec 3 reseller
+   * network): that tenant's id. The handler sees it as ctx.relatedFrom; calls it makes in turn do not.
+   */
+  relatedFrom?: string;
 }
 
 export interface CallOptions {

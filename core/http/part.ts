@@ -14,6 +14,7 @@ import { registerHealthRoutes } from './health-routes';
 import { registerAuthRoutes } from '../auth/auth-routes';
 import { registerOnboardingRoutes } from '../tenancy/onboarding-routes';
 import { registerMemberRoutes } from '../tenancy/member-routes';
+import { registerSubResellerRoutes } from '../tenancy/sub-reseller-routes';
 import { registerActivityRoutes } from '../activity/activity-routes';
 import { registerAccountRoutes } from '../accounts';
 import { registerModuleAdminRoutes } from '../modules/module-admin-routes';
@@ -66,6 +67,7 @@ async function listen(d: HttpDeps): Promise<Listening> {
       registerOnboardingRoutes(api, { central, tenants, auth, authenticated, accounts });
       registerAuthRoutes(api, { central, auth, authenticated, accounts });
       registerMemberRoutes(api, { central, auth, authenticated, invitations: accounts.invitations });
+      registerSubResellerRoutes(api, { tenants, authenticated, rateLimiter: drivers.rateLimiter });
       registerAccountRoutes(api, { accounts, authenticated });
       registerNotificationRoutes(api, { notifications, authenticated, config });
       registerClientReleaseRoutes(api, { config, central, cache: drivers.cache, clock, logger, authenticated });

@@ -24,6 +24,7 @@ import { privateNetworksAllowed } from '../tenancy/private-networks';
 import { ModuleSources } from './module-sources';
 import { registerPlatformOperations } from './platform-operations';
 import { registerPublicTokenOperations } from './public-tokens';
+import { registerRelatedOperations } from '../tenancy/related-operations';
 import { ModuleScheduler } from './module-scheduler';
 
 export interface ModuleKernel {
@@ -100,6 +101,7 @@ export async function createModuleKernel(deps: {
   invoker.attach(bus);
   registerPlatformOperations(bus, central);
   registerPublicTokenOperations(bus, { central, modules, limit: deps.config.publicTokenLimit });
+  registerRelatedOperations(bus, { central, modules, audit, clock });
   registerWebhookOperations(bus, central);
   registerViewOperations(bus, moduleData);
 

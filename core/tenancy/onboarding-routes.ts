@@ -8,7 +8,12 @@
  *   alpha_dash (letters, digits, dash, underscore), at most 63 characters, stored lowercase, not
  *   reserved (www, api, admin, ...) and unique; each failure is errors.subdomain.
  * - POST /reseller-register/apply {organization_name, name, email, password, password_confirmation,
- *   preferred_domain?, phone?, message?}: a reseller's application. Off unless RESELLER_SIGNUP=true:
+ *   preferred_domain?, phone?, message?, parent_tenant?}: a reseller's application. parent_tenant
+ *   (the upstream tenant's id or alias; without it, the super admin's level-0 tenant) places the
+ *   new tenant one level under it in the reseller network (spec 3; ./tenant-network.ts): an
+ *   unknown tenant, one outside the network, a suspended one, or one already at the chain's
+ *   maximum depth (`max_chain_depth` 10) is a 422 on errors.parent_tenant. Spec 3 shows no approval
+ *   step: the link is active at once, and the parent may suspend it. Off unless RESELLER_SIGNUP=true:
  *   403 {code: RESELLER_SIGNUP_DISABLED} (an application makes an active tenant, so it is public
  *   signup under another name and follows its own switch). The tenant gets its random
  *   8-character id as always, and an alias: preferred_domain when free; when it is taken or reserved
@@ -21,7 +26,10 @@
  *   rows, and mails the owner a verification link. Passwords follow the rule in
  *   core/accounts/password-rules.ts. The two public endpoints allow 10 requests an hour per address
  *   (an IPv6 client is its /64, as in every rate limit).
- * - POST /admin/tenants {name, alias?, ring?}: super admins create further tenants.
+ * - POST /admin/tenants {name, alias?, ring?, parent_tenant?}: super admins create further tenants,
+ *   placed like applications (under the level-0 tenant unless parent_tenant says otherwise).
+ * Every tenant made here has its place in the network: the install's tenant is level 0 and every
+ * other one sits below it, which is what lets the super admin switch to it (spec 3 Authentication 1).
  */
 import type { Static, TObject } from '@sinclair/typebox/type';
 import type { RequestHandler, Router } from 'express';
@@ -37,6 +45,7 @@ import type { Accounts } from '../accounts';
 import { newPasswordProblems } from '../accounts/password-rules';
 import type { TenantService } from './tenant-service';
 import { ALIAS_PATTERN, RESERVED_ALIASES, newTenantId, normaliseSubdomain } from './tenant-id';
+import { MAX_CHAIN_DEPTH } from './tenant-network';
 
 export interface OnboardingDeps {
   central: CentralDb;
@@ -59,8 +68,15 @@ const RESELLER_APPLICATION = Type.Object({
   preferred_domain: Type.Optional(Type.String({ maxLength: 63 })),
   phone: Type.Optional(Type.String({ maxLength: 50 })),
   message: Type.Optional(Type.String({ maxLength: 2000 })),
+  parent_tenant: Type.Optional(Type.String({ maxLength: 63 })),
 });
-const NEW_TENANT = Type.Object({ name: Type.String({ maxLength: 255 }), alias: Type.Optional(Type.String({ maxLength: 63 })), ring: Type.Optional(Type.String({ maxLength: 50 })) });
+const NEW_TENANT = Type.Object({
+  name: Type.String({ maxLength: 255 }),
+  alias: Type.Optional(Type.String({ maxLength: 63 })),
+  ring: Type.Optional(Type.String({ maxLength: 50 })),
+  parent_tenant: Type.Optional(Type.String({ maxLength: 63 })),
+});
+const PARENT_FIELD = 'parent_tenant';
 
 type ApplicantFields = { name?: string; email?: string; password?: string; password_confirmation?: string };
 
@@ -87,6 +103,27 @@ export function registerOnboardingRoutes(api: Router, { central, tenants, authen
   const publicLimit = rateLimit(accounts.drivers.rateLimiter, { name: 'onboarding', points: 10, durationSeconds: 3600 });
 
   const aliasTaken = async (alias: string) => (await central.models.Domain.count({ where: { domain: alias } })) > 0;
+
+  /**
+   * Where a new tenant goes in the reseller network: under the named parent (id or alias), or
+   * under the level-0 tenant. A parent that cannot take it is a field error on the body, reported
+   * with the body's other errors; the insert re-checks the depth atomically.
+   */
+  async function placement(body: BodyReader<TObject>, named: string | undefined) {
+    if (body.errors[PARENT_FIELD]) return undefined;
+    const rootId = named === undefined ? await tenants.network.rootId() : undefined;
+    const parent = named !== undefined ? await tenants.resolve(named) : rootId !== undefined ? await tenants.resolve(rootId) : undefined;
+    if (!parent) {
+      if (named !== undefined) body.fail(PARENT_FIELD, 'The selected parent tenant does not exist.');
+      return undefined;
+    }
+    const link = await tenants.network.link(parent.id);
+    if (!link || link.status !== 'active' || parent.status !== 'active') body.fail(PARENT_FIELD, 'The selected parent tenant does not take sub-resellers.');
+    else if (link.level >= MAX_CHAIN_DEPTH) {
+      body.fail(PARENT_FIELD, `The selected parent tenant is at level ${link.level}; the reseller chain may be at most ${MAX_CHAIN_DEPTH} levels deep.`);
+    }
+    return { parentId: parent.id, field: PARENT_FIELD };
+  }
 
   const created = (r: Awaited<ReturnType<typeof registration.create>>, message: string) => ({
     message,
@@ -121,6 +158,7 @@ export function registerOnboardingRoutes(api: Router, { central, tenants, authen
         aliasField: 'organization_slug',
         owner,
         superAdmin: true,
+        network: { root: true },
         settings: { onboarding: { path: 'install' } },
         tokenName: 'install',
       });
@@ -142,12 +180,14 @@ export function registerOnboardingRoutes(api: Router, { central, tenants, authen
     const subdomain = checkAlias(body, 'subdomain', body.value.subdomain, true);
     if (subdomain && !body.errors.subdomain && (await aliasTaken(subdomain))) body.fail('subdomain', 'This subdomain has already been taken.');
     if (body.value.email && !body.errors.email && (await registration.emailTaken(body.value.email))) body.fail('email', 'The email has already been taken.');
+    const network = await placement(body, undefined);
     const owner = applicant(body.done());
     const r = await registration.create({
       organisationName: owner.organisationName,
       alias: subdomain,
       aliasField: 'subdomain',
       owner,
+      network,
       settings: { onboarding: { path: 'public_signup' } },
       tokenName: 'signup',
     });
@@ -163,7 +203,8 @@ export function registerOnboardingRoutes(api: Router, { central, tenants, authen
     checkPassword(body, body.value, true);
     const preferred = checkAlias(body, 'preferred_domain', body.value.preferred_domain, false);
     if (body.value.email && !body.errors.email && (await registration.emailTaken(body.value.email))) body.fail('email', 'The email has already been taken.');
-    const { phone, message: note, ...fields } = body.done();
+    const network = await placement(body, body.value.parent_tenant);
+    const { phone, message: note, parent_tenant: _parent, ...fields } = body.done();
     const owner = applicant(fields);
 
     const fallbackFor = (p: string) => `${p.slice(0, 54)}-${newTenantId()}`;
@@ -178,6 +219,7 @@ export function registerOnboardingRoutes(api: Router, { central, tenants, authen
       alias: a,
       aliasField: 'preferred_domain',
       owner,
+      network,
       settings: {
         onboarding: { path: 'reseller_application', applied_at: new Date().toISOString(), preferred_domain: preferred ?? null, phone: phone ?? null, message: note ?? null },
       },
@@ -201,8 +243,10 @@ export function registerOnboardingRoutes(api: Router, { central, tenants, authen
   });
 
   api.post('/admin/tenants', authenticated, requireSuperAdmin, async (req, res) => {
-    const { name, alias, ring } = new BodyReader(req.body, NEW_TENANT).done();
-    res.status(201).json({ tenant: await tenants.create({ name, alias, ring }) });
+    const body = new BodyReader(req.body, NEW_TENANT);
+    const network = await placement(body, body.value.parent_tenant);
+    const { name, alias, ring } = body.done();
+    res.status(201).json({ tenant: await tenants.create({ name, alias, ring, network }) });
   });
 
   api.get('/admin/tenants/:id', authenticated, requireSuperAdmin, async (req, res) => {

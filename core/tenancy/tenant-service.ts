@@ -13,11 +13,17 @@ import type { TenantDatabases } from '../data/tenant-databases';
 import type { TenantRef } from '../context';
 import { ValidationError } from '../errors';
 import { ALIAS_PATTERN, RESERVED_ALIASES, newTenantId, normaliseSubdomain } from './tenant-id';
+import { TenantNetwork } from './tenant-network';
 
 export interface CreateTenantInput {
   name: string;
   alias?: string;
   ring?: string;
+  /**
+   * Its place in the reseller network (./tenant-network.ts), written in the same transaction as
+   * its rows: the level-0 tenant, or a child of a linked tenant (whose depth is checked there).
+   */
+  network?: { root: true } | { parentId: string; field: string };
 }
 
 export interface TenantWithDomains extends TenantRef {
@@ -31,8 +37,11 @@ export class TenantService {
   private readonly cache = new LRUCache<string, TenantRef | false>({ max: 10_000, ttl: 30_000 });
   /** Bumped by every invalidation: a lookup that started before one must not cache what it read. */
   private generation = 0;
+  readonly network: TenantNetwork;
 
-  constructor(private readonly central: CentralDb, private readonly databases: TenantDatabases, private readonly pubsub: PubSub) {}
+  constructor(private readonly central: CentralDb, private readonly databases: TenantDatabases, private readonly pubsub: PubSub) {
+    this.network = new TenantNetwork(central);
+  }
 
   /** Listens for domain changes made on any node. */
   async start(): Promise<void> {
@@ -69,6 +78,9 @@ export class TenantService {
         await Domain.create({ tenant_id: id, domain: id, kind: 'id' }, { transaction });
         // Every tenant has a human-readable alias; without a chosen one, a readable one is made from the name.
         await Domain.create({ tenant_id: id, domain: alias ?? (await this.aliasFromName(input.name, id)), kind: 'alias' }, { transaction });
+        const place = input.network;
+        if (place && 'root' in place) await this.network.addRoot(id, transaction);
+        else if (place) await this.network.addChild(id, place.parentId, transaction, place.field);
       });
     } catch (err) {
       if (err instanceof UniqueConstraintError) throw new ValidationError({ [field]: ['This subdomain has already been taken.'] });

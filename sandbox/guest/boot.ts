@@ -147,7 +147,7 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
       }
   }
 
-  function start(id: number, kind: CallKind, name: string, input: unknown, caller: string, user: unknown, event: EventDelivery | null): void {
+  function start(id: number, kind: CallKind, name: string, input: unknown, caller: string, user: unknown, event: EventDelivery | null, relatedFrom: string | null): void {
     const table = kind === CallKind.operation ? operations : events;
     let fn;
     try {
@@ -164,7 +164,7 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
     call.reqs = 0;
     call.logs = 0;
     live[id] = call;
-    void run(id, fn, table, input, new GuestCtx(id, caller, user, event));
+    void run(id, fn, table, input, new GuestCtx(id, caller, user, event, relatedFrom));
   }
 
   async function run(id: number, fn: Handler, self: Handlers | null, input: unknown, ctx: Ctx): Promise<void> {
@@ -413,12 +413,14 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
     caller: string;
     user: unknown;
     event: Readonly<EventDelivery> | null;
+    relatedFrom: string | null;
     #id: number;
     #host: object | undefined;
-    constructor(id: number, caller: string, user: unknown, event: EventDelivery | null) {
+    constructor(id: number, caller: string, user: unknown, event: EventDelivery | null, relatedFrom: string | null) {
       this.caller = caller;
       this.user = user;
       this.event = event === null || event === undefined ? null : freeze(event);
+      this.relatedFrom = relatedFrom ?? null;
       this.#id = id;
       freeze(this);
     }
@@ -463,7 +465,7 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
       const m = messages[i];
       // One message failing (guest code may have broken something it relies on) must not drop the rest.
       try {
-        if (m[0] === 'c') start(m[1], m[2], m[3], m[4], m[5], m[6], m[7]);
+        if (m[0] === 'c') start(m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8]);
         else if (m[0] === 'r') reply(m[1], m[2], m[3]);
         else if (m[0] === 'x') retire(m[1]);
       } catch (e) {

@@ -1,7 +1,7 @@
 /**
  * module.json from a module's declarations (the `declaration` its bundle exports, read at build
  * time): operations become api.provides entries named "<module>.<key>", their routes http.routes,
- * their public routes http.public.routes under `public_prefix`, event handlers events.subscribes; every other field is the manifest's own. The result is plain
+ * their public routes http.public.routes under `public_prefix`, those marked `related` api.related, event handlers events.subscribes; every other field is the manifest's own. The result is plain
  * JSON (handlers and TypeBox's symbol-keyed markers dropped), in a fixed field order, so the same
  * declarations always give the same file.
  */
@@ -22,19 +22,21 @@ export function declaredManifest(declaration: unknown): unknown {
   const provides: Operation[] = [];
   const routes: HttpRoute[] = [];
   const publicRoutes: HttpRoute[] = [];
+  const related: string[] = [];
   for (const [method, op] of Object.entries(isObj(operations) ? operations : {})) {
     if (!isObj(op)) {
       provides.push(op as Operation); // the schema check names what is wrong with it
       continue;
     }
-    const { handler: _handler, http, public_http: publicHttp, input, output, ...meta } = op;
+    const { handler: _handler, http, public_http: publicHttp, input, output, related: isRelated, ...meta } = op;
     const opName = `${String(name)}.${method}`;
     provides.push({ name: opName, ...meta, input, output } as Operation);
+    if (isRelated === true) related.push(opName);
     for (const route of listOf(http)) routes.push({ ...(route as Obj), operation: opName } as HttpRoute);
     for (const route of listOf(publicHttp)) publicRoutes.push({ ...(route as Obj), operation: opName } as HttpRoute);
   }
   const sections: Obj = { ...rest };
-  sections.api = { provides, ...(consumes === undefined ? {} : { consumes }) };
+  sections.api = { provides, ...(consumes === undefined ? {} : { consumes }), ...(related.length ? { related } : {}) };
   if (isObj(events)) {
     const { subscribes, ...eventRest } = events;
     sections.events = { ...eventRest, ...(isObj(subscribes) ? { subscribes: Object.keys(subscribes) } : {}) };

@@ -105,6 +105,10 @@ export interface Api {
    * Operations of other modules this module may call with host.call: exact names ("orders.get") or every operation of a module ("orders.*"). Calls to anything else are refused by the bus.
    */
   consumes?: string[];
+  /**
+   * Operations of this module that the same module in a related tenant (the reseller parent, or a descendant) may run here with the tenants.call_related operation (spec 3, reseller network). Each must be in api.provides. The handler runs in this tenant and reads the calling tenant from ctx.relatedFrom; operations not listed are never reachable from another tenant.
+   */
+  related?: string[];
 }
 /**
  * A bus operation the module provides.

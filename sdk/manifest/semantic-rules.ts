@@ -50,6 +50,7 @@ export function semanticIssues(doc: unknown): ManifestIssue[] {
   };
   checkDependencies(doc, scope);
   checkOperations(doc, scope);
+  checkRelated(doc, scope);
   checkRoutes(doc, scope);
   checkPublicRoutes(doc, scope);
   checkEvents(doc, scope);
@@ -87,6 +88,16 @@ function checkOperations(doc: Obj, s: Scope) {
     const permission = str(at(op, 'permission'));
     if (permission) s.used.push({ pointer: `${p}/permission`, name: permission });
     s.issues.push(...jsonSchemaIssues(at(op, 'input'), `${p}/input`), ...jsonSchemaIssues(at(op, 'output'), `${p}/output`));
+  });
+}
+
+/** Related tenants reach only operations the module itself provides (spec 3, reseller network). */
+function checkRelated(doc: Obj, s: Scope) {
+  list(at(doc, 'api', 'related')).forEach((op, i) => {
+    const name = str(op);
+    if (name && OPERATION.test(name) && !s.provided.has(name)) {
+      s.report(`/api/related/${i}`, `"${name}" is not in api.provides; a related tenant may call only this module's own operations`);
+    }
   });
 }
 

@@ -342,6 +342,24 @@ describe('issue 3 item 1: operation names are <own alias>.<method>', () => {
   });
 });
 
+describe('spec 3 reseller network: api.related lists operations the module itself provides', () => {
+  it('accepts its own provided operations', () => {
+    const m = base();
+    m.api.related = ['orders.get'];
+    expect(validateManifest(m).ok).toBe(true);
+  });
+
+  it("refuses another module's operation, one it does not provide, and a pattern", () => {
+    const m = base();
+    m.api.related = ['customers.get', 'orders.cancel', 'orders.*'];
+    expect(errorsOf(m)).toEqual([
+      { pointer: '/api/related/0', message: '"customers.get" is not in api.provides; a related tenant may call only this module\'s own operations' },
+      { pointer: '/api/related/1', message: '"orders.cancel" is not in api.provides; a related tenant may call only this module\'s own operations' },
+      { pointer: '/api/related/2', message: 'must be an operation name "<module>.<method>" of this module' },
+    ]);
+  });
+});
+
 describe('DESIGN Bus: api.consumes holds exact names or <module>.* patterns', () => {
   it.each([['orders'], ['*'], ['orders.*.get'], ['Orders.get'], ['orders.']])('refuses %p', (pattern) => {
     const m = base();

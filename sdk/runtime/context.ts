@@ -26,6 +26,12 @@ export interface HandlerContext {
    * (delivery is at least once), so handlers can record what they did per event id. Null otherwise.
    */
   event: EventInfo | null;
+  /**
+   * The tenant whose copy of this module called, when the call came from a related tenant (the
+   * reseller parent or a descendant, through `related(ctx.host).call`); null otherwise. Only
+   * operations listed in api.related are ever called this way.
+   */
+  relatedFrom: string | null;
   host: Host;
 }
 

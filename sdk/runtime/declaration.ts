@@ -33,6 +33,11 @@ export interface OperationDeclaration<I extends TSchema, O extends TSchema> exte
   http?: OperationRoute | OperationRoute[];
   /** Public routes to this operation under the module's `public_prefix` (http.public.routes, in declaration order). */
   public_http?: PublicOperationRoute | PublicOperationRoute[];
+  /**
+   * The same module in a related tenant (reseller parent or descendant) may run it here through
+   * `related(ctx.host).call(...)` (api.related); `ctx.relatedFrom` then names the calling tenant.
+   */
+  related?: boolean;
   handler: TypedHandler<I, O>;
 }
 

@@ -1,0 +1,158 @@
+/**
+ * Calls between related tenants (spec 3, reseller network; DESIGN "Host capabilities for modules"):
+ * the only way module code crosses from one tenant to another. Three public bus operations, for
+ * module callers only:
+ * - tenants.call_related {tenant, operation, input}: runs `operation` in `tenant` when, on this very
+ *   call (nothing is cached), all of these hold:
+ *     1. `tenant` is the caller tenant's direct parent (and the caller's link is active: a
+ *        suspended sub-reseller's calls up the chain are refused), or a descendant reached through
+ *        active links only (a suspended sub-reseller and its subtree cannot be called), and the
+ *        target tenant itself is active. Siblings, cousins, grandparents and strangers are refused
+ *        with UNAUTHORIZED_CONTEXT 403 {target_tenant} (spec 3, Errors), unknown tenants alike;
+ *     2. `operation` is the calling module's own (a related call never reaches another module);
+ *     3. the target tenant has the same module installed, and its installed version lists the
+ *        operation in api.related (an operation is reachable from another tenant only by opt-in).
+ *   The operation then goes through the bus in the target tenant's context (its modules, its
+ *   sandbox context, its database), as the module, without the caller's user, with
+ *   `ctx.relatedFrom` = the caller tenant and the call depth carried on, so A→B→A… loops end at
+ *   the bus's depth limit. Both tenants get an audit row (related.call_out in the caller's,
+ *   related.call_in in the target's), refusals included on the caller's side.
+ * - tenants.related_parent {}: the parent the module may call, or null.
+ * - tenants.related_children {page, per_page}: the directly linked, active sub-resellers.
+ */
+import type { AuditWriter } from '../bus/audit-writer';
+import type { Bus } from '../bus/bus';
+import type { Caller, CallContext } from '../bus/types';
+import type { Clock } from '../clock';
+import type { CentralDb } from '../data/central-db';
+import { MandiError } from '../errors';
+import type { ModuleHost } from '../modules/module-host';
+import { pagination } from '../accounts/listing-query';
+import {
+  RELATED_CALL,
+  RELATED_CHILDREN,
+  RELATED_PARENT,
+  RelatedCallInput,
+  RelatedChildrenInput,
+  RelatedChildrenOutput,
+  RelatedParentInput,
+  RelatedParentOutput,
+  type RelatedTenant,
+} from '../../sdk/runtime/related-schemas';
+import { TenantNetwork, type Relation } from './tenant-network';
+
+const DEFAULT_PER_PAGE = 20;
+
+const relatedErrors = {
+  unauthorizedContext: (target: string) =>
+    new MandiError('UNAUTHORIZED_CONTEXT', `Tenant "${target}" is not related to this tenant: only its reseller parent and the sub-resellers below it can be called.`, 403, {
+      target_tenant: target,
+    }),
+  modulesOnly: (op: string) => new MandiError('FORBIDDEN', `"${op}" is for module code: only a module calls its copy in a related tenant.`, 403, { operation: op }),
+  notOwnOperation: (alias: string, op: string) =>
+    new MandiError('OPERATION_NOT_RELATED', `Module "${alias}" may call only its own operations in a related tenant, not "${op}".`, 403, { operation: op, module: alias }),
+  notInstalled: (alias: string, target: string) =>
+    new MandiError('MODULE_NOT_INSTALLED', `Module "${alias}" is not installed in tenant "${target}".`, 404, { module: alias, target_tenant: target }),
+  notListed: (alias: string, op: string) =>
+    new MandiError('OPERATION_NOT_RELATED', `"${op}" is not open to related tenants: add it to api.related in the module.json of "${alias}".`, 403, { operation: op, module: alias }),
+};
+
+export interface RelatedOperationDeps {
+  central: CentralDb;
+  modules: ModuleHost;
+  audit: AuditWriter;
+  clock: Clock;
+}
+
+export function registerRelatedOperations(bus: Bus, { central, modules, audit, clock }: RelatedOperationDeps): void {
+  const network = new TenantNetwork(central);
+
+  const moduleAlias = (caller: Caller, op: string): string => {
+    if (caller.kind !== 'module') throw relatedErrors.modulesOnly(op);
+    return caller.alias;
+  };
+
+  const describeTenant = async (id: string): Promise<RelatedTenant | null> => {
+    const link = await network.link(id);
+    const tenant = await central.models.Tenant.findByPk(id, { attributes: ['name'] });
+    if (!link || !tenant) return null;
+    const alias = await central.models.Domain.findOne({ where: { tenant_id: id, kind: 'alias' }, order: [['id', 'ASC']], attributes: ['domain'] });
+    return { id, name: tenant.name, alias: alias?.domain ?? null, level: link.level };
+  };
+
+  bus.registerCore({
+    name: RELATED_CALL,
+    description: "Runs one of the calling module's own operations (listed in its api.related) in a related tenant: the reseller parent or a descendant.",
+    input: RelatedCallInput,
+    public: true,
+    handler: async (input: RelatedCallInput, ctx: CallContext & { depth?: number }, caller) => {
+      const alias = moduleAlias(caller, RELATED_CALL);
+      const requested = input.tenant.trim().toLowerCase();
+      let relation: Relation | undefined;
+      let targetId: string | undefined;
+      let error: string | undefined;
+      const record = (tenantId: string, action: string, details: Record<string, unknown>) =>
+        audit.write({
+          tenant_id: tenantId,
+          actor_type: 'module',
+          actor_id: alias,
+          action,
+          target: input.operation,
+          status: error === undefined ? 'ok' : 'error',
+          details: { ...details, ...(relation ? { relation } : {}), ...(error ? { error } : {}), ...(ctx.requestId ? { request_id: ctx.requestId } : {}) },
+          created_at: new Date(clock.now()),
+        });
+      try {
+        const target = await network.find(requested);
+        relation = target && target.status === 'active' ? await network.relation(ctx.tenantId, target.id) : undefined;
+        if (!target || !relation) throw relatedErrors.unauthorizedContext(requested);
+        if (!input.operation.startsWith(`${alias}.`)) throw relatedErrors.notOwnOperation(alias, input.operation);
+        const there = (await modules.modulesFor(target.id)).byAlias.get(alias);
+        if (!there) throw relatedErrors.notInstalled(alias, requested);
+        if (!(there.manifest.api?.related ?? []).includes(input.operation)) throw relatedErrors.notListed(alias, input.operation);
+        targetId = target.id;
+        const inTarget = { tenantId: target.id, user: null, requestId: ctx.requestId, relatedFrom: ctx.tenantId, depth: (ctx.depth ?? 0) + 1 };
+        return await bus.call(caller, input.operation, input.input, inTarget);
+      } catch (err) {
+        error = err instanceof MandiError ? err.code : 'INTERNAL';
+        throw err;
+      } finally {
+        // The target's row only for calls that reached it: a refused one is the caller's business alone.
+        if (targetId) record(targetId, 'related.call_in', { from_tenant: ctx.tenantId });
+        record(ctx.tenantId, 'related.call_out', { target_tenant: targetId ?? requested });
+      }
+    },
+  });
+
+  bus.registerCore({
+    name: RELATED_PARENT,
+    description: "The calling tenant's reseller parent, when the module may call it; else null.",
+    input: RelatedParentInput,
+    output: RelatedParentOutput,
+    public: true,
+    handler: async (_input, ctx, caller): Promise<RelatedParentOutput> => {
+      moduleAlias(caller, RELATED_PARENT);
+      const own = await network.link(ctx.tenantId);
+      if (!own?.parent_id || own.status !== 'active') return { tenant: null };
+      return { tenant: await describeTenant(own.parent_id) };
+    },
+  });
+
+  bus.registerCore({
+    name: RELATED_CHILDREN,
+    description: 'The active sub-resellers directly under the calling tenant, a page at a time.',
+    input: RelatedChildrenInput,
+    output: RelatedChildrenOutput,
+    public: true,
+    handler: async (input: RelatedChildrenInput, ctx, caller): Promise<RelatedChildrenOutput> => {
+      moduleAlias(caller, RELATED_CHILDREN);
+      const page = input.page ?? 1;
+      const perPage = input.per_page ?? DEFAULT_PER_PAGE;
+      const found = await network.subResellers(ctx.tenantId, { subtree: false, status: 'active', tenantActive: true, page, perPage });
+      return {
+        tenants: found.items.map((s) => ({ id: s.tenant_id, name: s.name, alias: s.alias, level: s.level })),
+        pagination: pagination(page, perPage, found.total),
+      };
+    },
+  });
+}

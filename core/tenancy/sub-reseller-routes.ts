@@ -1,0 +1,97 @@
+/**
+ * A tenant's sub-resellers in the reseller network (spec 3; ./tenant-network.ts). Spec 3 names no
+ * route or permission for them; the design:
+ * - GET /reseller/sub-resellers?scope=direct|subtree&status=active|suspended&page&per_page
+ *   (permission reseller.sub_resellers.view): the tenants directly under the current one (scope
+ *   direct, the default) or its whole subtree, oldest first by level; 20 a page (spec 3, catalog
+ *   list default page size), at most 100. {sub_resellers: [...], pagination: {current_page,
+ *   last_page, per_page, total}}.
+ * - POST /reseller/sub-resellers/{id}/suspend and /reactivate (permission
+ *   reseller.sub_resellers.manage): the link of a direct sub-reseller (id or alias). A suspended
+ *   one, and everything below it, can no longer be called by related-tenant calls, and its own calls
+ *   up the chain are refused (core/tenancy/related-operations.ts). Anything not directly under the
+ *   current tenant is 404, so a tenant learns nothing of others' chains.
+ * Errors have the reseller shape {error, code, details} (spec 3, Errors). Spec 3's Limits for
+ * reseller endpoints apply per user and tenant: 100 reads and 30 writes a minute.
+ */
+import type { RequestHandler, Router } from 'express';
+import { pagination } from '../accounts/listing-query';
+import { requirePermission } from '../auth/authenticate';
+import { currentContext } from '../context';
+import { rateLimit, type RateLimiter } from '../drivers';
+import { notFound } from '../errors';
+import { useErrorShape } from '../http/error-handler';
+import { BodyReader } from '../http/validate-body';
+import * as Type from '../../sdk/runtime/schema';
+import type { TenantService } from './tenant-service';
+import { LINK_STATUSES, type LinkStatus, type SubReseller } from './tenant-network';
+
+const DEFAULT_PER_PAGE = 20;
+const MAX_PER_PAGE = 100;
+const WHOLE_NUMBER = { pattern: '^[1-9][0-9]{0,5}$', errorMessage: 'must be a whole number from 1' } as const;
+
+const LIST_QUERY = Type.Object({
+  scope: Type.Optional(Type.StringEnum(['direct', 'subtree'] as const, { errorMessage: { enum: 'The scope must be one of: direct, subtree.' } })),
+  status: Type.Optional(Type.StringEnum(LINK_STATUSES, { errorMessage: { enum: `The status must be one of: ${LINK_STATUSES.join(', ')}.` } })),
+  page: Type.Optional(Type.String({ ...WHOLE_NUMBER, errorMessage: 'The page must be a whole number from 1.' })),
+  per_page: Type.Optional(Type.String({ ...WHOLE_NUMBER, errorMessage: `The per page must be a whole number from 1 to ${MAX_PER_PAGE}.` })),
+});
+
+export interface SubResellerRouteDeps {
+  tenants: TenantService;
+  authenticated: RequestHandler;
+  rateLimiter: RateLimiter;
+}
+
+/** Whose points a request spends: the signed-in user in the tenant they act in. */
+const userInTenant = () => {
+  const ctx = currentContext()!;
+  return `${ctx.tenant!.id}:${ctx.user!.id}`;
+};
+
+const present = (s: SubReseller) => ({
+  id: s.tenant_id,
+  name: s.name,
+  alias: s.alias,
+  parent_tenant_id: s.parent_id,
+  level: s.level,
+  status: s.status,
+  tenant_status: s.tenant_status,
+  status_changed_at: s.status_changed_at,
+  created_at: s.created_at,
+});
+
+export function registerSubResellerRoutes(api: Router, { tenants, authenticated, rateLimiter }: SubResellerRouteDeps): void {
+  const shape = useErrorShape('reseller');
+  const network = tenants.network;
+  const reads = rateLimit(rateLimiter, { name: 'reseller.read', points: 100, durationSeconds: 60, key: userInTenant });
+  const writes = rateLimit(rateLimiter, { name: 'reseller.write', points: 30, durationSeconds: 60, key: userInTenant });
+
+  api.get('/reseller/sub-resellers', shape, authenticated, reads, requirePermission('reseller.sub_resellers.view'), async (req, res) => {
+    const query = new BodyReader(req.query, LIST_QUERY);
+    const perPage = Number(query.value.per_page ?? DEFAULT_PER_PAGE);
+    if (perPage > MAX_PER_PAGE) query.fail('per_page', `The per page must be a whole number from 1 to ${MAX_PER_PAGE}.`);
+    const q = query.done();
+    const page = Number(q.page ?? 1);
+    const found = await network.subResellers(currentContext()!.tenant!.id, { subtree: q.scope === 'subtree', status: q.status, page, perPage });
+    res.json({ sub_resellers: found.items.map(present), pagination: pagination(page, perPage, found.total) });
+  });
+
+  const setStatus = (status: LinkStatus, message: string) => [
+    shape,
+    authenticated,
+    writes,
+    requirePermission('reseller.sub_resellers.manage'),
+    (async (req, res) => {
+      const parentId = currentContext()!.tenant!.id;
+      const child = await tenants.resolve(String(req.params.id));
+      if (!child || !(await network.setStatus(parentId, child.id, status))) {
+        throw notFound('No sub-reseller with this id directly under this tenant.', { sub_reseller_id: String(req.params.id) });
+      }
+      const [row] = (await network.subResellers(parentId, { subtree: false, only: child.id, page: 1, perPage: 1 })).items;
+      res.json({ message, sub_reseller: present(row!) });
+    }) as RequestHandler,
+  ];
+  api.post('/reseller/sub-resellers/:id/suspend', ...setStatus('suspended', 'Sub-reseller suspended.'));
+  api.post('/reseller/sub-resellers/:id/reactivate', ...setStatus('active', 'Sub-reseller reactivated.'));
+}
