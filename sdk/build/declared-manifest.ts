@@ -1,7 +1,7 @@
 /**
  * module.json from a module's declarations (the `declaration` its bundle exports, read at build
  * time): operations become api.provides entries named "<module>.<key>", their routes http.routes,
- * event handlers events.subscribes; every other field is the manifest's own. The result is plain
+ * consumes and implements api.consumes and api.implements, event handlers events.subscribes; every other field is the manifest's own. The result is plain
  * JSON (handlers and TypeBox's symbol-keyed markers dropped), in a fixed field order, so the same
  * declarations always give the same file.
  */
@@ -17,7 +17,7 @@ const ORDER = [
 
 export function declaredManifest(declaration: unknown): unknown {
   if (typeof declaration !== 'object' || declaration === null) return declaration;
-  const { operations, consumes, events, ...rest } = declaration as Obj;
+  const { operations, consumes, implements: implemented, events, ...rest } = declaration as Obj;
   const name = rest.name;
   const provides: Operation[] = [];
   const routes: HttpRoute[] = [];
@@ -34,7 +34,7 @@ export function declaredManifest(declaration: unknown): unknown {
     }
   }
   const sections: Obj = { ...rest };
-  sections.api = { provides, ...(consumes === undefined ? {} : { consumes }) };
+  sections.api = { provides, ...(consumes === undefined ? {} : { consumes }), ...(implemented === undefined ? {} : { implements: implemented }) };
   if (isObj(events)) {
     const { subscribes, ...eventRest } = events;
     sections.events = { ...eventRest, ...(isObj(subscribes) ? { subscribes: Object.keys(subscribes) } : {}) };
