@@ -6,6 +6,7 @@
 export { defineModule, operation, type OperationInput, type OperationOutput } from './define-module';
 export * as Type from './runtime/schema';
 export { typedCall, type OperationMap, type TypedCall } from './runtime/typed-call';
+export { defineContract, payment, shipping, type Contract, type ContractOperation, type ContractOperations } from './contracts';
 export type { Static, TSchema } from '@sinclair/typebox/type';
 export type {
   DeclaredModule,
