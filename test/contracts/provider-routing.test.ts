@@ -120,6 +120,15 @@ describe('spec 3 Payments (payment.createLink) through the payment@1 contract: r
     await as('PUT', '/providers/payment', { module: 'payment_razorpay' });
     const second = await as('POST', `/orders/${order.body.id}/payments/link`, {});
     expect(second.body).toMatchObject({ provider_module: 'payment-razorpay', external_payment_id: expect.stringMatching(/^plink_/) });
+
+    // A payment taken at FakePay is refunded at FakePay while the tenant's choice is Razorpay.
+    const paid = await as('POST', `/orders/${order.body.id}/payments`, { method: 'fakepay', amount: '150.00', external_payment_id: 'fp_pay_1' });
+    expect(paid.body).toMatchObject({ provider_module: 'payment-fakepay', status: 'completed' });
+    const before = rzp.seen.length;
+    const refund = await as('POST', `/orders/${order.body.id}/refund`, { payment_id: paid.body.id, amount: '50.00', reason: 'one tea broken' });
+    expect(refund.status).toBe(201);
+    expect(JSON.stringify(refund.body)).toContain('fprf_fp_pay_1');
+    expect(rzp.seen.length).toBe(before);
   });
 
   test('an uninstalled choice falls back to the only implementer left', async () => {
