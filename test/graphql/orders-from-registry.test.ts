@@ -20,7 +20,7 @@ describe('spec 1 GraphQL rule 5(a): orders alone, from the registry, in a fresh 
     tp = await startTestPlatform();
     owner = await tp.install('acme');
     await publishOk(tp, owner.token, ORDERS);
-    await promoteOk(tp, owner.token, 'stable', 'orders', '1.0.0');
+    await promoteOk(tp, owner.token, 'stable', 'orders', '1.1.0');
     shop = await tenantIn(tp, { token: owner.token, alias: 'acme' }, 'kirana', 'stable');
     const installed = await inTenant(tp, shop, '/modules/orders/install', { body: {} });
     if (installed.status !== 201) throw new Error(`install failed: ${installed.status} ${JSON.stringify(installed.body)}`);

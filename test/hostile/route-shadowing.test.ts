@@ -91,15 +91,15 @@ describe('DESIGN Rings and the registry: a ring never releases two modules servi
   afterAll(() => tp?.close());
 
   test('promotion: aaa_tools into a ring releasing orders is refused naming both, and orders into one releasing aaa_tools', async () => {
-    await promoteOk(tp, owner.token, 'stable', 'orders', '1.0.0');
+    await promoteOk(tp, owner.token, 'stable', 'orders', '1.1.0');
     const refused = await promote(tp, owner.token, 'stable', 'aaa_tools', '1.0.0');
     expect(refused.status).toBe(422);
     expect(refused.body.code).toBe('PROMOTION_REFUSED');
     expect(refused.body.details.reasons).toContainEqual({ kind: 'routes', message: `in ring stable: ${OVERLAP}: one request could reach either; only one installed module may serve a route` });
-    expect((await tp.api('/rings/stable', { token: owner.token })).body.ring.release.modules).toEqual({ orders: '1.0.0' });
+    expect((await tp.api('/rings/stable', { token: owner.token })).body.ring.release.modules).toEqual({ orders: '1.1.0' });
 
     await promoteOk(tp, owner.token, 'canary', 'aaa_tools', '1.0.0');
-    const reversed = await promote(tp, owner.token, 'canary', 'orders', '1.0.0');
+    const reversed = await promote(tp, owner.token, 'canary', 'orders', '1.1.0');
     expect(reversed.status).toBe(422);
     expect(reversed.body.details.reasons.map((r: { message: string }) => r.message)).toContainEqual(expect.stringContaining(OVERLAP_REVERSED));
   });
