@@ -113,8 +113,12 @@ describe('spec 3 Payments (payment.createLink) through the payment@1 contract: r
     const order = await as('POST', '/orders', {
       customer: { name: 'Asha', email: 'asha@example.in', phone: '+919812345678' },
       items: [{ name: 'Tea', quantity: 2, unit_price: '75.00' }],
+      shipping_address: { name: 'Asha', line1: '1 MG Road', city: 'Bengaluru', state: 'Karnataka', pincode: '560002', country: 'India' },
     });
     expect(order.status).toBe(201);
+    // shipping.getRates as spec 3 names it: no carrier named and none installed.
+    const rates = await as('POST', `/orders/${order.body.id}/shipping-rates`, { pickup_pincode: '560001' });
+    expect(rates).toMatchObject({ status: 422, body: { code: 'PROVIDER_MISSING', details: { operation: 'shipping.getRates', contract: 'shipping' } } });
     const link = await as('POST', `/orders/${order.body.id}/payments/link`, {});
     expect(link).toMatchObject({ status: 201, body: { provider_module: 'payment-fakepay', method: 'fakepay', status: 'pending', external_payment_id: expect.stringMatching(/^fp_/) } });
     await as('PUT', '/providers/payment', { module: 'payment_razorpay' });
