@@ -166,7 +166,7 @@ export class Bus {
       const provider = resolveProvider(mods, choices, named.contract.name, op);
       const target = mods.contractTarget(named.contract, named.method, provider.alias);
       if (!target) throw busErrors.notFound(op); // cannot happen: implementers are checked to provide every operation
-      return target as Target;
+      return target;
     };
     const cached = this.deps.providers.cached(tenantId);
     return cached ? pick(cached) : this.deps.providers.load(tenantId).then(pick);
