@@ -122,5 +122,5 @@ export default defineConfig(
   ...boundaryBlocks('modules/*', 2, [restrict.moduleHost, restrict.moduleSdkTools, restrict.moduleNode, restrict.otherModuleCode]),
   ...boundaryBlocks('modules/*/test', 3, [restrict.moduleTestHost, restrict.moduleTestSdkInternals, restrict.otherModuleCode]),
   { files: ['sdk/index.ts', 'sdk/define-module.ts'], rules: boundaryRule(1, [restrict.sdkRuntimeHost, restrict.sdkRuntimeTools, restrict.sdkRuntimeNode]) },
-  { files: ['sdk/runtime/*.ts', 'sdk/manifest/manifest.types.ts'], rules: boundaryRule(2, [restrict.sdkRuntimeHost, restrict.sdkRuntimeTools, restrict.sdkRuntimeNode]) },
+  { files: ['sdk/runtime/*.ts', 'sdk/contracts/*.ts', 'sdk/manifest/manifest.types.ts'], rules: boundaryRule(2, [restrict.sdkRuntimeHost, restrict.sdkRuntimeTools, restrict.sdkRuntimeNode]) },
 );

@@ -8,6 +8,7 @@ export * as Type from './runtime/schema';
 export { typedCall, type OperationMap, type TypedCall } from './runtime/typed-call';
 export { realtime, type RealtimeApi, type VisitorGrantResult } from './runtime/realtime';
 export { related, type Related, type RelatedChildrenOutput, type RelatedParentOutput, type RelatedTenant } from './runtime/related';
+export { defineContract, payment, shipping, type Contract, type ContractOperation, type ContractOperations } from './contracts';
 export type { Static, TSchema } from '@sinclair/typebox/type';
 export type {
   DeclaredModule,

@@ -1,10 +1,12 @@
 /**
  * The module API bus (DESIGN.md, Bus). Every call takes the same path:
- *   exists in the tenant's modules → caller may call it → rate limit (tenant, caller, operation)
+ *   exists in the tenant's modules (a provider contract's operation, `payment.createLink`, is the
+ *   one of the provider the tenant chose) → caller may call it → rate limit (tenant, caller, operation)
  *   → input validated → dispatched in the host or the module's sandbox → output validated (when
  *   on) → audit record (batched).
  * REST routes, GraphQL fields, workflow nodes, AI tools and modules all call through here.
  */
+import { contractOperation } from '../../sdk/contracts';
 import { matchesConsumes, type Operation } from '../../sdk/manifest';
 import { holdsPermission } from '../auth/authenticate';
 import type { Clock } from '../clock';
@@ -12,7 +14,8 @@ import type { RateLimiter, RateLimitPolicy } from '../drivers';
 import { MandiError, RateLimitedError } from '../errors';
 import type { Logger } from '../logger';
 import type { ModuleHost } from '../modules/module-host';
-import type { TenantModules } from '../modules/tenant-modules';
+import type { ContractTarget, TenantModules } from '../modules/tenant-modules';
+import { resolveProvider, type ProviderChoices } from '../modules/provider-choices';
 import { LoadedModule } from '../modules/loaded-module';
 import type { SandboxInvoker } from './sandbox-invoker';
 import type { AuditWriter } from './audit-writer';
@@ -27,10 +30,14 @@ interface Target {
   def: Pick<Operation, 'input' | 'output' | 'permission' | 'public'>;
   core?: CoreOperation;
   module?: LoadedModule;
+  /** Reached through a provider contract: its schemas apply, and the audit names both. */
+  contract?: ContractTarget['contract'];
 }
 
 export interface BusDeps {
   modules: ModuleHost;
+  /** Each tenant's chosen provider per contract. */
+  providers: ProviderChoices;
   invoker: SandboxInvoker;
   rateLimiter: RateLimiter;
   audit: AuditWriter;
@@ -75,6 +82,7 @@ export class Bus {
     const depth = (ctx.depth ?? 0) + 1;
     const who = callerName(caller);
     let errorCode: string | undefined;
+    let contract: ContractTarget['contract'] | undefined;
     try {
       if (depth > MAX_DEPTH) throw busErrors.tooDeep(op, depth);
       let mods: TenantModules | undefined;
@@ -82,14 +90,23 @@ export class Bus {
       if (target === undefined) {
         mods = this.deps.modules.cachedModulesFor(ctx.tenantId) ?? (await this.deps.modules.modulesFor(ctx.tenantId));
         target = mods.operation(op);
-        if (target === undefined) throw busErrors.notFound(op);
+        if (target === undefined) {
+          const routed = this.routed(mods, op, ctx.tenantId);
+          target = routed instanceof Promise ? await routed : routed;
+        }
       }
       if (caller.kind === 'module') {
         // A module calls its own operations and public core ones freely; anything else must be consumed.
         if (target.module?.alias !== caller.alias && !target.def.public) {
           mods ??= this.deps.modules.cachedModulesFor(ctx.tenantId) ?? (await this.deps.modules.modulesFor(ctx.tenantId));
-          const consumer = mods.byAlias.get(caller.alias);
-          if (!consumer || !matchesConsumes(consumer.manifest.api?.consumes ?? [], op)) throw busErrors.notConsumed(caller.alias, op);
+          const consumes = mods.byAlias.get(caller.alias)?.manifest.api?.consumes ?? [];
+          if (!matchesConsumes(consumes, op)) {
+            // Consuming a contract's operation also reaches it at a named implementer (`payment_razorpay.refund`):
+            // a refund goes to the gateway that took the payment, whichever the tenant chooses today.
+            const addressed = mods.contractTargetOf(op);
+            if (!addressed || !matchesConsumes(consumes, addressed.contract.op)) throw busErrors.notConsumed(caller.alias, op);
+            target = addressed;
+          }
         }
       } else if (caller.kind === 'edge') {
         // Edge callers act for a user: the operation's permission applies.
@@ -101,6 +118,7 @@ export class Bus {
       // Synchronous from the in-process counters or this node's Redis lease; a round trip otherwise.
       const spent = limiter.consumeSync?.(key, this.deps.rateLimit) ?? (await limiter.consume(key, this.deps.rateLimit));
       if (!spent.allowed) throw new RateLimitedError(spent.retryAfterSeconds, `Rate limit for "${op}" exceeded.`);
+      contract = target.contract;
       const value = input === undefined ? {} : input;
       if (target.def.input) {
         const errors = this.validators.validate(target.def.input, value, opts.coerce);
@@ -109,7 +127,8 @@ export class Bus {
       const result = target.core
         ? await target.core.handler(value, ctx, caller)
         : await this.deps.invoker.invoke(target.module!, { kind: 'operation', name: LoadedModule.method(op), input: value, caller, ctx: { ...ctx, depth } });
-      if (this.validateOutput && target.def.output) this.checkOutput(op, target, result);
+      // A contract's output is always checked: the consumer was promised it whichever provider answers.
+      if ((this.validateOutput || target.contract) && target.def.output) this.checkOutput(op, target, result);
       return result;
     } catch (err) {
       errorCode = err instanceof MandiError ? err.code : 'INTERNAL';
@@ -120,6 +139,10 @@ export class Bus {
       if (errorCode !== undefined) details.error = errorCode;
       if (ctx.requestId) details.request_id = ctx.requestId;
       if (ctx.relatedFrom) details.related_from = ctx.relatedFrom;
+      if (contract) {
+        details.contract = contract.op;
+        details.provider = contract.provider;
+      }
       this.deps.audit.write({
         tenant_id: ctx.tenantId,
         actor_type: caller.kind === 'module' ? 'module' : user ? 'user' : 'system',
@@ -131,6 +154,23 @@ export class Bus {
         created_at: new Date(this.deps.clock.now()),
       });
     }
+  }
+
+  /**
+   * `payment.createLink`: the operation of the provider the tenant chose. Synchronous while the
+   * tenant's choices are cached (the targets themselves are made once per module set).
+   */
+  private routed(mods: TenantModules, op: string, tenantId: string): Target | Promise<Target> {
+    const named = contractOperation(op);
+    if (!named) throw busErrors.notFound(op);
+    const pick = (choices: Record<string, string>): Target => {
+      const provider = resolveProvider(mods, choices, named.contract.name, op);
+      const target = mods.contractTarget(named.contract, named.method, provider.alias);
+      if (!target) throw busErrors.notFound(op); // cannot happen: implementers are checked to provide every operation
+      return target;
+    };
+    const cached = this.deps.providers.cached(tenantId);
+    return cached ? pick(cached) : this.deps.providers.load(tenantId).then(pick);
   }
 
   private checkOutput(op: string, target: Target, result: unknown): void {
@@ -145,7 +185,9 @@ export class Bus {
   async exists(tenantId: string, op: string): Promise<boolean> {
     if (this.core.has(op)) return true;
     try {
-      return (await this.deps.modules.modulesFor(tenantId)).operation(op) !== undefined;
+      const mods = await this.deps.modules.modulesFor(tenantId);
+      const named = contractOperation(op);
+      return mods.operation(op) !== undefined || (named !== undefined && mods.implementersOf(named.contract.name).length > 0);
     } catch {
       return false;
     }

@@ -21,6 +21,22 @@ export const busErrors = {
     }),
   tooDeep: (op: string, depth: number) =>
     new MandiError('CALL_DEPTH_EXCEEDED', `Call chain too deep (${depth}) at "${op}": modules are calling each other in a loop.`, 508, { operation: op }),
+  /** No installed module implements the contract (DESIGN.md, Host capabilities for modules). */
+  providerMissing: (op: string, contract: string) =>
+    new MandiError(
+      'PROVIDER_MISSING',
+      `No installed module implements the ${contract} contract, so "${op}" has nowhere to go: install a ${contract} provider (one listing "${contract}@<version>" in api.implements).`,
+      422,
+      { operation: op, contract },
+    ),
+  /** Several implement it and the tenant chose none: the call must not guess whose account to charge. */
+  providerAmbiguous: (op: string, contract: string, candidates: string[]) =>
+    new MandiError(
+      'PROVIDER_AMBIGUOUS',
+      `Several installed modules implement the ${contract} contract (${candidates.join(', ')}) and none is chosen, so "${op}" cannot be routed: choose one with PUT /api/v1/providers/${contract}.`,
+      422,
+      { operation: op, contract, candidates },
+    ),
   eventNotDeclared: (alias: string, event: string) =>
     new MandiError('EVENT_NOT_DECLARED', `Module "${alias}" may not emit "${event}": add it to events.publishes in its module.json.`, 403, { event }),
 };

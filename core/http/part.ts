@@ -20,6 +20,7 @@ import { registerAccountRoutes } from '../accounts';
 import { registerModuleAdminRoutes } from '../modules/module-admin-routes';
 import { registerQuarantineRoutes } from '../modules/quarantine-routes';
 import { registerFetchOriginRoutes } from '../modules/fetch-origins-routes';
+import { registerProviderRoutes } from '../modules/provider-routes';
 import { registerPrivateNetworkRoute } from '../tenancy/private-networks';
 import { adminAuthenticate } from '../../registry';
 import { moduleRoutes } from '../modules/module-routes';
@@ -74,6 +75,7 @@ async function listen(d: HttpDeps): Promise<Listening> {
       registerActivityRoutes(api, { tenantDbs, authenticated });
       registerModuleAdminRoutes(api, { lifecycle: rings.moduleLifecycle, authenticated });
       registerFetchOriginRoutes(api, { central, authenticated });
+      registerProviderRoutes(api, { modules: kernel.modules, providers: kernel.providers, authenticated });
       registerPrivateNetworkRoute(api, { central, tenants, authenticated });
       const adminAuthenticated = adminAuthenticate({ auth, publishers: registry.publishers });
       registry.registerRoutes(api, adminAuthenticated);

@@ -20,6 +20,7 @@ import { registerViewOperations } from '../module-data/materialized-views';
 import { registerWebhookOperations } from '../webhooks/deliver';
 import { ModuleHost, type ModuleSource } from './module-host';
 import { ModuleQuarantine } from './module-quarantine';
+import { ProviderChoices } from './provider-choices';
 import { privateNetworksAllowed } from '../tenancy/private-networks';
 import { ModuleSources } from './module-sources';
 import { registerPlatformOperations } from './platform-operations';
@@ -35,6 +36,8 @@ export interface ModuleKernel {
   /** Development modules (`add`) in front of the registry. */
   source: ModuleSources;
   modules: ModuleHost;
+  /** Each tenant's chosen implementation per provider contract (provider-choices.ts). */
+  providers: ProviderChoices;
   bus: Bus;
   events: EventBus;
   audit: AuditWriter;
@@ -75,6 +78,8 @@ export async function createModuleKernel(deps: {
   const source = new ModuleSources(deps.config.sandboxMaxMemoryMb, deps.registry);
   const modules = new ModuleHost({ central, source, moduleData, pubsub: drivers.pubsub, logger });
   await modules.start();
+  const providers = new ProviderChoices({ central, pubsub: drivers.pubsub });
+  await providers.start();
   const audit = new AuditWriter(central, logger);
   const events = new EventBus({ queue: drivers.queue, modules, logger, clock }, { ...deps.config.eventDelivery, concurrency: 8 });
 
@@ -97,7 +102,7 @@ export async function createModuleKernel(deps: {
   };
 
   const invoker = new SandboxInvoker({ runtime, moduleData, events, clock, logger, fetchAccess, quarantine, maxMemoryMb: deps.config.sandboxMaxMemoryMb });
-  const bus = new Bus({ modules, invoker, rateLimiter: drivers.rateLimiter, audit, clock, logger, rateLimit: deps.config.busRateLimit, validateOutput: deps.config.busValidateOutput });
+  const bus = new Bus({ modules, providers, invoker, rateLimiter: drivers.rateLimiter, audit, clock, logger, rateLimit: deps.config.busRateLimit, validateOutput: deps.config.busValidateOutput });
   invoker.attach(bus);
   registerPlatformOperations(bus, central);
   registerPublicTokenOperations(bus, { central, modules, limit: deps.config.publicTokenLimit });
@@ -128,6 +133,7 @@ export async function createModuleKernel(deps: {
     moduleData,
     source,
     modules,
+    providers,
     bus,
     events,
     audit,

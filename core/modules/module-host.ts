@@ -8,7 +8,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import semver from 'semver';
-import { checkDependencies } from '../../sdk/manifest';
+import { checkDependencies, contractIssues, formatIssues } from '../../sdk/manifest';
 import type { CentralDb } from '../data/central-db';
 import type { PubSub } from '../drivers';
 import { MandiError, notFound } from '../errors';
@@ -104,6 +104,11 @@ export class ModuleHost {
   /** Refuses, with every reason, a version that does not fit the core or the tenant's other modules. */
   async assertInstallable(tenantId: string, mod: LoadedModule): Promise<void> {
     assertCompatible(mod.manifest);
+    // Again at install: the package may have been published before this host knew the contract.
+    const contract = contractIssues(mod.manifest);
+    if (contract.length) {
+      throw new MandiError('MODULE_CONTRACT', `${mod.key} does not keep its provider contracts: ${formatIssues(contract).replace(/\n/g, '; ')}`, 422, { module: mod.alias, problems: contract });
+    }
     const current = await this.modulesFor(tenantId);
     const next = [...current.list.filter((m) => m.alias !== mod.alias), mod];
     const problems = checkDependencies(next.map((m) => m.manifest)).filter((p) => p.kind !== 'duplicate');

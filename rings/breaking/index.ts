@@ -6,12 +6,10 @@
 import semver from 'semver';
 import type { LoadedModule } from '../../core/modules/loaded-module';
 import { graphqlBreakingChanges } from './graphql-changes';
-import { inputNarrowings } from './input-schema';
-import { outputNarrowings } from './output-schema';
+import { inputNarrowings, outputNarrowings } from '../../sdk/manifest/schema-narrowing';
 
 export { graphqlBreakingChanges } from './graphql-changes';
-export { inputNarrowings } from './input-schema';
-export { outputNarrowings } from './output-schema';
+export { inputNarrowings, outputNarrowings } from '../../sdk/manifest/schema-narrowing';
 
 const DEFAULT_SDL = 'graphql/schema.graphql';
 

@@ -1,7 +1,7 @@
 /**
  * module.json from a module's declarations (the `declaration` its bundle exports, read at build
  * time): operations become api.provides entries named "<module>.<key>", their routes http.routes,
- * their public routes http.public.routes under `public_prefix`, those marked `related` api.related, event handlers events.subscribes; every other field is the manifest's own. The result is plain
+ * their public routes http.public.routes under `public_prefix`, those marked `related` api.related, consumes and implements api.consumes and api.implements, event handlers events.subscribes; every other field is the manifest's own. The result is plain
  * JSON (handlers and TypeBox's symbol-keyed markers dropped), in a fixed field order, so the same
  * declarations always give the same file.
  */
@@ -17,7 +17,7 @@ const ORDER = [
 
 export function declaredManifest(declaration: unknown): unknown {
   if (typeof declaration !== 'object' || declaration === null) return declaration;
-  const { operations, consumes, events, public_prefix: publicPrefix, ...rest } = declaration as Obj;
+  const { operations, consumes, implements: implemented, events, public_prefix: publicPrefix, ...rest } = declaration as Obj;
   const name = rest.name;
   const provides: Operation[] = [];
   const routes: HttpRoute[] = [];
@@ -36,7 +36,12 @@ export function declaredManifest(declaration: unknown): unknown {
     for (const route of listOf(publicHttp)) publicRoutes.push({ ...(route as Obj), operation: opName } as HttpRoute);
   }
   const sections: Obj = { ...rest };
-  sections.api = { provides, ...(consumes === undefined ? {} : { consumes }), ...(related.length ? { related } : {}) };
+  sections.api = {
+    provides,
+    ...(consumes === undefined ? {} : { consumes }),
+    ...(implemented === undefined ? {} : { implements: implemented }),
+    ...(related.length ? { related } : {}),
+  };
   if (isObj(events)) {
     const { subscribes, ...eventRest } = events;
     sections.events = { ...eventRest, ...(isObj(subscribes) ? { subscribes: Object.keys(subscribes) } : {}) };

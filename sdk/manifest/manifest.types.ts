@@ -102,13 +102,17 @@ export interface Api {
    */
   provides?: Operation[];
   /**
-   * Operations of other modules this module may call with host.call: exact names ("orders.get") or every operation of a module ("orders.*"). Calls to anything else are refused by the bus.
+   * Operations of other modules this module may call with host.call: exact names ("orders.get") or every operation of a module ("orders.*"); for a provider contract, its operations ("payment.createLink", "payment.*"), routed to the tenant's chosen provider. Calls to anything else are refused by the bus.
    */
   consumes?: string[];
   /**
    * Operations of this module that the same module in a related tenant (the reseller parent, or a descendant) may run here with the tenants.call_related operation (spec 3, reseller network). Each must be in api.provides. The handler runs in this tenant and reads the calling tenant from ctx.relatedFrom; operations not listed are never reachable from another tenant.
    */
   related?: string[];
+  /**
+   * Provider contracts the module implements, e.g. ["payment@1"] (sdk/contracts): for each operation of the contract it provides "<own alias>.<method>", accepting at least the contract's input and returning what the contract's output promises. Consumers call "<contract>.<method>" (e.g. "payment.createLink") and the bus routes the call to the implementation the tenant chose.
+   */
+  implements?: string[];
 }
 /**
  * A bus operation the module provides.

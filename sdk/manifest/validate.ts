@@ -1,7 +1,7 @@
 /**
  * validateManifest and loadManifest: the one gate every module.json passes, in the sdk (build, pack),
  * the registry (publish) and the core (install). Structural rules come from manifest.schema.json,
- * the rest from semantic-rules.ts; both run every time, so one pass lists every problem.
+ * the rest from semantic-rules.ts and contract-rules.ts; all run every time, so one pass lists every problem.
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import { ManifestError, tidyIssues, type ManifestIssue } from './issues';
 import type { Manifest } from './manifest.types';
 import { referencedFiles } from './referenced-files';
 import { schemaIssues } from './schema-check';
+import { contractIssues } from './contract-rules';
 import { semanticIssues } from './semantic-rules';
 
 export type ManifestValidation = { ok: true; manifest: Manifest } | { ok: false; errors: ManifestIssue[] };
@@ -24,7 +25,7 @@ export function validateManifest(value: unknown): ManifestValidation {
   } catch {
     return { ok: false, errors: [{ pointer: '', message: 'must be plain JSON data' }] };
   }
-  const errors = tidyIssues([...schemaIssues(doc), ...semanticIssues(doc)]);
+  const errors = tidyIssues([...schemaIssues(doc), ...semanticIssues(doc), ...contractIssues(doc)]);
   return errors.length === 0 ? { ok: true, manifest: doc as Manifest } : { ok: false, errors };
 }
 

@@ -63,8 +63,10 @@ export interface EventDeclarations {
 export interface ModuleDeclaration<Ops extends Record<string, AnyDeclaredOperation>>
   extends Omit<Manifest, '$schema' | 'api' | 'events' | 'http'> {
   operations: Ops;
-  /** Operations of other modules this one calls (api.consumes). */
+  /** Operations of other modules this one calls (api.consumes); a contract's are "payment.createLink" or "payment.*". */
   consumes?: string[];
+  /** Provider contracts this module implements (api.implements), e.g. ["payment@1"] (sdk/contracts). */
+  implements?: string[];
   events?: EventDeclarations;
   /** http.public.prefix: the path under /api/ the module's public routes (`public_http`) are served at, e.g. "widget". */
   public_prefix?: string;

@@ -41,13 +41,13 @@ const operations = {
 
 export default defineModule({
   name: 'orders',
-  version: '1.0.0',
+  version: '1.1.0',
   description:
     'Orders: lifecycle, payments and refunds with reconciliation, Indian GST, gap-free invoice numbering with credit notes and PDFs, shipments with partial fulfilment, carrier tracking and NDR (spec 3).',
   compatibility: { platform: '^2.0.0' },
   main: 'dist/index.js',
   operations,
-  consumes: ['payment_razorpay.*', 'shipping_shiprocket.*', 'sms_msg91.*', 'whatsapp_cloud.*', 'documents.render_pdf'],
+  consumes: ['payment.*', 'shipping.*', 'sms_msg91.*', 'whatsapp_cloud.*', 'documents.render_pdf'],
   events: {
     namespace: 'order',
     publishes: WEBHOOK_EVENTS,

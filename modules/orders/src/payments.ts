@@ -10,7 +10,7 @@
 import type { DbTransaction, HandlerContext } from '../../../sdk';
 import { invalid, invalidStatus, notFound, OrdersError, Retry } from './errors';
 import { D, parseAmount, str, sum } from './money';
-import { callProvider, checkName, recordName } from './providers';
+import { callProvider, checkName, chosenProvider, recordName } from './providers';
 import { getSetting, inTransaction, loadOrder, nowIso, publish, saveOrder, type OrderRow, type Outbox } from './store';
 import type { RefundRow } from './refunds';
 
@@ -104,8 +104,8 @@ export async function listPayments(input: { id: string }, ctx: HandlerContext) {
 type LinkOut = { id: string; url: string; expires_at?: string | null; status?: string };
 
 export async function createPaymentLink(input: { id: string; provider_module?: string; expires_in_minutes?: number }, ctx: HandlerContext) {
-  const provider = input.provider_module ?? (await getSetting<string>(ctx.host.db, 'default_payment_provider', ''));
-  if (!provider) throw invalid('provider_module', 'Name the provider_module (e.g. "payment-razorpay") or set default_payment_provider.');
+  // Named, else orders' own default, else the tenant's provider for payment@1 (payment.describe says which).
+  const provider = input.provider_module || (await getSetting<string>(ctx.host.db, 'default_payment_provider', '')) || (await chosenProvider(ctx, 'payment provider'));
   checkName(provider, 'payment', 'provider_module');
   const order = await loadOrder(ctx.host.db, input.id);
   if (order.status === 'cancelled') throw invalidStatus(`Order ${order.order_number} is cancelled.`, order.status);

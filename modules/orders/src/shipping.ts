@@ -161,14 +161,15 @@ export async function listShipments(input: { id: string }, ctx: HandlerContext) 
 /** Total weight of the lines (each line's weight times its quantity), as a decimal string. */
 const weightOf = (items: Array<{ weight?: string | null; quantity: number }>) => str(items.reduce((a, i) => a.plus(new D(i.weight ?? '0').times(i.quantity)), new D(0)));
 
-export async function shippingRates(input: { id: string; carrier_module: string; pickup_pincode: string; weight?: unknown; dimensions?: Record<string, unknown> }, ctx: HandlerContext) {
-  checkName(input.carrier_module, 'shipping', 'carrier_module');
+/** Rates from the carrier named, or (none named) from the tenant's carrier: shipping.getRates as spec 3 names it. */
+export async function shippingRates(input: { id: string; carrier_module?: string; pickup_pincode: string; weight?: unknown; dimensions?: Record<string, unknown> }, ctx: HandlerContext) {
+  if (input.carrier_module !== undefined) checkName(input.carrier_module, 'shipping', 'carrier_module');
   const order = await loadOrder(ctx.host.db, input.id);
   const delivery = (order.shipping_address as { pincode?: string } | null)?.pincode;
   if (!delivery) throw invalid('shipping_address', `Order ${order.order_number} has no shipping_address.pincode.`);
   const items = await itemsOf(ctx.host.db, order.id);
   const weight = input.weight ?? weightOf(items);
-  return callProvider<Static<typeof ShippingRates>>(ctx, 'carrier', input.carrier_module, 'getRates', {
+  return callProvider<Static<typeof ShippingRates>>(ctx, 'carrier', input.carrier_module ?? null, 'getRates', {
     pickup_pincode: input.pickup_pincode, delivery_pincode: delivery, weight: String(weight), dimensions: input.dimensions ?? null,
     cod: order.is_cod, cod_amount: order.is_cod ? order.total : '0.00',
   });

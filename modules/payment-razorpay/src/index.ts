@@ -1,6 +1,7 @@
 /**
- * payment_razorpay: the Razorpay gateway for the orders module's payment contract
- * (<alias>.describe, .createLink, .link_status, .refund, .refund_status). Speaks
+ * payment_razorpay: a Razorpay implementation of the payment@1 provider contract (sdk/contracts:
+ * describe, createLink, link_status, refund, refund_status, with the contract's schemas), which
+ * consumers reach as payment.createLink and so on. Speaks
  * Razorpay's public REST API through host.fetch:
  *   POST {base}/v1/payment_links            {amount (paise), currency, reference_id (the reference plus a suffix: unique per link), notes, description, customer, notify, expire_by}
  *   GET  {base}/v1/payment_links/{id}       a link's status and the payments made through it
@@ -12,7 +13,7 @@
  * paise with decimal.js (never floats); an amount with more than 2 decimals is refused.
  */
 import Decimal from 'decimal.js';
-import { defineModule, operation, Type, type HandlerContext } from '../../../sdk';
+import { defineModule, operation, payment, Type, type HandlerContext } from '../../../sdk';
 
 class RazorpayError extends Error {
   constructor(readonly code: string, message: string, readonly details: { status: number } & Record<string, unknown>) {
@@ -131,8 +132,6 @@ function linkReference(reference: string, now: number): string {
   return `${reference.slice(0, 32)}-${suffix}`;
 }
 
-const Amount = Type.String({ pattern: '^\\d{1,13}(\\.\\d{1,2})?$' });
-const RefundOut = Type.Object({ id: Type.String(), status: Type.String(), amount: Type.Optional(Type.String()) });
 const Settings = Type.Object({
   configured: Type.Boolean(),
   key_id: Type.Nullable(Type.String()),
@@ -148,6 +147,7 @@ export default defineModule({
   compatibility: { platform: '^2.0.0' },
   main: 'dist/index.js',
   consumes: ['orders.apply_payment_update', 'orders.apply_refund_update'],
+  implements: [payment.id],
   permissions: [
     { name: 'payment_razorpay.use', description: 'Create Razorpay payment links and refunds.' },
     { name: 'payment_razorpay.manage', description: 'Configure the Razorpay keys.' },
@@ -157,8 +157,8 @@ export default defineModule({
       ai_tool: false,
       description: 'Payment provider contract: who this gateway is and what it supports.',
       permission: 'payment_razorpay.use',
-      input: Type.Object({}, { additionalProperties: false }),
-      output: Type.Object({ provider_module: Type.String(), name: Type.String(), supports: Type.Array(Type.String()) }),
+      input: payment.operations.describe.input,
+      output: payment.operations.describe.output,
       handler: () => ({ provider_module: 'payment-razorpay', name: 'Razorpay', supports: ['link', 'link_status', 'refund', 'refund_status'] }),
     }),
 
@@ -167,29 +167,8 @@ export default defineModule({
       description:
         'payment.createLink contract: creates a Razorpay payment link for an amount (decimal string, sent in paise), currency, reference (the order number) and customer.',
       permission: 'payment_razorpay.use',
-      input: Type.Object(
-        {
-          amount: Amount,
-          currency: Type.String({ pattern: '^[A-Z]{3}$' }),
-          reference: Type.String({ minLength: 1, maxLength: 255 }),
-          description: Type.Optional(Type.String({ maxLength: 2048 })),
-          customer: Type.Optional(
-            Type.Object({
-              name: Type.Optional(Type.Nullable(Type.String())),
-              email: Type.Optional(Type.Nullable(Type.String())),
-              phone: Type.Optional(Type.Nullable(Type.String())),
-            }),
-          ),
-          expires_at: Type.Optional(Type.String()),
-        },
-        { additionalProperties: false },
-      ),
-      output: Type.Object({
-        id: Type.String(),
-        url: Type.String(),
-        status: Type.Optional(Type.String()),
-        expires_at: Type.Optional(Type.Nullable(Type.String())),
-      }),
+      input: payment.operations.createLink.input,
+      output: payment.operations.createLink.output,
       async handler(input, ctx) {
         const customer: Record<string, string> = {};
         if (input.customer?.name) customer.name = input.customer.name;
@@ -210,13 +189,8 @@ export default defineModule({
       description:
         "A payment link's current status at Razorpay (GET /v1/payment_links/{id}): pending (created, partially_paid), completed (paid, with the captured payment's id and the amount paid) or failed (expired, cancelled).",
       permission: 'payment_razorpay.use',
-      input: Type.Object({ link_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
-      output: Type.Object({
-        status: Type.StringEnum(['pending', 'completed', 'failed']),
-        link_status: Type.String(),
-        payment_id: Type.Optional(Type.Nullable(Type.String())),
-        amount_paid: Type.Optional(Type.Nullable(Type.String())),
-      }),
+      input: payment.operations.link_status.input,
+      output: payment.operations.link_status.output,
       async handler(input, ctx) {
         return linkOut(await razorpay<Link>(ctx, `/v1/payment_links/${encodeURIComponent(input.link_id)}`));
       },
@@ -226,17 +200,8 @@ export default defineModule({
       description:
         'payment refund contract: refunds part or all of a captured Razorpay payment (pay_…); amount is a decimal string sent in paise.',
       permission: 'payment_razorpay.use',
-      input: Type.Object(
-        {
-          payment_id: Type.String({ minLength: 1, maxLength: 100 }),
-          amount: Amount,
-          currency: Type.Optional(Type.String()),
-          reason: Type.Optional(Type.String({ maxLength: 500 })),
-          reference: Type.Optional(Type.String({ maxLength: 40 })),
-        },
-        { additionalProperties: false },
-      ),
-      output: RefundOut,
+      input: payment.operations.refund.input,
+      output: payment.operations.refund.output,
       async handler(input, ctx) {
         const notes: Record<string, string> = {};
         if (input.reason) notes.reason = input.reason.slice(0, 256);
@@ -249,8 +214,8 @@ export default defineModule({
       ai_tool: false,
       description: "A refund's current status at Razorpay (GET /v1/refunds/{id}): pending, completed (Razorpay: processed) or failed.",
       permission: 'payment_razorpay.use',
-      input: Type.Object({ refund_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
-      output: RefundOut,
+      input: payment.operations.refund_status.input,
+      output: payment.operations.refund_status.output,
       async handler(input, ctx) {
         return refundOut(await razorpay<Refund>(ctx, `/v1/refunds/${encodeURIComponent(input.refund_id)}`));
       },

@@ -1,11 +1,11 @@
 /**
- * shipping_shiprocket: the Shiprocket aggregator for the orders module's carrier contract
- * (<alias>.describe, .getRates, .createShipment, .track), over Shiprocket's public API via
+ * shipping_shiprocket: a Shiprocket implementation of the shipping@1 provider contract (sdk/contracts:
+ * describe, getRates, createShipment, track; consumers call shipping.getRates and so on), over Shiprocket's public API via
  * host.fetch. A bearer token from POST /v1/external/auth/login is kept in the module's settings
  * and renewed after 9 days (Shiprocket tokens live 10) or when an answer is 401.
  */
 import Decimal from 'decimal.js';
-import { defineModule, operation, Type, type HandlerContext, type Static } from '../../../sdk';
+import { defineModule, operation, shipping, Type, type HandlerContext, type Static } from '../../../sdk';
 
 class ShiprocketError extends Error {
   constructor(readonly code: string, message: string, readonly details: { status: number } & Record<string, unknown>) {
@@ -116,6 +116,7 @@ export default defineModule({
   compatibility: { platform: '^2.0.0' },
   main: 'dist/index.js',
   consumes: ['orders.apply_tracking_update'],
+  implements: [shipping.id],
   permissions: [
     { name: 'shipping_shiprocket.use', description: 'Get Shiprocket rates, book and track shipments.' },
     { name: 'shipping_shiprocket.manage', description: 'Configure the Shiprocket account.' },

@@ -1,12 +1,12 @@
 /* eslint-disable */
 /**
- * GENERATED from the manifest of orders@1.0.0 (range ^1.0.0). Do not edit by hand;
+ * GENERATED from the manifest of orders@1.1.0 (range ^1.0.0). Do not edit by hand;
  * refresh with:
  *   mandi module types orders@^1.0.0 --from modules/orders --out modules/loyalty/src/generated/orders.ts
  */
 
 /**
- * Every operation of orders@1.0.0: its input and its output.
+ * Every operation of orders@1.1.0: its input and its output.
  */
 export interface OrdersOperations {
   /**
@@ -150,7 +150,7 @@ export interface OrdersOperations {
     output: OrdersListShipmentsOutput;
   };
   /**
-   * Asks a carrier module (shipping.getRates contract) for rates for this order.
+   * Asks a carrier (shipping.getRates: the one named, else the tenant's chosen shipping provider) for rates for this order.
    */
   'orders.shipping_rates': {
     input: OrdersShippingRatesInput;
@@ -409,7 +409,7 @@ export interface OrdersOperations {
     output: OrdersListPaymentsOutput;
   };
   /**
-   * Asks a payment provider module (payment.createLink contract) for a link for the balance due; records a pending payment with the link.
+   * Asks a payment provider (payment.createLink: the provider_module named, else the setting default_payment_provider, else the tenant's chosen payment provider) for a link for the balance due; records a pending payment with the link.
    */
   'orders.create_payment_link': {
     input: OrdersCreatePaymentLinkInput;
@@ -1338,7 +1338,7 @@ export interface OrdersListShipmentsOutput {
   status: string;
 }
 export interface OrdersShippingRatesInput {
-  carrier_module: string;
+  carrier_module?: string;
   dimensions?: {};
   /**
    * order UUID or order_number

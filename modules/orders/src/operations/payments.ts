@@ -100,7 +100,7 @@ export const paymentOperations = {
   }),
   create_payment_link: operation({
     description:
-      'Asks a payment provider module (payment.createLink contract) for a link for the balance due; records a pending payment with the link.',
+      "Asks a payment provider (payment.createLink: the provider_module named, else the setting default_payment_provider, else the tenant's chosen payment provider) for a link for the balance due; records a pending payment with the link.",
     permission: 'orders.manage',
     ai_tool: false,
     input: Type.Object(

@@ -161,13 +161,13 @@ export const shippingOperations = {
     handler: listShipments,
   }),
   shipping_rates: operation({
-    description: 'Asks a carrier module (shipping.getRates contract) for rates for this order.',
+    description: "Asks a carrier (shipping.getRates: the one named, else the tenant's chosen shipping provider) for rates for this order.",
     permission: 'orders.view',
     ai_tool: false,
     input: Type.Object(
       {
         id: OrderRef,
-        carrier_module: Type.String({ minLength: 2 }),
+        carrier_module: Type.Optional(Type.String({ minLength: 2 })),
         pickup_pincode: Type.String(),
         weight: Type.Optional(Measure),
         dimensions: Type.Optional(AnyObject),
