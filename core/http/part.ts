@@ -31,7 +31,7 @@ import { platformPart, type PlatformParts } from '../parts/platform-parts';
 export const httpPart = platformPart({
   id: 'http',
   // `jobs`: requests queue jobs, so the queue stops only after the last request.
-  deps: ['config', 'logger', 'dbServer', 'central', 'tenantDbs', 'drivers', 'tenants', 'auth', 'clock', 'kernel', 'registry', 'realtime', 'rings', 'notifications', 'catalogs', 'documents', 'bulk', 'accounts', 'jobs'],
+  deps: ['config', 'logger', 'dbServer', 'central', 'keys', 'tenantDbs', 'drivers', 'tenants', 'auth', 'clock', 'kernel', 'registry', 'realtime', 'rings', 'notifications', 'catalogs', 'documents', 'bulk', 'accounts', 'jobs'],
   init: (d) => listen(d),
   stop: (listening) => listening.close(),
 });
@@ -47,7 +47,7 @@ export interface Listening {
 type HttpDeps = Omit<PlatformParts, 'mail' | 'http'>;
 
 async function listen(d: HttpDeps): Promise<Listening> {
-  const { config, logger, dbServer, central, tenantDbs, drivers, tenants, auth, clock, kernel, registry, realtime, rings, notifications, catalogs, documents, bulk, accounts } = d;
+  const { config, logger, dbServer, central, keys, tenantDbs, drivers, tenants, auth, clock, kernel, registry, realtime, rings, notifications, catalogs, documents, bulk, accounts } = d;
   const authenticated = authenticate(auth, tenants);
   const app = buildApp({
     logger,
@@ -66,7 +66,7 @@ async function listen(d: HttpDeps): Promise<Listening> {
       registerMemberRoutes(api, { central, auth, authenticated, invitations: accounts.invitations });
       registerAccountRoutes(api, { accounts, authenticated });
       registerNotificationRoutes(api, { notifications, authenticated, config });
-      registerClientReleaseRoutes(api, { config, central, cache: drivers.cache, clock, logger, authenticated });
+      registerClientReleaseRoutes(api, { config, central, keys, cache: drivers.cache, clock, logger, authenticated });
       registerActivityRoutes(api, { tenantDbs, authenticated });
       registerModuleAdminRoutes(api, { lifecycle: rings.moduleLifecycle, authenticated });
       registerFetchOriginRoutes(api, { central, authenticated });
