@@ -19,6 +19,7 @@ import { registerAccountRoutes } from '../accounts';
 import { registerModuleAdminRoutes } from '../modules/module-admin-routes';
 import { registerQuarantineRoutes } from '../modules/quarantine-routes';
 import { registerFetchOriginRoutes } from '../modules/fetch-origins-routes';
+import { registerSecretRoutes } from '../secrets/secret-routes';
 import { registerPrivateNetworkRoute } from '../tenancy/private-networks';
 import { adminAuthenticate } from '../../registry';
 import { moduleRoutes } from '../modules/module-routes';
@@ -74,6 +75,7 @@ async function listen(d: HttpDeps): Promise<Listening> {
       const adminAuthenticated = adminAuthenticate({ auth, publishers: registry.publishers });
       registry.registerRoutes(api, adminAuthenticated);
       registerQuarantineRoutes(api, { quarantine: kernel.quarantine, adminAuthenticated });
+      registerSecretRoutes(api, { store: kernel.secrets, modules: kernel.modules, audit: kernel.audit, central, keys, clock, logger, authenticated, adminAuthenticated });
       rings.registerRoutes(api, adminAuthenticated);
       registerGraphqlRoutes(api, { config, central, tenantDbs, pubsub: drivers.pubsub, kernel, clock, logger, authenticated });
       documents.registerRoutes(api, authenticated);
