@@ -6,6 +6,7 @@
  * row does not decrypt there. Plaintext leaves only through `read`, which the bus operation
  * secrets.get calls for the module that owns the secret; everything else sees hints.
  */
+import type { SecretHint } from '../../sdk/runtime/secrets';
 import type { AppKeys } from '../accounts/app-key';
 import type { Clock } from '../clock';
 import type { CentralDb } from '../data/central-db';
@@ -15,13 +16,6 @@ import { SECRET_LIMITS } from './limits';
 
 export const SECRET_PURPOSE = 'module-secret';
 
-/** What anyone but the owning module may know of a secret. */
-export interface SecretHint {
-  name: string;
-  /** The value's last 4 characters; null when the value is shorter than 12. */
-  hint: string | null;
-  set_at: string;
-}
 
 /** Where a secret lives: bound into its ciphertext. */
 export const secretAad = (tenantId: string, module: string, name: string) => `${tenantId}\u0000${module}\u0000${name}`;

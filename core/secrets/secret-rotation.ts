@@ -37,28 +37,39 @@ const COLUMNS: EncryptedColumn[] = [
   { table: 'cli_release_channels', keys: ['tenant_id'], column: 'token_encrypted', purpose: 'cli-releases.repo-token' },
 ];
 
-const BATCH = 100;
+export interface RotationOptions {
+  /** Rows per transaction (default 100). */
+  batchSize?: number;
+  /** Stop after this many batches (a bounded run per request; the next run carries on). */
+  maxBatches?: number;
+}
 
 export interface RotationReport {
   key_id: string;
+  /** False when maxBatches stopped it first: run it again. */
+  done: boolean;
   rotated: Record<string, number>;
   /** Rows whose value no key of the ring decrypts: left untouched. */
   unreadable: Array<{ table: string; row: Row }>;
 }
 
-export async function rotateSecrets(d: { central: CentralDb; keys: AppKeys; logger: Logger }, batchSize = BATCH): Promise<RotationReport> {
-  const report: RotationReport = { key_id: d.keys.keyId, rotated: {}, unreadable: [] };
+export async function rotateSecrets(d: { central: CentralDb; keys: AppKeys; logger: Logger }, opts: RotationOptions = {}): Promise<RotationReport> {
+  const report: RotationReport = { key_id: d.keys.keyId, done: false, rotated: {}, unreadable: [] };
+  let batches = 0;
   for (const col of COLUMNS) {
     report.rotated[col.table] = 0;
     // Rows are visited in key order from a cursor, so unreadable rows (left as they are) are passed once.
     let after: Row | undefined;
     for (;;) {
-      const batch = await rotateBatch(d, col, batchSize, after, report);
+      if (opts.maxBatches !== undefined && batches >= opts.maxBatches) return report;
+      const batch = await rotateBatch(d, col, opts.batchSize ?? 100, after, report);
+      batches++;
       if (!batch.last) break;
       after = batch.last;
       d.logger.info({ table: col.table, rotated: report.rotated[col.table] }, 'secret rotation: batch done');
     }
   }
+  report.done = true;
   return report;
 }
 

@@ -6,7 +6,8 @@
  *                                            declared secrets, and any stored one no longer declared
  *   PUT    /modules/{alias}/secrets/{name}  {value} → {name, hint, set_at}; only declared names
  *   DELETE /modules/{alias}/secrets/{name}  → {message}; 404 when not set
- *   POST   /admin/secrets/rotate            → {key_id, rotated: {table: count}, unreadable: [...]}
+ *   POST   /admin/secrets/rotate            ?batch_size=100&max_batches= → {key_id, done, rotated: {table: count},
+ *                                            unreadable: [{table, row}]} (secret-rotation.ts)
  *
  * Writes and deletes go to the audit log with the secret's name, never its value.
  */
@@ -34,6 +35,14 @@ export interface SecretRouteDeps {
   logger: Logger;
   authenticated: RequestHandler;
   adminAuthenticated: RequestHandler;
+}
+
+/** An optional positive integer query parameter up to max. */
+function bounded(raw: unknown, field: string, max: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw invalid(field, `The ${field} must be an integer from 1 to ${max}.`);
+  return n;
 }
 
 export function registerSecretRoutes(api: Router, deps: SecretRouteDeps): void {
@@ -86,7 +95,8 @@ export function registerSecretRoutes(api: Router, deps: SecretRouteDeps): void {
     res.json({ message: `Secret "${name}" of module "${alias}" deleted.` });
   });
 
-  api.post('/admin/secrets/rotate', deps.adminAuthenticated, requireSuperAdmin, async (_req, res) => {
-    res.json(await rotateSecrets({ central: deps.central, keys: deps.keys, logger: deps.logger.child({ part: 'secrets' }) }));
+  api.post('/admin/secrets/rotate', deps.adminAuthenticated, requireSuperAdmin, async (req, res) => {
+    const opts = { batchSize: bounded(req.query.batch_size, 'batch_size', 1000), maxBatches: bounded(req.query.max_batches, 'max_batches', 1_000_000) };
+    res.json(await rotateSecrets({ central: deps.central, keys: deps.keys, logger: deps.logger.child({ part: 'secrets' }) }, opts));
   });
 }
