@@ -1,0 +1,106 @@
+/**
+ * The platform key: rotation from one APP_KEY to another with APP_KEY_PREVIOUS (values readable
+ * throughout, re-encrypted in resumable batches, readable after the previous key is gone), and the
+ * key file generated into DATA_DIR when APP_KEY is unset (taking over the key earlier versions
+ * kept in the central database; nodes that disagree refuse to start).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { AppKeys } from '../../core/accounts/app-key';
+import { dropDatabase } from '../../core/data/pg-admin';
+import { startTestPlatform, testServerUrl, type TestPlatform } from '../support/test-platform';
+import { addFixtureModules, installVia } from '../bus/support';
+import { secretFixture } from './support';
+
+const OLD = 'old-platform-key-0123456789abcdef0123456789';
+const NEW = 'new-platform-key-fedcba9876543210fedcba9876';
+
+describe('DESIGN Host capabilities for modules: the platform key and its rotation', () => {
+  const db = `mandi_t_${randomBytes(5).toString('hex')}`;
+  let a: TestPlatform;
+  let owner: Awaited<ReturnType<TestPlatform['install']>>;
+  const values = Object.fromEntries(['api_key', 'webhook_secret'].map((n) => [n, `${n}-value-${randomBytes(8).toString('hex')}`]));
+
+  /** Another node on the same central database (its tenant databases are node A's). */
+  const node = async (env: Record<string, string>) => {
+    const tp = await startTestPlatform(env, db);
+    await addFixtureModules(tp, ['vault'], secretFixture);
+    return tp;
+  };
+  const read = (tp: TestPlatform, name: string) => tp.platform.kernel.bus.call({ kind: 'core' }, 'vault.get', { name }, { tenantId: owner.tenantId, user: null });
+  const keyIds = async () => (await a.platform.central.models.ModuleSecret.findAll({ order: [['name', 'ASC']] })).map((r) => r.key_id);
+
+  beforeAll(async () => {
+    a = await node({ APP_KEY: OLD });
+    owner = await a.install('acme');
+    await installVia(a, owner.token, 'acme', 'vault');
+    for (const [name, value] of Object.entries(values)) await a.platform.kernel.bus.call({ kind: 'core' }, 'vault.set', { name, value }, { tenantId: owner.tenantId, user: null });
+  }, 120_000);
+  afterAll(async () => {
+    await a?.close();
+    await dropDatabase(testServerUrl(), db);
+  });
+
+  test('APP_KEY_PREVIOUS keeps old values readable; the rotation moves them in batches, resumably; afterwards the old key can go', async () => {
+    const oldId = a.platform.keys.keyId;
+    const b = await node({ APP_KEY: NEW, APP_KEY_PREVIOUS: OLD });
+    try {
+      expect(b.platform.keys.keyId).not.toBe(oldId);
+      expect(await read(b, 'api_key')).toEqual({ value: values.api_key });
+
+      const forbidden = await b.api('/admin/secrets/rotate', { method: 'POST', body: {} });
+      expect(forbidden.status).toBe(401);
+
+      // Stopped after one batch of one row: one value moved, the other still under the old key, both readable.
+      const partial = await b.api('/admin/secrets/rotate?batch_size=1&max_batches=1', { method: 'POST', token: owner.token, tenant: 'acme', body: {} });
+      expect(partial).toMatchObject({ status: 200, body: { done: false, key_id: b.platform.keys.keyId, rotated: { module_secrets: 1 } } });
+      expect(await keyIds()).toEqual([b.platform.keys.keyId, oldId]);
+      for (const [name, value] of Object.entries(values)) expect(await read(b, name)).toEqual({ value });
+
+      const rest = await b.api('/admin/secrets/rotate?batch_size=1', { method: 'POST', token: owner.token, tenant: 'acme', body: {} });
+      expect(rest).toMatchObject({ status: 200, body: { done: true, rotated: { module_secrets: 1 }, unreadable: [] } });
+      expect(await keyIds()).toEqual([b.platform.keys.keyId, b.platform.keys.keyId]);
+      const again = await b.api('/admin/secrets/rotate', { method: 'POST', token: owner.token, tenant: 'acme', body: {} });
+      expect(again.body).toMatchObject({ done: true, rotated: { module_secrets: 0 } });
+    } finally {
+      await b.platform.stop();
+    }
+
+    const c = await node({ APP_KEY: NEW });
+    try {
+      for (const [name, value] of Object.entries(values)) expect(await read(c, name)).toEqual({ value });
+    } finally {
+      await c.platform.stop();
+    }
+    // Node A still has only the old key: the values are no longer under it.
+    await expect(read(a, 'api_key')).rejects.toMatchObject({ code: 'SECRET_UNREADABLE' });
+  });
+
+  test('unset APP_KEY: the key earlier versions kept in the central database moves into DATA_DIR/app.key (0600); a node without it refuses to start', async () => {
+    const dirs = [1, 2, 3].map(() => fs.mkdtempSync(path.join(os.tmpdir(), 'mandi-key-')));
+    const legacy = randomBytes(32);
+    await a.platform.central.models.PlatformSetting.upsert({ key: 'app_key', value: { key: legacy.toString('base64') } });
+    // A 2FA secret an earlier version encrypted under that key (no key id in the value).
+    const earlier = (await new AppKeys({ current: legacy }).encrypt('totp-secret', 'JBSWY3DPEHPK3PXP')).split('.').slice(1).join('.');
+    try {
+      const d = await startTestPlatform({ DATA_DIR: dirs[0] }, db);
+      try {
+        const file = path.join(dirs[0], 'app.key');
+        expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+        expect(fs.readFileSync(file, 'utf8').trim()).toBe(`base64:${legacy.toString('base64')}`);
+        expect(await d.platform.keys.decrypt('totp-secret', earlier)).toBe('JBSWY3DPEHPK3PXP');
+        const stored = (await d.platform.central.models.PlatformSetting.findByPk('app_key'))!.value as Record<string, unknown>;
+        expect(stored).toEqual({ key_id: d.platform.keys.keyId }); // only the fingerprint stays
+      } finally {
+        await d.platform.stop();
+      }
+      await expect(startTestPlatform({ DATA_DIR: dirs[1] }, db)).rejects.toThrow(/already has a platform key .* set APP_KEY on every node/);
+      fs.writeFileSync(path.join(dirs[2], 'app.key'), `base64:${randomBytes(32).toString('base64')}\n`);
+      await expect(startTestPlatform({ DATA_DIR: dirs[2] }, db)).rejects.toThrow(/is not this installation's/);
+    } finally {
+      for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
