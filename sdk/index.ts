@@ -6,7 +6,7 @@
 export { defineModule, operation, type OperationInput, type OperationOutput } from './define-module';
 export * as Type from './runtime/schema';
 export { typedCall, type OperationMap, type TypedCall } from './runtime/typed-call';
-export { secrets, type SecretHint, type Secrets } from './runtime/secrets';
+export { moveIntoSecrets, secrets, type SecretHint, type Secrets } from './runtime/secrets';
 export type { Static, TSchema } from '@sinclair/typebox/type';
 export type {
   DeclaredModule,

@@ -35,3 +35,19 @@ export function secrets(host: Pick<Host, 'call'>): Secrets {
     delete: async (name) => (await host.call<{ deleted: boolean }>('secrets.delete', { name })).deleted,
   };
 }
+
+/**
+ * Moves values an earlier version of the module kept in clear in its own key/value model (`key`,
+ * `value` columns) into its secrets, then deletes those rows. A module's SQL migrations cannot
+ * reach the host, so the move happens in code, where the new version first reads its settings
+ * (pass the rows it read). Safe to stop at any point: a value is stored as a secret before its row
+ * goes, and a row whose secret exists already (set since, e.g. by a tenant admin) is only deleted.
+ */
+export async function moveIntoSecrets(host: Pick<Host, 'call' | 'db'>, model: string, rows: ReadonlyArray<{ key: string; value: string }>, names: readonly string[]): Promise<void> {
+  const store = secrets(host);
+  for (const row of rows) {
+    if (!names.includes(row.key)) continue;
+    if (row.value !== '' && (await store.hint(row.key)) === null) await store.set(row.key, row.value);
+    await host.db.destroy(model, { where: { key: row.key } });
+  }
+}
