@@ -88,9 +88,9 @@ export class AppKeys {
     throw failure;
   }
 
-  /** Whether a value is encrypted under the current key (rotation skips those). */
-  isCurrent(payload: string): boolean {
-    return payload.startsWith(`${this.keyId}.`);
+  /** Whether the ring holds the key with this fingerprint. */
+  holds(keyId: string): boolean {
+    return this.ring.some((k) => k.id === keyId);
   }
 
   private hmac(key: RingKey, purpose: string, data: string): Buffer {

@@ -3,14 +3,18 @@
  *
  * 1. APP_KEY when set (production should set it: a copy of the databases alone then decrypts
  *    nothing). APP_KEY_PREVIOUS lists the keys it replaced, for the rotation (secret-rotation.ts).
- * 2. Unset: the file <DATA_DIR>/app.key (mode 0600), generated on first start. Installs that ran an
- *    earlier version kept a generated key in the central database (platform_settings `app_key`):
- *    that key is moved into the file on first start, so 2FA secrets encrypted under it still
- *    decrypt, and only its fingerprint stays in the database.
+ * 2. Unset: the file <DATA_DIR>/app.key (mode 0600), generated on first start.
  *
- * The fingerprint in platform_settings `app_key` is how nodes notice they disagree: a node without
- * APP_KEY whose file is missing or holds another key refuses to start (several nodes must set
- * APP_KEY or share DATA_DIR), where it would otherwise encrypt under a key the others cannot read.
+ * Installs that ran an earlier version without APP_KEY kept a generated key in the central database
+ * (platform_settings `app_key` = {key}). Without APP_KEY that key is moved into the file on first
+ * start, so the 2FA secrets encrypted under it still decrypt, and only its fingerprint stays in the
+ * database. With APP_KEY it joins the ring as a previous key until the rotation has moved its
+ * values (the row is left for that).
+ *
+ * The fingerprint of the current key is recorded (platform_settings `app_key` = {key_id}); a node
+ * whose ring does not hold the recorded key refuses to start: a changed APP_KEY without
+ * APP_KEY_PREVIOUS, or a node with a missing or different key file (several nodes must set APP_KEY
+ * or share DATA_DIR), would otherwise encrypt under a key the values and the other nodes do not use.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,50 +33,58 @@ export function parseKey(text: string): Buffer {
   return trimmed.startsWith('base64:') ? Buffer.from(trimmed.slice(7), 'base64') : Buffer.from(trimmed, 'utf8');
 }
 
-export async function loadAppKeys(config: Pick<Config, 'appKey' | 'appKeyPrevious' | 'dataDir'>, central: CentralDb, logger: Logger): Promise<AppKeys> {
-  const previous = config.appKeyPrevious.map(parseKey);
-  if (config.appKey) return new AppKeys({ current: parseKey(config.appKey), previous });
-  return new AppKeys({ current: await fileKey(config.dataDir, central, logger), previous });
-}
-
 type Stored = { key?: string; key_id?: string };
 
-async function fileKey(dataDir: string, central: CentralDb, logger: Logger): Promise<Buffer> {
-  const file = path.join(dataDir, KEY_FILE);
+export async function loadAppKeys(config: Pick<Config, 'appKey' | 'appKeyPrevious' | 'dataDir'>, central: CentralDb, logger: Logger): Promise<AppKeys> {
   const { PlatformSetting } = central.models;
   const stored = (await PlatformSetting.findByPk(SETTING))?.value as Stored | undefined;
-  let key = readKeyFile(file);
-
-  if (!key && stored?.key) {
-    // An earlier version's key, kept in the database: moved into the file, its fingerprint left behind.
-    key = writeKeyFile(file, Buffer.from(stored.key, 'base64'));
-    await PlatformSetting.update({ value: { key_id: keyIdOf(key) } }, { where: { key: SETTING } });
-    logger.info({ file, key_id: keyIdOf(key) }, 'moved the platform key from the central database into the data folder');
-    return key;
+  const previous = config.appKeyPrevious.map(parseKey);
+  let current: Buffer;
+  if (config.appKey) {
+    current = parseKey(config.appKey);
+    if (stored?.key) {
+      previous.push(Buffer.from(stored.key, 'base64'));
+      logger.warn('the platform key an earlier version kept in the central database is still in use: run POST /admin/secrets/rotate');
+    }
+  } else {
+    current = await fileKey(path.join(config.dataDir, KEY_FILE), stored, central, logger);
   }
-  if (!key && stored?.key_id) {
+
+  const keys = new AppKeys({ current, previous });
+  const recorded = ((await PlatformSetting.findByPk(SETTING))?.value as Stored | undefined)?.key_id;
+  if (recorded && !keys.holds(recorded)) {
+    throw new Error(
+      `The platform key (id ${keys.keyId}) is not this installation's (id ${recorded})${config.appKey ? '' : ` in ${path.join(config.dataDir, KEY_FILE)}`}: ` +
+        'every node must use the same APP_KEY (or share DATA_DIR); to change the key, keep the old one in APP_KEY_PREVIOUS and run the rotation (README, "Platform key and rotation").',
+    );
+  }
+  if (recorded !== keys.keyId && !stored?.key) await PlatformSetting.upsert({ key: SETTING, value: { key_id: keys.keyId } });
+  return keys;
+}
+
+async function fileKey(file: string, stored: Stored | undefined, central: CentralDb, logger: Logger): Promise<Buffer> {
+  const key = readKeyFile(file);
+  if (key) return key;
+  if (stored?.key) {
+    // An earlier version's key, kept in the database: moved into the file, its fingerprint left behind.
+    const moved = writeKeyFile(file, Buffer.from(stored.key, 'base64'));
+    await central.models.PlatformSetting.update({ value: { key_id: keyIdOf(moved) } }, { where: { key: SETTING } });
+    logger.info({ file, key_id: keyIdOf(moved) }, 'moved the platform key from the central database into the data folder');
+    return moved;
+  }
+  if (stored?.key_id) {
     throw new Error(
       `APP_KEY is not set and ${file} does not exist, but this installation already has a platform key (id ${stored.key_id}) on another node: ` +
         'set APP_KEY on every node, or give every node the same DATA_DIR (or copy app.key into this one).',
     );
   }
-  if (!key) {
-    key = writeKeyFile(file, randomBytes(32));
-    // Two nodes may start at once: the first fingerprint wins, and a node that lost is refused below.
-    await central.sequelize.query(
-      `INSERT INTO platform_settings (key, value, updated_at) VALUES ($1, $2, now()) ON CONFLICT (key) DO NOTHING`,
-      { bind: [SETTING, JSON.stringify({ key_id: keyIdOf(key) })] },
-    );
-    logger.warn({ file }, 'APP_KEY is not set: generated the platform key into the data folder (several nodes must set APP_KEY or share DATA_DIR)');
-  }
-  const recorded = ((await PlatformSetting.findByPk(SETTING))?.value as Stored | undefined)?.key_id;
-  if (recorded && recorded !== keyIdOf(key)) {
-    throw new Error(
-      `The platform key in ${file} (id ${keyIdOf(key)}) is not this installation's (id ${recorded}): ` +
-        'set APP_KEY on every node, or give every node the same DATA_DIR.',
-    );
-  }
-  return key;
+  const generated = writeKeyFile(file, randomBytes(32));
+  // Two nodes may start at once: the first fingerprint wins, and a node that lost is refused by the caller.
+  await central.sequelize.query(`INSERT INTO platform_settings (key, value, updated_at) VALUES ($1, $2, now()) ON CONFLICT (key) DO NOTHING`, {
+    bind: [SETTING, JSON.stringify({ key_id: keyIdOf(generated) })],
+  });
+  logger.warn({ file }, 'APP_KEY is not set: generated the platform key into the data folder (several nodes must set APP_KEY or share DATA_DIR)');
+  return generated;
 }
 
 function readKeyFile(file: string): Buffer | undefined {

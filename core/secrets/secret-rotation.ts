@@ -70,6 +70,10 @@ export async function rotateSecrets(d: { central: CentralDb; keys: AppKeys; logg
     }
   }
   report.done = true;
+  if (!report.unreadable.length) {
+    // Nothing is under an earlier version's database-kept key any more: only the current fingerprint stays.
+    await d.central.models.PlatformSetting.upsert({ key: 'app_key', value: { key_id: d.keys.keyId } });
+  }
   return report;
 }
 

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { QueryTypes } from 'sequelize';
 import { AppKeys } from '../../core/accounts/app-key';
 import { dropDatabase } from '../../core/data/pg-admin';
 import { startTestPlatform, testServerUrl, type TestPlatform } from '../support/test-platform';
@@ -45,6 +46,12 @@ describe('DESIGN Host capabilities for modules: the platform key and its rotatio
 
   test('APP_KEY_PREVIOUS keeps old values readable; the rotation moves them in batches, resumably; afterwards the old key can go', async () => {
     const oldId = a.platform.keys.keyId;
+    // A 2FA secret in the format before key ids (iv.tag.ciphertext): rotated too.
+    const totp = (await a.platform.keys.encrypt('totp-secret', 'JBSWY3DPEHPK3PXP')).split('.').slice(1).join('.');
+    await a.platform.central.sequelize.query(`INSERT INTO user_two_factor (user_id, secret_encrypted) VALUES ($1, $2)`, { bind: [owner.userId, totp] });
+    // A new APP_KEY without the old one in APP_KEY_PREVIOUS would leave every value unreadable: refused.
+    await expect(node({ APP_KEY: NEW })).rejects.toThrow(/is not this installation's .* APP_KEY_PREVIOUS/);
+
     const b = await node({ APP_KEY: NEW, APP_KEY_PREVIOUS: OLD });
     try {
       expect(b.platform.keys.keyId).not.toBe(oldId);
@@ -60,7 +67,7 @@ describe('DESIGN Host capabilities for modules: the platform key and its rotatio
       for (const [name, value] of Object.entries(values)) expect(await read(b, name)).toEqual({ value });
 
       const rest = await b.api('/admin/secrets/rotate?batch_size=1', { method: 'POST', token: owner.token, tenant: 'acme', body: {} });
-      expect(rest).toMatchObject({ status: 200, body: { done: true, rotated: { module_secrets: 1 }, unreadable: [] } });
+      expect(rest).toMatchObject({ status: 200, body: { done: true, rotated: { module_secrets: 1, user_two_factor: 1 }, unreadable: [] } });
       expect(await keyIds()).toEqual([b.platform.keys.keyId, b.platform.keys.keyId]);
       const again = await b.api('/admin/secrets/rotate', { method: 'POST', token: owner.token, tenant: 'acme', body: {} });
       expect(again.body).toMatchObject({ done: true, rotated: { module_secrets: 0 } });
@@ -71,6 +78,9 @@ describe('DESIGN Host capabilities for modules: the platform key and its rotatio
     const c = await node({ APP_KEY: NEW });
     try {
       for (const [name, value] of Object.entries(values)) expect(await read(c, name)).toEqual({ value });
+      const [row] = await c.platform.central.sequelize.query<{ secret_encrypted: string }>(`SELECT secret_encrypted FROM user_two_factor WHERE user_id = $1`, { bind: [owner.userId], type: QueryTypes.SELECT });
+      expect(row.secret_encrypted.startsWith(`${c.platform.keys.keyId}.`)).toBe(true);
+      expect(await c.platform.keys.decrypt('totp-secret', row.secret_encrypted)).toBe('JBSWY3DPEHPK3PXP');
     } finally {
       await c.platform.stop();
     }
@@ -99,6 +109,19 @@ describe('DESIGN Host capabilities for modules: the platform key and its rotatio
       await expect(startTestPlatform({ DATA_DIR: dirs[1] }, db)).rejects.toThrow(/already has a platform key .* set APP_KEY on every node/);
       fs.writeFileSync(path.join(dirs[2], 'app.key'), `base64:${randomBytes(32).toString('base64')}\n`);
       await expect(startTestPlatform({ DATA_DIR: dirs[2] }, db)).rejects.toThrow(/is not this installation's/);
+
+      // Upgrading and setting APP_KEY at once: the database-kept key joins the ring until the rotation moved its values.
+      await a.platform.central.models.PlatformSetting.upsert({ key: 'app_key', value: { key: legacy.toString('base64') } });
+      await a.platform.central.sequelize.query(`UPDATE user_two_factor SET secret_encrypted = $1`, { bind: [earlier] });
+      const e = await startTestPlatform({ APP_KEY: NEW }, db);
+      try {
+        expect(await e.platform.keys.decrypt('totp-secret', earlier)).toBe('JBSWY3DPEHPK3PXP');
+        const rotated = await e.api('/admin/secrets/rotate', { method: 'POST', token: owner.token, tenant: 'acme', body: {} });
+        expect(rotated.body).toMatchObject({ done: true, rotated: { user_two_factor: 1 }, unreadable: [] });
+        expect((await e.platform.central.models.PlatformSetting.findByPk('app_key'))!.value).toEqual({ key_id: e.platform.keys.keyId });
+      } finally {
+        await e.platform.stop();
+      }
     } finally {
       for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
     }
