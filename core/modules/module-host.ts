@@ -156,6 +156,8 @@ export class ModuleHost {
     const mod = await this.assertUninstallable(tenantId, alias);
     await this.deps.moduleData.uninstall(tenantId, alias, { purge: !!opts.purge });
     if (opts.purge) {
+      // Its secrets are its data too (core/secrets): purged with the rest.
+      await this.deps.central.models.ModuleSecret.destroy({ where: { tenant_id: tenantId, module: alias } });
       await this.deps.central.models.ModuleInstall.destroy({ where: { tenant_id: tenantId, alias } });
       this.changed(tenantId);
     } else await this.record(tenantId, alias, mod.manifest.version, 'uninstalled');

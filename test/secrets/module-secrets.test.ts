@@ -126,4 +126,15 @@ describe('DESIGN Host capabilities for modules: per-tenant module secrets, encry
       expect(logs).not.toContain(value);
     }
   });
+
+  test('uninstalling keeps the secrets with the data; purging deletes them with it', async () => {
+    const count = () => tp.platform.central.models.ModuleSecret.count({ where: { tenant_id: owner.tenantId, module: 'vault' } });
+    expect(await count()).toBe(2);
+    expect((await tp.api('/modules/vault', { ...admin(), method: 'DELETE' })).status).toBe(200);
+    expect(await count()).toBe(2);
+    await installVia(tp, owner.token, 'acme', 'vault');
+    expect(await asModule('vault.get', { name: 'api_key' })).toEqual({ value: API_KEY });
+    expect((await tp.api('/modules/vault?purge=true', { ...admin(), method: 'DELETE' })).status).toBe(200);
+    expect(await count()).toBe(0);
+  });
 });
