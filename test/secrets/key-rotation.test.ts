@@ -24,7 +24,12 @@ describe('DESIGN Host capabilities for modules: the platform key and its rotatio
   let owner: Awaited<ReturnType<TestPlatform['install']>>;
   const values = Object.fromEntries(['api_key', 'webhook_secret'].map((n) => [n, `${n}-value-${randomBytes(8).toString('hex')}`]));
 
-  /** Another node on the same central database (its tenant databases are node A's). */
+  /**
+   * Another node on the same central database (its tenant databases are node A's). The short-lived
+   * nodes use the in-process drivers: keys and rotation live in PostgreSQL, and a bull queue closed
+   * moments after it opened can reject with "Connection is closed" on the Redis path.
+   */
+  const brief = (env: Record<string, string>) => ({ REDIS_URL: '', ...env });
   const node = async (env: Record<string, string>) => {
     const tp = await startTestPlatform(env, db);
     await addFixtureModules(tp, ['vault'], secretFixture);
@@ -50,9 +55,9 @@ describe('DESIGN Host capabilities for modules: the platform key and its rotatio
     const totp = (await a.platform.keys.encrypt('totp-secret', 'JBSWY3DPEHPK3PXP')).split('.').slice(1).join('.');
     await a.platform.central.sequelize.query(`INSERT INTO user_two_factor (user_id, secret_encrypted) VALUES ($1, $2)`, { bind: [owner.userId, totp] });
     // A new APP_KEY without the old one in APP_KEY_PREVIOUS would leave every value unreadable: refused.
-    await expect(node({ APP_KEY: NEW })).rejects.toThrow(/is not this installation's .* APP_KEY_PREVIOUS/);
+    await expect(node(brief({ APP_KEY: NEW }))).rejects.toThrow(/is not this installation's .* APP_KEY_PREVIOUS/);
 
-    const b = await node({ APP_KEY: NEW, APP_KEY_PREVIOUS: OLD });
+    const b = await node(brief({ APP_KEY: NEW, APP_KEY_PREVIOUS: OLD }));
     try {
       expect(b.platform.keys.keyId).not.toBe(oldId);
       expect(await read(b, 'api_key')).toEqual({ value: values.api_key });
@@ -75,7 +80,7 @@ describe('DESIGN Host capabilities for modules: the platform key and its rotatio
       await b.platform.stop();
     }
 
-    const c = await node({ APP_KEY: NEW });
+    const c = await node(brief({ APP_KEY: NEW }));
     try {
       for (const [name, value] of Object.entries(values)) expect(await read(c, name)).toEqual({ value });
       const [row] = await c.platform.central.sequelize.query<{ secret_encrypted: string }>(`SELECT secret_encrypted FROM user_two_factor WHERE user_id = $1`, { bind: [owner.userId], type: QueryTypes.SELECT });
@@ -95,7 +100,7 @@ describe('DESIGN Host capabilities for modules: the platform key and its rotatio
     // A 2FA secret an earlier version encrypted under that key (no key id in the value).
     const earlier = (await new AppKeys({ current: legacy }).encrypt('totp-secret', 'JBSWY3DPEHPK3PXP')).split('.').slice(1).join('.');
     try {
-      const d = await startTestPlatform({ DATA_DIR: dirs[0] }, db);
+      const d = await startTestPlatform(brief({ DATA_DIR: dirs[0] }), db);
       try {
         const file = path.join(dirs[0], 'app.key');
         expect(fs.statSync(file).mode & 0o777).toBe(0o600);
@@ -106,14 +111,14 @@ describe('DESIGN Host capabilities for modules: the platform key and its rotatio
       } finally {
         await d.platform.stop();
       }
-      await expect(startTestPlatform({ DATA_DIR: dirs[1] }, db)).rejects.toThrow(/already has a platform key .* set APP_KEY on every node/);
+      await expect(startTestPlatform(brief({ DATA_DIR: dirs[1] }), db)).rejects.toThrow(/already has a platform key .* set APP_KEY on every node/);
       fs.writeFileSync(path.join(dirs[2], 'app.key'), `base64:${randomBytes(32).toString('base64')}\n`);
-      await expect(startTestPlatform({ DATA_DIR: dirs[2] }, db)).rejects.toThrow(/is not this installation's/);
+      await expect(startTestPlatform(brief({ DATA_DIR: dirs[2] }), db)).rejects.toThrow(/is not this installation's/);
 
       // Upgrading and setting APP_KEY at once: the database-kept key joins the ring until the rotation moved its values.
       await a.platform.central.models.PlatformSetting.upsert({ key: 'app_key', value: { key: legacy.toString('base64') } });
       await a.platform.central.sequelize.query(`UPDATE user_two_factor SET secret_encrypted = $1`, { bind: [earlier] });
-      const e = await startTestPlatform({ APP_KEY: NEW }, db);
+      const e = await startTestPlatform(brief({ APP_KEY: NEW }), db);
       try {
         expect(await e.platform.keys.decrypt('totp-secret', earlier)).toBe('JBSWY3DPEHPK3PXP');
         const rotated = await e.api('/admin/secrets/rotate', { method: 'POST', token: owner.token, tenant: 'acme', body: {} });
