@@ -4,6 +4,7 @@
  * key file generated into DATA_DIR when APP_KEY is unset (taking over the key earlier versions
  * kept in the central database; nodes that disagree refuse to start).
  */
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +15,16 @@ import { dropDatabase } from '../../core/data/pg-admin';
 import { startTestPlatform, testServerUrl, type TestPlatform } from '../support/test-platform';
 import { addFixtureModules, installVia } from '../bus/support';
 import { secretFixture } from './support';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+/** The real CLI in a child process (async: this process serves the platform meanwhile). */
+const mandi = (args: string[], env: Record<string, string>) =>
+  new Promise<{ code: number; out: string; err: string }>((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', path.join(ROOT, 'sdk/cli/main.ts'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out: stdout, err: stderr }),
+    );
+  });
 
 const OLD = 'old-platform-key-0123456789abcdef0123456789';
 const NEW = 'new-platform-key-fedcba9876543210fedcba9876';
@@ -71,8 +82,10 @@ describe('DESIGN Host capabilities for modules: the platform key and its rotatio
       expect(await keyIds()).toEqual([b.platform.keys.keyId, oldId]);
       for (const [name, value] of Object.entries(values)) expect(await read(b, name)).toEqual({ value });
 
-      const rest = await b.api('/admin/secrets/rotate?batch_size=1', { method: 'POST', token: owner.token, tenant: 'acme', body: {} });
-      expect(rest).toMatchObject({ status: 200, body: { done: true, rotated: { module_secrets: 1, user_two_factor: 1 }, unreadable: [] } });
+      // The rest through the CLI, as an operator runs it.
+      const cli = await mandi(['secrets', 'rotate', '--batch-size', '1'], { MANDI_URL: b.url, MANDI_TOKEN: owner.token });
+      expect(cli).toMatchObject({ code: 0, err: '' });
+      expect(cli.out).toContain(`every readable value is under key ${b.platform.keys.keyId}: module_secrets 1, user_two_factor 1, cli_release_channels 0`);
       expect(await keyIds()).toEqual([b.platform.keys.keyId, b.platform.keys.keyId]);
       const again = await b.api('/admin/secrets/rotate', { method: 'POST', token: owner.token, tenant: 'acme', body: {} });
       expect(again.body).toMatchObject({ done: true, rotated: { module_secrets: 0 } });
