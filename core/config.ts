@@ -93,8 +93,13 @@ export interface Config {
   emailVerificationUrl: string;
   /** Base of the link in invitation mails (<base>/<token>); a web client that serves it sets its own. */
   invitationUrl: string;
-  /** Secret for signed links and encrypted 2FA secrets. Unset: one is generated and kept in the central database. */
+  /**
+   * The platform key (signed links, encrypted 2FA secrets, module secrets; core/secrets/key-source.ts).
+   * Unset: generated on first start into <dataDir>/app.key. `base64:` prefix: the bytes it encodes.
+   */
   appKey: string | undefined;
+  /** APP_KEY_PREVIOUS: keys APP_KEY replaced, comma-separated; still decrypt until the rotation moved every value. */
+  appKeyPrevious: string[];
   /** Client releases (spec 1): the platform default release channel that tenants inherit. */
   cliReleases: {
     defaultAdapter: 'hosted_repo' | 'static' | undefined;
@@ -211,6 +216,7 @@ export function loadConfig(env: Env = process.env): Config {
     emailVerificationUrl: (env.EMAIL_VERIFICATION_URL || `${appUrl}/email/verify`).replace(/\/+$/, ''),
     invitationUrl: (env.INVITATION_URL || `${appUrl}/api/v1/invitations`).replace(/\/+$/, ''),
     appKey: env.APP_KEY || undefined,
+    appKeyPrevious: (env.APP_KEY_PREVIOUS ?? '').split(',').map((k) => k.trim()).filter(Boolean),
     cliReleases: {
       defaultAdapter: choice(env, 'CLI_RELEASES_DEFAULT_ADAPTER', ['hosted_repo', 'static'] as const),
       repoProject: env.CLI_RELEASES_REPO_PROJECT || undefined,

@@ -10,6 +10,7 @@ import { createLogger, type Logger } from './logger';
 import { startParts, type Part } from './parts';
 import { givenPart, type PlatformParts } from './parts/platform-parts';
 import { centralPart, dbServerPart, tenantDbsPart } from './data/parts';
+import { keysPart } from './secrets/part';
 import { driversPart, jobsPart, realtimePart } from './drivers/parts';
 import { tenantsPart } from './tenancy/part';
 import { authPart } from './auth/part';
@@ -26,7 +27,7 @@ import { mailPart } from './mail/part';
 import { httpPart } from './http/part';
 
 /** The parts a running platform shows its callers (main.ts, tests), typed by the parts themselves. */
-const EXPOSED = ['config', 'logger', 'dbServer', 'central', 'tenantDbs', 'drivers', 'tenants', 'auth', 'clock', 'kernel', 'registry', 'rings', 'catalogs', 'realtime'] as const;
+const EXPOSED = ['config', 'logger', 'dbServer', 'central', 'keys', 'tenantDbs', 'drivers', 'tenants', 'auth', 'clock', 'kernel', 'registry', 'rings', 'catalogs', 'realtime'] as const;
 
 export type Platform = Pick<PlatformParts, (typeof EXPOSED)[number]> & {
   app: Express;
@@ -48,6 +49,7 @@ export function platformParts(config: Config, logger: Logger, options: PlatformO
     givenPart('logger', logger),
     dbServerPart,
     centralPart,
+    keysPart,
     tenantDbsPart,
     driversPart,
     tenantsPart,

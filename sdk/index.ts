@@ -9,6 +9,7 @@ export { typedCall, type OperationMap, type TypedCall } from './runtime/typed-ca
 export { realtime, type RealtimeApi, type VisitorGrantResult } from './runtime/realtime';
 export { related, type Related, type RelatedChildrenOutput, type RelatedParentOutput, type RelatedTenant } from './runtime/related';
 export { defineContract, payment, shipping, type Contract, type ContractOperation, type ContractOperations } from './contracts';
+export { moveIntoSecrets, secrets, type SecretHint, type Secrets } from './runtime/secrets';
 export type { Static, TSchema } from '@sinclair/typebox/type';
 export type {
   DeclaredModule,

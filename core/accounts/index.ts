@@ -18,7 +18,7 @@ import { rateLimit, type Drivers } from '../drivers';
 import type { Logger } from '../logger';
 import { createMailer, type Mailer } from '../mail/mailer';
 import type { TenantService } from '../tenancy/tenant-service';
-import { AppKeys } from './app-key';
+import type { AppKeys } from './app-key';
 import { EmailVerification } from './email-verification';
 import { registerEmailVerificationRoutes } from './email-verification-routes';
 import { registerInvitationRoutes } from './invitation-routes';
@@ -40,6 +40,7 @@ export interface AccountsDeps {
   config: Config;
   logger: Logger;
   central: CentralDb;
+  keys: AppKeys;
   tenantDbs: TenantDatabases;
   tenants: TenantService;
   auth: AuthService;
@@ -49,7 +50,6 @@ export interface AccountsDeps {
 
 export interface Accounts extends AccountsDeps {
   mailer: Mailer;
-  keys: AppKeys;
   activity: ActivityLog;
   history: LoginHistory;
   lockout: LoginLockout;
@@ -64,11 +64,9 @@ export interface Accounts extends AccountsDeps {
 }
 
 export function createAccounts(deps: AccountsDeps): Accounts {
-  const { config, logger, central, tenantDbs, tenants, auth, drivers, clock } = deps;
+  const { config, logger, central, keys, tenantDbs, tenants, auth, drivers, clock } = deps;
   const models = defineAccountModels(central.sequelize);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), queue: drivers.queue, logger });
-  const keys = new AppKeys(central, config.appKey);
-  if (!config.appKey && config.env === 'production') logger.warn('APP_KEY is not set: signing with a key kept in the central database');
   const activity = new ActivityLog(tenantDbs);
   const history = new LoginHistory(tenantDbs, clock);
   const lockout = new LoginLockout(drivers.rateLimiter);
@@ -80,7 +78,6 @@ export function createAccounts(deps: AccountsDeps): Accounts {
   return {
     ...deps,
     mailer,
-    keys,
     activity,
     history,
     lockout,

@@ -4,6 +4,6 @@ import { createAccounts } from './index';
 
 export const accountsPart = platformPart({
   id: 'accounts',
-  deps: ['config', 'logger', 'central', 'tenantDbs', 'tenants', 'auth', 'drivers', 'clock'],
+  deps: ['config', 'logger', 'central', 'keys', 'tenantDbs', 'tenants', 'auth', 'drivers', 'clock'],
   init: (deps) => createAccounts(deps),
 });

@@ -4,7 +4,7 @@
  * core/platform.ts mountApi with registerClientReleaseRoutes.
  */
 import type { RequestHandler, Router } from 'express';
-import { AppKeys } from '../accounts/app-key';
+import type { AppKeys } from '../accounts/app-key';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { CentralDb } from '../data/central-db';
@@ -17,8 +17,9 @@ import { ReleaseService } from './release-service';
 import { registerReleaseRoutes } from './release-routes';
 
 export interface ClientReleaseDeps {
-  config: Pick<Config, 'env' | 'cliReleases' | 'appKey'>;
+  config: Pick<Config, 'env' | 'cliReleases'>;
   central: CentralDb;
+  keys: AppKeys;
   cache: Cache;
   clock: Clock;
   logger: Logger;
@@ -27,7 +28,7 @@ export interface ClientReleaseDeps {
 
 export function registerClientReleaseRoutes(api: Router, deps: ClientReleaseDeps): ReleaseService {
   const { config } = deps;
-  const store = new ChannelStore(deps.central, new AppKeys(deps.central, config.appKey));
+  const store = new ChannelStore(deps.central, deps.keys);
   const service = new ReleaseService({ store, cache: deps.cache, cacheSeconds: config.cliReleases.cacheSeconds, defaultSource: platformDefault(config), env: config.env, allowsPrivateNetworks: (tenantId) => allowsPrivateNetworks(deps.central, tenantId) });
   registerReleaseRoutes(api, { service, store, authenticated: deps.authenticated, clock: deps.clock, env: config.env, logger: deps.logger.child({ part: 'client-releases' }) });
   return service;

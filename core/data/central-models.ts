@@ -90,6 +90,17 @@ export class PlatformSetting extends Model<InferAttributes<PlatformSetting>, Inf
   declare updated_at: CreationOptional<Date>;
 }
 
+/** A module's secret in a tenant (core/secrets/module-secrets.ts); the value only as ciphertext. */
+export class ModuleSecret extends Model<InferAttributes<ModuleSecret>, InferCreationAttributes<ModuleSecret>> {
+  declare tenant_id: string;
+  declare module: string;
+  declare name: string;
+  declare ciphertext: string;
+  declare key_id: string;
+  declare hint: string | null;
+  declare set_at: CreationOptional<Date>;
+}
+
 export class ModuleInstall extends Model<InferAttributes<ModuleInstall>, InferCreationAttributes<ModuleInstall>> {
   declare id: CreationOptional<number>;
   declare tenant_id: string;
@@ -255,9 +266,23 @@ export function defineCentralModels(sequelize: Sequelize) {
     },
     { sequelize, tableName: 'module_public_tokens', ...base },
   );
+  const ModuleSecretM = class extends ModuleSecret {};
+  ModuleSecretM.init(
+    {
+      tenant_id: { type: DataTypes.STRING(8), primaryKey: true },
+      module: { type: DataTypes.STRING(50), primaryKey: true },
+      name: { type: DataTypes.STRING(64), primaryKey: true },
+      ciphertext: { type: DataTypes.TEXT, allowNull: false },
+      key_id: { type: DataTypes.STRING(12), allowNull: false },
+      hint: { type: DataTypes.STRING(4), allowNull: true },
+      set_at: now(),
+    },
+    { sequelize, tableName: 'module_secrets', ...base },
+  );
   return {
     ModuleInstall: ModuleInstallM,
     ModulePublicToken: ModulePublicTokenM,
+    ModuleSecret: ModuleSecretM,
     Tenant: TenantM,
     Domain: DomainM,
     User: UserM,

@@ -16,6 +16,7 @@ import * as tenant0003 from './migrations/tenant/0003-login-history';
 import * as central0020 from './migrations/central/0020-cli-release-channels';
 import * as central0030 from './migrations/central/0030-module-public-tokens';
 import * as central0031 from './migrations/central/0031-tenant-links';
+import * as central0032 from './migrations/central/0032-module-secrets';
 import * as tenant0005 from './migrations/tenant/0005-notifications';
 import * as tenant0006 from './migrations/tenant/0006-push-devices';
 
@@ -34,6 +35,7 @@ const CENTRAL: Array<[string, MigrationModule]> = [
   ['0020-cli-release-channels', central0020],
   ['0030-module-public-tokens', central0030],
   ['0031-tenant-links', central0031],
+  ['0032-module-secrets', central0032],
 ];
 const TENANT: Array<[string, MigrationModule]> = [
   ['0001-core', tenant0001],

@@ -1,5 +1,4 @@
 /** The driver parts (core/parts): queue, cache, pub/sub and rate limits; realtime sockets; and the jobs drain. */
-import { AppKeys } from '../accounts/app-key';
 import { socketPrincipal } from '../auth/socket-principal';
 import { defaultChannelPolicy } from '../notifications/channel-policy';
 import { platformPart } from '../parts/platform-parts';
@@ -20,9 +19,9 @@ export const driversPart = platformPart({
 /** Sockets, with the channels modules declare and the visitor grants they issue (core/realtime). */
 export const realtimePart = platformPart({
   id: 'realtime',
-  deps: ['config', 'logger', 'drivers', 'auth', 'tenants', 'central', 'kernel', 'clock'],
-  init: async ({ config, logger, drivers, auth, tenants, central, kernel, clock }) => {
-    const grants = new VisitorGrants(new AppKeys(central, config.appKey), clock);
+  deps: ['config', 'logger', 'drivers', 'auth', 'tenants', 'keys', 'kernel', 'clock'],
+  init: async ({ config, logger, drivers, auth, tenants, keys, kernel, clock }) => {
+    const grants = new VisitorGrants(keys, clock);
     const channels = new ModuleChannels(kernel.modules);
     const realtime = createRealtime(drivers, socketPrincipal(auth, tenants, grants), {
       authorize: defaultChannelPolicy(auth, channels, clock).authorize,

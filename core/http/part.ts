@@ -21,6 +21,7 @@ import { registerModuleAdminRoutes } from '../modules/module-admin-routes';
 import { registerQuarantineRoutes } from '../modules/quarantine-routes';
 import { registerFetchOriginRoutes } from '../modules/fetch-origins-routes';
 import { registerProviderRoutes } from '../modules/provider-routes';
+import { registerSecretRoutes } from '../secrets/secret-routes';
 import { registerPrivateNetworkRoute } from '../tenancy/private-networks';
 import { adminAuthenticate } from '../../registry';
 import { moduleRoutes } from '../modules/module-routes';
@@ -34,7 +35,7 @@ import { platformPart, type PlatformParts } from '../parts/platform-parts';
 export const httpPart = platformPart({
   id: 'http',
   // `jobs`: requests queue jobs, so the queue stops only after the last request.
-  deps: ['config', 'logger', 'dbServer', 'central', 'tenantDbs', 'drivers', 'tenants', 'auth', 'clock', 'kernel', 'registry', 'realtime', 'rings', 'notifications', 'catalogs', 'documents', 'bulk', 'accounts', 'jobs'],
+  deps: ['config', 'logger', 'dbServer', 'central', 'keys', 'tenantDbs', 'drivers', 'tenants', 'auth', 'clock', 'kernel', 'registry', 'realtime', 'rings', 'notifications', 'catalogs', 'documents', 'bulk', 'accounts', 'jobs'],
   init: (d) => listen(d),
   stop: (listening) => listening.close(),
 });
@@ -50,7 +51,7 @@ export interface Listening {
 type HttpDeps = Omit<PlatformParts, 'mail' | 'http'>;
 
 async function listen(d: HttpDeps): Promise<Listening> {
-  const { config, logger, dbServer, central, tenantDbs, drivers, tenants, auth, clock, kernel, registry, realtime, rings, notifications, catalogs, documents, bulk, accounts } = d;
+  const { config, logger, dbServer, central, keys, tenantDbs, drivers, tenants, auth, clock, kernel, registry, realtime, rings, notifications, catalogs, documents, bulk, accounts } = d;
   const authenticated = authenticate(auth, tenants);
   const app = buildApp({
     logger,
@@ -71,7 +72,7 @@ async function listen(d: HttpDeps): Promise<Listening> {
       registerSubResellerRoutes(api, { tenants, authenticated, rateLimiter: drivers.rateLimiter });
       registerAccountRoutes(api, { accounts, authenticated });
       registerNotificationRoutes(api, { notifications, authenticated, config });
-      registerClientReleaseRoutes(api, { config, central, cache: drivers.cache, clock, logger, authenticated });
+      registerClientReleaseRoutes(api, { config, central, keys, cache: drivers.cache, clock, logger, authenticated });
       registerActivityRoutes(api, { tenantDbs, authenticated });
       registerModuleAdminRoutes(api, { lifecycle: rings.moduleLifecycle, authenticated });
       registerFetchOriginRoutes(api, { central, authenticated });
@@ -80,6 +81,7 @@ async function listen(d: HttpDeps): Promise<Listening> {
       const adminAuthenticated = adminAuthenticate({ auth, publishers: registry.publishers });
       registry.registerRoutes(api, adminAuthenticated);
       registerQuarantineRoutes(api, { quarantine: kernel.quarantine, adminAuthenticated });
+      registerSecretRoutes(api, { store: kernel.secrets, modules: kernel.modules, audit: kernel.audit, central, keys, clock, logger, authenticated, adminAuthenticated });
       rings.registerRoutes(api, adminAuthenticated);
       registerGraphqlRoutes(api, { config, central, tenantDbs, pubsub: drivers.pubsub, kernel, clock, logger, authenticated });
       documents.registerRoutes(api, authenticated);

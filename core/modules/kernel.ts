@@ -27,6 +27,9 @@ import { registerPlatformOperations } from './platform-operations';
 import { registerPublicTokenOperations } from './public-tokens';
 import { registerRelatedOperations } from '../tenancy/related-operations';
 import { ModuleScheduler } from './module-scheduler';
+import type { AppKeys } from '../accounts/app-key';
+import { ModuleSecrets } from '../secrets/module-secrets';
+import { registerSecretOperations } from '../secrets/secret-operations';
 
 export interface ModuleKernel {
   runtime: SandboxRuntime;
@@ -42,6 +45,8 @@ export interface ModuleKernel {
   events: EventBus;
   audit: AuditWriter;
   scheduler: ModuleScheduler;
+  /** Module secrets per tenant, encrypted under the platform key (core/secrets). */
+  secrets: ModuleSecrets;
   /** Time spent in sandboxed handlers, per handler (core/bus/sandbox-timings.ts). */
   sandboxTimings: SandboxTimings;
   close(): Promise<void>;
@@ -50,6 +55,7 @@ export interface ModuleKernel {
 export async function createModuleKernel(deps: {
   config: Pick<Config, 'busRateLimit' | 'publicTokenLimit' | 'busValidateOutput' | 'eventDelivery' | 'moduleDbRoles' | 'sandboxMaxMemoryMb' | 'moduleQuarantineSeconds'>;
   central: CentralDb;
+  keys: AppKeys;
   tenantDbs: TenantDatabases;
   drivers: Drivers;
   logger: Logger;
@@ -109,6 +115,8 @@ export async function createModuleKernel(deps: {
   registerRelatedOperations(bus, { central, modules, audit, clock });
   registerWebhookOperations(bus, central);
   registerViewOperations(bus, moduleData);
+  const secrets = new ModuleSecrets({ central, keys: deps.keys, clock, logger });
+  registerSecretOperations(bus, { store: secrets, modules });
 
   // Module subscribers run as the subscribing module, for the tenant the event happened in.
   events.start(async (alias, envelope) => {
@@ -138,6 +146,7 @@ export async function createModuleKernel(deps: {
     events,
     audit,
     scheduler,
+    secrets,
     sandboxTimings: invoker.timings,
     close: async () => {
       await audit.close();

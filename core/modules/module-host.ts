@@ -161,6 +161,8 @@ export class ModuleHost {
     const mod = await this.assertUninstallable(tenantId, alias);
     await this.deps.moduleData.uninstall(tenantId, alias, { purge: !!opts.purge });
     if (opts.purge) {
+      // Its secrets are its data too (core/secrets): purged with the rest.
+      await this.deps.central.models.ModuleSecret.destroy({ where: { tenant_id: tenantId, module: alias } });
       await this.deps.central.models.ModuleInstall.destroy({ where: { tenant_id: tenantId, alias } });
       // Its public tokens go with its data (kept data keeps them: a reinstall answers them again).
       await this.deps.central.models.ModulePublicToken.destroy({ where: { tenant_id: tenantId, alias } });

@@ -7,7 +7,7 @@ import { loadModuleFromDir } from './loaded-module';
 export const kernelPart = (onFatal?: (reason: string) => void) =>
   platformPart({
     id: 'kernel',
-    deps: ['config', 'central', 'tenantDbs', 'drivers', 'logger', 'clock', 'registry'],
+    deps: ['config', 'central', 'keys', 'tenantDbs', 'drivers', 'logger', 'clock', 'registry'],
     init: async ({ registry, ...deps }) => {
       const kernel = await createModuleKernel({
         ...deps,

@@ -20,6 +20,7 @@ import type { Catalogs } from '../catalogs';
 import type { Documents } from '../documents/documents';
 import type { Bulk } from '../bulk';
 import type { Accounts } from '../accounts';
+import type { AppKeys } from '../accounts/app-key';
 import type { Listening } from '../http/part';
 import { partsOf } from './index';
 
@@ -29,6 +30,8 @@ export interface PlatformParts {
   logger: Logger;
   dbServer: DatabaseServer;
   central: CentralDb;
+  /** The platform key ring (core/secrets/key-source.ts). */
+  keys: AppKeys;
   tenantDbs: TenantDatabases;
   drivers: Drivers;
   tenants: TenantService;

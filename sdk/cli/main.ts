@@ -12,6 +12,7 @@ import { registerDevCommand } from './dev-command';
 import { registerLifecycleCommands } from './lifecycle-commands';
 import { registerModuleCommands } from './module-commands';
 import { registerRingCommands } from './ring-commands';
+import { registerSecretsCommands } from './secrets-commands';
 import { registerTypesCommand } from './types-command';
 import { CLI_VERSION, registerUpgrade } from './upgrade';
 
@@ -24,6 +25,7 @@ registerDevCommand(moduleCommand);
 registerLifecycleCommands(moduleCommand);
 registerTypesCommand(moduleCommand);
 registerRingCommands(program);
+registerSecretsCommands(program);
 registerUpgrade(program);
 program.parseAsync(process.argv).catch((err: unknown) => {
   if (err instanceof CommanderError) {

@@ -74,6 +74,12 @@ export interface Manifest {
    * Permissions the module defines; tenants grant them to roles. Every permission named "<own alias>.…" that an operation or route uses must be declared here.
    */
   permissions?: Permission[];
+  /**
+   * Secrets the module keeps per tenant (API keys, webhook secrets): encrypted at rest by the host, set by tenant admins with PUT /api/v1/modules/{alias}/secrets/{name} (write-only) or by the module with secrets.set, read in clear only by this module's code (secrets.get). A module reads and writes only the names declared here.
+   *
+   * @maxItems 100
+   */
+  secrets?: Secret[];
   graphql?: GraphqlConfig;
   mobile?: Mobile;
   workflow?: Workflow;
@@ -482,6 +488,20 @@ export interface Permission {
   name: PermissionName;
   /**
    * What holding the permission allows, shown to tenant admins.
+   */
+  description: string;
+}
+/**
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "secret".
+ */
+export interface Secret {
+  /**
+   * The secret's name, e.g. "api_key": unique in the module.
+   */
+  name: string;
+  /**
+   * What the value is and where the tenant finds it (shown to tenant admins beside the field).
    */
   description: string;
 }

@@ -57,6 +57,7 @@ export function semanticIssues(doc: unknown): ManifestIssue[] {
   checkRealtime(doc, scope);
   checkSchedules(doc, scope);
   checkPermissions(doc, scope);
+  checkSecrets(doc, scope);
   checkGraphql(doc, scope);
   checkScreens(doc, scope);
   checkWorkflowNodes(doc, scope);
@@ -244,6 +245,17 @@ function checkPermissions(doc: Obj, s: Scope) {
       s.report(use.pointer, `"${use.name}" is not declared in permissions[]; declare it with a description`);
     }
   }
+}
+
+function checkSecrets(doc: Obj, s: Scope) {
+  const declared = new Map<string, string>();
+  list(doc.secrets).forEach((secret, i) => {
+    const name = str(at(secret, 'name'));
+    if (!name) return;
+    const first = declared.get(name);
+    if (first) s.report(`/secrets/${i}/name`, `duplicates ${first}/name ("${name}"); each secret is declared once`);
+    else declared.set(name, `/secrets/${i}`);
+  });
 }
 
 function requireUnder(s: Scope, pointer: string, value: unknown, folder: string) {

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { AppKeys } from '../../core/accounts/app-key';
 import { addMember } from '../support/test-platform';
 import { follow, startAccountsPlatform, verificationLink, type AccountsPlatform } from './support/accounts-platform';
 import type { ReceivedMail } from '../../sdk/testing/smtp-sink';
@@ -77,7 +76,7 @@ describe('spec 1: Email verification', () => {
 
   test('a link of the earlier form (SHA-1 of the email, expires and signature in the query) still works until its expiry', async () => {
     const member = await addMember(ap.tp, owner.token, 'acme', { email: 'early@acme.example' });
-    const keys = new AppKeys(ap.tp.platform.central, ap.tp.config.appKey);
+    const keys = ap.tp.platform.keys;
     const earlier = async (expires: number) => {
       const hash = sha1('early@acme.example');
       const signature = await keys.sign('verify-email', `${member.userId}|${hash}|${expires}`);

@@ -6,10 +6,11 @@ import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 
 export const fixture = (name: string) => path.join(__dirname, 'fixtures', name);
 
-export async function addFixtureModules(tp: TestPlatform, names: string[]): Promise<void> {
+/** Builds and adds fixture modules (by default this folder's; `dirOf` names another suite's). */
+export async function addFixtureModules(tp: TestPlatform, names: string[], dirOf: (name: string) => string = fixture): Promise<void> {
   for (const name of names) {
-    await buildModule(fixture(name));
-    tp.platform.kernel.source.add(await loadModuleFromDir(fixture(name)));
+    await buildModule(dirOf(name));
+    tp.platform.kernel.source.add(await loadModuleFromDir(dirOf(name)));
   }
 }
 

@@ -6,7 +6,6 @@
  */
 import { createHash } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
-import { AppKeys } from '../../core/accounts/app-key';
 import { addMember, httpRequest, startTestPlatform, type TestPlatform } from '../support/test-platform';
 import { startStandIn, type StandIn } from './stand-in-server';
 
@@ -220,7 +219,7 @@ describe('spec 1: Client releases (PUT /cli/channel, adapters static, bucket, ho
       expect(JSON.stringify(row)).not.toContain(TOKEN);
       expect(JSON.stringify(row)).not.toContain(Buffer.from(TOKEN).toString('base64'));
       expect(row.config).toEqual({ project: 'tools/mandi-cli', api_url: `${host.url}/api/v4` });
-      expect(await new AppKeys(tp.platform.central, tp.config.appKey).decrypt('cli-releases.repo-token', row.token_encrypted)).toBe(TOKEN);
+      expect(await tp.platform.keys.decrypt('cli-releases.repo-token', row.token_encrypted)).toBe(TOKEN);
       expect(JSON.stringify((await tp.api('/cli/channel', { token: owner.token, tenant: 'acme' })).body)).not.toContain(TOKEN);
     });
 

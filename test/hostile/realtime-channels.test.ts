@@ -6,7 +6,6 @@
  * channels visitors may not join, and floods and huge payloads, which are bounded.
  */
 import path from 'node:path';
-import { AppKeys } from '../../core/accounts/app-key';
 import { VisitorGrants } from '../../core/realtime/visitor-grants';
 import { validateManifest } from '../../sdk/manifest';
 import { closeSockets, connectError, socketClient, socketClientWith, sleep, type Client } from '../notifications/support';
@@ -112,7 +111,7 @@ describe('spec 2 Events (hostile): a module broadcasts only on channels it owns,
 });
 
 describe('spec 2 Events (hostile): visitor grants', () => {
-  const keys = () => new AppKeys(tp.platform.central, tp.config.appKey);
+  const keys = () => tp.platform.keys;
   const split = (grant: string) => [grant.slice(0, grant.indexOf('.')), grant.slice(grant.indexOf('.') + 1)] as const;
 
   test('forged and tampered grants, and grants signed for another purpose, are refused at connection', async () => {

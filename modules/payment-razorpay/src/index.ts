@@ -9,11 +9,13 @@
  *   GET  {base}/v1/refunds/{id}             a refund's current status
  * with HTTP basic auth key_id:key_secret, and receives Razorpay's webhooks (payment_link.paid,
  * payment_link.expired, payment_link.cancelled, refund.processed, refund.failed) on a public route,
- * checking X-Razorpay-Signature. Amounts cross as decimal strings and become integer
+ * checking X-Razorpay-Signature. key_secret and webhook_secret are module secrets (kept encrypted by
+ * the host); version 1.0 kept them in the Setting table, and they move on first use (moveIntoSecrets).
+ * Amounts cross as decimal strings and become integer
  * paise with decimal.js (never floats); an amount with more than 2 decimals is refused.
  */
 import Decimal from 'decimal.js';
-import { defineModule, operation, payment, Type, type HandlerContext } from '../../../sdk';
+import { defineModule, moveIntoSecrets, operation, payment, secrets, Type, type HandlerContext } from '../../../sdk';
 
 class RazorpayError extends Error {
   constructor(readonly code: string, message: string, readonly details: { status: number } & Record<string, unknown>) {
@@ -50,9 +52,18 @@ export function toPaise(amount: string): number {
 }
 const fromPaise = (paise: number) => new Decimal(paise).div(100).toFixed(2);
 
-async function config(ctx: HandlerContext): Promise<Config> {
+/** Kept as module secrets, never in the Setting table. */
+const SECRETS = ['key_secret', 'webhook_secret'];
+
+/** key_id and base_url; what an earlier version kept of the secrets in Setting moves into the secrets first. */
+async function settings(ctx: HandlerContext): Promise<{ key_id?: string; base_url?: string }> {
   const rows = await ctx.host.db.find<{ key: string; value: string }>('Setting', {});
-  const c = Object.fromEntries(rows.map((r) => [r.key, r.value])) as Partial<Config>;
+  await moveIntoSecrets(ctx.host, 'Setting', rows, SECRETS);
+  return Object.fromEntries(rows.filter((r) => !SECRETS.includes(r.key)).map((r) => [r.key, r.value]));
+}
+
+async function config(ctx: HandlerContext): Promise<Config> {
+  const c = { ...(await settings(ctx)), key_secret: await secrets(ctx.host).get('key_secret') };
   if (!c.key_id || !c.key_secret) throw new RazorpayError('PROVIDER_NOT_CONFIGURED', 'Razorpay is not configured for this tenant: PUT /payment-razorpay/settings.', { status: 422 });
   return { key_id: c.key_id, key_secret: c.key_secret, base_url: c.base_url ?? 'https://api.razorpay.com' };
 }
@@ -141,7 +152,7 @@ const Settings = Type.Object({
 
 export default defineModule({
   name: 'payment_razorpay',
-  version: '1.0.0',
+  version: '1.1.0',
   description:
     "Razorpay payment provider (records name it payment-razorpay): payment links (POST /v1/payment_links, GET /v1/payment_links/{id}) and refunds (POST /v1/payments/{id}/refund, GET /v1/refunds/{id}) over Razorpay's public REST API with HTTP basic auth key_id:key_secret, reached through host.fetch; Razorpay's payment-link and refund webhooks on a public route.",
   compatibility: { platform: '^2.0.0' },
@@ -151,6 +162,10 @@ export default defineModule({
   permissions: [
     { name: 'payment_razorpay.use', description: 'Create Razorpay payment links and refunds.' },
     { name: 'payment_razorpay.manage', description: 'Configure the Razorpay keys.' },
+  ],
+  secrets: [
+    { name: 'key_secret', description: "The key secret of the Razorpay API key (Dashboard → Account & Settings → API Keys); used with key_id for HTTP basic auth." },
+    { name: 'webhook_secret', description: "The secret set for this account's webhook in Razorpay's dashboard; with it, POST /payment-razorpay/webhook is accepted." },
   ],
   operations: {
     describe: operation({
@@ -238,7 +253,8 @@ export default defineModule({
       ),
       http: { method: 'POST', path: '/payment-razorpay/webhook', public: true, rate_limit: '600/60' },
       async handler(input, ctx) {
-        const secret = (await ctx.host.db.findOne<{ key: string; value: string }>('Setting', { where: { key: 'webhook_secret' } }))?.value;
+        await settings(ctx);
+        const secret = await secrets(ctx.host).get('webhook_secret');
         const given = input._request.headers['x-razorpay-signature'] ?? '';
         const check = secret && given ? await ctx.host.call<{ matches: boolean }>('platform.hmac', { key: secret, message: input._request.raw_body, expected: given.slice(0, 1024) }) : null;
         if (!check?.matches) throw new RazorpayError('INVALID_SIGNATURE', secret ? 'The X-Razorpay-Signature header does not match the body.' : 'No Razorpay webhook secret is configured.', { status: 401 });
@@ -286,11 +302,14 @@ export default defineModule({
       output: Settings,
       http: { method: 'PUT', path: '/payment-razorpay/settings', permission: 'payment_razorpay.manage' },
       async handler(input, ctx) {
+        await settings(ctx); // an earlier version's plaintext rows go first, so none outlives this change
         await ctx.host.db.transaction(async (tx) => {
-          for (const key of ['key_id', 'key_secret', 'base_url'] as const) await tx.upsert('Setting', { key, value: input[key] ?? 'https://api.razorpay.com' });
-          if (input.webhook_secret) await tx.upsert('Setting', { key: 'webhook_secret', value: input.webhook_secret });
+          for (const key of ['key_id', 'base_url'] as const) await tx.upsert('Setting', { key, value: input[key] ?? 'https://api.razorpay.com' });
         });
-        const webhook = Boolean(await ctx.host.db.findOne('Setting', { where: { key: 'webhook_secret' } }));
+        const store = secrets(ctx.host);
+        await store.set('key_secret', input.key_secret);
+        if (input.webhook_secret) await store.set('webhook_secret', input.webhook_secret);
+        const webhook = (await store.hint('webhook_secret')) !== null;
         return { configured: true, key_id: input.key_id, base_url: input.base_url ?? 'https://api.razorpay.com', webhook };
       },
     }),
@@ -302,9 +321,10 @@ export default defineModule({
       output: Settings,
       http: { method: 'GET', path: '/payment-razorpay/settings', permission: 'payment_razorpay.manage' },
       async handler(_input, ctx) {
-        const rows = await ctx.host.db.find<{ key: string; value: string }>('Setting', {});
-        const c = Object.fromEntries(rows.map((r) => [r.key, r.value]));
-        return { configured: Boolean(c.key_id && c.key_secret), key_id: c.key_id ?? null, base_url: c.base_url ?? null, webhook: Boolean(c.webhook_secret) };
+        const c = await settings(ctx);
+        const store = secrets(ctx.host);
+        const [secret, webhook] = [await store.hint('key_secret'), await store.hint('webhook_secret')];
+        return { configured: Boolean(c.key_id && secret), key_id: c.key_id ?? null, base_url: c.base_url ?? null, webhook: webhook !== null };
       },
     }),
   },

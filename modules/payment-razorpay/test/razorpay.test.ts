@@ -55,3 +55,27 @@ describe('spec 3: payment.createLink and refund over Razorpay\'s public API', ()
     await expect(host.call('payment_razorpay.createLink', { amount: '1.005', currency: 'INR', reference: 'x' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 });
+
+describe('DESIGN Host capabilities for modules: the keys are module secrets; 1.0 plaintext rows move on first use', () => {
+  it('a key_secret and webhook_secret 1.0 kept in Setting are moved into the secrets, their rows deleted, and still work', async () => {
+    await host.call('payment_razorpay.configure', { key_id: 'rzp_key', key_secret: 'rzp_secret', base_url: rzp.origin });
+    for (const name of ['key_secret', 'webhook_secret']) await host.request('DELETE', `/modules/payment_razorpay/secrets/${name}`);
+    const webhookSecret = 'legacy-webhook-secret-0001';
+    await host.arrange((sql) => sql(`INSERT INTO payment_razorpay.settings (key, value) VALUES ('key_secret', 'rzp_secret'), ('webhook_secret', $1)`, [webhookSecret]));
+
+    await host.call('payment_razorpay.createLink', { amount: '10.00', currency: 'INR', reference: 'MOVED-1' });
+    expect(rzp.seen.filter((s) => s.url === '/v1/payment_links').pop()!.headers.authorization).toBe(`Basic ${Buffer.from('rzp_key:rzp_secret').toString('base64')}`);
+    expect(await host.sql(`SELECT key FROM payment_razorpay.settings ORDER BY key`)).toEqual([{ key: 'base_url' }, { key: 'key_id' }]);
+    const listed = await host.request('GET', '/modules/payment_razorpay/secrets');
+    expect(listed.body.secrets).toEqual([
+      expect.objectContaining({ name: 'key_secret', set: true, hint: null }),
+      expect.objectContaining({ name: 'webhook_secret', set: true, hint: '0001' }),
+    ]);
+    // The signature under the moved secret passes (orders is not installed here, so the refund goes nowhere); another is refused.
+    const res = await rzp.deliver(`${host.url}/api/v1/payment-razorpay/webhook`, webhookSecret, 'rfnd_not_here', { 'x-tenant': host.tenantId });
+    expect([res.status, res.body.code]).toEqual([404, 'OPERATION_NOT_FOUND']);
+    const forged = await rzp.deliver(`${host.url}/api/v1/payment-razorpay/webhook`, 'some-other-secret-0001', 'rfnd_not_here', { 'x-tenant': host.tenantId });
+    expect([forged.status, forged.body.code]).toEqual([401, 'INVALID_SIGNATURE']);
+    expect(await host.call('payment_razorpay.status', {})).toEqual({ configured: true, key_id: 'rzp_key', base_url: rzp.origin, webhook: true });
+  });
+});

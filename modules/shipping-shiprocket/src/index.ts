@@ -1,11 +1,13 @@
 /**
  * shipping_shiprocket: a Shiprocket implementation of the shipping@1 provider contract (sdk/contracts:
- * describe, getRates, createShipment, track; consumers call shipping.getRates and so on), over Shiprocket's public API via
- * host.fetch. A bearer token from POST /v1/external/auth/login is kept in the module's settings
- * and renewed after 9 days (Shiprocket tokens live 10) or when an answer is 401.
+ * describe, getRates, createShipment, track; consumers call shipping.getRates and so on), over
+ * Shiprocket's public API via host.fetch. A bearer token from POST /v1/external/auth/login is kept
+ * as a module secret and renewed after 9 days (Shiprocket tokens live 10) or when an answer is 401.
+ * The password, that token and the webhook token are module secrets (kept encrypted by the host);
+ * version 1.0 kept them in the Setting table, and they move on first use (moveIntoSecrets).
  */
 import Decimal from 'decimal.js';
-import { defineModule, operation, shipping, Type, type HandlerContext, type Static } from '../../../sdk';
+import { defineModule, moveIntoSecrets, operation, secrets, shipping, Type, type HandlerContext, type Static } from '../../../sdk';
 
 class ShiprocketError extends Error {
   constructor(readonly code: string, message: string, readonly details: { status: number } & Record<string, unknown>) {
@@ -21,20 +23,28 @@ async function hmacOf(ctx: HandlerContext, key: string, message: string): Promis
   return (await ctx.host.call<{ digest: string }>('platform.hmac', { key, message })).digest;
 }
 
+/** Kept as module secrets, never in the Setting table. */
+const SECRETS = ['password', 'token', 'webhook_token'];
+
+/** email, base_url, pickup_location, token_at; what an earlier version kept of the secrets in Setting moves into the secrets first. */
 async function settings(ctx: HandlerContext) {
   const rows = await ctx.host.db.find<{ key: string; value: string }>('Setting', {});
-  return Object.fromEntries(rows.map((r) => [r.key, r.value])) as Record<string, string | undefined>;
+  await moveIntoSecrets(ctx.host, 'Setting', rows, SECRETS);
+  return Object.fromEntries(rows.filter((r) => !SECRETS.includes(r.key)).map((r) => [r.key, r.value])) as Record<string, string | undefined>;
 }
 
 async function token(ctx: HandlerContext, fresh = false): Promise<{ base: string; token: string }> {
   const s = await settings(ctx);
-  if (!s.email || !s.password) throw new ShiprocketError('CARRIER_NOT_CONFIGURED', 'Shiprocket is not configured for this tenant: PUT /shipping-shiprocket/settings.', { status: 422 });
+  const store = secrets(ctx.host);
+  const password = await store.get('password');
+  if (!s.email || !password) throw new ShiprocketError('CARRIER_NOT_CONFIGURED', 'Shiprocket is not configured for this tenant: PUT /shipping-shiprocket/settings.', { status: 422 });
   const base = s.base_url ?? BASE_URL;
-  if (!fresh && s.token && Number(s.token_at) + TOKEN_MS > ctx.host.now()) return { base, token: s.token };
-  const res = await ctx.host.fetch(`${base}/v1/external/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: s.email, password: s.password }) });
+  const kept = !fresh && Number(s.token_at) + TOKEN_MS > ctx.host.now() ? await store.get('token') : null;
+  if (kept) return { base, token: kept };
+  const res = await ctx.host.fetch(`${base}/v1/external/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: s.email, password }) });
   if (res.status !== 200) throw new ShiprocketError('SHIPROCKET_AUTH_FAILED', `Shiprocket login answered ${res.status}.`, { status: 502 });
   const t = (JSON.parse(res.body) as { token: string }).token;
-  await ctx.host.db.upsert('Setting', { key: 'token', value: t });
+  await store.set('token', t);
   await ctx.host.db.upsert('Setting', { key: 'token_at', value: String(ctx.host.now()) });
   return { base, token: t };
 }
@@ -110,7 +120,7 @@ const TrackingEvent = Type.Object({
 });
 export default defineModule({
   name: 'shipping_shiprocket',
-  version: '1.0.0',
+  version: '1.1.0',
   description:
     "Shiprocket carrier aggregator (records name it shipping-shiprocket): rates (GET /v1/external/courier/serviceability/), booking (POST /v1/external/orders/create/adhoc + POST /v1/external/courier/assign/awb) and tracking (GET /v1/external/courier/track/awb/{awb}) over Shiprocket's public API, token from POST /v1/external/auth/login.",
   compatibility: { platform: '^2.0.0' },
@@ -120,6 +130,11 @@ export default defineModule({
   permissions: [
     { name: 'shipping_shiprocket.use', description: 'Get Shiprocket rates, book and track shipments.' },
     { name: 'shipping_shiprocket.manage', description: 'Configure the Shiprocket account.' },
+  ],
+  secrets: [
+    { name: 'password', description: "The password of the Shiprocket API user (Settings → API → Configure), used with its email to log in." },
+    { name: 'token', description: "The bearer token from Shiprocket's login, renewed by the module every 9 days; set nothing here." },
+    { name: 'webhook_token', description: 'The token Shiprocket sends in the x-api-key header of its tracking webhook.' },
   ],
   operations: {
     describe: operation({
@@ -259,14 +274,17 @@ export default defineModule({
       output: Type.Object({ configured: Type.Boolean(), email: Type.String(), base_url: Type.String() }),
       http: { method: 'PUT', path: '/shipping-shiprocket/settings', permission: 'shipping_shiprocket.manage' },
       async handler(input, ctx) {
+        await settings(ctx); // an earlier version's plaintext rows go first, so none outlives this change
         await ctx.host.db.transaction(async (tx) => {
-          if (input.webhook_token) await tx.upsert('Setting', { key: 'webhook_token', value: input.webhook_token });
           await tx.upsert('Setting', { key: 'email', value: input.email });
-          await tx.upsert('Setting', { key: 'password', value: input.password });
           await tx.upsert('Setting', { key: 'base_url', value: input.base_url ?? BASE_URL });
           await tx.upsert('Setting', { key: 'pickup_location', value: input.pickup_location ?? 'Primary' });
-          await tx.destroy('Setting', { where: { key: { $in: ['token', 'token_at'] } } });
+          await tx.destroy('Setting', { where: { key: 'token_at' } });
         });
+        const store = secrets(ctx.host);
+        await store.set('password', input.password);
+        await store.delete('token');
+        if (input.webhook_token) await store.set('webhook_token', input.webhook_token);
         return { configured: true, email: input.email, base_url: input.base_url ?? BASE_URL };
       },
     }),
@@ -286,7 +304,8 @@ export default defineModule({
       }),
       http: { method: 'POST', path: '/shipping-shiprocket/webhook', public: true, rate_limit: '600/60' },
       async handler(input, ctx) {
-        const expected = (await settings(ctx)).webhook_token;
+        await settings(ctx);
+        const expected = await secrets(ctx.host).get('webhook_token');
         const given = input._request.headers['x-api-key'] ?? '';
         // Comparing HMACs of the two tokens instead of the tokens keeps the comparison's timing useless to a guesser.
         const matches = !!expected && (await hmacOf(ctx, expected, given)) === (await hmacOf(ctx, expected, expected));

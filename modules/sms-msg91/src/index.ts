@@ -9,7 +9,7 @@
  * configures its id and variable name here; `send` puts the text into that variable. Declared here
  * beside the handlers; `mandi module build` writes module.json from it.
  */
-import { defineModule, operation, Type, type HandlerContext } from '../../../sdk';
+import { defineModule, moveIntoSecrets, operation, secrets, Type, type HandlerContext } from '../../../sdk';
 
 class Msg91Error extends Error {
   constructor(readonly code: string, message: string, readonly details: { status: number } & Record<string, unknown>) {
@@ -19,17 +19,19 @@ class Msg91Error extends Error {
 
 const DEFAULT_BASE = 'https://control.msg91.com';
 type Config = { authkey: string; template_id: string; text_variable: string; base_url: string; default_country_code: string };
-const KEYS = ['authkey', 'template_id', 'text_variable', 'base_url', 'default_country_code'] as const;
+const KEYS = ['template_id', 'text_variable', 'base_url', 'default_country_code'] as const;
 
 /** The stored settings, the optional ones defaulted. */
-async function readSettings(ctx: HandlerContext): Promise<Partial<Config> & Omit<Config, 'authkey' | 'template_id'>> {
+async function readSettings(ctx: HandlerContext): Promise<Partial<Omit<Config, 'authkey'>> & Omit<Config, 'authkey' | 'template_id'>> {
   const rows = await ctx.host.db.find<{ key: string; value: string }>('Setting', {});
-  const c = Object.fromEntries(rows.map((r) => [r.key, r.value])) as Partial<Config>;
+  // The authkey is a module secret; an earlier version kept it in Setting, whence it moves first.
+  await moveIntoSecrets(ctx.host, 'Setting', rows, ['authkey']);
+  const c = Object.fromEntries(rows.filter((r) => r.key !== 'authkey').map((r) => [r.key, r.value])) as Partial<Config>;
   return { ...c, text_variable: c.text_variable ?? 'message', base_url: c.base_url ?? DEFAULT_BASE, default_country_code: c.default_country_code ?? '91' };
 }
 
 async function config(ctx: HandlerContext): Promise<Config> {
-  const c = await readSettings(ctx);
+  const c = { ...(await readSettings(ctx)), authkey: await secrets(ctx.host).get('authkey') };
   if (!c.authkey || !c.template_id) throw new Msg91Error('PROVIDER_NOT_CONFIGURED', 'MSG91 is not configured for this tenant: PUT /sms-msg91/settings.', { status: 422 });
   return { ...c, authkey: c.authkey, template_id: c.template_id };
 }
@@ -43,7 +45,7 @@ export function msisdn(phone: string, countryCode: string): string {
 
 /** What is configured; never the authkey itself. */
 async function status(ctx: HandlerContext) {
-  const c = await readSettings(ctx);
+  const c = { ...(await readSettings(ctx)), authkey: (await secrets(ctx.host).hint('authkey')) !== null };
   return {
     configured: Boolean(c.authkey && c.template_id), template_id: c.template_id ?? null, text_variable: c.text_variable,
     base_url: c.base_url, default_country_code: c.default_country_code,
@@ -60,7 +62,7 @@ const Status = Type.Object({
 
 export default defineModule({
   name: 'sms_msg91',
-  version: '1.0.0',
+  version: '1.1.0',
   description:
     'SMS through MSG91 (records name it sms-msg91): one DLT template whose variable carries the message, sent with MSG91\'s Flow API (POST /api/v5/flow, authkey header) through host.fetch.',
   compatibility: { platform: '^2.0.0' },
@@ -69,6 +71,7 @@ export default defineModule({
     { name: 'sms_msg91.use', description: 'Send SMS through MSG91.' },
     { name: 'sms_msg91.manage', description: 'Configure the MSG91 key and template.' },
   ],
+  secrets: [{ name: 'authkey', description: 'The MSG91 authkey (Dashboard → Authkey), sent in the authkey header.' }],
   operations: {
     send: operation({
       ai_tool: false,
@@ -130,9 +133,11 @@ export default defineModule({
       output: Status,
       http: { method: 'PUT', path: '/sms-msg91/settings', permission: 'sms_msg91.manage' },
       async handler(input, ctx) {
+        await readSettings(ctx); // an earlier version's plaintext row goes first, so none outlives this change
         await ctx.host.db.transaction(async (tx) => {
           for (const key of KEYS) if (input[key] !== undefined) await tx.upsert('Setting', { key, value: input[key] });
         });
+        await secrets(ctx.host).set('authkey', input.authkey);
         return status(ctx);
       },
     }),

@@ -48,3 +48,19 @@ describe('spec 3 notification rules: sms channel over MSG91\'s Flow API', () => 
     await expect(host.call('sms_msg91.send', { to: '+919800000000', text: 'x' })).rejects.toMatchObject({ code: expect.stringMatching(/FETCH/) });
   });
 });
+
+describe('DESIGN Host capabilities for modules: the authkey is a module secret; a 1.0 plaintext row moves on first use', () => {
+  it('configure keeps the authkey out of the Setting table; a 1.0 row is moved, deleted, and still sends', async () => {
+    await host.call('sms_msg91.configure', { authkey: 'msg91-key', template_id: 'tmpl-order-updates', base_url: msg91.origin });
+    expect(await host.sql(`SELECT key FROM sms_msg91.settings WHERE key = 'authkey'`)).toEqual([]);
+    expect((await host.request('GET', '/modules/sms_msg91/secrets')).body.secrets).toEqual([expect.objectContaining({ name: 'authkey', set: true })]);
+
+    await host.request('DELETE', '/modules/sms_msg91/secrets/authkey');
+    await expect(host.call('sms_msg91.send', { to: '9800000003', text: 'x' })).rejects.toMatchObject({ code: 'PROVIDER_NOT_CONFIGURED' });
+    await host.arrange((sql) => sql(`INSERT INTO sms_msg91.settings (key, value) VALUES ('authkey', 'msg91-key')`));
+    await host.call('sms_msg91.send', { to: '9800000003', text: 'moved' });
+    expect(msg91.seen.pop()!.headers.authkey).toBe('msg91-key');
+    expect(await host.sql(`SELECT key FROM sms_msg91.settings WHERE key = 'authkey'`)).toEqual([]);
+    expect(await host.call('sms_msg91.status', {})).toMatchObject({ configured: true });
+  });
+});

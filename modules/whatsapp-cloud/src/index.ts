@@ -9,7 +9,7 @@
  * reaches the caller as WHATSAPP_ERROR with Meta's code. Declared here beside the handlers;
  * `mandi module build` writes module.json from it.
  */
-import { defineModule, operation, Type, type HandlerContext } from '../../../sdk';
+import { defineModule, moveIntoSecrets, operation, secrets, Type, type HandlerContext } from '../../../sdk';
 
 class WhatsAppError extends Error {
   constructor(readonly code: string, message: string, readonly details: { status: number } & Record<string, unknown>) {
@@ -20,17 +20,19 @@ class WhatsAppError extends Error {
 const DEFAULT_BASE = 'https://graph.facebook.com';
 const DEFAULT_VERSION = 'v21.0';
 type Config = { access_token: string; phone_number_id: string; api_version: string; base_url: string; default_country_code: string };
-const KEYS = ['access_token', 'phone_number_id', 'api_version', 'base_url', 'default_country_code'] as const;
+const KEYS = ['phone_number_id', 'api_version', 'base_url', 'default_country_code'] as const;
 
 /** The stored settings, the optional ones defaulted. */
-async function readSettings(ctx: HandlerContext): Promise<Partial<Config> & Omit<Config, 'access_token' | 'phone_number_id'>> {
+async function readSettings(ctx: HandlerContext): Promise<Partial<Omit<Config, 'access_token'>> & Omit<Config, 'access_token' | 'phone_number_id'>> {
   const rows = await ctx.host.db.find<{ key: string; value: string }>('Setting', {});
-  const c = Object.fromEntries(rows.map((r) => [r.key, r.value])) as Partial<Config>;
+  // The access_token is a module secret; an earlier version kept it in Setting, whence it moves first.
+  await moveIntoSecrets(ctx.host, 'Setting', rows, ['access_token']);
+  const c = Object.fromEntries(rows.filter((r) => r.key !== 'access_token').map((r) => [r.key, r.value])) as Partial<Config>;
   return { ...c, api_version: c.api_version ?? DEFAULT_VERSION, base_url: c.base_url ?? DEFAULT_BASE, default_country_code: c.default_country_code ?? '91' };
 }
 
 async function config(ctx: HandlerContext): Promise<Config> {
-  const c = await readSettings(ctx);
+  const c = { ...(await readSettings(ctx)), access_token: await secrets(ctx.host).get('access_token') };
   if (!c.access_token || !c.phone_number_id) {
     throw new WhatsAppError('PROVIDER_NOT_CONFIGURED', 'WhatsApp Cloud is not configured for this tenant: PUT /whatsapp-cloud/settings.', { status: 422 });
   }
@@ -46,7 +48,7 @@ export function waNumber(phone: string, countryCode: string): string {
 
 /** What is configured; never the token. */
 async function status(ctx: HandlerContext) {
-  const c = await readSettings(ctx);
+  const c = { ...(await readSettings(ctx)), access_token: (await secrets(ctx.host).hint('access_token')) !== null };
   return {
     configured: Boolean(c.access_token && c.phone_number_id), phone_number_id: c.phone_number_id ?? null, api_version: c.api_version,
     base_url: c.base_url, default_country_code: c.default_country_code,
@@ -65,7 +67,7 @@ const Status = Type.Object({
 
 export default defineModule({
   name: 'whatsapp_cloud',
-  version: '1.0.0',
+  version: '1.1.0',
   description:
     "WhatsApp through Meta's WhatsApp Cloud API (records name it whatsapp-cloud): text messages with POST /{version}/{phone_number_id}/messages and a bearer token, through host.fetch.",
   compatibility: { platform: '^2.0.0' },
@@ -74,6 +76,7 @@ export default defineModule({
     { name: 'whatsapp_cloud.use', description: 'Send WhatsApp messages.' },
     { name: 'whatsapp_cloud.manage', description: 'Configure the WhatsApp Cloud token and number.' },
   ],
+  secrets: [{ name: 'access_token', description: 'A permanent access token of a Meta system user with whatsapp_business_messaging on the number, sent as the bearer token.' }],
   operations: {
     send: operation({
       ai_tool: false,
@@ -130,9 +133,11 @@ export default defineModule({
       output: Status,
       http: { method: 'PUT', path: '/whatsapp-cloud/settings', permission: 'whatsapp_cloud.manage' },
       async handler(input, ctx) {
+        await readSettings(ctx); // an earlier version's plaintext row goes first, so none outlives this change
         await ctx.host.db.transaction(async (tx) => {
           for (const key of KEYS) if (input[key] !== undefined) await tx.upsert('Setting', { key, value: input[key] });
         });
+        await secrets(ctx.host).set('access_token', input.access_token);
         return status(ctx);
       },
     }),

@@ -40,3 +40,19 @@ describe('spec 3 notification rules: whatsapp channel over the WhatsApp Cloud AP
     expect(wa.messages).toHaveLength(1);
   });
 });
+
+describe('DESIGN Host capabilities for modules: the access token is a module secret; a 1.0 plaintext row moves on first use', () => {
+  it('configure keeps the token out of the Setting table; a 1.0 row is moved, deleted, and still sends', async () => {
+    await host.call('whatsapp_cloud.configure', { access_token: 'EAAG-token', phone_number_id: '106540352242922', base_url: wa.origin });
+    expect(await host.sql(`SELECT key FROM whatsapp_cloud.settings WHERE key = 'access_token'`)).toEqual([]);
+    expect((await host.request('GET', '/modules/whatsapp_cloud/secrets')).body.secrets).toEqual([expect.objectContaining({ name: 'access_token', set: true })]);
+
+    await host.request('DELETE', '/modules/whatsapp_cloud/secrets/access_token');
+    await expect(host.call('whatsapp_cloud.send', { to: '+919800000000', text: 'x' })).rejects.toMatchObject({ code: 'PROVIDER_NOT_CONFIGURED' });
+    await host.arrange((sql) => sql(`INSERT INTO whatsapp_cloud.settings (key, value) VALUES ('access_token', 'EAAG-token')`));
+    await host.call('whatsapp_cloud.send', { to: '+919800000000', text: 'moved' });
+    expect(wa.seen.pop()!.headers.authorization).toBe('Bearer EAAG-token');
+    expect(await host.sql(`SELECT key FROM whatsapp_cloud.settings WHERE key = 'access_token'`)).toEqual([]);
+    expect(await host.call('whatsapp_cloud.status', {})).toMatchObject({ configured: true });
+  });
+});

@@ -1,0 +1,46 @@
+/** shipping_shiprocket keeps its password, login token and webhook token as module secrets, in the real sandbox. */
+import path from 'node:path';
+import type { TestHost } from '../../../sdk/testing';
+import { shiprocketStandIn, startHostAllowing } from '../../orders/test/support';
+
+let host: TestHost;
+let sr: Awaited<ReturnType<typeof shiprocketStandIn>>;
+
+beforeAll(async () => {
+  sr = await shiprocketStandIn(new Map());
+  host = await startHostAllowing({ modulePath: path.resolve(__dirname, '..') }, [sr.origin]);
+}, 60_000);
+afterAll(async () => {
+  await host?.close();
+  await sr?.close();
+});
+
+const rates = () => host.call<{ rates: unknown[] }>('shipping_shiprocket.getRates', { pickup_pincode: '110001', delivery_pincode: '560001', weight: 1 });
+const webhook = (token: string) =>
+  fetch(`${host.url}/api/v1/shipping-shiprocket/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-tenant': host.tenantId, 'x-api-key': token }, body: JSON.stringify({}) });
+
+describe('DESIGN Host capabilities for modules: Shiprocket credentials are module secrets; 1.0 plaintext rows move on first use', () => {
+  it('configure keeps the password, token and webhook token out of the Setting table', async () => {
+    await host.call('shipping_shiprocket.configure', { email: 'ops@test-org.example', password: 'sr-pass', base_url: sr.origin, webhook_token: 'webhook-token-0123456789' });
+    expect((await rates()).rates.length).toBeGreaterThan(0);
+    const keys = (await host.sql<{ key: string }>(`SELECT key FROM shipping_shiprocket.settings ORDER BY key`)).map((r) => r.key);
+    expect(keys).toEqual(['base_url', 'email', 'pickup_location', 'token_at']);
+    const listed = await host.request('GET', '/modules/shipping_shiprocket/secrets');
+    expect(listed.body.secrets.map((s: { name: string; set: boolean }) => [s.name, s.set])).toEqual([['password', true], ['token', true], ['webhook_token', true]]);
+    expect(JSON.stringify(listed.body)).not.toContain('sr-pass');
+  });
+
+  it("1.0's plaintext password, token and webhook token rows are moved into the secrets, deleted, and still work", async () => {
+    for (const name of ['password', 'token', 'webhook_token']) await host.request('DELETE', `/modules/shipping_shiprocket/secrets/${name}`);
+    const logins = () => sr.seen.filter((s) => s.url === '/v1/external/auth/login').length;
+    const before = logins();
+    await host.arrange((sql) =>
+      sql(`INSERT INTO shipping_shiprocket.settings (key, value) VALUES ('password', 'sr-pass'), ('token', 'sr-token-1'), ('webhook_token', 'legacy-webhook-token-01')`),
+    );
+    expect((await rates()).rates.length).toBeGreaterThan(0);
+    expect(logins()).toBe(before); // the moved token was used as it was
+    expect((await host.sql(`SELECT key FROM shipping_shiprocket.settings WHERE key IN ('password', 'token', 'webhook_token')`))).toEqual([]);
+    expect((await webhook('legacy-webhook-token-01')).status).toBe(201); // accepted (nothing to apply in an empty push)
+    expect((await webhook('another-webhook-token-01')).status).toBe(401);
+  });
+});
