@@ -6,6 +6,7 @@
 export { defineModule, operation, type OperationInput, type OperationOutput } from './define-module';
 export * as Type from './runtime/schema';
 export { typedCall, type OperationMap, type TypedCall } from './runtime/typed-call';
+export { jobs, type EnqueueOptions, type JobInfo, type JobInput, type Jobs, type JobStatus } from './runtime/jobs';
 export type { Static, TSchema } from '@sinclair/typebox/type';
 export type {
   DeclaredModule,

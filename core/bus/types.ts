@@ -18,6 +18,8 @@ export interface CallContext {
   /** Permission names of the user in the tenant ('*' = all); checked for edge callers. */
   permissions?: ReadonlySet<string>;
   requestId?: string;
+  /** Set on the call that runs a module job and the calls it makes, so jobs.progress knows which job reports (core/modules/module-jobs.ts). */
+  job?: { id: string; alias: string };
 }
 
 export interface CallOptions {

@@ -14,6 +14,7 @@ import * as central0003 from './migrations/central/0003-two-factor';
 import * as central0004 from './migrations/central/0004-invitations';
 import * as tenant0003 from './migrations/tenant/0003-login-history';
 import * as central0020 from './migrations/central/0020-cli-release-channels';
+import * as central0030 from './migrations/central/0030-module-jobs';
 import * as tenant0005 from './migrations/tenant/0005-notifications';
 import * as tenant0006 from './migrations/tenant/0006-push-devices';
 
@@ -30,6 +31,7 @@ const CENTRAL: Array<[string, MigrationModule]> = [
   ['0010-registry', central0010],
   ['0011-rings', central0011],
   ['0020-cli-release-channels', central0020],
+  ['0030-module-jobs', central0030],
 ];
 const TENANT: Array<[string, MigrationModule]> = [
   ['0001-core', tenant0001],

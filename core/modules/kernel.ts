@@ -24,6 +24,8 @@ import { privateNetworksAllowed } from '../tenancy/private-networks';
 import { ModuleSources } from './module-sources';
 import { registerPlatformOperations } from './platform-operations';
 import { ModuleScheduler } from './module-scheduler';
+import { ModuleJobs } from './module-jobs';
+import { ModuleJobStore } from './module-job-store';
 
 export interface ModuleKernel {
   runtime: SandboxRuntime;
@@ -37,13 +39,15 @@ export interface ModuleKernel {
   events: EventBus;
   audit: AuditWriter;
   scheduler: ModuleScheduler;
+  /** Jobs modules enqueue for themselves (module-jobs.ts). */
+  jobs: ModuleJobs;
   /** Time spent in sandboxed handlers, per handler (core/bus/sandbox-timings.ts). */
   sandboxTimings: SandboxTimings;
   close(): Promise<void>;
 }
 
 export async function createModuleKernel(deps: {
-  config: Pick<Config, 'busRateLimit' | 'busValidateOutput' | 'eventDelivery' | 'moduleDbRoles' | 'sandboxMaxMemoryMb' | 'moduleQuarantineSeconds'>;
+  config: Pick<Config, 'busRateLimit' | 'busValidateOutput' | 'eventDelivery' | 'moduleDbRoles' | 'sandboxMaxMemoryMb' | 'moduleQuarantineSeconds' | 'moduleJobs'>;
   central: CentralDb;
   tenantDbs: TenantDatabases;
   drivers: Drivers;
@@ -117,6 +121,9 @@ export async function createModuleKernel(deps: {
 
   const scheduler = new ModuleScheduler({ queue: drivers.queue, central, modules, bus, clock, logger });
   await scheduler.start();
+  const jobs = new ModuleJobs({ store: new ModuleJobStore(central), queue: drivers.queue, modules, bus, clock, logger, limits: deps.config.moduleJobs });
+  jobs.register(bus);
+  await jobs.start();
 
   return {
     runtime,
@@ -128,6 +135,7 @@ export async function createModuleKernel(deps: {
     events,
     audit,
     scheduler,
+    jobs,
     sandboxTimings: invoker.timings,
     close: async () => {
       await audit.close();
