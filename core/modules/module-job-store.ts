@@ -107,11 +107,14 @@ export class ModuleJobStore {
     });
   }
 
-  /** Records how a claimed attempt ended; a job cancelled meanwhile stays cancelled. Returns whether it was still running. */
+  /**
+   * Records how a claimed attempt ended (a completed job keeps the error of its last failed attempt);
+   * a job cancelled meanwhile stays cancelled. Returns whether it was still open.
+   */
   async finish(id: string, outcome: { status: 'completed'; result: unknown } | { status: 'pending' | 'failed' | 'dropped'; error: string }, at: Date): Promise<boolean> {
     const done = outcome.status === 'pending' ? null : at;
     const [, count] = (await this.central.sequelize.query(
-      `UPDATE module_jobs SET status = $2, result = $3, error = $4, finished_at = $5 WHERE id = $1 AND status IN ('active', 'pending')`,
+      `UPDATE module_jobs SET status = $2, result = $3, error = COALESCE($4, error), finished_at = $5 WHERE id = $1 AND status IN ('active', 'pending')`,
       { bind: [id, outcome.status, outcome.status === 'completed' ? JSON.stringify(outcome.result ?? null) : null, 'error' in outcome ? outcome.error : null, done], type: QueryTypes.UPDATE },
     )) as unknown as [unknown, number];
     return count > 0;

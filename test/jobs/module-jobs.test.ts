@@ -1,0 +1,94 @@
+import { jobsPlatform, type JobsPlatform } from './support';
+
+describe('module jobs (manifest jobs, jobs.* operations) on the in-process queue', () => {
+  let p: JobsPlatform;
+  beforeAll(async () => {
+    p = await jobsPlatform();
+  }, 120_000);
+  afterAll(() => p.tp.close());
+
+  test('a job runs its operation in the sandbox for the tenant, with no user, caller core, and records result and progress', async () => {
+    const { id, deduplicated } = await p.call('jobber.enqueue', { job: 'work', data: { mode: 'ok', n: 7 } });
+    expect(deduplicated).toBe(false);
+    const done = await p.until(id, ['completed', 'failed']);
+    expect(done).toMatchObject({
+      id,
+      job: 'work',
+      status: 'completed',
+      attempts: 1,
+      progress: { done: 1, of: 2 },
+      result: { n: 7, job: 'work', caller: 'core', user: null, tenant: p.tenants.acme },
+      error: null,
+    });
+    expect(done.finished_at).toEqual(expect.any(String));
+    expect((await p.call('jobber.runs', { job_id: id })).map((r: { step: string }) => r.step)).toEqual(['start', 'done']);
+  });
+
+  test('a failing attempt is retried with the declared backoff until it succeeds', async () => {
+    const started = Date.now();
+    const { id } = await p.call('jobber.enqueue', { job: 'work', data: { mode: 'flaky', succeed_at: 3 } });
+    const done = await p.until(id, ['completed', 'failed']);
+    expect(done).toMatchObject({ status: 'completed', attempts: 3, result: { attempt: 3 }, error: expect.stringContaining('flaky attempt 2') });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400); // two fixed waits of 0.2 s
+  });
+
+  test('after the last attempt the failure is recorded', async () => {
+    const { id } = await p.call('jobber.enqueue', { job: 'work', data: { mode: 'fail' } });
+    const done = await p.until(id, ['completed', 'failed']);
+    expect(done).toMatchObject({ status: 'failed', attempts: 3, error: expect.stringContaining('always fails') });
+    expect(await p.call('jobber.runs', { job_id: id })).toHaveLength(3);
+  });
+
+  test('a delayed job waits its delay, measured on the platform clock; run_at as well', async () => {
+    const now = p.tp.platform.clock.now();
+    const { id } = await p.call('jobber.enqueue', { job: 'work', data: { mode: 'ok' }, delay_seconds: 1 });
+    const at = await p.call('jobber.get', { id });
+    expect(at.status).toBe('pending');
+    expect(Date.parse(at.run_at) - now).toBeGreaterThanOrEqual(1000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await p.call('jobber.get', { id })).status).toBe('pending');
+    expect((await p.until(id, ['completed'], 5000)).status).toBe('completed');
+
+    const later = await p.call('jobber.enqueue', { job: 'work', data: { mode: 'ok' }, run_at: new Date(p.tp.platform.clock.now() + 600).toISOString() });
+    expect((await p.call('jobber.get', { id: later.id })).status).toBe('pending');
+    expect((await p.until(later.id, ['completed'], 5000)).status).toBe('completed');
+  });
+
+  test('a key names one open job: enqueuing again returns it; once it has run, the key is free again', async () => {
+    const first = await p.call('jobber.enqueue', { job: 'work', data: { mode: 'ok', n: 1 }, key: 'sweep', delay_seconds: 1 });
+    const again = await p.call('jobber.enqueue', { job: 'work', data: { mode: 'ok', n: 2 }, key: 'sweep' });
+    expect(again).toEqual({ id: first.id, deduplicated: true });
+    // The same key in another tenant is another job.
+    const other = await p.call('jobber.enqueue', { job: 'work', data: { mode: 'ok' }, key: 'sweep' }, 'globex');
+    expect(other.deduplicated).toBe(false);
+    expect((await p.until(first.id, ['completed'], 5000)).result.n).toBe(1);
+    const next = await p.call('jobber.enqueue', { job: 'work', data: { mode: 'ok', n: 3 }, key: 'sweep' });
+    expect(next).toEqual({ id: expect.any(String), deduplicated: false });
+    expect(next.id).not.toBe(first.id);
+  });
+
+  test('a cancelled job never runs', async () => {
+    const { id } = await p.call('jobber.enqueue', { job: 'work', data: { mode: 'ok' }, delay_seconds: 0.5 });
+    expect(await p.call('jobber.cancel', { id })).toMatchObject({ id, status: 'cancelled', attempts: 0 });
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(await p.call('jobber.get', { id })).toMatchObject({ status: 'cancelled', attempts: 0 });
+    expect(await p.call('jobber.runs', { job_id: id })).toEqual([]);
+  });
+
+  test('progress is refused outside a running job', async () => {
+    await expect(p.call('jobber.progress_outside')).rejects.toMatchObject({ code: 'NOT_IN_JOB', status: 409 });
+  });
+
+  test('a job that is not declared is refused with what to fix', async () => {
+    await expect(p.call('jobber.enqueue', { job: 'nope', data: {} })).rejects.toMatchObject({ code: 'JOB_NOT_DECLARED', status: 422, message: expect.stringContaining('add it under jobs') });
+  });
+
+  test('jobs of a module uninstalled before they run are dropped', async () => {
+    const { id } = await p.call('snoop.call', { op: 'jobs.enqueue', input: { job: 'own', delay_seconds: 0.5 } }, 'globex');
+    const row = async () => (await p.tp.platform.central.sequelize.query('SELECT status, error FROM module_jobs WHERE id = $1', { bind: [id], plain: true })) as { status: string; error: string };
+    expect((await row()).status).toBe('pending');
+    await p.tp.platform.kernel.modules.uninstall(p.tenants.globex, 'snoop');
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await row()).toEqual({ status: 'dropped', error: expect.stringContaining('no longer has the job') });
+  });
+});
