@@ -88,23 +88,28 @@ export class ModuleJobStore {
 
   /**
    * Marks the job running as attempt `attempt`, unless it is no longer open, or `concurrency`
-   * others of the same job already run in the tenant ('busy'). With `reclaim`, a job already marked
-   * running is taken over too (bull re-delivers one only once its node has died).
+   * (when given) others of the same job already run in the tenant ('busy'). With `reclaim`, a job
+   * already marked running is taken over too (bull re-delivers one only once its node has died).
    */
-  async claim(id: string, attempt: number, concurrency: number, reclaim: boolean): Promise<ModuleJobRow | 'busy' | undefined> {
+  async claim(id: string, attempt: number, concurrency: number | undefined, reclaim: boolean): Promise<ModuleJobRow | 'busy' | undefined> {
     return this.central.sequelize.transaction(async (transaction) => {
       const [row] = await this.query<ModuleJobRow>('SELECT * FROM module_jobs WHERE id = $1 FOR UPDATE', [id], transaction);
       if (!row || !(row.status === 'pending' || (reclaim && row.status === 'active'))) return undefined;
-      await this.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_NAMESPACE + 1, `${row.tenant_id}:${row.alias}:${row.job}`], transaction);
-      const [{ running }] = await this.query<{ running: number }>(
-        `SELECT count(*)::int AS running FROM module_jobs WHERE tenant_id = $1 AND alias = $2 AND job = $3 AND status = 'active' AND id <> $4`,
-        [row.tenant_id, row.alias, row.job, id],
-        transaction,
-      );
-      if (running >= concurrency) return 'busy';
+      if (concurrency !== undefined && (await this.running(row, transaction)) >= concurrency) return 'busy';
       await this.query(`UPDATE module_jobs SET status = 'active', attempts = $2 WHERE id = $1`, [id, attempt], transaction);
       return { ...row, status: 'active', attempts: attempt };
     });
+  }
+
+  /** Others of the same job running in the tenant; the lock makes two claims count one after the other. */
+  private async running(row: ModuleJobRow, transaction: Transaction): Promise<number> {
+    await this.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_NAMESPACE + 1, `${row.tenant_id}:${row.alias}:${row.job}`], transaction);
+      const [{ running }] = await this.query<{ running: number }>(
+        `SELECT count(*)::int AS running FROM module_jobs WHERE tenant_id = $1 AND alias = $2 AND job = $3 AND status = 'active' AND id <> $4`,
+        [row.tenant_id, row.alias, row.job, row.id],
+        transaction,
+      );
+    return running;
   }
 
   /**

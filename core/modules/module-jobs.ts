@@ -43,8 +43,10 @@ export interface QueuedModuleJob {
   id: string;
   tenantId: string;
   alias: string;
-  /** Total attempts, as the queue was told: the last one records a final failure. */
+  /** Total attempts the job has (the manifest's): the last one records a final failure. */
   attempts: number;
+  /** Attempts made before this queue job (one that waited for its concurrency is queued anew). */
+  before: number;
 }
 
 interface EnqueueInput {
@@ -180,13 +182,13 @@ export class ModuleJobs {
     return made;
   }
 
-  private queueRun(row: ModuleJobRow, def: ModuleJob, delayMs: number, suffix = ''): Promise<string> {
+  private queueRun(row: ModuleJobRow, def: ModuleJob, delayMs: number, before = 0, requeued = false): Promise<string> {
     const attempts = def.attempts ?? DEFAULT_ATTEMPTS;
     const backoff = def.backoff ?? DEFAULT_BACKOFF;
-    const data: QueuedModuleJob = { id: row.id, tenantId: row.tenant_id, alias: row.alias, attempts };
+    const data: QueuedModuleJob = { id: row.id, tenantId: row.tenant_id, alias: row.alias, attempts, before };
     return this.deps.queue.add(MODULE_JOBS_QUEUE, `${row.alias}:${row.job}`, data, {
-      jobId: `mj:${row.id}${suffix}`,
-      attempts,
+      jobId: requeued ? `mj:${row.id}:${before}:${Date.now()}` : `mj:${row.id}`,
+      attempts: attempts - before,
       backoff: { type: backoff.type, delay: backoff.delay_seconds * 1000 },
       delay: delayMs,
       // The record keeps the outcome; the queue need not.
@@ -203,12 +205,13 @@ export class ModuleJobs {
 
   /** One queue attempt. Throwing makes the queue retry it (with the declared backoff) or give up. */
   private async work(job: Job<QueuedModuleJob>): Promise<unknown> {
-    const attempt = job.attemptsMade + 1;
+    const attempt = job.data.before + job.attemptsMade + 1;
     const outcome = await this.runAttempt(job.data.id, attempt, attempt >= job.data.attempts, this.deps.queue.durable);
     if (outcome === 'busy') {
+      // Queued anew, after a pause, with the attempts it has left: waiting is not failing.
       const row = await this.deps.store.byId(job.data.id);
       const def = row && (await this.deps.modules.modulesFor(row.tenant_id)).byAlias.get(row.alias)?.manifest.jobs?.[row.job];
-      if (row && def) await this.queueRun(row, def, BUSY_RETRY_MS, `:${attempt}:${this.deps.clock.now()}`);
+      if (row && def) await this.queueRun(row, def, BUSY_RETRY_MS, attempt - 1, true);
       return null;
     }
     if (outcome instanceof Error) throw outcome;
@@ -231,7 +234,7 @@ export class ModuleJobs {
       await store.finish(id, { status: 'dropped', error: dropReason(first) }, clock.date());
       return undefined;
     }
-    const row = await store.claim(id, attempt, def.concurrency ?? 1, reclaim);
+    const row = await store.claim(id, attempt, def.concurrency, reclaim);
     if (row === undefined || row === 'busy') return row;
     const timeoutMs = (def.timeout_seconds ?? (mod.manifest.limits?.timeout_ms ?? 5000) / 1000) * 1000;
     const ctx: CallContext = { tenantId: row.tenant_id, user: null, job: { id, alias: row.alias } };

@@ -75,6 +75,14 @@ describe('module jobs (manifest jobs, jobs.* operations) on the in-process queue
     expect(await p.call('jobber.runs', { job_id: id })).toEqual([]);
   });
 
+  test('concurrency: one at a time per tenant runs them one after the other, without spending attempts on waiting', async () => {
+    const started = Date.now();
+    const ids = [];
+    for (let i = 0; i < 2; i++) ids.push((await p.call('jobber.enqueue', { job: 'single', data: { mode: 'hang' } })).id);
+    for (const id of ids) expect(await p.until(id, ['failed', 'completed'], 10_000)).toMatchObject({ status: 'failed', attempts: 1, error: expect.stringContaining('timeout') });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1900); // two 1 s timeouts, not overlapping
+  });
+
   test('progress is refused outside a running job', async () => {
     await expect(p.call('jobber.progress_outside')).rejects.toMatchObject({ code: 'NOT_IN_JOB', status: 409 });
   });
