@@ -21,7 +21,7 @@ export async function jobsPlatform(env: Record<string, string> = {}): Promise<Jo
   const made = await tp.api('/admin/tenants', { token: owner.token, tenant: 'acme', body: { name: 'Globex', alias: 'globex' } });
   if (made.status !== 201) throw new Error(`tenant: ${made.status} ${JSON.stringify(made.body)}`);
   for (const name of ['jobber', 'snoop']) tp.platform.kernel.source.add(await loadModuleFromDir(jobFixture(name)));
-  const headers = (tenant: string) => (tenant === 'acme' ? {} : { 'x-effective-tenant': tenant });
+  const headers = (tenant: string): Record<string, string> => (tenant === 'acme' ? {} : { 'x-effective-tenant': tenant });
   for (const tenant of ['acme', 'globex']) {
     for (const alias of ['jobber', 'snoop']) {
       const res = await tp.api(`/modules/${alias}/install`, { token: owner.token, tenant: 'acme', headers: headers(tenant), body: {} });
