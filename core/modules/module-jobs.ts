@@ -17,6 +17,7 @@
  * cut off by a node's death runs again, so job operations must be idempotent.
  */
 import type { ModuleJob } from '../../sdk/manifest';
+import type { JobInfo } from '../../sdk/runtime/jobs';
 import type { Bus } from '../bus/bus';
 import { jobErrors } from '../bus/errors';
 import type { Caller, CallContext } from '../bus/types';
@@ -59,15 +60,15 @@ interface EnqueueInput {
 
 const ID = { type: 'string', format: 'uuid' };
 
-/** The job as a module sees it (jobs.get). */
-export function jobView(row: ModuleJobRow) {
+/** The job as a module sees it (jobs.get; sdk/runtime/jobs.ts types it for authors). */
+export function jobView(row: ModuleJobRow): JobInfo {
   return {
     id: row.id,
     job: row.job,
     key: row.key,
     status: row.status,
     attempts: row.attempts,
-    progress: row.progress ?? null,
+    progress: (row.progress ?? null) as JobInfo['progress'],
     result: row.result ?? null,
     error: row.error,
     run_at: new Date(row.run_at).toISOString(),
@@ -197,6 +198,12 @@ export class ModuleJobs {
     });
   }
 
+  /** A job of any module in the tenant (test hosts read jobs from outside the module). */
+  async get(tenantId: string, id: string): Promise<ModuleJobRow | undefined> {
+    const row = await this.deps.store.byId(id);
+    return row?.tenant_id === tenantId ? row : undefined;
+  }
+
   private async own(tenantId: string, alias: string, id: string): Promise<ModuleJobRow> {
     const row = await this.deps.store.get(tenantId, alias, id);
     if (!row) throw jobErrors.notFound(id);
@@ -219,9 +226,28 @@ export class ModuleJobs {
   }
 
   /**
+   * Runs the tenant's pending jobs due by `at` (platform clock) now, each to its end: its attempts
+   * back to back, without the backoff waits. A test host's runJobs: the queue's own run of a job
+   * done here finds it finished and does nothing. Returns the jobs as they ended.
+   */
+  async runDue(tenantId: string, at: number): Promise<ModuleJobRow[]> {
+    const { store, modules } = this.deps;
+    const ran: ModuleJobRow[] = [];
+    for (const row of await store.due(tenantId, new Date(at))) {
+      const def = (await modules.modulesFor(tenantId)).byAlias.get(row.alias)?.manifest.jobs?.[row.job];
+      const attempts = def?.attempts ?? DEFAULT_ATTEMPTS;
+      for (let attempt = row.attempts + 1; attempt <= attempts; attempt++) {
+        if (!((await this.runAttempt(row.id, attempt, attempt >= attempts)) instanceof Error)) break;
+      }
+      ran.push((await store.byId(row.id))!);
+    }
+    return ran;
+  }
+
+  /**
    * Runs one attempt of a job if it is still open: claims it, calls its operation, records the
    * outcome. Returns the error to retry on, 'busy' when others of its name fill its concurrency,
-   * undefined otherwise (done, cancelled, dropped, or not open). Test hosts call it directly.
+   * undefined otherwise (done, cancelled, dropped, or not open).
    */
   async runAttempt(id: string, attempt: number, final: boolean, reclaim = false): Promise<Error | 'busy' | undefined> {
     const { store, clock, modules, bus, logger } = this.deps;
