@@ -147,6 +147,15 @@ export class ModuleJobStore {
     return this.query<ModuleJobRow>(`SELECT * FROM module_jobs WHERE tenant_id = $1 AND status = 'pending' AND run_at <= $2 ORDER BY run_at, created_at`, [tenantId, at]);
   }
 
+  /** Forgets jobs that ended before `before`; returns how many. */
+  async prune(before: Date): Promise<number> {
+    const [{ pruned }] = await this.query<{ pruned: number }>(
+      `WITH gone AS (DELETE FROM module_jobs WHERE finished_at < $1 AND NOT ${OPEN} RETURNING 1) SELECT count(*)::int AS pruned FROM gone`,
+      [before],
+    );
+    return pruned;
+  }
+
   private query<T extends object>(sql: string, bind: unknown[], transaction?: Transaction): Promise<T[]> {
     return this.central.sequelize.query<T>(sql, { bind, type: QueryTypes.SELECT, transaction });
   }

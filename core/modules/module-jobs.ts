@@ -30,6 +30,9 @@ import type { ModuleHost } from './module-host';
 import type { ModuleJobRow, ModuleJobStore } from './module-job-store';
 
 export const MODULE_JOBS_QUEUE = 'module-jobs';
+const PRUNE_QUEUE = 'module-jobs-prune';
+/** How long a job that ended stays readable with jobs.get; an hourly sweep forgets older ones. */
+export const KEEP_ENDED_MS = 7 * 24 * 3600_000;
 /** Furthest a job may be put off: a month. */
 const MAX_DELAY_S = 30 * 24 * 3600;
 /** A job that waits for others of its name to finish (its concurrency) looks again after this long. */
@@ -144,10 +147,26 @@ export class ModuleJobs {
     });
   }
 
-  /** Starts this node's worker; in process (nothing outlives a node), queues again what was left open. */
+  /** Starts this node's worker and the hourly sweep of ended jobs (one schedule shared by every node). */
   async start(): Promise<void> {
-    const { queue, store, logger } = this.deps;
+    const { queue } = this.deps;
     queue.process<QueuedModuleJob, unknown>(MODULE_JOBS_QUEUE, this.deps.limits.workers, (job) => this.work(job));
+    queue.process<unknown, number>(PRUNE_QUEUE, 1, () => this.prune());
+    await queue.add(PRUNE_QUEUE, 'prune', {}, { repeat: { every: 3600_000 }, jobId: 'module-jobs-prune', removeOnComplete: true, removeOnFail: 100 });
+  }
+
+  /** Forgets jobs that ended more than KEEP_ENDED_MS before `at` (platform clock); returns how many. */
+  prune(at: number = this.deps.clock.now()): Promise<number> {
+    return this.deps.store.prune(new Date(at - KEEP_ENDED_MS));
+  }
+
+  /**
+   * In process (nothing outlives a node), queues again the jobs a stopped or dead node left open.
+   * Called once the node's modules are all known (core/modules/part.ts), so none is taken for
+   * uninstalled. Bull keeps its jobs in Redis: nothing to do there.
+   */
+  async resume(): Promise<void> {
+    const { queue, store, logger } = this.deps;
     if (queue.durable) return;
     for (const row of await store.reopen()) {
       const mod = (await this.deps.modules.modulesFor(row.tenant_id)).byAlias.get(row.alias);
@@ -158,7 +177,7 @@ export class ModuleJobs {
       }
       await this.queueRun(row, def, Math.max(0, new Date(row.run_at).getTime() - this.deps.clock.now()));
     }
-    logger.debug('module jobs worker started');
+    logger.debug('module jobs left open were queued again');
   }
 
   private async enqueue(input: EnqueueInput, ctx: CallContext, alias: string): Promise<{ id: string; deduplicated: boolean }> {

@@ -44,6 +44,7 @@ describe('spec/DESIGN Bus: module jobs cannot reach other modules or tenants, no
     await expect(snoop('jobs.cancel', { id })).rejects.toMatchObject({ code: 'JOB_NOT_FOUND', status: 404 });
     await expect(p.call('jobber.get', { id }, 'globex')).rejects.toMatchObject({ code: 'JOB_NOT_FOUND', status: 404 });
     await expect(p.call('jobber.cancel', { id }, 'globex')).rejects.toMatchObject({ code: 'JOB_NOT_FOUND', status: 404 });
+    await expect(snoop('jobs.get', { id: `${id}' OR '1'='1` })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', status: 422 });
     // Not cancelled: it still runs.
     expect((await p.until(id, ['completed', 'cancelled'], 5000)).status).toBe('completed');
   });

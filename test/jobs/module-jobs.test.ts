@@ -91,6 +91,20 @@ describe('module jobs (manifest jobs, jobs.* operations) on the in-process queue
     await expect(p.call('jobber.enqueue', { job: 'nope', data: {} })).rejects.toMatchObject({ code: 'JOB_NOT_DECLARED', status: 422, message: expect.stringContaining('add it under jobs') });
   });
 
+  test('jobs that ended are kept for a week, then forgotten by the sweep (platform clock)', async () => {
+    const { id } = await p.call('jobber.enqueue', { job: 'work', data: { mode: 'ok' } });
+    await p.until(id, ['completed']);
+    const { jobs } = p.tp.platform.kernel;
+    const now = p.tp.platform.clock.now();
+    await jobs.prune(now + 6 * 24 * 3600_000);
+    expect((await p.call('jobber.get', { id })).status).toBe('completed');
+    const open = await p.call('jobber.enqueue', { job: 'work', data: { mode: 'ok' }, delay_seconds: 3600 });
+    expect(await jobs.prune(now + 8 * 24 * 3600_000)).toBeGreaterThanOrEqual(1);
+    await expect(p.call('jobber.get', { id })).rejects.toMatchObject({ code: 'JOB_NOT_FOUND' });
+    expect((await p.call('jobber.get', { id: open.id })).status).toBe('pending'); // open jobs are never swept
+    await p.call('jobber.cancel', { id: open.id });
+  });
+
   test('jobs of a module uninstalled before they run are dropped', async () => {
     const { id } = await p.call('snoop.call', { op: 'jobs.enqueue', input: { job: 'own', delay_seconds: 0.5 } }, 'globex');
     const row = async () => (await p.tp.platform.central.sequelize.query('SELECT status, error FROM module_jobs WHERE id = $1', { bind: [id], plain: true })) as { status: string; error: string };
