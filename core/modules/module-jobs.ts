@@ -13,8 +13,9 @@
  * with Redis, bull hands a job whose node died to another node; in process, a node starting up queues
  * again what the records say is still open. The records (module-job-store.ts) are what modules read
  * back and what bounds them: MODULE_JOBS_MAX_PENDING open jobs per tenant and module, a key names one
- * open job, data at most MODULE_JOBS_MAX_DATA_BYTES of JSON. Delivery is at least once: an attempt
- * cut off by a node's death runs again, so job operations must be idempotent.
+ * open job, data at most MODULE_JOBS_MAX_DATA_BYTES of JSON; a job that ended stays readable for a
+ * week (KEEP_ENDED_MS). Delivery is at least once: an attempt cut off by a node's death runs again,
+ * so job operations must be idempotent.
  */
 import type { ModuleJob } from '../../sdk/manifest';
 import type { JobInfo } from '../../sdk/runtime/jobs';
@@ -175,7 +176,10 @@ export class ModuleJobs {
         await store.finish(row.id, { status: 'dropped', error: dropReason(row) }, this.deps.clock.date());
         continue;
       }
-      await this.queueRun(row, def, Math.max(0, new Date(row.run_at).getTime() - this.deps.clock.now()));
+      // Attempts already started count (one cut off by the node's death too): a job that keeps
+      // killing its node stops once they are spent.
+      const before = Math.min(row.attempts, (def.attempts ?? DEFAULT_ATTEMPTS) - 1);
+      await this.queueRun(row, def, Math.max(0, new Date(row.run_at).getTime() - this.deps.clock.now()), before);
     }
     logger.debug('module jobs left open were queued again');
   }
