@@ -213,8 +213,8 @@ export class ModuleJobs {
     return this.deps.queue.add(MODULE_JOBS_QUEUE, `${row.alias}:${row.job}`, data, {
       jobId: requeued ? `mj:${row.id}:${before}:${Date.now()}` : `mj:${row.id}`,
       attempts: attempts - before,
-      backoff: { type: backoff.type, delay: backoff.delay_seconds * 1000 },
-      delay: delayMs,
+      backoff: { type: backoff.type, delay: Math.round(backoff.delay_seconds * 1000) },
+      delay: Math.round(delayMs),
       // The record keeps the outcome; the queue need not.
       removeOnComplete: true,
       removeOnFail: true,
