@@ -32,6 +32,8 @@ export interface NewModuleJob {
   alias: string;
   job: string;
   key: string | undefined;
+  /** The running job that enqueues this one, if any: its own key does not count against it. */
+  from: string | undefined;
   data: unknown;
   runAt: Date;
 }
@@ -48,13 +50,18 @@ export class ModuleJobStore {
 
   /**
    * Records a new pending job unless the module already has an open one with the same key (then
-   * that one's id, deduplicated), or `maxOpen` open ones (then undefined).
+   * that one's id, deduplicated), or `maxOpen` open ones (then undefined). A job that enqueues its
+   * own next run under its own key (a sweep every minute) is not deduplicated against itself.
    */
   async insert(job: NewModuleJob, maxOpen: number): Promise<{ id: string; deduplicated: boolean } | undefined> {
     return this.central.sequelize.transaction(async (transaction) => {
       await this.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_NAMESPACE, `${job.tenantId}:${job.alias}`], transaction);
       if (job.key !== undefined) {
-        const [same] = await this.query<{ id: string }>(`SELECT id FROM module_jobs WHERE tenant_id = $1 AND alias = $2 AND key = $3 AND ${OPEN}`, [job.tenantId, job.alias, job.key], transaction);
+        const [same] = await this.query<{ id: string }>(
+          `SELECT id FROM module_jobs WHERE tenant_id = $1 AND alias = $2 AND key = $3 AND ${OPEN} AND id IS DISTINCT FROM $4`,
+          [job.tenantId, job.alias, job.key, job.from ?? null],
+          transaction,
+        );
         if (same) return { id: same.id, deduplicated: true };
       }
       const [{ open }] = await this.query<{ open: number }>(`SELECT count(*)::int AS open FROM module_jobs WHERE tenant_id = $1 AND alias = $2 AND ${OPEN}`, [job.tenantId, job.alias], transaction);

@@ -195,7 +195,7 @@ export class ModuleJobs {
     const now = clock.now();
     const runAt = input.run_at !== undefined ? Date.parse(input.run_at) : now + (input.delay_seconds ?? 0) * 1000;
     if (runAt - now > MAX_DELAY_S * 1000) throw jobErrors.tooFar(MAX_DELAY_S);
-    const made = await store.insert({ tenantId: ctx.tenantId, alias, job: input.job, key: input.key, data: input.data ?? null, runAt: new Date(runAt) }, limits.maxPending);
+    const made = await store.insert({ tenantId: ctx.tenantId, alias, job: input.job, key: input.key, from: ctx.job?.alias === alias ? ctx.job.id : undefined, data: input.data ?? null, runAt: new Date(runAt) }, limits.maxPending);
     if (!made) throw jobErrors.tooMany(alias, limits.maxPending);
     if (made.deduplicated) return made;
     const row = (await store.byId(made.id))!;

@@ -67,6 +67,15 @@ describe('module jobs (manifest jobs, jobs.* operations) on the in-process queue
     expect(next.id).not.toBe(first.id);
   });
 
+  test('a running job that queues its own next run under its own key is not deduplicated against itself', async () => {
+    const first = await p.call('jobber.enqueue', { job: 'work', data: { mode: 'chain', left: 2 }, key: 'chain' });
+    const one = await p.until(first.id, ['completed', 'failed']);
+    expect(one.result.next).toEqual({ id: expect.any(String), deduplicated: false });
+    const two = await p.until(one.result.next.id, ['completed', 'failed']);
+    expect(two.result.next.deduplicated).toBe(false);
+    expect(await p.until(two.result.next.id, ['completed', 'failed'])).toMatchObject({ status: 'completed', result: { last: true }, key: 'chain' });
+  });
+
   test('a cancelled job never runs', async () => {
     const { id } = await p.call('jobber.enqueue', { job: 'work', data: { mode: 'ok' }, delay_seconds: 0.5 });
     expect(await p.call('jobber.cancel', { id })).toMatchObject({ id, status: 'cancelled', attempts: 0 });

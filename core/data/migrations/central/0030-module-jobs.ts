@@ -1,8 +1,8 @@
 /**
  * Jobs that modules enqueue for themselves (core/modules/module-jobs.ts). The queue runs them; this
  * table is what a module reads back (status, attempts, progress, result or error) and what bounds
- * them: pending jobs per tenant and module are counted here, and a key names at most one pending or
- * running job of a module in a tenant (the partial unique index).
+ * them: pending jobs per tenant and module are counted here, and a key names at most one open job
+ * of a module in a tenant (checked under a lock per module and tenant: module-job-store.ts).
  */
 import { DataTypes, literal, type QueryInterface } from 'sequelize';
 
@@ -25,9 +25,7 @@ export async function up({ context: qi }: { context: QueryInterface }): Promise<
     finished_at: { type: DataTypes.DATE, allowNull: true },
   });
   await qi.addIndex('module_jobs', ['tenant_id', 'alias', 'status'], { name: 'module_jobs_owner_status' });
-  await qi.sequelize.query(
-    `CREATE UNIQUE INDEX module_jobs_pending_key ON module_jobs (tenant_id, alias, key) WHERE key IS NOT NULL AND status IN ('pending', 'active')`,
-  );
+  await qi.sequelize.query(`CREATE INDEX module_jobs_open_key ON module_jobs (tenant_id, alias, key) WHERE key IS NOT NULL AND status IN ('pending', 'active')`);
 }
 
 export async function down({ context: qi }: { context: QueryInterface }): Promise<void> {
