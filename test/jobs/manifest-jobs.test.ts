@@ -18,7 +18,7 @@ function errorsOf(value: unknown): ManifestIssue[] {
   return result.errors;
 }
 
-describe('manifest jobs: declared, checked, refused with what to fix', () => {
+describe('DESIGN Manifest: the jobs section is declared, checked, and refused with what to fix', () => {
   test('a job running one of the module own operations, with capped attempts, backoff and timeout, is valid', () => {
     const result = validateManifest(
       withJobs({ sweep: { operation: 'ledger.sweep', attempts: 5, backoff: { type: 'exponential', delay_seconds: 30 }, timeout_seconds: 20, concurrency: 2 } }, { timeout_ms: 20000 }),

@@ -1,6 +1,6 @@
 import { jobsPlatform, type JobsPlatform } from './support';
 
-describe('module jobs (manifest jobs, jobs.* operations) on the in-process queue', () => {
+describe('DESIGN Host capabilities (wave 2): module jobs (manifest jobs, jobs.* operations) run delayed, retried, deduplicated, with progress', () => {
   let p: JobsPlatform;
   beforeAll(async () => {
     p = await jobsPlatform();

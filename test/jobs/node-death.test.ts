@@ -36,7 +36,7 @@ async function serving(node: Node, api: ReturnType<typeof apiClient>): Promise<v
   if (health !== 200) throw new Error(`node not serving:\n${node.output().slice(-4000)}`);
 }
 
-describeWithRedis('module jobs survive the death of the node running them (bull stalled-job recovery)', () => {
+describeWithRedis('DESIGN Host capabilities (wave 2): module jobs survive the death of the node running them (bull stalled-job recovery)', () => {
   const centralDb = `mandi_t_${randomBytes(5).toString('hex')}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mandi-jobs-'));
   const nodes: Node[] = [];

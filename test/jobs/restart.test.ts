@@ -8,7 +8,7 @@ import { jobFixture } from './support';
  * A job still waiting when its node stops runs once the platform is back: on Redis bull keeps it;
  * in process the restarted node queues again what the records hold open (module-jobs.ts, resume).
  */
-describe('module jobs outlive a restart of the platform', () => {
+describe('DESIGN Host capabilities (wave 2): module jobs outlive a restart of the platform', () => {
   const db = `mandi_t_${randomBytes(5).toString('hex')}`;
   const env = { MODULE_PATHS: jobFixture('jobber') };
   let a: TestPlatform | undefined;
