@@ -122,7 +122,7 @@ export async function createModuleKernel(deps: {
   const scheduler = new ModuleScheduler({ queue: drivers.queue, central, modules, bus, clock, logger });
   await scheduler.start();
   const jobs = new ModuleJobs({ store: new ModuleJobStore(central), queue: drivers.queue, modules, bus, clock, logger, limits: deps.config.moduleJobs });
-  jobs.register(bus);
+  jobs.register();
   await jobs.start();
 
   return {

@@ -25,7 +25,7 @@ import type { Caller, CallContext } from '../bus/types';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Job, JobQueue } from '../drivers';
-import { MandiError } from '../errors';
+import { forbidden } from '../errors';
 import type { Logger } from '../logger';
 import type { ModuleHost } from './module-host';
 import type { ModuleJobRow, ModuleJobStore } from './module-job-store';
@@ -95,7 +95,8 @@ export class ModuleJobs {
   ) {}
 
   /** The public operations; each acts only on the calling module's own jobs in the call's tenant. */
-  register(bus: Bus): void {
+  register(): void {
+    const { bus } = this.deps;
     bus.registerCore({
       name: 'jobs.enqueue',
       description: "Queues one of the calling module's declared jobs (manifest `jobs`); with a key, an open job of the same key is returned instead.",
@@ -141,7 +142,7 @@ export class ModuleJobs {
       handler: async (input: { value: number | object }, ctx, caller) => {
         const alias = ownerOf(caller, 'jobs.progress');
         if (ctx.job?.alias !== alias) throw jobErrors.notInJob();
-        if (JSON.stringify(input.value).length > MAX_PROGRESS_BYTES) throw jobErrors.tooLarge('progress', MAX_PROGRESS_BYTES);
+        if (Buffer.byteLength(JSON.stringify(input.value)) > MAX_PROGRESS_BYTES) throw jobErrors.tooLarge('progress', MAX_PROGRESS_BYTES);
         if (!(await this.deps.store.progress(ctx.job.id, input.value))) throw jobErrors.notInJob();
         return { ok: true };
       },
@@ -189,7 +190,7 @@ export class ModuleJobs {
     const mod = (await this.deps.modules.modulesFor(ctx.tenantId)).byAlias.get(alias);
     const def = mod?.manifest.jobs?.[input.job];
     if (!def) throw jobErrors.undeclared(alias, input.job);
-    const bytes = JSON.stringify(input.data ?? null).length;
+    const bytes = Buffer.byteLength(JSON.stringify(input.data ?? null));
     if (bytes > limits.maxDataBytes) throw jobErrors.tooLarge('data', limits.maxDataBytes);
     if (input.delay_seconds !== undefined && input.run_at !== undefined) throw jobErrors.twoTimes();
     const now = clock.now();
@@ -310,7 +311,7 @@ export class ModuleJobs {
 
 /** Only modules have jobs: the caller's alias is the owner. */
 function ownerOf(caller: Caller, op: string): string {
-  if (caller.kind !== 'module') throw new MandiError('FORBIDDEN', `${op} is called by module code, about the module's own jobs.`, 403);
+  if (caller.kind !== 'module') throw forbidden(`${op} is called by module code, about the module's own jobs.`);
   return caller.alias;
 }
 
