@@ -79,6 +79,8 @@ export interface Config {
   busValidateOutput: boolean;
   /** Module event deliveries: attempts per subscriber, and the first retry's delay (doubling after). */
   eventDelivery: { attempts: number; backoffMs: number };
+  /** Jobs modules enqueue (core/modules/module-jobs.ts): pending ones per tenant and module, data size, workers per node. */
+  moduleJobs: { maxPending: number; maxDataBytes: number; workers: number };
   /** Outgoing mail server, e.g. smtp://user:pw@host:587. Unset: mails go to <dataDir>/outbox. */
   smtpUrl: string | undefined;
   /** Sender of platform mails. */
@@ -208,6 +210,11 @@ export function loadConfig(env: Env = process.env): Config {
     publicMissRateLimit: rate(env, 'PUBLIC_MISS_RATE_LIMIT', '30/60'),
     busValidateOutput: bool(env, 'BUS_VALIDATE_OUTPUT', nodeEnv !== 'production'),
     eventDelivery: { attempts: atLeast(env, 'EVENT_DELIVERY_ATTEMPTS', 5, 1), backoffMs: atLeast(env, 'EVENT_RETRY_BACKOFF_MS', 1000, 0) },
+    moduleJobs: {
+      maxPending: atLeast(env, 'MODULE_JOBS_MAX_PENDING', 1000, 1),
+      maxDataBytes: atLeast(env, 'MODULE_JOBS_MAX_DATA_BYTES', 65_536, 1024),
+      workers: atLeast(env, 'MODULE_JOBS_WORKERS', 4, 1),
+    },
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || `Mandi <no-reply@${(env.ROOT_DOMAIN || 'localhost').toLowerCase()}>`,
     publicSignup: bool(env, 'PUBLIC_SIGNUP', false),

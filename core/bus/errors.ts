@@ -40,3 +40,19 @@ export const busErrors = {
   eventNotDeclared: (alias: string, event: string) =>
     new MandiError('EVENT_NOT_DECLARED', `Module "${alias}" may not emit "${event}": add it to events.publishes in its module.json.`, 403, { event }),
 };
+
+/** Errors of module jobs (core/modules/module-jobs.ts). */
+export const jobErrors = {
+  undeclared: (alias: string, job: string) =>
+    new MandiError('JOB_NOT_DECLARED', `Module "${alias}" declares no job "${job}": add it under jobs in its module.json (a module enqueues only its own jobs).`, 422, { job }),
+  notFound: (id: string) => new MandiError('JOB_NOT_FOUND', `No job "${id}" of this module in this tenant.`, 404, { id }),
+  tooLarge: (field: 'data' | 'progress', max: number) =>
+    new MandiError('JOB_PAYLOAD_TOO_LARGE', `The job's ${field} is larger than ${max} bytes of JSON: store large data with host.db and pass its id.`, 413, { field, max_bytes: max }),
+  twoTimes: () => new MandiError('VALIDATION_FAILED', 'Give delay_seconds or run_at, not both.', 422, { errors: { run_at: ['not with delay_seconds'] } }),
+  tooFar: (maxSeconds: number) =>
+    new MandiError('VALIDATION_FAILED', `A job runs at most ${maxSeconds} seconds from now.`, 422, { errors: { run_at: [`at most ${maxSeconds} seconds ahead`] } }),
+  tooMany: (alias: string, max: number) =>
+    new MandiError('TOO_MANY_JOBS', `Module "${alias}" already has ${max} pending jobs in this tenant; wait for them to run, or enqueue with a key so repeats share one job.`, 429, { max_pending: max }),
+  notInJob: () => new MandiError('NOT_IN_JOB', "jobs.progress reports from inside a running job's own call only.", 409),
+  timeout: (job: string, ms: number) => new MandiError('JOB_TIMEOUT', `The job "${job}" ran longer than its ${ms / 1000} s timeout.`, 504, { job }),
+};

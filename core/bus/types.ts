@@ -23,6 +23,8 @@ export interface CallContext {
    * network): that tenant's id. The handler sees it as ctx.relatedFrom; calls it makes in turn do not.
    */
   relatedFrom?: string;
+  /** Set on the call that runs a module job and the calls it makes, so jobs.progress knows which job reports (core/modules/module-jobs.ts). */
+  job?: { id: string; alias: string };
 }
 
 export interface CallOptions {

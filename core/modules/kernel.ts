@@ -30,6 +30,8 @@ import { ModuleScheduler } from './module-scheduler';
 import type { AppKeys } from '../accounts/app-key';
 import { ModuleSecrets } from '../secrets/module-secrets';
 import { registerSecretOperations } from '../secrets/secret-operations';
+import { ModuleJobs } from './module-jobs';
+import { ModuleJobStore } from './module-job-store';
 
 export interface ModuleKernel {
   runtime: SandboxRuntime;
@@ -47,13 +49,15 @@ export interface ModuleKernel {
   scheduler: ModuleScheduler;
   /** Module secrets per tenant, encrypted under the platform key (core/secrets). */
   secrets: ModuleSecrets;
+  /** Jobs modules enqueue for themselves (module-jobs.ts). */
+  jobs: ModuleJobs;
   /** Time spent in sandboxed handlers, per handler (core/bus/sandbox-timings.ts). */
   sandboxTimings: SandboxTimings;
   close(): Promise<void>;
 }
 
 export async function createModuleKernel(deps: {
-  config: Pick<Config, 'busRateLimit' | 'publicTokenLimit' | 'busValidateOutput' | 'eventDelivery' | 'moduleDbRoles' | 'sandboxMaxMemoryMb' | 'moduleQuarantineSeconds'>;
+  config: Pick<Config, 'busRateLimit' | 'publicTokenLimit' | 'busValidateOutput' | 'eventDelivery' | 'moduleDbRoles' | 'sandboxMaxMemoryMb' | 'moduleQuarantineSeconds' | 'moduleJobs'>;
   central: CentralDb;
   keys: AppKeys;
   tenantDbs: TenantDatabases;
@@ -134,6 +138,9 @@ export async function createModuleKernel(deps: {
 
   const scheduler = new ModuleScheduler({ queue: drivers.queue, central, modules, bus, clock, logger });
   await scheduler.start();
+  const jobs = new ModuleJobs({ store: new ModuleJobStore(central), queue: drivers.queue, modules, bus, clock, logger, limits: deps.config.moduleJobs });
+  jobs.register();
+  await jobs.start();
 
   return {
     runtime,
@@ -147,6 +154,7 @@ export async function createModuleKernel(deps: {
     audit,
     scheduler,
     secrets,
+    jobs,
     sandboxTimings: invoker.timings,
     close: async () => {
       await audit.close();

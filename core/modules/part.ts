@@ -1,4 +1,4 @@
-/** The module kernel part (core/parts): the bus, the sandbox runtime and the module host, with MODULE_PATHS loaded. */
+/** The module kernel part (core/parts): the bus, the sandbox runtime and the module host, with MODULE_PATHS loaded and module jobs resumed. */
 import { platformPart } from '../parts/platform-parts';
 import { createModuleKernel } from './kernel';
 import { loadModuleFromDir } from './loaded-module';
@@ -15,6 +15,7 @@ export const kernelPart = (onFatal?: (reason: string) => void) =>
         onIsolateLost: (key) => onFatal?.(`the isolate of module ${key} was lost beyond recovery`),
       });
       for (const dir of deps.config.modulePaths) kernel.source.add(await loadModuleFromDir(dir));
+      await kernel.jobs.resume();
       return kernel;
     },
     stop: (kernel) => kernel.close(),

@@ -87,6 +87,12 @@ export interface Manifest {
    * Operations the platform runs on a timer for every tenant that has the module installed, through the job queue (at least once; a run that fails is retried). The operation receives {schedule, scheduled_at} and runs with no user.
    */
   schedules?: ModuleSchedule[];
+  /**
+   * Background jobs the module enqueues itself with the public operation jobs.enqueue: each name runs one of the module's own operations in the sandbox, for the enqueueing tenant, with no user. The operation receives {job, data, attempt, id}; an attempt that throws is retried with the declared backoff (at least once delivery: make the operation idempotent).
+   */
+  jobs?: {
+    [k: string]: ModuleJob;
+  };
   data?: Data;
   limits?: Limits;
 }
@@ -718,6 +724,47 @@ export interface ModuleSchedule {
   cron?: string;
   /**
    * What the schedule does, shown to admins.
+   */
+  description?: string;
+}
+/**
+ * A job the module may enqueue: which of its operations runs it and how it is retried.
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "job".
+ */
+export interface ModuleJob {
+  /**
+   * The module's own provided operation that runs the job.
+   */
+  operation: string;
+  /**
+   * Total tries including the first.
+   */
+  attempts?: number;
+  /**
+   * Wait between attempts.
+   */
+  backoff?: {
+    /**
+     * fixed: every retry waits delay_seconds; exponential: (2^failed attempts - 1) × delay_seconds.
+     */
+    type: 'exponential' | 'fixed';
+    /**
+     * Seconds before a retry (the base of exponential backoff).
+     */
+    delay_seconds: number;
+  };
+  /**
+   * An attempt running longer fails (and is retried). One attempt is one call into the module, so it may not exceed limits.timeout_ms, which is also the default.
+   */
+  timeout_seconds?: number;
+  /**
+   * Attempts of this job that may run at once per tenant (at most 4).
+   */
+  concurrency?: number;
+  /**
+   * What the job does, shown to admins.
    */
   description?: string;
 }

@@ -56,6 +56,7 @@ export function semanticIssues(doc: unknown): ManifestIssue[] {
   checkEvents(doc, scope);
   checkRealtime(doc, scope);
   checkSchedules(doc, scope);
+  checkJobs(doc, scope);
   checkPermissions(doc, scope);
   checkSecrets(doc, scope);
   checkGraphql(doc, scope);
@@ -216,6 +217,20 @@ function checkSchedules(doc: Obj, s: Scope) {
     if (name && names.has(name)) s.report(`${p}/name`, `the schedule name "${name}" is used twice`);
     if (name) names.add(name);
   });
+}
+
+/** Jobs (core/modules/module-jobs.ts) run the module's own operations, within its per-call time limit. */
+function checkJobs(doc: Obj, s: Scope) {
+  const limitMs = Number(at(doc, 'limits', 'timeout_ms') ?? 5000);
+  for (const [name, job] of entries(doc.jobs)) {
+    const p = `/jobs/${name}`;
+    const op = str(at(job, 'operation'));
+    if (op && OPERATION.test(op) && !s.provided.has(op)) s.report(`${p}/operation`, `"${op}" is not in api.provides; a job runs one of the module's own operations`);
+    const timeout = at(job, 'timeout_seconds');
+    if (typeof timeout === 'number' && timeout * 1000 > limitMs) {
+      s.report(`${p}/timeout_seconds`, `${timeout} s is longer than one call into the module may run (limits.timeout_ms: ${limitMs}); raise limits.timeout_ms or lower timeout_seconds`);
+    }
+  }
 }
 
 function checkEvents(doc: Obj, s: Scope) {

@@ -1,7 +1,7 @@
 /**
  * What a module declares in TypeScript (DESIGN "Contracts in code"): each operation beside its
  * handler, with input and output schemas, permission, routes and GraphQL exposure; the rest of the
- * manifest (permissions, events, models and migrations, screens, workflow nodes, schedules, limits)
+ * manifest (permissions, events, models and migrations, screens, workflow nodes, schedules, jobs, limits)
  * in the same object, typed by the manifest's own types. `mandi module build` turns it into
  * module.json, which stays the only thing the host reads.
  */

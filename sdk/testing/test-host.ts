@@ -13,6 +13,8 @@ import type { Platform } from '../../core/platform';
 import { tenantDbName } from '../../core/data/tenant-databases';
 import { loadModuleFromDir } from '../../core/modules/loaded-module';
 import { dueSlot, RUN_QUEUE } from '../../core/modules/module-scheduler';
+import { jobView } from '../../core/modules/module-jobs';
+import type { JobInfo } from '../runtime/jobs';
 import { EVENTS_QUEUE, deliveryJobId } from '../../core/bus/events';
 import { backoffDelay } from '../../core/drivers/queue/schedule';
 import { buildModule } from '../build/build-module';
@@ -99,6 +101,18 @@ export interface TestHost {
   runSchedules(at?: number, opts?: { settle?: boolean }): Promise<number>;
   /** Runs the schedule `name` (of `module`, when two modules have one of that name) now and resolves with its result. */
   runSchedule(name: string, opts?: { module?: string; at?: Date | number }): Promise<unknown>;
+
+  /**
+   * Runs the tenant's module jobs (manifest `jobs`) that are pending and due at `at` (default
+   * clock.now()) now, each to its end: its attempts back to back, without backoff waits. So a job
+   * enqueued with delaySeconds: 60 runs here once the test has advanced the clock by a minute.
+   * Resolves with the jobs as they ended, oldest first.
+   */
+  runJobs(at?: number): Promise<JobInfo[]>;
+  /** A module job of the tenant as jobs.get shows it, wherever it was enqueued from. */
+  job(id: string): Promise<JobInfo>;
+  /** Waits for a module job to end on its own (through the queue, real time) and resolves with it. */
+  settleJob(id: string, timeoutMs?: number): Promise<JobInfo>;
 
   /**
    * Emits an event for the tenant as the platform would (subscribers get it through the queue).
@@ -211,6 +225,11 @@ export async function createTestHost(opts: TestHostOptions): Promise<TestHost> {
       smtp ? smtp.mails.map(({ to, subject, text, html }) => ({ to, subject, text, html })) : (await booted.mails()).map(({ to, subject, text, html }) => ({ to: [to].flat(), subject, text, html }));
     const delivery = async (eventId: string, module: string) => (await jobEnded(platform, EVENTS_QUEUE, deliveryJobId(eventId, module), settleMs, true))!;
     let redeliveries = 0;
+    const job = async (id: string) => {
+      const row = await platform.kernel.jobs.get(tenantId, id);
+      if (!row) throw new Error(`no module job ${id} in the test tenant`);
+      return jobView(row);
+    };
 
     return {
       url: platform.url,
@@ -250,6 +269,18 @@ export async function createTestHost(opts: TestHostOptions): Promise<TestHost> {
         if (found.length !== 1) throw new Error(`${found.length ? 'more than one' : 'no'} schedule named ${name}${o.module ? ` in ${o.module}` : ''} is installed in the test tenant`);
         const { alias, s } = found[0]!;
         return platform.kernel.scheduler.run({ tenantId, alias, schedule: s.name, operation: s.operation, scheduledAt: new Date(o.at ?? platform.clock.now()).toISOString() });
+      },
+
+      runJobs: async (at = platform.clock.now()) => (await platform.kernel.jobs.runDue(tenantId, at)).map(jobView),
+      job,
+      settleJob: async (id, timeoutMs = settleMs) => {
+        const deadline = Date.now() + timeoutMs;
+        for (;;) {
+          const found = await job(id);
+          if (found.status !== 'pending' && found.status !== 'active') return found;
+          if (Date.now() > deadline) throw new Error(`job ${id} did not end within ${timeoutMs} ms (status: ${found.status})`);
+          await new Promise((r) => setTimeout(r, 25));
+        }
       },
 
       emit: async (event, payload, emitOpts) => {

@@ -1,0 +1,111 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { databaseUrl, dropDatabase } from '../../core/data/pg-admin';
+import { tenantDbName } from '../../core/data/tenant-databases';
+import { eventually } from '../support/eventually';
+import { freePort } from '../support/free-port';
+import { describeWithRedis } from '../support/two-nodes';
+import { apiClient, testServerUrl } from '../support/test-platform';
+import { jobFixture } from './support';
+
+/**
+ * A module job whose node is killed mid-job (SIGKILL: no shutdown, no lock released) is taken up by
+ * another node once bull finds it stalled, and completes once. Each node is a real platform process
+ * (core/main.ts), as `./run start` runs it, on one central database and one Redis.
+ */
+const root = path.resolve(__dirname, '../..');
+
+interface Node {
+  child: ChildProcess;
+  output: () => string;
+}
+
+function startNode(env: NodeJS.ProcessEnv): Node {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'core/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  return { child, output: () => out };
+}
+
+async function serving(node: Node, api: ReturnType<typeof apiClient>): Promise<void> {
+  const health = await eventually(() => api('/health').then((r) => r.status, () => 0), (s) => s === 200, 90_000);
+  if (health !== 200) throw new Error(`node not serving:\n${node.output().slice(-4000)}`);
+}
+
+describeWithRedis('DESIGN Host capabilities (wave 2): module jobs survive the death of the node running them (bull stalled-job recovery)', () => {
+  const centralDb = `mandi_t_${randomBytes(5).toString('hex')}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mandi-jobs-'));
+  const nodes: Node[] = [];
+  let tenantId: string;
+
+  const env = (port: number): NodeJS.ProcessEnv => ({
+    ...process.env,
+    NODE_ENV: 'test',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl(testServerUrl(), centralDb),
+    REDIS_PREFIX: `mandi-test-${centralDb}`,
+    DATA_DIR: dataDir,
+    MODULE_PATHS: jobFixture('jobber'),
+    LOG_LEVEL: 'warn',
+    // A dead node's job moves on within about a second and a half.
+    QUEUE_LOCK_MS: '1000',
+    QUEUE_STALLED_CHECK_MS: '200',
+  });
+
+  afterAll(async () => {
+    for (const { child } of nodes) {
+      if (child.exitCode !== null || child.signalCode !== null) continue;
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    if (tenantId) await dropDatabase(testServerUrl(), tenantDbName(tenantId));
+    await dropDatabase(testServerUrl(), centralDb);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }, 60_000);
+
+  test('a job whose node is SIGKILLed mid-job is finished by a second node, exactly once', async () => {
+    const portA = await freePort();
+    const a = startNode(env(portA));
+    nodes.push(a);
+    const apiA = apiClient(`http://127.0.0.1:${portA}`);
+    await serving(a, apiA);
+    const installed = await apiA('/install/owner', {
+      body: { organization_name: 'Acme', organization_slug: 'acme', name: 'Ada', email: 'ada@acme.example', password: 'correct-horse-battery' },
+    });
+    expect(installed.status).toBe(201);
+    const token = installed.body.token as string;
+    tenantId = installed.body.tenant.id;
+    expect((await apiA('/modules/jobber/install', { token, tenant: 'acme', body: {} })).status).toBe(201);
+
+    // Node A takes the job; its first start waits for ever.
+    const queued = await apiA('/jobber/jobs', { token, tenant: 'acme', body: { job: 'durable', data: { mode: 'wait_first' } } });
+    expect(queued.status).toBe(201);
+    const id = queued.body.id as string;
+    const job = (api: typeof apiA) => api(`/jobber/jobs/${id}`, { token, tenant: 'acme' }).then((r) => r.body);
+    expect(await eventually(() => job(apiA), (j) => j.status === 'active', 15_000)).toMatchObject({ status: 'active', attempts: 1 });
+    const runs = (api: typeof apiA) => api(`/jobber/runs?job_id=${id}`, { token, tenant: 'acme' }).then((r) => r.body as Array<{ step: string }>);
+    expect((await eventually(() => runs(apiA), (r) => r.length === 1, 10_000)).map((r) => r.step)).toEqual(['start']);
+
+    const exited = new Promise((resolve) => a.child.on('exit', resolve));
+    a.child.kill('SIGKILL');
+    await exited;
+
+    // Node B starts on the same database and Redis and finishes the job.
+    const portB = await freePort();
+    const b = startNode(env(portB));
+    nodes.push(b);
+    const apiB = apiClient(`http://127.0.0.1:${portB}`);
+    await serving(b, apiB);
+    const done = await eventually(() => job(apiB), (j) => j.status !== 'active' && j.status !== 'pending', 30_000);
+    expect(done).toMatchObject({ id, status: 'completed', result: { finished_on_start: 2 } });
+    // Exactly once in effect: one finish, after the two starts (the killed one and B's).
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await runs(apiB)).map((r) => r.step)).toEqual(['start', 'start', 'done']);
+  }, 180_000);
+});
