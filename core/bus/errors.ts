@@ -21,6 +21,8 @@ export const busErrors = {
     }),
   tooDeep: (op: string, depth: number) =>
     new MandiError('CALL_DEPTH_EXCEEDED', `Call chain too deep (${depth}) at "${op}": modules are calling each other in a loop.`, 508, { operation: op }),
+  notStreamable: (op: string) =>
+    new MandiError('NOT_STREAMABLE', `Operation "${op}" is the platform's own and cannot serve a streamed route; point the route at one of the module's operations.`, 500, { operation: op }),
   eventNotDeclared: (alias: string, event: string) =>
     new MandiError('EVENT_NOT_DECLARED', `Module "${alias}" may not emit "${event}": add it to events.publishes in its module.json.`, 403, { event }),
 };

@@ -4,7 +4,16 @@
  * sandbox failure becomes the typed error callers see.
  */
 import { LRUCache } from 'lru-cache';
-import { createFetchBridge, DEFAULT_LIMITS, isSandboxError, type HostBridge, type ModuleSandbox, type SandboxError, type SandboxRuntime } from '../../sandbox';
+import {
+  createFetchBridge,
+  DEFAULT_LIMITS,
+  isSandboxError,
+  type HostBridge,
+  type ModuleSandbox,
+  type SandboxError,
+  type SandboxRuntime,
+  type StreamSink,
+} from '../../sandbox';
 import type { Clock } from '../clock';
 import { MandiError } from '../errors';
 import type { Logger } from '../logger';
@@ -27,6 +36,8 @@ export interface InvokeArgs {
   ctx: CallContext & { depth?: number };
   /** Event deliveries: the envelope's id (stable across redeliveries), so handlers can de-duplicate. */
   event?: { id: string; name: string; emitted_at: string };
+  /** A streamed route's call: the handler writes to `sink`, and runs up to `timeoutMs` instead of the module's limit. */
+  stream?: { sink: StreamSink; timeoutMs: number };
 }
 
 export interface SandboxInvokerDeps {
@@ -79,6 +90,7 @@ export class SandboxInvoker {
         user: ctx.user ? { id: ctx.user.id, name: ctx.user.name, email: ctx.user.email } : null,
         event: args.event ?? null,
         bridge,
+        ...(args.stream ? { stream: args.stream.sink, timeoutMs: args.stream.timeoutMs } : {}),
       });
     } catch (err) {
       if (!isSandboxError(err)) throw err;

@@ -3,6 +3,7 @@
  * nodes and AI tools; the caller says who is asking, the context says for which tenant and user.
  */
 import type { UserRef } from '../context';
+import type { StreamSink } from '../../sandbox';
 
 /** Who makes a call. */
 export type Caller =
@@ -23,6 +24,8 @@ export interface CallContext {
 export interface CallOptions {
   /** Coerce string values to the schema's types (query strings and path parameters). */
   coerce?: boolean;
+  /** A streamed route (core/modules/route-response.ts): the handler writes here, within `timeoutMs`. */
+  stream?: { sink: StreamSink; timeoutMs: number };
 }
 
 /** An operation implemented by the host itself (e.g. notifications.send). */

@@ -210,6 +210,7 @@ export interface HttpRoute {
   success_status?: 200 | 201 | 202 | 204;
   upload?: RouteUpload;
   stream?: RouteStream;
+  response?: RouteResponse;
 }
 /**
  * The route takes a multipart/form-data body with one file: the host streams the file to its upload store (never into the sandbox) and the operation receives upload: {id, filename, size, content_type} plus the other form fields. A file over max_bytes gets 413, another content type 415, a missing file 422. The module hands the upload id to a core operation such as files.process_csv.
@@ -397,6 +398,23 @@ export interface RouteStream {
    * Streams of this route served at once per node; more get 429.
    */
   concurrency?: number;
+}
+/**
+ * What the route answers (default JSON). text: the handler returns a string, sent as content_type. bytes: the handler returns {base64}, sent decoded as content_type (audio, PDF, images). stream: the handler writes pieces with ctx.stream while the request is open, server-sent events when content_type is text/event-stream (the default), else chunked text; its return value is ignored. Not with the bulk-file stream above. An error before the first piece is answered as a normal JSON error.
+ */
+export interface RouteResponse {
+  /**
+   * json: the handler's result as JSON (the default); text, bytes or stream as above.
+   */
+  kind: 'json' | 'text' | 'bytes' | 'stream';
+  /**
+   * Content-Type of the answer: required for text and bytes; for stream text/event-stream (the default), a text/* type or application/x-ndjson.
+   */
+  content_type?: string;
+  /**
+   * stream only: a handler still writing after this many seconds is stopped and the stream ended (an SSE error event, or a cut-off body).
+   */
+  timeout_s?: number;
 }
 /**
  * This interface was referenced by `Manifest`'s JSON-Schema
