@@ -412,7 +412,7 @@ export interface RouteResponse {
    */
   content_type?: string;
   /**
-   * stream only: a handler still writing after this many seconds is stopped and the stream ended (an SSE error event, or a cut-off body).
+   * stream only (default 60): a handler still writing after this many seconds is stopped and the stream ended (an SSE error event, or a cut-off body). It may exceed limits.timeout_ms, which still bounds each stretch of the handler's own code.
    */
   timeout_s?: number;
 }
