@@ -61,7 +61,7 @@ describe('spec/DESIGN: sandbox loads module bundles and runs their handlers', ()
 
   it('gives handlers a frozen ctx with the host of the guest contract', async () => {
     await expect(invoke({ name: 'ctxShape' })).resolves.toEqual({
-      keys: ['caller', 'event', 'tenantId', 'user'],
+      keys: ['caller', 'event', 'stream', 'tenantId', 'user'],
       hasHost: true,
       sameHost: true,
       frozen: true,
