@@ -68,6 +68,15 @@ describe('hostile: a module misusing its response stream', () => {
     expect(res.body).toEqual({ own: null, nested: { stream: null } });
   });
 
+  // Last: the loop costs the module its isolate, and with it the state the tests above read.
+  test('a stream given ten minutes whose handler loops is cut off at the module\'s timeout_ms (1 s), not the stream\'s', async () => {
+    const started = Date.now();
+    const r = await read('/abuse/spin');
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(r.text()).toMatch(/^data: spinning\n\nevent: error\ndata: \{"code":"MODULE_TIMEOUT"/);
+    expect((await tp.api('/abuse/no-stream', who)).status).toBe(200);
+  });
+
   test('afterwards no call of the module is left open', async () => {
     expect((await tp.platform.kernel.runtime.get('abuse@1.0.0')!.stats()).pendingCalls).toBe(0);
   });
