@@ -122,6 +122,15 @@ describe('module routes: streamed answers', () => {
     await eventually(async () => (await pendingCalls()) === 0);
   });
 
+  test('a handler that neither writes nor returns after its client left keeps only the module\'s timeout_ms (2 s), not the stream\'s 5 s', async () => {
+    const r = await stream('/responses/long?name=abandoned');
+    await r.until((t) => t === 'data: one\n\n');
+    const left = Date.now();
+    r.destroy();
+    await eventually(async () => (await pendingCalls()) === 0, 6000);
+    expect(Date.now() - left).toBeLessThan(3500);
+  });
+
   test('the route\'s time limit ends a stream that outlives it with an SSE error event, and frees the call', async () => {
     const started = Date.now();
     const r = await stream('/responses/stuck');
