@@ -28,7 +28,7 @@ beforeAll(async () => {
 }, 240_000);
 afterAll(() => tp?.close());
 
-describe('hostile: a module misusing its response stream', () => {
+describe('DESIGN Host capabilities for modules (streamed routes): a module misusing its response stream', () => {
   test('200 unawaited 64 KB writes: the host takes about a megabyte and refuses the rest with STREAM_BACKPRESSURE', async () => {
     const r = await read('/abuse/unawaited');
     const { unawaited } = await seen();

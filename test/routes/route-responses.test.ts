@@ -38,7 +38,7 @@ beforeAll(async () => {
 }, 240_000);
 afterAll(() => tp?.close());
 
-describe('module routes: text and bytes answers', () => {
+describe('DESIGN Host capabilities for modules: routes answering text and bytes', () => {
   test('a text route sends the returned string as its content type, in UTF-8', async () => {
     const script = await get('/responses/script');
     expect(script.status).toBe(200);
@@ -74,7 +74,7 @@ describe('module routes: text and bytes answers', () => {
   });
 });
 
-describe('module routes: streamed answers', () => {
+describe('DESIGN Host capabilities for modules, spec 2 (AI streaming routes): routes answering a stream (SSE/chunked)', () => {
   test('server-sent events arrive one by one while the handler is still running', async () => {
     const r = await stream('/responses/ticks?n=3&name=t1');
     expect(r.status).toBe(200);
@@ -180,7 +180,7 @@ describe('module routes: streamed answers', () => {
   });
 });
 
-describe('module routes: declared responses in manifests', () => {
+describe('DESIGN Host capabilities for modules: declared responses in manifests', () => {
   const manifest = (route: Record<string, unknown>) => ({
     name: 'feeds',
     version: '1.0.0',
