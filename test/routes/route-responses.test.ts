@@ -5,6 +5,7 @@
  * read by a real HTTP client.
  */
 import path from 'node:path';
+import { defineModule, operation, Type } from '../../sdk';
 import { declaredManifest } from '../../sdk/build/declared-manifest';
 import { validateManifest, type ManifestIssue } from '../../sdk/manifest';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
@@ -216,12 +217,26 @@ describe('DESIGN Host capabilities for modules: declared responses in manifests'
     expect(errors({ response: { kind: 'html' } })[0].pointer).toBe('/http/routes/0/response/kind');
   });
 
-  test('a route declared on its operation in TypeScript carries its response into module.json', () => {
-    const built = declaredManifest({
+  test('a route declared on its operation in TypeScript carries its response into module.json (its handler typed with ctx.stream)', () => {
+    const mod = defineModule({
       name: 'feeds',
       version: '1.0.0',
-      operations: { get: { description: 'A feed', http: { method: 'GET', path: '/feeds', response: { kind: 'stream', timeout_s: 120 } }, handler: () => undefined } },
-    }) as { http: { routes: unknown[] } };
+      compatibility: { platform: '^2.0.0' },
+      operations: {
+        get: operation({
+          description: 'A feed',
+          input: Type.Object({}),
+          output: Type.Null(),
+          http: { method: 'GET', path: '/feeds', response: { kind: 'stream', timeout_s: 120 } },
+          async handler(_input, ctx) {
+            if (ctx.stream && !ctx.stream.closed) await ctx.stream.event({ event: 'hello', data: { n: 1 }, id: '1' });
+            return null;
+          },
+        }),
+      },
+    });
+    const built = declaredManifest(mod.declaration) as { http: { routes: unknown[] } };
     expect(built.http.routes).toEqual([{ method: 'GET', path: '/feeds', response: { kind: 'stream', timeout_s: 120 }, operation: 'feeds.get' }]);
+    expect(validateManifest(built).ok).toBe(true);
   });
 });
