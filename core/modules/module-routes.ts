@@ -24,6 +24,7 @@ import type { TenantModules } from './tenant-modules';
 import type { Bulk } from '../bulk';
 import type { CallOptions } from '../bus/types';
 import { sendRouteResult, streamRouteResult } from './route-response';
+import { StreamSlots } from './stream-slots';
 
 interface CompiledRoute {
   route: HttpRoute;
@@ -32,7 +33,16 @@ interface CompiledRoute {
 
 const SUCCESS_STATUS: Record<string, number> = { POST: 201 };
 
-export function moduleRoutes(deps: { modules: ModuleHost; bus: Bus; authenticated: RequestHandler; rateLimiter: RateLimiter; bulk?: Bulk }): RequestHandler {
+export function moduleRoutes(deps: {
+  modules: ModuleHost;
+  bus: Bus;
+  authenticated: RequestHandler;
+  rateLimiter: RateLimiter;
+  bulk?: Bulk;
+  /** MODULE_STREAMS_PER_TENANT */
+  streamsPerTenant: number;
+}): RequestHandler {
+  const streams = new StreamSlots(deps.streamsPerTenant);
   // Public routes (webhooks) carry no token: each is limited per client address instead.
   const limiters = new Map<string, RequestHandler>();
   const publicLimit = (route: HttpRoute): RequestHandler => {
@@ -123,7 +133,14 @@ export function moduleRoutes(deps: { modules: ModuleHost; bus: Bus; authenticate
     if (route.stream && deps.bulk) {
       return deps.bulk.stream(res, route, (cursor) => dispatch({ ...body, cursor }, route.stream!.page_operation ?? route.operation));
     }
-    if (route.response?.kind === 'stream') return streamRouteResult(res, route.response, (stream) => dispatch(body, route.operation, stream));
+    if (route.response?.kind === 'stream') {
+      const release = streams.take(ctx.tenant.id);
+      try {
+        return await streamRouteResult(res, route.response, (stream) => dispatch(body, route.operation, stream));
+      } finally {
+        release();
+      }
+    }
     const result = route.upload && deps.bulk ? await deps.bulk.withUpload(req, ctx.tenant.id, route, dispatch) : await dispatch(body);
     sendRouteResult(res, route, route.success_status ?? SUCCESS_STATUS[req.method] ?? 200, result);
   };

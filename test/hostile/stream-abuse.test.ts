@@ -2,7 +2,8 @@
  * A module misusing ctx.stream (test/hostile/fixtures/modules/stream-abuse) on a real platform: writes
  * without awaiting (host memory), pieces over the limits, SSE fields with line breaks (forged events),
  * writes after its call ended, and a stream reached from a call that serves none. Each is refused
- * with a code the guest can read, the stream stays well formed, and nothing stays open.
+ * with a code the guest can read, the stream stays well formed, and nothing stays open; a tenant
+ * holding streams open past MODULE_STREAMS_PER_TENANT gets 429.
  */
 import path from 'node:path';
 import { MAX_BUFFERED_BYTES, MAX_PIECE_BYTES } from '../../core/modules/response-stream';
@@ -21,7 +22,7 @@ const read = async (p: string) => {
 const seen = async () => (await tp.api('/abuse/seen', who)).body;
 
 beforeAll(async () => {
-  tp = await startTestPlatform({ MODULE_PATHS: FIXTURE });
+  tp = await startTestPlatform({ MODULE_PATHS: FIXTURE, MODULE_STREAMS_PER_TENANT: '3' });
   const owner = await tp.install('acme');
   who = { token: owner.token, tenant: 'acme' };
   expect((await tp.api('/modules/abuse/install', { ...who, body: {} })).status).toBe(201);
@@ -66,6 +67,24 @@ describe('DESIGN Host capabilities for modules (streamed routes): a module misus
     const res = await tp.api('/abuse/no-stream', who);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ own: null, nested: { stream: null } });
+  });
+
+  test('streams held open past MODULE_STREAMS_PER_TENANT (3 here) get 429 STREAM_LIMIT; a slot frees when its call ends', async () => {
+    const open = (p: string) => openStream(`${tp.url}/api/v1${p}`, 'GET', { authorization: `Bearer ${who.token}`, 'x-tenant': who.tenant });
+    const held = await Promise.all([open('/abuse/hold'), open('/abuse/hold'), open('/abuse/hold')]);
+    await Promise.all(held.map((r) => r.until((t) => t === 'data: held\n\n')));
+    const refused = await tp.api('/abuse/hold', who);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: 'STREAM_LIMIT', details: { limit: 3 } });
+    // A slot is the call's, not the reader's: it frees when the handler ends (here, released).
+    held[0].destroy();
+    expect(await tp.api('/abuse/release', { ...who, body: {} })).toMatchObject({ body: { released: 3 } });
+    await Promise.all(held.slice(1).map((r) => r.ended));
+    const again = await open('/abuse/hold');
+    expect(again.status).toBe(200);
+    await again.until((t) => t === 'data: held\n\n');
+    await tp.api('/abuse/release', { ...who, body: {} });
+    expect(await again.ended).toBe(true);
   });
 
   // Last: the loop costs the module its isolate, and with it the state the tests above read.
