@@ -144,6 +144,8 @@ function checkRouteResponse(route: unknown, method: string | undefined, p: strin
     s.report(`${p}/stream`, 'a route either streams a bulk file (stream) or declares its response, not both');
   }
   if (kind !== 'stream') return;
+  const status = at(route, 'success_status');
+  if (status !== undefined && status !== 200 && status !== 204) s.report(`${p}/success_status`, 'a stream answers 200 with its first piece; remove success_status');
   if (method && method !== 'GET' && method !== 'POST') {
     s.report(`${p}/method`, 'a streamed response answers GET (what EventSource sends) or POST; use one of those');
   }

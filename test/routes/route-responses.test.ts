@@ -214,6 +214,9 @@ describe('DESIGN Host capabilities for modules: declared responses in manifests'
     expect(errors({ response: { kind: 'stream', timeout_s: 601 } })[0].pointer).toBe('/http/routes/0/response/timeout_s');
     expect(errors({ response: { kind: 'bytes', content_type: 'application/pdf' }, success_status: 204 })[0].message).toContain('a 204 answer has no body');
     expect(errors({ response: { kind: 'stream' }, stream: { format: 'csv' } })[0].message).toContain('either streams a bulk file (stream) or declares its response');
+    expect(errors({ method: 'POST', response: { kind: 'stream' }, success_status: 202 })).toEqual([
+      { pointer: '/http/routes/0/success_status', message: 'a stream answers 200 with its first piece; remove success_status' },
+    ]);
     expect(errors({ response: { kind: 'html' } })[0].pointer).toBe('/http/routes/0/response/kind');
   });
 
