@@ -133,7 +133,7 @@ export class ResponseStream implements StreamSink {
 }
 
 /** One server-sent event (WHATWG HTML, Server-sent events): each line of data its own field. */
-export function sseText(e: SseEvent): string {
+function sseText(e: SseEvent): string {
   let out = '';
   if (e.event !== undefined) out += `event: ${e.event}\n`;
   if (e.id !== undefined) out += `id: ${e.id}\n`;

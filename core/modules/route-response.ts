@@ -15,7 +15,7 @@ import { MandiError } from '../errors';
 import { ResponseStream, withCharset } from './response-stream';
 
 /** A stream's time limit when the route declares none (the schema allows 1–600 s). */
-export const DEFAULT_STREAM_TIMEOUT_S = 60;
+const DEFAULT_STREAM_TIMEOUT_S = 60;
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
