@@ -4,16 +4,7 @@
  * sandbox failure becomes the typed error callers see.
  */
 import { LRUCache } from 'lru-cache';
-import {
-  createFetchBridge,
-  DEFAULT_LIMITS,
-  isSandboxError,
-  type HostBridge,
-  type ModuleSandbox,
-  type SandboxError,
-  type SandboxRuntime,
-  type StreamSink,
-} from '../../sandbox';
+import { createFetchBridge, DEFAULT_LIMITS, isSandboxError, type HostBridge, type ModuleSandbox, type SandboxError, type SandboxRuntime } from '../../sandbox';
 import type { Clock } from '../clock';
 import { MandiError } from '../errors';
 import type { Logger } from '../logger';
@@ -25,7 +16,7 @@ import type { EventBus } from './events';
 import type { InvocationHost } from './invocation';
 import { SandboxTimings } from './sandbox-timings';
 import { TimedInvocation } from './timed-invocation';
-import { guestCallerName, type Caller, type CallContext } from './types';
+import { guestCallerName, type Caller, type CallContext, type CallStream } from './types';
 
 export interface InvokeArgs {
   kind: 'operation' | 'event';
@@ -36,8 +27,8 @@ export interface InvokeArgs {
   ctx: CallContext & { depth?: number };
   /** Event deliveries: the envelope's id (stable across redeliveries), so handlers can de-duplicate. */
   event?: { id: string; name: string; emitted_at: string };
-  /** A streamed route's call: the handler writes to `sink`, and runs up to `timeoutMs` instead of the module's limit. */
-  stream?: { sink: StreamSink; timeoutMs: number };
+  /** A streamed route's call. */
+  stream?: CallStream;
 }
 
 export interface SandboxInvokerDeps {

@@ -24,8 +24,14 @@ export interface CallContext {
 export interface CallOptions {
   /** Coerce string values to the schema's types (query strings and path parameters). */
   coerce?: boolean;
-  /** A streamed route (core/modules/route-response.ts): the handler writes here, within `timeoutMs`. */
-  stream?: { sink: StreamSink; timeoutMs: number };
+  /** A streamed route (core/modules/route-response.ts): only a module's handler can serve one. */
+  stream?: CallStream;
+}
+
+/** Where a streamed route's handler writes (`ctx.stream`), and how long it may run instead of the module's limit. */
+export interface CallStream {
+  sink: StreamSink;
+  timeoutMs: number;
 }
 
 /** An operation implemented by the host itself (e.g. notifications.send). */

@@ -22,7 +22,7 @@ import type { ModuleHost } from './module-host';
 import { rateLimit, type RateLimiter } from '../drivers';
 import type { TenantModules } from './tenant-modules';
 import type { Bulk } from '../bulk';
-import type { CallOptions } from '../bus/types';
+import type { CallStream } from '../bus/types';
 import { sendRouteResult, streamRouteResult } from './route-response';
 import { StreamSlots } from './stream-slots';
 
@@ -114,7 +114,7 @@ export function moduleRoutes(deps: {
     }
     const { route, params } = found;
     if (route.permission && !hasPermission(route.permission)) throw forbidden(`This action requires the permission "${route.permission}".`, { permission: route.permission });
-    const dispatch = async (body: Record<string, unknown>, operation = route.operation, stream?: CallOptions['stream']) => {
+    const dispatch = async (body: Record<string, unknown>, operation = route.operation, stream?: CallStream) => {
       const input: Record<string, unknown> = { ...(req.query as Record<string, unknown>), ...body, ...params };
       if (route.public) {
         const { cookie: _cookie, authorization: _authorization, ...headers } = req.headers;

@@ -10,7 +10,7 @@
  */
 import type { Response } from 'express';
 import type { HttpRoute, RouteResponse } from '../../sdk/manifest';
-import type { StreamSink } from '../../sandbox';
+import type { CallStream } from '../bus/types';
 import { MandiError } from '../errors';
 import { ResponseStream, withCharset } from './response-stream';
 
@@ -56,7 +56,7 @@ export function sendRouteResult(res: Response, route: HttpRoute, status: number,
 export async function streamRouteResult(
   res: Response,
   response: RouteResponse,
-  call: (stream: { sink: StreamSink; timeoutMs: number }) => Promise<unknown>,
+  call: (stream: CallStream) => Promise<unknown>,
 ): Promise<void> {
   const type = response.content_type ?? 'text/event-stream';
   const sink = new ResponseStream(res, type.startsWith('text/event-stream') ? 'sse' : 'text', type);
