@@ -16,6 +16,7 @@ const KEY = 'responses@1.0.0';
 
 let tp: TestPlatform;
 let who: { token: string; tenant: string };
+let ownerTenantId: string;
 const headers = () => ({ authorization: `Bearer ${who.token}`, 'x-tenant': who.tenant });
 const get = (p: string) => tp.api(p, who);
 const stream = (p: string, method = 'GET', body?: unknown) =>
@@ -35,6 +36,7 @@ beforeAll(async () => {
   tp = await startTestPlatform({ MODULE_PATHS: FIXTURE });
   const owner = await tp.install('acme');
   who = { token: owner.token, tenant: 'acme' };
+  ownerTenantId = owner.tenantId;
   expect((await tp.api('/modules/responses/install', { ...who, body: {} })).status).toBe(201);
 }, 240_000);
 afterAll(() => tp?.close());
@@ -178,6 +180,19 @@ describe('DESIGN Host capabilities for modules, spec 2 (AI streaming routes): ro
     expect(await r.ended).toBe(true);
     expect(r.bytes()).toBe(n * size);
     expect(await written()).toBe(n);
+  });
+});
+
+describe('DESIGN Bus: only a module operation can serve a stream', () => {
+  test('a streamed call to a core operation is refused with NOT_STREAMABLE, before its handler runs', async () => {
+    let ran = false;
+    const { bus } = tp.platform.kernel;
+    bus.registerCore({ name: 'routes_test.echo', description: 'Returns its input.', input: { type: 'object' }, handler: async (input) => ((ran = true), input) });
+    const sink = { format: 'sse' as const, gone: new Promise<void>(() => undefined), write: async () => undefined };
+    await expect(bus.call({ kind: 'edge', via: 'http' }, 'routes_test.echo', {}, { tenantId: ownerTenantId, user: null, permissions: new Set(['*']) }, { stream: { sink, timeoutMs: 1000 } })).rejects.toMatchObject({
+      code: 'NOT_STREAMABLE',
+    });
+    expect(ran).toBe(false);
   });
 });
 
