@@ -134,6 +134,21 @@ describe('DESIGN Host capabilities for modules, spec 2 (AI streaming routes): ro
     expect(Date.now() - left).toBeLessThan(3500);
   });
 
+  test('a client that hangs up while the handler holds a transaction: the transaction is rolled back and no connection stays in it', async () => {
+    const r = await stream('/responses/hold-tx?name=tx1');
+    await r.until((t) => t === 'data: inside\n\n');
+    const inTransaction = () =>
+      tp.platform.tenantDbs.with(ownerTenantId, async (db) => {
+        const [rows] = await db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`);
+        return (rows[0] as { n: number }).n;
+      });
+    expect(await inTransaction()).toBe(1);
+    r.destroy();
+    await eventually(async () => (await pendingCalls()) === 0);
+    expect((await get('/responses/notes?name=tx1')).body).toBe(0);
+    await eventually(async () => (await inTransaction()) === 0);
+  });
+
   test('the route\'s time limit ends a stream that outlives it with an SSE error event, and frees the call', async () => {
     const started = Date.now();
     const r = await stream('/responses/stuck');
