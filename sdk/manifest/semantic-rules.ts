@@ -149,6 +149,7 @@ function checkRouteResponse(route: unknown, method: string | undefined, p: strin
   if (method && method !== 'GET' && method !== 'POST') {
     s.report(`${p}/method`, 'a streamed response answers GET (what EventSource sends) or POST; use one of those');
   }
+  if (at(route, 'upload') !== undefined) s.report(`${p}/upload`, 'a streamed response cannot take an upload; take the file on its own route and stream from another');
   if (type !== undefined && !type.startsWith('text/') && !type.startsWith('application/x-ndjson')) {
     s.report(`${q}/content_type`, 'a stream writes text: use text/event-stream (server-sent events), another text/* type, or application/x-ndjson');
   }

@@ -247,6 +247,7 @@ describe('DESIGN Host capabilities for modules: declared responses in manifests'
     expect(errors({ method: 'POST', response: { kind: 'stream' }, success_status: 202 })).toEqual([
       { pointer: '/http/routes/0/success_status', message: 'a stream answers 200 with its first piece; remove success_status' },
     ]);
+    expect(errors({ method: 'POST', response: { kind: 'stream' }, upload: { field: 'file', max_bytes: 1000 } })[0].message).toContain('a streamed response cannot take an upload');
     expect(errors({ response: { kind: 'html' } })[0].pointer).toBe('/http/routes/0/response/kind');
   });
 
