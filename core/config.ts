@@ -63,6 +63,8 @@ export interface Config {
   sandboxMaxMemoryMb: number;
   /** How long a module version that crashed its isolate beyond recovery is refused on every node. */
   moduleQuarantineSeconds: number;
+  /** Streamed module route responses open at once per tenant on one node; more get 429 STREAM_LIMIT. */
+  moduleStreamsPerTenant: number;
   /** How long the backend caches a server-driven screen definition, in seconds (spec 1, Limits). */
   screenDefinitionTtlSeconds: number;
   /** Requests per user and window on the standard workflow endpoints (spec 2, Limits: 60 per minute). */
@@ -202,6 +204,7 @@ export function loadConfig(env: Env = process.env): Config {
     // isolated-vm refuses isolates under 8 MB.
     sandboxMaxMemoryMb: atLeast(env, 'SANDBOX_MAX_MEMORY_MB', 128, 8),
     moduleQuarantineSeconds: atLeast(env, 'MODULE_QUARANTINE_SECONDS', 3600, 1),
+    moduleStreamsPerTenant: atLeast(env, 'MODULE_STREAMS_PER_TENANT', 100, 1),
     screenDefinitionTtlSeconds: int(env, 'SCREEN_DEFINITION_CACHE_TTL', 300),
     workflowRateLimit: rate(env, 'WORKFLOW_RATE_LIMIT', '60/60'),
     apiRateLimit: rate(env, 'API_RATE_LIMIT', '1200/60'),

@@ -6,7 +6,7 @@
 import { SandboxError } from './errors';
 import type { PendingCall } from './pending-call';
 import type { WireError } from './protocol';
-import type { DbMethod, FetchRequest } from './types';
+import type { DbMethod, FetchRequest, SseEvent } from './types';
 
 const DATA_METHODS = new Set<string>(['find', 'findOne', 'count', 'create', 'bulkCreate', 'update', 'upsert', 'destroy', 'sequence']);
 
@@ -26,6 +26,8 @@ export function runBridgeRequest(call: PendingCall, kind: unknown, payload: unkn
         return runEmit(call, payload);
       case 'fetch':
         return runFetch(call, payload);
+      case 'stream':
+        return runStream(call, payload);
       default:
         throw invalid(`unknown host request "${String(kind)}"`);
     }
@@ -57,6 +59,32 @@ function runFetch(call: PendingCall, payload: unknown): Promise<unknown> {
   const req: FetchRequest = { url: p.url, method: p.method, headers: p.headers };
   if (p.body !== undefined) req.body = p.body;
   return call.req.bridge.fetch(req);
+}
+
+/** A line break would end an SSE field early and let the text forge fields of its own. */
+const SSE_FIELD = /^[^\r\n]*$/;
+
+function runStream(call: PendingCall, payload: unknown): Promise<void> {
+  const sink = call.req.stream;
+  if (!sink) throw new SandboxError('STREAM_NOT_OPEN', 'this call serves no streamed route: ctx.stream exists only in handlers of routes whose response kind is "stream"');
+  if (sink.format === 'text') {
+    if (typeof payload !== 'string') throw invalid('ctx.stream.write(chunk) needs a string');
+    return sink.write(payload);
+  }
+  const p = payload as Partial<SseEvent> | null;
+  if (typeof p !== 'object' || p === null || typeof p.data !== 'string') throw invalid('ctx.stream.event({event, data, id}) needs data');
+  const event: SseEvent = { data: p.data };
+  for (const field of ['event', 'id'] as const) {
+    const v = p[field];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'string' || !SSE_FIELD.test(v)) throw invalid(`the event's ${field} must be a string without line breaks`);
+    event[field] = v;
+  }
+  if (p.retry !== undefined && p.retry !== null) {
+    if (!Number.isSafeInteger(p.retry) || p.retry < 0) throw invalid("the event's retry must be a whole number of milliseconds");
+    event.retry = p.retry;
+  }
+  return sink.write(event);
 }
 
 async function runDb(call: PendingCall, payload: unknown): Promise<unknown> {

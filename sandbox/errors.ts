@@ -23,6 +23,8 @@ export type SandboxErrorCode =
   | 'INVALID_INPUT'
   /** Seen by guest code: a malformed `host` request (unknown db method, foreign transaction, ...). */
   | 'INVALID_REQUEST'
+  /** Seen by guest code: a stream write from a call that serves no streamed route. */
+  | 'STREAM_NOT_OPEN'
   /** Used by createFetchBridge: the origin is not on the tenant's list, or the URL is not http(s). */
   | 'FETCH_DENIED'
   /** Used by createFetchBridge: the request failed, timed out, or its response was too large. */

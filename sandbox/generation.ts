@@ -276,4 +276,6 @@ function handlerError(info: WireError | undefined): SandboxError {
 const isAllocationFailure = (e: SandboxError) =>
   (e.details as GuestErrorInfo).name === 'RangeError' && /^Array buffer allocation failed/.test(e.message);
 
-const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+// Not `instanceof Error`: isolated-vm's errors may come from another realm (a test runner's).
+const messageOf = (e: unknown) =>
+  typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string' ? (e as Error).message : String(e);

@@ -18,4 +18,7 @@ export type {
   ModuleStats,
   SandboxLimits,
   SandboxRuntimeOptions,
+  SseEvent,
+  StreamFormat,
+  StreamSink,
 } from './types';

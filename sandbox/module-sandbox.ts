@@ -53,14 +53,26 @@ export class ModuleSandbox implements GenerationOwner {
     const kind = req.kind === 'event' ? CallKind.event : CallKind.operation;
     let envelope: string;
     try {
-      const start: HostMessage = ['c', id, kind, req.name, req.input ?? null, req.caller, req.user ?? null, req.event ?? null, req.relatedFrom ?? null];
+      const start: HostMessage = ['c', id, kind, req.name, req.input ?? null, req.caller, req.user ?? null, req.event ?? null, req.relatedFrom ?? null, req.stream?.format ?? null];
       envelope = JSON.stringify(start);
     } catch (e) {
       return Promise.reject(new SandboxError('INVALID_INPUT', `The input cannot be copied into the sandbox: ${(e as Error).message}`));
     }
-    const call = new PendingCall(id, req, envelope, this.limits.timeoutMs, this.onDeadline);
+    const call = new PendingCall(id, req, envelope, req.timeoutMs ?? this.limits.timeoutMs, this.onDeadline);
     this.dispatch(call);
+    if (req.stream) void req.stream.gone.then(() => this.readerGone(call));
     return call.promise;
+  }
+
+  /**
+   * The reader of a call's stream went away: the guest is told (`ctx.stream.closed`, writes reject
+   * with STREAM_CLOSED) and the call keeps only the module's own time limit to end, however long
+   * the stream's was.
+   */
+  private readerGone(call: PendingCall): void {
+    if (call.settled) return;
+    call.owner?.tell(call, `["k",${call.id}]`);
+    call.cutShort(this.limits.timeoutMs, this.onDeadline);
   }
 
   async stats(): Promise<ModuleStats> {
@@ -120,7 +132,7 @@ export class ModuleSandbox implements GenerationOwner {
 
   private readonly onDeadline = (call: PendingCall): void => {
     if (call.settled) return;
-    this.failCall(call, timeoutError(this.limits.timeoutMs));
+    this.failCall(call, timeoutError(call.timeoutMs));
     call.owner?.expire(call);
   };
 
@@ -178,5 +190,6 @@ function checkRequest(req: InvokeRequest): string | undefined {
   if (typeof req.caller !== 'string') return 'caller must be a string';
   if (req.relatedFrom !== undefined && req.relatedFrom !== null && typeof req.relatedFrom !== 'string') return 'relatedFrom must be a string or null';
   if (typeof req.bridge !== 'object' || req.bridge === null) return 'a host bridge is required';
+  if (req.timeoutMs !== undefined && !(Number.isFinite(req.timeoutMs) && req.timeoutMs >= 1)) return 'timeoutMs must be a number of at least 1';
   return undefined;
 }

@@ -4,17 +4,17 @@ import type { InvokeRequest } from './types';
 export class PendingCall {
   readonly promise: Promise<unknown>;
   /** performance.now() by which the caller gets an answer. */
-  readonly deadline: number;
+  deadline: number;
   /** Its start message reached the guest: it may have had effects, so it is never retried. */
   started = false;
   settled = false;
   /** The tenant context it was handed to, told when the call expires. */
-  owner: { expire(call: PendingCall): void } | undefined;
+  owner: { expire(call: PendingCall): void; tell(call: PendingCall, message: string): void } | undefined;
   /** Transactions begun and not yet finished; rolled back when the call ends. */
   openTx: Set<string> | undefined;
   private resolveFn!: (value: unknown) => void;
   private rejectFn!: (error: unknown) => void;
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout;
 
   constructor(
     readonly id: number,
@@ -30,6 +30,14 @@ export class PendingCall {
     });
     this.deadline = performance.now() + timeoutMs;
     this.timer = setTimeout(onDeadline, timeoutMs, this);
+  }
+
+  /** Brings the deadline to at most `ms` from now (a stream whose reader left needs no long limit). */
+  cutShort(ms: number, onDeadline: (call: PendingCall) => void): void {
+    if (this.settled || this.deadline <= performance.now() + ms) return;
+    clearTimeout(this.timer);
+    this.deadline = performance.now() + ms;
+    this.timer = setTimeout(onDeadline, ms, this);
   }
 
   /** Succeeds after rolling back any transaction the handler left open. */

@@ -27,7 +27,21 @@ export const Status = {
 } as const;
 export type Status = (typeof Status)[keyof typeof Status];
 
-export type BridgeKind = 'call' | 'db' | 'emit' | 'fetch';
+export type BridgeKind = 'call' | 'db' | 'emit' | 'fetch' | 'stream';
+
+/**
+ * How a call serving a streamed route writes (core/modules/route-response.ts): chunks of text, or
+ * server-sent events. Absent (null) for every other call: its handler gets no `ctx.stream`.
+ */
+export type StreamFormat = 'text' | 'sse';
+
+/** One server-sent event as the guest sends it: data is text (the guest stringifies other values). */
+export interface SseEvent {
+  event?: string;
+  data: string;
+  id?: string;
+  retry?: number;
+}
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** What an error looks like on the wire, in either direction. */
@@ -49,13 +63,15 @@ export interface EventDelivery {
 /** host → guest */
 export type HostMessage =
   /** Start a call. */
-  | [tag: 'c', callId: number, kind: CallKind, name: string, input: unknown, caller: string, user: unknown, event: EventDelivery | null, relatedFrom: string | null]
+  | [tag: 'c', callId: number, kind: CallKind, name: string, input: unknown, caller: string, user: unknown, event: EventDelivery | null, relatedFrom: string | null, stream: StreamFormat | null]
   /** Reply to a bridge request. */
   | [tag: 'r', reqId: number, status: typeof Status.error, value: WireError]
   | [tag: 'r', reqId: number, status: typeof Status.ok, value: unknown]
   | [tag: 'r', reqId: number, status: typeof Status.undefined]
   /** Forget a call the host gave up on. */
-  | [tag: 'x', callId: number];
+  | [tag: 'x', callId: number]
+  /** The reader of the call's stream went away: `ctx.stream.closed` turns true, writes reject. */
+  | [tag: 'k', callId: number];
 
 /**
  * guest → host. Guest code can break the prelude's own context, so the host reads these as

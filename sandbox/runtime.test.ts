@@ -68,7 +68,7 @@ describe('spec/DESIGN: sandbox loads module bundles and runs their handlers', ()
 
   it('gives handlers a frozen ctx with the host of the guest contract', async () => {
     await expect(invoke({ name: 'ctxShape' })).resolves.toEqual({
-      keys: ['caller', 'event', 'relatedFrom', 'tenantId', 'user'],
+      keys: ['caller', 'event', 'relatedFrom', 'stream', 'tenantId', 'user'],
       hasHost: true,
       sameHost: true,
       frozen: true,

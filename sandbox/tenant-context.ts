@@ -79,6 +79,11 @@ export class TenantContext {
     }, this.gen.stuckGraceMs);
   }
 
+  /** A message for the guest about one of its calls (`["k", id]`), dropped once the call is answered. */
+  tell(call: PendingCall, message: string): void {
+    if (this.calls.get(call.id) === call && !this.closed) this.enqueue(message, call);
+  }
+
   close(): void {
     if (this.state === 'closed') return;
     this.state = 'closed';
@@ -158,10 +163,13 @@ export class TenantContext {
 
     // Guest code runs only inside these receive calls (and the microtasks they drain), so this
     // timeout stops a CPU loop anywhere in a handler, even after an await. The floor keeps a call
-    // about to expire from cutting short a fresh one that shares its batch.
+    // about to expire from cutting short a fresh one that shares its batch; the module's own limit
+    // caps a batch of a call given longer (a stream), so its guest code is cut off as soon.
     const { timeoutMs } = this.gen.limits;
     const timeout =
-      deadline === Infinity ? timeoutMs : Math.max(Math.min(timeoutMs, BUDGET_FLOOR_MS), Math.ceil(deadline - performance.now()));
+      deadline === Infinity
+        ? timeoutMs
+        : Math.max(Math.min(timeoutMs, BUDGET_FLOOR_MS), Math.min(timeoutMs, Math.ceil(deadline - performance.now())));
     const batch: Batch = { calls };
     this.inFlight = batch;
     try {

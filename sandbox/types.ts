@@ -1,8 +1,8 @@
 /** The sandbox's public types: what the core supplies per call and what it gets back. */
 
-import type { EventDelivery, LogLevel } from './protocol';
+import type { EventDelivery, LogLevel, SseEvent, StreamFormat } from './protocol';
 
-export type { LogLevel };
+export type { LogLevel, SseEvent, StreamFormat };
 
 export interface FetchRequest {
   url: string;
@@ -47,6 +47,22 @@ export interface HostBridge {
   now(): number;
 }
 
+/**
+ * Where a call serving a streamed route writes (the core supplies it, core/modules/response-stream.ts).
+ * The sandbox checks each piece's shape; the sink owns the socket.
+ */
+export interface StreamSink {
+  readonly format: StreamFormat;
+  /**
+   * Writes text ('text') or one event ('sse'). Resolves once the response has taken it (after a
+   * drain when its buffer was full), so a guest that awaits each write cannot outrun its reader;
+   * rejects with a code the guest sees (STREAM_CLOSED, ...).
+   */
+  write(piece: string | SseEvent): Promise<void>;
+  /** Resolves when the reader goes away before the response ended; never rejects. */
+  readonly gone: Promise<void>;
+}
+
 export interface SandboxLimits {
   /** Heap limit of the module's isolate, shared by all its tenant contexts. */
   memoryMb: number;
@@ -78,6 +94,13 @@ export interface InvokeRequest {
   /** A related tenant's id when that tenant's copy of the module made the call (`ctx.relatedFrom`). */
   relatedFrom?: string | null;
   bridge: HostBridge;
+  /** A call serving a streamed route: its handler gets `ctx.stream`, whose writes go here. */
+  stream?: StreamSink;
+  /**
+   * This call's wall-clock limit instead of the module's `timeoutMs` (a stream's declared time).
+   * Each batch of guest code still runs at most `timeoutMs`, so a CPU loop is cut off as soon.
+   */
+  timeoutMs?: number;
 }
 
 export interface ModuleStats {

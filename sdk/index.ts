@@ -22,7 +22,16 @@ export type {
   PublicOperationRoute,
   TypedHandler,
 } from './runtime/declaration';
-export type { ContextUser, EventHandler, EventInfo, HandlerContext, ModuleDefinition, OperationHandler } from './runtime/context';
+export type {
+  ContextUser,
+  EventHandler,
+  EventInfo,
+  HandlerContext,
+  ModuleDefinition,
+  OperationHandler,
+  SseEventInit,
+  StreamWriter,
+} from './runtime/context';
 export type { FetchInit, FetchResponse, Host, HostLog } from './runtime/host';
 export type { DocumentParty, InvoiceDocument, InvoiceDocumentLine } from './runtime/documents';
 export type {

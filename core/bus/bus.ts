@@ -124,9 +124,11 @@ export class Bus {
         const errors = this.validators.validate(target.def.input, value, opts.coerce);
         if (errors) throw busErrors.invalidInput(errors);
       }
+      // Only a module's handler can write a stream: the route that asks for one names its own operation.
+      if (opts.stream && target.core) throw busErrors.notStreamable(op);
       const result = target.core
         ? await target.core.handler(value, ctx, caller)
-        : await this.deps.invoker.invoke(target.module!, { kind: 'operation', name: LoadedModule.method(op), input: value, caller, ctx: { ...ctx, depth } });
+        : await this.deps.invoker.invoke(target.module!, { kind: 'operation', name: LoadedModule.method(op), input: value, caller, ctx: { ...ctx, depth }, stream: opts.stream });
       // A contract's output is always checked: the consumer was promised it whichever provider answers.
       if ((this.validateOutput || target.contract) && target.def.output) this.checkOutput(op, target, result);
       return result;

@@ -37,6 +37,8 @@ export const busErrors = {
       422,
       { operation: op, contract, candidates },
     ),
+  notStreamable: (op: string) =>
+    new MandiError('NOT_STREAMABLE', `Operation "${op}" is the platform's own and cannot serve a streamed route; point the route at one of the module's operations.`, 500, { operation: op }),
   eventNotDeclared: (alias: string, event: string) =>
     new MandiError('EVENT_NOT_DECLARED', `Module "${alias}" may not emit "${event}": add it to events.publishes in its module.json.`, 403, { event }),
 };

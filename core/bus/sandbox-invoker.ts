@@ -16,7 +16,7 @@ import type { EventBus } from './events';
 import type { InvocationHost } from './invocation';
 import { SandboxTimings } from './sandbox-timings';
 import { TimedInvocation } from './timed-invocation';
-import { guestCallerName, type Caller, type CallContext } from './types';
+import { guestCallerName, type Caller, type CallContext, type CallStream } from './types';
 
 export interface InvokeArgs {
   kind: 'operation' | 'event';
@@ -27,6 +27,8 @@ export interface InvokeArgs {
   ctx: CallContext & { depth?: number };
   /** Event deliveries: the envelope's id (stable across redeliveries), so handlers can de-duplicate. */
   event?: { id: string; name: string; emitted_at: string };
+  /** A streamed route's call. */
+  stream?: CallStream;
 }
 
 export interface SandboxInvokerDeps {
@@ -80,6 +82,7 @@ export class SandboxInvoker {
         event: args.event ?? null,
         relatedFrom: ctx.relatedFrom ?? null,
         bridge,
+        ...(args.stream ? { stream: args.stream.sink, timeoutMs: args.stream.timeoutMs } : {}),
       });
     } catch (err) {
       if (!isSandboxError(err)) throw err;

@@ -3,6 +3,7 @@
  * nodes and AI tools; the caller says who is asking, the context says for which tenant and user.
  */
 import type { UserRef } from '../context';
+import type { StreamSink } from '../../sandbox';
 
 /** Who makes a call. */
 export type Caller =
@@ -30,6 +31,14 @@ export interface CallContext {
 export interface CallOptions {
   /** Coerce string values to the schema's types (query strings and path parameters). */
   coerce?: boolean;
+  /** A streamed route (core/modules/route-response.ts): only a module's handler can serve one. */
+  stream?: CallStream;
+}
+
+/** Where a streamed route's handler writes (`ctx.stream`), and how long it may run instead of the module's limit. */
+export interface CallStream {
+  sink: StreamSink;
+  timeoutMs: number;
 }
 
 /** An operation implemented by the host itself (e.g. notifications.send). */

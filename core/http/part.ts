@@ -86,7 +86,9 @@ async function listen(d: HttpDeps): Promise<Listening> {
       registerGraphqlRoutes(api, { config, central, tenantDbs, pubsub: drivers.pubsub, kernel, clock, logger, authenticated });
       documents.registerRoutes(api, authenticated);
       catalogs.registerRoutes(api, authenticated);
-      api.use(moduleRoutes({ modules: kernel.modules, bus: kernel.bus, authenticated, rateLimiter: drivers.rateLimiter, bulk }));
+      api.use(
+        moduleRoutes({ modules: kernel.modules, bus: kernel.bus, authenticated, rateLimiter: drivers.rateLimiter, bulk, streamsPerTenant: config.moduleStreamsPerTenant }),
+      );
     },
   });
 

@@ -8,7 +8,8 @@
  * caller itself: its input also carries `_request: {headers, raw_body}` (headers lowercased, without
  * cookies) so that it can check a sender's signature over the exact bytes that were sent.
  * Routes with `upload` or `stream` (bulk files) are read or written by core/bulk, which hands the
- * operation the upload's id and form fields, or pages through it with a cursor.
+ * operation the upload's id and form fields, or pages through it with a cursor. A route's declared
+ * `response` (JSON, text, bytes, or a stream the handler writes) is written by ./route-response.ts.
  */
 import type { RequestHandler } from 'express';
 import { match, type MatchFunction } from 'path-to-regexp';
@@ -21,6 +22,9 @@ import type { ModuleHost } from './module-host';
 import { rateLimit, type RateLimiter } from '../drivers';
 import type { TenantModules } from './tenant-modules';
 import type { Bulk } from '../bulk';
+import type { CallStream } from '../bus/types';
+import { sendRouteResult, streamRouteResult } from './route-response';
+import { StreamSlots } from './stream-slots';
 
 interface CompiledRoute {
   route: HttpRoute;
@@ -29,7 +33,16 @@ interface CompiledRoute {
 
 const SUCCESS_STATUS: Record<string, number> = { POST: 201 };
 
-export function moduleRoutes(deps: { modules: ModuleHost; bus: Bus; authenticated: RequestHandler; rateLimiter: RateLimiter; bulk?: Bulk }): RequestHandler {
+export function moduleRoutes(deps: {
+  modules: ModuleHost;
+  bus: Bus;
+  authenticated: RequestHandler;
+  rateLimiter: RateLimiter;
+  bulk?: Bulk;
+  /** MODULE_STREAMS_PER_TENANT */
+  streamsPerTenant: number;
+}): RequestHandler {
+  const streams = new StreamSlots(deps.streamsPerTenant);
   // Public routes (webhooks) carry no token: each is limited per client address instead.
   const limiters = new Map<string, RequestHandler>();
   const publicLimit = (route: HttpRoute): RequestHandler => {
@@ -101,7 +114,7 @@ export function moduleRoutes(deps: { modules: ModuleHost; bus: Bus; authenticate
     }
     const { route, params } = found;
     if (route.permission && !hasPermission(route.permission)) throw forbidden(`This action requires the permission "${route.permission}".`, { permission: route.permission });
-    const dispatch = async (body: Record<string, unknown>, operation = route.operation) => {
+    const dispatch = async (body: Record<string, unknown>, operation = route.operation, stream?: CallStream) => {
       const input: Record<string, unknown> = { ...(req.query as Record<string, unknown>), ...body, ...params };
       if (route.public) {
         const { cookie: _cookie, authorization: _authorization, ...headers } = req.headers;
@@ -112,7 +125,7 @@ export function moduleRoutes(deps: { modules: ModuleHost; bus: Bus; authenticate
         operation,
         input,
         { tenantId: ctx.tenant!.id, user: ctx.user ?? null, permissions: ctx.permissions, requestId: ctx.requestId },
-        { coerce: true },
+        { coerce: true, stream },
       );
     };
     const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
@@ -120,7 +133,15 @@ export function moduleRoutes(deps: { modules: ModuleHost; bus: Bus; authenticate
     if (route.stream && deps.bulk) {
       return deps.bulk.stream(res, route, (cursor) => dispatch({ ...body, cursor }, route.stream!.page_operation ?? route.operation));
     }
+    if (route.response?.kind === 'stream') {
+      const release = streams.take(ctx.tenant.id);
+      try {
+        return await streamRouteResult(res, route.response, (stream) => dispatch(body, route.operation, stream));
+      } finally {
+        release();
+      }
+    }
     const result = route.upload && deps.bulk ? await deps.bulk.withUpload(req, ctx.tenant.id, route, dispatch) : await dispatch(body);
-    res.status(route.success_status ?? SUCCESS_STATUS[req.method] ?? 200).json(result === undefined ? null : result);
+    sendRouteResult(res, route, route.success_status ?? SUCCESS_STATUS[req.method] ?? 200, result);
   };
 }

@@ -18,7 +18,17 @@
  * Only the protocol's types and constants are imported from outside this folder: it runs inside the
  * isolate, with ES2022 and nothing else (tsconfig.json here).
  */
-import { CallKind, Status, type Boot, type BridgeKind, type EventDelivery, type HostMessage, type LogLevel, type WireError } from '../protocol';
+import {
+  CallKind,
+  Status,
+  type Boot,
+  type BridgeKind,
+  type EventDelivery,
+  type HostMessage,
+  type LogLevel,
+  type StreamFormat,
+  type WireError,
+} from '../protocol';
 import {
   apply,
   create,
@@ -41,6 +51,8 @@ type Handlers = Record<string, Handler>;
 interface LiveCall {
   reqs: number;
   logs: number;
+  /** The reader of the call's stream went away (host message "k"). */
+  closed: boolean;
 }
 /** shape 1: the reply is an HTTP response to wrap. */
 type ReplyShape = 0 | 1;
@@ -58,6 +70,7 @@ interface WireResponse {
 interface Ctx {
   readonly tenantId: string;
   readonly host: object;
+  readonly stream: object | null;
 }
 
 export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending) => {
@@ -147,7 +160,17 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
       }
   }
 
-  function start(id: number, kind: CallKind, name: string, input: unknown, caller: string, user: unknown, event: EventDelivery | null, relatedFrom: string | null): void {
+  function start(
+    id: number,
+    kind: CallKind,
+    name: string,
+    input: unknown,
+    caller: string,
+    user: unknown,
+    event: EventDelivery | null,
+    relatedFrom: string | null,
+    stream: StreamFormat | null,
+  ): void {
     const table = kind === CallKind.operation ? operations : events;
     let fn;
     try {
@@ -163,8 +186,9 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
     const call = create<LiveCall>(null);
     call.reqs = 0;
     call.logs = 0;
+    call.closed = false;
     live[id] = call;
-    void run(id, fn, table, input, new GuestCtx(id, caller, user, event, relatedFrom));
+    void run(id, fn, table, input, new GuestCtx(id, caller, user, event, relatedFrom, stream === 'text' || stream === 'sse' ? stream : null));
   }
 
   async function run(id: number, fn: Handler, self: Handlers | null, input: unknown, ctx: Ctx): Promise<void> {
@@ -312,6 +336,47 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
     return request(id, 'fetch', r, 1);
   }
 
+  // A stream write is a host request like any other: it resolves once the host's response took the
+  // piece, so awaiting each write paces the handler to its reader.
+  function streamWrite(id: number, piece: unknown): Promise<unknown> {
+    const call = live[id];
+    if (call !== undefined && call.closed) return rejected(codeError('STREAM_CLOSED', 'the reader of this stream has gone; end the handler'));
+    return request(id, 'stream', piece, 0);
+  }
+
+  function streamFor(id: number, format: StreamFormat) {
+    return freeze({
+      write(chunk: unknown) {
+        if (typeof chunk !== 'string') return rejected(new TypeErrorCtor('ctx.stream.write(chunk) needs a string'));
+        if (format === 'text') return streamWrite(id, chunk);
+        const e = create<Record<string, unknown>>(null);
+        e.data = chunk;
+        return streamWrite(id, e);
+      },
+      event(event: unknown) {
+        if (format !== 'sse') {
+          return rejected(codeError('STREAM_NOT_SSE', 'ctx.stream.event() needs a route whose response content_type is text/event-stream; use write(text)'));
+        }
+        const e = create<Record<string, unknown>>(null);
+        try {
+          const given = event as Record<string, unknown>;
+          const data = given.data;
+          e.data = typeof data === 'string' ? data : stringify(data);
+          e.event = given.event;
+          e.id = given.id;
+          e.retry = given.retry;
+        } catch (err) {
+          return rejected(err);
+        }
+        return streamWrite(id, e);
+      },
+      get closed(): boolean {
+        const call = live[id];
+        return call === undefined || call.closed;
+      },
+    });
+  }
+
   async function transact(id: number, work: unknown): Promise<unknown> {
     if (typeof work !== 'function') throw new TypeErrorCtor('db.transaction needs a function (tx) => ...');
     const txId = await request(id, 'db', ['tx.begin', [], null], 0);
@@ -414,13 +479,15 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
     user: unknown;
     event: Readonly<EventDelivery> | null;
     relatedFrom: string | null;
+    stream: object | null;
     #id: number;
     #host: object | undefined;
-    constructor(id: number, caller: string, user: unknown, event: EventDelivery | null, relatedFrom: string | null) {
+    constructor(id: number, caller: string, user: unknown, event: EventDelivery | null, relatedFrom: string | null, stream: StreamFormat | null) {
       this.caller = caller;
       this.user = user;
       this.event = event === null || event === undefined ? null : freeze(event);
       this.relatedFrom = relatedFrom ?? null;
+      this.stream = stream === null ? null : streamFor(id, stream);
       this.#id = id;
       freeze(this);
     }
@@ -465,9 +532,13 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
       const m = messages[i];
       // One message failing (guest code may have broken something it relies on) must not drop the rest.
       try {
-        if (m[0] === 'c') start(m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8]);
+        if (m[0] === 'c') start(m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9]);
         else if (m[0] === 'r') reply(m[1], m[2], m[3]);
         else if (m[0] === 'x') retire(m[1]);
+        else if (m[0] === 'k') {
+          const call = live[m[1]];
+          if (call !== undefined) call.closed = true;
+        }
       } catch (e) {
         if (m[0] === 'c') failed(m[1], e);
       }

@@ -274,6 +274,7 @@ export interface HttpRoute {
   success_status?: 200 | 201 | 202 | 204;
   upload?: RouteUpload;
   stream?: RouteStream;
+  response?: RouteResponse;
 }
 /**
  * Only in http.public.routes: browsers on other sites may call the route when the module allows their Origin. The host calls the operation with {token, origin} and expects {allow: boolean}; it answers preflights itself and caches each decision for 30 seconds.
@@ -470,6 +471,23 @@ export interface RouteStream {
    * Streams of this route served at once per node; more get 429.
    */
   concurrency?: number;
+}
+/**
+ * What the route answers (default JSON). text: the handler returns a string, sent as content_type. bytes: the handler returns {base64}, sent decoded as content_type (audio, PDF, images). stream: the handler writes pieces with ctx.stream while the request is open, server-sent events when content_type is text/event-stream (the default), else chunked text; its return value is ignored. Not with the bulk-file stream above. An error before the first piece is answered as a normal JSON error.
+ */
+export interface RouteResponse {
+  /**
+   * json: the handler's result as JSON (the default); text, bytes or stream as above.
+   */
+  kind: 'json' | 'text' | 'bytes' | 'stream';
+  /**
+   * Content-Type of the answer: required for text and bytes; for stream text/event-stream (the default), a text/* type or application/x-ndjson.
+   */
+  content_type?: string;
+  /**
+   * stream only (default 60): a handler still writing after this many seconds is stopped and the stream ended (an SSE error event, or a cut-off body). It may exceed limits.timeout_ms, which still bounds each stretch of the handler's own code.
+   */
+  timeout_s?: number;
 }
 /**
  * Public routes served at /api/<prefix><path>, outside /api/v1 (spec 2: /api/widget/{token}/..., /api/webhooks/workflows/{token}): no authentication, no X-Tenant; the tenant is the one that registered the route's token with public_tokens.register. Only one installed module of a ring may own a prefix.

@@ -123,6 +123,7 @@ function checkRoutes(doc: Obj, s: Scope) {
       if (at(route, 'public') === true) s.report(`${p}/upload`, 'a public route cannot take uploads (anyone could fill the disk); authenticate it');
       if (at(route, 'stream') !== undefined) s.report(`${p}/stream`, 'a route either takes an upload or streams a file, not both');
     }
+    checkRouteResponse(route, method, p, s);
     const pageOp = str(at(route, 'stream', 'page_operation'));
     if (pageOp && OPERATION.test(pageOp) && !s.provided.has(pageOp)) s.report(`${p}/stream/page_operation`, `"${pageOp}" is not in api.provides`);
     for (const key of ['token', 'cors']) {
@@ -202,6 +203,35 @@ function checkRealtime(doc: Obj, s: Scope) {
     if (earlier) s.report(`${p}/pattern`, `"${pattern}" overlaps "${earlier.pattern}" (${earlier.pointer}): one channel would have two join rules; declare each channel once`);
     seen.push({ pattern, pointer: p });
   });
+}
+
+/** A route's declared answer (core/modules/route-response.ts): what each kind needs and refuses. */
+function checkRouteResponse(route: unknown, method: string | undefined, p: string, s: Scope) {
+  const kind = str(at(route, 'response', 'kind'));
+  if (!kind) return;
+  const q = `${p}/response`;
+  const type = str(at(route, 'response', 'content_type'));
+  if ((kind === 'text' || kind === 'bytes') && type === undefined) {
+    s.report(q, `a ${kind} response needs content_type, e.g. ${kind === 'text' ? '"text/csv" or "application/javascript"' : '"application/pdf" or "audio/mpeg"'}`);
+  }
+  if (kind === 'json' && type !== undefined) s.report(`${q}/content_type`, 'a json response is always application/json; remove content_type, or use kind "text"');
+  if (kind !== 'stream' && at(route, 'response', 'timeout_s') !== undefined) {
+    s.report(`${q}/timeout_s`, 'timeout_s applies to streamed responses only; remove it (the module\'s limits.timeout_ms bounds other calls)');
+  }
+  if (kind !== 'json' && at(route, 'success_status') === 204) s.report(`${p}/success_status`, `a 204 answer has no body, so a ${kind} response cannot use it`);
+  if (kind !== 'json' && at(route, 'stream') !== undefined) {
+    s.report(`${p}/stream`, 'a route either streams a bulk file (stream) or declares its response, not both');
+  }
+  if (kind !== 'stream') return;
+  const status = at(route, 'success_status');
+  if (status !== undefined && status !== 200 && status !== 204) s.report(`${p}/success_status`, 'a stream answers 200 with its first piece; remove success_status');
+  if (method && method !== 'GET' && method !== 'POST') {
+    s.report(`${p}/method`, 'a streamed response answers GET (what EventSource sends) or POST; use one of those');
+  }
+  if (at(route, 'upload') !== undefined) s.report(`${p}/upload`, 'a streamed response cannot take an upload; take the file on its own route and stream from another');
+  if (type !== undefined && !type.startsWith('text/') && !type.startsWith('application/x-ndjson')) {
+    s.report(`${q}/content_type`, 'a stream writes text: use text/event-stream (server-sent events), another text/* type, or application/x-ndjson');
+  }
 }
 
 function checkSchedules(doc: Obj, s: Scope) {

@@ -33,6 +33,38 @@ export interface HandlerContext {
    */
   relatedFrom: string | null;
   host: Host;
+  /**
+   * In a handler serving a route whose response kind is "stream" (manifest http.routes[].response):
+   * the open response to write to. Null in every other call.
+   */
+  stream: StreamWriter | null;
+}
+
+/**
+ * Writes a streamed route's answer while the request is open. Each write resolves once the host's
+ * response took the piece (after the reader caught up when its buffer was full): await each one,
+ * or writes past about 1 MB waiting for the reader reject with STREAM_BACKPRESSURE. A piece may be
+ * at most 256 KB. When the reader goes away, `closed` turns true and writes reject with
+ * STREAM_CLOSED: return then. The stream ends when the handler returns (its value is ignored); a
+ * throw after the first piece ends it with an SSE `error` event, or a cut-off text body.
+ */
+export interface StreamWriter {
+  /** Text streams: appends `chunk`. SSE streams: sends a message event whose data is `chunk`. */
+  write(chunk: string): Promise<void>;
+  /** SSE streams only (content_type text/event-stream): one event; data other than a string is sent as JSON. */
+  event(event: SseEventInit): Promise<void>;
+  /** The reader has gone, or the call has ended. */
+  readonly closed: boolean;
+}
+
+export interface SseEventInit {
+  /** The event type (EventSource listeners by name); none is a "message". No line breaks. */
+  event?: string;
+  data: unknown;
+  /** Sent back by a reconnecting EventSource as Last-Event-ID. No line breaks. */
+  id?: string;
+  /** How long a disconnected EventSource waits before reconnecting, in ms. */
+  retry?: number;
 }
 
 export interface EventInfo {

@@ -1,0 +1,71 @@
+/**
+ * Writes what a module route's operation answered, as the route declares (`response` in its
+ * manifest entry): JSON (the default), text of a content type, bytes of a content type, or a
+ * stream the handler writes while the request is open (response-stream.ts). Shared by every kind of
+ * module route, so each answers the same way.
+ *
+ * Bytes cross the sandbox's JSON wire as `{base64}`: JSON has no bytes, a bare string would be
+ * mistaken for text, and an array of numbers costs several times the size; base64 costs a third
+ * more and decodes exactly. The object leaves room for more fields without breaking handlers.
+ */
+import type { Response } from 'express';
+import type { HttpRoute, RouteResponse } from '../../sdk/manifest';
+import type { CallStream } from '../bus/types';
+import { MandiError } from '../errors';
+import { ResponseStream, withCharset } from './response-stream';
+
+/** A stream's time limit when the route declares none (the schema allows 1–600 s). */
+const DEFAULT_STREAM_TIMEOUT_S = 60;
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+export const routeResponseErrors = {
+  /** The handler answered something its route cannot send: the module's fault, so a 502. */
+  badResult: (route: HttpRoute, expected: string) =>
+    new MandiError('MODULE_BAD_RESPONSE', `Operation "${route.operation}" serves ${route.method} ${route.path}, whose response is ${route.response!.kind}: it must return ${expected}.`, 502, {
+      operation: route.operation,
+      kind: route.response!.kind,
+    }),
+};
+
+/** Sends a JSON, text or bytes result with `status`. */
+export function sendRouteResult(res: Response, route: HttpRoute, status: number, result: unknown): void {
+  const response = route.response;
+  if (!response || response.kind === 'json') {
+    res.status(status).json(result === undefined ? null : result);
+    return;
+  }
+  const type = response.content_type!;
+  if (response.kind === 'text') {
+    if (typeof result !== 'string') throw routeResponseErrors.badResult(route, 'a string');
+    res.status(status).setHeader('Content-Type', withCharset(type));
+    res.send(result);
+    return;
+  }
+  const base64 = (result as { base64?: unknown } | null)?.base64;
+  if (typeof base64 !== 'string' || !BASE64.test(base64)) throw routeResponseErrors.badResult(route, '{base64: "<the bytes in base64>"}');
+  res.status(status).setHeader('Content-Type', type);
+  res.send(Buffer.from(base64, 'base64'));
+}
+
+/**
+ * Serves a streamed route: `call` runs the operation with the stream's sink and time limit. An
+ * error before the first piece is thrown, for the error handler's JSON answer; after it, the stream
+ * ends as response-stream.ts says.
+ */
+export async function streamRouteResult(
+  res: Response,
+  response: RouteResponse,
+  call: (stream: CallStream) => Promise<unknown>,
+): Promise<void> {
+  const type = response.content_type ?? 'text/event-stream';
+  const sink = new ResponseStream(res, type.startsWith('text/event-stream') ? 'sse' : 'text', type);
+  try {
+    await call({ sink, timeoutMs: (response.timeout_s ?? DEFAULT_STREAM_TIMEOUT_S) * 1000 });
+  } catch (err) {
+    sink.end(err);
+    if (!sink.started && !sink.left) throw err;
+    return;
+  }
+  sink.end();
+}
