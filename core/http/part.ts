@@ -26,6 +26,7 @@ import { registerPrivateNetworkRoute } from '../tenancy/private-networks';
 import { adminAuthenticate } from '../../registry';
 import { moduleRoutes } from '../modules/module-routes';
 import { publicModuleRoutes } from '../modules/public-routes';
+import { StreamSlots } from '../modules/stream-slots';
 import { registerGraphqlRoutes } from '../graphql/graphql-routes';
 import { PLATFORM_VERSION } from '../../sdk/manifest';
 import { registerNotificationRoutes } from '../notifications';
@@ -53,13 +54,14 @@ type HttpDeps = Omit<PlatformParts, 'mail' | 'http'>;
 async function listen(d: HttpDeps): Promise<Listening> {
   const { config, logger, dbServer, central, keys, tenantDbs, drivers, tenants, auth, clock, kernel, registry, realtime, rings, notifications, catalogs, documents, bulk, accounts } = d;
   const authenticated = authenticate(auth, tenants);
+  const streams = new StreamSlots(config.moduleStreamsPerTenant);
   const app = buildApp({
     logger,
     bodyLimit: config.bodyLimit,
     debugErrors: config.debugErrors,
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,
-    publicRoutes: publicModuleRoutes({ central, tenants, modules: kernel.modules, bus: kernel.bus, rateLimiter: drivers.rateLimiter, missRateLimit: config.publicMissRateLimit, logger }),
+    publicRoutes: publicModuleRoutes({ central, tenants, modules: kernel.modules, bus: kernel.bus, rateLimiter: drivers.rateLimiter, missRateLimit: config.publicMissRateLimit, logger, streams }),
     mountApi: (api) => {
       registerHealthRoutes(api, { central, redisHealth: async () => (await drivers.health()).redis, embeddedDb: dbServer.embedded, version: PLATFORM_VERSION });
       api.use(
@@ -87,7 +89,7 @@ async function listen(d: HttpDeps): Promise<Listening> {
       documents.registerRoutes(api, authenticated);
       catalogs.registerRoutes(api, authenticated);
       api.use(
-        moduleRoutes({ modules: kernel.modules, bus: kernel.bus, authenticated, rateLimiter: drivers.rateLimiter, bulk, streamsPerTenant: config.moduleStreamsPerTenant }),
+        moduleRoutes({ modules: kernel.modules, bus: kernel.bus, authenticated, rateLimiter: drivers.rateLimiter, bulk, streams }),
       );
     },
   });

@@ -23,15 +23,13 @@ import { rateLimit, type RateLimiter } from '../drivers';
 import type { TenantModules } from './tenant-modules';
 import type { Bulk } from '../bulk';
 import type { CallStream } from '../bus/types';
-import { sendRouteResult, streamRouteResult } from './route-response';
-import { StreamSlots } from './stream-slots';
+import { answerRoute, sendRouteResult, successStatus } from './route-response';
+import type { StreamSlots } from './stream-slots';
 
 interface CompiledRoute {
   route: HttpRoute;
   match: MatchFunction<Record<string, string | string[]>>;
 }
-
-const SUCCESS_STATUS: Record<string, number> = { POST: 201 };
 
 export function moduleRoutes(deps: {
   modules: ModuleHost;
@@ -40,9 +38,9 @@ export function moduleRoutes(deps: {
   rateLimiter: RateLimiter;
   bulk?: Bulk;
   /** MODULE_STREAMS_PER_TENANT */
-  streamsPerTenant: number;
+  /** Streamed responses open per tenant on this node, shared with the public routes (stream-slots.ts). */
+  streams: StreamSlots;
 }): RequestHandler {
-  const streams = new StreamSlots(deps.streamsPerTenant);
   // Public routes (webhooks) carry no token: each is limited per client address instead.
   const limiters = new Map<string, RequestHandler>();
   const publicLimit = (route: HttpRoute): RequestHandler => {
@@ -133,15 +131,8 @@ export function moduleRoutes(deps: {
     if (route.stream && deps.bulk) {
       return deps.bulk.stream(res, route, (cursor) => dispatch({ ...body, cursor }, route.stream!.page_operation ?? route.operation));
     }
-    if (route.response?.kind === 'stream') {
-      const release = streams.take(ctx.tenant.id);
-      try {
-        return await streamRouteResult(res, route.response, (stream) => dispatch(body, route.operation, stream));
-      } finally {
-        release();
-      }
-    }
-    const result = route.upload && deps.bulk ? await deps.bulk.withUpload(req, ctx.tenant.id, route, dispatch) : await dispatch(body);
-    sendRouteResult(res, route, route.success_status ?? SUCCESS_STATUS[req.method] ?? 200, result);
+    const status = successStatus(route, req.method);
+    if (route.upload && deps.bulk) return sendRouteResult(res, route, status, await deps.bulk.withUpload(req, ctx.tenant.id, route, dispatch));
+    await answerRoute(res, route, { tenantId: ctx.tenant.id, status, streams: deps.streams }, (stream) => dispatch(body, route.operation, stream));
   };
 }

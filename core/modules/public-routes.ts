@@ -15,6 +15,8 @@
  * edge, with input = query, then body, then path parameters (the token among them), plus
  * `_request: {headers, raw_body}` so that a webhook can check a sender's signature.
  */
+import { answerRoute, successStatus } from './route-response';
+import type { StreamSlots } from './stream-slots';
 import type { Request, RequestHandler, Response } from 'express';
 import { match, type MatchFunction } from 'path-to-regexp';
 import type { HttpRoute } from '../../sdk/manifest';
@@ -47,7 +49,6 @@ interface Found {
   tokenHash: string;
 }
 
-const SUCCESS_STATUS: Record<string, number> = { POST: 201 };
 /** Token-shaped segments looked up per request: a path longer than this gains a guesser nothing. */
 const MAX_CANDIDATES = 8;
 
@@ -62,6 +63,8 @@ export function publicModuleRoutes(deps: {
   rateLimiter: RateLimiter;
   missRateLimit: { points: number; durationSeconds: number };
   logger: Logger;
+  /** Streamed responses open per tenant on this node, shared with the authenticated routes (stream-slots.ts). */
+  streams: StreamSlots;
 }): RequestHandler {
   const cors = new PublicRouteCors({ bus: deps.bus, logger: deps.logger });
   const missLimit = rateLimit(deps.rateLimiter, { name: 'public-route-miss', ...deps.missRateLimit });
@@ -172,7 +175,8 @@ export function publicModuleRoutes(deps: {
       ...params,
       _request: { headers, raw_body: (req as { rawBody?: Buffer }).rawBody?.toString('utf8') ?? '' },
     };
-    const result = await deps.bus.call({ kind: 'edge', via: 'http' }, route.operation, input, { tenantId: tenant.id, user: null, permissions: new Set(), requestId: ctx?.requestId }, { coerce: true });
-    res.status(route.success_status ?? SUCCESS_STATUS[req.method] ?? 200).json(result === undefined ? null : result);
+    await answerRoute(res, route, { tenantId: tenant.id, status: successStatus(route, req.method), streams: deps.streams }, (stream) =>
+      deps.bus.call({ kind: 'edge', via: 'http' }, route.operation, input, { tenantId: tenant.id, user: null, permissions: new Set(), requestId: ctx?.requestId }, { coerce: true, stream }),
+    );
   };
 }

@@ -13,6 +13,10 @@ import type { HttpRoute, RouteResponse } from '../../sdk/manifest';
 import type { CallStream } from '../bus/types';
 import { MandiError } from '../errors';
 import { ResponseStream, withCharset } from './response-stream';
+import type { StreamSlots } from './stream-slots';
+
+/** A route's status on success when it declares none: 201 for a POST (it created something), else 200. */
+export const successStatus = (route: HttpRoute, method: string): number => route.success_status ?? (method === 'POST' ? 201 : 200);
 
 /** A stream's time limit when the route declares none (the schema allows 1–600 s). */
 const DEFAULT_STREAM_TIMEOUT_S = 60;
@@ -68,4 +72,26 @@ export async function streamRouteResult(
     return;
   }
   sink.end();
+}
+
+/**
+ * Answers a module route, authenticated or public, the one way: a streamed route holds one of the
+ * tenant's stream slots while its call runs; any other route sends its result with `status`.
+ * `call` runs the route's operation, with the stream's sink when there is one.
+ */
+export async function answerRoute(
+  res: Response,
+  route: HttpRoute,
+  target: { tenantId: string; status: number; streams: StreamSlots },
+  call: (stream?: CallStream) => Promise<unknown>,
+): Promise<void> {
+  if (route.response?.kind === 'stream') {
+    const release = target.streams.take(target.tenantId);
+    try {
+      return await streamRouteResult(res, route.response, call);
+    } finally {
+      release();
+    }
+  }
+  sendRouteResult(res, route, target.status, await call());
 }

@@ -95,6 +95,27 @@ describe('spec 2: public widget endpoints under /api/widget/{token}, the tenant 
   });
 });
 
+describe('spec 2: public routes answer as their route declares (text script, server-sent events)', () => {
+  test('script.js is JavaScript text from the token\'s tenant', async () => {
+    const res = await fetch(`${w.tp.url}/api/widget/${acmeToken}/script.js`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
+    expect(await res.text()).toBe('window.widgetName = "Acme chat";');
+  });
+
+  test('a streamed public route sends its events from the token\'s tenant', async () => {
+    const token = newToken();
+    await w.openWidget('globex', token, 'Streaming');
+    expect((await call(`/widget/${token}/messages`, { body: { text: 'first' } })).status).toBe(201);
+    const res = await fetch(`${w.tp.url}/api/widget/${token}/events`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const text = await res.text();
+    expect(text).toContain('event: message\ndata: {"text":"first"}\n\n');
+    expect(text).toContain('event: done\ndata: bye\n\n');
+  });
+});
+
 describe('spec 2, Limits: per-route rate limits, per token and client address, with X-RateLimit-* on every answer', () => {
   test('the route\'s limit (3/60) is counted per token: headers on each answer, then 429 with Retry-After', async () => {
     const token = newToken();
