@@ -73,10 +73,10 @@ const benchmark: Benchmark = {
       await kernel.bus.call({ kind: 'core' }, 'benchmod.echo', {}, { tenantId: tenant.id, user: null });
       await platform.tenantDbs.with(tenant.id, (db) => db.query(`INSERT INTO benchmod.items (id, name) VALUES (1, 'one')`));
 
-      kernel.bus.registerCore({ name: 'bench.echo', description: 'Returns its input.', input: { type: 'object' }, handler: async (input) => input });
+      kernel.bus.registerCore({ name: 'platform.bench_echo', description: 'Returns its input.', input: { type: 'object' }, handler: async (input) => input });
       // The core twin of benchmod.order_view, checked against the very schema object the module declares.
       const orderView = (await kernel.modules.modulesFor(tenant.id)).operation('benchmod.order_view')!.def;
-      kernel.bus.registerCore({ name: 'bench.order_view', description: 'Returns a fixed order.', input: { type: 'object' }, output: orderView.output, handler: async () => ORDER_VIEW });
+      kernel.bus.registerCore({ name: 'platform.bench_order_view', description: 'Returns a fixed order.', input: { type: 'object' }, output: orderView.output, handler: async () => ORDER_VIEW });
       const caller: Caller = { kind: 'edge', via: 'http' };
       const callCtx: CallContext = { tenantId: tenant.id, user: null, permissions: new Set(['*']) };
       const input = { a: 1, b: 'two' };
@@ -85,11 +85,11 @@ const benchmark: Benchmark = {
       // [name, call, output validation on?]; targets without an output schema are not affected by it.
       const targets: Array<[string, () => Promise<unknown>, boolean?]> = [
         ['native', () => native(input)],
-        ['core', () => bus.call(caller, 'bench.echo', input, callCtx)],
+        ['core', () => bus.call(caller, 'platform.bench_echo', input, callCtx)],
         ['sandboxed', () => bus.call(caller, 'benchmod.echo', input, callCtx)],
         ['db read', () => bus.call(caller, 'benchmod.read_one', {}, callCtx)],
-        ['core order view, output check on', () => bus.call(caller, 'bench.order_view', {}, callCtx), true],
-        ['core order view, output check off', () => bus.call(caller, 'bench.order_view', {}, callCtx), false],
+        ['core order view, output check on', () => bus.call(caller, 'platform.bench_order_view', {}, callCtx), true],
+        ['core order view, output check off', () => bus.call(caller, 'platform.bench_order_view', {}, callCtx), false],
         ['sandboxed order view, output check on', () => bus.call(caller, 'benchmod.order_view', {}, callCtx), true],
         ['sandboxed order view, output check off', () => bus.call(caller, 'benchmod.order_view', {}, callCtx), false],
       ];

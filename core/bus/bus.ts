@@ -7,7 +7,7 @@
  * REST routes, GraphQL fields, workflow nodes, AI tools and modules all call through here.
  */
 import { contractOperation } from '../../sdk/contracts';
-import { matchesConsumes, type Operation } from '../../sdk/manifest';
+import { matchesConsumes, PLATFORM_NAMESPACES, type Operation } from '../../sdk/manifest';
 import { holdsPermission } from '../auth/authenticate';
 import type { Clock } from '../clock';
 import type { RateLimiter, RateLimitPolicy } from '../drivers';
@@ -62,6 +62,9 @@ export class Bus {
   /** Registers an operation implemented by the host. */
   registerCore(op: CoreOperation): void {
     if (this.core.has(op.name)) throw new Error(`core operation ${op.name} registered twice`);
+    // Module aliases may not take a core namespace (sdk/manifest/platform-namespaces.ts): keep that list whole.
+    const namespace = op.name.slice(0, op.name.indexOf('.'));
+    if (!PLATFORM_NAMESPACES.has(namespace)) throw new Error(`core operation ${op.name}: add "${namespace}" to PLATFORM_NAMESPACES (sdk/manifest/platform-namespaces.ts)`);
     this.core.set(op.name, {
       def: { input: op.input as Operation['input'], output: op.output as Operation['output'], permission: op.permission, public: op.public },
       core: op,

@@ -13,4 +13,5 @@ export {
   type CompatibilityProblemKind,
 } from './compatibility';
 export { channelMatches } from './channel-patterns';
+export { PLATFORM_NAMESPACES } from './platform-namespaces';
 export { default as manifestSchema } from './manifest.schema.json';

@@ -6,6 +6,7 @@
  */
 import { matchesConsumes } from './compatibility';
 import { childPointer, type ManifestIssue } from './issues';
+import { platformNamespaceProblem } from './platform-namespaces';
 import { jsonSchemaIssues, valueIssues } from './json-schema-check';
 import { channelPatternsOverlap, coreChannelProblem } from './channel-patterns';
 import { platformPathProblem, publicPrefixProblem } from './route-overlap';
@@ -68,6 +69,8 @@ export function semanticIssues(doc: unknown): ManifestIssue[] {
 }
 
 function checkDependencies(doc: Obj, s: Scope) {
+  const reserved = s.alias && platformNamespaceProblem(s.alias);
+  if (reserved) s.report('/name', reserved);
   if (s.alias && isObj(doc.dependencies) && Object.hasOwn(doc.dependencies, s.alias)) {
     s.report(childPointer('/dependencies', s.alias), 'a module cannot depend on itself');
   }

@@ -208,6 +208,13 @@ describe('issue 3 item 1: operation names are <own alias>.<method>', () => {
     expect(errorsOf(m)[0].message).toMatch(/"constructor" is reserved/);
   });
 
+  it('refuses an alias the platform\'s own operations use (secrets.get, jobs.enqueue, ...)', () => {
+    for (const alias of ['secrets', 'jobs', 'tenants', 'platform']) {
+      const m = JSON.parse(JSON.stringify(base()).replaceAll('"orders', `"${alias}`));
+      expect(errorsOf(m)).toContainEqual({ pointer: '/name', message: expect.stringMatching(new RegExp(`^"${alias}" is reserved: the platform's own operations are named`)) });
+    }
+  });
+
   it('requires route operations to be provided, and routes to be distinct', () => {
     const m = base();
     m.http.routes.push(

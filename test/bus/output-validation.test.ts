@@ -74,16 +74,16 @@ describe('DESIGN Bus: output validation on (the default outside production)', ()
   test('a core operation with an output schema is checked the same way', async () => {
     const bus = ctx.tp.platform.kernel.bus;
     bus.registerCore({
-      name: 'test.core_count',
+      name: 'platform.test_core_count',
       description: 'Returns a count, or a string where the schema says integer.',
       input: { type: 'object', properties: { broken: { type: 'boolean' } } },
       output: { type: 'object', required: ['count'], properties: { count: { type: 'integer' } } },
       handler: async (input: { broken?: boolean }) => ({ count: input.broken ? 'three' : 3 }),
     });
-    expect(await ctx.call('test.core_count', {})).toEqual({ count: 3 });
-    const err = await failure(ctx.call('test.core_count', { broken: true }));
+    expect(await ctx.call('platform.test_core_count', {})).toEqual({ count: 3 });
+    const err = await failure(ctx.call('platform.test_core_count', { broken: true }));
     expect(err.code).toBe('OUTPUT_INVALID');
-    expect(err.details).toEqual({ operation: 'test.core_count', module: 'core', errors: { '/count': ['must be an integer'] } });
+    expect(err.details).toEqual({ operation: 'platform.test_core_count', module: 'core', errors: { '/count': ['must be an integer'] } });
   });
 });
 

@@ -202,9 +202,9 @@ describe('DESIGN Bus: only a module operation can serve a stream', () => {
   test('a streamed call to a core operation is refused with NOT_STREAMABLE, before its handler runs', async () => {
     let ran = false;
     const { bus } = tp.platform.kernel;
-    bus.registerCore({ name: 'routes_test.echo', description: 'Returns its input.', input: { type: 'object' }, handler: async (input) => ((ran = true), input) });
+    bus.registerCore({ name: 'platform.routes_test_echo', description: 'Returns its input.', input: { type: 'object' }, handler: async (input) => ((ran = true), input) });
     const sink = { format: 'sse' as const, gone: new Promise<void>(() => undefined), write: async () => undefined };
-    await expect(bus.call({ kind: 'edge', via: 'http' }, 'routes_test.echo', {}, { tenantId: ownerTenantId, user: null, permissions: new Set(['*']) }, { stream: { sink, timeoutMs: 1000 } })).rejects.toMatchObject({
+    await expect(bus.call({ kind: 'edge', via: 'http' }, 'platform.routes_test_echo', {}, { tenantId: ownerTenantId, user: null, permissions: new Set(['*']) }, { stream: { sink, timeoutMs: 1000 } })).rejects.toMatchObject({
       code: 'NOT_STREAMABLE',
     });
     expect(ran).toBe(false);

@@ -1,0 +1,26 @@
+/**
+ * The first word of the platform's own bus operations (`secrets.get`, `jobs.enqueue`, ...). A module's
+ * alias prefixes its operations, so a module named after one of these would put its operations beside
+ * the platform's: callers could not tell `secrets.get` of the host from the module's. The bus refuses
+ * to register a core operation outside this list (core/bus/bus.ts), so the list cannot fall behind.
+ */
+export const PLATFORM_NAMESPACES: ReadonlySet<string> = new Set([
+  'data',
+  'documents',
+  'files',
+  'jobs',
+  'mail',
+  'notifications',
+  'platform',
+  'public_tokens',
+  'realtime',
+  'secrets',
+  'tenants',
+  'webhooks',
+]);
+
+/** Why `alias` cannot be a module's name, or undefined when it can. */
+export function platformNamespaceProblem(alias: string): string | undefined {
+  if (!PLATFORM_NAMESPACES.has(alias)) return undefined;
+  return `"${alias}" is reserved: the platform's own operations are named "${alias}.<method>"; choose another alias, e.g. "${alias}_<what it does>"`;
+}
