@@ -225,14 +225,14 @@ describe('spec 1: Events (.notification.created on private-user.{userId})', () =
   test('creation from a public route (no tenant context, no user) still broadcasts', async () => {
     let contextTenant: unknown = 'unset';
     // Stands in for a widget or webhook route: the tenant comes from a token in the URL, not from the request.
-    addPublicRoute(tp, 'post', '/api/test-hooks/:tenant/visitor-message', async (req, res) => {
+    addPublicRoute(tp, 'post', '/test-hooks/:tenant/visitor-message', async (req, res) => {
       contextTenant = currentContext()?.tenant;
       const tenant = await tp.platform.tenants.resolve(String(req.params.tenant));
       const result = await tp.platform.kernel.bus.call({ kind: 'core', name: 'widget' }, 'notifications.send', { user_id: (req.body as { agent: number }).agent, type: 'chat.message', title: 'New visitor message', action_url: '/live-chat/conversations/3' }, { tenantId: tenant!.id, user: null });
       res.status(201).json(result);
     });
     const bobSocket = await socketClient(tp.url, bob.token, 'acme');
-    const res = await fetch(`${tp.url}/api/test-hooks/${owner.tenantId}/visitor-message`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ agent: bob.userId }) });
+    const res = await fetch(`${tp.url}/test-hooks/${owner.tenantId}/visitor-message`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ agent: bob.userId }) });
     expect(res.status).toBe(201);
     expect(contextTenant).toBeUndefined();
     const body = (await res.json()) as { notifications: Array<{ id: string }> };
