@@ -1,9 +1,15 @@
 /**
  * The graph area (spec 2, AI: Graph run, States and transitions, graph endpoints): the graph
- * engine and the ndr_resolution, fraud_review and refund_approval flows. Owned by the agent work
- * (branch i19/ai-agent): this folder and its tests are filled there; it is empty here so the
- * module assembles.
+ * engine (./engine.ts) and the ndr_resolution, fraud_review and refund_approval flows (./flows).
+ * Flows call orders through tools.call, as the user; the operations they need that are no AI tools
+ * (resolving an NDR case, cancelling, refunding) are listed in api.consumes so tools.call accepts them.
  */
 import type { Area } from '../area';
+import { graphModels } from './models';
+import { graphOperations } from './operations';
 
-export const graphArea: Area = { operations: {} };
+export const graphArea: Area = {
+  operations: graphOperations,
+  models: graphModels,
+  consumes: ['tools.call', 'orders.get', 'orders.list_ndr_cases', 'orders.resolve_ndr_case', 'orders.update_status', 'orders.cancel', 'orders.list_payments', 'orders.refund'],
+};
