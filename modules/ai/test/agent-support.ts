@@ -23,9 +23,18 @@ export interface Turn {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the vendor's JSON as received
 export type SeenRequest = { url: string; headers: http.IncomingHttpHeaders; body: any };
 
+/** When the stand-in got a completion request, wrote its first text and ended its answer (performance.now()). */
+export interface AnswerTiming {
+  receivedAt: number;
+  firstTextAt: number | null;
+  endedAt: number;
+}
+
 export interface LlmStandIn {
   origin: string;
   requests: SeenRequest[];
+  /** One per chat completion answered, in order: the stand-in's own time, which benchmarks subtract. */
+  timings: AnswerTiming[];
   /** Queues turns; each chat completion takes the next (an empty queue answers "ok"). */
   script(...turns: Turn[]): void;
   /** Milliseconds between streamed pieces (default 0). */
@@ -46,9 +55,11 @@ function vendorName(req: SeenRequest, name: string): string {
 export async function llmStandIn(): Promise<LlmStandIn> {
   const queue: Turn[] = [];
   const requests: SeenRequest[] = [];
+  const timings: AnswerTiming[] = [];
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const state = { streamDelayMs: 0, answerDelayMs: 0 };
   const server = http.createServer((req, res) => {
+    const timing: AnswerTiming = { receivedAt: performance.now(), firstTextAt: null, endedAt: 0 };
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', async () => {
@@ -64,7 +75,10 @@ export async function llmStandIn(): Promise<LlmStandIn> {
       const total = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
       const finish = calls.length > 0 ? 'tool_calls' : 'stop';
       if (state.answerDelayMs > 0) await sleep(state.answerDelayMs);
+      timings.push(timing);
+      res.on('finish', () => (timing.endedAt = performance.now()));
       if (!seen.body.stream) {
+        timing.firstTextAt = performance.now();
         res.writeHead(200, { 'content-type': 'application/json' }).end(
           JSON.stringify({
             id: `chatcmpl-${callIds}`, object: 'chat.completion', model: seen.body.model ?? 'stand-in-model',
@@ -81,7 +95,10 @@ export async function llmStandIn(): Promise<LlmStandIn> {
       };
       const base = { id: `chatcmpl-${callIds}`, object: 'chat.completion.chunk', model: seen.body.model ?? 'stand-in-model' };
       await send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
-      for (const piece of (turn.content ?? '').match(/\S+\s*/g) ?? []) await send({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
+      for (const piece of (turn.content ?? '').match(/\S+\s*/g) ?? []) {
+        timing.firstTextAt ??= performance.now();
+        await send({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
+      }
       for (const [index, call] of calls.entries()) {
         await send({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }, finish_reason: null }] });
         const args = call.function.arguments;
@@ -98,6 +115,7 @@ export async function llmStandIn(): Promise<LlmStandIn> {
   return {
     origin,
     requests,
+    timings,
     script: (...turns) => void queue.push(...turns),
     get streamDelayMs() {
       return state.streamDelayMs;
