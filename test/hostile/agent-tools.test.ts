@@ -3,7 +3,9 @@
  * a module acting for a user must never do more than that user may (rule 3): not a tool whose
  * inferred or declared permission the user lacks, not an operation that is no tool and that it does
  * not consume, not without a user, not without declaring tools.call in api.consumes, and never in
- * another tenant. Real platform, real sandboxes (fixtures: ./fixtures/agent-tools).
+ * another tenant; and a grant to act later for a user (tools.grant) that cannot be forged, moved to
+ * another module, outlive its expiry or outlast the user's membership. Real platform, real sandboxes
+ * (fixtures: ./fixtures/agent-tools).
  */
 import path from 'node:path';
 import type { UserRef } from '../../core/context';
@@ -23,8 +25,8 @@ describe('spec 2 Tools, Tool discovery rules 2-3 (hostile): an agent module acts
   beforeAll(async () => {
     tp = await startTestPlatform({});
     acme = await tp.install('acme');
-    await addFixtureModules(tp, ['toolbox', 'agentx', 'sneakx'], fixture);
-    for (const alias of ['toolbox', 'agentx', 'sneakx']) await installVia(tp, acme.token, 'acme', alias);
+    await addFixtureModules(tp, ['toolbox', 'agentx', 'agenty', 'sneakx'], fixture);
+    for (const alias of ['toolbox', 'agentx', 'agenty', 'sneakx']) await installVia(tp, acme.token, 'acme', alias);
   }, 120_000);
   afterAll(() => tp?.close());
 
@@ -68,5 +70,41 @@ describe('spec 2 Tools, Tool discovery rules 2-3 (hostile): an agent module acts
     await expect(asUser('agentx', 'tools.call', { name: 'toolbox.getThing', input: {}, tenant_id: 'other' }, ['*'])).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     // agentx.raw is no tool (ai_tool false) and agentx does not consume itself through tools.call.
     await expect(asUser('agentx', 'tools.call', { name: 'agentx.raw', input: { op: 'tools.call', input: { name: 'agentx.raw' } } }, ['*'])).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+
+  describe('acting grants (tools.grant): acting later for the user who asked', () => {
+    const owner = (): UserRef => ({ id: acme.userId, email: 'ada@acme.example', name: 'Ada Owner', isSuperAdmin: true });
+    const grantFor = async (user: UserRef, ttl?: number) =>
+      ((await asUser('agentx', 'tools.grant', ttl ? { ttl_seconds: ttl } : {}, ['*'], user)) as { grant: string; expires_at: string }).grant;
+
+    test('a grant made in a call of the user lets the module act for them in a call without one, with their permissions now', async () => {
+      const grant = await grantFor(owner());
+      expect(await asUser('agentx', 'tools.call', { name: 'toolbox.getThing', input: { id: 'later' }, grant }, [], null)).toEqual({
+        op: 'toolbox.getThing', input: { id: 'later' }, caller: 'ai', user: acme.userId,
+      });
+      // No user in the call: no grant either.
+      await expect(asUser('agentx', 'tools.grant', {}, ['*'], null)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    });
+
+    test('forged, tampered, another module\'s, expired, and a user who is no longer a member: refused', async () => {
+      const grant = await grantFor(owner());
+      const [body, sig] = grant.split('.');
+      const claims = JSON.parse(Buffer.from(body!, 'base64url').toString());
+      const forged = `${Buffer.from(JSON.stringify({ ...claims, u: claims.u + 1 })).toString('base64url')}.${sig}`;
+      for (const bad of [forged, `${body}.${'0'.repeat(64)}`, 'x.y', 'a'.repeat(1999)]) {
+        await expect(asUser('agentx', 'tools.call', { name: 'toolbox.getThing', input: {}, grant: bad }, [], null)).rejects.toMatchObject({ code: 'GRANT_INVALID', status: 403 });
+      }
+      await expect(asUser('agenty', 'tools.call', { name: 'toolbox.getThing', input: {}, grant }, [], null)).rejects.toMatchObject({ code: 'GRANT_INVALID' });
+      await expect(asUser('sneakx', 'tools.call', { name: 'toolbox.getThing', input: {}, grant }, [], null)).rejects.toMatchObject({ code: 'OPERATION_NOT_CONSUMED' });
+      const short = await grantFor(owner(), 60);
+      tp.platform.clock.advance(61_000);
+      try {
+        await expect(asUser('agentx', 'tools.call', { name: 'toolbox.getThing', input: {}, grant: short }, [], null)).rejects.toMatchObject({ code: 'GRANT_INVALID', message: expect.stringContaining('expired') });
+      } finally {
+        tp.platform.clock.reset();
+      }
+      const ghost = await grantFor(member); // not a member of acme
+      await expect(asUser('agentx', 'tools.call', { name: 'toolbox.getThing', input: {}, grant: ghost }, [], null)).rejects.toMatchObject({ code: 'GRANT_INVALID', message: expect.stringContaining('no longer an active member') });
+    });
   });
 });

@@ -183,7 +183,7 @@ describe('spec 2 Graph run: input, permissions, listing and cancel', () => {
     expect((await status('00000000-0000-4000-8000-000000000000')).status).toBe(404);
   });
 
-  it('actions run as the user: a reviewer without orders.manage cannot make the run cancel an order', async () => {
+  it('actions are the starter\'s: a run started by someone without orders.manage cannot cancel an order, whoever approves', async () => {
     const reviewer = await memberWith(host, 'graph-reviewer', ['ai.view', 'ai.configure', 'orders.view']);
     const order = await createOrder(host, '500.00', { status: 'pending' });
     answer({ risk_score: 0.5 });
@@ -193,5 +193,16 @@ describe('spec 2 Graph run: input, permissions, listing and cancel', () => {
     expect([refused.status, refused.body.code]).toEqual([403, 'FORBIDDEN']);
     expect((await host.request('GET', `/orders/${order.id}`)).body.status).toBe('pending');
     expect((await status(paused.body.run_id)).body).toMatchObject({ status: 'failed', error: { code: 'FORBIDDEN' } });
+  });
+
+  it('a reviewer with ai.configure alone resumes a run the owner started, and the owner\'s action is taken', async () => {
+    const reviewer = await memberWith(host, 'graph-approver', ['ai.view', 'ai.configure']);
+    const order = await createOrder(host, '500.00', { status: 'pending' });
+    answer({ risk_score: 0.6 });
+    const paused = await run('fraud_review', { order_id: order.id });
+    const done = await requestAs(host, reviewer, 'POST', '/ai/agent/graph/resume', { run_id: paused.body.run_id, human_input: { decision: 'CANCEL', notes: 'fraud ring' } });
+    expect(done.body).toMatchObject({ status: 'completed', final_output: { outcome: 'CANCEL', order_status: 'cancelled' } });
+    expect((await host.request('GET', `/orders/${order.id}`)).body.status).toBe('cancelled');
+    expect(JSON.stringify((await status(paused.body.run_id)).body)).not.toContain('acting_grant');
   });
 });

@@ -23,6 +23,8 @@ export interface RunView {
   id: string;
   input: Json;
   state: Record<string, Json>;
+  /** Lets tool nodes act as the user who started the run, whoever moves it now (tools.grant). */
+  grant: string | null;
 }
 
 export interface NodeOutcome {
@@ -68,12 +70,13 @@ export interface RunRow {
   total_cost: string;
   error: { code: string; message: string } | null;
   started_by: number | null;
+  acting_grant: string | null;
   version: number;
   created_at: string;
   updated_at: string;
 }
 
-const view = (row: RunRow): RunView => ({ id: row.id, input: row.input_data, state: row.state });
+const view = (row: RunRow): RunView => ({ id: row.id, input: row.input_data, state: row.state, grant: row.acting_grant });
 const nowIso = (ctx: HandlerContext) => new Date(ctx.host.now()).toISOString();
 
 /** Writes `changes` if the run is still at the version read; the row as written. */
@@ -93,9 +96,11 @@ export async function loadRun(ctx: HandlerContext, id: string): Promise<RunRow> 
 export async function startRun(ctx: HandlerContext, flow: Flow, input: Json): Promise<RunRow> {
   const errors = schemaErrors(flow.inputSchema, input, 'input_data');
   if (errors) throw new AiError('VALIDATION_FAILED', `The input_data of a ${flow.type} run is invalid.`, { status: 422, errors });
+  // Spec 2: the actions at the end are the starter's, even when a reviewer resumes the run later.
+  const { grant } = await ctx.host.call<{ grant: string }>('tools.grant', {});
   const row = await ctx.host.db.create<RunRow>('GraphRun', {
     flow_type: flow.type, status: 'running', current_node: flow.start, input_data: input, state: {}, node_results: [],
-    total_tokens: 0, total_cost: '0', started_by: ctx.user?.id ?? null, version: 0, created_at: nowIso(ctx), updated_at: nowIso(ctx),
+    total_tokens: 0, total_cost: '0', started_by: ctx.user?.id ?? null, acting_grant: grant, version: 0, created_at: nowIso(ctx), updated_at: nowIso(ctx),
   });
   return advance(ctx, flow, row);
 }

@@ -11,5 +11,5 @@ import { graphOperations } from './operations';
 export const graphArea: Area = {
   operations: graphOperations,
   models: graphModels,
-  consumes: ['tools.call', 'orders.get', 'orders.list_ndr_cases', 'orders.resolve_ndr_case', 'orders.update_status', 'orders.cancel', 'orders.list_payments', 'orders.refund'],
+  consumes: ['tools.call', 'tools.grant', 'orders.get', 'orders.list_ndr_cases', 'orders.resolve_ndr_case', 'orders.update_status', 'orders.cancel', 'orders.list_payments', 'orders.refund'],
 };

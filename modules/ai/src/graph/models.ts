@@ -20,6 +20,8 @@ export const graphModels: Record<string, Model> = {
       /** Why a failed run failed: {code, message}. */
       error: { type: 'json', nullable: true },
       started_by: { type: 'integer', nullable: true },
+      /** The platform's grant to act for started_by later (tools.grant); never in an answer. */
+      acting_grant: { type: 'text', nullable: true },
       /** Bumped by every write: a write that lost a race (two resumes, a cancel) changes nothing. */
       version: { type: 'integer', nullable: false, default: 0 },
       created_at: { type: 'datetime', nullable: false, default: { $fn: 'now' } },

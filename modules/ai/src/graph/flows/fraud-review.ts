@@ -28,7 +28,7 @@ export const fraudReview: Flow = {
     AssessOrder: {
       kind: 'tool',
       async run(ctx, run) {
-        const o = await callTool<Order>(ctx, 'orders.get', { id: run.input.order_id });
+        const o = await callTool<Order>(ctx, run, 'orders.get', { id: run.input.order_id });
         return {
           output: {
             order_id: o.id, order_number: o.order_number, status: o.status, payment_status: o.payment_status, is_cod: o.is_cod, total: o.total, currency: o.currency,
@@ -83,8 +83,8 @@ export const fraudReview: Flow = {
         const decision = (run.state.ReviewFraud?.decision ?? run.state.FraudDecision!.auto_action) as Outcome;
         const id = run.state.AssessOrder!.order_id as string;
         let order: Json | null = null;
-        if (decision === 'CANCEL') order = await callTool<Json>(ctx, 'orders.cancel', { id, reason: `Fraud review: ${(run.state.ReviewFraud?.notes as string | undefined) ?? 'cancelled by the reviewer'}`.slice(0, 500) });
-        if (decision === 'APPROVE' && run.state.AssessOrder!.status === 'pending') order = await callTool<Json>(ctx, 'orders.update_status', { id, status: 'confirmed' });
+        if (decision === 'CANCEL') order = await callTool<Json>(ctx, run, 'orders.cancel', { id, reason: `Fraud review: ${(run.state.ReviewFraud?.notes as string | undefined) ?? 'cancelled by the reviewer'}`.slice(0, 500) });
+        if (decision === 'APPROVE' && run.state.AssessOrder!.status === 'pending') order = await callTool<Json>(ctx, run, 'orders.update_status', { id, status: 'confirmed' });
         return { output: { decision, order_status: (order?.status as string | undefined) ?? (run.state.AssessOrder!.status as string) }, next: null };
       },
     },

@@ -37,8 +37,8 @@ export const ndrResolution: Flow = {
     FetchOrderData: {
       kind: 'tool',
       async run(ctx, run) {
-        const order = await callTool<Order>(ctx, 'orders.get', { id: run.input.order_id });
-        const { cases } = await callTool<{ cases: NdrCase[] }>(ctx, 'orders.list_ndr_cases', { open: true, limit: 200 });
+        const order = await callTool<Order>(ctx, run, 'orders.get', { id: run.input.order_id });
+        const { cases } = await callTool<{ cases: NdrCase[] }>(ctx, run, 'orders.list_ndr_cases', { open: true, limit: 200 });
         const open = cases.filter((c) => c.order_id === order.id).sort((a, b) => b.attempt_number - a.attempt_number)[0];
         return {
           output: { order_id: order.id, order_number: order.order_number, total: order.total, currency: order.currency, status: order.status, ndr_case_id: open?.id ?? null },
@@ -99,7 +99,7 @@ export const ndrResolution: Flow = {
         let ndrCase: Json | null = null;
         if (action === 'REATTEMPT' || action === 'RTO') {
           if (!caseId) throw new AiError('NDR_CASE_NOT_FOUND', `Order ${run.state.FetchOrderData!.order_number as string} has no open NDR case to ${action === 'RTO' ? 'return to origin' : 'reattempt'}.`, { status: 409 });
-          ndrCase = await callTool<Json>(ctx, 'orders.resolve_ndr_case', { case_id: caseId, action: action === 'RTO' ? 'return_to_origin' : 'reattempt' });
+          ndrCase = await callTool<Json>(ctx, run, 'orders.resolve_ndr_case', { case_id: caseId, action: action === 'RTO' ? 'return_to_origin' : 'reattempt' });
         }
         return { output: { action, executed: ndrCase !== null, ndr_case: ndrCase }, next: null };
       },

@@ -41,7 +41,7 @@ export const refundApproval: Flow = {
     LoadRefundContext: {
       kind: 'tool',
       async run(ctx, run) {
-        const { order, payments } = await callTool<Payments>(ctx, 'orders.list_payments', { id: run.input.order_id });
+        const { order, payments } = await callTool<Payments>(ctx, run, 'orders.list_payments', { id: run.input.order_id });
         const completed = payments.filter((p) => p.status === 'completed');
         const left = completed.reduce((sum, p) => sum.plus(refundable(p)), new Decimal(0));
         return {
@@ -105,10 +105,10 @@ export const refundApproval: Flow = {
         const decision = (review?.decision ?? run.state.RefundDecision!.decision) as Outcome;
         if (decision === 'DENY') return { output: { decision, refund: null }, next: null };
         const amount = decision === 'PARTIAL' ? new Decimal(review!.amount as string) : amountOf(run.input.refund_amount);
-        const { payments } = await callTool<Payments>(ctx, 'orders.list_payments', { id: run.input.order_id });
+        const { payments } = await callTool<Payments>(ctx, run, 'orders.list_payments', { id: run.input.order_id });
         const payment = payments.find((p) => p.status === 'completed' && refundable(p).gte(amount));
         if (!payment) throw new AiError('REFUND_NOT_POSSIBLE', `No completed payment of the order has ${amount.toFixed(2)} left to refund.`, { status: 409 });
-        const refund = await callTool<Json>(ctx, 'orders.refund', { id: run.input.order_id, payment_id: payment.id, amount: amount.toFixed(2), reason: String(run.input.reason) });
+        const refund = await callTool<Json>(ctx, run, 'orders.refund', { id: run.input.order_id, payment_id: payment.id, amount: amount.toFixed(2), reason: String(run.input.reason) });
         return { output: { decision, refund: { id: refund.id, amount: refund.amount, status: refund.status, payment_id: payment.id } }, next: null };
       },
     },
