@@ -16,8 +16,9 @@ import { mergeAreas } from './area';
 import { graphArea } from './graph';
 import { permissions } from './permissions';
 import { providersArea } from './providers';
+import { translateArea } from './translate';
 
-const merged = mergeAreas([providersArea, agentArea, graphArea]);
+const merged = mergeAreas([providersArea, translateArea, agentArea, graphArea]);
 
 export default defineModule({
   name: 'ai',
