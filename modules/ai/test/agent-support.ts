@@ -8,6 +8,9 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createTestHost, type TestHost } from '../../../sdk/testing';
+import { addLlmProvider } from './support/host';
+
+export { memberWith, requestAs } from './support/host';
 
 export const AI_DIR = path.resolve(__dirname, '..');
 export const ORDERS_DIR = path.resolve(__dirname, '../../orders');
@@ -138,17 +141,11 @@ export async function llmStandIn(): Promise<LlmStandIn> {
 
 /** Configures the stand-in as the tenant's default language-model provider, as a tenant admin would. */
 export async function useStandIn(host: TestHost, llm: LlmStandIn): Promise<void> {
-  const steps: Array<[string, string, unknown]> = [
-    ['PUT', '/modules/fetch-origins', { fetch_origins: [llm.origin] }],
-    ['PATCH', `/admin/tenants/${host.tenantId}/private-networks`, { allow_private_networks: true }],
-    ['POST', '/ai/providers', { id: 'standin', name: 'Stand-in', type: 'vendora_compatible', base_url: `${llm.origin}/v1`, models: ['stand-in-model'] }],
-    ['PUT', '/ai/providers/standin/credentials', { api_key: 'sk-standin-0123456789', model: 'stand-in-model' }],
-    ['PUT', '/ai/config', { default_provider: 'standin' }],
-  ];
-  for (const [method, p, body] of steps) {
-    const res = await host.request(method, p, body);
-    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(res.body)}`);
-  }
+  const networks = await host.request('PATCH', `/admin/tenants/${host.tenantId}/private-networks`, { allow_private_networks: true });
+  if (networks.status !== 200) throw new Error(`allowing private networks failed: ${JSON.stringify(networks.body)}`);
+  await addLlmProvider(host, { id: 'standin', type: 'vendora_compatible', base_url: `${llm.origin}/v1`, api_key: 'sk-standin-0123456789', models: ['stand-in-model'] });
+  const config = await host.request('PUT', '/ai/config', { default_provider: 'standin' });
+  if (config.status !== 200) throw new Error(`PUT /ai/config: ${config.status} ${JSON.stringify(config.body)}`);
 }
 
 export async function startAiHost(): Promise<{ host: TestHost; llm: LlmStandIn; close(): Promise<void> }> {
@@ -163,24 +160,6 @@ export async function startAiHost(): Promise<{ host: TestHost; llm: LlmStandIn; 
       await llm.close();
     },
   };
-}
-
-/** A real HTTP request to /api/v1 with another user's token (host.request always uses the owner's). */
-export async function requestAs(host: TestHost, token: string, method: string, p: string, body?: unknown) {
-  const res = await fetch(`${host.url}/api/v1${p}`, {
-    method,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-tenant': host.tenantId },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
-
-/** A member whose role holds only `permissions` (POST /roles, then an accepted invitation); their token. */
-export async function memberWith(host: TestHost, role: string, permissions: string[]): Promise<string> {
-  const made = await host.request('POST', '/roles', { name: role, description: `ai test role ${role}`, permissions });
-  if (made.status !== 201) throw new Error(`POST /roles: ${made.status} ${JSON.stringify(made.body)}`);
-  return (await host.addMember({ email: `${role}@test-org.example`, name: `Member ${role}`, role })).token;
 }
 
 let orders = 0;
