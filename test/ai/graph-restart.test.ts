@@ -34,7 +34,7 @@ describe('spec 2 Graph run (persisted per tenant): a paused run survives a platf
     a = await startTestPlatform(env, db);
     const owner = await a.install('acme');
     const as = (p: string, init: { method?: string; body?: unknown } = {}) => a!.api(p, { token: owner.token, tenant: 'acme', ...init });
-    for (const alias of ['orders', 'shipping-shiprocket', 'ai']) expect((await as(`/modules/${alias}/install`, { body: {} })).status).toBe(201);
+    for (const alias of ['orders', 'shipping_shiprocket', 'ai']) expect((await as(`/modules/${alias}/install`, { body: {} })).status).toBe(201);
     for (const [method, p, body] of [
       ['PUT', '/modules/fetch-origins', { fetch_origins: [llm.origin] }],
       ['PATCH', `/admin/tenants/${owner.tenantId}/private-networks`, { allow_private_networks: true }],
