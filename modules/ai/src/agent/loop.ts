@@ -10,7 +10,7 @@ import type { HandlerContext } from '../../../../sdk';
 import { chat, chatStream, type ChatMessage, type ChatResult, type ChatStreamEvent } from '../llm';
 import { loadConversation, saveConversation } from './memory';
 import { roleFor, type Role } from './roles';
-import { runTool, toolSpec, toolsFor } from './tools';
+import { allowedBy, runTool, toolSpec, userTools } from './tools';
 
 /** Model calls per chat message: a tool chain longer than this is a loop. */
 export const MAX_ROUNDS = 6;
@@ -49,13 +49,25 @@ export type AgentEvent = ChatStreamEvent | { type: 'tool_result'; id: string; na
 
 const systemPrompt = (role: Role, tenantName: string) => role.system_prompt.split('{{tenant_name}}').join(tenantName);
 
+/**
+ * The tenant's name for {{tenant_name}}, kept a minute in this tenant's sandbox context (module
+ * globals are per tenant): a renamed tenant shows in prompts within a minute, and a chat does not
+ * pay two central-database reads for it.
+ */
+const TENANT_NAME_TTL_MS = 60_000;
+const tenantNames = new Map<string, { name: string; at: number }>();
+async function tenantName(ctx: HandlerContext): Promise<string> {
+  const cached = tenantNames.get(ctx.tenantId);
+  if (cached && ctx.host.now() - cached.at < TENANT_NAME_TTL_MS) return cached.name;
+  const { name } = await ctx.host.call<{ name: string }>('platform.get_tenant', {});
+  tenantNames.set(ctx.tenantId, { name, at: ctx.host.now() });
+  return name;
+}
+
 export async function runChat(ctx: HandlerContext, input: ChatInput, onEvent: ((e: AgentEvent) => Promise<void>) | null): Promise<ChatAnswer> {
-  const role = await roleFor(ctx, input.role);
-  const [conversation, tools, tenant] = await Promise.all([
-    loadConversation(ctx, input.conversation_id),
-    toolsFor(ctx, role.allowed_tools),
-    ctx.host.call<{ name: string }>('platform.get_tenant', {}),
-  ]);
+  // Independent reads at once: one round trip's wait instead of four.
+  const [role, conversation, userToolList, tenant] = await Promise.all([roleFor(ctx, input.role), loadConversation(ctx, input.conversation_id), userTools(ctx), tenantName(ctx)]);
+  const tools = allowedBy(userToolList, role.allowed_tools);
   const offered = new Set(tools.map((t) => t.name));
   const history: ChatMessage[] = [...conversation.messages, { role: 'user', content: input.message }];
   const calls: ToolCallRecord[] = [];
@@ -65,7 +77,7 @@ export async function runChat(ctx: HandlerContext, input: ChatInput, onEvent: ((
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const request = {
       feature: 'agent',
-      messages: [{ role: 'system' as const, content: systemPrompt(role, tenant.name) }, ...history],
+      messages: [{ role: 'system' as const, content: systemPrompt(role, tenant) }, ...history],
       ...(tools.length > 0 ? { tools: tools.map(toolSpec) } : {}),
       temperature: role.temperature,
       max_tokens: role.max_tokens,

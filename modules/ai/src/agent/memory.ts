@@ -35,8 +35,11 @@ export async function saveConversation(ctx: HandlerContext, id: string | null, r
     await ctx.host.db.update<Row>('AgentConversation', { messages: kept, role_id: roleId, updated_at: at }, { where: { id, user_id: ctx.user!.id } });
     return id;
   }
-  const row = await ctx.host.db.create<Row>('AgentConversation', { user_id: ctx.user!.id, role_id: roleId, messages: kept, updated_at: at });
-  const old = await ctx.host.db.find<Row>('AgentConversation', { where: { user_id: ctx.user!.id }, order: [['updated_at', 'DESC']], offset: MAX_CONVERSATIONS, limit: 100, attributes: ['id'] });
+  // The new row and the look for conversations beyond the bound go at once; the new one is the newest.
+  const [row, old] = await Promise.all([
+    ctx.host.db.create<Row>('AgentConversation', { user_id: ctx.user!.id, role_id: roleId, messages: kept, updated_at: at }),
+    ctx.host.db.find<Row>('AgentConversation', { where: { user_id: ctx.user!.id }, order: [['updated_at', 'DESC']], offset: MAX_CONVERSATIONS - 1, limit: 100, attributes: ['id'] }),
+  ]);
   if (old.length > 0) await ctx.host.db.destroy('AgentConversation', { where: { id: { $in: old.map((o) => o.id) } } });
   return row.id;
 }

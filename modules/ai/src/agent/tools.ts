@@ -23,10 +23,13 @@ export function matchesPattern(pattern: string, name: string): boolean {
   return pattern === name;
 }
 
-export async function toolsFor(ctx: HandlerContext, allowed: readonly string[]): Promise<AgentTool[]> {
-  const { tools } = await ctx.host.call<{ tools: AgentTool[] }>('tools.list', {});
-  return tools.filter((t) => allowed.some((p) => matchesPattern(p, t.name)));
+/** Every tool the user may use (rule 2), before the role narrows them with allowedBy. */
+export async function userTools(ctx: HandlerContext): Promise<AgentTool[]> {
+  return (await ctx.host.call<{ tools: AgentTool[] }>('tools.list', {})).tools;
 }
+
+/** Rule 1: the role's allowed_tools patterns. */
+export const allowedBy = (tools: AgentTool[], patterns: readonly string[]) => tools.filter((t) => patterns.some((p) => matchesPattern(p, t.name)));
 
 /** What the model is told about a tool: its input schema as parameters (an object schema). */
 export const toolSpec = (t: AgentTool): ToolSpec => ({
