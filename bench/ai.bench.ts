@@ -107,10 +107,18 @@ const benchmark: Benchmark = {
           ['stream: first token', 1, () => llm.script({ content: 'Hello there, how can I help?' }), () => firstTokenOnce(url, owner, llm)],
         ];
         const results = new Map<string, Sample[]>(targets.map(([name]) => [name, []]));
+        // Where a chat's time goes: the ai handler's host work it awaited (bridge) and the sandbox's own.
+        const split = new Map<string, { calls: number; sandboxMs: number; bridgeMs: number; bridgeCalls: number }>();
+        const timings = platform.kernel.sandboxTimings;
         for (let round = 0; round < ctx.options.rounds; round++) {
           for (const [name, , script, once] of targets) {
             ctx.log(`ai: ${name}, round ${round + 1}/${ctx.options.rounds}`);
+            timings.reset();
             results.get(name)!.push(...(await measure(windowMs, script, once)));
+            const handler = timings.snapshot()[name.startsWith('stream') ? 'ai.chat_stream' : 'ai.chat'];
+            const acc = split.get(name) ?? { calls: 0, sandboxMs: 0, bridgeMs: 0, bridgeCalls: 0 };
+            if (handler) for (const k of ['calls', 'sandboxMs', 'bridgeMs', 'bridgeCalls'] as const) acc[k] += handler[k];
+            split.set(name, acc);
           }
         }
         const rows: Row[] = targets.map(([name, rounds]) => {
@@ -123,6 +131,8 @@ const benchmark: Benchmark = {
             [stream ? 'added to first token p50 ms' : 'overhead/round p50 ms']: percentile(s.map((x) => x.overhead), 50),
             [stream ? 'added to first token p99 ms' : 'overhead/round p99 ms']: percentile(s.map((x) => x.overhead), 99),
             rounds,
+            'host calls/chat': split.get(name)!.bridgeCalls / split.get(name)!.calls,
+            'sandbox own ms/chat': (split.get(name)!.sandboxMs - split.get(name)!.bridgeMs) / split.get(name)!.calls,
           };
         });
         const toolRound = results.get(targets[0]![0])!.map((x) => x.overhead);
