@@ -206,3 +206,35 @@ describe('spec 2 Graph run: input, permissions, listing and cancel', () => {
     expect(JSON.stringify((await status(paused.body.run_id)).body)).not.toContain('acting_grant');
   });
 });
+
+describe('spec 2 Graph run: a run whose process stopped while running is carried on by its watch job', () => {
+  /** What a process that died right after `node` was written leaves: the run `running`, untouched for ten minutes. */
+  const stopAt = (runId: string, node: string, state: Record<string, unknown>) =>
+    host.arrange((sql) =>
+      sql(
+        `UPDATE ai.graph_runs SET status = 'running', current_node = :node, state = (state::jsonb || :state::jsonb)::json, updated_at = now() - interval '10 minutes', version = version + 1 WHERE id = :id`,
+        { node, state: JSON.stringify(state), id: runId },
+      ),
+    );
+
+  it('continues from the node it stopped at, as its starter; a stop inside an action fails the run instead of acting twice', async () => {
+    const a = await createOrder(host, '500.00', { status: 'pending' });
+    answer({ risk_score: 0.5 });
+    const ra = await run('fraud_review', { order_id: a.id });
+    const b = await createOrder(host, '500.00', { status: 'pending' });
+    answer({ risk_score: 0.5 });
+    const rb = await run('fraud_review', { order_id: b.id });
+    await stopAt(ra.body.run_id, 'FraudDecision', { ScoreFraudRisk: { risk_score: 0.1, signals: [], reasoning: '' } });
+    await stopAt(rb.body.run_id, 'TakeAction', { ReviewFraud: { decision: 'CANCEL' } });
+    host.clock.advance(121_000);
+    try {
+      await host.runJobs();
+    } finally {
+      host.clock.reset();
+    }
+    expect((await status(ra.body.run_id)).body).toMatchObject({ status: 'completed', final_output: { outcome: 'APPROVE', order_status: 'confirmed' } });
+    expect((await host.request('GET', `/orders/${a.id}`)).body.status).toBe('confirmed');
+    expect((await status(rb.body.run_id)).body).toMatchObject({ status: 'failed', error: { code: 'RUN_INTERRUPTED' } });
+    expect((await host.request('GET', `/orders/${b.id}`)).body.status).toBe('pending');
+  });
+});

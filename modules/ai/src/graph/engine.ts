@@ -13,6 +13,7 @@ import Decimal from 'decimal.js';
 import type { HandlerContext } from '../../../../sdk';
 import { AiError, notFound } from '../agent/errors';
 import { schemaErrors, type JsonSchema } from './json-schema';
+import { watchRun } from './watch';
 
 /** Spec 2, Limits: graph engine, 20 nodes per run. */
 export const MAX_NODES = 20;
@@ -35,7 +36,12 @@ export interface NodeOutcome {
 }
 
 export type FlowNode =
-  | { kind: 'tool' | 'agent' | 'logic'; run(ctx: HandlerContext, run: RunView): Promise<NodeOutcome> }
+  | {
+      kind: 'tool' | 'agent' | 'logic';
+      /** Changes something outside the run (an action in orders): never run twice (./watch.ts). */
+      acts?: boolean;
+      run(ctx: HandlerContext, run: RunView): Promise<NodeOutcome>;
+    }
   | {
       kind: 'human';
       schema: JsonSchema;
@@ -127,6 +133,9 @@ export async function resumeRun(ctx: HandlerContext, flow: Flow, row: RunRow, hu
   return advance(ctx, flow, resumed);
 }
 
+/** Writes `changes` to the run (compare-and-set): for the watch job. */
+export const saveRun = save;
+
 export async function cancelRun(ctx: HandlerContext, row: RunRow): Promise<RunRow> {
   if (row.status !== 'running' && row.status !== 'paused') {
     throw new AiError('RUN_NOT_CANCELLABLE', `Graph run ${row.id} is ${row.status}; only a running or paused run can be cancelled.`, { status: 409, run_id: row.id, current_status: row.status });
@@ -135,8 +144,9 @@ export async function cancelRun(ctx: HandlerContext, row: RunRow): Promise<RunRo
 }
 
 /** Runs nodes from the current one until the flow ends, a human node pauses it, or a node fails. */
-async function advance(ctx: HandlerContext, flow: Flow, start: RunRow): Promise<RunRow> {
+export async function advance(ctx: HandlerContext, flow: Flow, start: RunRow): Promise<RunRow> {
   let row = start;
+  await watchRun(ctx, row.id);
   while (row.current_node !== null) {
     const name = row.current_node;
     if (row.node_results.length >= MAX_NODES) {

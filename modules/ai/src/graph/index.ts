@@ -7,9 +7,11 @@
 import type { Area } from '../area';
 import { graphModels } from './models';
 import { graphOperations } from './operations';
+import { watchJobs, watchOperations } from './watch';
 
 export const graphArea: Area = {
-  operations: graphOperations,
+  operations: { ...graphOperations, ...watchOperations },
+  jobs: watchJobs,
   models: graphModels,
   consumes: ['tools.call', 'tools.grant', 'orders.get', 'orders.list_ndr_cases', 'orders.resolve_ndr_case', 'orders.update_status', 'orders.cancel', 'orders.list_payments', 'orders.refund'],
 };

@@ -79,6 +79,7 @@ export const fraudReview: Flow = {
     },
     TakeAction: {
       kind: 'tool',
+      acts: true,
       async run(ctx, run) {
         const decision = (run.state.ReviewFraud?.decision ?? run.state.FraudDecision!.auto_action) as Outcome;
         const id = run.state.AssessOrder!.order_id as string;

@@ -92,6 +92,7 @@ export const ndrResolution: Flow = {
     },
     ExecuteAction: {
       kind: 'tool',
+      acts: true,
       async run(ctx, run) {
         const approval = run.state.ApproveAction;
         const action = (approval?.decision === 'override' ? approval.override_action : run.state.AnalyzeNDR!.action) as Action;

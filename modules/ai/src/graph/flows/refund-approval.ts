@@ -100,6 +100,7 @@ export const refundApproval: Flow = {
     },
     ProcessRefund: {
       kind: 'tool',
+      acts: true,
       async run(ctx, run) {
         const review = run.state.ApproveRefund;
         const decision = (review?.decision ?? run.state.RefundDecision!.decision) as Outcome;
