@@ -23,13 +23,17 @@ export function sniff(b: Uint8Array): AudioFormat | null {
   return null;
 }
 
-function wavMs(b: Uint8Array): number | null {
+/** The data chunk's declared size; a streamed WAV's placeholder (0 or 0xFFFFFFFF) means "to the end of the file". */
+function wavMs(b: Uint8Array, totalSize: number): number | null {
   let byteRate = 0;
   for (let i = 12; i + 8 <= b.length; ) {
     const id = ascii(b, i, 4);
     const size = u32le(b, i + 4);
     if (id === 'fmt ') byteRate = u32le(b, i + 16);
-    if (id === 'data') return byteRate > 0 ? Math.round((Math.min(size, b.length - i - 8) * 1000) / byteRate) : null;
+    if (id === 'data') {
+      const bytes = size === 0 || size === 0xffffffff ? totalSize - i - 8 : Math.min(size, totalSize - i - 8);
+      return byteRate > 0 ? Math.round((bytes * 1000) / byteRate) : null;
+    }
     i += 8 + size + (size % 2);
   }
   return null;
@@ -124,7 +128,7 @@ function webmMs(b: Uint8Array): number | null {
 export function durationMs(format: AudioFormat, head: Uint8Array, tail: Uint8Array, size: number): number | null {
   switch (format) {
     case 'wav':
-      return wavMs(head);
+      return wavMs(head, size);
     case 'flac':
       return flacMs(head);
     case 'opus':
