@@ -16,9 +16,10 @@ import { mergeAreas } from './area';
 import { graphArea } from './graph';
 import { permissions } from './permissions';
 import { providersArea } from './providers';
+import { speechArea } from './speech';
 import { translateArea } from './translate';
 
-const merged = mergeAreas([providersArea, translateArea, agentArea, graphArea]);
+const merged = mergeAreas([providersArea, speechArea, translateArea, agentArea, graphArea]);
 
 export default defineModule({
   name: 'ai',

@@ -88,7 +88,7 @@ describe('spec 2, AI configuration: vendora_compatible (chat-completions protoco
 
   it('the stand-in serves embeddings too', async () => {
     const res = await fetch(`${a.url}/v1/embeddings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'emb', input: ['abc'] }) });
-    expect((await res.json()).data[0].embedding).toHaveLength(3);
+    expect(((await res.json()) as { data: Array<{ embedding: number[] }> }).data[0]!.embedding).toHaveLength(3);
   });
 });
 

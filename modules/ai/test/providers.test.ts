@@ -145,6 +145,39 @@ describe('spec 2, AI configuration: General settings — the fallback answers wh
   });
 });
 
+describe('credentials saved at the same time for different providers all survive (one secret per kind, written under a row lock)', () => {
+  it('six concurrent saves: each provider then calls its vendor with its own key', async () => {
+    const ids = ['c1', 'c2', 'c3', 'c4', 'c5', 'c6'];
+    for (const id of ids) expect((await host.request('POST', '/ai/providers', { id, name: id, type: 'vendorb', base_url: b.url, models: ['m'] })).status).toBe(201);
+    const saves = await Promise.all(ids.map((id) => host.request('PUT', `/ai/providers/${id}/credentials`, { api_key: `key-of-${id}-000000000000` })));
+    expect(saves.map((r) => r.status)).toEqual(ids.map(() => 200));
+    for (const id of ids) {
+      b.requests.length = 0;
+      expect((await host.request('POST', `/ai/providers/${id}/test`)).body.data.success).toBe(true);
+      expect(b.requests[0]!.headers['x-api-key']).toBe(`key-of-${id}-000000000000`);
+    }
+    // Deleting one removes its key only.
+    expect((await host.request('DELETE', '/ai/providers/c3')).status).toBe(200);
+    b.requests.length = 0;
+    await host.request('POST', '/ai/providers/c4/test');
+    expect(b.requests[0]!.headers['x-api-key']).toBe('key-of-c4-000000000000');
+    expect((await host.request('DELETE', '/ai/providers/alpha')).status).toBe(409);
+  });
+});
+
+describe('spec 2, Which provider is needed: embeddings need a vendora_compatible provider', () => {
+  it('ai.embed answers from the vendora provider; with it failing, the vendorb fallback is skipped with its reason', async () => {
+    const res = await host.call<{ embeddings: number[][]; provider: string }>('ai.embed', { input: ['red shoes', 'blue'], feature: 'search' });
+    expect(res).toMatchObject({ provider: 'alpha', embeddings: [[9, 0.5, -0.5], [4, 0.5, -0.5]] });
+    expect(a.requests[0]).toMatchObject({ path: '/v1/embeddings', body: { input: ['red shoes', 'blue'] } });
+    a.script({ status: 500 });
+    await expect(host.call('ai.embed', { input: ['x'] })).rejects.toMatchObject({
+      code: 'AI_PROVIDERS_FAILED',
+      details: { attempts: [{ provider: 'alpha', reason: 'HTTP 500: stand-in error 500' }, { provider: 'beta', reason: 'vendorb providers have no embeddings' }] },
+    });
+  });
+});
+
 describe('spec 2, Authentication 3: ai.view reads, ai.configure changes', () => {
   it('a member with ai.view only can read and translate but not configure', async () => {
     const token = await memberWith(host, 'ai-viewer', ['ai.view']);

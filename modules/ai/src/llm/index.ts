@@ -8,12 +8,14 @@
  * error, a timeout or a rate limit against the tenant's fallback (spec 2, AI configuration: General
  * settings); the result names the provider that answered. Both failing → 502 AI_PROVIDERS_FAILED
  * with both reasons. Usage (tokens, cost) is recorded per feature when tracking is on.
+ * `embed(ctx, {feature, input: [text]})` gives embeddings (vendora_compatible providers only).
  */
 import type { HandlerContext } from '../../../../sdk';
 import { complete } from './client';
 import type { ChatRequest, ChatResult, ChatStreamEvent } from './types';
 
 export type { ChatMessage, ChatRequest, ChatResult, ChatStreamEvent, ToolCall, ToolSpec, Usage } from './types';
+export { embed, type EmbedRequest, type EmbedResult } from './embeddings';
 
 export function chat(ctx: HandlerContext, request: ChatRequest): Promise<ChatResult> {
   return complete(ctx, request, null);

@@ -7,12 +7,13 @@
  *   a.script({ status: 429 }, { text: 'hi' });   // the first call is rate limited, the second answers
  *   a.script({ toolCalls: [{ name: 'orders_get', arguments: { id: '1' } }] });
  *   const b = await startVendorB();              // Messages API style (Anthropic), typed SSE events
- *   const g = await startSpeechStandIn();        // Google-style JSON speech: text:synthesize, speech:recognize
+ *   const g = await startSpeechStandIn();        // Google-style JSON speech: /v1/text:synthesize, /v1/speech:recognize
  *
  * A reply may also be a function of the request's body, e.g. to answer with what it was sent.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { flac, mp3, opus, wav } from './audio-samples';
 
 export interface Recorded {
   method: string;
@@ -27,7 +28,9 @@ export type Reply =
   /** An exact body (e.g. a half-finished stream); content type JSON unless `stream`. */
   | { raw: string; stream?: boolean }
   /** Holds the answer this long first (timeouts). */
-  | { delayMs: number; then: Reply };
+  | { delayMs: number; then: Reply }
+  /** Speech stand-in: exactly these audio bytes. */
+  | { audio: Buffer };
 
 type Scripted = Reply | ((body: any) => Reply); // eslint-disable-line @typescript-eslint/no-explicit-any -- the vendor request under test
 
@@ -186,4 +189,28 @@ export function lastUserText(body: { messages: Array<{ role: string; content: un
 /** The system prompt of a vendor request (either protocol). */
 export function systemText(body: { system?: string; messages: Array<{ role: string; content: unknown }> }): string {
   return body.system ?? body.messages.filter((m) => m.role === 'system').map((m) => String(m.content)).join('\n');
+}
+
+/**
+ * json_base64 speech (after Google Cloud Text-to-Speech and Speech-to-Text):
+ * POST /v1/text:synthesize {input: {text}, voice, audioConfig: {audioEncoding}} → {audioContent}, a
+ * file of 100 ms per character of text in the encoding asked for (a `{audio}` reply sends exactly
+ * those bytes); POST /v1/speech:recognize {config, audio: {content}} → {results: [{alternatives:
+ * [{transcript, confidence}]}]}, the transcript saying how many bytes it heard (or a `{text}` reply's).
+ */
+export function startSpeechStandIn(defaultReply: Scripted = { text: '' }): Promise<StandIn> {
+  return serve((res, reply, body, path) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    if (path.startsWith('/v1/text:synthesize')) {
+      const given = (reply as { audio?: Buffer }).audio;
+      const ms = String(body.input?.text ?? '').length * 100;
+      const make: Record<string, () => Buffer> = { LINEAR16: () => wav(ms), MP3: () => mp3(Math.max(1, Math.round(ms / 26.122))), OGG_OPUS: () => opus(ms), FLAC: () => flac(ms) };
+      const audio = given ?? make[body.audioConfig?.audioEncoding]?.() ?? Buffer.alloc(0);
+      res.end(JSON.stringify({ audioContent: audio.toString('base64') }));
+      return;
+    }
+    const heard = Buffer.from(String(body.audio?.content ?? ''), 'base64').length;
+    const text = (reply as { text?: string }).text || `heard ${heard} bytes of ${body.config?.encoding}`;
+    res.end(JSON.stringify({ results: [{ alternatives: [{ transcript: text, confidence: 0.93 }], languageCode: body.config?.languageCode ?? 'en-US' }] }));
+  }, defaultReply);
 }
