@@ -32,11 +32,11 @@ describe('spec 2 Graph flows: ndr_resolution', () => {
     expect(await ndrCase(order.id)).toMatchObject({ action: 'reattempt', resolved_at: expect.any(String) });
   });
 
-  it('CONTACT changes nothing in orders', async () => {
+  it.each(['CONTACT', 'ESCALATE'])('%s changes nothing in orders', async (action) => {
     const order = await orderWithNdr(host);
-    answer({ action: 'CONTACT', confidence: 0.85, reasoning: 'Address unclear.' });
+    answer({ action, confidence: 0.85, reasoning: 'Address unclear.' });
     const res = await run('ndr_resolution', { order_id: order.id, ndr_reason: 'address incomplete' });
-    expect(res.body).toMatchObject({ status: 'completed', final_output: { outcome: 'CONTACT', executed: false } });
+    expect(res.body).toMatchObject({ status: 'completed', final_output: { outcome: action, executed: false } });
     expect(await ndrCase(order.id)).toMatchObject({ action: null, resolved_at: null });
   });
 
@@ -114,7 +114,7 @@ describe('spec 2 Graph flows: fraud_review', () => {
     if (band === 'high') expect(res.body.human_input_prompt).toContain('on hold');
   });
 
-  it('a reviewer\'s CANCEL cancels the order; HOLD leaves it as it is', async () => {
+  it('a reviewer\'s CANCEL cancels the order; HOLD leaves it as it is; APPROVE confirms it', async () => {
     const a = await createOrder(host, '500.00', { status: 'pending' });
     answer({ risk_score: 0.9, signals: ['mismatched address'] });
     const pa = await run('fraud_review', { order_id: a.id });
@@ -125,6 +125,10 @@ describe('spec 2 Graph flows: fraud_review', () => {
     const pb = await run('fraud_review', { order_id: b.id });
     expect((await resume(pb.body.run_id, { decision: 'HOLD' })).body.final_output).toMatchObject({ outcome: 'HOLD', order_status: 'pending' });
     expect((await host.request('GET', `/orders/${b.id}`)).body.status).toBe('pending');
+    const c = await createOrder(host, '500.00', { status: 'pending' });
+    answer({ risk_score: 0.4 });
+    const pc = await run('fraud_review', { order_id: c.id });
+    expect((await resume(pc.body.run_id, { decision: 'APPROVE' })).body.final_output).toMatchObject({ outcome: 'APPROVE', reviewed_by: 'human', order_status: 'confirmed' });
   });
 });
 
