@@ -88,6 +88,20 @@ export class AuthService {
     return principal;
   }
 
+  /**
+   * A user as a request of theirs would act in the tenant now, by the rule authenticate() applies:
+   * an active user with an active membership (its permissions), or a super admin (all); undefined
+   * otherwise. For work done later for a user who is not in the request (core/catalogs/acting-grants.ts).
+   */
+  async actingUser(tenantId: string, userId: number): Promise<{ user: UserRef; permissions: ReadonlySet<string> } | undefined> {
+    const row = await this.central.models.User.findByPk(userId);
+    if (!row || row.status !== 'active') return undefined;
+    const user: UserRef = { id: row.id, email: row.email, name: row.name, isSuperAdmin: row.is_super_admin };
+    const membership = await this.membership(tenantId, userId);
+    if (membership?.status === 'active') return { user, permissions: membership.permissions };
+    return user.isSuperAdmin ? { user, permissions: new Set(['*']) } : undefined;
+  }
+
   /** The user's membership in a tenant with its permission names (cached briefly). */
   async membership(tenantId: string, userId: number): Promise<MembershipInfo | undefined> {
     const key = `${tenantId}:${userId}`;

@@ -12,6 +12,7 @@ import type { Logger } from '../logger';
 import { registerCsvJobs, type Broadcast } from './csv-jobs';
 import { CsvStreams, type FetchPage } from './csv-stream';
 import { JobJournal } from './job-journal';
+import { registerUploadOperations } from './upload-operations';
 import { UploadStore } from './uploads';
 
 const SWEEP_EVERY_MS = 3600_000;
@@ -33,6 +34,7 @@ export function createBulk(deps: { dataDir: string; bus: Bus; queue: JobQueue; b
   const logger = deps.logger.child({ part: 'bulk' });
   const root = path.join(deps.dataDir, 'uploads');
   const uploads = new UploadStore(root);
+  registerUploadOperations(deps.bus, uploads);
   // Resuming jobs a dead in-process node left runs in the background (it logs its own failures).
   // The root logger: csv-jobs binds its own `part` (one `part` key per log line).
   void registerCsvJobs({ bus: deps.bus, queue: deps.queue, uploads, journal: new JobJournal(root), broadcast: deps.broadcast, logger: deps.logger });

@@ -7,6 +7,7 @@ import type { Bus } from '../bus/bus';
 import type { Cache, RateLimiter, RateLimitPolicy } from '../drivers';
 import type { Logger } from '../logger';
 import type { ModuleHost } from '../modules/module-host';
+import { registerAgentToolOperations, type AgentToolDeps } from './agent-tool-operations';
 import { registerAiToolRoutes } from './ai-tool-routes';
 import { ModuleParts, RingCatalogs, type ReleaseSource } from './ring-catalogs';
 import { ScreenDefinitions } from './screen-definitions';
@@ -26,6 +27,10 @@ export interface CatalogDeps {
   workflowRateLimit: RateLimitPolicy;
   screenDefinitionTtlSeconds: number;
   logger: Logger;
+  /** tools.call / tools.grant: acting for a user later (acting-grants.ts). */
+  grants: AgentToolDeps['grants'];
+  clock: AgentToolDeps['clock'];
+  actingUser: AgentToolDeps['actingUser'];
 }
 
 export interface Catalogs {
@@ -40,6 +45,7 @@ export async function createCatalogs(deps: CatalogDeps): Promise<Catalogs> {
   const rings = new RingCatalogs({ releases: deps.releases, parts, logger });
   await rings.start();
   const tenants = new TenantCatalogs({ rings, parts, modulesFor: (id) => deps.modules.modulesFor(id), isDevelopment: deps.isDevelopment, logger });
+  registerAgentToolOperations(deps.bus, { modules: deps.modules, grants: deps.grants, clock: deps.clock, actingUser: deps.actingUser });
   const call = userCalls(deps.bus);
   const definitions = new ScreenDefinitions({ cache: deps.cache, ttlSeconds: deps.screenDefinitionTtlSeconds, call });
   return {

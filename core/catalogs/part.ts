@@ -1,11 +1,12 @@
 /** The catalogs part (core/parts): screens, workflow nodes and AI tools the installed modules offer. */
 import { platformPart } from '../parts/platform-parts';
+import { ActingGrants } from './acting-grants';
 import { createCatalogs } from './index';
 
 export const catalogsPart = platformPart({
   id: 'catalogs',
-  deps: ['rings', 'kernel', 'drivers', 'config', 'logger'],
-  init: ({ rings, kernel, drivers, config, logger }) =>
+  deps: ['rings', 'kernel', 'drivers', 'config', 'logger', 'keys', 'auth', 'clock'],
+  init: ({ rings, kernel, drivers, config, logger, keys, auth, clock }) =>
     createCatalogs({
       releases: rings.service,
       modules: kernel.modules,
@@ -16,5 +17,8 @@ export const catalogsPart = platformPart({
       workflowRateLimit: config.workflowRateLimit,
       screenDefinitionTtlSeconds: config.screenDefinitionTtlSeconds,
       logger,
+      grants: new ActingGrants(keys, clock),
+      clock,
+      actingUser: (tenantId, userId) => auth.actingUser(tenantId, userId),
     }),
 });

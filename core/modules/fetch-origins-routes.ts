@@ -13,10 +13,10 @@ import { currentContext } from '../context';
 import type { CentralDb } from '../data/central-db';
 import { invalid } from '../errors';
 
-const MAX_ORIGINS = 50;
+export const MAX_ORIGINS = 50;
 
 /** `https://Api.Vendor.example/` → `https://api.vendor.example`; anything that is not an origin → an error message. */
-function toOrigin(value: unknown): string | { error: string } {
+export function toOrigin(value: unknown): string | { error: string } {
   if (typeof value !== 'string') return { error: 'must be a string' };
   let url: URL;
   try {
@@ -41,14 +41,17 @@ function readOrigins(body: unknown): string[] {
   return [...new Set(origins as string[])];
 }
 
+/** The tenant's configured origins. */
+export async function fetchOriginsOf(central: CentralDb, tenantId: string): Promise<string[]> {
+  const tenant = await central.models.Tenant.findByPk(tenantId, { attributes: ['settings'] });
+  const list = (tenant?.settings as { modules?: { fetch_origins?: unknown } } | undefined)?.modules?.fetch_origins;
+  return Array.isArray(list) ? list.filter((o): o is string => typeof o === 'string') : [];
+}
+
 export function registerFetchOriginRoutes(api: Router, deps: { central: CentralDb; authenticated: RequestHandler }): void {
   const manage = requirePermission('modules.manage');
   const tenantId = () => currentContext()!.tenant!.id;
-  const current = async (id: string): Promise<string[]> => {
-    const tenant = await deps.central.models.Tenant.findByPk(id, { attributes: ['settings'] });
-    const list = (tenant?.settings as { modules?: { fetch_origins?: unknown } } | undefined)?.modules?.fetch_origins;
-    return Array.isArray(list) ? list.filter((o): o is string => typeof o === 'string') : [];
-  };
+  const current = (id: string) => fetchOriginsOf(deps.central, id);
 
   api.get('/modules/fetch-origins', deps.authenticated, manage, async (_req, res) => {
     res.json({ fetch_origins: await current(tenantId()) });

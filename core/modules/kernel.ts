@@ -30,6 +30,7 @@ import { ModuleScheduler } from './module-scheduler';
 import type { AppKeys } from '../accounts/app-key';
 import { ModuleSecrets } from '../secrets/module-secrets';
 import { registerSecretOperations } from '../secrets/secret-operations';
+import { registerFetchOriginOperations } from './fetch-origin-operations';
 import { ModuleJobs } from './module-jobs';
 import { ModuleJobStore } from './module-job-store';
 
@@ -121,6 +122,8 @@ export async function createModuleKernel(deps: {
   registerViewOperations(bus, moduleData);
   const secrets = new ModuleSecrets({ central, keys: deps.keys, clock, logger });
   registerSecretOperations(bus, { store: secrets, modules });
+  // This node sees an added origin at once; others within the cache's 30 seconds.
+  registerFetchOriginOperations(bus, { central, changed: (tenantId) => access.delete(tenantId) });
 
   // Module subscribers run as the subscribing module, for the tenant the event happened in.
   events.start(async (alias, envelope) => {

@@ -55,11 +55,20 @@ export const PLATFORM_PATH_AREAS: ReadonlySet<string> = new Set([
   'workflow-nodes',
 ]);
 
-/** Why a module may not declare a route at `path`, or null when it may. */
-export function platformPathProblem(path: string): string | null {
+/**
+ * Areas the platform shares with the module of the same name: the platform serves a few exact
+ * paths there (GET /ai/agent/tools, mounted first, so it always wins), the module everything else
+ * (spec 2's /ai endpoints). No other module may use them.
+ */
+export const MODULE_SHARED_AREAS: ReadonlySet<string> = new Set(['ai']);
+
+/** Why module `alias` may not declare a route at `path`, or null when it may. */
+export function platformPathProblem(path: string, alias?: string): string | null {
   const first = segments(path)[0] ?? '';
   if (isParam(first)) return `must start with a fixed word, not the parameter ${first}: it would also match the platform's routes and every other module's`;
-  if (PLATFORM_PATH_AREAS.has(first.toLowerCase())) return `/${first} belongs to the platform's own routes; choose a path of the module's own`;
+  const area = first.toLowerCase();
+  if (MODULE_SHARED_AREAS.has(area) && alias === area) return null;
+  if (PLATFORM_PATH_AREAS.has(area)) return `/${first} belongs to the platform's own routes; choose a path of the module's own`;
   return null;
 }
 

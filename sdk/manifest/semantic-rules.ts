@@ -134,7 +134,7 @@ function checkRoutes(doc: Obj, s: Scope) {
     }
     const path = str(at(route, 'path'));
     if (!path) return;
-    const reserved = platformPathProblem(path);
+    const reserved = platformPathProblem(path, s.alias);
     if (reserved) s.report(`${p}/path`, reserved);
     checkPathParams(s, p, method, path, seen);
   });

@@ -244,6 +244,20 @@ describe('issue 3 item 1: operation names are <own alias>.<method>', () => {
     ]);
   });
 
+  it('shares /ai with the module named ai only: spec 2\'s /ai endpoints are a module\'s, GET /ai/agent/tools stays the platform\'s', () => {
+    const m = base();
+    m.http.routes.push({ method: 'POST', path: '/ai/translate', operation: 'orders.get' });
+    expect(errorsOf(m)).toEqual([{ pointer: '/http/routes/1/path', message: "/ai belongs to the platform's own routes; choose a path of the module's own" }]);
+    const ai = {
+      name: 'ai',
+      version: '1.0.0',
+      compatibility: { platform: '^2.0.0' },
+      api: { provides: [{ name: 'ai.translate', description: 'd', input: { type: 'object' }, output: { type: 'object' } }] },
+      http: { routes: [{ method: 'POST', path: '/ai/translate', operation: 'ai.translate' }, { method: 'GET', path: '/auth/x', operation: 'ai.translate' }] },
+    };
+    expect(errorsOf(ai)).toEqual([{ pointer: '/http/routes/1/path', message: "/auth belongs to the platform's own routes; choose a path of the module's own" }]);
+  });
+
   it('checks bulk file routes (issue 9): uploads take a body and a user, a route takes or gives a file, pages come from own operations', () => {
     const m = base();
     const upload = { field: 'file', max_bytes: 1000, accept: ['text/csv'] };

@@ -18,6 +18,7 @@ import type { JobInfo } from '../runtime/jobs';
 import { EVENTS_QUEUE, deliveryJobId } from '../../core/bus/events';
 import { backoffDelay } from '../../core/drivers/queue/schedule';
 import { buildModule } from '../build/build-module';
+import { createLogger } from '../../core/logger';
 import { bootTestPlatform } from './boot';
 import { inviteAndJoin } from './members';
 import { startSmtpSink } from './smtp-sink';
@@ -31,6 +32,8 @@ export interface TestHostOptions {
   build?: boolean;
   /** Extra environment settings for the platform (see the README's table). */
   env?: Record<string, string>;
+  /** Keep every log line the platform writes, at debug level, for logLines() (e.g. to check no secret is ever logged). */
+  captureLogs?: boolean;
   /**
    * Send mail over SMTP to a real SMTP server the host starts on 127.0.0.1, instead of writing it to
    * the outbox: for a test of the mail transport itself. inbox() reads either.
@@ -149,6 +152,10 @@ export interface TestHost {
   arrange<T>(fn: (sql: SqlRunner) => Promise<T>): Promise<T>;
   /** How many times the sandbox ran the handler of `operation` on this host so far. */
   handlerCalls(operation: string): number;
+  /** The platform's log lines so far (JSON, one per line): only with `captureLogs`, else empty. */
+  logLines(): string[];
+  /** The tenant's audit rows so far (bus calls and admin actions), oldest first, pending ones flushed first. */
+  auditRows(): Promise<Array<{ actor_type: string; actor_id: string | null; action: string; target: string | null; status: string; details: unknown }>>;
   close(): Promise<void>;
 }
 
@@ -172,8 +179,10 @@ export async function createTestHost(opts: TestHostOptions): Promise<TestHost> {
   const dirs = [...(opts.withModules ?? []), opts.modulePath].map((d) => path.resolve(d));
   if (opts.build !== false) for (const dir of dirs) await buildModule(dir);
   const smtp = opts.smtp ? await startSmtpSink() : undefined;
+  const lines: string[] = [];
   const booted = await bootTestPlatform({
     prefix: 'mandi_th',
+    ...(opts.captureLogs ? { logger: createLogger('debug', { write: (line: string) => void lines.push(line) }) } : {}),
     // A handler that fails is retried within a second or two, not half a minute.
     env: { EVENT_RETRY_BACKOFF_MS: '100', ...(smtp ? { SMTP_URL: smtp.url } : {}), ...opts.env },
   }).catch(async (err) => {
@@ -330,6 +339,14 @@ export async function createTestHost(opts: TestHostOptions): Promise<TestHost> {
         ),
       arrange: (fn) => platform.tenantDbs.with(tenantId, (db) => db.transaction((transaction) => fn(runner(db, transaction)))),
       handlerCalls: (operation) => platform.kernel.sandboxTimings.snapshot()[operation]?.calls ?? 0,
+      logLines: () => lines.slice(),
+      auditRows: async () => {
+        await platform.kernel.audit.flush();
+        return platform.central.sequelize.query(
+          'SELECT actor_type, actor_id, action, target, status, details FROM audit_log WHERE tenant_id = $1 ORDER BY id',
+          { bind: [tenantId], type: QueryTypes.SELECT },
+        );
+      },
       close,
     };
   } catch (err) {

@@ -1,0 +1,123 @@
+/**
+ * The agent's tool-calling loop (spec 2, Agent; README "Agent"): the model answers or asks for tools;
+ * each tool runs through the bus as the user (./tools.ts) and its result goes back to the model as a
+ * `role: tool` message carrying the call's id; then the model is asked again, until it answers
+ * without tools, MAX_ROUNDS model calls have been made, or the chat has used MAX_CHAT_TOKENS.
+ * Streamed, the same loop reports text deltas and tool calls and results as they happen.
+ */
+import Decimal from 'decimal.js';
+import type { HandlerContext } from '../../../../sdk';
+import { chat, chatStream, type ChatMessage, type ChatResult, type ChatStreamEvent } from '../llm';
+import { loadConversation, saveConversation } from './memory';
+import { roleFor, type Role } from './roles';
+import { allowedBy, runTool, toolSpec, userTools } from './tools';
+
+/** Model calls per chat message: a tool chain longer than this is a loop. */
+export const MAX_ROUNDS = 6;
+/** Tokens (in and out, all rounds) one chat message may use. */
+export const MAX_CHAT_TOKENS = 32_000;
+/** A tool result is cut to this many characters before it goes to the model. */
+const MAX_TOOL_RESULT_CHARS = 16_000;
+
+export interface ChatInput {
+  message: string;
+  role?: string;
+  conversation_id?: string;
+}
+
+export interface ToolCallRecord {
+  name: string;
+  input: unknown;
+  output?: unknown;
+  error?: { code: string; message: string };
+}
+
+export interface ChatAnswer {
+  message: string;
+  tool_calls: ToolCallRecord[];
+  usage: { input_tokens: number; output_tokens: number; total_tokens: number; cost: string };
+  provider: string;
+  model: string;
+  conversation_id: string;
+  role: string;
+  /** Why the loop ended: the model answered (`answered`), or a cap stopped it. */
+  stop_reason: 'answered' | 'max_rounds' | 'max_tokens';
+}
+
+/** What a streamed chat reports besides the final answer. */
+export type AgentEvent = ChatStreamEvent | { type: 'tool_result'; id: string; name: string; output?: unknown; error?: ToolCallRecord['error'] };
+
+const systemPrompt = (role: Role, tenantName: string) => role.system_prompt.split('{{tenant_name}}').join(tenantName);
+
+/**
+ * The tenant's name for {{tenant_name}}, kept a minute in this tenant's sandbox context (module
+ * globals are per tenant): a renamed tenant shows in prompts within a minute, and a chat does not
+ * pay two central-database reads for it.
+ */
+const TENANT_NAME_TTL_MS = 60_000;
+const tenantNames = new Map<string, { name: string; at: number }>();
+async function tenantName(ctx: HandlerContext): Promise<string> {
+  const cached = tenantNames.get(ctx.tenantId);
+  if (cached && ctx.host.now() - cached.at < TENANT_NAME_TTL_MS) return cached.name;
+  const { name } = await ctx.host.call<{ name: string }>('platform.get_tenant', {});
+  tenantNames.set(ctx.tenantId, { name, at: ctx.host.now() });
+  return name;
+}
+
+export async function runChat(ctx: HandlerContext, input: ChatInput, onEvent: ((e: AgentEvent) => Promise<void>) | null): Promise<ChatAnswer> {
+  // Independent reads at once: one round trip's wait instead of four.
+  const [role, conversation, userToolList, tenant] = await Promise.all([roleFor(ctx, input.role), loadConversation(ctx, input.conversation_id), userTools(ctx), tenantName(ctx)]);
+  const tools = allowedBy(userToolList, role.allowed_tools);
+  const offered = new Set(tools.map((t) => t.name));
+  const history: ChatMessage[] = [...conversation.messages, { role: 'user', content: input.message }];
+  const calls: ToolCallRecord[] = [];
+  const usage = { input_tokens: 0, output_tokens: 0, total_tokens: 0, cost: new Decimal(0) };
+  let last: ChatResult | undefined;
+  let stop: ChatAnswer['stop_reason'] = 'max_rounds';
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const request = {
+      feature: 'agent',
+      messages: [{ role: 'system' as const, content: systemPrompt(role, tenant) }, ...history],
+      ...(tools.length > 0 ? { tools: tools.map(toolSpec) } : {}),
+      temperature: role.temperature,
+      max_tokens: role.max_tokens,
+      provider_id: role.provider_id,
+    };
+    last = onEvent ? await chatStream(ctx, request, onEvent) : await chat(ctx, request);
+    usage.input_tokens += last.usage.input_tokens;
+    usage.output_tokens += last.usage.output_tokens;
+    usage.total_tokens += last.usage.total_tokens;
+    usage.cost = usage.cost.plus(last.usage.cost || '0');
+    const asked = last.message.tool_calls ?? [];
+    history.push({ role: 'assistant', content: last.message.content, ...(asked.length > 0 ? { tool_calls: asked } : {}) });
+    if (asked.length === 0) {
+      stop = 'answered';
+      break;
+    }
+    for (const call of asked) {
+      // A tool the role does not offer is refused here; tools.call refuses what the user may not do.
+      const result = offered.has(call.name)
+        ? await runTool(ctx, call.name, call.arguments)
+        : { error: { code: 'TOOL_NOT_ALLOWED', message: `The tool "${call.name}" is not offered to the role "${role.id}".` } };
+      calls.push({ name: call.name, input: call.arguments, ...result });
+      if (onEvent) await onEvent({ type: 'tool_result', id: call.id, name: call.name, ...result });
+      history.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(result).slice(0, MAX_TOOL_RESULT_CHARS) });
+    }
+    if (usage.total_tokens >= MAX_CHAT_TOKENS) {
+      stop = 'max_tokens';
+      break;
+    }
+  }
+  const answer = stop === 'answered' ? (last!.message.content ?? '') : `I stopped before finishing: this request needed more than ${stop === 'max_rounds' ? `${MAX_ROUNDS} model calls` : `${MAX_CHAT_TOKENS} tokens`}.`;
+  const conversationId = await saveConversation(ctx, conversation.id, role.id, history);
+  return {
+    message: answer,
+    tool_calls: calls,
+    usage: { ...usage, cost: usage.cost.toFixed() },
+    provider: last!.provider,
+    model: last!.model,
+    conversation_id: conversationId,
+    role: role.id,
+    stop_reason: stop,
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * ai: the AI features of spec 2 as a first-party sandboxed module. Vendors are reached only through
+ * host.fetch (origins added for the tenant when an admin configures a provider) with API keys in
+ * the module's secrets (write-only; responses carry hints only). Each area declares its own
+ * operations and models; this file assembles them:
+ *   providers   language-model, speech-to-text and text-to-speech providers, presets, config, usage
+ *   speech      text-to-speech synthesis (JSON and streamed), voices, speech-to-text transcription
+ *   translate   translate, batch, detect, languages, config
+ *   agent       roles, tools, chat (owned by the agent work, see src/agent/index.ts)
+ *   graph       graph flows (owned by the agent work, see src/graph/index.ts)
+ * Language models are called through src/llm (chat, chatStream) only.
+ */
+import { defineModule } from '../../../sdk';
+import { agentArea } from './agent';
+import { mergeAreas } from './area';
+import { graphArea } from './graph';
+import { permissions } from './permissions';
+import { providersArea } from './providers';
+import { speechArea } from './speech';
+import { translateArea } from './translate';
+
+const merged = mergeAreas([providersArea, speechArea, translateArea, agentArea, graphArea]);
+
+export default defineModule({
+  name: 'ai',
+  version: '1.0.0',
+  description:
+    'AI features (spec 2): language-model, speech-to-text and text-to-speech providers with default and fallback, usage tracking, speech synthesis and transcription, translation, agent chat with role-scoped tools, graph flows with human approval.',
+  compatibility: { platform: '^2.0.0' },
+  main: 'dist/index.js',
+  operations: merged.operations,
+  ...(merged.consumes.length > 0 ? { consumes: merged.consumes } : {}),
+  permissions: [...permissions, ...merged.permissions],
+  ...(merged.secrets.length > 0 ? { secrets: merged.secrets } : {}),
+  ...(Object.keys(merged.jobs).length > 0 ? { jobs: merged.jobs } : {}),
+  data: { models: merged.models },
+  limits: { memory_mb: 64, timeout_ms: 30000 },
+});

@@ -1,0 +1,17 @@
+/**
+ * Usage tracking (spec 2, AI configuration: tracking settings): one Usage row per completion while
+ * the tenant's tracking is on, with tokens and cost. Cost = tokens / 1000 × the provider's price per
+ * 1,000 tokens, in decimal (never floats); no price set means cost 0.
+ */
+import Decimal from 'decimal.js';
+import type { HandlerContext } from '../../../../sdk';
+import type { LlmProviderRow } from '../providers/store';
+
+export function costOf(provider: Pick<LlmProviderRow, 'input_cost_per_1k' | 'output_cost_per_1k'>, input: number, output: number): string {
+  const price = (p: string | null) => new Decimal(p ?? 0);
+  return price(provider.input_cost_per_1k).times(input).plus(price(provider.output_cost_per_1k).times(output)).dividedBy(1000).toDecimalPlaces(6).toFixed();
+}
+
+export async function recordUsage(ctx: HandlerContext, row: { feature: string; provider: string; model: string; input_tokens: number; output_tokens: number; cost: string }): Promise<void> {
+  await ctx.host.db.create('Usage', { ...row, created_at: new Date(ctx.host.now()).toISOString() });
+}

@@ -1,0 +1,118 @@
+/**
+ * Speech-to-text of an upload (spec 2, Limits: audio input at most 25 MB and 5 minutes, formats m4a,
+ * mp3, wav, webm, ogg, flac, mp4, 16 kHz mono), through the json_base64 protocol after Google Cloud
+ * Speech-to-Text: POST {base_url}/v1/speech:recognize with `x-goog-api-key`, {config: {encoding,
+ * sampleRateHertz, audioChannelCount, languageCode, model}, audio: {content: base64}} →
+ * {results: [{alternatives: [{transcript, confidence}]}]}. The host keeps the file (files.read_upload
+ * hands it over in pieces); its format is read from its bytes, its duration from its container.
+ * Audio goes inline in JSON, so json_base64 providers take at most 5 MB of it (the host's 8 MB per
+ * crossing, in base64): a larger file within the spec's 25 MB gets a 422 saying so.
+ */
+import type { HandlerContext } from '../../../../sdk';
+import { AiError, invalid, providersFailed } from '../errors';
+import { httpReason, scrub } from '../llm/vendor-error';
+import { fromBase64, toBase64 } from './base64';
+import { durationMs, sniff, type AudioFormat } from './duration';
+import { readWav, TARGET_RATE, toMono16k, wavOf } from './pcm';
+import { speechChain, type SpeechConnection } from './store';
+
+export const STT_FORMATS = ['m4a', 'mp3', 'wav', 'webm', 'ogg', 'flac', 'mp4'] as const;
+export const MAX_AUDIO_BYTES = 25 * 1024 * 1024;
+export const MAX_AUDIO_MS = 5 * 60 * 1000;
+export const MAX_INLINE_BYTES = 5 * 1024 * 1024;
+const PIECE = 1024 * 1024;
+const PROBE = 64 * 1024;
+
+export interface UploadRef {
+  id: string;
+  filename: string;
+  size: number;
+  content_type: string;
+}
+
+/** What the spec lists a container as (Ogg Opus is "ogg"). */
+const listedAs = (f: AudioFormat): (typeof STT_FORMATS)[number] => (f === 'opus' ? 'ogg' : f);
+const ENCODING: Record<AudioFormat, string> = { wav: 'LINEAR16', flac: 'FLAC', opus: 'OGG_OPUS', ogg: 'OGG_OPUS', webm: 'WEBM_OPUS', mp3: 'MP3', m4a: 'MP4', mp4: 'MP4' };
+
+async function read(ctx: HandlerContext, id: string, offset: number, length: number): Promise<Uint8Array> {
+  const piece = await ctx.host.call<{ data: string }>('files.read_upload', { upload_id: id, offset, length });
+  return fromBase64(piece.data) ?? new Uint8Array(0);
+}
+
+async function readAll(ctx: HandlerContext, upload: UploadRef): Promise<Uint8Array> {
+  const out = new Uint8Array(upload.size);
+  for (let offset = 0; offset < upload.size; offset += PIECE) out.set(await read(ctx, upload.id, offset, Math.min(PIECE, upload.size - offset)), offset);
+  return out;
+}
+
+const unprocessable = (field: string, message: string, extra: Record<string, unknown> = {}) =>
+  new AiError('AUDIO_REJECTED', message, { status: 422, errors: { [field]: [message] }, ...extra });
+
+/** Checks the spec's limits from the file's own bytes; answers its format and duration (null when the container does not say). */
+export async function inspect(ctx: HandlerContext, upload: UploadRef): Promise<{ format: AudioFormat; duration_ms: number | null }> {
+  if (upload.size > MAX_AUDIO_BYTES) throw unprocessable('file', `The audio file is ${upload.size} bytes; the most is 25 MB.`);
+  const head = await read(ctx, upload.id, 0, Math.min(PROBE, upload.size));
+  const format = sniff(head);
+  if (!format) throw unprocessable('file', `"${upload.filename}" is not audio in a supported format; send one of ${STT_FORMATS.join(', ')}.`, { formats: STT_FORMATS });
+  const tail = upload.size > PROBE ? await read(ctx, upload.id, upload.size - PROBE, PROBE) : head;
+  const duration = durationMs(format, head, tail, upload.size);
+  if (duration !== null && duration > MAX_AUDIO_MS) throw unprocessable('file', `The audio is ${Math.round(duration / 1000)} seconds long; the most is 5 minutes.`, { duration_ms: duration });
+  return { format, duration_ms: duration };
+}
+
+async function recognize(ctx: HandlerContext, conn: SpeechConnection, audio: Uint8Array, config: Record<string, unknown>): Promise<{ ok: true; text: string; confidence: number | null } | { ok: false; reason: string }> {
+  const url = `${conn.provider.base_url.replace(/\/+$/, '')}/v1/speech:recognize`;
+  let res;
+  try {
+    res = await ctx.host.fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-goog-api-key': conn.api_key },
+      body: JSON.stringify({ config: { ...config, model: conn.model }, audio: { content: toBase64(audio) } }),
+    });
+  } catch (err) {
+    return { ok: false, reason: scrub((err as Error).message, conn.api_key) };
+  }
+  if (res.status >= 400) {
+    let message: string | null = null;
+    try {
+      const e = (JSON.parse(res.body) as { error?: { message?: unknown } }).error?.message;
+      message = typeof e === 'string' ? e : null;
+    } catch {
+      /* not JSON */
+    }
+    return { ok: false, reason: httpReason(res.status, message, conn.api_key) };
+  }
+  try {
+    const results = (JSON.parse(res.body) as { results?: Array<{ alternatives?: Array<{ transcript?: string; confidence?: number }> }> }).results ?? [];
+    const best = results.map((r) => r.alternatives?.[0]).filter((a) => a && typeof a.transcript === 'string');
+    const confidences = best.map((a) => a!.confidence).filter((c): c is number => typeof c === 'number');
+    return { ok: true, text: best.map((a) => a!.transcript!.trim()).join(' ').trim(), confidence: confidences.length ? confidences.reduce((x, y) => x + y, 0) / confidences.length : null };
+  } catch {
+    return { ok: false, reason: 'unreadable answer: not JSON' };
+  }
+}
+
+export async function transcribe(ctx: HandlerContext, upload: UploadRef, language: string) {
+  const { format, duration_ms } = await inspect(ctx, upload);
+  if (upload.size > MAX_INLINE_BYTES) throw unprocessable('file', `The audio file is ${upload.size} bytes; speech-to-text providers of the json_base64 protocol take at most 5 MB inline.`);
+  const { usable, skipped } = await speechChain(ctx, 'stt');
+  let audio = await readAll(ctx, upload);
+  let config: Record<string, unknown> = { encoding: ENCODING[format], languageCode: language };
+  if (format === 'wav') {
+    const pcm = readWav(audio);
+    const mono = pcm ? toMono16k(pcm) : null;
+    if (!pcm) throw invalid('file', 'The WAV file has no fmt or data chunk.');
+    if (mono) {
+      audio = wavOf(mono);
+      config = { ...config, sampleRateHertz: TARGET_RATE, audioChannelCount: 1 };
+    } else config = { ...config, sampleRateHertz: pcm.rate, audioChannelCount: pcm.channels };
+  }
+  const failures = [...skipped];
+  for (const conn of usable) {
+    const result = await recognize(ctx, conn, audio, config);
+    if (result.ok) return { text: result.text, confidence: result.confidence, language, format: listedAs(format), duration_ms, provider: conn.provider.id };
+    failures.push({ provider: conn.provider.id, reason: result.reason });
+    ctx.host.log.warn('STT provider failed', { provider: conn.provider.id, reason: result.reason });
+  }
+  throw providersFailed(failures);
+}

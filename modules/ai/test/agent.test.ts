@@ -1,0 +1,178 @@
+/**
+ * The agent (spec 2: Agent role, Tools, Tool discovery and permission enforcement, Endpoints AI:
+ * Agent, Authentication 3) over real HTTP, in the real sandbox, with a stand-in language model on
+ * 127.0.0.1 that scripts its turns and records what the module sent it.
+ */
+import type { TestHost } from '../../../sdk/testing';
+import { createOrder, memberWith, requestAs, startAiHost, type LlmStandIn } from './agent-support';
+
+let host: TestHost;
+let llm: LlmStandIn;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ host, llm, close } = await startAiHost());
+}, 120_000);
+afterAll(() => close?.());
+
+const chat = (body: Record<string, unknown>) => host.request('POST', '/ai/agent/chat', body);
+/** The last chat-completions request the module sent the vendor. */
+const lastRequest = () => llm.requests.filter((r) => r.url.endsWith('/chat/completions')).at(-1)!;
+const offeredTools = () => (lastRequest().body.tools ?? []).map((t: { function: { name: string } }) => t.function.name) as string[];
+
+describe('spec 2 Agent role: shipped roles, custom roles, the default role', () => {
+  it('lists the shipped roles with the spec\'s values and support as the default', async () => {
+    const res = await host.request('GET', '/ai/agent/roles');
+    expect(res.status).toBe(200);
+    expect(res.body.default_role).toBe('support');
+    const byId = Object.fromEntries(res.body.data.map((r: { id: string }) => [r.id, r]));
+    expect(byId.support).toMatchObject({ name: 'Customer Support', temperature: 0.3, max_tokens: 1024, allowed_tools: ['orders.get', 'orders.getStats', 'customers.*'], provider_id: null });
+    expect(byId.operations).toMatchObject({ name: 'Operations Assistant', temperature: 0.1, max_tokens: 2048, allowed_tools: ['orders.*'] });
+    expect(byId.analytics).toMatchObject({ name: 'Analytics Assistant', temperature: 0.2, max_tokens: 2048, allowed_tools: ['orders.getStats'] });
+  });
+
+  it('customises a shipped role, adds and deletes a custom one, sets the default; shipped roles cannot be deleted', async () => {
+    const custom = { name: 'Everything', system_prompt: 'You help {{tenant_name}}.', allowed_tools: ['*'], temperature: 0.5, max_tokens: 512 };
+    expect((await host.request('PUT', '/ai/agent/roles/everything', custom)).status).toBe(200);
+    const analytics = await host.request('PUT', '/ai/agent/roles/analytics', { ...custom, name: 'Numbers', allowed_tools: ['orders.getStats'] });
+    expect(analytics.body).toMatchObject({ id: 'analytics', name: 'Numbers' });
+    expect((await host.request('PUT', '/ai/agent/roles/default', { role_id: 'everything' })).body).toEqual({ default_role: 'everything' });
+    expect((await host.request('PUT', '/ai/agent/roles/default', { role_id: 'nobody' })).status).toBe(404);
+    const del = await host.request('DELETE', '/ai/agent/roles/support');
+    expect([del.status, del.body.code]).toEqual([409, 'ROLE_NOT_DELETABLE']);
+    expect((await host.request('PUT', '/ai/agent/roles/x', { ...custom, allowed_tools: ['orders..get'] })).status).toBe(422);
+    const list = await host.request('GET', '/ai/agent/roles');
+    expect(list.body.default_role).toBe('everything');
+    expect(list.body.data.find((r: { id: string }) => r.id === 'analytics').name).toBe('Numbers');
+    // Deleting the default role falls back to support.
+    expect((await host.request('DELETE', '/ai/agent/roles/everything')).status).toBe(200);
+    expect((await host.request('GET', '/ai/agent/roles')).body.default_role).toBe('support');
+    expect((await host.request('DELETE', '/ai/agent/roles/everything')).status).toBe(404);
+  });
+});
+
+describe('spec 2 Agent: the tool-calling loop through the bus', () => {
+  it('runs the tool the model asks for as the user, sends its result back as a tool message with the call id, and answers', async () => {
+    const order = await createOrder(host);
+    llm.script({ tool_calls: [{ id: 'call_get_1', name: 'orders.get', arguments: { id: order.id } }] }, { content: `Order ${order.order_number} is confirmed.` });
+    const res = await chat({ message: `What is the status of ${order.order_number}?`, role: 'operations' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      message: `Order ${order.order_number} is confirmed.`,
+      tool_calls: [{ name: 'orders.get', input: { id: order.id }, output: { id: order.id, order_number: order.order_number, status: 'confirmed' } }],
+      usage: { input_tokens: 40, output_tokens: 20, total_tokens: 60 },
+      provider: 'standin',
+      role: 'operations',
+      stop_reason: 'answered',
+    });
+    expect(res.body.conversation_id).toMatch(/^[0-9a-f-]{36}$/);
+    const second = lastRequest().body;
+    const toolMessage = second.messages.find((m: { role: string }) => m.role === 'tool');
+    expect(toolMessage.tool_call_id).toBe('call_get_1');
+    expect(JSON.parse(toolMessage.content).output.order_number).toBe(order.order_number);
+    expect(second.messages[0]).toMatchObject({ role: 'system' });
+    expect(second.messages[0].content).toContain('operations assistant of Test Organisation');
+    expect(second.temperature).toBe(0.1);
+  });
+
+  it('remembers the conversation for its user only, and another user cannot continue it', async () => {
+    llm.script({ content: 'First answer.' });
+    const first = await chat({ message: 'Remember the word mango.' });
+    llm.script({ content: 'Mango.' });
+    const again = await chat({ message: 'Which word?', conversation_id: first.body.conversation_id });
+    expect(again.body.conversation_id).toBe(first.body.conversation_id);
+    expect(lastRequest().body.messages.map((m: { content: string }) => m.content)).toEqual(expect.arrayContaining(['Remember the word mango.', 'First answer.', 'Which word?']));
+    const token = await memberWith(host, 'ai-viewer', ['ai.view']);
+    const stolen = await requestAs(host, token, 'POST', '/ai/agent/chat', { message: 'And?', conversation_id: first.body.conversation_id });
+    expect(stolen.status).toBe(404);
+  });
+
+  it('stops a model that keeps asking for tools after its round cap', async () => {
+    llm.script(...Array.from({ length: 6 }, () => ({ tool_calls: [{ name: 'orders.getStats', arguments: {} }] })));
+    const res = await chat({ message: 'Loop forever', role: 'analytics' });
+    expect(res.status).toBe(200);
+    expect(res.body.stop_reason).toBe('max_rounds');
+    expect(res.body.tool_calls).toHaveLength(6);
+  });
+});
+
+describe('spec 2 Tool discovery rules 2-3: the agent never does more than role ∩ user', () => {
+  it('a member without orders.view never sees an orders tool, even with role "*", and the model cannot call one', async () => {
+    await host.request('PUT', '/ai/agent/roles/all', { name: 'All', system_prompt: 'x', allowed_tools: ['*'], temperature: 0, max_tokens: 100 });
+    const token = await memberWith(host, 'ai-only', ['ai.view']);
+    const order = await createOrder(host);
+    llm.script({ tool_calls: [{ name: 'orders.update_status', arguments: { id: order.id, status: 'cancelled' } }] }, { content: 'Done.' });
+    const res = await requestAs(host, token, 'POST', '/ai/agent/chat', { message: 'Cancel it', role: 'all' });
+    expect(res.status).toBe(200);
+    expect(offeredTools().some((n) => n.startsWith('orders'))).toBe(false);
+    // A tool never offered keeps the vendor's name (the client maps back only the names it offered).
+    expect(res.body.tool_calls[0]).toMatchObject({ name: expect.stringMatching(/^orders[._]update_status$/), error: { code: 'TOOL_NOT_ALLOWED' } });
+    expect((await host.request('GET', `/orders/${order.id}`)).body.status).toBe('confirmed');
+  });
+
+  it('a member with orders.view gets the read tools but not those needing orders.manage; the role narrows further', async () => {
+    const token = await memberWith(host, 'ai-orders-viewer', ['ai.view', 'orders.view']);
+    await requestAs(host, token, 'POST', '/ai/agent/chat', { message: 'hi', role: 'all' });
+    expect(offeredTools()).toEqual(expect.arrayContaining(['orders_get', 'orders_getStats']));
+    expect(offeredTools()).not.toContain('orders_update_status');
+    await requestAs(host, token, 'POST', '/ai/agent/chat', { message: 'hi', role: 'analytics' });
+    expect(offeredTools()).toEqual(['orders_getStats']);
+  });
+
+  it('without ai.view the agent endpoints are refused (Authentication 3)', async () => {
+    const token = await memberWith(host, 'no-ai', ['orders.view']);
+    expect((await requestAs(host, token, 'POST', '/ai/agent/chat', { message: 'hi' })).status).toBe(403);
+    expect((await requestAs(host, token, 'GET', '/ai/agent/roles')).status).toBe(403);
+    const viewer = await memberWith(host, 'ai-view-only', ['ai.view']);
+    expect((await requestAs(host, viewer, 'PUT', '/ai/agent/roles/default', { role_id: 'support' })).status).toBe(403);
+  });
+});
+
+describe('spec 2 Agent: /ai/agent/chat/stream', () => {
+  it('streams tokens, the tool call and its result, then the whole answer, read chunk by chunk', async () => {
+    const order = await createOrder(host);
+    llm.streamDelayMs = 30;
+    llm.script({ content: 'Let me look.', tool_calls: [{ id: 'call_s1', name: 'orders.get', arguments: { id: order.id } }] }, { content: `It is ${order.order_number}, confirmed and on its way soon.` });
+    try {
+      const res = await fetch(`${host.url}/api/v1/ai/agent/chat/stream`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${host.token}`, 'x-tenant': host.tenantId },
+        body: JSON.stringify({ message: 'Where is my order?', role: 'operations' }),
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toContain('text/event-stream');
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      const chunks: string[] = [];
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        chunks.push(decoder.decode(value, { stream: true }));
+      }
+      const text = chunks.join('');
+      const events = text.split('\n\n').filter(Boolean).map((block) => ({
+        event: /^event: (.*)$/m.exec(block)?.[1] ?? 'message',
+        data: JSON.parse(block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n')),
+      }));
+      // Several reads: the answer arrived in pieces, not as one body.
+      expect(chunks.length).toBeGreaterThan(3);
+      const kinds = events.map((e) => e.event);
+      expect(kinds[0]).toBe('token');
+      expect(kinds.indexOf('tool_call')).toBeLessThan(kinds.indexOf('tool_result'));
+      expect(kinds.at(-1)).toBe('done');
+      expect(events.find((e) => e.event === 'tool_call')!.data).toEqual({ id: 'call_s1', name: 'orders.get', input: { id: order.id } });
+      expect(events.find((e) => e.event === 'tool_result')!.data).toMatchObject({ id: 'call_s1', name: 'orders.get', output: { order_number: order.order_number } });
+      const streamed = events.filter((e) => e.event === 'token').map((e) => e.data.delta).join('');
+      expect(streamed).toBe(`Let me look.It is ${order.order_number}, confirmed and on its way soon.`);
+      expect(events.at(-1)!.data).toMatchObject({ message: `It is ${order.order_number}, confirmed and on its way soon.`, tool_calls: [{ name: 'orders.get' }], provider: 'standin' });
+      expect(lastRequest().body.stream).toBe(true);
+    } finally {
+      llm.streamDelayMs = 0;
+    }
+  });
+
+  it('bad input is a JSON 422 before any event', async () => {
+    const res = await host.request('POST', '/ai/agent/chat/stream', { message: '' });
+    expect(res.status).toBe(422);
+  });
+});

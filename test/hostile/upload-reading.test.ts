@@ -1,0 +1,74 @@
+/**
+ * Hostile modules against files.read_upload and files.remove_upload (a module reads back an upload
+ * it received): another module's upload, another tenant's, ids that are paths, oversized reads,
+ * edge callers. Real platform, real sandboxes, real multipart uploads.
+ */
+import path from 'node:path';
+import { addFixtureModules, installVia } from '../bus/support';
+import { startTestPlatform, type TestPlatform } from '../support/test-platform';
+
+const fixture = (name: string) => path.join(__dirname, 'fixtures', name);
+
+describe('DESIGN Host capabilities for modules: reading uploads back, under attack', () => {
+  let tp: TestPlatform;
+  let acme: Awaited<ReturnType<TestPlatform['install']>>;
+  let betaId: string;
+  let uploadId: string;
+  const bytes = Buffer.from(Array.from({ length: 3000 }, (_, i) => i % 251));
+  const raw = (module: string, op: string, input: unknown, tenantId = acme.tenantId) =>
+    tp.platform.kernel.bus.call({ kind: 'core' }, `${module}.raw`, { op, input }, { tenantId, user: null });
+
+  beforeAll(async () => {
+    tp = await startTestPlatform({ PUBLIC_SIGNUP: 'true' });
+    acme = await tp.install('acme');
+    const signup = await tp.api('/auth/tenants', {
+      body: { organization_name: 'Beta', subdomain: 'beta', name: 'Bea', email: 'bea@beta.example', password: 'bea-password-77', password_confirmation: 'bea-password-77' },
+    });
+    betaId = signup.body.tenant.id;
+    await addFixtureModules(tp, ['keeper', 'widener'], fixture);
+    for (const alias of ['keeper', 'widener']) await installVia(tp, acme.token, 'acme', alias);
+    await installVia(tp, signup.body.token, 'beta', 'keeper');
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/octet-stream' }), 'x.bin');
+    const res = await fetch(`${tp.url}/api/v1/keeper/files`, { method: 'POST', headers: { authorization: `Bearer ${acme.token}`, 'x-tenant': 'acme' }, body: form });
+    uploadId = ((await res.json()) as { id: string }).id;
+  }, 120_000);
+  afterAll(() => tp?.close());
+
+  test('the receiving module reads its upload in bounded pieces, as base64', async () => {
+    const first = await raw('keeper', 'files.read_upload', { upload_id: uploadId, length: 1000 });
+    expect(first).toMatchObject({ offset: 0, length: 1000, size: 3000, eof: false });
+    const rest = await raw('keeper', 'files.read_upload', { upload_id: uploadId, offset: 1000 });
+    expect(rest).toMatchObject({ offset: 1000, length: 2000, eof: true });
+    const got = Buffer.concat([Buffer.from((first as { data: string }).data, 'base64'), Buffer.from((rest as { data: string }).data, 'base64')]);
+    expect(got.equals(bytes)).toBe(true);
+    expect(await raw('keeper', 'files.read_upload', { upload_id: uploadId, offset: 99_999 })).toMatchObject({ length: 0, eof: true });
+  });
+
+  test('cross-module: another module of the same tenant can neither read nor remove it', async () => {
+    await expect(raw('widener', 'files.read_upload', { upload_id: uploadId })).rejects.toMatchObject({ status: 403 });
+    await expect(raw('widener', 'files.remove_upload', { upload_id: uploadId })).rejects.toMatchObject({ status: 403 });
+    expect(await raw('keeper', 'files.read_upload', { upload_id: uploadId, length: 1 })).toMatchObject({ length: 1 });
+  });
+
+  test('cross-tenant: the same module in another tenant does not find it', async () => {
+    await expect(raw('keeper', 'files.read_upload', { upload_id: uploadId }, betaId)).rejects.toMatchObject({ code: 'UPLOAD_NOT_FOUND', status: 404 });
+  });
+
+  test('ids that are paths, and reads over 1 MB, are refused', async () => {
+    for (const id of ['../../../etc/passwd', `../${acme.tenantId}/${uploadId}`, `${uploadId}.json`, '']) {
+      await expect(raw('keeper', 'files.read_upload', { upload_id: id })).rejects.toMatchObject({ status: expect.any(Number) });
+    }
+    await expect(raw('keeper', 'files.read_upload', { upload_id: uploadId, length: 1024 * 1024 + 1 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(raw('keeper', 'files.read_upload', { upload_id: uploadId, offset: -1 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+
+  test('edge and core callers cannot use them: they are for the module that received the file', async () => {
+    await expect(tp.platform.kernel.bus.call({ kind: 'edge', via: 'http' }, 'files.read_upload', { upload_id: uploadId }, { tenantId: acme.tenantId, user: null })).rejects.toMatchObject({ status: 403 });
+  });
+
+  test('removal by its module deletes it for good', async () => {
+    expect(await raw('keeper', 'files.remove_upload', { upload_id: uploadId })).toEqual({ removed: true });
+    await expect(raw('keeper', 'files.read_upload', { upload_id: uploadId })).rejects.toMatchObject({ status: 404 });
+  });
+});
