@@ -16,6 +16,7 @@ export const PLATFORM_NAMESPACES: ReadonlySet<string> = new Set([
   'realtime',
   'secrets',
   'tenants',
+  'tools',
   'webhooks',
 ]);
 
