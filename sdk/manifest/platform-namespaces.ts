@@ -7,6 +7,7 @@
 export const PLATFORM_NAMESPACES: ReadonlySet<string> = new Set([
   'data',
   'documents',
+  'fetch_origins',
   'files',
   'jobs',
   'mail',
