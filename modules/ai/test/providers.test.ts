@@ -70,7 +70,7 @@ describe('spec 2, AI configuration: language-model providers', () => {
     const bad = await host.request('PUT', '/ai/config', { fallback_provider: 'nope' });
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toEqual({ fallback_provider: [expect.stringContaining('nope')] });
-    expect((await host.request('GET', '/ai/config')).body.data).toEqual({ default_provider: 'alpha', fallback_provider: 'beta', tracking: { enabled: true } });
+    expect((await host.request('GET', '/ai/config')).body.data).toEqual({ default_provider: 'alpha', fallback_provider: 'beta', tracking: { enabled: true }, timeout_ms: 20000 });
     expect((await host.request('PUT', '/ai/providers/alpha/credentials', { api_key: 'sk-other-0000000000', model: 'gpt-unknown' })).status).toBe(422);
   });
 
@@ -115,6 +115,18 @@ describe('spec 2, AI configuration: General settings — the fallback answers wh
     b.script(json('Coucou'));
     const res = await translate();
     expect(res.body.data).toMatchObject({ translated_text: 'Coucou', provider: 'beta' });
+  });
+
+  it('on a timeout the fallback answers (the per-provider timeout is a setting)', async () => {
+    expect((await host.request('PUT', '/ai/config', { timeout_ms: 1000 })).body.data.timeout_ms).toBe(1000);
+    a.script({ delayMs: 2500, then: json('Trop tard') });
+    b.script(json('À temps'));
+    const started = Date.now();
+    const res = await translate();
+    expect(res.body.data).toMatchObject({ translated_text: 'À temps', provider: 'beta' });
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect((await host.request('PUT', '/ai/config', { timeout_ms: 500 })).status).toBe(422);
+    await host.request('PUT', '/ai/config', { timeout_ms: 20000 });
   });
 
   it('both failing is a 502 with both reasons, no key in it', async () => {

@@ -187,13 +187,14 @@ export const llmProviderOperations = {
   }),
 
   update_config: operation({
-    description: 'Sets the default and fallback providers (existing ids, or null) and tracking; fields left out keep their value.',
+    description: 'Sets the default and fallback providers (existing ids, or null), tracking and the per-provider timeout; fields left out keep their value.',
     permission: CONFIGURE,
     input: Type.Object(
       {
         default_provider: Type.Optional(Type.Nullable(ProviderId)),
         fallback_provider: Type.Optional(Type.Nullable(ProviderId)),
         tracking: Type.Optional(Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false })),
+        timeout_ms: Type.Optional(Type.Integer({ minimum: 1000, maximum: 25_000, description: 'per provider, before the fallback is asked' })),
       },
       { additionalProperties: false },
     ),
