@@ -74,6 +74,18 @@ describe('spec 2, AI configuration: language-model providers', () => {
     expect((await host.request('PUT', '/ai/providers/alpha/credentials', { api_key: 'sk-other-0000000000', model: 'gpt-unknown' })).status).toBe(422);
   });
 
+  it('updates metadata; a new base URL has its origin allowed; an unknown provider is 404', async () => {
+    const res = await host.request('PUT', '/ai/providers/c0', { name: 'x' });
+    expect([res.status, res.body.code]).toEqual([404, 'NOT_FOUND']);
+    expect((await host.request('POST', '/ai/providers', { id: 'moving', name: 'Moving', type: 'vendorb', base_url: b.url })).status).toBe(201);
+    const moved = await host.request('PUT', '/ai/providers/moving', { name: 'Moved', base_url: 'https://api.moved.example/v2', models: ['m2'], input_cost_per_1k: '0.25' });
+    expect(moved.body.data).toMatchObject({ id: 'moving', name: 'Moved', type: 'vendorb', base_url: 'https://api.moved.example/v2', models: ['m2'], input_cost_per_1k: '0.250000' });
+    expect((await host.request('GET', '/modules/fetch-origins')).body.fetch_origins).toContain('https://api.moved.example');
+    expect((await host.request('PUT', '/ai/providers/moving', { type: 'vendorc' })).status).toBe(422);
+    expect((await host.request('DELETE', '/ai/providers/moving')).status).toBe(200);
+    expect((await host.request('GET', '/ai/providers')).body.data.map((p: { id: string }) => p.id)).toEqual(['alpha', 'beta']);
+  });
+
   it('tests a connection: success against the stand-in, failure with the vendor status', async () => {
     const ok = await host.request('POST', '/ai/providers/beta/test');
     expect(ok.status).toBe(200);
