@@ -82,6 +82,9 @@ describe('spec 2, AI configuration: language-model providers', () => {
     expect(moved.body.data).toMatchObject({ id: 'moving', name: 'Moved', type: 'vendorb', base_url: 'https://api.moved.example/v2', models: ['m2'], input_cost_per_1k: '0.250000' });
     expect((await host.request('GET', '/modules/fetch-origins')).body.fetch_origins).toContain('https://api.moved.example');
     expect((await host.request('PUT', '/ai/providers/moving', { type: 'vendorc' })).status).toBe(422);
+    const withKey = await host.request('PUT', '/ai/providers/moving', { base_url: 'https://u:sk-in-url-0000000000@api.moved.example/v2?key=sk-x' });
+    expect([withKey.status, Object.keys(withKey.body.errors)]).toEqual([422, ['base_url']]);
+    expect((await host.request('POST', '/ai/stt/providers', { preset: 'google_stt', base_url: 'https://speech.example/?key=abc' })).status).toBe(422);
     expect((await host.request('DELETE', '/ai/providers/moving')).status).toBe(200);
     expect((await host.request('GET', '/ai/providers')).body.data.map((p: { id: string }) => p.id)).toEqual(['alpha', 'beta']);
   });

@@ -16,8 +16,15 @@ import { findLlmProvider, llmProvider, llmProviderView, type LlmProviderRow } fr
 
 const nowIso = (ctx: HandlerContext) => new Date(ctx.host.now()).toISOString();
 
-/** Lets the module's host.fetch reach the provider (the admin's act authorises it). */
+/**
+ * Lets the module's host.fetch reach the provider (the admin's act authorises it). A base URL with
+ * credentials, a query or a fragment is refused: it would be shown in every provider listing.
+ */
 export async function allowOrigin(ctx: HandlerContext, baseUrl: string): Promise<void> {
+  // The sandbox has no URL class: scheme, then an authority without credentials, then a path only.
+  if (!/^https?:\/\/[^/?#@\s]+(\/[^?#\s]*)?$/i.test(baseUrl)) {
+    throw invalid('base_url', 'The base_url must be an http(s) URL without credentials, query or fragment (give the key with the credentials endpoint).');
+  }
   await ctx.host.call('fetch_origins.add', { origin: baseUrl });
 }
 
