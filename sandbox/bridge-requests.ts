@@ -56,8 +56,10 @@ function runFetch(call: PendingCall, payload: unknown): Promise<unknown> {
     throw invalid('host.fetch(url, {method, headers, body}) needs a URL, a method and string headers');
   }
   if (p.body !== undefined && typeof p.body !== 'string') throw invalid('host.fetch body must be a string');
+  if (p.timeoutMs !== undefined && !(Number.isInteger(p.timeoutMs) && p.timeoutMs >= 1)) throw invalid('host.fetch timeout_ms must be a whole number of milliseconds, at least 1');
   const req: FetchRequest = { url: p.url, method: p.method, headers: p.headers };
   if (p.body !== undefined) req.body = p.body;
+  if (p.timeoutMs !== undefined) req.timeoutMs = p.timeoutMs;
   return call.req.bridge.fetch(req);
 }
 

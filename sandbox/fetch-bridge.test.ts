@@ -11,7 +11,7 @@ const MODULE = iife(`
         json: res.status === 200 && res.headers['content-type'] === 'application/json' ? res.json() : null };
     },
     async refused(input, ctx) {
-      try { await ctx.host.fetch(input.url); return 'fetched'; } catch (e) { return { code: e.code, message: e.message }; }
+      try { await ctx.host.fetch(input.url, input.init); return 'fetched'; } catch (e) { return { code: e.code, message: e.message }; }
     },
   } } };
 `);
@@ -24,6 +24,8 @@ function startServer(): Promise<http.Server> {
     req.on('end', () => {
       if (req.url === '/redirect') {
         res.writeHead(302, { location: 'http://example.invalid/elsewhere' }).end();
+      } else if (req.url === '/slow') {
+        setTimeout(() => res.writeHead(200).end('late'), 1500);
       } else if (req.url === '/large') {
         res.writeHead(200, { 'content-type': 'text/plain' });
         res.end('x'.repeat(64 * 1024));
@@ -97,6 +99,20 @@ describe('spec/DESIGN: sandbox host.fetch reaches only the origins the tenant co
     await new Promise((r) => closed.close(r));
     bridge.onFetch = createFetchBridge([dead], { allowPrivateNetworks: true });
     await expect(invoke('refused', { url: `${dead}/x` })).resolves.toMatchObject({ code: 'FETCH_FAILED' });
+  });
+
+  it('gives up sooner when the module asks (timeout_ms), never later than the host allows', async () => {
+    const started = Date.now();
+    await expect(invoke('refused', { url: `${origin}/slow`, init: { timeout_ms: 200 } })).resolves.toMatchObject({ code: 'FETCH_FAILED', message: expect.stringContaining('timed out') });
+    expect(Date.now() - started).toBeLessThan(1200);
+    // A longer timeout_ms than the host's own is cut to the host's.
+    bridge.onFetch = createFetchBridge([origin], { allowPrivateNetworks: true, timeoutMs: 200 });
+    const again = Date.now();
+    await expect(invoke('refused', { url: `${origin}/slow`, init: { timeout_ms: 60_000 } })).resolves.toMatchObject({ code: 'FETCH_FAILED', message: expect.stringContaining('timed out') });
+    expect(Date.now() - again).toBeLessThan(1200);
+    for (const bad of [0, -5, 1.5, 'soon']) {
+      await expect(invoke('refused', { url: `${origin}/slow`, init: { timeout_ms: bad } })).resolves.toMatchObject({ message: expect.stringContaining('timeout_ms') });
+    }
   });
 
   it('rejects a malformed allowlist entry when the bridge is made', () => {

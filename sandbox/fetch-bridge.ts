@@ -35,7 +35,7 @@ export function createFetchBridge(allowedOrigins: string[], options: FetchBridge
     let res: OutboundResponse;
     let body: string;
     try {
-      res = await outboundRequest(url.href, { method: req.method, headers: req.headers, body: req.body, policy, maxRedirects: 0, timeoutMs });
+      res = await outboundRequest(url.href, { method: req.method, headers: req.headers, body: req.body, policy, maxRedirects: 0, timeoutMs: Math.min(req.timeoutMs ?? timeoutMs, timeoutMs) });
       body = await res.text(maxResponseBytes);
     } catch (e) {
       if (e instanceof OutboundUrlError) {

@@ -9,6 +9,8 @@ export interface FetchRequest {
   method: string;
   headers: Record<string, string>;
   body?: string;
+  /** Shorter than the bridge's own timeout (never longer): a module that has a fallback to try gives up sooner. */
+  timeoutMs?: number;
 }
 
 export interface FetchResponse {

@@ -330,6 +330,8 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
         }
       }
       r.headers = headers;
+      // Checked by the host (a whole number of ms, at least 1); anything else is refused there.
+      if (o.timeout_ms !== undefined && o.timeout_ms !== null) r.timeoutMs = typeof o.timeout_ms === 'number' ? o.timeout_ms : StringCtor(o.timeout_ms);
     } catch (e) {
       return rejected(e);
     }

@@ -16,6 +16,11 @@ export interface FetchInit {
   headers?: Record<string, string>;
   /** Request body as text; JSON.stringify objects yourself and set content-type. */
   body?: string;
+  /**
+   * Give up after this many ms (until the headers, then between pieces of the body) instead of the
+   * host's 30 s, never longer: e.g. to leave time for a fallback within the call's own limit.
+   */
+  timeout_ms?: number;
 }
 
 export interface FetchResponse {

@@ -34,5 +34,6 @@ export default defineModule({
   ...(merged.secrets.length > 0 ? { secrets: merged.secrets } : {}),
   ...(Object.keys(merged.jobs).length > 0 ? { jobs: merged.jobs } : {}),
   data: { models: merged.models },
-  limits: { memory_mb: 64, timeout_ms: 30000 },
+  // A call may try two vendors, each given at most 25 s (llm timeout_ms, SPEECH_TIMEOUT_MS).
+  limits: { memory_mb: 128, timeout_ms: 60000 },
 });

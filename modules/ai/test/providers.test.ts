@@ -70,8 +70,23 @@ describe('spec 2, AI configuration: language-model providers', () => {
     const bad = await host.request('PUT', '/ai/config', { fallback_provider: 'nope' });
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toEqual({ fallback_provider: [expect.stringContaining('nope')] });
-    expect((await host.request('GET', '/ai/config')).body.data).toEqual({ default_provider: 'alpha', fallback_provider: 'beta', tracking: { enabled: true } });
+    expect((await host.request('GET', '/ai/config')).body.data).toEqual({ default_provider: 'alpha', fallback_provider: 'beta', tracking: { enabled: true }, timeout_ms: 20000 });
     expect((await host.request('PUT', '/ai/providers/alpha/credentials', { api_key: 'sk-other-0000000000', model: 'gpt-unknown' })).status).toBe(422);
+  });
+
+  it('updates metadata; a new base URL has its origin allowed; an unknown provider is 404', async () => {
+    const res = await host.request('PUT', '/ai/providers/c0', { name: 'x' });
+    expect([res.status, res.body.code]).toEqual([404, 'NOT_FOUND']);
+    expect((await host.request('POST', '/ai/providers', { id: 'moving', name: 'Moving', type: 'vendorb', base_url: b.url })).status).toBe(201);
+    const moved = await host.request('PUT', '/ai/providers/moving', { name: 'Moved', base_url: 'https://api.moved.example/v2', models: ['m2'], input_cost_per_1k: '0.25' });
+    expect(moved.body.data).toMatchObject({ id: 'moving', name: 'Moved', type: 'vendorb', base_url: 'https://api.moved.example/v2', models: ['m2'], input_cost_per_1k: '0.250000' });
+    expect((await host.request('GET', '/modules/fetch-origins')).body.fetch_origins).toContain('https://api.moved.example');
+    expect((await host.request('PUT', '/ai/providers/moving', { type: 'vendorc' })).status).toBe(422);
+    const withKey = await host.request('PUT', '/ai/providers/moving', { base_url: 'https://u:sk-in-url-0000000000@api.moved.example/v2?key=sk-x' });
+    expect([withKey.status, Object.keys(withKey.body.errors)]).toEqual([422, ['base_url']]);
+    expect((await host.request('POST', '/ai/stt/providers', { preset: 'google_stt', base_url: 'https://speech.example/?key=abc' })).status).toBe(422);
+    expect((await host.request('DELETE', '/ai/providers/moving')).status).toBe(200);
+    expect((await host.request('GET', '/ai/providers')).body.data.map((p: { id: string }) => p.id)).toEqual(['alpha', 'beta']);
   });
 
   it('tests a connection: success against the stand-in, failure with the vendor status', async () => {
@@ -115,6 +130,18 @@ describe('spec 2, AI configuration: General settings — the fallback answers wh
     b.script(json('Coucou'));
     const res = await translate();
     expect(res.body.data).toMatchObject({ translated_text: 'Coucou', provider: 'beta' });
+  });
+
+  it('on a timeout the fallback answers (the per-provider timeout is a setting)', async () => {
+    expect((await host.request('PUT', '/ai/config', { timeout_ms: 1000 })).body.data.timeout_ms).toBe(1000);
+    a.script({ delayMs: 2500, then: json('Trop tard') });
+    b.script(json('À temps'));
+    const started = Date.now();
+    const res = await translate();
+    expect(res.body.data).toMatchObject({ translated_text: 'À temps', provider: 'beta' });
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect((await host.request('PUT', '/ai/config', { timeout_ms: 500 })).status).toBe(422);
+    await host.request('PUT', '/ai/config', { timeout_ms: 20000 });
   });
 
   it('both failing is a 502 with both reasons, no key in it', async () => {

@@ -172,6 +172,15 @@ describe('spec 2, Endpoints AI: streamed synthesis, voices, default voice', () =
     expect((await requestAs(host, token, 'POST', '/ai/tts/providers', { preset: 'google_tts' })).status).toBe(403);
   });
 
+  it('deletes a provider only while no setting names it', async () => {
+    expect((await host.request('DELETE', '/ai/tts/providers/google_tts-2')).status).toBe(409);
+    await host.request('PUT', '/ai/tts/config', { fallback_provider: null });
+    expect((await host.request('DELETE', '/ai/tts/providers/google_tts-2')).body).toEqual({ data: { id: 'google_tts-2', deleted: true } });
+    expect((await host.request('DELETE', '/ai/tts/providers/google_tts-2')).status).toBe(404);
+    // An STT id is not a TTS provider.
+    expect((await host.request('DELETE', '/ai/stt/providers/google_tts')).status).toBe(404);
+  });
+
   it('no key in logs or audit rows', async () => {
     expect(host.logLines().filter((l) => l.includes(KEY) || l.includes('SECRET'))).toEqual([]);
     expect(JSON.stringify(await host.auditRows())).not.toContain(KEY);

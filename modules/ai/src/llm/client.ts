@@ -41,7 +41,7 @@ export async function attempt(ctx: HandlerContext, providerId: string, req: Chat
   const { url, init } = protocol.request({ base_url: provider.base_url, model: chosen, api_key: key }, req, names, stream);
   let res;
   try {
-    res = await ctx.host.fetch(url, init);
+    res = await ctx.host.fetch(url, { ...init, timeout_ms: (await readSettings(ctx, 'llm')).timeout_ms });
   } catch (err) {
     return { ok: false, reason: scrub((err as Error).message, key) };
   }

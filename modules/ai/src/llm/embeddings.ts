@@ -47,6 +47,7 @@ export async function embed(ctx: HandlerContext, req: EmbedRequest): Promise<Emb
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
           body: JSON.stringify({ model, input: req.input }),
+          timeout_ms: settings.timeout_ms,
         });
       } catch (err) {
         failures.push({ provider: id, reason: scrub((err as Error).message, key) });

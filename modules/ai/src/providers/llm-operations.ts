@@ -16,8 +16,15 @@ import { findLlmProvider, llmProvider, llmProviderView, type LlmProviderRow } fr
 
 const nowIso = (ctx: HandlerContext) => new Date(ctx.host.now()).toISOString();
 
-/** Lets the module's host.fetch reach the provider (the admin's act authorises it). */
+/**
+ * Lets the module's host.fetch reach the provider (the admin's act authorises it). A base URL with
+ * credentials, a query or a fragment is refused: it would be shown in every provider listing.
+ */
 export async function allowOrigin(ctx: HandlerContext, baseUrl: string): Promise<void> {
+  // The sandbox has no URL class: scheme, then an authority without credentials, then a path only.
+  if (!/^https?:\/\/[^/?#@\s]+(\/[^?#\s]*)?$/i.test(baseUrl)) {
+    throw invalid('base_url', 'The base_url must be an http(s) URL without credentials, query or fragment (give the key with the credentials endpoint).');
+  }
   await ctx.host.call('fetch_origins.add', { origin: baseUrl });
 }
 
@@ -187,13 +194,14 @@ export const llmProviderOperations = {
   }),
 
   update_config: operation({
-    description: 'Sets the default and fallback providers (existing ids, or null) and tracking; fields left out keep their value.',
+    description: 'Sets the default and fallback providers (existing ids, or null), tracking and the per-provider timeout; fields left out keep their value.',
     permission: CONFIGURE,
     input: Type.Object(
       {
         default_provider: Type.Optional(Type.Nullable(ProviderId)),
         fallback_provider: Type.Optional(Type.Nullable(ProviderId)),
         tracking: Type.Optional(Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false })),
+        timeout_ms: Type.Optional(Type.Integer({ minimum: 1000, maximum: 25_000, description: 'per provider, before the fallback is asked' })),
       },
       { additionalProperties: false },
     ),

@@ -31,6 +31,7 @@ export const LlmSettingsView = Type.Object({
   default_provider: Type.Nullable(Type.String()),
   fallback_provider: Type.Nullable(Type.String()),
   tracking: Type.Object({ enabled: Type.Boolean() }),
+  timeout_ms: Type.Integer(),
 });
 
 export const Empty = Type.Object({}, { additionalProperties: false });

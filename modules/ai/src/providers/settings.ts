@@ -1,6 +1,6 @@
 /**
  * Settings by key (model Setting), each with its defaults: what GET answers before any PUT.
- *   llm          {default_provider, fallback_provider, tracking: {enabled}}      (General settings)
+ *   llm          {default_provider, fallback_provider, tracking: {enabled}, timeout_ms}  (General settings)
  *   stt          {default_provider, fallback_provider}                           (STT settings)
  *   tts          {default_provider, fallback_provider, default_voice}            (TTS settings)
  *   translation  {provider_id, model}                                            (Translation settings)
@@ -11,6 +11,8 @@ export interface LlmSettings {
   default_provider: string | null;
   fallback_provider: string | null;
   tracking: { enabled: boolean };
+  /** How long one provider may take before the fallback is asked (two tries fit the module's 60 s). */
+  timeout_ms: number;
 }
 export interface SpeechSettings {
   default_provider: string | null;
@@ -32,7 +34,7 @@ interface SettingsByKey {
 }
 
 const DEFAULTS: SettingsByKey = {
-  llm: { default_provider: null, fallback_provider: null, tracking: { enabled: true } },
+  llm: { default_provider: null, fallback_provider: null, tracking: { enabled: true }, timeout_ms: 20_000 },
   stt: { default_provider: null, fallback_provider: null },
   tts: { default_provider: null, fallback_provider: null, default_voice: null },
   translation: { provider_id: null, model: null },

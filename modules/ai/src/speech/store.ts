@@ -7,6 +7,9 @@ import { readSettings } from '../providers/settings';
 
 export type SpeechKind = 'stt' | 'tts';
 
+/** One speech provider's time before the fallback is asked: two tries fit the module's 60 s. */
+export const SPEECH_TIMEOUT_MS = 25_000;
+
 export interface SpeechProviderRow {
   id: string;
   kind: SpeechKind;

@@ -14,7 +14,7 @@ import { httpReason, scrub } from '../llm/vendor-error';
 import { fromBase64, toBase64 } from './base64';
 import { durationMs, sniff, type AudioFormat } from './duration';
 import { readWav, TARGET_RATE, toMono16k, wavOf } from './pcm';
-import { speechChain, type SpeechConnection } from './store';
+import { SPEECH_TIMEOUT_MS, speechChain, type SpeechConnection } from './store';
 
 export const STT_FORMATS = ['m4a', 'mp3', 'wav', 'webm', 'ogg', 'flac', 'mp4'] as const;
 export const MAX_AUDIO_BYTES = 25 * 1024 * 1024;
@@ -68,6 +68,7 @@ async function recognize(ctx: HandlerContext, conn: SpeechConnection, audio: Uin
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-goog-api-key': conn.api_key },
       body: JSON.stringify({ config: { ...config, model: conn.model }, audio: { content: toBase64(audio) } }),
+      timeout_ms: SPEECH_TIMEOUT_MS,
     });
   } catch (err) {
     return { ok: false, reason: scrub((err as Error).message, conn.api_key) };

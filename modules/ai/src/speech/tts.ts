@@ -12,7 +12,7 @@ import { httpReason, scrub } from '../llm/vendor-error';
 import { readSettings } from '../providers/settings';
 import { fromBase64 } from './base64';
 import { durationMs, sniff } from './duration';
-import { presetOf, speechChain, type SpeechConnection } from './store';
+import { presetOf, SPEECH_TIMEOUT_MS, speechChain, type SpeechConnection } from './store';
 
 export const TTS_FORMATS = ['wav', 'mp3', 'opus', 'flac'] as const;
 export type TtsFormat = (typeof TTS_FORMATS)[number];
@@ -41,7 +41,7 @@ async function once(ctx: HandlerContext, conn: SpeechConnection, text: string, f
   const body = { input: { text }, voice: { languageCode: languageOf(voice), name: voice }, audioConfig: { audioEncoding: ENCODING[format] }, model: conn.model };
   let res;
   try {
-    res = await ctx.host.fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-goog-api-key': conn.api_key }, body: JSON.stringify(body) });
+    res = await ctx.host.fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-goog-api-key': conn.api_key }, body: JSON.stringify(body), timeout_ms: SPEECH_TIMEOUT_MS });
   } catch (err) {
     return { ok: false, reason: scrub((err as Error).message, conn.api_key) };
   }
