@@ -8,6 +8,7 @@
  * - `realtime.grant_visitor`: a signed, expiring grant (visitor-grants.ts) for exact channels, each
  *   matching one of the caller's patterns that lets visitors join.
  */
+import { isTenantPrivatePattern, tenantOfChannel } from '../../sdk/manifest';
 import type { Bus } from '../bus/bus';
 import type { Clock } from '../clock';
 import type { RateLimiter, Realtime } from '../drivers';
@@ -46,6 +47,10 @@ export function registerRealtimeOperations(
   /** The caller's own declaration of channel in the tenant, or a 403 saying which module may. */
   const ownChannel = async (tenantId: string, module: string, channel: string) => {
     const declared = await channels.declaredBy(tenantId, module, channel);
+    // A private tenant channel names a tenant: only the call's own (sdk/manifest/channel-patterns.ts).
+    if (declared && isTenantPrivatePattern(declared.pattern) && tenantOfChannel(channel) !== tenantId) {
+      throw forbidden(`The channel "${channel}" names another tenant: module "${module}" broadcasts only on private-tenant.${tenantId}.… in this tenant.`, { channel, module });
+    }
     if (declared) return declared;
     throw forbidden(`Module "${module}" does not own the realtime channel "${channel}": declare a matching pattern in realtime.channels of its module.json.`, { channel, module });
   };

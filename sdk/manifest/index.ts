@@ -12,5 +12,5 @@ export {
   type CompatibilityProblem,
   type CompatibilityProblemKind,
 } from './compatibility';
-export { channelMatches } from './channel-patterns';
+export { channelMatches, isTenantPrivatePattern, tenantOfChannel } from './channel-patterns';
 export { default as manifestSchema } from './manifest.schema.json';
