@@ -1,0 +1,1 @@
+ALTER TABLE agents DROP CONSTRAINT agents_chats_in_bounds;
