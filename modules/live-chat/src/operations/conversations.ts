@@ -152,7 +152,7 @@ export const conversationOperations = {
     permission: REPLY,
     input: ById,
     output: Anything,
-    http: { method: 'POST', path: '/live-chat/conversations/:id/resolve', permission: REPLY },
+    http: { method: 'POST', path: '/live-chat/conversations/:id/resolve', permission: REPLY, success_status: 200 },
     handler: async (input, ctx) => finish(ctx, await conversationById(ctx, input.id), 'resolved'),
   }),
   close_conversation: operation({
@@ -161,7 +161,7 @@ export const conversationOperations = {
     ...NOT_TOOL,
     input: ById,
     output: Anything,
-    http: { method: 'POST', path: '/live-chat/conversations/:id/close', permission: REPLY },
+    http: { method: 'POST', path: '/live-chat/conversations/:id/close', permission: REPLY, success_status: 200 },
     handler: async (input, ctx) => finish(ctx, await conversationById(ctx, input.id), 'closed'),
   }),
   reopen_conversation: operation({
@@ -170,7 +170,7 @@ export const conversationOperations = {
     ...NOT_TOOL,
     input: ById,
     output: Anything,
-    http: { method: 'POST', path: '/live-chat/conversations/:id/reopen', permission: REPLY },
+    http: { method: 'POST', path: '/live-chat/conversations/:id/reopen', permission: REPLY, success_status: 200 },
     handler: async (input, ctx) => reopen(ctx, await conversationById(ctx, input.id)),
   }),
   assign_conversation: operation({
@@ -179,7 +179,7 @@ export const conversationOperations = {
     ...NOT_TOOL,
     input: Type.Object({ id: Id, agent_id: Id }, { additionalProperties: false }),
     output: Anything,
-    http: { method: 'POST', path: '/live-chat/conversations/:id/assign', permission: REPLY },
+    http: { method: 'POST', path: '/live-chat/conversations/:id/assign', permission: REPLY, success_status: 200 },
     handler: async (input, ctx) => {
       const c = await conversationById(ctx, input.id);
       const agent = await agentById(ctx, input.agent_id);

@@ -132,7 +132,7 @@ export const publicOperations = {
       { additionalProperties: true },
     ),
     output: Anything,
-    public_http: { method: 'POST', path: '/:token/session', token: 'token', rate_limit: '20/60', cors: CORS },
+    public_http: { method: 'POST', path: '/:token/session', token: 'token', rate_limit: '20/60', cors: CORS, success_status: 200 },
     handler: async (input, ctx) => {
       const widget = await widgetFor(ctx, input);
       const req = requestOf(input);
@@ -248,7 +248,7 @@ export const publicOperations = {
       { additionalProperties: true },
     ),
     output: Type.Object({ conversation: Anything }),
-    public_http: { method: 'POST', path: '/:token/conversations/:id/rate', token: 'token', rate_limit: '10/60', cors: CORS },
+    public_http: { method: 'POST', path: '/:token/conversations/:id/rate', token: 'token', rate_limit: '10/60', cors: CORS, success_status: 200 },
     handler: async (input, ctx) => {
       const widget = await widgetFor(ctx, input);
       const c = await ownConversation(ctx, widget, await visitorFor(ctx, widget, input.session_id), input.id);

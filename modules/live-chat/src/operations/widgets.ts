@@ -105,7 +105,7 @@ export const widgetOperations = {
     ...NOT_TOOL,
     input: Type.Object({ id: Id }, { additionalProperties: false }),
     output: Anything,
-    http: { method: 'POST', path: '/live-chat/widgets/:id/toggle-active', permission: MANAGE },
+    http: { method: 'POST', path: '/live-chat/widgets/:id/toggle-active', permission: MANAGE, success_status: 200 },
     handler: async (input, ctx) => {
       const widget = await widgetById(ctx, input.id);
       await ctx.host.db.update<WidgetRow>('Widget', { is_active: !widget.is_active, updated_at: nowIso(ctx) }, { where: { id: input.id, is_active: widget.is_active } });
@@ -118,7 +118,7 @@ export const widgetOperations = {
     ...NOT_TOOL,
     input: Type.Object({ id: Id }, { additionalProperties: false }),
     output: Anything,
-    http: { method: 'POST', path: '/live-chat/widgets/:id/regenerate-token', permission: MANAGE },
+    http: { method: 'POST', path: '/live-chat/widgets/:id/regenerate-token', permission: MANAGE, success_status: 200 },
     handler: async (input, ctx) => {
       const widget = await widgetById(ctx, input.id);
       const token = await newToken(ctx, `widget ${widget.name}`);
