@@ -1,4 +1,4 @@
-/** The live chat tables (spec 2, Live chat records) and the migration that keeps agents' counters in bounds. */
+/** The live chat tables (spec 2, Live chat records) and the migration that keeps agents' counters in bounds and makes the assignment lock row. */
 import type { Column, Data } from '../../../sdk';
 
 const NOW = { $fn: 'now' } as const;
@@ -118,6 +118,11 @@ export const data: Data = {
       },
       indexes: [{ fields: ['status'] }],
     },
+    // One row (made by migration 001), locked by each queue drain: drains take turns (src/assignment.ts).
+    AssignmentLock: {
+      table: 'assignment_lock',
+      columns: { id: col('integer', { primaryKey: true }), locked_at: col('datetime') },
+    },
   },
-  migrations: [{ id: '001_agent_counters_in_bounds', up: 'migrations/001_agent_counters_in_bounds.up.sql', down: 'migrations/001_agent_counters_in_bounds.down.sql' }],
+  migrations: [{ id: '001_assignment', up: 'migrations/001_assignment.up.sql', down: 'migrations/001_assignment.down.sql' }],
 };

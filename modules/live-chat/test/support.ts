@@ -87,7 +87,7 @@ export async function setStatus(host: TestHost, agent: Agent, status: string): P
 
 /** A visitor with a session on the widget, started from a page on origin. */
 export async function visitor(host: TestHost, token: string, who: { name?: string; email?: string } = {}, origin?: string) {
-  const headers = origin ? { origin } : {};
+  const headers: Record<string, string> = origin ? { origin } : {};
   const session = await widgetCall(host, token, 'POST', '/session', { name: who.name ?? 'Vera Visitor', email: who.email ?? 'vera@example.com', current_page: 'https://shop.example/cart' }, headers);
   if (session.status !== 200) throw new Error(`session: ${session.status} ${JSON.stringify(session.body)}`);
   const sessionId = session.body.session_id as string;

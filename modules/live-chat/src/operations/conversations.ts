@@ -143,7 +143,10 @@ export const conversationOperations = {
     handler: async (input, ctx) => {
       const c = await conversationById(ctx, input.id);
       if (c.status === 'closed' && !input.is_internal) throw invalidState(`Conversation ${c.id} is closed; reopen it to write to the visitor.`, c.status);
-      const { message } = await addMessage(ctx, c, { sender_type: 'agent', ...(await senderOf(ctx)), content: input.content, is_internal: input.is_internal === true });
+      const sender = await senderOf(ctx);
+      const { message } = await addMessage(ctx, c, { sender_type: 'agent', ...sender, content: input.content, is_internal: input.is_internal === true });
+      // Activity: an agent who just wrote is not the longest idle (assignment ties).
+      if (sender.sender_id !== null) await ctx.host.db.update<AgentRow>('Agent', { last_active_at: nowIso(ctx) }, { where: { id: sender.sender_id } });
       return message;
     },
   }),
