@@ -161,30 +161,30 @@ describe('spec 2 Events: push to agents', () => {
     expect((await requestAs(host, agent.token, 'POST', '/push/devices', { platform: 'android', token: 'fcm-pushy' })).status).toBe(201);
     const v = await visitor(host, token, { name: 'Nisha' });
     const id: number = (await v.start('first')).body.conversation.id;
-    await host.eventually(() => expect(pushesFor(id, 'live_chat.conversation_assigned')).toHaveLength(1));
+    await host.eventually(async () => expect(pushesFor(id, 'live_chat.conversation_assigned')).toHaveLength(1));
     expect(pushesFor(id, 'live_chat.conversation_assigned')[0]).toMatchObject({ priority: 'high', data: { channel: 'chat_urgent', vibration_ms: '10000' }, tokens: [{ token: 'fcm-pushy' }] });
 
     await v.write(id, 'are you there?');
-    await host.eventually(() => expect(pushesFor(id, 'live_chat.visitor_message')).toHaveLength(1));
+    await host.eventually(async () => expect(pushesFor(id, 'live_chat.visitor_message')).toHaveLength(1));
     expect(pushesFor(id, 'live_chat.visitor_message')[0].notification).toEqual({ title: 'Nisha wrote', body: 'are you there?', icon: 'chat' });
 
     // The agent opens the chat in the app: the next message still reaches the phone, but shows no banner.
     const app = await socketClient(host, { token: agent.token, tenant: host.tenantId });
     expect(await app.socket.timeout(5000).emitWithAck('viewing', { path: `/live-chat/conversations/${id}` })).toEqual({ ok: true });
     await v.write(id, 'hello??');
-    await host.eventually(() => expect(pushesFor(id, 'live_chat.visitor_message')).toHaveLength(2));
+    await host.eventually(async () => expect(pushesFor(id, 'live_chat.visitor_message')).toHaveLength(2));
     expect(pushesFor(id, 'live_chat.visitor_message')[1].notification).toBeNull();
     // Leaves the chat: banners again.
     await app.socket.timeout(5000).emitWithAck('viewing', { path: null });
     await v.write(id, 'bye');
-    await host.eventually(() => expect(pushesFor(id, 'live_chat.visitor_message')).toHaveLength(3));
+    await host.eventually(async () => expect(pushesFor(id, 'live_chat.visitor_message')).toHaveLength(3));
     expect(pushesFor(id, 'live_chat.visitor_message')[2].notification).not.toBeNull();
 
     // Transfer: an urgent push to the new agent.
     const next = await addAgent(host, { name: 'Next' });
     await requestAs(host, next.token, 'POST', '/push/devices', { platform: 'android', token: 'fcm-next' });
     await requestAs(host, agent.token, 'POST', `/live-chat/conversations/${id}/assign`, { agent_id: next.id });
-    await host.eventually(() => expect(pushesFor(id, 'live_chat.conversation_transferred')).toHaveLength(1));
+    await host.eventually(async () => expect(pushesFor(id, 'live_chat.conversation_transferred')).toHaveLength(1));
     expect(pushesFor(id, 'live_chat.conversation_transferred')[0]).toMatchObject({ priority: 'high', tokens: [{ token: 'fcm-next' }], data: { channel: 'chat_urgent' } });
     await setStatus(host, agent, 'offline');
     await setStatus(host, next, 'offline');
