@@ -38,9 +38,11 @@ const SOURCE = String.raw`(function () {
     var r = cfg.border_radius + 'px', size = cfg.launcher_size + 'px';
     var style = el('style');
     style.textContent = ':host{all:initial}*{box-sizing:border-box;font:14px/1.4 system-ui,sans-serif;margin:0}' +
+      '.wrap{display:flex;flex-direction:' + (pos[0] === 'top' ? 'column-reverse' : 'column') + ';align-items:' + (pos[1] === 'left' ? 'flex-start' : 'flex-end') + '}' +
+      '.launcher svg{width:50%;height:50%;fill:currentColor;display:block;margin:auto}' +
       '.launcher{width:' + size + ';height:' + size + ';border-radius:50%;border:0;cursor:pointer;background:' + cfg.primary_color + ';color:' + cfg.text_color + ';font-size:22px;display:block}' +
-      '.panel{display:none;flex-direction:column;width:340px;height:460px;max-height:80vh;background:#fff;color:#111;border-radius:' + r + ';box-shadow:0 8px 30px rgba(0,0,0,.25);overflow:hidden;margin-bottom:12px}' +
-      '.open .panel{display:flex}.head{background:' + cfg.primary_color + ';color:' + cfg.text_color + ';padding:14px}.head b{display:block;font-size:16px}' +
+      '.panel{display:none;flex-direction:column;width:340px;height:460px;max-height:80vh;background:#fff;color:#111;border-radius:' + r + ';box-shadow:0 8px 30px rgba(0,0,0,.25);overflow:hidden}' +
+      '.open .panel{display:flex;margin:' + (pos[0] === 'top' ? '12px 0 0' : '0 0 12px') + '}.head{background:' + cfg.primary_color + ';color:' + cfg.text_color + ';padding:14px}.head b{display:block;font-size:16px}' +
       '.log{flex:1;overflow-y:auto;padding:12px;display:flex;flex-direction:column;gap:6px;background:#f6f6f6}' +
       '.m{max-width:80%;padding:8px 10px;border-radius:10px;white-space:pre-wrap;word-wrap:break-word;background:#fff;align-self:flex-start}' +
       '.m.visitor{align-self:flex-end;background:' + cfg.primary_color + ';color:' + cfg.text_color + '}.m.system{align-self:center;background:none;color:#666;font-size:12px}' +
@@ -66,7 +68,10 @@ const SOURCE = String.raw`(function () {
     form.appendChild(text); form.appendChild(send);
     panel.appendChild(state.session || (!cfg.collect_name && !cfg.collect_email) ? form : pre);
     if (cfg.show_branding) panel.appendChild(el('div', 'brand', 'Powered by Mandi'));
-    var launcher = el('button', 'launcher', '\u{1F4AC}'); launcher.type = 'button'; launcher.setAttribute('aria-label', 'Chat');
+    var launcher = el('button', 'launcher'); launcher.type = 'button'; launcher.setAttribute('aria-label', 'Chat');
+    var svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg'), bubble = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+    svg.setAttribute('viewBox', '0 0 24 24'); bubble.setAttribute('d', 'M4 3h16a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2z');
+    svg.appendChild(bubble); launcher.appendChild(svg);
     wrap.appendChild(panel); wrap.appendChild(launcher);
     root.appendChild(style); root.appendChild(wrap);
     document.body.appendChild(host);
@@ -91,6 +96,7 @@ const SOURCE = String.raw`(function () {
         if (d.charAt(0) === '0') ws.send('40' + JSON.stringify({ grant: grant, tenant: tenant }));
         else if (d === '2') ws.send('3');
         else if (d.slice(0, 2) === '40') ws.send('420' + JSON.stringify(['subscribe', 'chat.conversation.' + id]));
+        else if (d.slice(0, 3) === '430') load(id); // subscribed: catch up on what was sent before
         else if (d.slice(0, 2) === '42') {
           var a = JSON.parse(d.slice(2));
           if (a[0] === 'chat.message.sent' && a[1] && a[1].message && a[1].conversation_id === id) show(a[1].message);
@@ -104,7 +110,7 @@ const SOURCE = String.raw`(function () {
     function resume() {
       if (!state.session) return;
       session({}).then(function (s) {
-        if (s.conversation_id && s.grant) { state.conversation = s.conversation_id; follow(s.grant, s.tenant, s.conversation_id); return load(s.conversation_id); }
+        if (s.conversation_id && s.grant) { state.conversation = s.conversation_id; follow(s.grant, s.tenant, s.conversation_id); }
       }, function () {});
     }
     pre.onsubmit = function (e) {
