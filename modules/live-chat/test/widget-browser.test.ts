@@ -16,6 +16,9 @@ import type { TestHost } from '../../../sdk/testing';
 import { addAgent, closeSockets, createWidget, requestAs, setStatus, socketClient, startHost, tenantChannel, type Agent } from './support';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
+/** The page's getComputedStyle, as evaluated in the browser (the tests compile without the DOM library). */
+type StyleOf = (el: unknown) => { backgroundColor: string; fontSize: string };
+declare const getComputedStyle: StyleOf;
 
 function findChromium(): { path: string } | { reason: string } {
   try {
