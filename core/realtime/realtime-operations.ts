@@ -4,7 +4,7 @@
  * (`realtime.channels`) and to let anonymous visitors join some of them.
  * - `realtime.broadcast`: only on a channel matching one of the caller's own patterns, only in the
  *   call's tenant (the room is the tenant's: core/drivers/realtime.ts), payload capped, and at most
- *   BROADCAST_RATE broadcasts per tenant and module, because one broadcast fans out to every socket.
+ *   REALTIME_BROADCAST_RATE broadcasts per tenant and module, because one broadcast fans out to every socket.
  * - `realtime.grant_visitor`: a signed, expiring grant (visitor-grants.ts) for exact channels, each
  *   matching one of the caller's patterns that lets visitors join.
  */
@@ -18,7 +18,7 @@ import type { VisitorGrants } from './visitor-grants';
 
 /** Largest payload of one broadcast, as JSON: a chat message and its metadata, not a file. */
 export const MAX_BROADCAST_BYTES = 64 * 1024;
-/** Broadcasts per tenant and module and second; each reaches every socket on the channel. */
+/** Broadcasts per tenant and module and second unless REALTIME_BROADCAST_RATE says otherwise; each reaches every socket on the channel. */
 export const BROADCAST_RATE = { points: 100, durationSeconds: 1 };
 /** Longest visitor grant; the socket is disconnected when it runs out (core/drivers/realtime.ts). */
 export const MAX_GRANT_TTL_SECONDS = 86_400;
@@ -40,9 +40,10 @@ interface GrantInput {
 
 export function registerRealtimeOperations(
   bus: Bus,
-  deps: { channels: ModuleChannels; grants: VisitorGrants; realtime: Pick<Realtime, 'broadcast'>; rateLimiter: RateLimiter; clock: Clock },
+  deps: { channels: ModuleChannels; grants: VisitorGrants; realtime: Pick<Realtime, 'broadcast'>; rateLimiter: RateLimiter; clock: Clock; broadcastRate?: { points: number; durationSeconds: number } },
 ): void {
   const { channels } = deps;
+  const broadcastRate = deps.broadcastRate ?? BROADCAST_RATE;
 
   /** The caller's own declaration of channel in the tenant, or a 403 saying which module may. */
   const ownChannel = async (tenantId: string, module: string, channel: string) => {
@@ -80,8 +81,10 @@ export function registerRealtimeOperations(
           bytes,
         });
       }
-      const spent = await deps.rateLimiter.consume(`realtime:broadcast:${ctx.tenantId}:${caller.alias}`, BROADCAST_RATE);
-      if (!spent.allowed) throw new RateLimitedError(spent.retryAfterSeconds, `Module "${caller.alias}" broadcasts more than ${BROADCAST_RATE.points} events a second in this tenant.`);
+      const spent = await deps.rateLimiter.consume(`realtime:broadcast:${ctx.tenantId}:${caller.alias}`, broadcastRate);
+      if (!spent.allowed) {
+        throw new RateLimitedError(spent.retryAfterSeconds, `Module "${caller.alias}" broadcasts more than ${broadcastRate.points} events in ${broadcastRate.durationSeconds} s in this tenant (REALTIME_BROADCAST_RATE).`);
+      }
       deps.realtime.broadcast(ctx.tenantId, input.channel, input.event, input.payload ?? null);
       return { channel: input.channel, event: input.event };
     },
