@@ -25,7 +25,7 @@ export interface NewMessage {
   metadata?: Record<string, unknown> | null;
 }
 
-/** Stores a message, moves the conversation as the message implies, and broadcasts it. */
+/** Stores a message, broadcasts it, and moves the conversation as the message implies. */
 export async function addMessage(ctx: HandlerContext, c: ConversationRow, fields: NewMessage): Promise<{ message: MessageRow; conversation: ConversationRow }> {
   const now = nowIso(ctx);
   const message = await ctx.host.db.create<MessageRow>('Message', {
@@ -39,6 +39,9 @@ export async function addMessage(ctx: HandlerContext, c: ConversationRow, fields
     is_internal: fields.is_internal === true,
     created_at: now,
   });
+  // Broadcast first: the conversation as read is all the payload needs, and agents see the message
+  // without waiting for the bookkeeping below.
+  await messageSent(ctx, c, message);
   let conversation = c;
   if (!message.is_internal) {
     const changes: Partial<ConversationRow> = { last_message: fields.content.slice(0, 1000), last_message_at: now, updated_at: now };
@@ -51,7 +54,6 @@ export async function addMessage(ctx: HandlerContext, c: ConversationRow, fields
     if (fields.sender_type === 'visitor') await ctx.host.db.update<ConversationRow>('Conversation', { status: 'active' }, { where: { id: c.id, status: 'waiting' } });
     conversation = await conversationById(ctx, c.id);
   }
-  await messageSent(ctx, conversation, message);
   return { message, conversation };
 }
 
