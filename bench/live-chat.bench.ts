@@ -10,6 +10,9 @@
  *             1,000 visitor sockets joined to their conversations (each also receives the message),
  *             messages paced at each of MESSAGE_RATES a second.
  *
+ * With REDIS_URL set, a second node joins (same database and Redis), the agents move to it, and the
+ * calm delivery window runs again: every receipt then crosses the Redis adapter.
+ *
  * The platform runs in this process (withBenchPlatform), and so do the 1,020 socket.io clients: the
  * figures include the clients' own work on the one event loop. Each visitor comes from its own
  * address (X-Forwarded-For, trusted from loopback), as real visitors do, so the host's per-address
@@ -24,6 +27,8 @@ import { withBenchPlatform } from './support/bench-platform';
 import { addLocalModule, installOwner } from './support/bench-tenant';
 import { percentile } from './support/stats';
 import { hashPassword } from '../core/auth/passwords';
+import { loadModuleFromDir } from '../core/modules/loaded-module';
+import { startPlatform, type Platform } from '../core/platform';
 
 const LIVE_CHAT_DIR = path.join(__dirname, '..', 'modules', 'live-chat');
 const VISITORS = 1000;
@@ -138,6 +143,31 @@ const benchmark: Benchmark = {
       await deliver(MESSAGE_RATES[0], WARMUP_MESSAGES, VISITORS - WARMUP_MESSAGES);
       const delivered: { rate: number; latencies: number[] }[] = [];
       for (const rate of MESSAGE_RATES) delivered.push({ rate, latencies: await deliver(rate, MESSAGES, 0) });
+
+      // Two nodes (with REDIS_URL): the agents move to a second node sharing the database and Redis;
+      // visitors still post to the first, so every receipt crosses the Redis adapter.
+      let twoNodes: number[] | null = null;
+      if (bench.config.redisUrl) {
+        ctx.log('live-chat: second node (Redis): agents on node B, visitors on node A');
+        let nodeB: Platform | undefined;
+        try {
+          nodeB = await startPlatform(bench.config);
+          nodeB.kernel.source.add(await loadModuleFromDir(LIVE_CHAT_DIR));
+          for (const s of agentSockets) s.disconnect();
+          receivedAt.clear();
+          const onB = await connectSockets(nodeB.url, agents.map((a) => ({ token: a.token, tenant: owner.tenantId })), (socket) =>
+            socket.on('chat.message.sent', (p: { message: { id: number; sender_type: string } }) => {
+              if (p.message.sender_type === 'visitor' && !receivedAt.has(p.message.id)) receivedAt.set(p.message.id, now());
+            }),
+          );
+          for (const s of onB) await s.timeout(10_000).emitWithAck('subscribe', `private-tenant.${owner.tenantId}.live-chat`);
+          await deliver(MESSAGE_RATES[0], WARMUP_MESSAGES, VISITORS - WARMUP_MESSAGES);
+          twoNodes = await deliver(MESSAGE_RATES[0], MESSAGES, 0);
+          for (const s of onB) s.disconnect();
+        } finally {
+          await nodeB?.stop();
+        }
+      }
       for (const s of [...agentSockets, ...visitorSockets]) s.disconnect();
 
       const calm = delivered[0].latencies;
@@ -145,6 +175,7 @@ const benchmark: Benchmark = {
       const rows: Row[] = [
         { measure: 'conversation starts/s (with assignment)', value: VISITORS / startSeconds, 'p50 ms': percentile(startLatency, 50), 'p99 ms': percentile(startLatency, 99), count: VISITORS },
         ...delivered.map((d) => ({ measure: `visitor message → agent receipt, ${d.rate} msg/s`, value: null, 'p50 ms': percentile(d.latencies, 50), 'p99 ms': percentile(d.latencies, 99), count: d.latencies.length })),
+        ...(twoNodes ? [{ measure: `two nodes (Redis): message on A → agent on B, ${MESSAGE_RATES[0]} msg/s`, value: null, 'p50 ms': percentile(twoNodes, 50), 'p99 ms': percentile(twoNodes, 99), count: twoNodes.length }] : []),
       ];
       return {
         title: `Live chat on one node: ${VISITORS} visitor sockets, ${AGENTS} agents`,
