@@ -178,7 +178,7 @@ const benchmark: Benchmark = {
         ...(twoNodes ? [{ measure: `two nodes (Redis): message on A → agent on B, ${MESSAGE_RATES[0]} msg/s`, value: null, 'p50 ms': percentile(twoNodes, 50), 'p99 ms': percentile(twoNodes, 99), count: twoNodes.length }] : []),
       ];
       return {
-        title: `Live chat on one node: ${VISITORS} visitor sockets, ${AGENTS} agents`,
+        title: `Live chat: ${VISITORS} visitor sockets, ${AGENTS} agents, one node (and two nodes when REDIS_URL is set)`,
         rows,
         checks: [
           { name: `message → agent p99 ≤ ${TARGET_P99_MS} ms at ${MESSAGE_RATES[0]} msg/s`, ok: p99 <= TARGET_P99_MS, detail: `${p99.toFixed(1)} ms` },
