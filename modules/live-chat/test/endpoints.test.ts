@@ -216,3 +216,19 @@ describe('spec 2 Live chat: agents, me and me/status', () => {
     await setStatus(host, second, 'offline');
   });
 });
+
+describe('spec 2 Tools and the GraphQL gateway: what live chat offers agents and clients', () => {
+  test('six AI tools (spec 2, Tools: chat module 6); GraphQL fields for conversations and agents, none for the public widget', async () => {
+    const tools = await host.request('GET', '/ai/agent/tools');
+    expect(tools.status).toBe(200);
+    const mine = tools.body.data.filter((t: { module: string }) => t.module === 'live_chat').map((t: { name: string }) => t.name).sort();
+    expect(mine).toEqual(['live_chat.get_conversation', 'live_chat.get_dashboard', 'live_chat.get_messages', 'live_chat.resolve_conversation', 'live_chat.search_conversations', 'live_chat.send_message']);
+    const gql = await host.request('POST', '/graphql', { query: '{ __schema { queryType { fields { name } } mutationType { fields { name } } } }' });
+    expect(gql.status).toBe(200);
+    const fields = [...(gql.body.data.__schema.queryType?.fields ?? []), ...(gql.body.data.__schema.mutationType?.fields ?? [])].map((f: { name: string }) => f.name);
+    for (const f of ['live_chat_search_conversations', 'live_chat_get_conversation', 'live_chat_list_agents', 'live_chat_get_dashboard']) expect(fields).toContain(f);
+    for (const f of ['live_chat_start_conversation', 'live_chat_widget_script', 'live_chat_allow_origin']) expect(fields).not.toContain(f);
+    const answer = await host.request('POST', '/graphql', { query: '{ live_chat_list_agents(input: {}) }' });
+    expect(answer.body.data.live_chat_list_agents.data).toEqual(expect.any(Array));
+  });
+});
