@@ -73,6 +73,8 @@ export interface Config {
   apiRateLimit: { points: number; durationSeconds: number };
   /** Bus calls per (tenant, caller, operation) and window. */
   busRateLimit: { points: number; durationSeconds: number };
+  /** Module broadcasts (realtime.broadcast) per tenant and module and window: each one fans out to every socket on its channel. */
+  realtimeBroadcastRate: { points: number; durationSeconds: number };
   /** Tokens a tenant may hold per module for its public routes (public_tokens.register). */
   publicTokenLimit: number;
   /** Requests per client address and window to /api/<prefix>/... that match no registered token (token guessing). */
@@ -209,6 +211,7 @@ export function loadConfig(env: Env = process.env): Config {
     workflowRateLimit: rate(env, 'WORKFLOW_RATE_LIMIT', '60/60'),
     apiRateLimit: rate(env, 'API_RATE_LIMIT', '1200/60'),
     busRateLimit: rate(env, 'BUS_RATE_LIMIT', '6000/60'),
+    realtimeBroadcastRate: rate(env, 'REALTIME_BROADCAST_RATE', '100/1'),
     publicTokenLimit: atLeast(env, 'PUBLIC_TOKEN_LIMIT', 1000, 1),
     publicMissRateLimit: rate(env, 'PUBLIC_MISS_RATE_LIMIT', '30/60'),
     busValidateOutput: bool(env, 'BUS_VALIDATE_OUTPUT', nodeEnv !== 'production'),

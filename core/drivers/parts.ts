@@ -31,7 +31,7 @@ export const realtimePart = platformPart({
     });
     // Broadcasts from other nodes reach this one only once the Redis adapter has subscribed.
     await withTimeout(realtime.ready(), 5_000, () => logger.warn('realtime adapter not ready after 5 s; continuing'));
-    registerRealtimeOperations(kernel.bus, { channels, grants, realtime, rateLimiter: drivers.rateLimiter, clock });
+    registerRealtimeOperations(kernel.bus, { channels, grants, realtime, rateLimiter: drivers.rateLimiter, clock, broadcastRate: config.realtimeBroadcastRate });
     return realtime;
   },
   stop: (realtime) => realtime.close(),

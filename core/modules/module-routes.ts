@@ -5,8 +5,8 @@
  * so a path `:id` can never be overridden by the body. Strings are coerced to the operation's
  * schema types at this edge only. A route marked `public` (webhooks from outside) skips the bearer
  * token, runs with no user, and is rate-limited per client address; the module authenticates the
- * caller itself: its input also carries `_request: {headers, raw_body}` (headers lowercased, without
- * cookies) so that it can check a sender's signature over the exact bytes that were sent.
+ * caller itself: its input also carries `_request: {headers, raw_body, ip}` (headers lowercased, without
+ * cookies; ip as TRUST_PROXY decides) so that it can check a sender's signature over the exact bytes that were sent.
  * Routes with `upload` or `stream` (bulk files) are read or written by core/bulk, which hands the
  * operation the upload's id and form fields, or pages through it with a cursor. A route's declared
  * `response` (JSON, text, bytes, or a stream the handler writes) is written by ./route-response.ts.
@@ -116,7 +116,7 @@ export function moduleRoutes(deps: {
       const input: Record<string, unknown> = { ...(req.query as Record<string, unknown>), ...body, ...params };
       if (route.public) {
         const { cookie: _cookie, authorization: _authorization, ...headers } = req.headers;
-        input._request = { headers, raw_body: (req as { rawBody?: Buffer }).rawBody?.toString('utf8') ?? '' };
+        input._request = { headers, raw_body: (req as { rawBody?: Buffer }).rawBody?.toString('utf8') ?? '', ip: req.ip ?? null };
       }
       return deps.bus.call(
         { kind: 'edge', via: 'http' },

@@ -1,7 +1,7 @@
 /** Operations the host itself provides on the bus. Public ones need no api.consumes entry. */
 import type { Bus } from '../bus/bus';
 import type { CentralDb } from '../data/central-db';
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { notFound } from '../errors';
 
 export function registerPlatformOperations(bus: Bus, central: CentralDb): void {
@@ -43,5 +43,16 @@ export function registerPlatformOperations(bus: Bus, central: CentralDb): void {
       const b = Buffer.from(input.expected);
       return { digest, matches: a.length === b.length && timingSafeEqual(a, b) };
     },
+  });
+
+  // Nor has it a secure random source (Math.random is predictable): session ids a visitor must not
+  // guess (spec 2, Live chat: Visitor.session_id) come from the host's.
+  bus.registerCore({
+    name: 'platform.random_token',
+    description: 'A random, unguessable token: `bytes` random bytes (16-64, default 24) as base64url.',
+    input: { type: 'object', additionalProperties: false, properties: { bytes: { type: 'integer', minimum: 16, maximum: 64, default: 24 } } },
+    output: { type: 'object', required: ['token'], properties: { token: { type: 'string' } } },
+    public: true,
+    handler: async (input: { bytes?: number }) => ({ token: randomBytes(input.bytes ?? 24).toString('base64url') }),
   });
 }

@@ -13,7 +13,7 @@
  * visitor on a busy widget does not spend the budget of the others, nor one token another's), with
  * the X-RateLimit-* headers on every answer. The operation runs with no user, called from the http
  * edge, with input = query, then body, then path parameters (the token among them), plus
- * `_request: {headers, raw_body}` so that a webhook can check a sender's signature.
+ * `_request: {headers, raw_body, ip}` so that a webhook can check a sender's signature.
  */
 import { answerRoute, successStatus } from './route-response';
 import type { StreamSlots } from './stream-slots';
@@ -173,7 +173,7 @@ export function publicModuleRoutes(deps: {
       ...(req.query as Record<string, unknown>),
       ...body,
       ...params,
-      _request: { headers, raw_body: (req as { rawBody?: Buffer }).rawBody?.toString('utf8') ?? '' },
+      _request: { headers, raw_body: (req as { rawBody?: Buffer }).rawBody?.toString('utf8') ?? '', ip: req.ip ?? null },
     };
     await answerRoute(res, route, { tenantId: tenant.id, status: successStatus(route, req.method), streams: deps.streams }, (stream) =>
       deps.bus.call({ kind: 'edge', via: 'http' }, route.operation, input, { tenantId: tenant.id, user: null, permissions: new Set(), requestId: ctx?.requestId }, { coerce: true, stream }),

@@ -8,6 +8,7 @@
  * Visitors (anonymous sockets with a module's grant) join exactly the channels their grant names,
  * while the grant lasts and the module still declares them visitor-joinable; nothing of the core.
  */
+import { isTenantPrivatePattern, tenantOfChannel } from '../../sdk/manifest';
 import type { AuthService } from '../auth/auth-service';
 import type { Clock } from '../clock';
 import type { AuthorizeResult, RealtimeIdentity } from '../drivers';
@@ -45,6 +46,8 @@ export class ChannelPolicy {
     }
     const owner = await this.deps.modules.owner(identity.tenantId, channel);
     if (!owner) return channelRefusals.unknown;
+    // A module's private tenant channel: only the member's own tenant, whatever the rooms say.
+    if (isTenantPrivatePattern(owner.declared.pattern) && tenantOfChannel(channel) !== identity.tenantId) return channelRefusals.forbidden;
     const permission = owner.declared.join.permission;
     return (permission !== undefined && (await this.deps.memberWith(identity.tenantId, identity.userId, permission))) || channelRefusals.forbidden;
   };
@@ -61,9 +64,6 @@ export class ChannelPolicy {
 /** Whether the user is an active member of the tenant holding permission (or every permission). */
 type MemberWith = (tenantId: string, userId: unknown, permission: string) => Promise<boolean>;
 
-/** Permission that lets a member follow the tenant's live chat channel (agents' apps). */
-export const LIVE_CHAT_CHANNEL_PERMISSION = 'live-chat.view';
-
 /** Permission that lets a member follow the tenant's module lifecycle operations (installs, upgrades, …). */
 export const MODULE_OPERATIONS_CHANNEL_PERMISSION = 'modules.manage';
 
@@ -71,11 +71,11 @@ export const MODULE_OPERATIONS_CHANNEL_PERMISSION = 'modules.manage';
  * The core's channels of spec 1 (Notifications) and spec 2 (live chat, Events), and the platform's own
  * (sdk/manifest/channel-patterns.ts keeps modules off them):
  * - `private-user.{userId}`: only that user.
- * - `private-tenant.{tenantId}.live-chat`: members of that tenant holding live-chat.view (or every permission).
  * - `modules.operations`: the tenant's module lifecycle progress (rings/operations.ts), for members
  *   holding modules.manage, who may start and read those operations over the API too.
- * `chat.conversation.{id}` (public in the spec: the visitor's widget) is the live chat module's, declared
- * in its manifest: visitors join their own conversation by grant, never any conversation of the tenant.
+ * `private-tenant.{tenantId}.live-chat` (agents' apps) and `chat.conversation.{id}` (public in the spec:
+ * the visitor's widget) are the live chat module's, declared in its manifest: members of the channel's
+ * own tenant holding its permission join the first; visitors join their own conversation by grant.
  */
 export function defaultChannelPolicy(auth: AuthService, modules: ModuleChannels, clock: Clock): ChannelPolicy {
   const memberWith = async (tenantId: string, userId: unknown, permission: string) => {
@@ -85,7 +85,5 @@ export function defaultChannelPolicy(auth: AuthService, modules: ModuleChannels,
   };
   return new ChannelPolicy({ modules, memberWith, clock })
     .allow(/^private-user\.(\d+)$/, (identity, m) => String(identity.userId) === m[1])
-    .allow(/^private-tenant\.([A-Za-z0-9_-]+)\.live-chat$/, (identity, m) =>
-      m[1].toLowerCase() === identity.tenantId.toLowerCase() && memberWith(identity.tenantId, identity.userId, LIVE_CHAT_CHANNEL_PERMISSION))
     .allow(/^modules\.operations$/, (identity) => memberWith(identity.tenantId, identity.userId, MODULE_OPERATIONS_CHANNEL_PERMISSION));
 }

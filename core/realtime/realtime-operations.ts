@@ -4,10 +4,11 @@
  * (`realtime.channels`) and to let anonymous visitors join some of them.
  * - `realtime.broadcast`: only on a channel matching one of the caller's own patterns, only in the
  *   call's tenant (the room is the tenant's: core/drivers/realtime.ts), payload capped, and at most
- *   BROADCAST_RATE broadcasts per tenant and module, because one broadcast fans out to every socket.
+ *   REALTIME_BROADCAST_RATE broadcasts per tenant and module, because one broadcast fans out to every socket.
  * - `realtime.grant_visitor`: a signed, expiring grant (visitor-grants.ts) for exact channels, each
  *   matching one of the caller's patterns that lets visitors join.
  */
+import { isTenantPrivatePattern, tenantOfChannel } from '../../sdk/manifest';
 import type { Bus } from '../bus/bus';
 import type { Clock } from '../clock';
 import type { RateLimiter, Realtime } from '../drivers';
@@ -17,7 +18,7 @@ import type { VisitorGrants } from './visitor-grants';
 
 /** Largest payload of one broadcast, as JSON: a chat message and its metadata, not a file. */
 export const MAX_BROADCAST_BYTES = 64 * 1024;
-/** Broadcasts per tenant and module and second; each reaches every socket on the channel. */
+/** Broadcasts per tenant and module and second unless REALTIME_BROADCAST_RATE says otherwise; each reaches every socket on the channel. */
 export const BROADCAST_RATE = { points: 100, durationSeconds: 1 };
 /** Longest visitor grant; the socket is disconnected when it runs out (core/drivers/realtime.ts). */
 export const MAX_GRANT_TTL_SECONDS = 86_400;
@@ -39,13 +40,18 @@ interface GrantInput {
 
 export function registerRealtimeOperations(
   bus: Bus,
-  deps: { channels: ModuleChannels; grants: VisitorGrants; realtime: Pick<Realtime, 'broadcast'>; rateLimiter: RateLimiter; clock: Clock },
+  deps: { channels: ModuleChannels; grants: VisitorGrants; realtime: Pick<Realtime, 'broadcast'>; rateLimiter: RateLimiter; clock: Clock; broadcastRate?: { points: number; durationSeconds: number } },
 ): void {
   const { channels } = deps;
+  const broadcastRate = deps.broadcastRate ?? BROADCAST_RATE;
 
   /** The caller's own declaration of channel in the tenant, or a 403 saying which module may. */
   const ownChannel = async (tenantId: string, module: string, channel: string) => {
     const declared = await channels.declaredBy(tenantId, module, channel);
+    // A private tenant channel names a tenant: only the call's own (sdk/manifest/channel-patterns.ts).
+    if (declared && isTenantPrivatePattern(declared.pattern) && tenantOfChannel(channel) !== tenantId) {
+      throw forbidden(`The channel "${channel}" names another tenant: module "${module}" broadcasts only on private-tenant.${tenantId}.… in this tenant.`, { channel, module });
+    }
     if (declared) return declared;
     throw forbidden(`Module "${module}" does not own the realtime channel "${channel}": declare a matching pattern in realtime.channels of its module.json.`, { channel, module });
   };
@@ -75,8 +81,10 @@ export function registerRealtimeOperations(
           bytes,
         });
       }
-      const spent = await deps.rateLimiter.consume(`realtime:broadcast:${ctx.tenantId}:${caller.alias}`, BROADCAST_RATE);
-      if (!spent.allowed) throw new RateLimitedError(spent.retryAfterSeconds, `Module "${caller.alias}" broadcasts more than ${BROADCAST_RATE.points} events a second in this tenant.`);
+      const spent = await deps.rateLimiter.consume(`realtime:broadcast:${ctx.tenantId}:${caller.alias}`, broadcastRate);
+      if (!spent.allowed) {
+        throw new RateLimitedError(spent.retryAfterSeconds, `Module "${caller.alias}" broadcasts more than ${broadcastRate.points} events in ${broadcastRate.durationSeconds} s in this tenant (REALTIME_BROADCAST_RATE).`);
+      }
       deps.realtime.broadcast(ctx.tenantId, input.channel, input.event, input.payload ?? null);
       return { channel: input.channel, event: input.event };
     },

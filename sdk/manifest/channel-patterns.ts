@@ -30,15 +30,34 @@ export function channelPatternsOverlap(a: string, b: string): boolean {
 }
 
 /**
- * The platform's own channels (spec 1, Notifications; spec 2, Events; core/notifications/channel-policy.ts):
- * a module may not declare a pattern that could match one, or it could broadcast in the core's name.
- * Every `private-…` first segment is the core's: private channels are decided by the core alone.
+ * The platform's own channels (spec 1, Notifications; core/notifications/channel-policy.ts): a module
+ * may not declare a pattern that could match one, or it could broadcast in the core's name. Every
+ * `private-…` first segment is the core's, except a tenant channel of the module's own below.
  */
-export const CORE_CHANNEL_PATTERNS: readonly string[] = ['private-user.{user_id}', 'private-tenant.{tenant_id}.live-chat', 'modules.operations'];
+export const CORE_CHANNEL_PATTERNS: readonly string[] = ['private-user.{user_id}', 'modules.operations'];
+
+/**
+ * A module's private tenant channel (spec 2, Events: `private-tenant.{tenantId}.live-chat`):
+ * `private-tenant.{tenant_id}.<word>…`, whose second segment the host fills and checks: a broadcast
+ * names only the call's tenant, a member joins only their own tenant's, and visitors never join.
+ */
+export const TENANT_PRIVATE_PREFIX = 'private-tenant';
+const TENANT_PARAM = '{tenant_id}';
+
+/** Whether pattern is a module's private tenant channel (`private-tenant.{tenant_id}.…`, fixed words after). */
+export function isTenantPrivatePattern(pattern: string): boolean {
+  const s = segments(pattern);
+  return s.length >= 3 && s[0] === TENANT_PRIVATE_PREFIX && s[1] === TENANT_PARAM && s.slice(2).every((x) => !isParam(x));
+}
+
+/** The tenant a private tenant channel names (its second segment), for a pattern where isTenantPrivatePattern. */
+export const tenantOfChannel = (channel: string): string => segments(channel)[1] ?? '';
 
 /** Why a module may not declare pattern, or null when it may. */
 export function coreChannelProblem(pattern: string): string | null {
-  if (segments(pattern)[0].startsWith('private-')) return 'channels starting with "private-" belong to the platform (its private user and tenant channels); choose a name of the module\'s own, e.g. "<alias>.room.{id}"';
+  if (segments(pattern)[0].startsWith('private-') && !isTenantPrivatePattern(pattern)) {
+    return 'channels starting with "private-" belong to the platform (its private user channels), except a tenant channel of the module\'s own written "private-tenant.{tenant_id}.<word>" (fixed words after the tenant); or choose a name of the module\'s own, e.g. "<alias>.room.{id}"';
+  }
   const core = CORE_CHANNEL_PATTERNS.find((c) => channelPatternsOverlap(c, pattern));
   return core ? `overlaps the platform's channel "${core}"; choose a name of the module's own` : null;
 }

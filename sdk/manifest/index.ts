@@ -12,6 +12,6 @@ export {
   type CompatibilityProblem,
   type CompatibilityProblemKind,
 } from './compatibility';
-export { channelMatches } from './channel-patterns';
+export { channelMatches, isTenantPrivatePattern, tenantOfChannel } from './channel-patterns';
 export { PLATFORM_NAMESPACES } from './platform-namespaces';
 export { default as manifestSchema } from './manifest.schema.json';

@@ -8,7 +8,7 @@ import { matchesConsumes } from './compatibility';
 import { childPointer, type ManifestIssue } from './issues';
 import { platformNamespaceProblem } from './platform-namespaces';
 import { jsonSchemaIssues, valueIssues } from './json-schema-check';
-import { channelPatternsOverlap, coreChannelProblem } from './channel-patterns';
+import { channelPatternsOverlap, coreChannelProblem, isTenantPrivatePattern } from './channel-patterns';
 import { platformPathProblem, publicPrefixProblem } from './route-overlap';
 
 type Obj = Record<string, unknown>;
@@ -202,6 +202,9 @@ function checkRealtime(doc: Obj, s: Scope) {
     if (!pattern) return;
     const reserved = coreChannelProblem(pattern);
     if (reserved) s.report(`${p}/pattern`, reserved);
+    if (isTenantPrivatePattern(pattern) && (at(channel, 'join', 'visitor') === true || !permission)) {
+      s.report(`${p}/join`, 'a private tenant channel is joined by members only: name join.permission and leave out visitor');
+    }
     const earlier = seen.find((e) => channelPatternsOverlap(e.pattern, pattern));
     if (earlier) s.report(`${p}/pattern`, `"${pattern}" overlaps "${earlier.pattern}" (${earlier.pointer}): one channel would have two join rules; declare each channel once`);
     seen.push({ pattern, pointer: p });

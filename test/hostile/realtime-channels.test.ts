@@ -60,11 +60,13 @@ describe('spec 2 Events (hostile): a module broadcasts only on channels it owns,
     expect(v.received.map((r) => r.event)).toEqual(['marker']);
   });
 
-  test("the core's private user and tenant channels are refused, and nothing reaches the user", async () => {
+  test("the core's private user channel and another module's private tenant channel are refused, and nothing reaches the user", async () => {
     const owner = await socketClient(tp.url, w.owner.token, 'acme');
     expect(await owner.subscribe(`private-tenant.${w.owner.tenantId}.live-chat`)).toEqual({ ok: true });
     for (const channel of [`private-user.${w.owner.userId}`, `private-tenant.${w.owner.tenantId}.live-chat`, 'modules.operations']) {
       await expect(intruder('realtime.broadcast', { channel, event: '.notification.created', payload: { title: 'forged' } })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    }
+    for (const channel of [`private-user.${w.owner.userId}`, 'modules.operations']) {
       await expect(chatRt(tp, w.owner.tenantId, 'say', { channel, event: '.notification.created', payload: { title: 'forged' } })).rejects.toMatchObject({ code: 'FORBIDDEN' });
     }
     await tp.platform.kernel.bus.call({ kind: 'core', name: 'test' }, 'notifications.send', { user_id: w.owner.userId, type: 'x.y', title: 'real' }, { tenantId: w.owner.tenantId, user: null });
@@ -103,10 +105,58 @@ describe('spec 2 Events (hostile): a module broadcasts only on channels it owns,
     };
     expect(issues('private-user.{id}')).toContainEqual({
       pointer: '/realtime/channels/0/pattern',
-      message: 'channels starting with "private-" belong to the platform (its private user and tenant channels); choose a name of the module\'s own, e.g. "<alias>.room.{id}"',
+      message:
+        'channels starting with "private-" belong to the platform (its private user channels), except a tenant channel of the module\'s own written "private-tenant.{tenant_id}.<word>" (fixed words after the tenant); or choose a name of the module\'s own, e.g. "<alias>.room.{id}"',
+    });
+    // A private tenant channel must leave the tenant to the host, and name fixed words after it.
+    for (const pattern of ['private-tenant.{id}.live-chat', 'private-tenant.acme.live-chat', 'private-tenant.{tenant_id}.{room}', 'private-tenantx.{tenant_id}.feed']) {
+      expect(issues(pattern)).toContainEqual(expect.objectContaining({ pointer: '/realtime/channels/0/pattern' }));
+    }
+    // …and is joined by members holding a permission, never by visitors.
+    expect(issues('private-tenant.{tenant_id}.feed')).toContainEqual({
+      pointer: '/realtime/channels/0/join',
+      message: 'a private tenant channel is joined by members only: name join.permission and leave out visitor',
     });
     expect(issues('{x}.operations')).toContainEqual(expect.objectContaining({ pointer: '/realtime/channels/0/pattern' }));
     expect(issues('modules.{what}')).toContainEqual({ pointer: '/realtime/channels/0/pattern', message: 'overlaps the platform\'s channel "modules.operations"; choose a name of the module\'s own' });
+  });
+});
+
+describe('spec 2 Events (hostile): a module\'s private tenant channel (`private-tenant.{tenantId}.live-chat`)', () => {
+  const own = () => `private-tenant.${w.owner.tenantId}.live-chat`;
+  const globexChannel = () => `private-tenant.${w.globex.id}.live-chat`;
+
+  test('a member joins only their own tenant\'s, holding the permission; other tenants, plain members and visitors are refused', async () => {
+    const carol = await socketClient(tp.url, w.carol.token, 'acme');
+    const bob = await socketClient(tp.url, w.bob.token, 'acme');
+    const owner = await socketClient(tp.url, w.owner.token, 'acme');
+    expect(await carol.subscribe(own())).toEqual({ ok: true });
+    expect(await bob.subscribe(own())).toEqual({ ok: false, error: 'Forbidden.' });
+    // Naming globex's id from acme: refused, though acme's chat_rt declares the pattern.
+    expect(await owner.subscribe(globexChannel())).toEqual({ ok: false, error: 'Forbidden.' });
+    expect(await carol.subscribe(`private-tenant.${w.owner.tenantId.toUpperCase()}.live-chat`)).toEqual({ ok: false, error: 'Forbidden.' });
+    // No grant can name it: the pattern does not let visitors in.
+    await expect(grantFor(tp, w.owner.tenantId, [own()])).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    const v = await socketClientWith(tp.url, { grant: (await grantFor(tp, w.owner.tenantId, ['chat.conversation.40'])).grant, tenant: 'acme' });
+    expect(await v.subscribe(own())).toEqual(NOT_GRANTED);
+  });
+
+  test('a broadcast names only the call\'s tenant: another tenant\'s channel is refused and its members hear nothing', async () => {
+    const globexOwner = await socketClient(tp.url, w.globex.token, 'globex');
+    expect(await globexOwner.subscribe(globexChannel())).toEqual({ ok: true });
+    await expect(chatRt(tp, w.owner.tenantId, 'say', { channel: globexChannel(), event: 'chat.message.sent', payload: { content: 'cross' } })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      status: 403,
+    });
+    await expect(chatRt(tp, w.owner.tenantId, 'say', { channel: 'private-tenant.other.live-chat', event: 'x' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await chatRt(tp, w.globex.id, 'say', { channel: globexChannel(), event: 'marker', payload: {} });
+    await globexOwner.next('marker');
+    expect(globexOwner.received.map((r) => r.event)).toEqual(['marker']);
+    // The own tenant's broadcast arrives.
+    const carol = await socketClient(tp.url, w.carol.token, 'acme');
+    expect(await carol.subscribe(own())).toEqual({ ok: true });
+    await chatRt(tp, w.owner.tenantId, 'say', { channel: own(), event: 'chat.message.sent', payload: { n: 1 } });
+    expect((await carol.next('chat.message.sent')).payload).toEqual({ n: 1 });
   });
 });
 

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HttpPushAdapter } from './http-push-adapter';
-import { PushDeliveryError, type PushMessage } from './push-message';
+import { PushDeliveryError, pushData, type PushMessage } from './push-message';
 import type { PushDevice } from './device-store';
 import type { Notification } from '../notification';
 
@@ -36,5 +36,12 @@ describe('spec 1: Notifications push delivery through the one outbound path (PUS
     expect(err).toBeInstanceOf(PushDeliveryError);
     expect((err as PushDeliveryError).retryable).toBe(false);
     expect((err as Error).message).toMatch(/PUSH_URL refused: the URL leads to 169\.254\.169\.254, a link-local, cloud metadata/);
+  });
+
+  it('passes the channel and vibration a sender asks for (spec 2: chat_urgent, 10 s), bounded, and nothing else of data', async () => {
+    const urgent = { ...message, notification: { ...message.notification, data: { push: { channel: 'chat_urgent', vibration_ms: 10_000 }, secret: 'x' } } } as PushMessage;
+    expect(pushData(urgent)).toEqual({ notification_id: 'n1', tenant_id: 't1', type: 'x', severity: 'info', channel: 'chat_urgent', vibration_ms: '10000' });
+    const wild = { ...message, notification: { ...message.notification, data: { push: { channel: 'bad channel!', vibration_ms: 3_600_000 } } } } as PushMessage;
+    expect(pushData(wild)).toEqual({ notification_id: 'n1', tenant_id: 't1', type: 'x', severity: 'info', vibration_ms: '30000' });
   });
 });

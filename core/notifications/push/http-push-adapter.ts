@@ -10,7 +10,7 @@
  *     "id": "{tenantId}:{notificationId}",
  *     "tokens": [{ "token": "...", "platform": "ios" | "android" }],
  *     "notification": { "title", "body", "icon" } | null,     // null: no banner (data-only message)
- *     "data": { "notification_id", "tenant_id", "type", "severity", "action_url"?, "group_key"? },
+ *     "data": { "notification_id", "tenant_id", "type", "severity", "action_url"?, "group_key"?, "channel"?, "vibration_ms"? },
  *     "collapse_key": group_key | null,
  *     "priority": "high" | "normal"
  *   }

@@ -1,0 +1,42 @@
+/**
+ * live_chat (spec 2, Live chat): widgets embedded on a tenant's sites, their visitors' conversations,
+ * agents assigned by workload, realtime on the tenant's `private-tenant.{tenantId}.live-chat` and on
+ * each `chat.conversation.{id}`, pushes to agents. Everything the module offers is declared here;
+ * `mandi module build` writes module.json from it. README.md holds the decisions the spec leaves open.
+ */
+import { defineModule } from '../../../sdk';
+import { data } from './models';
+import { agentOperations } from './operations/agents';
+import { conversationOperations } from './operations/conversations';
+import { publicOperations } from './operations/public';
+import { widgetOperations } from './operations/widgets';
+
+export default defineModule({
+  name: 'live_chat',
+  version: '1.0.0',
+  description: 'Live chat: an embeddable website widget, conversations with visitors, automatic assignment to agents by workload, realtime and push updates.',
+  compatibility: { platform: '^2.0.0' },
+  main: 'dist/index.js',
+  public_prefix: 'widget',
+  permissions: [
+    { name: 'live_chat.view', description: 'See conversations, widgets, agents and the dashboard, and follow the live chat channels.' },
+    { name: 'live_chat.reply', description: 'Answer conversations as an agent: write, add internal notes, assign, transfer, resolve, close, reopen, set priority and your own status.' },
+    { name: 'live_chat.manage', description: 'Create and change widgets and agents.' },
+  ],
+  realtime: {
+    channels: [
+      { pattern: 'private-tenant.{tenant_id}.live-chat', description: 'Every conversation of the tenant: new messages and conversation changes, for agents.', join: { permission: 'live_chat.view' } },
+      { pattern: 'chat.conversation.{id}', description: 'One conversation: its visitor (by grant) and the tenant\'s agents.', join: { permission: 'live_chat.view', visitor: true } },
+    ],
+  },
+  operations: { ...conversationOperations, ...agentOperations, ...widgetOperations, ...publicOperations },
+  mobile: {
+    screens: [
+      { id: 'live_chat.conversations', title: 'Live chat', icon: 'message-circle', layout: 'scroll', route: '/live-chat/conversations', version: 1 },
+      { id: 'live_chat.agents', title: 'Chat agents', icon: 'users', layout: 'scroll', route: '/live-chat/agents', version: 1 },
+    ],
+    screenProviders: { 'live_chat.conversations': { file: 'screens/live_chat.conversations.json' }, 'live_chat.agents': { file: 'screens/live_chat.agents.json' } },
+  },
+  data,
+  limits: { memory_mb: 128, timeout_ms: 15_000 },
+});

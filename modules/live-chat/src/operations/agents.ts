@@ -1,0 +1,136 @@
+/**
+ * Agents (spec 2, Live chat: /live-chat/agents…; Agent status). An agent is a member of the tenant
+ * (user_id) with a chat capacity; `me` and `me/status` are the calling member's own record. Going
+ * online, or a raised maximum, hands queued conversations out at once. `busy` is also set by the
+ * platform when an agent reaches the maximum and lifted when a slot frees.
+ */
+import { operation, Type, type HandlerContext } from '../../../../sdk';
+import { releaseSlot } from '../assignment';
+import { assignPending } from '../conversations';
+import { agentById } from '../db';
+import { notAnAgent, validation, ChatError } from '../errors';
+import { HOLDS_SLOT, nowIso, type AgentRow, type ConversationRow } from '../records';
+import { AgentStatus, Anything, Id } from '../schemas';
+
+const MANAGE = 'live_chat.manage';
+const VIEW = 'live_chat.view';
+const REPLY = 'live_chat.reply';
+const NOT_TOOL = { ai_tool: false } as const;
+const Max = Type.Integer({ minimum: 1, maximum: 100 });
+
+/** The calling member's agent record, its name kept in step with the member's. */
+export async function myAgent(ctx: HandlerContext): Promise<AgentRow> {
+  if (!ctx.user) throw notAnAgent();
+  const agent = await ctx.host.db.findOne<AgentRow>('Agent', { where: { user_id: ctx.user.id } });
+  if (!agent) throw notAnAgent();
+  if (ctx.user.name && agent.name !== ctx.user.name) await ctx.host.db.update<AgentRow>('Agent', { name: ctx.user.name.slice(0, 100) }, { where: { id: agent.id } });
+  return { ...agent, name: ctx.user.name ? ctx.user.name.slice(0, 100) : agent.name };
+}
+
+/** Sets an agent's status; coming online (or back below the maximum) takes queued conversations. */
+async function setStatus(ctx: HandlerContext, agent: AgentRow, status: AgentRow['status']): Promise<AgentRow> {
+  // Online at the maximum is busy (spec 2: busy, at maximum chats).
+  const effective = status === 'online' && agent.current_chats_count >= agent.max_concurrent_chats ? 'busy' : status;
+  await ctx.host.db.update<AgentRow>('Agent', { status: effective, last_active_at: nowIso(ctx) }, { where: { id: agent.id } });
+  if (effective === 'online') await assignPending(ctx);
+  return agentById(ctx, agent.id);
+}
+
+export const agentOperations = {
+  list_agents: operation({
+    description: 'Live chat agents with status and workload.',
+    permission: VIEW,
+    ...NOT_TOOL,
+    input: Type.Object({ status: Type.Optional(AgentStatus) }, { additionalProperties: false }),
+    output: Type.Object({ data: Type.Array(Anything) }),
+    http: { method: 'GET', path: '/live-chat/agents', permission: VIEW },
+    handler: async (input, ctx) => ({ data: await ctx.host.db.find<AgentRow>('Agent', { where: input.status ? { status: input.status } : {}, order: [['id', 'ASC']], limit: 1000 }) }),
+  }),
+  create_agent: operation({
+    description: 'Makes a member of the tenant a live chat agent (offline until they go online).',
+    permission: MANAGE,
+    ...NOT_TOOL,
+    input: Type.Object({ user_id: Id, max_concurrent_chats: Type.Optional(Max), name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) }, { additionalProperties: false }),
+    output: Anything,
+    http: { method: 'POST', path: '/live-chat/agents', permission: MANAGE, success_status: 201 },
+    handler: async (input, ctx) => {
+      if (await ctx.host.db.findOne<AgentRow>('Agent', { where: { user_id: input.user_id } })) {
+        throw new ChatError('AGENT_EXISTS', `User ${input.user_id} is an agent already.`, { status: 409 });
+      }
+      const name = input.name ?? (ctx.user?.id === input.user_id ? ctx.user.name : `Agent ${input.user_id}`);
+      return ctx.host.db.create<AgentRow>('Agent', { user_id: input.user_id, name, max_concurrent_chats: input.max_concurrent_chats ?? 5, status: 'offline', created_at: nowIso(ctx) });
+    },
+  }),
+  me: operation({
+    description: "The calling member's own agent record.",
+    permission: REPLY,
+    ...NOT_TOOL,
+    input: Type.Object({}, { additionalProperties: false }),
+    output: Anything,
+    http: { method: 'GET', path: '/live-chat/agents/me', permission: REPLY },
+    handler: async (_input, ctx) => myAgent(ctx),
+  }),
+  set_my_status: operation({
+    description: 'Sets the calling agent online, away, busy or offline; online takes queued chats.',
+    permission: REPLY,
+    ...NOT_TOOL,
+    input: Type.Object({ status: AgentStatus }, { additionalProperties: false }),
+    output: Anything,
+    http: { method: 'PUT', path: '/live-chat/agents/me/status', permission: REPLY },
+    handler: async (input, ctx) => setStatus(ctx, await myAgent(ctx), input.status),
+  }),
+  get_agent: operation({
+    description: 'One agent.',
+    permission: VIEW,
+    ...NOT_TOOL,
+    input: Type.Object({ id: Id }, { additionalProperties: false }),
+    output: Anything,
+    http: { method: 'GET', path: '/live-chat/agents/:id', permission: VIEW },
+    handler: async (input, ctx) => agentById(ctx, input.id),
+  }),
+  update_agent: operation({
+    description: "Changes an agent's maximum of concurrent chats, name or status.",
+    permission: MANAGE,
+    ...NOT_TOOL,
+    input: Type.Object({ id: Id, max_concurrent_chats: Type.Optional(Max), name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })), status: Type.Optional(AgentStatus) }, { additionalProperties: false }),
+    output: Anything,
+    http: { method: 'PUT', path: '/live-chat/agents/:id', permission: MANAGE },
+    handler: async (input, ctx) => {
+      const agent = await agentById(ctx, input.id);
+      if (input.max_concurrent_chats !== undefined && input.max_concurrent_chats < agent.current_chats_count) {
+        throw validation('max_concurrent_chats', `The agent has ${agent.current_chats_count} chats now; the maximum cannot be lower.`);
+      }
+      if (input.max_concurrent_chats !== undefined || input.name !== undefined) {
+        // Conditional on the count read, so a concurrent assignment is not squeezed over the new maximum (the CHECK refuses it too).
+        const changed = await ctx.host.db.update<AgentRow>(
+          'Agent',
+          { ...(input.max_concurrent_chats !== undefined ? { max_concurrent_chats: input.max_concurrent_chats } : {}), ...(input.name !== undefined ? { name: input.name } : {}) },
+          { where: { id: agent.id, current_chats_count: agent.current_chats_count } },
+        );
+        if (!changed) throw new ChatError('LIVE_CHAT_BUSY', `Agent ${agent.id} is taking a chat right now; retry.`, { status: 409 });
+      }
+      const fresh = await agentById(ctx, agent.id);
+      return setStatus(ctx, fresh, input.status ?? (fresh.status === 'busy' ? 'online' : fresh.status));
+    },
+  }),
+  delete_agent: operation({
+    description: 'Removes an agent; their open conversations go back to the queue.',
+    permission: MANAGE,
+    ...NOT_TOOL,
+    input: Type.Object({ id: Id }, { additionalProperties: false }),
+    output: Type.Object({ deleted: Type.Boolean(), id: Type.Integer(), requeued: Type.Integer() }),
+    http: { method: 'DELETE', path: '/live-chat/agents/:id', permission: MANAGE },
+    handler: async (input, ctx) => {
+      await agentById(ctx, input.id);
+      await ctx.host.db.update<AgentRow>('Agent', { status: 'offline' }, { where: { id: input.id } });
+      const open = await ctx.host.db.find<ConversationRow>('Conversation', { where: { agent_id: input.id, status: { $in: [...HOLDS_SLOT] } }, limit: 1000 });
+      for (const c of open) {
+        const moved = await ctx.host.db.update<ConversationRow>('Conversation', { agent_id: null, status: 'pending', updated_at: nowIso(ctx) }, { where: { id: c.id, agent_id: input.id, status: c.status } });
+        if (moved) await releaseSlot(ctx, input.id);
+      }
+      await ctx.host.db.destroy('Agent', { where: { id: input.id } });
+      await assignPending(ctx);
+      return { deleted: true, id: input.id, requeued: open.length };
+    },
+  }),
+};

@@ -1,0 +1,150 @@
+/** Widgets (spec 2, Live chat: /live-chat/widgets…): settings with the spec's defaults, a 32-character token the host makes, embed code. */
+import { operation, Type, type HandlerContext } from '../../../../sdk';
+import { businessHoursProblem } from '../business-hours';
+import { widgetById } from '../db';
+import { validation } from '../errors';
+import { nowIso, type WidgetRow } from '../records';
+import { Anything, Id, widgetFields } from '../schemas';
+
+const MANAGE = 'live_chat.manage';
+const VIEW = 'live_chat.view';
+const NOT_TOOL = { ai_tool: false } as const;
+
+const WidgetInput = Type.Object({ ...widgetFields }, { additionalProperties: false });
+const WidgetCreate = Type.Composite([Type.Object({ name: widgetFields.name }), Type.Partial(Type.Omit(WidgetInput, ['name']))], { additionalProperties: false });
+const WidgetUpdate = Type.Composite([Type.Object({ id: Id }), Type.Partial(WidgetInput)], { additionalProperties: false });
+type WidgetSettings = Partial<Omit<WidgetRow, 'id' | 'token' | 'tenant_id' | 'created_at' | 'updated_at'>>;
+
+const DEFAULT_OFFLINE = "We're away right now. Leave a message and we'll get back to you by email.";
+
+function checked(settings: WidgetSettings): WidgetSettings {
+  const problem = businessHoursProblem(settings.business_hours);
+  if (problem) throw validation('business_hours', problem);
+  return settings;
+}
+
+async function newToken(ctx: HandlerContext, label: string): Promise<string> {
+  const { token } = await ctx.host.call<{ token: string }>('public_tokens.register', { label });
+  return token;
+}
+
+export const widgetOperations = {
+  list_widgets: operation({
+    description: 'Every chat widget of the tenant with its settings and token.',
+    permission: VIEW,
+    ...NOT_TOOL,
+    input: Type.Object({ is_active: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+    output: Type.Object({ data: Type.Array(Anything) }),
+    http: { method: 'GET', path: '/live-chat/widgets', permission: VIEW },
+    handler: async (input, ctx) => ({
+      data: await ctx.host.db.find<WidgetRow>('Widget', { where: input.is_active === undefined ? {} : { is_active: input.is_active }, order: [['id', 'ASC']], limit: 1000 }),
+    }),
+  }),
+  create_widget: operation({
+    description: 'Creates a chat widget (spec 2 defaults for every setting left out) with a new 32-character token.',
+    permission: MANAGE,
+    ...NOT_TOOL,
+    input: WidgetCreate,
+    output: Anything,
+    http: { method: 'POST', path: '/live-chat/widgets', permission: MANAGE, success_status: 201 },
+    handler: async (input, ctx) => {
+      const settings = checked(input as WidgetSettings);
+      const token = await newToken(ctx, `widget ${input.name}`);
+      const now = nowIso(ctx);
+      return ctx.host.db.create<WidgetRow>('Widget', {
+        offline_message: DEFAULT_OFFLINE,
+        allowed_domains: [],
+        ...settings,
+        token,
+        tenant_id: ctx.tenantId,
+        created_at: now,
+        updated_at: now,
+      });
+    },
+  }),
+  get_widget: operation({
+    description: 'One chat widget.',
+    permission: VIEW,
+    ...NOT_TOOL,
+    input: Type.Object({ id: Id }, { additionalProperties: false }),
+    output: Anything,
+    http: { method: 'GET', path: '/live-chat/widgets/:id', permission: VIEW },
+    handler: async (input, ctx) => widgetById(ctx, input.id),
+  }),
+  update_widget: operation({
+    description: "Changes a widget's settings (only the fields given).",
+    permission: MANAGE,
+    ...NOT_TOOL,
+    input: WidgetUpdate,
+    output: Anything,
+    http: { method: 'PUT', path: '/live-chat/widgets/:id', permission: MANAGE },
+    handler: async (input, ctx) => {
+      const { id, ...settings } = input;
+      await widgetById(ctx, id);
+      await ctx.host.db.update<WidgetRow>('Widget', { ...checked(settings as WidgetSettings), updated_at: nowIso(ctx) }, { where: { id } });
+      return widgetById(ctx, id);
+    },
+  }),
+  delete_widget: operation({
+    description: 'Deletes a widget; its token stops working at once. Its conversations stay.',
+    permission: MANAGE,
+    ...NOT_TOOL,
+    input: Type.Object({ id: Id }, { additionalProperties: false }),
+    output: Type.Object({ deleted: Type.Boolean(), id: Type.Integer() }),
+    http: { method: 'DELETE', path: '/live-chat/widgets/:id', permission: MANAGE },
+    handler: async (input, ctx) => {
+      const widget = await widgetById(ctx, input.id);
+      await ctx.host.call('public_tokens.revoke', { token: widget.token });
+      await ctx.host.db.destroy('Widget', { where: { id: input.id } });
+      return { deleted: true, id: input.id };
+    },
+  }),
+  toggle_widget: operation({
+    description: 'Switches a widget on or off (an inactive widget shows nothing on pages).',
+    permission: MANAGE,
+    ...NOT_TOOL,
+    input: Type.Object({ id: Id }, { additionalProperties: false }),
+    output: Anything,
+    http: { method: 'POST', path: '/live-chat/widgets/:id/toggle-active', permission: MANAGE, success_status: 200 },
+    handler: async (input, ctx) => {
+      const widget = await widgetById(ctx, input.id);
+      await ctx.host.db.update<WidgetRow>('Widget', { is_active: !widget.is_active, updated_at: nowIso(ctx) }, { where: { id: input.id, is_active: widget.is_active } });
+      return widgetById(ctx, input.id);
+    },
+  }),
+  regenerate_token: operation({
+    description: 'Gives a widget a new token; pages with the old embed code stop showing it.',
+    permission: MANAGE,
+    ...NOT_TOOL,
+    input: Type.Object({ id: Id }, { additionalProperties: false }),
+    output: Anything,
+    http: { method: 'POST', path: '/live-chat/widgets/:id/regenerate-token', permission: MANAGE, success_status: 200 },
+    handler: async (input, ctx) => {
+      const widget = await widgetById(ctx, input.id);
+      const token = await newToken(ctx, `widget ${widget.name}`);
+      await ctx.host.db.update<WidgetRow>('Widget', { token, updated_at: nowIso(ctx) }, { where: { id: input.id } });
+      await ctx.host.call('public_tokens.revoke', { token: widget.token });
+      return widgetById(ctx, input.id);
+    },
+  }),
+  embed_code: operation({
+    description: "The HTML snippet a site pastes before </body> to show the widget.",
+    permission: VIEW,
+    ...NOT_TOOL,
+    input: Type.Object({ id: Id, base_url: Type.Optional(Type.String({ maxLength: 200, pattern: '^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?$' })) }, { additionalProperties: false }),
+    output: Type.Object({ embed_code: Type.String(), script_url: Type.String(), token: Type.String() }),
+    http: { method: 'GET', path: '/live-chat/widgets/:id/embed-code', permission: VIEW },
+    handler: async (input, ctx) => {
+      const widget = await widgetById(ctx, input.id);
+      const base = input.base_url ?? (await platformBase(ctx));
+      const scriptUrl = `${base}/api/widget/${widget.token}/script.js`;
+      return { embed_code: `<script src="${scriptUrl}" async></script>`, script_url: scriptUrl, token: widget.token };
+    },
+  }),
+};
+
+/** The tenant's first domain over HTTPS, or a root-relative URL when it has none. */
+async function platformBase(ctx: HandlerContext): Promise<string> {
+  const tenant = await ctx.host.call<{ domains: string[] }>('platform.get_tenant', {});
+  return tenant.domains[0] ? `https://${tenant.domains[0]}` : '';
+}
