@@ -4,7 +4,8 @@
  * - reserve_stock / release_stock: the master stock, in the super admin's tenant only (spec 3: stock
  *   is decremented when a chain order is accepted at the top), never below zero under concurrency.
  * They are called by reseller_orders in its own tenant (host.call, api.consumes), not by users: no
- * route, and not AI tools.
+ * route, and not AI tools (a permission guards them should a user reach them another way; the bus
+ * checks permissions for user callers only).
  */
 import { operation, Type, type HandlerContext } from '../../../../sdk';
 import { costsForChild, isTop, ownCosts, self, type CostLine } from '../chain';
@@ -60,6 +61,7 @@ export const stockOperations = {
   quote: operation({
     description: "What items cost this tenant (its own cost per unit and per line); with sub_reseller_id, also what they cost that direct sub-reseller.",
     ai_tool: false,
+    permission: 'catalog.view',
     input: Type.Object({ items: StockItems, sub_reseller_id: Type.Optional(TenantRef) }, { additionalProperties: false }),
     output: Type.Object({ items: Type.Array(QuoteItem), total_cost: Money, sub_reseller_total: Type.Optional(Money) }),
     async handler(input, ctx) {
@@ -101,6 +103,7 @@ export const stockOperations = {
   reserve_stock: operation({
     description: 'Takes items out of the master stock for a reference (e.g. a chain order id), all or nothing; the same reference twice takes them once.',
     ai_tool: false,
+    permission: 'catalog.manage_master',
     input: Type.Object({ reference: Type.String({ minLength: 1, maxLength: 100 }), items: StockItems }, { additionalProperties: false }),
     output: Type.Object({ reference: Type.String(), items: Type.Array(Reserved), already_reserved: Type.Boolean() }),
     async handler(input, ctx) {
@@ -150,6 +153,7 @@ export const stockOperations = {
   release_stock: operation({
     description: 'Gives back the stock a reference reserved (a cancelled chain order), once.',
     ai_tool: false,
+    permission: 'catalog.manage_master',
     input: Type.Object({ reference: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
     output: Type.Object({ reference: Type.String(), released: Type.Boolean(), items: Type.Array(Reserved) }),
     async handler(input, ctx) {
