@@ -106,10 +106,17 @@ describe('spec 3, Errors: bad input is refused with {error, code, details} and w
     }
     const eleventh = await host.request('POST', '/admin/tenants', { name: 'Level 11', alias: 'lvl11', parent_tenant: parent });
     expect(eleventh.status).toBe(422);
+    // Nine levels joined after the product: the super admin hands costs down the whole network.
+    const sync = await api(host, owner, 'POST', '/reseller-catalog/master-products/sync', {});
+    expect(sync.body).toEqual({ message: expect.any(String), tenants_reached: 11 });
     // The super admin looks at level 10 (X-Effective-Tenant): eleven rows, 0 to 10.
     const res = await api(host, owner, 'GET', `/reseller-catalog/pricing/${productId}/breakdown`, undefined, { 'x-effective-tenant': parent });
     expect(res.status).toBe(200);
-    expect(res.body.breakdown.map((r: { level: number }) => r.level)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    const rows: Array<{ level: number; cost: string; selling_price: string }> = res.body.breakdown;
+    expect(rows.map((r) => r.level)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    // Each level's selling price is the next one's cost; the last cost is the viewer's.
+    for (let i = 1; i < rows.length; i++) expect(rows[i].cost).toBe(rows[i - 1].selling_price);
+    expect(rows[10].cost).toBe(res.body.your_cost);
   }, 120_000);
 });
 
