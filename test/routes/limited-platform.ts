@@ -28,7 +28,7 @@ export async function limitedPlatform(): Promise<LimitedPlatform> {
   const made = await tp.api('/admin/tenants', { ...acme, body: { name: 'Globex', alias: 'globex' } });
   if (made.status !== 201) throw new Error(`POST /admin/tenants: ${made.status}`);
   for (const alias of ['limited', 'limited_twin']) {
-    for (const headers of [{}, { 'x-effective-tenant': 'globex' }]) {
+    for (const headers of [{}, { 'x-effective-tenant': 'globex' }] as Array<Record<string, string>>) {
       const res = await tp.api(`/modules/${alias}/install`, { ...acme, headers, body: {} });
       if (res.status !== 201) throw new Error(`install ${alias}: ${res.status} ${JSON.stringify(res.body)}`);
     }
