@@ -222,3 +222,18 @@ describe('spec 3, Events: the catalog dispatches MasterProductCreated, MasterPro
     });
   });
 });
+
+describe('spec 2, Tools: ResellerCatalog 4 and 5 of ResellerAdmin\'s 8', () => {
+  it('the AI tool list offers the 4 catalog operations and the 5 master-product ones, nothing internal', async () => {
+    const res = await host.request('GET', '/ai/agent/tools');
+    expect(res.status).toBe(200);
+    const names = res.body.data.filter((t: { module: string }) => t.module === 'reseller_catalog').map((t: { name: string }) => t.name).sort();
+    expect(names).toEqual(
+      [
+        'reseller_catalog.list_my_catalog', 'reseller_catalog.list_pricing', 'reseller_catalog.set_pricing', 'reseller_catalog.pricing_breakdown',
+        'reseller_catalog.list_master_products', 'reseller_catalog.create_master_product', 'reseller_catalog.get_master_product',
+        'reseller_catalog.update_master_product', 'reseller_catalog.delete_master_product',
+      ].sort(),
+    );
+  });
+});

@@ -118,3 +118,11 @@ describe('spec 3, reseller network: each tenant sees its place in the chain', ()
     expect((await api(owner, 'GET', '/reseller-network/sub-resellers?scope=subtree')).body.total).toBe(5);
   });
 });
+
+describe('spec 2, Tools: ResellerNetwork 3', () => {
+  it('the AI tool list offers the 3 network operations, not the related ones', async () => {
+    const res = await host.request('GET', '/ai/agent/tools');
+    const names = res.body.data.filter((t: { module: string }) => t.module === 'reseller_network').map((t: { name: string }) => t.name).sort();
+    expect(names).toEqual(['reseller_network.get_sub_reseller', 'reseller_network.list_sub_resellers', 'reseller_network.my_position']);
+  });
+});
