@@ -12,8 +12,12 @@
  *   (`apply_costs`); each stores them and answers the lines of ITS sub-reseller, which the
  *   cascading tenant then hands to them itself (a descendant call, one hop each, never nested), and
  *   so on down the subtree;
- * - every line carries the time it was computed; a tenant keeps the newest, so two cascades racing
- *   through a subtree leave the later computation in place.
+ * - every line carries `stamps`, the change times of what it was computed from: the master product
+ *   (index 0) and the Pricing row of each level above (index k: level k-1's row for level k, 0 when
+ *   none). A tenant replaces its line only with one whose every stamp is at least as recent. Each
+ *   tenant computes its sub-resellers' lines from its current line and rows, which only grow newer,
+ *   so the lines it hands out are ordered, and the last computation after the last change (there
+ *   always is one: the change's own cascade) is the one every level keeps, however cascades race.
  * A tenant that has no lines yet (made after the last cascade) asks its parent once
  * (`lines_for_child`), which answers from what it holds.
  */
@@ -58,8 +62,8 @@ export interface CostLine {
   minimum_margin_percent: number;
   /** The levels above the tenant, 0 first (shown by the breakdown only). */
   breakdown: BreakdownRow[];
-  /** When the line was computed (ms): the newest wins. */
-  computed_at: number;
+  /** Change times (ms) of the inputs: the master product, then each level's Pricing row (0: none). */
+  stamps: number[];
 }
 
 /** What one tenant hands one sub-reseller in a cascade. */
@@ -121,10 +125,9 @@ export async function ownLines(ctx: HandlerContext, me: Self, refs: ProductRefs 
   const lines = new Map<string, CostLine>();
   if (isTop(me)) {
     const rows = await ctx.host.db.find<MasterProductRow>('MasterProduct', { where: { ...refsWhere(refs, 'id'), ...(all ? {} : { status: 'active' }) }, order: [['name', 'ASC'], ['id', 'ASC']] });
-    const now = ctx.host.now();
     for (const p of rows) {
       const minimum = max(CONSTANTS.default_minimum_margin, p.minimum_margin_percent);
-      lines.set(p.id, { product: viewOf(p), cost: str(p.base_cost), is_available: p.status === 'active', minimum_margin_percent: pct(minimum), breakdown: [], computed_at: now });
+      lines.set(p.id, { product: viewOf(p), cost: str(p.base_cost), is_available: p.status === 'active', minimum_margin_percent: pct(minimum), breakdown: [], stamps: [Date.parse(p.updated_at)] });
     }
     return lines;
   }
@@ -142,7 +145,7 @@ export async function ownLines(ctx: HandlerContext, me: Self, refs: ProductRefs 
       is_available: r.is_available,
       minimum_margin_percent: pct(r.minimum_margin_percent),
       breakdown: r.breakdown,
-      computed_at: Number(r.computed_at),
+      stamps: r.stamps,
     });
   }
   return lines;
@@ -167,7 +170,7 @@ async function pullFromParent(ctx: HandlerContext): Promise<void> {
 }
 
 /** The line a sub-reseller gets from this tenant's own line and the Pricing row this tenant set for it. */
-export function lineForChild(me: Self, own: CostLine, row: PricingRow | undefined, now: number): CostLine {
+export function lineForChild(me: Self, own: CostLine, row: PricingRow | undefined): CostLine {
   const margin = row ? new D(row.margin_percent) : autoMarkup(own.minimum_margin_percent);
   const childCost = marked(own.cost, margin);
   return {
@@ -179,7 +182,7 @@ export function lineForChild(me: Self, own: CostLine, row: PricingRow | undefine
       ...own.breakdown,
       { level: me.level!, tenant_id: me.id, tenant_name: me.name, cost: own.cost, margin_percent: pct(margin), margin_amount: str(childCost.minus(own.cost)), selling_price: str(childCost) },
     ],
-    computed_at: now,
+    stamps: [...own.stamps, row ? Date.parse(row.updated_at) : 0],
   };
 }
 
@@ -188,8 +191,7 @@ export async function linesForChild(ctx: HandlerContext, me: Self, child: string
   if (own.size === 0) return [];
   const rows = await ctx.host.db.find<PricingRow>('Pricing', { where: { reseller_tenant_id: child, master_product_id: { $in: [...own.keys()] } } });
   const priced = new Map(rows.map((r) => [r.master_product_id, r]));
-  const now = ctx.host.now();
-  return [...own.values()].map((line) => lineForChild(me, line, priced.get(line.product.id), now));
+  return [...own.values()].map((line) => lineForChild(me, line, priced.get(line.product.id)));
 }
 
 /** Every active sub-reseller directly under this tenant. */
@@ -239,7 +241,12 @@ export async function cascade(ctx: HandlerContext, productIds: string[] | null, 
   return reached;
 }
 
-/** Keeps the newest line per product (by computed_at); drops removed products. */
+/** True when every stamp of `a` is at least `b`'s (a line from another chain shape always is). */
+export const notOlder = (a: number[], b: number[]) => a.length !== b.length || a.every((t, i) => t >= b[i]);
+
+const ATTEMPTS = 20;
+
+/** Keeps, per product, a line only when it is not older than the one held; drops removed products. */
 export async function store(ctx: HandlerContext, lines: CostLine[], removed: string[]): Promise<void> {
   const at = new Date(ctx.host.now()).toISOString();
   if (removed.length) await ctx.host.db.destroy<CostRow>('Cost', { where: { master_product_id: { $in: removed } } });
@@ -252,13 +259,23 @@ export async function store(ctx: HandlerContext, lines: CostLine[], removed: str
       is_available: line.is_available,
       minimum_margin_percent: new D(line.minimum_margin_percent).toFixed(2),
       breakdown: line.breakdown,
-      computed_at: String(line.computed_at),
+      stamps: line.stamps,
       updated_at: at,
     };
-    // Only a line computed no earlier than the one held replaces it (a stale cascade loses).
-    const updated = await ctx.host.db.update<CostRow>('Cost', values, { where: { master_product_id: line.product.id, computed_at: { $lte: String(line.computed_at) } } });
-    if (updated === 0 && !(await ctx.host.db.findOne<CostRow>('Cost', { where: { master_product_id: line.product.id }, attributes: ['master_product_id'] }))) {
-      await ctx.host.db.upsert<CostRow>('Cost', { master_product_id: line.product.id, ...values }, { conflictFields: ['master_product_id'] });
+    for (let attempt = 1; ; attempt++) {
+      const held = await ctx.host.db.findOne<CostRow>('Cost', { where: { master_product_id: line.product.id }, attributes: ['stamps', 'revision'] });
+      if (held && !notOlder(line.stamps, held.stamps)) break;
+      // Compare-and-set on the revision: a concurrent store in between makes this one look again.
+      const done = held
+        ? (await ctx.host.db.update<CostRow>('Cost', { ...values, revision: held.revision + 1 }, { where: { master_product_id: line.product.id, revision: held.revision } })) === 1
+        : await ctx.host.db.create<CostRow>('Cost', { master_product_id: line.product.id, ...values, revision: 1 }).then(
+            () => true,
+            (err: unknown) => {
+              if (codeOf(err) !== 'DB_CONFLICT') throw err;
+              return false;
+            },
+          );
+      if (done || attempt >= ATTEMPTS) break;
     }
   }
 }

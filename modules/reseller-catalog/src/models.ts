@@ -53,7 +53,8 @@ export type CostRow = {
   is_available: boolean;
   minimum_margin_percent: string;
   breakdown: import('./chain').BreakdownRow[];
-  computed_at: string;
+  stamps: number[];
+  revision: number;
   updated_at: string;
 };
 
@@ -124,7 +125,8 @@ export const data: Data = {
         is_available: col('boolean', { nullable: false, default: true }),
         minimum_margin_percent: col('decimal', { precision: 5, scale: 2, nullable: false, default: '0' }),
         breakdown: col('json', { nullable: false, default: [] }),
-        computed_at: col('bigint', { nullable: false }),
+        stamps: col('json', { nullable: false, default: [] }),
+        revision: col('integer', { nullable: false, default: 1 }),
         updated_at: col('datetime', { nullable: false, default: NOW }),
       },
       indexes: [{ name: 'own_costs_sku', fields: ['sku'] }],

@@ -15,14 +15,14 @@ import { BreakdownRow, CatalogProduct, Money, PercentIn, TenantRef, Uuid } from 
 /** A cost line as handed down a cascade (chain.ts, CostLine); checked loosely: it comes from this module's own copy above. */
 const LineSchema = Type.Unsafe<CostLine>({
   type: 'object',
-  required: ['product', 'cost', 'is_available', 'minimum_margin_percent', 'breakdown', 'computed_at'],
+  required: ['product', 'cost', 'is_available', 'minimum_margin_percent', 'breakdown', 'stamps'],
   properties: {
     product: { type: 'object', required: ['id', 'sku', 'name', 'status'] },
     cost: { type: 'string', pattern: '^\\d{1,12}\\.\\d{2}$' },
     is_available: { type: 'boolean' },
     minimum_margin_percent: { type: 'number' },
     breakdown: { type: 'array', maxItems: 11 },
-    computed_at: { type: 'number' },
+    stamps: { type: 'array', items: { type: 'number' }, minItems: 1, maxItems: 11 },
   },
 });
 const DeliverySchema = Type.Unsafe<Delivery>({ type: 'object', required: ['tenant', 'lines', 'removed'], properties: { tenant: { type: 'string' }, lines: { type: 'array' }, removed: { type: 'array' } } });

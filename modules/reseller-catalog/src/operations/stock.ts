@@ -79,7 +79,7 @@ export const stockOperations = {
         if (!(await isDirectChild(ctx, child))) throw forbidden('The sub_reseller_id must be a sub-reseller directly under this tenant.', { sub_reseller_id: child });
         const rows = await ctx.host.db.find<PricingRow>('Pricing', { where: { reseller_tenant_id: child, master_product_id: { $in: [...own.keys()] } } });
         const priced = new Map(rows.map((r) => [r.master_product_id, r]));
-        theirs = bySku([...own.values()].map((l) => lineForChild(me, l, priced.get(l.product.id), ctx.host.now())));
+        theirs = bySku([...own.values()].map((l) => lineForChild(me, l, priced.get(l.product.id))));
       }
       let total = new D(0);
       let childTotal = new D(0);
