@@ -129,6 +129,25 @@ describe('spec 3, Reseller product pricing: the cascade to the paisa', () => {
   });
 });
 
+describe('spec 1, GraphQL and screens: the catalog fields and screens in the manifest', () => {
+  it('D reads its catalog and the breakdown through GraphQL, with the same amounts', async () => {
+    const query = `{ resellerCatalog(search: "kurta") { products { sku your_cost suggested_selling_price } }
+      resellerPricingBreakdown(productId: "${productId}") { your_cost breakdown { level cost selling_price } } }`;
+    const res = await api(host, d, 'POST', '/graphql', { query });
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.resellerCatalog.products).toEqual([{ sku: 'KURTA-01', your_cost: COSTS.d, suggested_selling_price: '1653.10' }]);
+    expect(res.body.data.resellerPricingBreakdown.breakdown.map((r: { cost: string }) => r.cost)).toEqual([COSTS.owner, COSTS.b, COSTS.c, COSTS.d]);
+  });
+
+  it('the list and detail screens load the catalog as the viewer sees it', async () => {
+    const list = await api(host, c, 'GET', '/mobile/screens/reseller_catalog.list/data/products');
+    expect(list.status).toBe(200);
+    expect(JSON.stringify(list.body)).toContain(COSTS.c);
+    expect(JSON.stringify(list.body)).not.toContain(COSTS.b);
+  });
+});
+
 describe('spec 3, Authentication and Reseller product pricing: what each level can and cannot see', () => {
   const ROUTES = (id: string): Array<[string, string, unknown?]> => [
     ['GET', '/reseller-catalog/master-products'],
