@@ -215,6 +215,8 @@ export async function deliveries(ctx: HandlerContext, me: Self, productIds: stri
   return out;
 }
 
+const CHUNK = 500;
+
 /**
  * Pushes this tenant's current lines for `productIds` (all when null) down its subtree, or only
  * down `only`'s (a direct sub-reseller whose price changed). Breadth first; every call is one hop
@@ -228,6 +230,11 @@ export async function cascade(ctx: HandlerContext, productIds: string[] | null, 
   while (queue.length) {
     const next = queue.shift()!;
     if (next.lines.length === 0 && next.removed.length === 0) continue;
+    if (next.lines.length > CHUNK) {
+      // A large catalog goes down in pieces (apply_costs takes at most 5,000 lines a call).
+      for (let i = 0; i < next.lines.length; i += CHUNK) queue.push({ tenant: next.tenant, lines: next.lines.slice(i, i + CHUNK), removed: i === 0 ? next.removed : [] });
+      continue;
+    }
     try {
       const answer = await related(ctx.host).call<{ children: Delivery[] }>(next.tenant, 'reseller_catalog.apply_costs', { lines: next.lines, removed: next.removed });
       reached++;
