@@ -217,17 +217,6 @@ describe('spec 2 Events (hostile): visitor grants', () => {
 });
 
 describe('spec 2 Events (hostile): floods and huge payloads are bounded', () => {
-  test('a broadcast flood is cut at 100 a second per tenant and module; the sockets get no more than that', async () => {
-    const v = await visitorOn('chat.conversation.30');
-    const flood = await chatRt<{ sent: number; refused: string | null }>(tp, w.owner.tenantId, 'say_many', { channel: 'chat.conversation.30', times: 1000 });
-    expect(flood.refused).toBe('RATE_LIMITED');
-    expect(flood.sent).toBeLessThanOrEqual(100);
-    expect(flood.sent).toBeGreaterThan(0);
-    await sleep(1100); // the next window
-    await drained(v, w.owner.tenantId, 'chat.conversation.30');
-    expect(v.received.filter((r) => r.event === 'flood').length).toBe(flood.sent);
-  });
-
   test('payloads over 64 KiB are refused with 413 and reach nobody', async () => {
     const v = await visitorOn('chat.conversation.31');
     for (const size of [70_000, 5_000_000]) {
@@ -238,5 +227,18 @@ describe('spec 2 Events (hostile): floods and huge payloads are bounded', () => 
     }
     await drained(v, w.owner.tenantId, 'chat.conversation.31');
     expect(v.received.map((r) => r.event)).toEqual(['marker']);
+  });
+
+  test('a broadcast flood is cut at 100 a second per tenant and module; the sockets get no more than that', async () => {
+    const v = await visitorOn('chat.conversation.30');
+    const started = Date.now();
+    const flood = await chatRt<{ sent: number; refused: string | null }>(tp, w.owner.tenantId, 'say_many', { channel: 'chat.conversation.30', times: 1000 });
+    const windows = Math.ceil((Date.now() - started) / 1000) + 1; // a slow machine spreads the flood over more one-second windows
+    expect(flood.refused).toBe('RATE_LIMITED');
+    expect(flood.sent).toBeLessThanOrEqual(100 * windows);
+    expect(flood.sent).toBeGreaterThan(0);
+    await sleep(1100); // the next window
+    await drained(v, w.owner.tenantId, 'chat.conversation.30');
+    expect(v.received.filter((r) => r.event === 'flood').length).toBe(flood.sent);
   });
 });

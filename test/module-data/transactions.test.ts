@@ -14,7 +14,7 @@ describe('DESIGN.md Data / issue 3 item 5: transactions and sequences', () => {
   const codes = async () => ((await bridge('reader')('find', ['Reward', { order: [['code', 'ASC']] }])) as Array<{ code: string }>).map((r) => r.code);
 
   beforeAll(async () => {
-    h = startHarness({ txTimeoutMs: 400, maxOpenTransactionsPerOwner: 2 });
+    h = startHarness({ txTimeoutMs: 1500, maxOpenTransactionsPerOwner: 2 });
     loyalty = await installLoyalty(h, ALIAS);
   });
   afterEach(async () => {
@@ -75,10 +75,10 @@ describe('DESIGN.md Data / issue 3 item 5: transactions and sequences', () => {
     const db = bridge('inv-timeout');
     const tx = (await db('tx.begin', [])) as string;
     await db('create', ['Reward', { code: 'slow', title: 'Slow' }], tx);
-    await new Promise((r) => setTimeout(r, 700));
+    await new Promise((r) => setTimeout(r, 2000));
     const err = await rejection(db('tx.commit', [], tx));
     expect(err).toMatchObject({ code: 'DB_TX_CLOSED' });
-    expect(err.message).toMatch(/open longer than 400 ms/);
+    expect(err.message).toMatch(/open longer than 1500 ms/);
     expect(await codes()).toEqual([]);
   });
 
