@@ -167,6 +167,21 @@ export default defineModule({
       },
     }),
 
+    trial_balance: operation({
+      description: "The ledger's balance per account (wallet, cod_clearing, tenant:<id>) and their sum, which double entry keeps at zero.",
+      permission: 'reseller_finance.view',
+      ...internal,
+      input: Type.Object({}, { additionalProperties: false }),
+      output: Type.Object({ accounts: Type.Record(Type.String(), Type.String()), total: Type.String() }),
+      http: { method: 'GET', path: '/finance/ledger/trial-balance', permission: 'reseller_finance.view', error_shape: R },
+      async handler(_input, ctx) {
+        const entries = await allRows<{ id: string; account: string; amount: string }>(ctx.host.db, 'Entry', { attributes: ['id', 'account', 'amount'], order: [['id', 'ASC']] });
+        const accounts = new Map<string, InstanceType<typeof D>>();
+        for (const e of entries) accounts.set(e.account, (accounts.get(e.account) ?? new D(0)).plus(e.amount));
+        return { accounts: Object.fromEntries([...accounts].map(([a, v]) => [a, money(v)])), total: money(entries.reduce((a, e) => a.plus(e.amount), new D(0))) };
+      },
+    }),
+
     settlements_summary: operation({
       description: 'Settlement summary of a period: wallet balance, pending credits and debits, collections, remittances paid and received, net earnings.',
       permission: 'reseller_finance.view',

@@ -103,11 +103,12 @@ export interface Movement {
  * caller through changeWallet, in the same transaction.
  */
 export async function post(tx: DbTransaction, movement: Movement, balanceAfter: string, at: string): Promise<TransactionRow> {
-  const row = await tx.create<TransactionRow>('Transaction', { ...movement, balance_after: balanceAfter, created_at: at });
+  const { account, ...fields } = movement;
+  const row = await tx.create<TransactionRow>('Transaction', { ...fields, balance_after: balanceAfter, created_at: at });
   const signed = movement.type === 'credit' ? new D(movement.amount) : new D(movement.amount).neg();
   await tx.bulkCreate('Entry', [
     { transaction_id: row.id, account: WALLET_ACCOUNT, amount: money(signed), created_at: at },
-    { transaction_id: row.id, account: movement.account, amount: money(signed.neg()), created_at: at },
+    { transaction_id: row.id, account, amount: money(signed.neg()), created_at: at },
   ]);
   return row;
 }

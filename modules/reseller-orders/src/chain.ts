@@ -273,9 +273,11 @@ export async function ship(ctx: HandlerContext, id: string, carrier: string, tra
 export async function deliver(ctx: HandlerContext, id: string): Promise<ChainOrderRow> {
   const row = await find(ctx, id);
   if (!row.is_fulfiller) throw invalidStatus('delivered', row.chain_status, ['shipped']);
+  if (row.chain_status !== 'shipped') throw invalidStatus('delivered', row.chain_status, ['shipped']);
   const at = isoNow(ctx);
+  // Settlement first (idempotent per chain order), so a copy is never delivered without its money recorded.
+  await settle(ctx, row);
   const moved = await transition(ctx, row, 'delivered', ['shipped'], 'delivered', { delivered_at: at, payment_status: 'paid' }, 'delivered to the customer');
-  await settle(ctx, moved);
   await pushDown(ctx, moved, 'delivered', { delivered_at: at });
   return moved;
 }
@@ -312,8 +314,11 @@ export async function sync(ctx: HandlerContext, parent: string, chainRef: string
   const allowed: Partial<ChainOrderRow> = {};
   for (const key of ['carrier', 'tracking_number', 'shipped_at', 'delivered_at', 'cancel_reason'] as const) if (typeof values[key] === 'string') allowed[key] = values[key] as string;
   if (status === 'delivered') allowed.payment_status = 'paid';
+  if (status === 'delivered') {
+    if (!BEFORE.delivered.includes(row.chain_status)) throw invalidStatus(status, row.chain_status, BEFORE.delivered);
+    await settle(ctx, row);
+  }
   const moved = await transition(ctx, row, status, BEFORE[status] ?? [], status, allowed, `${status} (reported by the parent tenant)`);
-  if (status === 'delivered') await settle(ctx, moved);
   await pushDown(ctx, moved, status, values);
   return { applied: true };
 }
