@@ -66,6 +66,12 @@ export function holdsPermission(user: UserRef | null | undefined, permissions: R
   return !!permissions && (permissions.has(ALL_PERMISSIONS) || permissions.has(name));
 }
 
+/** Whose points a per-user rate limit spends: the signed-in user in the tenant they act in. */
+export const userInTenant = (): string => {
+  const ctx = currentContext()!;
+  return `${ctx.tenant!.id}:${ctx.user?.id ?? 'anonymous'}`;
+};
+
 export function hasPermission(name: string): boolean {
   const ctx = currentContext();
   return !!ctx?.user && holdsPermission(ctx.user, ctx.permissions, name);

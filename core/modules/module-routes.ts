@@ -14,7 +14,7 @@
 import type { RequestHandler } from 'express';
 import { match, type MatchFunction } from 'path-to-regexp';
 import type { HttpRoute } from '../../sdk/manifest';
-import { hasPermission } from '../auth/authenticate';
+import { hasPermission, userInTenant } from '../auth/authenticate';
 import type { Bus } from '../bus/bus';
 import { currentContext } from '../context';
 import { forbidden } from '../errors';
@@ -27,6 +27,7 @@ import { answerRoute, sendRouteResult, successStatus } from './route-response';
 import type { StreamSlots } from './stream-slots';
 
 interface CompiledRoute {
+  alias: string;
   route: HttpRoute;
   match: MatchFunction<Record<string, string | string[]>>;
 }
@@ -41,14 +42,17 @@ export function moduleRoutes(deps: {
   /** Streamed responses open per tenant on this node, shared with the public routes (stream-slots.ts). */
   streams: StreamSlots;
 }): RequestHandler {
-  // Public routes (webhooks) carry no token: each is limited per client address instead.
+  // Public routes (webhooks) carry no token: each is limited per client address instead. An
+  // authenticated route with a rate_limit is limited per signed-in user in the tenant, and the
+  // module's routes declaring the same limit share one counter (spec 3, Limits: "reseller read
+  // endpoints 100 requests per minute" is one budget over every read route, per user).
   const limiters = new Map<string, RequestHandler>();
-  const publicLimit = (route: HttpRoute): RequestHandler => {
-    const key = `${route.method} ${route.path}`;
+  const routeLimit = (alias: string, route: HttpRoute): RequestHandler => {
+    const key = route.public ? `public-route:${route.method} ${route.path}` : `module-route:${alias}:${route.rate_limit}`;
     let limiter = limiters.get(key);
     if (!limiter) {
       const [points, seconds] = (route.rate_limit ?? '60/60').split('/').map(Number);
-      limiter = rateLimit(deps.rateLimiter, { name: `public-route:${key}`, points, durationSeconds: seconds });
+      limiter = rateLimit(deps.rateLimiter, { name: key, points, durationSeconds: seconds, ...(route.public ? {} : { key: userInTenant }) });
       limiters.set(key, limiter);
     }
     return limiter;
@@ -59,7 +63,7 @@ export function moduleRoutes(deps: {
     let list = compiled.get(set);
     if (!list) {
       list = set.list.flatMap((m) =>
-        (m.manifest.http?.routes ?? []).map((route) => ({ route, match: match<Record<string, string | string[]>>(route.path, { decode: decodeURIComponent }) })),
+        (m.manifest.http?.routes ?? []).map((route) => ({ alias: m.alias, route, match: match<Record<string, string | string[]>>(route.path, { decode: decodeURIComponent }) })),
       );
       compiled.set(set, list);
     }
@@ -72,7 +76,7 @@ export function moduleRoutes(deps: {
     for (const r of routesOf(await deps.modules.modulesFor(tenantId))) {
       if (!serves(r.route, method)) continue;
       const m = r.match(path);
-      if (m) return { route: r.route, params: m.params };
+      if (m) return { alias: r.alias, route: r.route, params: m.params };
     }
     return undefined;
   };
@@ -103,14 +107,15 @@ export function moduleRoutes(deps: {
     let found = await find(requested, req.method, req.path);
     if (!found) return notHere(requested);
     if (found.route.error_shape) res.locals.errorShape = found.route.error_shape;
-    const gate = found.route.public ? publicLimit(found.route) : deps.authenticated;
-    await new Promise<void>((resolve, reject) => gate(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+    const pass = (gate: RequestHandler) => new Promise<void>((resolve, reject) => gate(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+    await pass(found.route.public ? routeLimit(found.alias, found.route) : deps.authenticated);
     // A super admin's X-Effective-Tenant moved the request to another tenant: route it there.
     if (ctx.tenant.id !== requested) {
       found = await find(ctx.tenant.id, req.method, req.path);
       if (!found) return notHere(ctx.tenant.id);
     }
     const { route, params } = found;
+    if (!route.public && route.rate_limit) await pass(routeLimit(found.alias, route));
     if (route.permission && !hasPermission(route.permission)) throw forbidden(`This action requires the permission "${route.permission}".`, { permission: route.permission });
     const dispatch = async (body: Record<string, unknown>, operation = route.operation, stream?: CallStream) => {
       const input: Record<string, unknown> = { ...(req.query as Record<string, unknown>), ...body, ...params };

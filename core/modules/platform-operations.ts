@@ -3,18 +3,23 @@ import type { Bus } from '../bus/bus';
 import type { CentralDb } from '../data/central-db';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { notFound } from '../errors';
+import { TenantNetwork } from '../tenancy/tenant-network';
 
 export function registerPlatformOperations(bus: Bus, central: CentralDb): void {
+  const network = new TenantNetwork(central);
   bus.registerCore({
     name: 'platform.get_tenant',
-    description: 'The current tenant: id, name, ring and its domains.',
+    description: "The current tenant: id, name, ring, its domains, and its level in the reseller network (0 for the super admin's tenant; null outside it).",
     input: { type: 'object', additionalProperties: false },
     public: true,
     handler: async (_input, ctx) => {
       const tenant = await central.models.Tenant.findByPk(ctx.tenantId);
       if (!tenant) throw notFound('Tenant not found.');
       const domains = await central.models.Domain.findAll({ where: { tenant_id: tenant.id }, order: [['id', 'ASC']] });
-      return { id: tenant.id, name: tenant.name, ring: tenant.ring, domains: domains.map((d) => d.domain) };
+      // The level tells a module whether it runs in the super admin's tenant (spec 3: the master
+      // catalog lives at level 0), which related_parent cannot: it is also null for a suspended link.
+      const link = await network.link(tenant.id);
+      return { id: tenant.id, name: tenant.name, ring: tenant.ring, domains: domains.map((d) => d.domain), reseller_level: link?.level ?? null };
     },
   });
 

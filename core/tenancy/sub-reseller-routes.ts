@@ -16,7 +16,7 @@
  */
 import type { RequestHandler, Router } from 'express';
 import { pagination } from '../accounts/listing-query';
-import { requirePermission } from '../auth/authenticate';
+import { requirePermission, userInTenant } from '../auth/authenticate';
 import { currentContext } from '../context';
 import { rateLimit, type RateLimiter } from '../drivers';
 import { notFound } from '../errors';
@@ -42,12 +42,6 @@ export interface SubResellerRouteDeps {
   authenticated: RequestHandler;
   rateLimiter: RateLimiter;
 }
-
-/** Whose points a request spends: the signed-in user in the tenant they act in. */
-const userInTenant = () => {
-  const ctx = currentContext()!;
-  return `${ctx.tenant!.id}:${ctx.user!.id}`;
-};
 
 const present = (s: SubReseller) => ({
   id: s.tenant_id,

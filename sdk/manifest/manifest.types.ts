@@ -260,7 +260,7 @@ export interface HttpRoute {
    */
   public?: boolean;
   /**
-   * Requests per window for a public route, as points/seconds (default 60/60): per client address on http.routes, per token and client address on http.public.routes (spec 2, Limits: webhook endpoints 120/60, execute endpoints 30/60).
+   * Requests per window, as points/seconds: for a public route (default 60/60) per client address on http.routes, per token and client address on http.public.routes (spec 2, Limits: webhook endpoints 120/60, execute endpoints 30/60); for an authenticated route (no default: unlimited) per signed-in user in the tenant, one counter shared by the module's routes that declare the same limit (spec 3, Limits: reseller reads 100/60, writes 30/60). Answers carry X-RateLimit-* headers; past the limit, 429 with Retry-After.
    */
   rate_limit?: string;
   /**
