@@ -20,7 +20,10 @@ const PageNo = Type.Optional(Type.Integer({ minimum: 1, default: 1 }));
 const PeriodIn = Type.Optional(Type.StringEnum(PERIODS, { default: 'month' }));
 const Loose = Type.Object({}, { additionalProperties: true });
 const Pagination = Type.Object({ current_page: Type.Integer(), last_page: Type.Integer(), per_page: Type.Integer(), total: Type.Integer() });
-const R = 'reseller' as const; // spec 3, Errors: {error, code, details}
+/** Spec 3, Errors and Limits: {error, code, details}; per user, reads 100, writes 30, exports 5 a minute. */
+const READ = { error_shape: 'reseller', rate_limit: '100/60' } as const;
+const WRITE = { error_shape: 'reseller', rate_limit: '30/60' } as const;
+const EXPORT = { error_shape: 'reseller', rate_limit: '5/60' } as const;
 
 const WalletOut = Type.Object({
   id: Type.String(),
@@ -41,10 +44,31 @@ const Counterparty = Type.Object({ tenant_id: Type.String({ minLength: 1, maxLen
 const isoNow = (ctx: HandlerContext) => new Date(ctx.host.now()).toISOString();
 const internal = { graphql_expose: false, ai_tool: false } as const;
 
-/** The super admin's tenant is the top of the chain: it has no parent. */
+/** The super admin's tenant is level 0 of the reseller network (platform.get_tenant, public). */
 async function requireTop(ctx: HandlerContext) {
-  const { tenant } = await related(ctx.host).parent();
-  if (tenant) throw superAdminOnly();
+  const { reseller_level: level } = await ctx.host.call<{ reseller_level: number | null }>('platform.get_tenant', {});
+  if (level !== 0) throw superAdminOnly();
+}
+
+/**
+ * Marks pending remittances due on or before `today` as due, and those past it as overdue, with
+ * their events. Each is marked by a conditional update first, so a rerun emits nothing twice.
+ */
+async function sweep(ctx: HandlerContext, today: string) {
+  const at = isoNow(ctx);
+  let due = 0;
+  let overdue = 0;
+  for (const r of await allRows<RemittanceRow>(ctx.host.db, 'Remittance', { where: { status: 'pending', due_date: { $lte: today }, due_notified_at: null } })) {
+    if ((await ctx.host.db.update<RemittanceRow>('Remittance', { due_notified_at: at }, { where: { id: r.id, due_notified_at: null } })) !== 1) continue;
+    due++;
+    await ctx.host.emit('remittance.due', envelope(ctx, 'remittance.due', remittanceData(r)));
+  }
+  for (const r of await allRows<RemittanceRow>(ctx.host.db, 'Remittance', { where: { status: 'pending', due_date: { $lt: today }, is_overdue: false } })) {
+    if ((await ctx.host.db.update<RemittanceRow>('Remittance', { is_overdue: true, overdue_notified_at: at }, { where: { id: r.id, is_overdue: false } })) !== 1) continue;
+    overdue++;
+    await ctx.host.emit('remittance.overdue', envelope(ctx, 'remittance.overdue', remittanceData(r)));
+  }
+  return { due, overdue };
 }
 
 async function processOne(ctx: HandlerContext, id: string) {
@@ -85,7 +109,7 @@ export default defineModule({
       permission: 'reseller_finance.view',
       input: Type.Object({}, { additionalProperties: false }),
       output: Type.Object({ wallet: WalletOut }),
-      http: { method: 'GET', path: '/finance/wallet', permission: 'reseller_finance.view', error_shape: R },
+      http: { method: 'GET', path: '/finance/wallet', permission: 'reseller_finance.view', ...READ },
       async handler(_input, ctx) {
         return { wallet: walletView(await walletOf(ctx.host.db)) };
       },
@@ -97,7 +121,7 @@ export default defineModule({
       ...internal,
       input: Type.Object({ period: PeriodIn }, { additionalProperties: false }),
       output: Type.Object({ summary: Loose }),
-      http: { method: 'GET', path: '/finance/wallet/summary', permission: 'reseller_finance.view', error_shape: R },
+      http: { method: 'GET', path: '/finance/wallet/summary', permission: 'reseller_finance.view', ...READ },
       async handler(input, ctx) {
         const period = (input.period ?? 'month') as Period;
         const start = periodStart(ctx.host.now(), period);
@@ -122,7 +146,7 @@ export default defineModule({
         { additionalProperties: false },
       ),
       output: Type.Object({ transactions: Type.Array(Loose), pagination: Pagination }),
-      http: { method: 'GET', path: '/finance/wallet/transactions', permission: 'reseller_finance.view', error_shape: R },
+      http: { method: 'GET', path: '/finance/wallet/transactions', permission: 'reseller_finance.view', ...READ },
       async handler(input, ctx) {
         const where = { ...(input.type ? { type: input.type } : {}), ...(input.reference_type ? { reference_type: input.reference_type } : {}), ...dateRange('created_at', input.from_date, input.to_date) };
         const { rows, pagination } = await page<TransactionRow>(ctx.host.db, 'Transaction', where, [['created_at', 'DESC'], ['id', 'DESC']], input.per_page ?? 20, input.page ?? 1);
@@ -145,7 +169,7 @@ export default defineModule({
         { additionalProperties: false },
       ),
       output: Type.Object({ columns: Type.Array(Type.String()), rows: Type.Array(Type.Array(Type.Unknown())), next_cursor: Type.Nullable(Type.String()), filename: Type.String() }),
-      http: { method: 'GET', path: '/finance/wallet/transactions/export', permission: 'reseller_finance.export', error_shape: R, stream: { format: 'csv', timeout_s: 300, concurrency: 2 } },
+      http: { method: 'GET', path: '/finance/wallet/transactions/export', permission: 'reseller_finance.export', ...EXPORT, stream: { format: 'csv', timeout_s: 300, concurrency: 2 } },
       async handler(input, ctx) {
         const where = { ...(input.type ? { type: input.type } : {}), ...(input.reference_type ? { reference_type: input.reference_type } : {}), ...dateRange('created_at', input.from_date, input.to_date) };
         return exportPage(ctx.host.db, where, input.cursor ?? null);
@@ -158,7 +182,7 @@ export default defineModule({
       ...internal,
       input: Type.Object({ id: Uuid }, { additionalProperties: false }),
       output: Type.Object({ transaction: Loose }),
-      http: { method: 'GET', path: '/finance/wallet/transactions/:id', permission: 'reseller_finance.view', error_shape: R },
+      http: { method: 'GET', path: '/finance/wallet/transactions/:id', permission: 'reseller_finance.view', ...READ },
       async handler(input, ctx) {
         const tx = await ctx.host.db.findOne<TransactionRow>('Transaction', { where: { id: input.id } });
         if (!tx) throw notFound('Transaction', input.id);
@@ -173,7 +197,7 @@ export default defineModule({
       ...internal,
       input: Type.Object({}, { additionalProperties: false }),
       output: Type.Object({ accounts: Type.Record(Type.String(), Type.String()), total: Type.String() }),
-      http: { method: 'GET', path: '/finance/ledger/trial-balance', permission: 'reseller_finance.view', error_shape: R },
+      http: { method: 'GET', path: '/finance/ledger/trial-balance', permission: 'reseller_finance.view', ...READ },
       async handler(_input, ctx) {
         const entries = await allRows<{ id: string; account: string; amount: string }>(ctx.host.db, 'Entry', { attributes: ['id', 'account', 'amount'], order: [['id', 'ASC']] });
         const accounts = new Map<string, InstanceType<typeof D>>();
@@ -188,7 +212,7 @@ export default defineModule({
       ...internal,
       input: Type.Object({ period: PeriodIn }, { additionalProperties: false }),
       output: Type.Object({ summary: Loose }),
-      http: { method: 'GET', path: '/finance/settlements/summary', permission: 'reseller_finance.view', error_shape: R },
+      http: { method: 'GET', path: '/finance/settlements/summary', permission: 'reseller_finance.view', ...READ },
       async handler(input, ctx) {
         const period = (input.period ?? 'month') as Period;
         const wallet = await walletOf(ctx.host.db);
@@ -202,7 +226,7 @@ export default defineModule({
       permission: 'reseller_finance.view',
       input: Type.Object({}, { additionalProperties: false }),
       output: Type.Object({ to_pay: Type.Array(Loose), to_receive: Type.Array(Loose), totals: Type.Object({ owed: Type.String(), receivable: Type.String(), net_position: Type.String() }) }),
-      http: { method: 'GET', path: '/finance/settlements/pending', permission: 'reseller_finance.view', error_shape: R },
+      http: { method: 'GET', path: '/finance/settlements/pending', permission: 'reseller_finance.view', ...READ },
       async handler(_input, ctx) {
         const pending = await allRows<RemittanceRow>(ctx.host.db, 'Remittance', { where: { status: 'pending' }, order: [['due_date', 'ASC'], ['id', 'ASC']] });
         const toPay = pending.filter((r) => r.direction === 'outgoing');
@@ -222,7 +246,7 @@ export default defineModule({
         { additionalProperties: false },
       ),
       output: Type.Object({ collections: Type.Array(Loose), pagination: Pagination }),
-      http: { method: 'GET', path: '/finance/settlements/collections', permission: 'reseller_finance.view', error_shape: R },
+      http: { method: 'GET', path: '/finance/settlements/collections', permission: 'reseller_finance.view', ...READ },
       async handler(input, ctx) {
         const where = { ...(input.status ? { status: input.status } : {}), ...(input.flow_type ? { flow_type: input.flow_type } : {}), ...dateRange('collected_at', input.from_date, input.to_date) };
         const { rows, pagination } = await page<CollectionRow>(ctx.host.db, 'Collection', where, [['collected_at', 'DESC'], ['id', 'DESC']], input.per_page ?? 20, input.page ?? 1);
@@ -239,7 +263,7 @@ export default defineModule({
         { additionalProperties: false },
       ),
       output: Type.Object({ remittances: Type.Array(Loose), pagination: Pagination }),
-      http: { method: 'GET', path: '/finance/settlements/remittances', permission: 'reseller_finance.view', error_shape: R },
+      http: { method: 'GET', path: '/finance/settlements/remittances', permission: 'reseller_finance.view', ...READ },
       async handler(input, ctx) {
         const where = { ...(input.status ? { status: input.status } : {}), ...(input.direction ? { direction: input.direction } : {}), ...dateRange('created_at', input.from_date, input.to_date) };
         const { rows, pagination } = await page<RemittanceRow>(ctx.host.db, 'Remittance', where, [['created_at', 'DESC'], ['id', 'DESC']], input.per_page ?? 20, input.page ?? 1);
@@ -257,7 +281,7 @@ export default defineModule({
         remittance: Type.Object({ id: Type.String(), status: Type.String(), completed_at: Type.Nullable(Type.String()) }),
         wallet: Type.Object({ new_balance: Type.String(), deducted: Type.String() }),
       }),
-      http: { method: 'POST', path: '/finance/settlements/remittances/:id/process', permission: 'reseller_finance.settle', error_shape: R, success_status: 200 },
+      http: { method: 'POST', path: '/finance/settlements/remittances/:id/process', permission: 'reseller_finance.settle', ...WRITE, success_status: 200 },
       handler: (input, ctx) => processOne(ctx, input.id),
     }),
 
@@ -267,7 +291,7 @@ export default defineModule({
       ...internal,
       input: Type.Object({ remittance_ids: Type.Array(Uuid, { minItems: 1, maxItems: 1000, uniqueItems: true }) }, { additionalProperties: false }),
       output: Type.Object({ processed: Type.Array(Type.String()), errors: Type.Record(Type.String(), Type.String()), message: Type.String() }),
-      http: { method: 'POST', path: '/finance/settlements/remittances/bulk-process', permission: 'reseller_finance.settle', error_shape: R, success_status: 200 },
+      http: { method: 'POST', path: '/finance/settlements/remittances/bulk-process', permission: 'reseller_finance.settle', ...WRITE, success_status: 200 },
       async handler(input, ctx) {
         const processed: string[] = [];
         const errors: Record<string, string> = {};
@@ -294,7 +318,7 @@ export default defineModule({
         overdue: Type.Object({ count: Type.Integer(), total_amount: Type.String(), items: Type.Array(Loose) }),
         top_debtors: Type.Array(Type.Object({ tenant_id: Type.String(), tenant_name: Type.Nullable(Type.String()), total_owed: Type.String() })),
       }),
-      http: { method: 'GET', path: '/finance/admin/stats', permission: 'reseller_finance.admin', error_shape: R },
+      http: { method: 'GET', path: '/finance/admin/stats', permission: 'reseller_finance.admin', ...READ },
       async handler(input, ctx) {
         await requireTop(ctx);
         const period = (input.period ?? 'month') as Period;
@@ -325,12 +349,24 @@ export default defineModule({
       },
     }),
 
+    run_sweep: operation({
+      description: 'Marks pending remittances due or overdue now, as the daily job does (super admin); announces remittance.due and remittance.overdue.',
+      permission: 'reseller_finance.admin',
+      input: Type.Object({}, { additionalProperties: false }),
+      output: Type.Object({ due: Type.Integer(), overdue: Type.Integer() }),
+      http: { method: 'POST', path: '/finance/admin/sweep', permission: 'reseller_finance.admin', ...WRITE, success_status: 200 },
+      async handler(_input, ctx) {
+        await requireTop(ctx);
+        return sweep(ctx, isoNow(ctx).slice(0, 10));
+      },
+    }),
+
     set_credit_limit: operation({
       description: "Sets the credit limit of a direct sub-reseller's wallet (how far its balance may go below zero to pay remittances).",
       permission: 'reseller_finance.admin',
       input: Type.Object({ tenant_id: Type.String({ minLength: 1, maxLength: 63 }), credit_limit: Money }, { additionalProperties: false }),
       output: Type.Object({ message: Type.String(), wallet: WalletOut }),
-      http: { method: 'PUT', path: '/finance/sub-resellers/:tenant_id/credit-limit', permission: 'reseller_finance.admin', error_shape: R },
+      http: { method: 'PUT', path: '/finance/sub-resellers/:tenant_id/credit-limit', permission: 'reseller_finance.admin', ...WRITE },
       async handler(input, ctx) {
         const { tenants } = await related(ctx.host).children({ per_page: 100 });
         const child = tenants.find((t) => t.id === input.tenant_id || t.alias === input.tenant_id);
@@ -422,24 +458,7 @@ export default defineModule({
       ...internal,
       input: Type.Object({ job: Type.String(), data: Type.Object({ date: Day }), attempt: Type.Integer(), id: Type.String() }, { additionalProperties: true }),
       output: Type.Object({ due: Type.Integer(), overdue: Type.Integer() }),
-      async handler(input, ctx) {
-        const today = input.data.date;
-        const at = isoNow(ctx);
-        let due = 0;
-        let overdue = 0;
-        // Each remittance is marked by a conditional update first, so a rerun of the job emits nothing twice.
-        for (const r of await allRows<RemittanceRow>(ctx.host.db, 'Remittance', { where: { status: 'pending', due_date: { $lte: today }, due_notified_at: null } })) {
-          if ((await ctx.host.db.update<RemittanceRow>('Remittance', { due_notified_at: at }, { where: { id: r.id, due_notified_at: null } })) !== 1) continue;
-          due++;
-          await ctx.host.emit('remittance.due', envelope(ctx, 'remittance.due', remittanceData(r)));
-        }
-        for (const r of await allRows<RemittanceRow>(ctx.host.db, 'Remittance', { where: { status: 'pending', due_date: { $lt: today }, is_overdue: false } })) {
-          if ((await ctx.host.db.update<RemittanceRow>('Remittance', { is_overdue: true, overdue_notified_at: at }, { where: { id: r.id, is_overdue: false } })) !== 1) continue;
-          overdue++;
-          await ctx.host.emit('remittance.overdue', envelope(ctx, 'remittance.overdue', remittanceData(r)));
-        }
-        return { due, overdue };
-      },
+      handler: (input, ctx) => sweep(ctx, input.data.date),
     }),
   },
 });

@@ -82,9 +82,10 @@ async function find(ctx: HandlerContext, id: string): Promise<ChainOrderRow> {
   return row;
 }
 
+/** This tenant on a chain path: platform.get_tenant (public) names it and gives its reseller level. */
 async function self(ctx: HandlerContext): Promise<PathEntry> {
-  const { tenant: parent } = await related(ctx.host).parent();
-  return { tenant_id: ctx.tenantId, tenant_name: null, level: parent ? parent.level + 1 : 0 };
+  const t = await ctx.host.call<{ id: string; name: string; reseller_level: number | null }>('platform.get_tenant', {});
+  return { tenant_id: ctx.tenantId, tenant_name: t.name, level: t.reseller_level };
 }
 
 /**
@@ -299,27 +300,34 @@ const BEFORE: Record<string, ChainStatus[]> = {
   cancelled: ['forwarded', 'accepted', 'processing'],
 };
 
-/** Hands a state to the level below, which applies it to its copy and passes it on. */
+/**
+ * Hands a state to every level below on the order's path, nearest first. A tenant may call any
+ * tenant below it, so each level is one call from here rather than a call nested per level: the
+ * depth stays the same for a chain of 10.
+ */
 async function pushDown(ctx: HandlerContext, row: ChainOrderRow, status: ChainStatus, values: Record<string, unknown>) {
-  if (!row.child_tenant_id) return;
-  await related(ctx.host).call(row.child_tenant_id, 'reseller_orders.sync', { chain_ref: row.chain_ref, status, values });
+  const below = row.chain_path.map((p) => p.tenant_id).filter((t) => t !== ctx.tenantId).reverse();
+  for (const tenant of below) await related(ctx.host).call(tenant, 'reseller_orders.sync', { chain_ref: row.chain_ref, status, values });
 }
 
-/** In the child: the parent's state change applied to this copy, then passed further down. */
-export async function sync(ctx: HandlerContext, parent: string, chainRef: string, status: ChainStatus, values: Record<string, unknown>): Promise<{ applied: boolean }> {
+/**
+ * Below the level that moved the order: its state change applied to this copy. The host lets only
+ * a related tenant call; the child below this one is refused, so only a tenant above (on the path
+ * the order was forwarded along) reports progress.
+ */
+export async function sync(ctx: HandlerContext, from: string, chainRef: string, status: ChainStatus, values: Record<string, unknown>): Promise<{ applied: boolean }> {
   const row = await ctx.host.db.findOne<ChainOrderRow>('ChainOrder', { where: { chain_ref: chainRef } });
   if (!row) throw notFound(chainRef);
-  if (row.parent_tenant_id !== parent) throw new ChainError('FORBIDDEN', 'Only the tenant this order was forwarded to reports its progress.', { status: 403 });
+  if (!row.parent_tenant_id || from === row.child_tenant_id) throw new ChainError('FORBIDDEN', 'Only a tenant above this one, to which the order was forwarded, reports its progress.', { status: 403 });
   if (row.chain_status === status) return { applied: false }; // a repeated report
   const allowed: Partial<ChainOrderRow> = {};
   for (const key of ['carrier', 'tracking_number', 'shipped_at', 'delivered_at', 'cancel_reason'] as const) if (typeof values[key] === 'string') allowed[key] = values[key] as string;
-  if (status === 'delivered') allowed.payment_status = 'paid';
   if (status === 'delivered') {
+    allowed.payment_status = 'paid';
     if (!BEFORE.delivered.includes(row.chain_status)) throw invalidStatus(status, row.chain_status, BEFORE.delivered);
     await settle(ctx, row);
   }
-  const moved = await transition(ctx, row, status, BEFORE[status] ?? [], status, allowed, `${status} (reported by the parent tenant)`);
-  await pushDown(ctx, moved, status, values);
+  await transition(ctx, row, status, BEFORE[status] ?? [], status, allowed, `${status} (reported by the tenant above)`);
   return { applied: true };
 }
 

@@ -11,7 +11,8 @@ import { data } from './models';
 import { present } from './view';
 import Decimal from 'decimal.js';
 
-const R = 'reseller' as const; // spec 3, Errors: {error, code, details}
+/** Spec 3, Errors and Limits: {error, code, details}; per user, reads 100 and writes 30 a minute. */
+const LIMITS = { GET: '100/60', POST: '30/60' } as const;
 const Uuid = Type.String({ format: 'uuid' });
 const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD (UTC)' });
 const Loose = Type.Object({}, { additionalProperties: true });
@@ -54,7 +55,7 @@ async function list(ctx: HandlerContext, input: ListInput, scope: Record<string,
   return { orders: rows.map(present), pagination: { current_page: pageNo, last_page: Math.max(1, Math.ceil(count / perPage)), per_page: perPage, total: count } };
 }
 
-const route = (method: 'GET' | 'POST', path: string, permission: string, extra: Record<string, unknown> = {}) => ({ method, path, permission, error_shape: R, ...extra });
+const route = (method: 'GET' | 'POST', path: string, permission: string, extra: Record<string, unknown> = {}) => ({ method, path, permission, error_shape: 'reseller' as const, rate_limit: LIMITS[method], ...extra });
 
 export default defineModule({
   name: 'reseller_orders',

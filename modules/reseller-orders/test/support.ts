@@ -1,13 +1,14 @@
 /**
  * A reseller chain for the reseller-orders tests: the test tenant (level 0, the super admin's)
- * → B → C → D, and S beside C (under B), each running orders, reseller_catalog (the fixture, with
- * costs set per tenant), reseller_finance and reseller_orders, each with an admin member.
+ * → B → C → D, and S beside C (under B), each running orders, reseller_catalog, reseller_finance
+ * and reseller_orders, each with an admin member. The master product SKU-1 (base cost 1000.00,
+ * stock 1000) is priced by each parent for its child at a 10% margin, so the costs are exact.
  */
 import path from 'node:path';
 import { createTestHost, type TestHost } from '../../../sdk/testing';
 
 export const ORDERS_DIR = path.resolve(__dirname, '..');
-const MODULES = [path.resolve(__dirname, '../../orders'), path.resolve(__dirname, 'fixtures/reseller-catalog'), path.resolve(__dirname, '../../reseller-finance')];
+const MODULES = [path.resolve(__dirname, '../../orders'), path.resolve(__dirname, '../../reseller-catalog'), path.resolve(__dirname, '../../reseller-finance')];
 const ALIASES = ['orders', 'reseller_catalog', 'reseller_finance', 'reseller_orders'];
 
 export type Level = 'A' | 'B' | 'C' | 'D' | 'S';
@@ -48,17 +49,23 @@ export async function startChain(): Promise<Chain> {
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
   };
-  const costs = (unit: string, child: string | undefined, stock = 0) => ({ costs: [{ sku: 'SKU-1', name: 'Steel kettle', unit_cost: unit, ...(child ? { child_unit_cost: child } : {}), stock }] });
-  const set = async (level: Level, body: unknown) => {
-    const r = await as(level, 'PUT', '/fixture-catalog/costs', body);
-    if (r.status !== 200) throw new Error(`set costs ${level}: ${r.status} ${JSON.stringify(r.body)}`);
+  const ok = async (level: Level, p: string, body: unknown) => {
+    const r = await as(level, 'POST', p, body);
+    if (r.status !== 200 && r.status !== 201) throw new Error(`POST ${p} at ${level}: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
   };
-  await set('A', costs(COSTS.A, COSTS.B, 1000));
-  await set('B', costs(COSTS.B, COSTS.C));
-  await set('C', costs(COSTS.C, COSTS.D));
-  await set('D', costs(COSTS.D, undefined));
-  await set('S', costs(COSTS.C, undefined));
+  const { product } = await ok('A', '/reseller-catalog/master-products', { sku: 'SKU-1', name: 'Steel kettle', base_cost: COSTS.A, stock_quantity: 1000 });
+  for (const [parent, child] of [['A', 'B'], ['B', 'C'], ['C', 'D']] as const) {
+    await ok(parent, '/reseller-catalog/pricing/set', { product_id: product.id, sub_reseller_id: ids[child], margin_percent: 10 });
+  }
   return { host, ids, tokens, as };
+}
+
+/** `n` more admins of a level (writes are limited to 30 a minute per user: spread a burst over several). */
+export async function admins(c: Chain, level: Level, n: number, tag: string): Promise<string[]> {
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) out.push((await c.host.addMember({ email: `${tag}${i}@level-${level.toLowerCase()}.example`, role: 'admin' }, c.ids[level])).token);
+  return out;
 }
 
 let serial = 0;
