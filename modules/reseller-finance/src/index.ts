@@ -9,7 +9,7 @@ import { FinanceError, messageOf, notFound, onlyModule, onlyRelated, superAdminO
 import { data } from './models';
 import { AMOUNT_PATTERN, D, money } from './money';
 import { allRows, dateRange, exportPage, page, periodStart, PERIODS, settlementSummary, total, walletSummary, type Period } from './reports';
-import { envelope, processRemittance, receiveRemittance, recordDelivery, remittanceData, type CollectionRow, type RemittanceRow } from './settlement';
+import { deliverToRecipients, envelope, processRemittance, receiveRemittance, recordDelivery, remittanceData, type CollectionRow, type RemittanceRow } from './settlement';
 import { inTransaction, walletOf, walletView, type TransactionRow, type WalletRow } from './wallet';
 
 const Money = Type.String({ pattern: AMOUNT_PATTERN, description: 'decimal amount with at most 2 places, e.g. "1388.88"' });
@@ -102,7 +102,7 @@ export default defineModule({
     deliver: { operation: 'reseller_finance.deliver', attempts: 10, backoff: { type: 'exponential', delay_seconds: 30 }, timeout_seconds: 20 },
   },
   schedules: [{ name: 'daily_due_sweep', operation: 'reseller_finance.start_sweep', cron: '0 1 * * *' }],
-  limits: { timeout_ms: 30000 },
+  limits: { timeout_ms: 60000 },
   operations: {
     wallet: operation({
       description: "The tenant's wallet: balance, available and effective balance, pending credits and debits, totals, credit limit.",
@@ -295,14 +295,17 @@ export default defineModule({
       async handler(input, ctx) {
         const processed: string[] = [];
         const errors: Record<string, string> = {};
+        const paid: RemittanceRow[] = [];
         for (const id of input.remittance_ids) {
           try {
-            await processRemittance(ctx, id);
+            paid.push((await processRemittance(ctx, id, false)).remittance);
             processed.push(id);
           } catch (err) {
             errors[id] = messageOf(err);
           }
         }
+        // The recipients are credited in batches, one related call per recipient and 100 remittances.
+        await deliverToRecipients(ctx, paid);
         return { processed, errors, message: `${processed.length} of ${input.remittance_ids.length} remittances processed.` };
       },
     }),
@@ -417,15 +420,21 @@ export default defineModule({
       },
     }),
 
-    receive_remittance: operation({
-      description: "Credits this tenant for a remittance its related payer processed; called by the payer's reseller_finance only.",
+    receive_remittances: operation({
+      description: "Credits this tenant for remittances its related payer processed; called by the payer's reseller_finance only.",
       related: true,
       ...internal,
-      input: Type.Object({ chain_ref: Type.String({ minLength: 1, maxLength: 100 }), amount: Money }, { additionalProperties: false }),
-      output: Type.Object({ received: Type.Boolean() }),
+      input: Type.Object(
+        { items: Type.Array(Type.Object({ chain_ref: Type.String({ minLength: 1, maxLength: 100 }), amount: Money }, { additionalProperties: false }), { minItems: 1, maxItems: 100 }) },
+        { additionalProperties: false },
+      ),
+      output: Type.Object({ received: Type.Integer() }),
       async handler(input, ctx) {
-        if (!ctx.relatedFrom) throw onlyRelated('reseller_finance.receive_remittance');
-        return receiveRemittance(ctx, ctx.relatedFrom, input.chain_ref, input.amount);
+        const payer = ctx.relatedFrom;
+        if (!payer) throw onlyRelated('reseller_finance.receive_remittances');
+        let received = 0;
+        for (const item of input.items) if ((await receiveRemittance(ctx, payer, item.chain_ref, item.amount)).received) received++;
+        return { received };
       },
     }),
 
@@ -437,7 +446,7 @@ export default defineModule({
       async handler(input, ctx) {
         const rem = await ctx.host.db.findOne<RemittanceRow>('Remittance', { where: { id: input.data.remittance_id } });
         if (!rem || rem.status !== 'completed') return { delivered: false };
-        await related(ctx.host).call(rem.recipient_tenant_id, 'reseller_finance.receive_remittance', { chain_ref: rem.chain_ref, amount: rem.amount });
+        await related(ctx.host).call(rem.recipient_tenant_id, 'reseller_finance.receive_remittances', { items: [{ chain_ref: rem.chain_ref, amount: rem.amount }] });
         return { delivered: true };
       },
     }),

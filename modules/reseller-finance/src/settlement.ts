@@ -142,7 +142,7 @@ export interface Processed {
  * completed (INVALID_STATUS). The balance check runs after it, in the same transaction, so a payer
  * who cannot cover the amount leaves the remittance pending.
  */
-export async function processRemittance(ctx: HandlerContext, id: string): Promise<Processed> {
+export async function processRemittance(ctx: HandlerContext, id: string, deliver = true): Promise<Processed> {
   const at = isoNow(ctx);
   const done = await inTransaction(ctx.host.db, async (tx) => {
     const rem = await tx.findOne<RemittanceRow>('Remittance', { where: { id } });
@@ -171,7 +171,7 @@ export async function processRemittance(ctx: HandlerContext, id: string): Promis
     await settleCollection(tx, rem.chain_ref, at);
     return { remittance: { ...rem, status: 'completed' as const, completed_at: at }, wallet: next };
   });
-  await deliverToRecipient(ctx, done.remittance);
+  if (deliver) await deliverToRecipients(ctx, [done.remittance]);
   if (new D(done.wallet.balance).lt(LOW_BALANCE)) {
     await ctx.host.emit('reseller_finance.wallet.low_balance', envelope(ctx, 'wallet.low_balance', { balance: done.wallet.balance, credit_limit: done.wallet.credit_limit, threshold: LOW_BALANCE }));
   }
@@ -182,17 +182,28 @@ async function settleCollection(tx: DbTransaction, chainRef: string, at: string)
   await tx.update<CollectionRow>('Collection', { status: 'settled', settled_at: at }, { where: { chain_ref: chainRef, status: 'pending' } });
 }
 
+/** Remittances credited per related call (bulk-process hands over up to 1000). */
+const DELIVERY_BATCH = 100;
+
 /**
- * Credits the recipient's copy through the related-tenant call. The payer's side is committed
- * first; when the call fails (the recipient unreachable for a moment), a retried job delivers it,
- * and the recipient's side is idempotent (its copy is completed once).
+ * Credits the recipients' copies through the related-tenant call, one call per recipient and batch.
+ * The payer's side is committed first; when a call fails (the recipient unreachable for a moment),
+ * a retried job delivers each of its remittances, and the recipient's side is idempotent (its copy
+ * is completed once).
  */
-export async function deliverToRecipient(ctx: HandlerContext, rem: RemittanceRow): Promise<void> {
-  try {
-    await related(ctx.host).call(rem.recipient_tenant_id, 'reseller_finance.receive_remittance', { chain_ref: rem.chain_ref, amount: rem.amount });
-  } catch (err) {
-    ctx.host.log.warn('remittance delivery deferred to a job', { remittance_id: rem.id, code: codeOf(err) });
-    await jobs<{ deliver: { remittance_id: string } }>(ctx.host).enqueue('deliver', { remittance_id: rem.id }, { key: `deliver:${rem.id}`, delaySeconds: 30 });
+export async function deliverToRecipients(ctx: HandlerContext, remittances: RemittanceRow[]): Promise<void> {
+  const byRecipient = new Map<string, RemittanceRow[]>();
+  for (const r of remittances) byRecipient.set(r.recipient_tenant_id, [...(byRecipient.get(r.recipient_tenant_id) ?? []), r]);
+  for (const [recipient, list] of byRecipient) {
+    for (let i = 0; i < list.length; i += DELIVERY_BATCH) {
+      const batch = list.slice(i, i + DELIVERY_BATCH);
+      try {
+        await related(ctx.host).call(recipient, 'reseller_finance.receive_remittances', { items: batch.map((r) => ({ chain_ref: r.chain_ref, amount: r.amount })) });
+      } catch (err) {
+        ctx.host.log.warn('remittance delivery deferred to a job', { recipient, count: batch.length, code: codeOf(err) });
+        for (const r of batch) await jobs<{ deliver: { remittance_id: string } }>(ctx.host).enqueue('deliver', { remittance_id: r.id }, { key: `deliver:${r.id}`, delaySeconds: 30 });
+      }
+    }
   }
 }
 
