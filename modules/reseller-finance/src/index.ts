@@ -92,6 +92,10 @@ export default defineModule({
     { name: 'reseller_finance.export', description: "Download the wallet's transactions as CSV." },
     { name: 'reseller_finance.admin', description: "Set sub-resellers' credit limits; the super admin's finance stats." },
   ],
+  mobile: {
+    screens: [{ id: 'reseller_finance.wallet', title: 'Wallet', icon: 'credit-card', layout: 'scroll', route: '/finance/wallet', version: 1 }],
+    screenProviders: { 'reseller_finance.wallet': { file: 'screens/reseller_finance.wallet.json' } },
+  },
   data,
   events: {
     namespace: 'remittance',

@@ -70,6 +70,16 @@ export default defineModule({
     { name: 'reseller_orders.manage', description: 'Create, forward, accept and cancel chain orders.' },
     { name: 'reseller_orders.fulfil', description: 'Ship and deliver the chain orders the tenant fulfils.' },
   ],
+  mobile: {
+    screens: [
+      { id: 'reseller_orders.list', title: 'Chain orders', icon: 'git-branch', layout: 'scroll', route: '/chain-orders', version: 1 },
+      { id: 'reseller_orders.detail', title: 'Chain order', icon: 'truck', layout: 'scroll', route: '/chain-orders/:id', version: 1 },
+    ],
+    screenProviders: {
+      'reseller_orders.list': { file: 'screens/reseller_orders.list.json' },
+      'reseller_orders.detail': { file: 'screens/reseller_orders.detail.json' },
+    },
+  },
   data,
   events: {
     namespace: 'chain_order',
