@@ -167,3 +167,18 @@ describe('spec 3 Limits and Endpoints (Finance): rate limit headers, the streame
     }
   });
 });
+
+describe('spec 1 screens: the chain-order and wallet screens serve their data to each level', () => {
+  test('list, detail and timeline of a chain order, and the wallet with what is pending', async () => {
+    const list = await c.as('D', 'GET', `/mobile/screens/reseller_orders.list/data/orders?search=${d.orderNumber}`);
+    expect(list.status).toBe(200);
+    expect(JSON.stringify(list.body)).toContain(d.orderNumber);
+    const timeline = await c.as('D', 'GET', `/mobile/screens/reseller_orders.detail/data/timeline?id=${d.order}`);
+    expect(timeline.status).toBe(200);
+    expect(JSON.stringify(timeline.body)).toContain('delivered');
+    const wallet = await c.as('C', 'GET', '/mobile/screens/reseller_finance.wallet/data/wallet');
+    expect(wallet.status).toBe(200);
+    expect(JSON.stringify(wallet.body)).toContain('credit_limit');
+    expect((await c.as('C', 'GET', '/mobile/screens/reseller_finance.wallet/data/to_receive')).status).toBe(200);
+  });
+});
