@@ -68,7 +68,12 @@ describe('spec 3 Chain order, States and transitions, Wallet/transaction/remitta
       expect(timeline).toEqual(level === 'A' ? ['pending_forward', 'accepted', 'shipped', 'delivered'] : ['pending_forward', 'forwarded', 'accepted', 'shipped', 'delivered']);
     }
     const stats = (await c.as('D', 'GET', '/chain-orders/stats')).body.stats;
-    expect(stats).toMatchObject({ delivered: expect.any(Number), total_value: expect.any(String) });
+    expect(stats).toMatchObject({ pending_forward: 0, forwarded: 0, delivered: 1, total_value: order.total });
+    const today = new Date().toISOString().slice(0, 10);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    expect((await c.as('B', 'GET', `/chain-orders?status=delivered&from_date=${today}&to_date=${today}`)).body.orders.map((o: { id: string }) => o.id)).toEqual([copies.B]);
+    expect((await c.as('B', 'GET', `/chain-orders?from_date=${tomorrow}`)).body.orders).toEqual([]);
+    expect((await c.as('B', 'GET', '/chain-orders?search=asha')).body.orders).toHaveLength(1);
   });
 
   test('settlement: COD in at D, pending remittances between adjacent levels; processed upward, each level ends with its margin and every ledger sums to zero', async () => {
@@ -96,7 +101,36 @@ describe('spec 3 Chain order, States and transitions, Wallet/transaction/remitta
       }
     }
     expect(money(remittanceSum)).toBe('0.00');
+    const summaryC = (await c.as('C', 'GET', '/finance/settlements/summary?period=week')).body.summary;
+    expect(summaryC).toEqual({
+      period: 'week',
+      wallet_balance: margins.C,
+      pending_credits: '0.00',
+      pending_debits: '0.00',
+      collections_count: 1,
+      collections_total: COSTS.D,
+      remittances_paid: COSTS.C,
+      remittances_received: COSTS.D,
+      net_earnings: margins.C,
+    });
+    expect((await c.as('D', 'GET', '/finance/wallet/summary?period=month')).body.summary).toMatchObject({ transactions_count: 2, credits_total: order.total, debits_total: COSTS.D, net_change: margins.D });
     expect((await c.as('A', 'GET', '/finance/settlements/collections?status=settled')).body.collections).toEqual([expect.objectContaining({ amount: COSTS.B })]);
+  });
+
+  test('events: each level announces its copy with {event, timestamp, tenant_id, data}; remittances are announced when created', async () => {
+    const seen = async (level: Level) => (await c.as(level, 'GET', '/reseller-recorder/events')).body.events as Array<{ event: string; payload: Record<string, any> }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    await c.host.eventually(async () => {
+      for (const level of ['A', 'B', 'C', 'D'] as const) {
+        const delivered = (await seen(level)).filter((e) => e.event === 'chain_order.delivered');
+        expect(delivered).toEqual([
+          { id: expect.any(String), event: 'chain_order.delivered', payload: { event: 'chain_order.delivered', timestamp: expect.any(String), tenant_id: c.ids[level], data: { chain_order_id: copies[level], origin_order_number: order.order_number } } },
+        ]);
+      }
+    }, 20_000);
+    const atD = await seen('D');
+    expect(atD.filter((e) => e.event === 'chain_order.status_changed').map((e) => e.payload.data.to)).toEqual(['forwarded', 'accepted', 'shipped', 'delivered']);
+    expect(atD.find((e) => e.event === 'chain_order.created')?.payload).toMatchObject({ tenant_id: c.ids.D, data: { chain_order_id: copies.D } });
+    expect(atD.find((e) => e.event === 'remittance.created')?.payload).toMatchObject({ event: 'remittance.created', tenant_id: c.ids.D, data: { direction: 'outgoing', amount: COSTS.D, recipient_tenant_id: c.ids.C } });
   });
 });
 

@@ -1,15 +1,15 @@
 /**
  * A reseller chain for the reseller-orders tests: the test tenant (level 0, the super admin's)
  * → B → C → D, and S beside C (under B), each running orders, reseller_catalog, reseller_finance
- * and reseller_orders, each with an admin member. The master product SKU-1 (base cost 1000.00,
+ * and reseller_orders (and a recorder of the reseller events), each with an admin member. The master product SKU-1 (base cost 1000.00,
  * stock 1000) is priced by each parent for its child at a 10% margin, so the costs are exact.
  */
 import path from 'node:path';
 import { createTestHost, type TestHost } from '../../../sdk/testing';
 
 export const ORDERS_DIR = path.resolve(__dirname, '..');
-const MODULES = [path.resolve(__dirname, '../../orders'), path.resolve(__dirname, '../../reseller-catalog'), path.resolve(__dirname, '../../reseller-finance')];
-const ALIASES = ['orders', 'reseller_catalog', 'reseller_finance', 'reseller_orders'];
+const MODULES = [path.resolve(__dirname, '../../orders'), path.resolve(__dirname, '../../reseller-catalog'), path.resolve(__dirname, '../../reseller-finance'), path.resolve(__dirname, 'fixtures/recorder')];
+const ALIASES = ['orders', 'reseller_catalog', 'reseller_finance', 'reseller_orders', 'recorder'];
 
 export type Level = 'A' | 'B' | 'C' | 'D' | 'S';
 export type Res = { status: number; body: any; headers: Headers }; // eslint-disable-line @typescript-eslint/no-explicit-any
