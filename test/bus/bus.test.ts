@@ -72,7 +72,7 @@ describe('DESIGN Bus: the enforced module API bus', () => {
   });
 
   test('public core operations need no api.consumes entry', async () => {
-    await expect(call('reports.tenant', {})).resolves.toMatchObject({ id: owner.tenantId, domains: expect.arrayContaining(['acme']) });
+    await expect(call('reports.tenant', {})).resolves.toMatchObject({ id: owner.tenantId, domains: expect.arrayContaining(['acme']), reseller_level: 0 });
   });
 
   test('host.db reaches only the module\'s own models', async () => {

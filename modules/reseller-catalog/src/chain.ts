@@ -1,18 +1,31 @@
 /**
- * The cascade (spec 3, Reseller product pricing): what a product costs THIS tenant, and (for the
- * breakdown) what it cost every level above. Data crosses tenants only through the related-tenant
- * call, one level at a time: a tenant asks its direct parent (`reseller_catalog.child_costs`), which
- * works out its own cost the same way (up to level 0, where the cost is base_cost), applies the
- * margin it set for the asking sub-reseller (its Pricing row, or default_auto_markup when it set
- * none: auto_inherit_pricing) and answers the sub-reseller's cost only. The levels' costs travel
- * down only when the breakdown is asked for, which the viewer's module does for a user holding
- * catalog.view_costs (see README, "Who sees what").
+ * The cascade (spec 3, Reseller product pricing): what a product costs each tenant of the chain.
+ *
+ * Data crosses tenants only through the host's related-tenant call, which reaches the direct parent
+ * or any descendant, and each hop costs two levels of the bus's call depth (8): a chain of 10 levels
+ * cannot be walked by nested calls. So costs are pushed DOWN, iteratively, by the tenant where a
+ * change happens, and every tenant keeps its own copy of what it may see (its `Cost` rows):
+ * - level 0 works its lines out live from the master products (cost = base_cost);
+ * - a tenant's line for a sub-reseller is its own cost × (1 + margin/100) with the margin of its
+ *   Pricing row for that sub-reseller, or default_auto_markup when it set none (auto_inherit_pricing);
+ * - `cascade` starts at the changed tenant: it hands each direct sub-reseller its new lines
+ *   (`apply_costs`); each stores them and answers the lines of ITS sub-reseller, which the
+ *   cascading tenant then hands to them itself (a descendant call, one hop each, never nested), and
+ *   so on down the subtree;
+ * - every line carries `stamps`, the change times of what it was computed from: the master product
+ *   (index 0) and the Pricing row of each level above (index k: level k-1's row for level k, 0 when
+ *   none). A tenant replaces its line only with one whose every stamp is at least as recent. Each
+ *   tenant computes its sub-resellers' lines from its current line and rows, which only grow newer,
+ *   so the lines it hands out are ordered, and the last computation after the last change (there
+ *   always is one: the change's own cascade) is the one every level keeps, however cascades race.
+ * A tenant that has no lines yet (made after the last cascade) asks its parent once
+ * (`lines_for_child`), which answers from what it holds.
  */
 import { related, type HandlerContext } from '../../../sdk';
 import { CONSTANTS } from './constants';
-import { forbidden } from './errors';
+import { codeOf, forbidden } from './errors';
 import { D, marked, pct, str, type Dec } from './money';
-import type { MasterProductRow, PricingRow } from './models';
+import type { CostRow, MasterProductRow, PricingRow } from './models';
 
 /** A product as a reseller sees it: never another level's cost. */
 export interface ProductView {
@@ -39,7 +52,7 @@ export interface BreakdownRow {
   selling_price: string;
 }
 
-/** A product's cost for one tenant, as its parent (or the master catalog) answers it. */
+/** A product's cost for one tenant. */
 export interface CostLine {
   product: ProductView;
   /** Money string: the tenant's cost. */
@@ -47,11 +60,21 @@ export interface CostLine {
   is_available: boolean;
   /** The least margin this tenant may set for its own sub-resellers (percent). */
   minimum_margin_percent: number;
-  /** Levels above the tenant, 0 first; only when asked for. */
-  breakdown?: BreakdownRow[];
+  /** The levels above the tenant, 0 first (shown by the breakdown only). */
+  breakdown: BreakdownRow[];
+  /** Change times (ms) of the inputs: the master product, then each level's Pricing row (0: none). */
+  stamps: number[];
 }
 
-/** Which products: ids, SKUs, or every product (null). */
+/** What one tenant hands one sub-reseller in a cascade. */
+export interface Delivery {
+  tenant: string;
+  lines: CostLine[];
+  /** Products gone from the catalog (deleted master products). */
+  removed: string[];
+}
+
+/** Which products: ids, SKUs, or all (neither). */
 export interface ProductRefs {
   ids?: string[];
   skus?: string[];
@@ -91,76 +114,173 @@ const max = (...values: Array<Dec | string | number>) => values.map((v) => new D
 /** The margin a parent applies for a sub-reseller without an explicit price (auto_inherit_pricing). */
 export const autoMarkup = (minimum: Dec | number) => max(CONSTANTS.default_auto_markup, minimum);
 
-/** Master products matching `refs`, active ones only unless `all`. */
-export async function masterRows(ctx: HandlerContext, refs: ProductRefs, all = false): Promise<MasterProductRow[]> {
-  const where: Record<string, unknown> = all ? {} : { status: 'active' };
-  if (refs.ids || refs.skus) where.$or = [...(refs.ids ? [{ id: { $in: refs.ids } }] : []), ...(refs.skus ? [{ sku: { $in: refs.skus } }] : [])];
-  return ctx.host.db.find<MasterProductRow>('MasterProduct', { where, order: [['name', 'ASC'], ['id', 'ASC']] });
-}
+const refsWhere = (refs: ProductRefs, idColumn: string): Record<string, unknown> =>
+  refs.ids || refs.skus ? { $or: [...(refs.ids ? [{ [idColumn]: { $in: refs.ids } }] : []), ...(refs.skus ? [{ sku: { $in: refs.skus } }] : [])] } : {};
 
 /**
- * This tenant's own cost of each product in `refs` (every product it can buy when no refs), keyed
- * by product id. A tenant outside the network, or cut off by a suspended link, sees nothing.
+ * This tenant's own lines, keyed by product id, active products only unless `all` (a cascade also
+ * hands down inactive ones, so that they leave the sub-resellers' catalogs).
  */
-export async function ownCosts(ctx: HandlerContext, me: Self, refs: ProductRefs, withBreakdown: boolean): Promise<Map<string, CostLine>> {
+export async function ownLines(ctx: HandlerContext, me: Self, refs: ProductRefs = {}, all = false): Promise<Map<string, CostLine>> {
   const lines = new Map<string, CostLine>();
   if (isTop(me)) {
-    for (const p of await masterRows(ctx, refs)) {
+    const rows = await ctx.host.db.find<MasterProductRow>('MasterProduct', { where: { ...refsWhere(refs, 'id'), ...(all ? {} : { status: 'active' }) }, order: [['name', 'ASC'], ['id', 'ASC']] });
+    for (const p of rows) {
       const minimum = max(CONSTANTS.default_minimum_margin, p.minimum_margin_percent);
-      lines.set(p.id, { product: viewOf(p), cost: str(p.base_cost), is_available: true, minimum_margin_percent: pct(minimum), ...(withBreakdown ? { breakdown: [] } : {}) });
+      lines.set(p.id, { product: viewOf(p), cost: str(p.base_cost), is_available: p.status === 'active', minimum_margin_percent: pct(minimum), breakdown: [], stamps: [Date.parse(p.updated_at)] });
     }
     return lines;
   }
   if (me.level === null) return lines;
-  const { tenant: parent } = await related(ctx.host).parent();
-  if (!parent) return lines;
-  const answer = await related(ctx.host).call<{ items: CostLine[] }>(parent.id, 'reseller_catalog.child_costs', { ...refs, breakdown: withBreakdown });
-  for (const line of answer.items) lines.set(line.product.id, line);
+  let rows = await ctx.host.db.find<CostRow>('Cost', { where: refsWhere(refs, 'master_product_id'), order: [['name', 'ASC'], ['master_product_id', 'ASC']] });
+  if (rows.length === 0 && (await ctx.host.db.count('Cost')) === 0) {
+    await pullFromParent(ctx);
+    rows = await ctx.host.db.find<CostRow>('Cost', { where: refsWhere(refs, 'master_product_id'), order: [['name', 'ASC'], ['master_product_id', 'ASC']] });
+  }
+  for (const r of rows) {
+    if (!all && r.product.status !== 'active') continue;
+    lines.set(r.master_product_id, {
+      product: r.product,
+      cost: str(r.cost),
+      is_available: r.is_available,
+      minimum_margin_percent: pct(r.minimum_margin_percent),
+      breakdown: r.breakdown,
+      stamps: r.stamps,
+    });
+  }
   return lines;
 }
 
-/** True when `tenantId` is a sub-reseller directly under this tenant, through an active link. */
-export async function isDirectChild(ctx: HandlerContext, tenantId: string): Promise<boolean> {
-  for (let page = 1; ; page++) {
-    const found = await related(ctx.host).children({ page, per_page: 100 });
-    if (found.tenants.some((t) => t.id === tenantId)) return true;
-    if (page >= found.pagination.last_page) return false;
+/**
+ * A tenant with no lines yet (made after the last cascade) asks its parent, which answers from what
+ * it holds, asking its own parent first when it holds nothing either. Those calls nest: past about
+ * three such levels in a row the bus's depth limit ends them, and the tenant shows an empty catalog
+ * until the super admin's next change or sync (POST /reseller-catalog/master-products/sync) reaches it.
+ */
+async function pullFromParent(ctx: HandlerContext): Promise<void> {
+  const { tenant: parent } = await related(ctx.host).parent();
+  if (!parent) return;
+  try {
+    const { lines } = await related(ctx.host).call<{ lines: CostLine[] }>(parent.id, 'reseller_catalog.lines_for_child', {});
+    await store(ctx, lines, []);
+  } catch (err) {
+    if (codeOf(err) !== 'CALL_DEPTH_EXCEEDED') throw err;
+    ctx.host.log.warn('catalog costs not pulled: too many levels without costs above this tenant', { parent: parent.id });
   }
 }
 
-/**
- * Runs in the parent for a direct sub-reseller (`child`): the sub-reseller's cost of each product,
- * from this tenant's own cost and the margin it set for that sub-reseller.
- */
-export async function costsForChild(ctx: HandlerContext, child: string, refs: ProductRefs, withBreakdown: boolean): Promise<CostLine[]> {
-  if (!(await isDirectChild(ctx, child))) throw forbidden('Only a direct sub-reseller may ask this tenant for its costs.', { tenant: child });
-  const me = await self(ctx);
-  const mine = await ownCosts(ctx, me, refs, withBreakdown);
-  if (mine.size === 0) return [];
-  const rows = await ctx.host.db.find<PricingRow>('Pricing', { where: { reseller_tenant_id: child, master_product_id: { $in: [...mine.keys()] } } });
+/** The line a sub-reseller gets from this tenant's own line and the Pricing row this tenant set for it. */
+export function lineForChild(me: Self, own: CostLine, row: PricingRow | undefined): CostLine {
+  const margin = row ? new D(row.margin_percent) : autoMarkup(own.minimum_margin_percent);
+  const childCost = marked(own.cost, margin);
+  return {
+    product: own.product,
+    cost: str(childCost),
+    is_available: own.is_available && (row?.is_available ?? true),
+    minimum_margin_percent: pct(max(own.minimum_margin_percent, row?.minimum_margin_percent ?? 0)),
+    breakdown: [
+      ...own.breakdown,
+      { level: me.level!, tenant_id: me.id, tenant_name: me.name, cost: own.cost, margin_percent: pct(margin), margin_amount: str(childCost.minus(own.cost)), selling_price: str(childCost) },
+    ],
+    stamps: [...own.stamps, row ? Date.parse(row.updated_at) : 0],
+  };
+}
+
+/** The lines of one direct sub-reseller for `own` (this tenant's lines), computed now. */
+export async function linesForChild(ctx: HandlerContext, me: Self, child: string, own: Map<string, CostLine>): Promise<CostLine[]> {
+  if (own.size === 0) return [];
+  const rows = await ctx.host.db.find<PricingRow>('Pricing', { where: { reseller_tenant_id: child, master_product_id: { $in: [...own.keys()] } } });
   const priced = new Map(rows.map((r) => [r.master_product_id, r]));
-  return [...mine.values()].map((line) => {
-    const row = priced.get(line.product.id);
-    const margin = row ? new D(row.margin_percent) : autoMarkup(line.minimum_margin_percent);
-    const childCost = marked(line.cost, margin);
-    const out: CostLine = {
-      product: line.product,
-      cost: str(childCost),
-      is_available: line.is_available && (row?.is_available ?? true),
-      minimum_margin_percent: pct(max(line.minimum_margin_percent, row?.minimum_margin_percent ?? 0)),
-    };
-    if (line.breakdown) {
-      const own: BreakdownRow = {
-        level: me.level!,
-        tenant_id: me.id,
-        tenant_name: me.name,
-        cost: line.cost,
-        margin_percent: pct(margin),
-        margin_amount: str(childCost.minus(line.cost)),
-        selling_price: str(childCost),
-      };
-      out.breakdown = [...line.breakdown, own];
+  return [...own.values()].map((line) => lineForChild(me, line, priced.get(line.product.id)));
+}
+
+/** Every active sub-reseller directly under this tenant. */
+export async function directChildren(ctx: HandlerContext) {
+  const out: Array<{ id: string; name: string; alias: string | null; level: number }> = [];
+  for (let page = 1; ; page++) {
+    const found = await related(ctx.host).children({ page, per_page: 100 });
+    out.push(...found.tenants);
+    if (page >= found.pagination.last_page) return out;
+  }
+}
+
+export const isDirectChild = async (ctx: HandlerContext, tenantId: string) => (await directChildren(ctx)).some((t) => t.id === tenantId);
+
+/** What this tenant hands each of its direct sub-resellers for `productIds` (all when null). */
+export async function deliveries(ctx: HandlerContext, me: Self, productIds: string[] | null, removed: string[], only?: string): Promise<Delivery[]> {
+  const own = await ownLines(ctx, me, productIds ? { ids: productIds } : {}, true);
+  const children = only ? [only] : (await directChildren(ctx)).map((c) => c.id);
+  const out: Delivery[] = [];
+  for (const child of children) out.push({ tenant: child, lines: await linesForChild(ctx, me, child, own), removed });
+  return out;
+}
+
+/**
+ * Pushes this tenant's current lines for `productIds` (all when null) down its subtree, or only
+ * down `only`'s (a direct sub-reseller whose price changed). Breadth first; every call is one hop
+ * from this tenant to a descendant, so the depth of the chain never meets the bus's depth limit.
+ */
+export async function cascade(ctx: HandlerContext, productIds: string[] | null, opts: { removed?: string[]; only?: string } = {}): Promise<number> {
+  const me = await self(ctx);
+  if (me.level === null) return 0;
+  const queue = await deliveries(ctx, me, productIds, opts.removed ?? [], opts.only);
+  let reached = 0;
+  while (queue.length) {
+    const next = queue.shift()!;
+    if (next.lines.length === 0 && next.removed.length === 0) continue;
+    try {
+      const answer = await related(ctx.host).call<{ children: Delivery[] }>(next.tenant, 'reseller_catalog.apply_costs', { lines: next.lines, removed: next.removed });
+      reached++;
+      queue.push(...answer.children);
+    } catch (err) {
+      // A sub-reseller without the catalog (or suspended meanwhile) has nothing to update; the
+      // change itself is committed, and the next cascade or its own first read catches up.
+      ctx.host.log.warn('catalog cascade skipped a tenant', { tenant: next.tenant, error: (err as Error).message });
     }
-    return out;
-  });
+  }
+  return reached;
+}
+
+/** True when every stamp of `a` is at least `b`'s (a line from another chain shape always is). */
+export const notOlder = (a: number[], b: number[]) => a.length !== b.length || a.every((t, i) => t >= b[i]);
+
+const ATTEMPTS = 20;
+
+/** Keeps, per product, a line only when it is not older than the one held; drops removed products. */
+export async function store(ctx: HandlerContext, lines: CostLine[], removed: string[]): Promise<void> {
+  const at = new Date(ctx.host.now()).toISOString();
+  if (removed.length) await ctx.host.db.destroy<CostRow>('Cost', { where: { master_product_id: { $in: removed } } });
+  for (const line of lines) {
+    const values = {
+      sku: line.product.sku,
+      name: line.product.name,
+      product: line.product,
+      cost: line.cost,
+      is_available: line.is_available,
+      minimum_margin_percent: new D(line.minimum_margin_percent).toFixed(2),
+      breakdown: line.breakdown,
+      stamps: line.stamps,
+      updated_at: at,
+    };
+    for (let attempt = 1; ; attempt++) {
+      const held = await ctx.host.db.findOne<CostRow>('Cost', { where: { master_product_id: line.product.id }, attributes: ['stamps', 'revision'] });
+      if (held && !notOlder(line.stamps, held.stamps)) break;
+      // Compare-and-set on the revision: a concurrent store in between makes this one look again.
+      const done = held
+        ? (await ctx.host.db.update<CostRow>('Cost', { ...values, revision: held.revision + 1 }, { where: { master_product_id: line.product.id, revision: held.revision } })) === 1
+        : await ctx.host.db.create<CostRow>('Cost', { master_product_id: line.product.id, ...values, revision: 1 }).then(
+            () => true,
+            (err: unknown) => {
+              if (codeOf(err) !== 'DB_CONFLICT') throw err;
+              return false;
+            },
+          );
+      if (done || attempt >= ATTEMPTS) break;
+    }
+  }
+}
+
+/** Refuses a caller that is not an ancestor pushing costs down (a direct sub-reseller may call up too). */
+export async function requireAncestor(ctx: HandlerContext, me: Self): Promise<void> {
+  if (!ctx.relatedFrom || isTop(me) || (await isDirectChild(ctx, ctx.relatedFrom))) throw forbidden('Only a tenant above this one hands it costs.');
 }

@@ -3,6 +3,8 @@
  * - MasterProduct: only the super admin's tenant (level 0) writes rows (spec 3, Master product).
  * - Pricing: the prices THIS tenant set for its sub-resellers (spec 3, Reseller product pricing),
  *   so a price row lives with the tenant that set it; parent_tenant_id is always this tenant.
+ * - Cost: this tenant's own cost of each product and the levels above it, as its parent last handed
+ *   them down (./chain.ts); empty at level 0, which works costs out from its master products.
  * - StockReservation: what reserve_stock took per reference (level 0), so release_stock gives back
  *   exactly that, once.
  */
@@ -39,6 +41,20 @@ export type PricingRow = {
   minimum_margin_percent: string;
   is_available: boolean;
   created_at: string;
+  updated_at: string;
+};
+
+export type CostRow = {
+  master_product_id: string;
+  sku: string;
+  name: string;
+  product: import('./chain').ProductView;
+  cost: string;
+  is_available: boolean;
+  minimum_margin_percent: string;
+  breakdown: import('./chain').BreakdownRow[];
+  stamps: number[];
+  revision: number;
   updated_at: string;
 };
 
@@ -97,6 +113,23 @@ export const data: Data = {
         { name: 'pricing_product_reseller_unique', fields: ['master_product_id', 'reseller_tenant_id'], unique: true },
         { name: 'pricing_reseller', fields: ['reseller_tenant_id'] },
       ],
+    },
+    Cost: {
+      table: 'own_costs',
+      columns: {
+        master_product_id: col('uuid', { primaryKey: true }),
+        sku: col('string', { length: 100, nullable: false }),
+        name: col('string', { length: 255, nullable: false }),
+        product: col('json', { nullable: false }),
+        cost: col('decimal', { precision: 14, scale: 2, nullable: false }),
+        is_available: col('boolean', { nullable: false, default: true }),
+        minimum_margin_percent: col('decimal', { precision: 5, scale: 2, nullable: false, default: '0' }),
+        breakdown: col('json', { nullable: false, default: [] }),
+        stamps: col('json', { nullable: false, default: [] }),
+        revision: col('integer', { nullable: false, default: 1 }),
+        updated_at: col('datetime', { nullable: false, default: NOW }),
+      },
+      indexes: [{ name: 'own_costs_sku', fields: ['sku'] }],
     },
     StockReservation: {
       table: 'stock_reservations',

@@ -129,6 +129,25 @@ describe('spec 3, Reseller product pricing: the cascade to the paisa', () => {
   });
 });
 
+describe('spec 1, GraphQL and screens: the catalog fields and screens in the manifest', () => {
+  it('D reads its catalog and the breakdown through GraphQL, with the same amounts', async () => {
+    const query = `{ resellerCatalog(search: "kurta") { products { sku your_cost suggested_selling_price } }
+      resellerPricingBreakdown(productId: "${productId}") { your_cost breakdown { level cost selling_price } } }`;
+    const res = await api(host, d, 'POST', '/graphql', { query });
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.resellerCatalog.products).toEqual([{ sku: 'KURTA-01', your_cost: COSTS.d, suggested_selling_price: '1653.10' }]);
+    expect(res.body.data.resellerPricingBreakdown.breakdown.map((r: { cost: string }) => r.cost)).toEqual([COSTS.owner, COSTS.b, COSTS.c, COSTS.d]);
+  });
+
+  it('the list and detail screens load the catalog as the viewer sees it', async () => {
+    const list = await api(host, c, 'GET', '/mobile/screens/reseller_catalog.list/data/products');
+    expect(list.status).toBe(200);
+    expect(JSON.stringify(list.body)).toContain(COSTS.c);
+    expect(JSON.stringify(list.body)).not.toContain(COSTS.b);
+  });
+});
+
 describe('spec 3, Authentication and Reseller product pricing: what each level can and cannot see', () => {
   const ROUTES = (id: string): Array<[string, string, unknown?]> => [
     ['GET', '/reseller-catalog/master-products'],
@@ -223,5 +242,44 @@ describe('spec 3, Authentication and Reseller product pricing: what each level c
       expect(rows.every((r: { margin_percent: number }) => r.margin_percent !== 30)).toBe(true);
     }
     expect((await api(host, d, 'GET', `/reseller-catalog/my-catalog/${productId}`)).body.product.your_cost).toBe(COSTS.d);
+  });
+});
+
+describe('spec 3, Reseller product pricing: concurrent changes and the related operations', () => {
+  it('changes made at the same time at three levels converge on the latest of each, at every level', async () => {
+    const at = async (who: Member) => (await api(host, who, 'GET', `/reseller-catalog/my-catalog/${otherId}`)).body.product.your_cost;
+    await Promise.all([
+      api(host, owner, 'PUT', `/reseller-catalog/master-products/${otherId}`, { base_cost: '2000.00' }),
+      api(host, b, 'POST', '/reseller-catalog/pricing/set', { product_id: otherId, sub_reseller_id: c.tenant, margin_percent: 20 }),
+      api(host, c, 'POST', '/reseller-catalog/pricing/set', { product_id: otherId, sub_reseller_id: d.tenant, margin_percent: 10 }),
+    ]);
+    // 2000.00 × 1.15 = 2300.00; × 1.20 = 2760.00; × 1.10 = 3036.00.
+    expect([await at(owner), await at(b), await at(c), await at(d)]).toEqual(['2000.00', '2300.00', '2760.00', '3036.00']);
+  });
+
+  it('a stale cost line (computed before the one held) never replaces a newer one', async () => {
+    const before = (await api(host, b, 'GET', `/reseller-catalog/my-catalog/${otherId}`)).body.product;
+    const product = { ...before, recommended_retail_price: null, track_inventory: true, status: 'active' };
+    delete product.your_cost;
+    delete product.minimum_margin_percent;
+    delete product.suggested_selling_price;
+    delete product.is_available;
+    // Stamps older than the master product's and B's price row's change times.
+    const stale = { product, cost: '1.00', is_available: true, minimum_margin_percent: 10, breakdown: [], stamps: [1, 1] };
+    const push = (line: object) => host.call('tenants.call_related', { tenant: b.tenant, operation: 'reseller_catalog.apply_costs', input: { lines: [line], removed: [] } }, { asModule: 'reseller_catalog' });
+    await push(stale);
+    expect((await api(host, b, 'GET', `/reseller-catalog/my-catalog/${otherId}`)).body.product.your_cost).toBe(before.your_cost);
+    // A real change still goes through: 2100.00 × 1.15 = 2415.00.
+    expect((await api(host, owner, 'PUT', `/reseller-catalog/master-products/${otherId}`, { base_cost: '2100.00' })).status).toBe(200);
+    expect((await api(host, b, 'GET', `/reseller-catalog/my-catalog/${otherId}`)).body.product.your_cost).toBe('2415.00');
+  });
+
+  it('only a direct sub-reseller gets lines from a tenant, and only a tenant above hands costs down', async () => {
+    // The super admin's copy asks B (a descendant it may call) as if it were B's sub-reseller: refused.
+    await expect(host.call('tenants.call_related', { tenant: b.tenant, operation: 'reseller_catalog.lines_for_child', input: {} }, { asModule: 'reseller_catalog' })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
+    // And nothing reaches the top through apply_costs: level 0 keeps no lines of its own.
+    await expect(host.call('reseller_catalog.apply_costs', { lines: [], removed: [] })).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 });

@@ -7,9 +7,17 @@ import path from 'node:path';
 import { createTestHost, type TestHost } from '../../../sdk/testing';
 
 export const CATALOG_DIR = path.resolve(__dirname, '..');
+/** Records the catalog's events (fixtures/recorder). */
+export const RECORDER_DIR = path.resolve(__dirname, 'fixtures', 'recorder');
 
-export function startHost(): Promise<TestHost> {
-  return createTestHost({ modulePath: CATALOG_DIR });
+export function startHost(opts: { recorder?: boolean } = {}): Promise<TestHost> {
+  return createTestHost({ modulePath: CATALOG_DIR, withModules: opts.recorder ? [RECORDER_DIR] : [] });
+}
+
+/** The catalog events the recorder fixture received, oldest first. */
+export async function recorded(host: TestHost, event: string): Promise<Array<Record<string, unknown>>> {
+  const { events } = await host.call<{ events: Array<{ payload: Record<string, unknown> }> }>('recorder.list', { event });
+  return events.map((e) => e.payload);
 }
 
 export interface Member {

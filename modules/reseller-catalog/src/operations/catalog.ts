@@ -5,12 +5,27 @@
  * is not a tool: the list finds one product by name or SKU).
  */
 import { CatalogError, invalid, notFound } from '../errors';
-import { operation, related, Type, type HandlerContext } from '../../../../sdk';
-import { autoMarkup, costsForChild, ownCosts, self, type CostLine } from '../chain';
+import { operation, Type, type HandlerContext } from '../../../../sdk';
+import { autoMarkup, cascade, deliveries, directChildren, ownLines, requireAncestor, self, store, type CostLine, type Delivery } from '../chain';
 import { CONSTANTS } from '../constants';
 import type { PricingRow } from '../models';
 import { D, marked, parsePercent, pct, str } from '../money';
 import { BreakdownRow, CatalogProduct, Money, PercentIn, TenantRef, Uuid } from '../schemas';
+
+/** A cost line as handed down a cascade (chain.ts, CostLine); checked loosely: it comes from this module's own copy above. */
+const LineSchema = Type.Unsafe<CostLine>({
+  type: 'object',
+  required: ['product', 'cost', 'is_available', 'minimum_margin_percent', 'breakdown', 'stamps'],
+  properties: {
+    product: { type: 'object', required: ['id', 'sku', 'name', 'status'] },
+    cost: { type: 'string', pattern: '^\\d{1,12}\\.\\d{2}$' },
+    is_available: { type: 'boolean' },
+    minimum_margin_percent: { type: 'number' },
+    breakdown: { type: 'array', maxItems: 11 },
+    stamps: { type: 'array', items: { type: 'number' }, minItems: 1, maxItems: 11 },
+  },
+});
+const DeliverySchema = Type.Unsafe<Delivery>({ type: 'object', required: ['tenant', 'lines', 'removed'], properties: { tenant: { type: 'string' }, lines: { type: 'array' }, removed: { type: 'array' } } });
 import { READ, WRITE } from './routes';
 
 /** The price a reseller is suggested to sell at: its cost plus the default markup (at least the minimum), paise half up. */
@@ -33,8 +48,8 @@ function catalogProduct(line: CostLine) {
   };
 }
 
-async function oneLine(ctx: HandlerContext, productId: string, breakdown: boolean): Promise<CostLine> {
-  const line = (await ownCosts(ctx, await self(ctx), { ids: [productId] }, breakdown)).get(productId);
+async function oneLine(ctx: HandlerContext, productId: string): Promise<CostLine> {
+  const line = (await ownLines(ctx, await self(ctx), { ids: [productId] })).get(productId);
   if (!line) throw notFound('Product', productId);
   return line;
 }
@@ -42,21 +57,7 @@ async function oneLine(ctx: HandlerContext, productId: string, breakdown: boolea
 /** A direct sub-reseller by id or alias (spec 3 decisions: ids; aliases accepted where a user types them). */
 async function directChild(ctx: HandlerContext, ref: string) {
   const key = ref.trim().toLowerCase();
-  for (let page = 1; ; page++) {
-    const found = await related(ctx.host).children({ page, per_page: 100 });
-    const hit = found.tenants.find((t) => t.id === ref || t.alias === key);
-    if (hit) return hit;
-    if (page >= found.pagination.last_page) return null;
-  }
-}
-
-async function childNames(ctx: HandlerContext): Promise<Map<string, string>> {
-  const names = new Map<string, string>();
-  for (let page = 1; ; page++) {
-    const found = await related(ctx.host).children({ page, per_page: 100 });
-    for (const t of found.tenants) names.set(t.id, t.name);
-    if (page >= found.pagination.last_page) return names;
-  }
+  return (await directChildren(ctx)).find((t) => t.id === ref || t.alias === key) ?? null;
 }
 
 export const catalogOperations = {
@@ -67,7 +68,7 @@ export const catalogOperations = {
     output: Type.Object({ products: Type.Array(CatalogProduct) }),
     http: { method: 'GET', path: '/reseller-catalog/my-catalog', permission: 'catalog.view', ...READ },
     async handler(input, ctx) {
-      const lines = [...(await ownCosts(ctx, await self(ctx), {}, false)).values()];
+      const lines = [...(await ownLines(ctx, await self(ctx))).values()];
       const term = input.search?.trim().toLowerCase();
       const shown = term ? lines.filter((l) => l.product.name.toLowerCase().includes(term) || l.product.sku.toLowerCase().includes(term)) : lines;
       return { products: shown.map(catalogProduct) };
@@ -82,7 +83,7 @@ export const catalogOperations = {
     output: Type.Object({ product: CatalogProduct }),
     http: { method: 'GET', path: '/reseller-catalog/my-catalog/:productId', permission: 'catalog.view', ...READ },
     async handler(input, ctx) {
-      return { product: catalogProduct(await oneLine(ctx, input.productId, false)) };
+      return { product: catalogProduct(await oneLine(ctx, input.productId)) };
     },
   }),
 
@@ -108,8 +109,8 @@ export const catalogOperations = {
     async handler(_input, ctx) {
       const rows = await ctx.host.db.find<PricingRow>('Pricing', { order: [['created_at', 'ASC'], ['id', 'ASC']] });
       if (rows.length === 0) return { pricing: [] };
-      const mine = await ownCosts(ctx, await self(ctx), { ids: [...new Set(rows.map((r) => r.master_product_id))] }, false);
-      const names = await childNames(ctx);
+      const mine = await ownLines(ctx, await self(ctx), { ids: [...new Set(rows.map((r) => r.master_product_id))] });
+      const names = new Map((await directChildren(ctx)).map((t) => [t.id, t.name]));
       // Prices of products that left the catalog (deleted or inactive) are not shown.
       return {
         pricing: rows.flatMap((r) => {
@@ -164,7 +165,7 @@ export const catalogOperations = {
       const minimumForChild = input.minimum_margin_percent === undefined ? new D(0) : parsePercent(input.minimum_margin_percent, 'minimum_margin_percent');
       const child = await directChild(ctx, input.sub_reseller_id);
       if (!child) throw notFound('Sub-reseller directly under this tenant', input.sub_reseller_id);
-      const line = await oneLine(ctx, input.product_id, false);
+      const line = await oneLine(ctx, input.product_id);
       if (margin.lt(line.minimum_margin_percent)) {
         throw new CatalogError('MARGIN_BELOW_MINIMUM', `The margin_percent must be at least ${line.minimum_margin_percent} for this product.`, {
           status: 422,
@@ -200,6 +201,8 @@ export const catalogOperations = {
         minimum_margin_percent: pct(minimumForChild),
         is_available: row.is_available,
       };
+      // The sub-reseller's subtree gets its new costs before the answer (chain.ts, cascade).
+      await cascade(ctx, [line.product.id], { only: child.id });
       // The payload names the sub-reseller and its price, never this tenant's own cost.
       await ctx.host.emit('reseller_catalog.PricingSet', { id: row.id, product_id: pricing.product_id, reseller_id: child.id, cost_to_reseller: pricing.cost_to_reseller, margin_percent: pricing.margin_percent, is_available: pricing.is_available });
       return { message: 'Pricing set.', pricing };
@@ -220,11 +223,11 @@ export const catalogOperations = {
     http: { method: 'GET', path: '/reseller-catalog/pricing/:productId/breakdown', permission: 'catalog.view_costs', ...READ },
     async handler(input, ctx) {
       const me = await self(ctx);
-      const line = await oneLine(ctx, input.productId, true);
+      const line = await oneLine(ctx, input.productId);
       const markup = suggestedMarkup(line);
       const selling = marked(line.cost, markup);
       const breakdown = [
-        ...(line.breakdown ?? []),
+        ...line.breakdown,
         { level: me.level!, tenant_id: me.id, tenant_name: me.name, cost: line.cost, margin_percent: pct(markup), margin_amount: str(selling.minus(line.cost)), selling_price: str(selling) },
       ];
       return {
@@ -237,22 +240,33 @@ export const catalogOperations = {
     },
   }),
 
-  child_costs: operation({
-    description: "Runs in the parent for a direct sub-reseller's copy of this module (related call): the sub-reseller's cost of products.",
+  apply_costs: operation({
+    description: 'Runs in a sub-reseller for a tenant above it (related call, a cascade): stores its new costs and answers the costs of its own sub-resellers.',
     ai_tool: false,
     related: true,
-    input: Type.Object(
-      {
-        ids: Type.Optional(Type.Array(Uuid, { maxItems: 500 })),
-        skus: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 500 })),
-        breakdown: Type.Optional(Type.Boolean()),
-      },
-      { additionalProperties: false },
-    ),
-    output: Type.Object({ items: Type.Array(Type.Unsafe<CostLine>({ type: 'object', required: ['product', 'cost'], properties: { product: { type: 'object' }, cost: { type: 'string' } } })) }),
+    input: Type.Object({ lines: Type.Array(LineSchema, { maxItems: 5000 }), removed: Type.Array(Uuid, { maxItems: 5000 }) }, { additionalProperties: false }),
+    output: Type.Object({ children: Type.Array(DeliverySchema) }),
     async handler(input, ctx) {
-      if (!ctx.relatedFrom) throw new CatalogError('FORBIDDEN', 'child_costs answers sub-resellers only.', { status: 403 });
-      return { items: await costsForChild(ctx, ctx.relatedFrom, { ids: input.ids, skus: input.skus }, input.breakdown ?? false) };
+      const me = await self(ctx);
+      await requireAncestor(ctx, me);
+      await store(ctx, input.lines as CostLine[], input.removed);
+      const ids = (input.lines as CostLine[]).map((l) => l.product.id);
+      return { children: await deliveries(ctx, me, ids, input.removed) };
+    },
+  }),
+
+  lines_for_child: operation({
+    description: 'Runs in the parent for a direct sub-reseller with no costs yet (related call): its costs, from what this tenant holds.',
+    ai_tool: false,
+    related: true,
+    input: Type.Object({}, { additionalProperties: false }),
+    output: Type.Object({ lines: Type.Array(LineSchema) }),
+    async handler(_input, ctx) {
+      const me = await self(ctx);
+      const child = ctx.relatedFrom;
+      if (!child || !(await directChildren(ctx)).some((t) => t.id === child)) throw new CatalogError('FORBIDDEN', 'Only a direct sub-reseller may ask this tenant for its costs.', { status: 403 });
+      const [mine] = await deliveries(ctx, me, null, [], child);
+      return { lines: mine.lines };
     },
   }),
 };

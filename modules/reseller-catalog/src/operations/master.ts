@@ -4,7 +4,7 @@
  * tools (spec 2, Tools: 5 of the 8; the other 3 are reseller_finance's).
  */
 import { operation, Type, type HandlerContext } from '../../../../sdk';
-import { isTop, self } from '../chain';
+import { cascade, isTop, self } from '../chain';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../constants';
 import { invalid, notFound, superAdminOnly } from '../errors';
 import type { MasterProductRow, PricingRow } from '../models';
@@ -143,6 +143,7 @@ export const masterOperations = {
       const at = nowIso(ctx);
       const created = await ctx.host.db.create<MasterProductRow>('MasterProduct', { ...row, owner_tenant_id: me.id, created_at: at, updated_at: at });
       const product = present(created, 0);
+      await cascade(ctx, [created.id]);
       await ctx.host.emit('reseller_catalog.MasterProductCreated', { product });
       return { message: 'Master product created.', product };
     },
@@ -175,11 +176,26 @@ export const masterOperations = {
       await ctx.host.db.update<MasterProductRow>('MasterProduct', { ...changes, updated_at: nowIso(ctx) }, { where: { id: before.id } });
       const after = await load(ctx, before.id);
       const product = present(after, (await resellersCount(ctx, [after.id])).get(after.id) ?? 0);
+      // Every level's cost follows (a new base cost, name, status or stock) before the answer.
+      await cascade(ctx, [after.id]);
       await ctx.host.emit('reseller_catalog.MasterProductUpdated', { product, changed: Object.keys(changes) });
       if (after.stock_quantity !== before.stock_quantity) {
         await ctx.host.emit('reseller_catalog.StockUpdated', { master_product_id: after.id, sku: after.sku, stock_quantity: after.stock_quantity, previous: before.stock_quantity, reason: 'update' });
       }
       return { message: 'Master product updated.', product };
+    },
+  }),
+
+  sync_master_products: operation({
+    description: 'Hands every master product\'s current costs down the whole network now (e.g. after sub-resellers joined).',
+    ai_tool: false,
+    permission: PERMISSION,
+    input: Type.Object({}, { additionalProperties: false }),
+    output: Type.Object({ message: Type.String(), tenants_reached: Type.Integer() }),
+    http: { method: 'POST', path: '/reseller-catalog/master-products/sync', permission: PERMISSION, success_status: 200, ...WRITE },
+    async handler(_input, ctx) {
+      await requireTop(ctx);
+      return { message: 'Costs handed down the network.', tenants_reached: await cascade(ctx, null) };
     },
   }),
 
@@ -196,6 +212,7 @@ export const masterOperations = {
         await tx.destroy<PricingRow>('Pricing', { where: { master_product_id: row.id } });
         await tx.destroy<MasterProductRow>('MasterProduct', { where: { id: row.id } });
       });
+      await cascade(ctx, [], { removed: [row.id] });
       return { message: 'Master product deleted.' };
     },
   }),

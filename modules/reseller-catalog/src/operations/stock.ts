@@ -8,9 +8,9 @@
  * checks permissions for user callers only).
  */
 import { operation, Type, type HandlerContext } from '../../../../sdk';
-import { costsForChild, isTop, ownCosts, self, type CostLine } from '../chain';
+import { cascade, isDirectChild, isTop, lineForChild, ownLines, self, type CostLine } from '../chain';
 import { CatalogError, codeOf, forbidden, insufficientStock, notFound, Retry } from '../errors';
-import type { MasterProductRow, ReservationRow } from '../models';
+import type { MasterProductRow, PricingRow, ReservationRow } from '../models';
 import { D, str } from '../money';
 import { Money, StockItems, TenantRef } from '../schemas';
 
@@ -68,10 +68,19 @@ export const stockOperations = {
       const items = merged(input.items);
       const skus = items.map((i) => i.sku);
       const bySku = (lines: Map<string, CostLine> | CostLine[]) => new Map([...lines.values()].map((l) => [l.product.sku, l]));
-      const mine = bySku(await ownCosts(ctx, await self(ctx), { skus }, false));
+      const me = await self(ctx);
+      const own = await ownLines(ctx, me, { skus });
+      const mine = bySku(own);
       const missing = skus.filter((s) => !mine.has(s));
       if (missing.length) throw unknownSkus(missing);
-      const theirs = input.sub_reseller_id ? bySku(await costsForChild(ctx, input.sub_reseller_id, { skus }, false)) : null;
+      let theirs: Map<string, CostLine> | null = null;
+      if (input.sub_reseller_id) {
+        const child = input.sub_reseller_id;
+        if (!(await isDirectChild(ctx, child))) throw forbidden('The sub_reseller_id must be a sub-reseller directly under this tenant.', { sub_reseller_id: child });
+        const rows = await ctx.host.db.find<PricingRow>('Pricing', { where: { reseller_tenant_id: child, master_product_id: { $in: [...own.keys()] } } });
+        const priced = new Map(rows.map((r) => [r.master_product_id, r]));
+        theirs = bySku([...own.values()].map((l) => lineForChild(me, l, priced.get(l.product.id))));
+      }
       let total = new D(0);
       let childTotal = new D(0);
       const out = items.map(({ sku, quantity }) => {
@@ -140,8 +149,9 @@ export const stockOperations = {
         }
         return { already_reserved: false, items: done };
       });
-      // Events after the commit: a transaction run again (lost race) announces nothing twice.
+      // Events and the cascade after the commit: a transaction run again (lost race) announces nothing twice.
       if (!result.already_reserved) {
+        await cascade(ctx, result.items.map((i) => i.master_product_id));
         for (const d of result.items) {
           if (d.stock_quantity !== null) await ctx.host.emit('reseller_catalog.StockUpdated', { master_product_id: d.master_product_id, sku: d.sku, stock_quantity: d.stock_quantity, previous: d.previous, reason: 'reserved', reference: input.reference });
         }
@@ -179,6 +189,7 @@ export const stockOperations = {
         return { released: true, items };
       });
       if (result.released) {
+        await cascade(ctx, result.items.map((i) => i.master_product_id));
         for (const d of result.items) {
           if (d.stock_quantity !== null) await ctx.host.emit('reseller_catalog.StockUpdated', { master_product_id: d.master_product_id, sku: d.sku, stock_quantity: d.stock_quantity, previous: d.previous, reason: 'released', reference: input.reference });
         }
