@@ -108,7 +108,7 @@ export default defineModule({
   schedules: [{ name: 'daily_due_sweep', operation: 'reseller_finance.start_sweep', cron: '0 1 * * *' }],
   limits: { timeout_ms: 60000 },
   operations: {
-    wallet: operation({
+    get_wallet: operation({
       description: "The tenant's wallet: balance, available and effective balance, pending credits and debits, totals, credit limit.",
       permission: 'reseller_finance.view',
       input: Type.Object({}, { additionalProperties: false }),
@@ -225,7 +225,7 @@ export default defineModule({
       },
     }),
 
-    settlements_pending: operation({
+    get_pending_settlements: operation({
       description: 'Pending remittances: what the tenant owes (to_pay), what it is owed (to_receive), and the totals.',
       permission: 'reseller_finance.view',
       input: Type.Object({}, { additionalProperties: false }),
@@ -314,7 +314,7 @@ export default defineModule({
       },
     }),
 
-    admin_stats: operation({
+    get_admin_stats: operation({
       description: "The super admin's settlement stats of a period: collections, pending and completed remittances, overdue ones, top debtors.",
       permission: 'reseller_finance.admin',
       input: Type.Object({ period: PeriodIn }, { additionalProperties: false }),

@@ -134,7 +134,7 @@ export default defineModule({
       http: route('GET', '/chain-orders/fulfillment', 'reseller_orders.view'),
       handler: (input, ctx) => list(ctx, input, { is_fulfiller: true, ...(input.status ? {} : { chain_status: { $in: ['accepted', 'processing', 'shipped'] } }) }),
     }),
-    stats: operation({
+    get_stats: operation({
       description: 'Counts of chain orders per status and their total value (the customer totals of orders not cancelled).',
       permission: 'reseller_orders.view',
       input: Type.Object({ from_date: Type.Optional(Day), to_date: Type.Optional(Day) }, { additionalProperties: false }),
@@ -171,7 +171,7 @@ export default defineModule({
         return { order: present(row) };
       },
     }),
-    timeline: operation({
+    get_timeline: operation({
       description: "A chain order's timeline at this tenant: each status it took, when, and why.",
       permission: 'reseller_orders.view',
       input: Type.Object({ id: Uuid }, { additionalProperties: false }),

@@ -182,3 +182,23 @@ describe('spec 1 screens: the chain-order and wallet screens serve their data to
     expect((await c.as('C', 'GET', '/mobile/screens/reseller_finance.wallet/data/to_receive')).status).toBe(200);
   });
 });
+
+describe('spec 2 Tools and spec 1 GraphQL: ResellerOrders 4, ResellerFinance 2, 3 of ResellerAdmin\'s 8; fields for chain orders and the wallet', () => {
+  test('the AI tool list offers exactly those operations, nothing internal', async () => {
+    const res = await c.host.request('GET', '/ai/agent/tools');
+    expect(res.status).toBe(200);
+    const of = (module: string) => res.body.data.filter((t: { module: string }) => t.module === module).map((t: { name: string }) => t.name).sort();
+    expect(of('reseller_orders')).toEqual(['reseller_orders.get', 'reseller_orders.get_stats', 'reseller_orders.get_timeline', 'reseller_orders.list']);
+    expect(of('reseller_finance')).toEqual(['reseller_finance.get_admin_stats', 'reseller_finance.get_pending_settlements', 'reseller_finance.get_wallet', 'reseller_finance.run_sweep', 'reseller_finance.set_credit_limit']);
+  });
+
+  test('D reads its chain orders and its wallet through GraphQL, as over REST', async () => {
+    const query = `{ reseller_orders_get_stats(input: {}) reseller_orders_get(input: {id: "${d.order}"}) reseller_finance_get_wallet(input: {}) }`;
+    const res = await c.as('D', 'POST', '/graphql', { query });
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.reseller_orders_get.order).toMatchObject({ id: d.order, chain_status: 'delivered' });
+    expect(res.body.data.reseller_orders_get_stats.stats.delivered).toBeGreaterThanOrEqual(1);
+    expect(res.body.data.reseller_finance_get_wallet.wallet).toEqual((await c.as('D', 'GET', '/finance/wallet')).body.wallet);
+  });
+});
