@@ -390,7 +390,9 @@ export default defineModule({
       input: Type.Object({ credit_limit: Money }, { additionalProperties: false }),
       output: Type.Object({ wallet: WalletOut }),
       async handler(input, ctx) {
-        if (!ctx.relatedFrom) throw onlyRelated('reseller_finance.apply_credit_limit');
+        // Only the direct parent grants credit: a child reaching up is refused.
+        const { tenant: parent } = await related(ctx.host).parent();
+        if (!ctx.relatedFrom || parent?.id !== ctx.relatedFrom) throw onlyRelated('reseller_finance.apply_credit_limit');
         const at = isoNow(ctx);
         const wallet = await inTransaction(ctx.host.db, async (tx) => {
           const w = await walletOf(tx);
