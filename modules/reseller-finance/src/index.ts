@@ -220,7 +220,7 @@ export default defineModule({
       async handler(input, ctx) {
         const period = (input.period ?? 'month') as Period;
         const wallet = await walletOf(ctx.host.db);
-        const s = await settlementSummary(ctx.host.db, periodStart(ctx.host.now(), period));
+        const s = await settlementSummary(ctx.host.db, periodStart(ctx.host.now(), period), ctx.tenantId);
         return { summary: { period, wallet_balance: wallet.balance, pending_credits: wallet.pending_credits, pending_debits: wallet.pending_debits, ...s } };
       },
     }),
@@ -413,7 +413,7 @@ export default defineModule({
           chain_order_id: Type.String({ minLength: 1, maxLength: 100 }),
           origin_order_number: Type.String({ minLength: 1, maxLength: 100 }),
           collector_tenant_id: Type.String({ minLength: 1, maxLength: 63 }),
-          cod_amount: Type.Nullable(Money),
+          collected: Type.Nullable(Type.Object({ amount: Money, method: Type.StringEnum(['cod', 'prepaid']) }, { additionalProperties: false })),
           pay: Type.Nullable(Counterparty),
           receive: Type.Nullable(Counterparty),
         },

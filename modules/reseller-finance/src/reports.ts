@@ -40,21 +40,22 @@ export async function page<R extends Row>(db: Db, model: string, where: Record<s
   return { rows, pagination: { current_page: pageNo, last_page: Math.max(1, Math.ceil(count / perPage)), per_page: perPage, total: count } };
 }
 
-export async function settlementSummary(db: Db, since: string) {
+export async function settlementSummary(db: Db, since: string, tenantId: string) {
   const [collections, remittances] = await Promise.all([
     allRows<CollectionRow>(db, 'Collection', { where: { collected_at: { $gte: since } } }),
     allRows<RemittanceRow>(db, 'Remittance', { where: { status: 'completed', completed_at: { $gte: since } } }),
   ]);
   const paid = total(remittances.filter((r) => r.direction === 'outgoing'));
   const received = total(remittances.filter((r) => r.direction === 'incoming'));
-  const cod = money(collections.reduce((a, c) => a.plus(c.cod_amount), new D(0)));
+  // The customer's money this tenant took itself (COD or prepaid), as the origin of an order.
+  const ownIn = total(collections.filter((c) => c.collector_tenant_id === tenantId));
   return {
     collections_count: collections.length,
     collections_total: money(collections.reduce((a, c) => a.plus(c.amount), new D(0))),
     remittances_paid: paid,
     remittances_received: received,
-    // What stayed with this tenant: COD it collected plus remittances in, less remittances out.
-    net_earnings: money(new D(cod).plus(received).minus(paid)),
+    // What stayed with this tenant: the customers' money it collected plus remittances in, less remittances out.
+    net_earnings: money(new D(ownIn).plus(received).minus(paid)),
   };
 }
 

@@ -1,15 +1,16 @@
 /**
- * COD settlement (spec 3, Wallet, transaction, remittance; States: remittance). On delivery of a
- * chain order each level records, in its own database: the COD money the carrier collected (the
- * origin level only: wallet credit from the clearing account), its pending remittance to its
- * parent (what it pays: its own cost) and its pending remittance from its child (what it receives:
- * its selling price to the child). The payer processes a remittance: its wallet is debited here and
- * the recipient's copy is credited by a related-tenant call, so each level ends with its margin.
+ * Settlement of delivered chain orders (spec 3, Wallet, transaction, remittance; States:
+ * remittance). On delivery each level records, in its own database: the customer's money (the
+ * origin level only, the seller of record: the carrier's COD or its own gateway's prepaid payment,
+ * wallet credit from a clearing account), its pending remittance to its parent (what it pays: its own
+ * cost) and its pending remittance from its child (what it receives: its selling price to the child).
+ * The payer processes a remittance: its wallet is debited here and the recipient's copy is credited
+ * by a related-tenant call, so each level ends with its margin.
  */
 import { jobs, related, type DbTransaction, type HandlerContext } from '../../../sdk';
 import { codeOf, FinanceError, insufficientBalance, invalidStatus, notFound, notPayer } from './errors';
 import { D, money } from './money';
-import { CLEARING_ACCOUNT, changeWallet, inTransaction, post, tenantAccount, walletOf, type WalletRow } from './wallet';
+import { CLEARING_ACCOUNTS, changeWallet, inTransaction, post, tenantAccount, walletOf, type WalletRow } from './wallet';
 
 export type RemittanceRow = {
   id: string;
@@ -62,8 +63,8 @@ export interface DeliveryInput {
   origin_order_number: string;
   /** The origin tenant, seller of record, who received the COD money. */
   collector_tenant_id: string;
-  /** Set at the origin level for a COD order: what the carrier collected. */
-  cod_amount: string | null;
+  /** Set at the origin level: what the customer paid, collected by the carrier (cod) or the origin's gateway (prepaid). */
+  collected: { amount: string; method: 'cod' | 'prepaid' } | null;
   /** Remittance this level pays its parent (its own cost), or null at the top. */
   pay: Counterparty | null;
   /** Remittance this level receives from its child (its selling price to the child), or null at the origin. */
@@ -80,32 +81,33 @@ export async function recordDelivery(ctx: HandlerContext, input: DeliveryInput):
   const result = await inTransaction(ctx.host.db, async (tx) => {
     if (await tx.findOne<CollectionRow>('Collection', { where: { chain_ref: input.chain_ref }, attributes: ['id'] })) return { recorded: false, remittances: [] as RemittanceRow[] };
     let wallet = await walletOf(tx);
-    const collected = input.cod_amount ?? input.receive?.amount ?? '0.00';
+    const own = input.collected && new D(input.collected.amount).gt(0) ? input.collected : null;
+    const collected = own?.amount ?? input.receive?.amount ?? '0.00';
     // The top level (nothing to pay) and an origin paid nothing upstream settle once their money is in.
     await tx.create<CollectionRow>('Collection', {
       chain_ref: input.chain_ref,
       chain_order_id: input.chain_order_id,
       origin_order_number: input.origin_order_number,
       collector_tenant_id: input.collector_tenant_id,
-      cod_amount: input.cod_amount ?? '0.00',
+      cod_amount: own?.method === 'cod' ? own.amount : '0.00',
       amount: money(collected),
       flow_type: 'upstream',
-      status: input.cod_amount && !input.pay ? 'settled' : 'pending',
+      status: own && !input.pay ? 'settled' : 'pending',
       collected_at: at,
-      settled_at: input.cod_amount && !input.pay ? at : null,
+      settled_at: own && !input.pay ? at : null,
     });
-    if (input.cod_amount && new D(input.cod_amount).gt(0)) {
-      wallet = await changeWallet(tx, wallet, { balance: input.cod_amount, total_earned: input.cod_amount, last_settlement_at: at }, at);
+    if (own) {
+      wallet = await changeWallet(tx, wallet, { balance: own.amount, total_earned: own.amount, last_settlement_at: at }, at);
       await post(
         tx,
         {
           type: 'credit',
-          amount: input.cod_amount,
-          account: CLEARING_ACCOUNT,
+          amount: own.amount,
+          account: CLEARING_ACCOUNTS[own.method],
           reference_type: 'chain_order',
           reference_id: input.chain_order_id,
           counterparty_tenant_id: null,
-          description: `COD collected for order ${input.origin_order_number}`,
+          description: `${own.method === 'cod' ? 'COD' : 'Prepaid payment'} collected for order ${input.origin_order_number}`,
         },
         wallet.balance,
         at,

@@ -1,8 +1,8 @@
 /**
  * The wallet and its double-entry ledger (spec 3, Wallet, transaction). Every movement is one
  * Transaction and two Entry rows, the wallet's and the other account's, of opposite amounts, so the
- * entries of every tenant sum to zero. The other accounts are `cod_clearing` (money a carrier
- * collected from a customer enters there) and `tenant:<id>` (what moves to or from a related tenant).
+ * entries of every tenant sum to zero. The other accounts are `cod_clearing` and `payment_clearing`
+ * (a customer's money, collected by the carrier or the payment gateway, enters there) and `tenant:<id>` (what moves to or from a related tenant).
  *
  * Concurrency: host.db has no row locks, so the wallet changes by compare-and-set on `version`; a
  * transaction that lost the race is run again on fresh values (inTransaction).
@@ -39,7 +39,8 @@ export type TransactionRow = {
 };
 
 export const WALLET_ACCOUNT = 'wallet';
-export const CLEARING_ACCOUNT = 'cod_clearing';
+/** Where a customer's money enters: collected by the carrier (COD) or by the seller's payment gateway (prepaid). */
+export const CLEARING_ACCOUNTS = { cod: 'cod_clearing', prepaid: 'payment_clearing' } as const;
 export const tenantAccount = (tenantId: string) => `tenant:${tenantId}`;
 
 const ATTEMPTS = 20;

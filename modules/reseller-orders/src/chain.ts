@@ -339,7 +339,8 @@ async function settle(ctx: HandlerContext, row: ChainOrderRow) {
     chain_order_id: row.id,
     origin_order_number: row.origin_order_number,
     collector_tenant_id: row.origin_tenant_id,
-    cod_amount: isOrigin && row.payment_method === 'cod' ? row.cod_amount : null,
+    // The origin, seller of record, took the customer's money: the carrier's COD or its own gateway's payment.
+    collected: isOrigin ? { amount: row.origin_total, method: row.payment_method === 'cod' ? 'cod' : 'prepaid' } : null,
     pay: row.parent_tenant_id ? { tenant_id: row.parent_tenant_id, amount: row.your_cost } : null,
     receive: row.child_tenant_id ? { tenant_id: row.child_tenant_id, amount: row.sell_total } : null,
   });

@@ -70,14 +70,14 @@ export async function admins(c: Chain, level: Level, n: number, tag: string): Pr
 
 let serial = 0;
 
-/** A COD order of one SKU-1 kettle in D's orders module; resolves to {id, order_number, total}. */
-export async function placeOrder(c: Chain, level: Level = 'D', customer = 'Asha Rao') {
+/** An order (COD unless `cod` is false) of one SKU-1 kettle in D's orders module; resolves to {id, order_number, total}. */
+export async function placeOrder(c: Chain, level: Level = 'D', customer = 'Asha Rao', cod = true) {
   serial += 1;
   const made = await c.as(level, 'POST', '/orders', {
     order_number: `ORD-${level}-${Date.now().toString(36)}-${serial}`,
     customer: { name: customer, phone: '9800000000' },
     items: [{ name: 'Steel kettle', sku: 'SKU-1', quantity: 1, unit_price: '1500.00' }],
-    is_cod: true,
+    is_cod: cod,
   });
   if (made.status !== 201) throw new Error(`POST /orders: ${made.status} ${JSON.stringify(made.body)}`);
   const order = made.body.order ?? made.body;
@@ -92,8 +92,8 @@ export async function copyAt(c: Chain, level: Level, orderNumber: string) {
 }
 
 /** Creates the chain order at D and moves it up to the top, accepted, shipped and delivered. */
-export async function deliveredChainOrder(c: Chain) {
-  const order = await placeOrder(c);
+export async function deliveredChainOrder(c: Chain, cod = true) {
+  const order = await placeOrder(c, 'D', 'Asha Rao', cod);
   const created = await c.as('D', 'POST', '/chain-orders', { order_id: order.id });
   if (created.status !== 201) throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);
   for (const level of ['D', 'C', 'B'] as const) {
