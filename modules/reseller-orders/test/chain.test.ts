@@ -176,6 +176,28 @@ describe('spec 3 States (remittance) and Errors under concurrency', () => {
     }
   });
 
+  test('cancel at the top after accepting: the stock comes back and every copy below is cancelled with the reason', async () => {
+    const stock = async () => (await c.as('A', 'GET', '/reseller-catalog/master-products?search=SKU-1')).body.products[0].stock_quantity as number;
+    const order = await placeOrder(c);
+    const made = await c.as('D', 'POST', '/chain-orders', { order_id: order.id });
+    expect(made.status).toBe(201);
+    for (const level of ['D', 'C', 'B'] as const) expect((await c.as(level, 'POST', `/chain-orders/${(await copyAt(c, level, order.order_number))!.id}/forward`)).status).toBe(200);
+    const top = (await copyAt(c, 'A', order.order_number))!;
+    const before = await stock();
+    expect((await c.as('A', 'POST', `/chain-orders/${top.id}/accept`)).status).toBe(200);
+    expect(await stock()).toBe(before - 1);
+    // Below the top the order has moved on: D can no longer cancel it.
+    const atD = (await copyAt(c, 'D', order.order_number))!;
+    expect((await c.as('D', 'POST', `/chain-orders/${atD.id}/cancel`, { reason: 'too late' })).body).toMatchObject({ code: 'INVALID_STATUS', details: { current_status: 'accepted' } });
+    expect((await c.as('A', 'POST', `/chain-orders/${top.id}/cancel`, { reason: 'out of stock at the warehouse' })).status).toBe(200);
+    expect(await stock()).toBe(before);
+    for (const level of ['A', 'B', 'C', 'D'] as const) {
+      const copy = (await copyAt(c, level, order.order_number))!;
+      expect((await c.as(level, 'GET', `/chain-orders/${copy.id}`)).body.order).toMatchObject({ chain_status: 'cancelled', cancel_reason: 'out of stock at the warehouse' });
+    }
+    expect((await c.as('A', 'POST', `/chain-orders/${top.id}/ship`, { tracking_number: 'X', carrier: 'Y' })).body).toMatchObject({ code: 'INVALID_STATUS', details: { current_status: 'cancelled' } });
+  });
+
   test('INSUFFICIENT_BALANCE with details required and available when the balance plus credit limit cannot cover it; nothing written', async () => {
     const order = await deliveredChainOrder(c);
     // B owes A its cost but has not been paid by C yet for this order: drain B's balance first.
