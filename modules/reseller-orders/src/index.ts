@@ -5,7 +5,7 @@
  * decisions the spec leaves open: README.md.
  */
 import { defineModule, operation, Type, type HandlerContext } from '../../../sdk';
-import { accept, cancel, createFromOrder, deliver, forward, receive, ship, STATUSES, sync, type ChainOrderRow, type ChainStatus, type Forwarded } from './chain';
+import { accept, cancel, createFromOrder, deliver, forward, receive, sendPush, ship, STATUSES, sync, type ChainOrderRow, type ChainStatus, type Forwarded, type Push } from './chain';
 import { codeOf, notFound, onlyRelated } from './errors';
 import { data } from './models';
 import { present } from './view';
@@ -97,6 +97,7 @@ export default defineModule({
       },
     },
   },
+  jobs: { push: { operation: 'reseller_orders.push', attempts: 10, backoff: { type: 'exponential', delay_seconds: 30 }, timeout_seconds: 30 } },
   limits: { timeout_ms: 30000 },
   operations: {
     list: operation({
@@ -276,6 +277,13 @@ export default defineModule({
         if (!ctx.relatedFrom) throw onlyRelated('reseller_orders.receive');
         return receive(ctx, ctx.relatedFrom, input as Forwarded);
       },
+    }),
+    push: operation({
+      description: 'Job: hands a state to a level below that could not be reached when it changed.',
+      ...internal,
+      input: Type.Object({ job: Type.String(), data: Loose, attempt: Type.Integer(), id: Type.String() }, { additionalProperties: true }),
+      output: Type.Object({ applied: Type.Boolean() }),
+      handler: async (input, ctx) => sendPush(ctx, input.data as Push) as Promise<{ applied: boolean }>,
     }),
     sync: operation({
       description: "Applies the parent's progress on a forwarded order (accepted, shipped, delivered, cancelled) to this tenant's copy; called by the parent's reseller_orders only.",

@@ -198,6 +198,25 @@ describe('spec 3 States (remittance) and Errors under concurrency', () => {
     expect((await c.as('A', 'POST', `/chain-orders/${top.id}/ship`, { tracking_number: 'X', carrier: 'Y' })).body).toMatchObject({ code: 'INVALID_STATUS', details: { current_status: 'cancelled' } });
   });
 
+  test('a level unreachable when the order ships (suspended) catches up from the retried job once reachable', async () => {
+    const order = await placeOrder(c);
+    await c.as('D', 'POST', '/chain-orders', { order_id: order.id });
+    for (const level of ['D', 'C', 'B'] as const) await c.as(level, 'POST', `/chain-orders/${(await copyAt(c, level, order.order_number))!.id}/forward`);
+    const top = (await copyAt(c, 'A', order.order_number))!;
+    expect((await c.as('A', 'POST', `/chain-orders/${top.id}/accept`)).status).toBe(200);
+    expect((await c.as('C', 'POST', `/reseller/sub-resellers/${c.ids.D}/suspend`, {})).status).toBe(200);
+    try {
+      expect((await c.as('A', 'POST', `/chain-orders/${top.id}/ship`, { tracking_number: 'LATE1', carrier: 'Delhivery' })).status).toBe(200);
+      expect((await copyAt(c, 'C', order.order_number))!.chain_status).toBe('shipped');
+    } finally {
+      expect((await c.as('C', 'POST', `/reseller/sub-resellers/${c.ids.D}/reactivate`, {})).status).toBe(200);
+    }
+    expect((await copyAt(c, 'D', order.order_number))!.chain_status).toBe('accepted');
+    const ended = await c.host.runJobs(c.host.clock.now() + 60_000);
+    expect(ended).toContainEqual(expect.objectContaining({ status: 'completed' }));
+    expect((await copyAt(c, 'D', order.order_number))).toMatchObject({ chain_status: 'shipped', shipping: { tracking_number: 'LATE1' } });
+  });
+
   test('INSUFFICIENT_BALANCE with details required and available when the balance plus credit limit cannot cover it; nothing written', async () => {
     const order = await deliveredChainOrder(c);
     // B owes A its cost but has not been paid by C yet for this order: drain B's balance first.
