@@ -186,14 +186,6 @@ export function lineForChild(me: Self, own: CostLine, row: PricingRow | undefine
   };
 }
 
-/** The lines of one direct sub-reseller for `own` (this tenant's lines), computed now. */
-export async function linesForChild(ctx: HandlerContext, me: Self, child: string, own: Map<string, CostLine>): Promise<CostLine[]> {
-  if (own.size === 0) return [];
-  const rows = await ctx.host.db.find<PricingRow>('Pricing', { where: { reseller_tenant_id: child, master_product_id: { $in: [...own.keys()] } } });
-  const priced = new Map(rows.map((r) => [r.master_product_id, r]));
-  return [...own.values()].map((line) => lineForChild(me, line, priced.get(line.product.id)));
-}
-
 /** Every active sub-reseller directly under this tenant. */
 export async function directChildren(ctx: HandlerContext) {
   const out: Array<{ id: string; name: string; alias: string | null; level: number }> = [];
@@ -206,14 +198,20 @@ export async function directChildren(ctx: HandlerContext) {
 
 export const isDirectChild = async (ctx: HandlerContext, tenantId: string) => (await directChildren(ctx)).some((t) => t.id === tenantId);
 
-/** What this tenant hands each of its direct sub-resellers for `productIds` (all when null). */
-export async function deliveries(ctx: HandlerContext, me: Self, productIds: string[] | null, removed: string[], only?: string): Promise<Delivery[]> {
+/**
+ * What this tenant hands each of its direct sub-resellers (or `only` those named) for `productIds`
+ * (all when null): one read of its lines and one of its Pricing rows, whatever the number of children.
+ */
+export async function deliveries(ctx: HandlerContext, me: Self, productIds: string[] | null, removed: string[], only?: string[]): Promise<Delivery[]> {
+  const children = only ?? (await directChildren(ctx)).map((c) => c.id);
+  if (children.length === 0) return [];
   const own = await ownLines(ctx, me, productIds ? { ids: productIds } : {}, true);
-  const children = only ? [only] : (await directChildren(ctx)).map((c) => c.id);
-  const out: Delivery[] = [];
-  for (const child of children) out.push({ tenant: child, lines: await linesForChild(ctx, me, child, own), removed });
-  return out;
+  const rows = own.size ? await ctx.host.db.find<PricingRow>('Pricing', { where: { reseller_tenant_id: { $in: children }, master_product_id: { $in: [...own.keys()] } } }) : [];
+  const priced = new Map(rows.map((r) => [`${r.reseller_tenant_id} ${r.master_product_id}`, r]));
+  return children.map((child) => ({ tenant: child, lines: [...own.values()].map((line) => lineForChild(me, line, priced.get(`${child} ${line.product.id}`))), removed }));
 }
+
+const CHUNK = 500;
 
 /**
  * Pushes this tenant's current lines for `productIds` (all when null) down its subtree, or only
@@ -223,11 +221,16 @@ export async function deliveries(ctx: HandlerContext, me: Self, productIds: stri
 export async function cascade(ctx: HandlerContext, productIds: string[] | null, opts: { removed?: string[]; only?: string } = {}): Promise<number> {
   const me = await self(ctx);
   if (me.level === null) return 0;
-  const queue = await deliveries(ctx, me, productIds, opts.removed ?? [], opts.only);
+  const queue = await deliveries(ctx, me, productIds, opts.removed ?? [], opts.only ? [opts.only] : undefined);
   let reached = 0;
   while (queue.length) {
     const next = queue.shift()!;
     if (next.lines.length === 0 && next.removed.length === 0) continue;
+    if (next.lines.length > CHUNK) {
+      // A large catalog goes down in pieces (apply_costs takes at most 5,000 lines a call).
+      for (let i = 0; i < next.lines.length; i += CHUNK) queue.push({ tenant: next.tenant, lines: next.lines.slice(i, i + CHUNK), removed: i === 0 ? next.removed : [] });
+      continue;
+    }
     try {
       const answer = await related(ctx.host).call<{ children: Delivery[] }>(next.tenant, 'reseller_catalog.apply_costs', { lines: next.lines, removed: next.removed });
       reached++;
@@ -280,7 +283,12 @@ export async function store(ctx: HandlerContext, lines: CostLine[], removed: str
   }
 }
 
-/** Refuses a caller that is not an ancestor pushing costs down (a direct sub-reseller may call up too). */
-export async function requireAncestor(ctx: HandlerContext, me: Self): Promise<void> {
-  if (!ctx.relatedFrom || isTop(me) || (await isDirectChild(ctx, ctx.relatedFrom))) throw forbidden('Only a tenant above this one hands it costs.');
+/**
+ * Refuses a caller that is not an ancestor pushing costs down (a direct sub-reseller may call up
+ * too); answers this tenant's direct sub-resellers, which the cascade goes on to.
+ */
+export async function requireAncestor(ctx: HandlerContext, me: Self): Promise<string[]> {
+  const children = (await directChildren(ctx)).map((c) => c.id);
+  if (!ctx.relatedFrom || isTop(me) || children.includes(ctx.relatedFrom)) throw forbidden('Only a tenant above this one hands it costs.');
+  return children;
 }

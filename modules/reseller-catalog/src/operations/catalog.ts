@@ -248,10 +248,10 @@ export const catalogOperations = {
     output: Type.Object({ children: Type.Array(DeliverySchema) }),
     async handler(input, ctx) {
       const me = await self(ctx);
-      await requireAncestor(ctx, me);
+      const children = await requireAncestor(ctx, me);
       await store(ctx, input.lines as CostLine[], input.removed);
       const ids = (input.lines as CostLine[]).map((l) => l.product.id);
-      return { children: await deliveries(ctx, me, ids, input.removed) };
+      return { children: await deliveries(ctx, me, ids, input.removed, children) };
     },
   }),
 
@@ -265,7 +265,7 @@ export const catalogOperations = {
       const me = await self(ctx);
       const child = ctx.relatedFrom;
       if (!child || !(await directChildren(ctx)).some((t) => t.id === child)) throw new CatalogError('FORBIDDEN', 'Only a direct sub-reseller may ask this tenant for its costs.', { status: 403 });
-      const [mine] = await deliveries(ctx, me, null, [], child);
+      const [mine] = await deliveries(ctx, me, null, [], [child]);
       return { lines: mine.lines };
     },
   }),

@@ -8,9 +8,9 @@
  * checks permissions for user callers only).
  */
 import { operation, Type, type HandlerContext } from '../../../../sdk';
-import { cascade, isDirectChild, isTop, lineForChild, ownLines, self, type CostLine } from '../chain';
+import { cascade, deliveries, isDirectChild, isTop, ownLines, self, type CostLine } from '../chain';
 import { CatalogError, codeOf, forbidden, insufficientStock, notFound, Retry } from '../errors';
-import type { MasterProductRow, PricingRow, ReservationRow } from '../models';
+import type { MasterProductRow, ReservationRow } from '../models';
 import { D, str } from '../money';
 import { Money, StockItems, TenantRef } from '../schemas';
 
@@ -77,9 +77,7 @@ export const stockOperations = {
       if (input.sub_reseller_id) {
         const child = input.sub_reseller_id;
         if (!(await isDirectChild(ctx, child))) throw forbidden('The sub_reseller_id must be a sub-reseller directly under this tenant.', { sub_reseller_id: child });
-        const rows = await ctx.host.db.find<PricingRow>('Pricing', { where: { reseller_tenant_id: child, master_product_id: { $in: [...own.keys()] } } });
-        const priced = new Map(rows.map((r) => [r.master_product_id, r]));
-        theirs = bySku([...own.values()].map((l) => lineForChild(me, l, priced.get(l.product.id))));
+        theirs = bySku((await deliveries(ctx, me, [...own.keys()], [], [child]))[0].lines);
       }
       let total = new D(0);
       let childTotal = new D(0);
