@@ -23,6 +23,12 @@ import { busErrors } from './errors';
 import { SchemaValidators } from './schema-validators';
 import { callerName, type Caller, type CallContext, type CallOptions, type CoreOperation } from './types';
 
+/**
+ * Nested calls within one tenant before the bus calls it a loop. A related-tenant call starts the
+ * count again in the tenant it enters, which it may enter only once per call path
+ * (core/tenancy/related-operations.ts): spec 3's chain is up to 10 levels deep and a cost cascade
+ * walks it one level at a time, while loops between tenants still end at once.
+ */
 const MAX_DEPTH = 8;
 
 /** What a name resolves to: made once per core operation and per module operation, never per call. */

@@ -19,6 +19,12 @@ export const busErrors = {
       module,
       errors,
     }),
+  /** A related-tenant call back into a tenant the call path already entered (core/tenancy/related-operations.ts). */
+  relatedLoop: (op: string, tenant: string) =>
+    new MandiError('CALL_DEPTH_EXCEEDED', `A related-tenant call back into tenant ${tenant}, already on this call path, at "${op}": modules are calling each other in a loop.`, 508, {
+      operation: op,
+      target_tenant: tenant,
+    }),
   tooDeep: (op: string, depth: number) =>
     new MandiError('CALL_DEPTH_EXCEEDED', `Call chain too deep (${depth}) at "${op}": modules are calling each other in a loop.`, 508, { operation: op }),
   /** No installed module implements the contract (DESIGN.md, Host capabilities for modules). */

@@ -24,6 +24,11 @@ export interface CallContext {
    * network): that tenant's id. The handler sees it as ctx.relatedFrom; calls it makes in turn do not.
    */
   relatedFrom?: string;
+  /**
+   * The tenants a chain of related-tenant calls has entered, first the one it started in: a related
+   * call into one of them again is a loop (CALL_DEPTH_EXCEEDED). Unset before the first related call.
+   */
+  tenantPath?: readonly string[];
   /** Set on the call that runs a module job and the calls it makes, so jobs.progress knows which job reports (core/modules/module-jobs.ts). */
   job?: { id: string; alias: string };
 }

@@ -14,14 +14,17 @@
  *        operation in api.related (an operation is reachable from another tenant only by opt-in).
  *   The operation then goes through the bus in the target tenant's context (its modules, its
  *   sandbox context, its database), as the module, without the caller's user, with
- *   `ctx.relatedFrom` = the caller tenant and the call depth carried on, so A→B→A… loops end at
- *   the bus's depth limit. Both tenants get an audit row (related.call_out in the caller's,
+ *   `ctx.relatedFrom` = the caller tenant. The bus's depth count starts again in the target, which
+ *   the call path may enter only once: a call back into a tenant already on it (A→B→A…) is
+ *   CALL_DEPTH_EXCEEDED 508, so loops end at once, a fan-out reaches each tenant of the chain at
+ *   most once per path, and a walk up a 10-level chain (spec 3, max_chain_depth) fits. Both tenants get an audit row (related.call_out in the caller's,
  *   related.call_in in the target's), refusals included on the caller's side.
  * - tenants.related_parent {}: the parent the module may call, or null.
  * - tenants.related_children {page, per_page}: the directly linked, active sub-resellers.
  */
 import type { AuditWriter } from '../bus/audit-writer';
 import type { Bus } from '../bus/bus';
+import { busErrors } from '../bus/errors';
 import type { Caller, CallContext } from '../bus/types';
 import type { Clock } from '../clock';
 import type { CentralDb } from '../data/central-db';
@@ -110,8 +113,10 @@ export function registerRelatedOperations(bus: Bus, { central, modules, audit, c
         const there = (await modules.modulesFor(target.id)).byAlias.get(alias);
         if (!there) throw relatedErrors.notInstalled(alias, requested);
         if (!(there.manifest.api?.related ?? []).includes(input.operation)) throw relatedErrors.notListed(alias, input.operation);
+        const path = ctx.tenantPath ?? [ctx.tenantId];
+        if (path.includes(target.id)) throw busErrors.relatedLoop(input.operation, target.id);
         targetId = target.id;
-        const inTarget = { tenantId: target.id, user: null, requestId: ctx.requestId, relatedFrom: ctx.tenantId, depth: (ctx.depth ?? 0) + 1 };
+        const inTarget = { tenantId: target.id, user: null, requestId: ctx.requestId, relatedFrom: ctx.tenantId, tenantPath: [...path, target.id], depth: 0 };
         return await bus.call(caller, input.operation, input.input, inTarget);
       } catch (err) {
         error = err instanceof MandiError ? err.code : 'INTERNAL';

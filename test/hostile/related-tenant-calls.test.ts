@@ -52,9 +52,19 @@ describe('hostile: cross-tenant reach through related-tenant calls', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     const rows = [...(await auditRows(tp, ids.north, 'relay.fan_out')), ...(await auditRows(tp, ids.acme, 'relay.fan_out'))];
     const ran = rows.filter((r) => r.status === 'ok').length;
-    // Each related hop costs two levels of the bus's 8: at most 1 + 2 + 4 + 8 handler runs.
+    // The path may not enter north again: north's run, then acme's two, each refused on the way back.
     expect(ran).toBeGreaterThan(1);
     expect(ran).toBeLessThanOrEqual(15);
+  });
+
+  test('a call path enters each tenant once: a walk up the chain nests past the bus depth of one tenant; a call back into a tenant on the path is a loop', async () => {
+    const { ids, run } = n;
+    const walk = (last: Record<string, unknown>) => run(ids.northa, 'relay.call', { tenant: 'north', operation: 'relay.call', input: { tenant: 'acme', operation: 'relay.call', input: last } });
+    // northa → north → acme, each hop nesting two bus calls: allowed, and acme sees who called.
+    await expect(run(ids.northa, 'relay.call', { tenant: 'north', operation: 'relay.call', input: { tenant: 'acme', operation: 'relay.nested_from' } })).resolves.toEqual({ here: ids.north, nested: null });
+    // … then acme back down into north, already on the path: refused before it runs there.
+    await expect(walk({ tenant: 'north', operation: 'relay.receive', input: { note: 'looped' } })).rejects.toMatchObject({ code: 'CALL_DEPTH_EXCEEDED', status: 508, details: { target_tenant: ids.north } });
+    expect((await run(ids.north, 'relay.inbox')) as Array<{ note: string }>).not.toContainEqual(expect.objectContaining({ note: 'looped' }));
   });
 
   test('a suspended sub-reseller cannot call up the chain nor be called, whatever it tries', async () => {

@@ -1,0 +1,480 @@
+/**
+ * reseller-finance (spec 3, Wallet, transaction, remittance; Endpoints: Finance): each tenant's
+ * wallet and double-entry ledger, the COD collections and remittances of delivered chain orders,
+ * and their settlement between adjacent levels of the reseller chain. Declared here beside the
+ * handlers; `mandi module build` writes module.json. Decisions the spec leaves open: README.md.
+ */
+import { defineModule, jobs, operation, related, Type, type HandlerContext } from '../../../sdk';
+import { FinanceError, messageOf, notFound, onlyModule, onlyRelated, superAdminOnly } from './errors';
+import { data } from './models';
+import { AMOUNT_PATTERN, D, money } from './money';
+import { allRows, dateRange, exportPage, page, periodStart, PERIODS, settlementSummary, total, walletSummary, type Period } from './reports';
+import { deliverToRecipients, envelope, processRemittance, receiveRemittance, recordDelivery, remittanceData, type CollectionRow, type RemittanceRow } from './settlement';
+import { inTransaction, walletOf, walletView, type TransactionRow, type WalletRow } from './wallet';
+
+const Money = Type.String({ pattern: AMOUNT_PATTERN, description: 'decimal amount with at most 2 places, e.g. "1388.88"' });
+const Uuid = Type.String({ format: 'uuid' });
+const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD (UTC)' });
+const PerPage = Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 }));
+const PageNo = Type.Optional(Type.Integer({ minimum: 1, default: 1 }));
+const PeriodIn = Type.Optional(Type.StringEnum(PERIODS, { default: 'month' }));
+const Loose = Type.Object({}, { additionalProperties: true });
+const Pagination = Type.Object({ current_page: Type.Integer(), last_page: Type.Integer(), per_page: Type.Integer(), total: Type.Integer() });
+/** Spec 3, Errors and Limits: {error, code, details}; per user, reads 100, writes 30, exports 5 a minute. */
+const READ = { error_shape: 'reseller', rate_limit: '100/60' } as const;
+const WRITE = { error_shape: 'reseller', rate_limit: '30/60' } as const;
+const EXPORT = { error_shape: 'reseller', rate_limit: '5/60' } as const;
+
+const WalletOut = Type.Object({
+  id: Type.String(),
+  balance: Type.String(),
+  available_balance: Type.String(),
+  effective_balance: Type.String(),
+  pending_credits: Type.String(),
+  pending_debits: Type.String(),
+  total_earned: Type.String(),
+  total_paid_out: Type.String(),
+  credit_limit: Type.String(),
+  currency: Type.String(),
+  last_settlement_at: Type.Nullable(Type.String()),
+});
+
+const Counterparty = Type.Object({ tenant_id: Type.String({ minLength: 1, maxLength: 63 }), name: Type.Optional(Type.Nullable(Type.String())), amount: Money }, { additionalProperties: false });
+
+const isoNow = (ctx: HandlerContext) => new Date(ctx.host.now()).toISOString();
+const internal = { graphql_expose: false, ai_tool: false } as const;
+
+/** The super admin's tenant is level 0 of the reseller network (platform.get_tenant, public). */
+async function requireTop(ctx: HandlerContext) {
+  const { reseller_level: level } = await ctx.host.call<{ reseller_level: number | null }>('platform.get_tenant', {});
+  if (level !== 0) throw superAdminOnly();
+}
+
+/**
+ * Marks pending remittances due on or before `today` as due, and those past it as overdue, with
+ * their events. Each is marked by a conditional update first, so a rerun emits nothing twice.
+ */
+async function sweep(ctx: HandlerContext, today: string) {
+  const at = isoNow(ctx);
+  let due = 0;
+  let overdue = 0;
+  for (const r of await allRows<RemittanceRow>(ctx.host.db, 'Remittance', { where: { status: 'pending', due_date: { $lte: today }, due_notified_at: null } })) {
+    if ((await ctx.host.db.update<RemittanceRow>('Remittance', { due_notified_at: at }, { where: { id: r.id, due_notified_at: null } })) !== 1) continue;
+    due++;
+    await ctx.host.emit('remittance.due', envelope(ctx, 'remittance.due', remittanceData(r)));
+  }
+  for (const r of await allRows<RemittanceRow>(ctx.host.db, 'Remittance', { where: { status: 'pending', due_date: { $lt: today }, is_overdue: false } })) {
+    if ((await ctx.host.db.update<RemittanceRow>('Remittance', { is_overdue: true, overdue_notified_at: at }, { where: { id: r.id, is_overdue: false } })) !== 1) continue;
+    overdue++;
+    await ctx.host.emit('remittance.overdue', envelope(ctx, 'remittance.overdue', remittanceData(r)));
+  }
+  return { due, overdue };
+}
+
+async function processOne(ctx: HandlerContext, id: string) {
+  const { remittance, wallet } = await processRemittance(ctx, id);
+  return {
+    message: 'Remittance processed.',
+    remittance: { id: remittance.id, status: remittance.status, completed_at: remittance.completed_at },
+    wallet: { new_balance: wallet.balance, deducted: remittance.amount },
+  };
+}
+
+export default defineModule({
+  name: 'reseller_finance',
+  version: '1.0.0',
+  description: 'Reseller network finance: wallets, a double-entry ledger, COD collections and remittances settled between the levels of a reseller chain.',
+  compatibility: { platform: '^2.0.0' },
+  main: 'dist/index.js',
+  permissions: [
+    { name: 'reseller_finance.view', description: "See the tenant's wallet, transactions, collections, remittances and summaries." },
+    { name: 'reseller_finance.settle', description: 'Process (pay) remittances the tenant owes.' },
+    { name: 'reseller_finance.export', description: "Download the wallet's transactions as CSV." },
+    { name: 'reseller_finance.admin', description: "Set sub-resellers' credit limits; the super admin's finance stats." },
+  ],
+  mobile: {
+    screens: [{ id: 'reseller_finance.wallet', title: 'Wallet', icon: 'credit-card', layout: 'scroll', route: '/finance/wallet', version: 1 }],
+    screenProviders: { 'reseller_finance.wallet': { file: 'screens/reseller_finance.wallet.json' } },
+  },
+  data,
+  events: {
+    namespace: 'remittance',
+    publishes: ['remittance.created', 'remittance.due', 'remittance.overdue', 'reseller_finance.wallet.low_balance'],
+  },
+  jobs: {
+    sweep: { operation: 'reseller_finance.sweep', attempts: 3, timeout_seconds: 30 },
+    deliver: { operation: 'reseller_finance.deliver', attempts: 10, backoff: { type: 'exponential', delay_seconds: 30 }, timeout_seconds: 20 },
+  },
+  schedules: [{ name: 'daily_due_sweep', operation: 'reseller_finance.start_sweep', cron: '0 1 * * *' }],
+  limits: { timeout_ms: 60000 },
+  operations: {
+    get_wallet: operation({
+      description: "The tenant's wallet: balance, available and effective balance, pending credits and debits, totals, credit limit.",
+      permission: 'reseller_finance.view',
+      input: Type.Object({}, { additionalProperties: false }),
+      output: Type.Object({ wallet: WalletOut }),
+      http: { method: 'GET', path: '/finance/wallet', permission: 'reseller_finance.view', ...READ },
+      async handler(_input, ctx) {
+        return { wallet: walletView(await walletOf(ctx.host.db)) };
+      },
+    }),
+
+    wallet_summary: operation({
+      description: "The wallet's movements over a period (week, month, quarter, year).",
+      permission: 'reseller_finance.view',
+      ...internal,
+      input: Type.Object({ period: PeriodIn }, { additionalProperties: false }),
+      output: Type.Object({ summary: Loose }),
+      http: { method: 'GET', path: '/finance/wallet/summary', permission: 'reseller_finance.view', ...READ },
+      async handler(input, ctx) {
+        const period = (input.period ?? 'month') as Period;
+        const start = periodStart(ctx.host.now(), period);
+        const wallet = walletView(await walletOf(ctx.host.db));
+        return { summary: { period, start_date: start, end_date: isoNow(ctx), balance: wallet.balance, ...(await walletSummary(ctx.host.db, start)) } };
+      },
+    }),
+
+    transactions: operation({
+      description: "The wallet's transactions, newest first, filtered by type, reference_type and dates.",
+      permission: 'reseller_finance.view',
+      ...internal,
+      input: Type.Object(
+        {
+          type: Type.Optional(Type.StringEnum(['credit', 'debit', 'hold', 'release'])),
+          reference_type: Type.Optional(Type.StringEnum(['chain_order', 'remittance'])),
+          from_date: Type.Optional(Day),
+          to_date: Type.Optional(Day),
+          per_page: PerPage,
+          page: PageNo,
+        },
+        { additionalProperties: false },
+      ),
+      output: Type.Object({ transactions: Type.Array(Loose), pagination: Pagination }),
+      http: { method: 'GET', path: '/finance/wallet/transactions', permission: 'reseller_finance.view', ...READ },
+      async handler(input, ctx) {
+        const where = { ...(input.type ? { type: input.type } : {}), ...(input.reference_type ? { reference_type: input.reference_type } : {}), ...dateRange('created_at', input.from_date, input.to_date) };
+        const { rows, pagination } = await page<TransactionRow>(ctx.host.db, 'Transaction', where, [['created_at', 'DESC'], ['id', 'DESC']], input.per_page ?? 20, input.page ?? 1);
+        return { transactions: rows, pagination };
+      },
+    }),
+
+    export_transactions: operation({
+      description: "One page of the wallet's transactions as CSV rows (the streamed export route pages through it).",
+      permission: 'reseller_finance.export',
+      ...internal,
+      input: Type.Object(
+        {
+          type: Type.Optional(Type.StringEnum(['credit', 'debit', 'hold', 'release'])),
+          reference_type: Type.Optional(Type.StringEnum(['chain_order', 'remittance'])),
+          from_date: Type.Optional(Day),
+          to_date: Type.Optional(Day),
+          cursor: Type.Optional(Type.Nullable(Type.String({ maxLength: 200 }))),
+        },
+        { additionalProperties: false },
+      ),
+      output: Type.Object({ columns: Type.Array(Type.String()), rows: Type.Array(Type.Array(Type.Unknown())), next_cursor: Type.Nullable(Type.String()), filename: Type.String() }),
+      http: { method: 'GET', path: '/finance/wallet/transactions/export', permission: 'reseller_finance.export', ...EXPORT, stream: { format: 'csv', timeout_s: 300, concurrency: 2 } },
+      async handler(input, ctx) {
+        const where = { ...(input.type ? { type: input.type } : {}), ...(input.reference_type ? { reference_type: input.reference_type } : {}), ...dateRange('created_at', input.from_date, input.to_date) };
+        return exportPage(ctx.host.db, where, input.cursor ?? null);
+      },
+    }),
+
+    transaction: operation({
+      description: 'One wallet transaction with its two ledger entries.',
+      permission: 'reseller_finance.view',
+      ...internal,
+      input: Type.Object({ id: Uuid }, { additionalProperties: false }),
+      output: Type.Object({ transaction: Loose }),
+      http: { method: 'GET', path: '/finance/wallet/transactions/:id', permission: 'reseller_finance.view', ...READ },
+      async handler(input, ctx) {
+        const tx = await ctx.host.db.findOne<TransactionRow>('Transaction', { where: { id: input.id } });
+        if (!tx) throw notFound('Transaction', input.id);
+        const entries = await ctx.host.db.find<{ transaction_id: string; account: string; amount: string }>('Entry', { where: { transaction_id: tx.id }, attributes: ['account', 'amount'], order: [['amount', 'DESC']] });
+        return { transaction: { ...tx, entries } };
+      },
+    }),
+
+    trial_balance: operation({
+      description: "The ledger's balance per account (wallet, cod_clearing, tenant:<id>) and their sum, which double entry keeps at zero.",
+      permission: 'reseller_finance.view',
+      ...internal,
+      input: Type.Object({}, { additionalProperties: false }),
+      output: Type.Object({ accounts: Type.Record(Type.String(), Type.String()), total: Type.String() }),
+      http: { method: 'GET', path: '/finance/ledger/trial-balance', permission: 'reseller_finance.view', ...READ },
+      async handler(_input, ctx) {
+        const entries = await allRows<{ id: string; account: string; amount: string }>(ctx.host.db, 'Entry', { attributes: ['id', 'account', 'amount'], order: [['id', 'ASC']] });
+        const accounts = new Map<string, InstanceType<typeof D>>();
+        for (const e of entries) accounts.set(e.account, (accounts.get(e.account) ?? new D(0)).plus(e.amount));
+        return { accounts: Object.fromEntries([...accounts].map(([a, v]) => [a, money(v)])), total: money(entries.reduce((a, e) => a.plus(e.amount), new D(0))) };
+      },
+    }),
+
+    settlements_summary: operation({
+      description: 'Settlement summary of a period: wallet balance, pending credits and debits, collections, remittances paid and received, net earnings.',
+      permission: 'reseller_finance.view',
+      ...internal,
+      input: Type.Object({ period: PeriodIn }, { additionalProperties: false }),
+      output: Type.Object({ summary: Loose }),
+      http: { method: 'GET', path: '/finance/settlements/summary', permission: 'reseller_finance.view', ...READ },
+      async handler(input, ctx) {
+        const period = (input.period ?? 'month') as Period;
+        const wallet = await walletOf(ctx.host.db);
+        const s = await settlementSummary(ctx.host.db, periodStart(ctx.host.now(), period), ctx.tenantId);
+        return { summary: { period, wallet_balance: wallet.balance, pending_credits: wallet.pending_credits, pending_debits: wallet.pending_debits, ...s } };
+      },
+    }),
+
+    get_pending_settlements: operation({
+      description: 'Pending remittances: what the tenant owes (to_pay), what it is owed (to_receive), and the totals.',
+      permission: 'reseller_finance.view',
+      input: Type.Object({}, { additionalProperties: false }),
+      output: Type.Object({ to_pay: Type.Array(Loose), to_receive: Type.Array(Loose), totals: Type.Object({ owed: Type.String(), receivable: Type.String(), net_position: Type.String() }) }),
+      http: { method: 'GET', path: '/finance/settlements/pending', permission: 'reseller_finance.view', ...READ },
+      async handler(_input, ctx) {
+        const pending = await allRows<RemittanceRow>(ctx.host.db, 'Remittance', { where: { status: 'pending' }, order: [['due_date', 'ASC'], ['id', 'ASC']] });
+        const toPay = pending.filter((r) => r.direction === 'outgoing');
+        const toReceive = pending.filter((r) => r.direction === 'incoming');
+        const owed = total(toPay);
+        const receivable = total(toReceive);
+        return { to_pay: toPay, to_receive: toReceive, totals: { owed, receivable, net_position: money(new D(receivable).minus(owed)) } };
+      },
+    }),
+
+    collections: operation({
+      description: 'COD collections of delivered chain orders, filtered by status, flow_type and dates.',
+      permission: 'reseller_finance.view',
+      ...internal,
+      input: Type.Object(
+        { status: Type.Optional(Type.StringEnum(['pending', 'settled'])), flow_type: Type.Optional(Type.StringEnum(['upstream', 'downstream'])), from_date: Type.Optional(Day), to_date: Type.Optional(Day), per_page: PerPage, page: PageNo },
+        { additionalProperties: false },
+      ),
+      output: Type.Object({ collections: Type.Array(Loose), pagination: Pagination }),
+      http: { method: 'GET', path: '/finance/settlements/collections', permission: 'reseller_finance.view', ...READ },
+      async handler(input, ctx) {
+        const where = { ...(input.status ? { status: input.status } : {}), ...(input.flow_type ? { flow_type: input.flow_type } : {}), ...dateRange('collected_at', input.from_date, input.to_date) };
+        const { rows, pagination } = await page<CollectionRow>(ctx.host.db, 'Collection', where, [['collected_at', 'DESC'], ['id', 'DESC']], input.per_page ?? 20, input.page ?? 1);
+        return { collections: rows, pagination };
+      },
+    }),
+
+    remittances: operation({
+      description: 'Remittances, filtered by status, direction (incoming, outgoing) and dates.',
+      permission: 'reseller_finance.view',
+      ...internal,
+      input: Type.Object(
+        { status: Type.Optional(Type.StringEnum(['pending', 'completed'])), direction: Type.Optional(Type.StringEnum(['incoming', 'outgoing'])), from_date: Type.Optional(Day), to_date: Type.Optional(Day), per_page: PerPage, page: PageNo },
+        { additionalProperties: false },
+      ),
+      output: Type.Object({ remittances: Type.Array(Loose), pagination: Pagination }),
+      http: { method: 'GET', path: '/finance/settlements/remittances', permission: 'reseller_finance.view', ...READ },
+      async handler(input, ctx) {
+        const where = { ...(input.status ? { status: input.status } : {}), ...(input.direction ? { direction: input.direction } : {}), ...dateRange('created_at', input.from_date, input.to_date) };
+        const { rows, pagination } = await page<RemittanceRow>(ctx.host.db, 'Remittance', where, [['created_at', 'DESC'], ['id', 'DESC']], input.per_page ?? 20, input.page ?? 1);
+        return { remittances: rows, pagination };
+      },
+    }),
+
+    process_remittance: operation({
+      description: 'Pays a pending remittance the tenant owes: debits its wallet and credits the recipient. INVALID_STATUS unless pending; INSUFFICIENT_BALANCE when the available balance plus credit limit cannot cover it.',
+      permission: 'reseller_finance.settle',
+      ...internal,
+      input: Type.Object({ id: Uuid }, { additionalProperties: false }),
+      output: Type.Object({
+        message: Type.String(),
+        remittance: Type.Object({ id: Type.String(), status: Type.String(), completed_at: Type.Nullable(Type.String()) }),
+        wallet: Type.Object({ new_balance: Type.String(), deducted: Type.String() }),
+      }),
+      http: { method: 'POST', path: '/finance/settlements/remittances/:id/process', permission: 'reseller_finance.settle', ...WRITE, success_status: 200 },
+      handler: (input, ctx) => processOne(ctx, input.id),
+    }),
+
+    bulk_process: operation({
+      description: 'Processes several remittances, each on its own; reports the processed ids and a message per failed id.',
+      permission: 'reseller_finance.settle',
+      ...internal,
+      input: Type.Object({ remittance_ids: Type.Array(Uuid, { minItems: 1, maxItems: 1000, uniqueItems: true }) }, { additionalProperties: false }),
+      output: Type.Object({ processed: Type.Array(Type.String()), errors: Type.Record(Type.String(), Type.String()), message: Type.String() }),
+      http: { method: 'POST', path: '/finance/settlements/remittances/bulk-process', permission: 'reseller_finance.settle', ...WRITE, success_status: 200 },
+      async handler(input, ctx) {
+        const processed: string[] = [];
+        const errors: Record<string, string> = {};
+        const paid: RemittanceRow[] = [];
+        for (const id of input.remittance_ids) {
+          try {
+            paid.push((await processRemittance(ctx, id, false)).remittance);
+            processed.push(id);
+          } catch (err) {
+            errors[id] = messageOf(err);
+          }
+        }
+        // The recipients are credited in batches, one related call per recipient and 100 remittances.
+        await deliverToRecipients(ctx, paid);
+        return { processed, errors, message: `${processed.length} of ${input.remittance_ids.length} remittances processed.` };
+      },
+    }),
+
+    get_admin_stats: operation({
+      description: "The super admin's settlement stats of a period: collections, pending and completed remittances, overdue ones, top debtors.",
+      permission: 'reseller_finance.admin',
+      input: Type.Object({ period: PeriodIn }, { additionalProperties: false }),
+      output: Type.Object({
+        period: Type.String(),
+        start_date: Type.String(),
+        totals: Type.Object({ collections: Type.String(), pending_remittances: Type.String(), completed_remittances: Type.String() }),
+        overdue: Type.Object({ count: Type.Integer(), total_amount: Type.String(), items: Type.Array(Loose) }),
+        top_debtors: Type.Array(Type.Object({ tenant_id: Type.String(), tenant_name: Type.Nullable(Type.String()), total_owed: Type.String() })),
+      }),
+      http: { method: 'GET', path: '/finance/admin/stats', permission: 'reseller_finance.admin', ...READ },
+      async handler(input, ctx) {
+        await requireTop(ctx);
+        const period = (input.period ?? 'month') as Period;
+        const start = periodStart(ctx.host.now(), period);
+        const [collections, remittances, pendingIn] = await Promise.all([
+          allRows<CollectionRow>(ctx.host.db, 'Collection', { where: { collected_at: { $gte: start } } }),
+          allRows<RemittanceRow>(ctx.host.db, 'Remittance', { where: { created_at: { $gte: start } } }),
+          allRows<RemittanceRow>(ctx.host.db, 'Remittance', { where: { status: 'pending', direction: 'incoming' } }),
+        ]);
+        const overdue = pendingIn.filter((r) => r.is_overdue);
+        const owed = new Map<string, { name: string | null; total: InstanceType<typeof D> }>();
+        for (const r of pendingIn) {
+          const cur = owed.get(r.payer_tenant_id) ?? { name: r.counterparty_name, total: new D(0) };
+          owed.set(r.payer_tenant_id, { name: cur.name, total: cur.total.plus(r.amount) });
+        }
+        const debtors = [...owed.entries()].sort((a, b) => b[1].total.comparedTo(a[1].total)).slice(0, 10);
+        return {
+          period,
+          start_date: start,
+          totals: {
+            collections: total(collections),
+            pending_remittances: total(remittances.filter((r) => r.status === 'pending')),
+            completed_remittances: total(remittances.filter((r) => r.status === 'completed')),
+          },
+          overdue: { count: overdue.length, total_amount: total(overdue), items: overdue.slice(0, 50) },
+          top_debtors: debtors.map(([tenantId, d]) => ({ tenant_id: tenantId, tenant_name: d.name, total_owed: money(d.total) })),
+        };
+      },
+    }),
+
+    run_sweep: operation({
+      description: 'Marks pending remittances due or overdue now, as the daily job does (super admin); announces remittance.due and remittance.overdue.',
+      permission: 'reseller_finance.admin',
+      input: Type.Object({}, { additionalProperties: false }),
+      output: Type.Object({ due: Type.Integer(), overdue: Type.Integer() }),
+      http: { method: 'POST', path: '/finance/admin/sweep', permission: 'reseller_finance.admin', ...WRITE, success_status: 200 },
+      async handler(_input, ctx) {
+        await requireTop(ctx);
+        return sweep(ctx, isoNow(ctx).slice(0, 10));
+      },
+    }),
+
+    set_credit_limit: operation({
+      description: "Sets the credit limit of a direct sub-reseller's wallet (how far its balance may go below zero to pay remittances).",
+      permission: 'reseller_finance.admin',
+      input: Type.Object({ tenant_id: Type.String({ minLength: 1, maxLength: 63 }), credit_limit: Money }, { additionalProperties: false }),
+      output: Type.Object({ message: Type.String(), wallet: WalletOut }),
+      http: { method: 'PUT', path: '/finance/sub-resellers/:tenant_id/credit-limit', permission: 'reseller_finance.admin', ...WRITE },
+      async handler(input, ctx) {
+        const { tenants } = await related(ctx.host).children({ per_page: 100 });
+        const child = tenants.find((t) => t.id === input.tenant_id || t.alias === input.tenant_id);
+        if (!child) throw new FinanceError('UNAUTHORIZED_CONTEXT', `Tenant ${input.tenant_id} is not a direct sub-reseller of this tenant.`, { status: 403, target_tenant: input.tenant_id });
+        const { wallet } = await related(ctx.host).call<{ wallet: ReturnType<typeof walletView> }>(child.id, 'reseller_finance.apply_credit_limit', { credit_limit: input.credit_limit });
+        return { message: 'Credit limit set.', wallet };
+      },
+    }),
+
+    apply_credit_limit: operation({
+      description: "Sets this tenant's credit limit; called by its parent tenant's reseller_finance only.",
+      related: true,
+      ...internal,
+      input: Type.Object({ credit_limit: Money }, { additionalProperties: false }),
+      output: Type.Object({ wallet: WalletOut }),
+      async handler(input, ctx) {
+        // Only the direct parent grants credit: a child reaching up is refused.
+        const { tenant: parent } = await related(ctx.host).parent();
+        if (!ctx.relatedFrom || parent?.id !== ctx.relatedFrom) throw onlyRelated('reseller_finance.apply_credit_limit');
+        const at = isoNow(ctx);
+        const wallet = await inTransaction(ctx.host.db, async (tx) => {
+          const w = await walletOf(tx);
+          const changed = await tx.update<WalletRow>('Wallet', { credit_limit: money(input.credit_limit), version: w.version + 1, updated_at: at }, { where: { id: w.id, version: w.version } });
+          if (changed !== 1) throw new FinanceError('FINANCE_CONTENDED', 'The wallet changed meanwhile.', { status: 409 });
+          return { ...w, credit_limit: money(input.credit_limit) };
+        });
+        return { wallet: walletView(wallet) };
+      },
+    }),
+
+    record_delivery: operation({
+      description: "Records a delivered chain order's COD money and pending remittances at this level; called by reseller_orders in the same tenant.",
+      ...internal,
+      input: Type.Object(
+        {
+          chain_ref: Type.String({ minLength: 1, maxLength: 100 }),
+          chain_order_id: Type.String({ minLength: 1, maxLength: 100 }),
+          origin_order_number: Type.String({ minLength: 1, maxLength: 100 }),
+          collector_tenant_id: Type.String({ minLength: 1, maxLength: 63 }),
+          collected: Type.Nullable(Type.Object({ amount: Money, method: Type.StringEnum(['cod', 'prepaid']) }, { additionalProperties: false })),
+          pay: Type.Nullable(Counterparty),
+          receive: Type.Nullable(Counterparty),
+        },
+        { additionalProperties: false },
+      ),
+      output: Type.Object({ recorded: Type.Boolean(), remittance_ids: Type.Array(Type.String()) }),
+      async handler(input, ctx) {
+        if (ctx.caller !== 'reseller_orders') throw onlyModule('reseller_finance.record_delivery');
+        return recordDelivery(ctx, input);
+      },
+    }),
+
+    receive_remittances: operation({
+      description: "Credits this tenant for remittances its related payer processed; called by the payer's reseller_finance only.",
+      related: true,
+      ...internal,
+      input: Type.Object(
+        { items: Type.Array(Type.Object({ chain_ref: Type.String({ minLength: 1, maxLength: 100 }), amount: Money }, { additionalProperties: false }), { minItems: 1, maxItems: 100 }) },
+        { additionalProperties: false },
+      ),
+      output: Type.Object({ received: Type.Integer() }),
+      async handler(input, ctx) {
+        const payer = ctx.relatedFrom;
+        if (!payer) throw onlyRelated('reseller_finance.receive_remittances');
+        let received = 0;
+        for (const item of input.items) if ((await receiveRemittance(ctx, payer, item.chain_ref, item.amount)).received) received++;
+        return { received };
+      },
+    }),
+
+    deliver: operation({
+      description: 'Job: delivers a processed remittance to its recipient again after the first attempt failed.',
+      ...internal,
+      input: Type.Object({ job: Type.String(), data: Type.Object({ remittance_id: Uuid }), attempt: Type.Integer(), id: Type.String() }, { additionalProperties: true }),
+      output: Type.Object({ delivered: Type.Boolean() }),
+      async handler(input, ctx) {
+        const rem = await ctx.host.db.findOne<RemittanceRow>('Remittance', { where: { id: input.data.remittance_id } });
+        if (!rem || rem.status !== 'completed') return { delivered: false };
+        await related(ctx.host).call(rem.recipient_tenant_id, 'reseller_finance.receive_remittances', { items: [{ chain_ref: rem.chain_ref, amount: rem.amount }] });
+        return { delivered: true };
+      },
+    }),
+
+    start_sweep: operation({
+      description: 'Schedule (daily): queues the sweep job that marks remittances due and overdue.',
+      ...internal,
+      input: Type.Object({ schedule: Type.Optional(Type.String()), scheduled_at: Type.Optional(Type.String()) }, { additionalProperties: true }),
+      output: Type.Object({ job_id: Type.String() }),
+      async handler(_input, ctx) {
+        const { id } = await jobs<{ sweep: { date: string } }>(ctx.host).enqueue('sweep', { date: isoNow(ctx).slice(0, 10) }, { key: 'sweep' });
+        return { job_id: id };
+      },
+    }),
+
+    sweep: operation({
+      description: 'Job: marks pending remittances due on or before the date as due, and those past it as overdue, with their events.',
+      ...internal,
+      input: Type.Object({ job: Type.String(), data: Type.Object({ date: Day }), attempt: Type.Integer(), id: Type.String() }, { additionalProperties: true }),
+      output: Type.Object({ due: Type.Integer(), overdue: Type.Integer() }),
+      handler: (input, ctx) => sweep(ctx, input.data.date),
+    }),
+  },
+});
+

@@ -1,0 +1,110 @@
+/**
+ * The reseller-finance tables (spec 3, Wallet, transaction, remittance). Each tenant keeps its own
+ * rows: its wallet, its ledger, its copy of each remittance it pays or receives, its COD collections.
+ */
+import type { Column, Data } from '../../../sdk';
+
+const NOW = { $fn: 'now' } as const;
+const col = (type: Column['type'], options: Omit<Column, 'type'> = {}): Column => ({ type, ...options });
+const money = () => col('decimal', { precision: 14, scale: 2, nullable: false, default: '0' });
+const id = () => col('uuid', { primaryKey: true, default: { $fn: 'uuid' } });
+
+export const data: Data = {
+  models: {
+    /** One row per tenant. `version` is the compare-and-set guard of every balance change. */
+    Wallet: {
+      table: 'wallets',
+      columns: {
+        id: id(),
+        singleton: col('boolean', { nullable: false, default: true, unique: true }),
+        balance: money(),
+        pending_credits: money(),
+        pending_debits: money(),
+        total_earned: money(),
+        total_paid_out: money(),
+        credit_limit: money(),
+        currency: col('string', { length: 3, nullable: false, default: 'INR' }),
+        last_settlement_at: col('datetime'),
+        version: col('integer', { nullable: false, default: 0 }),
+        created_at: col('datetime', { nullable: false, default: NOW }),
+        updated_at: col('datetime', { nullable: false, default: NOW }),
+      },
+    },
+    /** A wallet movement (spec 3: types credit, debit, hold, release). Amount is positive. */
+    Transaction: {
+      table: 'transactions',
+      columns: {
+        id: id(),
+        type: col('string', { length: 10, nullable: false }),
+        amount: money(),
+        balance_after: money(),
+        reference_type: col('string', { length: 30, nullable: false }),
+        reference_id: col('string', { length: 100, nullable: false }),
+        counterparty_tenant_id: col('string', { length: 63 }),
+        description: col('string', { length: 255, nullable: false }),
+        created_at: col('datetime', { nullable: false, default: NOW }),
+      },
+      // One movement of a kind per reference: a redelivered settlement writes nothing twice.
+      indexes: [{ fields: ['reference_type', 'reference_id', 'type'], unique: true }, { fields: ['created_at', 'id'] }, { fields: ['type'] }],
+    },
+    /** Double entry: every transaction is two entries whose amounts sum to zero. */
+    Entry: {
+      table: 'ledger_entries',
+      columns: {
+        id: id(),
+        transaction_id: col('uuid', { nullable: false }),
+        account: col('string', { length: 80, nullable: false }),
+        amount: col('decimal', { precision: 14, scale: 2, nullable: false }),
+        created_at: col('datetime', { nullable: false, default: NOW }),
+      },
+      indexes: [{ fields: ['transaction_id'] }, { fields: ['account'] }],
+    },
+    /** This tenant's copy of a remittance between two adjacent levels of a chain. */
+    Remittance: {
+      table: 'remittances',
+      columns: {
+        id: id(),
+        chain_ref: col('string', { length: 100, nullable: false }),
+        chain_order_id: col('string', { length: 100, nullable: false }),
+        origin_order_number: col('string', { length: 100, nullable: false }),
+        direction: col('string', { length: 10, nullable: false }),
+        payer_tenant_id: col('string', { length: 63, nullable: false }),
+        recipient_tenant_id: col('string', { length: 63, nullable: false }),
+        counterparty_name: col('string', { length: 255 }),
+        amount: money(),
+        flow_type: col('string', { length: 10, nullable: false, default: 'upstream' }),
+        status: col('string', { length: 20, nullable: false, default: 'pending' }),
+        due_date: col('date', { nullable: false }),
+        is_overdue: col('boolean', { nullable: false, default: false }),
+        due_notified_at: col('datetime'),
+        overdue_notified_at: col('datetime'),
+        completed_at: col('datetime'),
+        created_at: col('datetime', { nullable: false, default: NOW }),
+      },
+      indexes: [
+        { fields: ['chain_ref', 'payer_tenant_id', 'recipient_tenant_id'], unique: true },
+        { fields: ['status', 'direction'] },
+        { fields: ['due_date'] },
+      ],
+    },
+    /** Money this tenant collected or is owed for one delivered chain order (spec 3: COD collection). */
+    Collection: {
+      table: 'collections',
+      columns: {
+        id: id(),
+        chain_ref: col('string', { length: 100, nullable: false, unique: true }),
+        chain_order_id: col('string', { length: 100, nullable: false }),
+        origin_order_number: col('string', { length: 100, nullable: false }),
+        collector_tenant_id: col('string', { length: 63, nullable: false }),
+        cod_amount: money(),
+        amount: money(),
+        flow_type: col('string', { length: 10, nullable: false, default: 'upstream' }),
+        status: col('string', { length: 10, nullable: false, default: 'pending' }),
+        collected_at: col('datetime', { nullable: false, default: NOW }),
+        settled_at: col('datetime'),
+      },
+      indexes: [{ fields: ['status', 'collected_at'] }],
+    },
+  },
+  migrations: [{ id: '001_constraints', up: 'migrations/001_constraints.up.sql', down: 'migrations/001_constraints.down.sql' }],
+};

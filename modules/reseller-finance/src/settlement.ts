@@ -1,0 +1,260 @@
+/**
+ * Settlement of delivered chain orders (spec 3, Wallet, transaction, remittance; States:
+ * remittance). On delivery each level records, in its own database: the customer's money (the
+ * origin level only, the seller of record: the carrier's COD or its own gateway's prepaid payment,
+ * wallet credit from a clearing account), its pending remittance to its parent (what it pays: its own
+ * cost) and its pending remittance from its child (what it receives: its selling price to the child).
+ * The payer processes a remittance: its wallet is debited here and the recipient's copy is credited
+ * by a related-tenant call, so each level ends with its margin.
+ */
+import { jobs, related, type DbTransaction, type HandlerContext } from '../../../sdk';
+import { codeOf, FinanceError, insufficientBalance, invalidStatus, notFound, notPayer } from './errors';
+import { D, money } from './money';
+import { CLEARING_ACCOUNTS, changeWallet, inTransaction, post, tenantAccount, walletOf, type WalletRow } from './wallet';
+
+export type RemittanceRow = {
+  id: string;
+  chain_ref: string;
+  chain_order_id: string;
+  origin_order_number: string;
+  direction: 'incoming' | 'outgoing';
+  payer_tenant_id: string;
+  recipient_tenant_id: string;
+  counterparty_name: string | null;
+  amount: string;
+  flow_type: 'upstream' | 'downstream';
+  status: 'pending' | 'completed';
+  due_date: string;
+  is_overdue: boolean;
+  due_notified_at: string | null;
+  overdue_notified_at: string | null;
+  completed_at: string | null;
+  created_at: string;
+};
+
+export type CollectionRow = {
+  id: string;
+  chain_ref: string;
+  chain_order_id: string;
+  origin_order_number: string;
+  collector_tenant_id: string;
+  cod_amount: string;
+  amount: string;
+  flow_type: 'upstream' | 'downstream';
+  status: 'pending' | 'settled';
+  collected_at: string;
+  settled_at: string | null;
+};
+
+/** A remittance is due this many days after the delivery that created it (README: decisions). */
+export const DUE_DAYS = 7;
+/** wallet.low_balance fires when a debit leaves the balance below this (README: decisions). */
+export const LOW_BALANCE = '0.00';
+
+export interface Counterparty {
+  tenant_id: string;
+  name?: string | null;
+  amount: string;
+}
+
+export interface DeliveryInput {
+  chain_ref: string;
+  chain_order_id: string;
+  origin_order_number: string;
+  /** The origin tenant, seller of record, who received the COD money. */
+  collector_tenant_id: string;
+  /** Set at the origin level: what the customer paid, collected by the carrier (cod) or the origin's gateway (prepaid). */
+  collected: { amount: string; method: 'cod' | 'prepaid' } | null;
+  /** Remittance this level pays its parent (its own cost), or null at the top. */
+  pay: Counterparty | null;
+  /** Remittance this level receives from its child (its selling price to the child), or null at the origin. */
+  receive: Counterparty | null;
+}
+
+const isoNow = (ctx: HandlerContext) => new Date(ctx.host.now()).toISOString();
+const dateAfter = (ms: number, days: number) => new Date(ms + days * 86_400_000).toISOString().slice(0, 10);
+
+/** Records a delivered chain order's money at this level; a second call for the same chain_ref changes nothing. */
+export async function recordDelivery(ctx: HandlerContext, input: DeliveryInput): Promise<{ recorded: boolean; remittance_ids: string[] }> {
+  const at = isoNow(ctx);
+  const due = dateAfter(ctx.host.now(), DUE_DAYS);
+  const result = await inTransaction(ctx.host.db, async (tx) => {
+    if (await tx.findOne<CollectionRow>('Collection', { where: { chain_ref: input.chain_ref }, attributes: ['id'] })) return { recorded: false, remittances: [] as RemittanceRow[] };
+    let wallet = await walletOf(tx);
+    const own = input.collected && new D(input.collected.amount).gt(0) ? input.collected : null;
+    const collected = own?.amount ?? input.receive?.amount ?? '0.00';
+    // The top level (nothing to pay) and an origin paid nothing upstream settle once their money is in.
+    await tx.create<CollectionRow>('Collection', {
+      chain_ref: input.chain_ref,
+      chain_order_id: input.chain_order_id,
+      origin_order_number: input.origin_order_number,
+      collector_tenant_id: input.collector_tenant_id,
+      cod_amount: own?.method === 'cod' ? own.amount : '0.00',
+      amount: money(collected),
+      flow_type: 'upstream',
+      status: own && !input.pay ? 'settled' : 'pending',
+      collected_at: at,
+      settled_at: own && !input.pay ? at : null,
+    });
+    if (own) {
+      wallet = await changeWallet(tx, wallet, { balance: own.amount, total_earned: own.amount, last_settlement_at: at }, at);
+      await post(
+        tx,
+        {
+          type: 'credit',
+          amount: own.amount,
+          account: CLEARING_ACCOUNTS[own.method],
+          reference_type: 'chain_order',
+          reference_id: input.chain_order_id,
+          counterparty_tenant_id: null,
+          description: `${own.method === 'cod' ? 'COD' : 'Prepaid payment'} collected for order ${input.origin_order_number}`,
+        },
+        wallet.balance,
+        at,
+      );
+    }
+    const remittances: RemittanceRow[] = [];
+    const base = { chain_ref: input.chain_ref, chain_order_id: input.chain_order_id, origin_order_number: input.origin_order_number, flow_type: 'upstream' as const, status: 'pending' as const, due_date: due, created_at: at };
+    if (input.pay && new D(input.pay.amount).gt(0)) {
+      remittances.push(
+        await tx.create<RemittanceRow>('Remittance', { ...base, direction: 'outgoing', payer_tenant_id: ctx.tenantId, recipient_tenant_id: input.pay.tenant_id, counterparty_name: input.pay.name ?? null, amount: input.pay.amount }),
+      );
+      wallet = await changeWallet(tx, wallet, { pending_debits: input.pay.amount }, at);
+    }
+    if (input.receive && new D(input.receive.amount).gt(0)) {
+      remittances.push(
+        await tx.create<RemittanceRow>('Remittance', { ...base, direction: 'incoming', payer_tenant_id: input.receive.tenant_id, recipient_tenant_id: ctx.tenantId, counterparty_name: input.receive.name ?? null, amount: input.receive.amount }),
+      );
+      await changeWallet(tx, wallet, { pending_credits: input.receive.amount }, at);
+    }
+    return { recorded: true, remittances };
+  });
+  for (const r of result.remittances) await ctx.host.emit('remittance.created', envelope(ctx, 'remittance.created', remittanceData(r)));
+  return { recorded: result.recorded, remittance_ids: result.remittances.map((r) => r.id) };
+}
+
+export interface Processed {
+  remittance: RemittanceRow;
+  wallet: WalletRow;
+}
+
+/**
+ * Pays one outgoing remittance (spec 3: pending → completed). The conditional status update is the
+ * lock: of concurrent calls exactly one changes the row, the others wait for it and then find it
+ * completed (INVALID_STATUS). The balance check runs after it, in the same transaction, so a payer
+ * who cannot cover the amount leaves the remittance pending.
+ */
+export async function processRemittance(ctx: HandlerContext, id: string, deliver = true): Promise<Processed> {
+  const at = isoNow(ctx);
+  const done = await inTransaction(ctx.host.db, async (tx) => {
+    const rem = await tx.findOne<RemittanceRow>('Remittance', { where: { id } });
+    if (!rem) throw notFound('Remittance', id);
+    if (rem.direction !== 'outgoing') throw notPayer(id);
+    const changed = await tx.update<RemittanceRow>('Remittance', { status: 'completed', completed_at: at }, { where: { id, status: 'pending' } });
+    if (changed !== 1) throw invalidStatus(id, (await tx.findOne<RemittanceRow>('Remittance', { where: { id }, attributes: ['status'] }))?.status ?? 'completed');
+    const wallet = await walletOf(tx);
+    const available = new D(wallet.balance);
+    if (available.plus(wallet.credit_limit).lt(rem.amount)) throw insufficientBalance(rem.amount, money(available.plus(wallet.credit_limit)));
+    const next = await changeWallet(tx, wallet, { balance: money(new D(rem.amount).neg()), pending_debits: money(new D(rem.amount).neg()), total_paid_out: rem.amount, last_settlement_at: at }, at);
+    await post(
+      tx,
+      {
+        type: 'debit',
+        amount: rem.amount,
+        account: tenantAccount(rem.recipient_tenant_id),
+        reference_type: 'remittance',
+        reference_id: rem.id,
+        counterparty_tenant_id: rem.recipient_tenant_id,
+        description: `Remittance for order ${rem.origin_order_number}`,
+      },
+      next.balance,
+      at,
+    );
+    await settleCollection(tx, rem.chain_ref, at);
+    return { remittance: { ...rem, status: 'completed' as const, completed_at: at }, wallet: next };
+  });
+  if (deliver) await deliverToRecipients(ctx, [done.remittance]);
+  if (new D(done.wallet.balance).lt(LOW_BALANCE)) {
+    await ctx.host.emit('reseller_finance.wallet.low_balance', envelope(ctx, 'wallet.low_balance', { balance: done.wallet.balance, credit_limit: done.wallet.credit_limit, threshold: LOW_BALANCE }));
+  }
+  return done;
+}
+
+async function settleCollection(tx: DbTransaction, chainRef: string, at: string) {
+  await tx.update<CollectionRow>('Collection', { status: 'settled', settled_at: at }, { where: { chain_ref: chainRef, status: 'pending' } });
+}
+
+/** Remittances credited per related call (bulk-process hands over up to 1000). */
+const DELIVERY_BATCH = 100;
+
+/**
+ * Credits the recipients' copies through the related-tenant call, one call per recipient and batch.
+ * The payer's side is committed first; when a call fails (the recipient unreachable for a moment),
+ * a retried job delivers each of its remittances, and the recipient's side is idempotent (its copy
+ * is completed once).
+ */
+export async function deliverToRecipients(ctx: HandlerContext, remittances: RemittanceRow[]): Promise<void> {
+  const byRecipient = new Map<string, RemittanceRow[]>();
+  for (const r of remittances) byRecipient.set(r.recipient_tenant_id, [...(byRecipient.get(r.recipient_tenant_id) ?? []), r]);
+  for (const [recipient, list] of byRecipient) {
+    for (let i = 0; i < list.length; i += DELIVERY_BATCH) {
+      const batch = list.slice(i, i + DELIVERY_BATCH);
+      try {
+        await related(ctx.host).call(recipient, 'reseller_finance.receive_remittances', { items: batch.map((r) => ({ chain_ref: r.chain_ref, amount: r.amount })) });
+      } catch (err) {
+        ctx.host.log.warn('remittance delivery deferred to a job', { recipient, count: batch.length, code: codeOf(err) });
+        for (const r of batch) await jobs<{ deliver: { remittance_id: string } }>(ctx.host).enqueue('deliver', { remittance_id: r.id }, { key: `deliver:${r.id}`, delaySeconds: 30 });
+      }
+    }
+  }
+}
+
+/** The recipient's side of a processed remittance, run in the recipient's tenant by the payer's module. */
+export async function receiveRemittance(ctx: HandlerContext, payer: string, chainRef: string, amount: string): Promise<{ received: boolean }> {
+  const at = isoNow(ctx);
+  return inTransaction(ctx.host.db, async (tx) => {
+    const rem = await tx.findOne<RemittanceRow>('Remittance', { where: { chain_ref: chainRef, payer_tenant_id: payer, recipient_tenant_id: ctx.tenantId } });
+    if (!rem) throw notFound('Remittance of chain order', chainRef);
+    if (!new D(rem.amount).eq(amount)) throw new FinanceError('AMOUNT_MISMATCH', `The remittance is for ${rem.amount}, not ${amount}.`, { status: 422 });
+    const changed = await tx.update<RemittanceRow>('Remittance', { status: 'completed', completed_at: at }, { where: { id: rem.id, status: 'pending' } });
+    if (changed !== 1) return { received: false };
+    const wallet = await walletOf(tx);
+    const next = await changeWallet(tx, wallet, { balance: rem.amount, pending_credits: money(new D(rem.amount).neg()), total_earned: rem.amount, last_settlement_at: at }, at);
+    await post(
+      tx,
+      {
+        type: 'credit',
+        amount: rem.amount,
+        account: tenantAccount(payer),
+        reference_type: 'remittance',
+        reference_id: rem.id,
+        counterparty_tenant_id: payer,
+        description: `Remittance received for order ${rem.origin_order_number}`,
+      },
+      next.balance,
+      at,
+    );
+    // The top of the chain pays nobody: its collection is settled once its money is in.
+    const pays = await tx.findOne<RemittanceRow>('Remittance', { where: { chain_ref: chainRef, direction: 'outgoing' }, attributes: ['id'] });
+    if (!pays) await settleCollection(tx, chainRef, at);
+    return { received: true };
+  });
+}
+
+/** Spec 3, Events: {event, timestamp, tenant_id, data}. */
+export function envelope(ctx: HandlerContext, event: string, data: Record<string, unknown>) {
+  return { event, timestamp: new Date(ctx.host.now()).toISOString(), tenant_id: ctx.tenantId, data };
+}
+
+export function remittanceData(r: RemittanceRow) {
+  return {
+    remittance_id: r.id,
+    chain_order_id: r.chain_order_id,
+    origin_order_number: r.origin_order_number,
+    direction: r.direction,
+    payer_tenant_id: r.payer_tenant_id,
+    recipient_tenant_id: r.recipient_tenant_id,
+    amount: r.amount,
+    due_date: r.due_date,
+  };
+}

@@ -1,0 +1,361 @@
+/**
+ * Chain order flows (spec 3, Chain order; States: chain order operations). An order moves up the
+ * chain one related-tenant call at a time (forward → receive in the parent, which keeps its own
+ * copy), is accepted at the top (stock reserved), and its later states travel back down
+ * (accepted, shipped, delivered, cancelled → sync in the child, then its child ...). Each state
+ * change is a conditional update from the states it may come from: of two concurrent operations
+ * on one copy exactly one changes it, the other answers INVALID_STATUS.
+ *
+ * Source states (spec 3 leaves them open; README: decisions):
+ *   forward: pending_forward (a tenant below the top)      accept: pending_forward (the top only)
+ *   ship: accepted, processing (the fulfiller)             deliver: shipped (the fulfiller)
+ *   cancel: pending_forward (where the order is now), or accepted/processing at the fulfiller
+ */
+import { jobs, related, typedCall, type HandlerContext } from '../../../sdk';
+import { ChainError, codeOf, invalidStatus, noParent, notCatalogOrder, notFound, notTop } from './errors';
+
+export const STATUSES = ['pending_forward', 'forwarded', 'accepted', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
+export type ChainStatus = (typeof STATUSES)[number];
+
+export type PathEntry = { tenant_id: string; tenant_name: string | null; level: number | null };
+export type Item = { sku: string; name: string; quantity: number; unit_cost: string; cost: string };
+
+export type ChainOrderRow = {
+  id: string;
+  chain_ref: string;
+  origin_tenant_id: string;
+  origin_order_id: string | null;
+  origin_order_number: string;
+  chain_status: ChainStatus;
+  chain_path: PathEntry[];
+  child_tenant_id: string | null;
+  parent_tenant_id: string | null;
+  is_fulfiller: boolean;
+  customer: Record<string, unknown>;
+  customer_name: string | null;
+  shipping_address: unknown;
+  items: Item[];
+  origin_total: string;
+  your_cost: string;
+  sell_total: string;
+  cod_amount: string;
+  payment_method: string;
+  payment_status: string;
+  carrier: string | null;
+  tracking_number: string | null;
+  shipped_at: string | null;
+  delivered_at: string | null;
+  cancel_reason: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+type QuoteOut = { items: Array<{ sku: string; quantity: number; name: string; unit_cost: string; cost: string; is_available: boolean }>; total_cost: string; sub_reseller_total?: string };
+type Ops = {
+  'reseller_catalog.quote': { input: { items: Array<{ sku: string; quantity: number }>; sub_reseller_id?: string }; output: QuoteOut };
+  'reseller_catalog.reserve_stock': { input: { reference: string; items: Array<{ sku: string; quantity: number }> }; output: unknown };
+  'reseller_catalog.release_stock': { input: { reference: string }; output: unknown };
+  'reseller_finance.record_delivery': { input: Record<string, unknown>; output: { recorded: boolean } };
+  'orders.get': { input: { id: string }; output: OrderView };
+};
+export type OrderView = {
+  id: string;
+  order_number: string;
+  customer: Record<string, unknown> | null;
+  customer_name: string | null;
+  shipping_address: unknown;
+  is_cod: boolean;
+  payment_status: string;
+  total: string;
+  items: Array<{ sku: string | null; name: string; quantity: number }>;
+};
+
+const call = (ctx: HandlerContext) => typedCall<Ops>(ctx.host);
+const isoNow = (ctx: HandlerContext) => new Date(ctx.host.now()).toISOString();
+
+/** Spec 3, Events: {event, timestamp, tenant_id, data}. */
+export const envelope = (ctx: HandlerContext, event: string, data: Record<string, unknown>) => ({ event, timestamp: isoNow(ctx), tenant_id: ctx.tenantId, data });
+
+async function find(ctx: HandlerContext, id: string): Promise<ChainOrderRow> {
+  const row = await ctx.host.db.findOne<ChainOrderRow>('ChainOrder', { where: { id } });
+  if (!row) throw notFound(id);
+  return row;
+}
+
+/** This tenant on a chain path: platform.get_tenant (public) names it and gives its reseller level. */
+async function self(ctx: HandlerContext): Promise<PathEntry> {
+  const t = await ctx.host.call<{ id: string; name: string; reseller_level: number | null }>('platform.get_tenant', {});
+  return { tenant_id: ctx.tenantId, tenant_name: t.name, level: t.reseller_level };
+}
+
+/**
+ * Moves one copy from one of `from` to `to` (the conditional update is the lock), writes the
+ * timeline and announces it. Returns the row as it is now, or throws INVALID_STATUS.
+ */
+async function transition(ctx: HandlerContext, row: ChainOrderRow, action: string, from: readonly ChainStatus[], to: ChainStatus, values: Partial<ChainOrderRow>, note: string | null): Promise<ChainOrderRow> {
+  const at = isoNow(ctx);
+  const changed = await ctx.host.db.transaction(async (tx) => {
+    const n = await tx.update<ChainOrderRow>('ChainOrder', { ...values, chain_status: to, updated_at: at }, { where: { id: row.id, chain_status: { $in: [...from] } } });
+    if (n === 1) await tx.create('TimelineEntry', { chain_order_id: row.id, status: to, note, tenant_id: ctx.tenantId, created_at: at });
+    return n;
+  });
+  if (changed !== 1) {
+    const now = await find(ctx, row.id);
+    throw invalidStatus(action, now.chain_status, from);
+  }
+  const next = { ...row, ...values, chain_status: to, updated_at: at };
+  await ctx.host.emit('chain_order.status_changed', envelope(ctx, 'chain_order.status_changed', { chain_order_id: row.id, origin_order_number: row.origin_order_number, from: row.chain_status, to, note }));
+  if (to === 'delivered') await ctx.host.emit('chain_order.delivered', envelope(ctx, 'chain_order.delivered', { chain_order_id: row.id, origin_order_number: row.origin_order_number }));
+  return next;
+}
+
+/** POST /chain-orders {order_id}, and order.created: a chain order from an orders-module order whose every item is a catalog product. */
+export async function createFromOrder(ctx: HandlerContext, orderId: string): Promise<{ row: ChainOrderRow; created: boolean }> {
+  const order = await call(ctx)('orders.get', { id: orderId });
+  const chainRef = `${ctx.tenantId}:${order.id}`;
+  const existing = await ctx.host.db.findOne<ChainOrderRow>('ChainOrder', { where: { chain_ref: chainRef } });
+  if (existing) return { row: existing, created: false };
+  const noSku = order.items.filter((i) => !i.sku).map((i) => i.name);
+  if (noSku.length || order.items.length === 0) throw notCatalogOrder(noSku);
+  let quote: QuoteOut;
+  try {
+    quote = await call(ctx)('reseller_catalog.quote', { items: order.items.map((i) => ({ sku: i.sku!, quantity: Number(i.quantity) })) });
+  } catch (err) {
+    if (codeOf(err) === 'NOT_FOUND') throw notCatalogOrder(((err as { details?: { skus?: string[] } }).details?.skus ?? []) as string[]);
+    throw err;
+  }
+  const at = isoNow(ctx);
+  const me = await self(ctx);
+  const cod = order.is_cod;
+  const values = {
+    chain_ref: chainRef,
+    origin_tenant_id: ctx.tenantId,
+    origin_order_id: order.id,
+    origin_order_number: order.order_number,
+    chain_status: 'pending_forward' as const,
+    chain_path: [me],
+    customer: order.customer ?? {},
+    customer_name: order.customer_name ?? ((order.customer?.name as string | undefined) ?? null),
+    shipping_address: order.shipping_address ?? null,
+    items: quote.items.map((q) => ({ sku: q.sku, name: q.name, quantity: q.quantity, unit_cost: q.unit_cost, cost: q.cost })),
+    origin_total: order.total,
+    your_cost: quote.total_cost,
+    sell_total: order.total,
+    cod_amount: cod ? order.total : '0.00',
+    payment_method: cod ? 'cod' : 'prepaid',
+    payment_status: cod ? 'pending' : order.payment_status,
+    created_at: at,
+    updated_at: at,
+  };
+  try {
+    const row = await ctx.host.db.transaction(async (tx) => {
+      const made = await tx.create<ChainOrderRow>('ChainOrder', values);
+      await tx.create('TimelineEntry', { chain_order_id: made.id, status: 'pending_forward', note: 'created from order ' + order.order_number, tenant_id: ctx.tenantId, created_at: at });
+      return made;
+    });
+    await ctx.host.emit('chain_order.created', envelope(ctx, 'chain_order.created', { chain_order_id: row.id, origin_order_number: row.origin_order_number }));
+    return { row, created: true };
+  } catch (err) {
+    // The same order created twice at once (a redelivered order.created): the unique chain_ref keeps one.
+    const again = await ctx.host.db.findOne<ChainOrderRow>('ChainOrder', { where: { chain_ref: chainRef } });
+    if (again) return { row: again, created: false };
+    throw err;
+  }
+}
+
+/** What the parent receives from a forwarding child. */
+export interface Forwarded {
+  chain_ref: string;
+  origin_tenant_id: string;
+  origin_order_number: string;
+  chain_path: PathEntry[];
+  customer: Record<string, unknown>;
+  customer_name: string | null;
+  shipping_address: unknown;
+  items: Array<{ sku: string; quantity: number }>;
+  origin_total: string;
+  cod_amount: string;
+  payment_method: string;
+  payment_status: string;
+}
+
+export async function forward(ctx: HandlerContext, id: string): Promise<ChainOrderRow> {
+  const row = await find(ctx, id);
+  if (row.chain_status !== 'pending_forward') throw invalidStatus('forwarded', row.chain_status, ['pending_forward']);
+  const { tenant: parent } = await related(ctx.host).parent();
+  if (!parent) throw noParent();
+  const moved = await transition(ctx, row, 'forwarded', ['pending_forward'], 'forwarded', { parent_tenant_id: parent.id }, `forwarded to ${parent.name}`);
+  const payload: Forwarded = {
+    chain_ref: row.chain_ref,
+    origin_tenant_id: row.origin_tenant_id,
+    origin_order_number: row.origin_order_number,
+    chain_path: row.chain_path,
+    customer: row.customer,
+    customer_name: row.customer_name,
+    shipping_address: row.shipping_address,
+    items: row.items.map((i) => ({ sku: i.sku, quantity: i.quantity })),
+    origin_total: row.origin_total,
+    cod_amount: row.cod_amount,
+    payment_method: row.payment_method,
+    payment_status: row.payment_status,
+  };
+  try {
+    await related(ctx.host).call(parent.id, 'reseller_orders.receive', payload);
+  } catch (err) {
+    // The parent did not take it: the order is back where it was, to forward again or cancel.
+    await ctx.host.db.update<ChainOrderRow>('ChainOrder', { chain_status: 'pending_forward', parent_tenant_id: null, updated_at: isoNow(ctx) }, { where: { id: row.id, chain_status: 'forwarded' } });
+    throw err;
+  }
+  return moved;
+}
+
+/** In the parent: its own copy of a forwarded order, priced from its own catalog. */
+export async function receive(ctx: HandlerContext, child: string, input: Forwarded): Promise<{ id: string }> {
+  const existing = await ctx.host.db.findOne<ChainOrderRow>('ChainOrder', { where: { chain_ref: input.chain_ref } });
+  if (existing) return { id: existing.id };
+  const quote = await call(ctx)('reseller_catalog.quote', { items: input.items, sub_reseller_id: child });
+  const at = isoNow(ctx);
+  const me = await self(ctx);
+  const row = await ctx.host.db.transaction(async (tx) => {
+    const made = await tx.create<ChainOrderRow>('ChainOrder', {
+      chain_ref: input.chain_ref,
+      origin_tenant_id: input.origin_tenant_id,
+      origin_order_id: null,
+      origin_order_number: input.origin_order_number,
+      chain_status: 'pending_forward',
+      chain_path: [...input.chain_path, me],
+      child_tenant_id: child,
+      customer: input.customer,
+      customer_name: input.customer_name,
+      shipping_address: input.shipping_address,
+      items: quote.items.map((q) => ({ sku: q.sku, name: q.name, quantity: q.quantity, unit_cost: q.unit_cost, cost: q.cost })),
+      origin_total: input.origin_total,
+      your_cost: quote.total_cost,
+      sell_total: quote.sub_reseller_total ?? quote.total_cost,
+      cod_amount: input.cod_amount,
+      payment_method: input.payment_method,
+      payment_status: input.payment_status,
+      created_at: at,
+      updated_at: at,
+    });
+    await tx.create('TimelineEntry', { chain_order_id: made.id, status: 'pending_forward', note: `received from sub-reseller ${child}`, tenant_id: ctx.tenantId, created_at: at });
+    return made;
+  });
+  await ctx.host.emit('chain_order.created', envelope(ctx, 'chain_order.created', { chain_order_id: row.id, origin_order_number: row.origin_order_number }));
+  return { id: row.id };
+}
+
+export async function accept(ctx: HandlerContext, id: string): Promise<ChainOrderRow> {
+  const row = await find(ctx, id);
+  if (row.chain_status !== 'pending_forward') throw invalidStatus('accepted', row.chain_status, ['pending_forward']);
+  const { tenant: parent } = await related(ctx.host).parent();
+  if (parent) throw notTop();
+  // Stock first (all or nothing, never below zero); the same reference reserves once.
+  await call(ctx)('reseller_catalog.reserve_stock', { reference: row.chain_ref, items: row.items.map((i) => ({ sku: i.sku, quantity: i.quantity })) });
+  try {
+    const moved = await transition(ctx, row, 'accepted', ['pending_forward'], 'accepted', { is_fulfiller: true }, 'accepted; stock reserved');
+    await pushDown(ctx, moved, 'accepted', {});
+    return moved;
+  } catch (err) {
+    await call(ctx)('reseller_catalog.release_stock', { reference: row.chain_ref }).catch(() => undefined);
+    throw err;
+  }
+}
+
+export async function ship(ctx: HandlerContext, id: string, carrier: string, trackingNumber: string): Promise<ChainOrderRow> {
+  const row = await find(ctx, id);
+  if (!row.is_fulfiller) throw invalidStatus('shipped', row.chain_status, ['accepted', 'processing']);
+  const shipping = { carrier, tracking_number: trackingNumber, shipped_at: isoNow(ctx) };
+  const moved = await transition(ctx, row, 'shipped', ['accepted', 'processing'], 'shipped', shipping, `shipped with ${carrier} (${trackingNumber})`);
+  await pushDown(ctx, moved, 'shipped', shipping);
+  return moved;
+}
+
+export async function deliver(ctx: HandlerContext, id: string): Promise<ChainOrderRow> {
+  const row = await find(ctx, id);
+  if (!row.is_fulfiller) throw invalidStatus('delivered', row.chain_status, ['shipped']);
+  if (row.chain_status !== 'shipped') throw invalidStatus('delivered', row.chain_status, ['shipped']);
+  const at = isoNow(ctx);
+  // Settlement first (idempotent per chain order), so a copy is never delivered without its money recorded.
+  await settle(ctx, row);
+  const moved = await transition(ctx, row, 'delivered', ['shipped'], 'delivered', { delivered_at: at, payment_status: 'paid' }, 'delivered to the customer');
+  await pushDown(ctx, moved, 'delivered', { delivered_at: at });
+  return moved;
+}
+
+export async function cancel(ctx: HandlerContext, id: string, reason: string): Promise<ChainOrderRow> {
+  const row = await find(ctx, id);
+  const from: ChainStatus[] = row.is_fulfiller ? ['accepted', 'processing'] : ['pending_forward'];
+  const moved = await transition(ctx, row, 'cancelled', from, 'cancelled', { cancel_reason: reason }, reason);
+  if (row.is_fulfiller) await call(ctx)('reseller_catalog.release_stock', { reference: row.chain_ref });
+  await pushDown(ctx, moved, 'cancelled', { cancel_reason: reason });
+  return moved;
+}
+
+/** The states a copy below may be in before each state that travels down. */
+const BEFORE: Record<string, ChainStatus[]> = {
+  accepted: ['forwarded'],
+  shipped: ['forwarded', 'accepted', 'processing'],
+  delivered: ['shipped'],
+  cancelled: ['forwarded', 'accepted', 'processing'],
+};
+
+export type Push = { tenant: string; chain_ref: string; status: ChainStatus; values: Record<string, unknown> };
+
+/**
+ * Hands a state to every level below on the order's path, nearest first. A tenant may call any
+ * tenant below it, so each level is one call from here rather than a call nested per level: the
+ * depth stays the same for a chain of 10. A level that cannot be reached now (suspended, or failing)
+ * gets it from a retried job (`push`); its copy then catches up, states in order (sync refuses a
+ * state whose predecessor has not arrived, and the job tries again).
+ */
+async function pushDown(ctx: HandlerContext, row: ChainOrderRow, status: ChainStatus, values: Record<string, unknown>) {
+  const below = row.chain_path.map((p) => p.tenant_id).filter((t) => t !== ctx.tenantId).reverse();
+  for (const tenant of below) {
+    const push: Push = { tenant, chain_ref: row.chain_ref, status, values };
+    try {
+      await sendPush(ctx, push);
+    } catch (err) {
+      ctx.host.log.warn('state push deferred to a job', { tenant, status, code: codeOf(err) });
+      await jobs<{ push: Push }>(ctx.host).enqueue('push', push, { key: `push:${row.chain_ref}:${tenant}:${status}`, delaySeconds: 30 });
+    }
+  }
+}
+
+export const sendPush = (ctx: HandlerContext, p: Push) => related(ctx.host).call(p.tenant, 'reseller_orders.sync', { chain_ref: p.chain_ref, status: p.status, values: p.values });
+
+/**
+ * Below the level that moved the order: its state change applied to this copy. The host lets only
+ * a related tenant call; the child below this one is refused, so only a tenant above (on the path
+ * the order was forwarded along) reports progress.
+ */
+export async function sync(ctx: HandlerContext, from: string, chainRef: string, status: ChainStatus, values: Record<string, unknown>): Promise<{ applied: boolean }> {
+  const row = await ctx.host.db.findOne<ChainOrderRow>('ChainOrder', { where: { chain_ref: chainRef } });
+  if (!row) throw notFound(chainRef);
+  if (!row.parent_tenant_id || from === row.child_tenant_id) throw new ChainError('FORBIDDEN', 'Only a tenant above this one, to which the order was forwarded, reports its progress.', { status: 403 });
+  if (row.chain_status === status) return { applied: false }; // a repeated report
+  const allowed: Partial<ChainOrderRow> = {};
+  for (const key of ['carrier', 'tracking_number', 'shipped_at', 'delivered_at', 'cancel_reason'] as const) if (typeof values[key] === 'string') allowed[key] = values[key] as string;
+  if (status === 'delivered') {
+    allowed.payment_status = 'paid';
+    if (!BEFORE.delivered.includes(row.chain_status)) throw invalidStatus(status, row.chain_status, BEFORE.delivered);
+    await settle(ctx, row);
+  }
+  await transition(ctx, row, status, BEFORE[status] ?? [], status, allowed, `${status} (reported by the tenant above)`);
+  return { applied: true };
+}
+
+/** Spec 3: delivery triggers COD settlement; each level records its side with its own finance module. */
+async function settle(ctx: HandlerContext, row: ChainOrderRow) {
+  const isOrigin = row.origin_tenant_id === ctx.tenantId;
+  await call(ctx)('reseller_finance.record_delivery', {
+    chain_ref: row.chain_ref,
+    chain_order_id: row.id,
+    origin_order_number: row.origin_order_number,
+    collector_tenant_id: row.origin_tenant_id,
+    // The origin, seller of record, took the customer's money: the carrier's COD or its own gateway's payment.
+    collected: isOrigin ? { amount: row.origin_total, method: row.payment_method === 'cod' ? 'cod' : 'prepaid' } : null,
+    pay: row.parent_tenant_id ? { tenant_id: row.parent_tenant_id, amount: row.your_cost } : null,
+    receive: row.child_tenant_id ? { tenant_id: row.child_tenant_id, amount: row.sell_total } : null,
+  });
+}

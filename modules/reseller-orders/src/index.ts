@@ -1,0 +1,300 @@
+/**
+ * reseller-orders (spec 3, Chain order; Endpoints: Chain orders): orders that travel up the
+ * reseller chain to the level-0 tenant that holds the stock, and whose progress travels back down.
+ * Declared here beside the handlers; `mandi module build` writes module.json. Flows: chain.ts;
+ * decisions the spec leaves open: README.md.
+ */
+import { defineModule, operation, Type, type HandlerContext } from '../../../sdk';
+import { accept, cancel, createFromOrder, deliver, forward, receive, sendPush, ship, STATUSES, sync, type ChainOrderRow, type ChainStatus, type Forwarded, type Push } from './chain';
+import { codeOf, notFound, onlyRelated } from './errors';
+import { data } from './models';
+import { present } from './view';
+import Decimal from 'decimal.js';
+
+/** Spec 3, Errors and Limits: {error, code, details}; per user, reads 100 and writes 30 a minute. */
+const LIMITS = { GET: '100/60', POST: '30/60' } as const;
+const Uuid = Type.String({ format: 'uuid' });
+const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD (UTC)' });
+const Loose = Type.Object({}, { additionalProperties: true });
+const Pagination = Type.Object({ current_page: Type.Integer(), last_page: Type.Integer(), per_page: Type.Integer(), total: Type.Integer() });
+const OrderOut = Type.Object({ order: Loose });
+const ListIn = Type.Object(
+  {
+    status: Type.Optional(Type.StringEnum(STATUSES)),
+    from_date: Type.Optional(Day),
+    to_date: Type.Optional(Day),
+    search: Type.Optional(Type.String({ maxLength: 100 })),
+    per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  },
+  { additionalProperties: false },
+);
+const ListOut = Type.Object({ orders: Type.Array(Loose), pagination: Pagination });
+const internal = { graphql_expose: false, ai_tool: false } as const;
+
+type ListInput = { status?: ChainStatus; from_date?: string; to_date?: string; search?: string; per_page?: number; page?: number };
+
+/** Spec 3: search by order number or customer; from_date/to_date whole UTC days. */
+async function list(ctx: HandlerContext, input: ListInput, scope: Record<string, unknown>) {
+  const where: Record<string, unknown> = { ...scope };
+  if (input.status) where.chain_status = input.status;
+  const range: Record<string, string> = {};
+  if (input.from_date) range.$gte = `${input.from_date}T00:00:00.000Z`;
+  if (input.to_date) range.$lte = `${input.to_date}T23:59:59.999Z`;
+  if (Object.keys(range).length) where.created_at = range;
+  if (input.search) {
+    const like = `%${input.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    where.$or = [{ origin_order_number: { $iLike: like } }, { customer_name: { $iLike: like } }];
+  }
+  const perPage = input.per_page ?? 20;
+  const pageNo = input.page ?? 1;
+  const [rows, count] = await Promise.all([
+    ctx.host.db.find<ChainOrderRow>('ChainOrder', { where: where as never, order: [['created_at', 'DESC'], ['id', 'DESC']], limit: perPage, offset: (pageNo - 1) * perPage }),
+    ctx.host.db.count('ChainOrder', { where: where as never }),
+  ]);
+  return { orders: rows.map(present), pagination: { current_page: pageNo, last_page: Math.max(1, Math.ceil(count / perPage)), per_page: perPage, total: count } };
+}
+
+const route = (method: 'GET' | 'POST', path: string, permission: string, extra: Record<string, unknown> = {}) => ({ method, path, permission, error_shape: 'reseller' as const, rate_limit: LIMITS[method], ...extra });
+
+export default defineModule({
+  name: 'reseller_orders',
+  version: '1.0.0',
+  description: 'Reseller network chain orders: forwarded up the chain to the stock holder, accepted, shipped and delivered, with COD settlement at every level.',
+  compatibility: { platform: '^2.0.0' },
+  dependencies: { orders: '^1.0.0', reseller_catalog: '^1.0.0', reseller_finance: '^1.0.0' },
+  main: 'dist/index.js',
+  consumes: ['orders.get', 'reseller_catalog.quote', 'reseller_catalog.reserve_stock', 'reseller_catalog.release_stock', 'reseller_finance.record_delivery'],
+  permissions: [
+    { name: 'reseller_orders.view', description: "See the tenant's chain orders, their timelines and stats." },
+    { name: 'reseller_orders.manage', description: 'Create, forward, accept and cancel chain orders.' },
+    { name: 'reseller_orders.fulfil', description: 'Ship and deliver the chain orders the tenant fulfils.' },
+  ],
+  mobile: {
+    screens: [
+      { id: 'reseller_orders.list', title: 'Chain orders', icon: 'git-branch', layout: 'scroll', route: '/chain-orders', version: 1 },
+      { id: 'reseller_orders.detail', title: 'Chain order', icon: 'truck', layout: 'scroll', route: '/chain-orders/:id', version: 1 },
+    ],
+    screenProviders: {
+      'reseller_orders.list': { file: 'screens/reseller_orders.list.json' },
+      'reseller_orders.detail': { file: 'screens/reseller_orders.detail.json' },
+    },
+  },
+  data,
+  events: {
+    namespace: 'chain_order',
+    publishes: ['chain_order.created', 'chain_order.status_changed', 'chain_order.delivered'],
+    subscribes: {
+      // Spec 3: a chain order is made on order.created when every item is a catalog product; other orders are not ours.
+      async 'order.created'(payload: { order_id?: string; id?: string; data?: { order_id?: string; id?: string } }, ctx) {
+        const orderId = payload?.order_id ?? payload?.id ?? payload?.data?.order_id ?? payload?.data?.id;
+        if (typeof orderId !== 'string') return;
+        try {
+          await createFromOrder(ctx, orderId);
+        } catch (err) {
+          if (codeOf(err) !== 'NOT_CATALOG_ORDER') throw err;
+        }
+      },
+    },
+  },
+  jobs: { push: { operation: 'reseller_orders.push', attempts: 10, backoff: { type: 'exponential', delay_seconds: 30 }, timeout_seconds: 30 } },
+  limits: { timeout_ms: 30000 },
+  operations: {
+    list: operation({
+      description: "The tenant's chain orders, newest first; filter by status, from_date, to_date, and search by order number or customer.",
+      permission: 'reseller_orders.view',
+      input: ListIn,
+      output: ListOut,
+      http: route('GET', '/chain-orders', 'reseller_orders.view'),
+      handler: (input, ctx) => list(ctx, input, {}),
+    }),
+    incoming: operation({
+      description: 'Orders from sub-resellers awaiting action (to forward or accept).',
+      permission: 'reseller_orders.view',
+      ...internal,
+      input: ListIn,
+      output: ListOut,
+      http: route('GET', '/chain-orders/incoming', 'reseller_orders.view'),
+      handler: (input, ctx) => list(ctx, input, { child_tenant_id: { $ne: null }, chain_status: 'pending_forward' }),
+    }),
+    forwarded: operation({
+      description: 'Orders this tenant forwarded up the chain.',
+      permission: 'reseller_orders.view',
+      ...internal,
+      input: ListIn,
+      output: ListOut,
+      http: route('GET', '/chain-orders/forwarded', 'reseller_orders.view'),
+      handler: (input, ctx) => list(ctx, input, { parent_tenant_id: { $ne: null } }),
+    }),
+    fulfillment: operation({
+      description: 'Orders this tenant fulfils (accepted at the top), to ship and deliver.',
+      permission: 'reseller_orders.view',
+      ...internal,
+      input: ListIn,
+      output: ListOut,
+      http: route('GET', '/chain-orders/fulfillment', 'reseller_orders.view'),
+      handler: (input, ctx) => list(ctx, input, { is_fulfiller: true, ...(input.status ? {} : { chain_status: { $in: ['accepted', 'processing', 'shipped'] } }) }),
+    }),
+    get_stats: operation({
+      description: 'Counts of chain orders per status and their total value (the customer totals of orders not cancelled).',
+      permission: 'reseller_orders.view',
+      input: Type.Object({ from_date: Type.Optional(Day), to_date: Type.Optional(Day) }, { additionalProperties: false }),
+      output: Type.Object({ stats: Type.Record(Type.String(), Type.Union([Type.Integer(), Type.String()])) }),
+      http: route('GET', '/chain-orders/stats', 'reseller_orders.view'),
+      async handler(input, ctx) {
+        const range: Record<string, string> = {};
+        if (input.from_date) range.$gte = `${input.from_date}T00:00:00.000Z`;
+        if (input.to_date) range.$lte = `${input.to_date}T23:59:59.999Z`;
+        const base = Object.keys(range).length ? { created_at: range } : {};
+        const stats: Record<string, number | string> = {};
+        for (const s of ['pending_forward', 'forwarded', 'accepted', 'processing', 'shipped', 'delivered'] as const) {
+          stats[s] = await ctx.host.db.count('ChainOrder', { where: { ...base, chain_status: s } as never });
+        }
+        let value = new Decimal(0);
+        for (let offset = 0; ; offset += 1000) {
+          const rows = await ctx.host.db.find<ChainOrderRow>('ChainOrder', { where: { ...base, chain_status: { $ne: 'cancelled' } } as never, attributes: ['origin_total'], limit: 1000, offset });
+          for (const r of rows) value = value.plus(r.origin_total);
+          if (rows.length < 1000) break;
+        }
+        stats.total_value = value.toFixed(2);
+        return { stats };
+      },
+    }),
+    get: operation({
+      description: "One chain order as this tenant sees it: status, chain path, items, pricing (origin total, your cost, your margin, COD amount), shipping, payment.",
+      permission: 'reseller_orders.view',
+      input: Type.Object({ id: Uuid }, { additionalProperties: false }),
+      output: OrderOut,
+      http: route('GET', '/chain-orders/:id', 'reseller_orders.view'),
+      async handler(input, ctx) {
+        const row = await ctx.host.db.findOne<ChainOrderRow>('ChainOrder', { where: { id: input.id } });
+        if (!row) throw notFound(input.id);
+        return { order: present(row) };
+      },
+    }),
+    get_timeline: operation({
+      description: "A chain order's timeline at this tenant: each status it took, when, and why.",
+      permission: 'reseller_orders.view',
+      input: Type.Object({ id: Uuid }, { additionalProperties: false }),
+      output: Type.Object({ timeline: Type.Array(Loose) }),
+      http: route('GET', '/chain-orders/:id/timeline', 'reseller_orders.view'),
+      async handler(input, ctx) {
+        if (!(await ctx.host.db.findOne('ChainOrder', { where: { id: input.id }, attributes: ['id'] }))) throw notFound(input.id);
+        const timeline = await ctx.host.db.find<{ id: string; chain_order_id: string; status: string; note: string | null; tenant_id: string; created_at: string }>('TimelineEntry', { where: { chain_order_id: input.id }, order: [['created_at', 'ASC'], ['id', 'ASC']], attributes: ['status', 'note', 'tenant_id', 'created_at'] });
+        return { timeline };
+      },
+    }),
+    create: operation({
+      description: 'Makes a chain order from an orders-module order whose items all carry master-product SKUs (status pending_forward).',
+      permission: 'reseller_orders.manage',
+      ...internal,
+      input: Type.Object({ order_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
+      output: Type.Object({ message: Type.String(), order: Loose }),
+      http: route('POST', '/chain-orders', 'reseller_orders.manage'),
+      async handler(input, ctx) {
+        const { row, created } = await createFromOrder(ctx, input.order_id);
+        return { message: created ? 'Chain order created.' : 'The chain order of this order already exists.', order: present(row) };
+      },
+    }),
+    forward: operation({
+      description: 'Forwards a pending chain order to the parent tenant.',
+      permission: 'reseller_orders.manage',
+      ...internal,
+      input: Type.Object({ id: Uuid }, { additionalProperties: false }),
+      output: Type.Object({ message: Type.String(), order: Loose }),
+      http: route('POST', '/chain-orders/:id/forward', 'reseller_orders.manage', { success_status: 200 }),
+      async handler(input, ctx) {
+        return { message: 'Chain order forwarded.', order: present(await forward(ctx, input.id)) };
+      },
+    }),
+    accept: operation({
+      description: 'Accepts an incoming chain order at the top of the chain, reserving its stock.',
+      permission: 'reseller_orders.manage',
+      ...internal,
+      input: Type.Object({ id: Uuid }, { additionalProperties: false }),
+      output: Type.Object({ message: Type.String(), order: Loose }),
+      http: route('POST', '/chain-orders/:id/accept', 'reseller_orders.manage', { success_status: 200 }),
+      async handler(input, ctx) {
+        return { message: 'Chain order accepted.', order: present(await accept(ctx, input.id)) };
+      },
+    }),
+    ship: operation({
+      description: 'Ships an accepted chain order with its carrier and tracking number; every level then sees it shipped.',
+      permission: 'reseller_orders.fulfil',
+      ...internal,
+      input: Type.Object({ id: Uuid, tracking_number: Type.String({ minLength: 1, maxLength: 100 }), carrier: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
+      output: Type.Object({ message: Type.String(), order: Loose }),
+      http: route('POST', '/chain-orders/:id/ship', 'reseller_orders.fulfil', { success_status: 200 }),
+      async handler(input, ctx) {
+        return { message: 'Chain order shipped.', order: present(await ship(ctx, input.id, input.carrier, input.tracking_number)) };
+      },
+    }),
+    deliver: operation({
+      description: 'Marks a shipped chain order delivered; triggers COD settlement at every level.',
+      permission: 'reseller_orders.fulfil',
+      ...internal,
+      input: Type.Object({ id: Uuid }, { additionalProperties: false }),
+      output: Type.Object({ message: Type.String(), order: Loose }),
+      http: route('POST', '/chain-orders/:id/deliver', 'reseller_orders.fulfil', { success_status: 200 }),
+      async handler(input, ctx) {
+        return { message: 'Chain order delivered.', order: present(await deliver(ctx, input.id)) };
+      },
+    }),
+    cancel: operation({
+      description: 'Cancels a chain order where it is now (pending_forward), or at the fulfiller before shipping (stock released).',
+      permission: 'reseller_orders.manage',
+      ...internal,
+      input: Type.Object({ id: Uuid, reason: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false }),
+      output: Type.Object({ message: Type.String(), order: Loose }),
+      http: route('POST', '/chain-orders/:id/cancel', 'reseller_orders.manage', { success_status: 200 }),
+      async handler(input, ctx) {
+        return { message: 'Chain order cancelled.', order: present(await cancel(ctx, input.id, input.reason)) };
+      },
+    }),
+    receive: operation({
+      description: "Takes an order forwarded by a direct sub-reseller into this tenant's chain orders; called by the child's reseller_orders only.",
+      related: true,
+      ...internal,
+      input: Type.Object(
+        {
+          chain_ref: Type.String({ minLength: 1, maxLength: 100 }),
+          origin_tenant_id: Type.String({ minLength: 1, maxLength: 63 }),
+          origin_order_number: Type.String({ minLength: 1, maxLength: 100 }),
+          chain_path: Type.Array(Loose, { maxItems: 11 }),
+          customer: Loose,
+          customer_name: Type.Nullable(Type.String()),
+          shipping_address: Type.Unknown(),
+          items: Type.Array(Type.Object({ sku: Type.String(), quantity: Type.Integer({ minimum: 1 }) }), { minItems: 1, maxItems: 200 }),
+          origin_total: Type.String(),
+          cod_amount: Type.String(),
+          payment_method: Type.String(),
+          payment_status: Type.String(),
+        },
+        { additionalProperties: false },
+      ),
+      output: Type.Object({ id: Type.String() }),
+      async handler(input, ctx) {
+        if (!ctx.relatedFrom) throw onlyRelated('reseller_orders.receive');
+        return receive(ctx, ctx.relatedFrom, input as Forwarded);
+      },
+    }),
+    push: operation({
+      description: 'Job: hands a state to a level below that could not be reached when it changed.',
+      ...internal,
+      input: Type.Object({ job: Type.String(), data: Loose, attempt: Type.Integer(), id: Type.String() }, { additionalProperties: true }),
+      output: Type.Object({ applied: Type.Boolean() }),
+      handler: async (input, ctx) => sendPush(ctx, input.data as Push) as Promise<{ applied: boolean }>,
+    }),
+    sync: operation({
+      description: "Applies the parent's progress on a forwarded order (accepted, shipped, delivered, cancelled) to this tenant's copy; called by the parent's reseller_orders only.",
+      related: true,
+      ...internal,
+      input: Type.Object({ chain_ref: Type.String({ minLength: 1, maxLength: 100 }), status: Type.StringEnum(['accepted', 'shipped', 'delivered', 'cancelled']), values: Loose }, { additionalProperties: false }),
+      output: Type.Object({ applied: Type.Boolean() }),
+      async handler(input, ctx) {
+        if (!ctx.relatedFrom) throw onlyRelated('reseller_orders.sync');
+        return sync(ctx, ctx.relatedFrom, input.chain_ref, input.status, input.values);
+      },
+    }),
+  },
+});

@@ -1,0 +1,61 @@
+/**
+ * The reseller-orders tables (spec 3, Chain order). Every tenant an order passes through keeps its
+ * own copy, with what it may see: its own cost, its price to the level below, the path so far.
+ */
+import type { Column, Data } from '../../../sdk';
+
+const NOW = { $fn: 'now' } as const;
+const col = (type: Column['type'], options: Omit<Column, 'type'> = {}): Column => ({ type, ...options });
+const money = () => col('decimal', { precision: 14, scale: 2, nullable: false, default: '0' });
+
+export const data: Data = {
+  models: {
+    ChainOrder: {
+      table: 'chain_orders',
+      columns: {
+        id: col('uuid', { primaryKey: true, default: { $fn: 'uuid' } }),
+        /** Names the order across the copies of all levels: "<origin tenant>:<origin order id>". */
+        chain_ref: col('string', { length: 100, nullable: false, unique: true }),
+        origin_tenant_id: col('string', { length: 63, nullable: false }),
+        origin_order_id: col('string', { length: 100 }),
+        origin_order_number: col('string', { length: 100, nullable: false }),
+        chain_status: col('string', { length: 20, nullable: false, default: 'pending_forward' }),
+        chain_path: col('json', { nullable: false, default: [] }),
+        child_tenant_id: col('string', { length: 63 }),
+        parent_tenant_id: col('string', { length: 63 }),
+        is_fulfiller: col('boolean', { nullable: false, default: false }),
+        customer: col('json', { nullable: false, default: {} }),
+        customer_name: col('string', { length: 255 }),
+        shipping_address: col('json'),
+        items: col('json', { nullable: false, default: [] }),
+        origin_total: money(),
+        your_cost: money(),
+        /** What this level charges the level below (its child's cost); the customer's total at the origin. */
+        sell_total: money(),
+        cod_amount: money(),
+        payment_method: col('string', { length: 20, nullable: false, default: 'cod' }),
+        payment_status: col('string', { length: 20, nullable: false, default: 'pending' }),
+        carrier: col('string', { length: 100 }),
+        tracking_number: col('string', { length: 100 }),
+        shipped_at: col('datetime'),
+        delivered_at: col('datetime'),
+        cancel_reason: col('string', { length: 500 }),
+        created_at: col('datetime', { nullable: false, default: NOW }),
+        updated_at: col('datetime', { nullable: false, default: NOW }),
+      },
+      indexes: [{ fields: ['chain_status', 'created_at'] }, { fields: ['origin_order_number'] }, { fields: ['created_at'] }],
+    },
+    TimelineEntry: {
+      table: 'chain_order_timeline',
+      columns: {
+        id: col('uuid', { primaryKey: true, default: { $fn: 'uuid' } }),
+        chain_order_id: col('uuid', { nullable: false }),
+        status: col('string', { length: 20, nullable: false }),
+        note: col('string', { length: 500 }),
+        tenant_id: col('string', { length: 63, nullable: false }),
+        created_at: col('datetime', { nullable: false, default: NOW }),
+      },
+      indexes: [{ fields: ['chain_order_id', 'created_at'] }],
+    },
+  },
+};
