@@ -32,6 +32,7 @@ import { PLATFORM_VERSION } from '../../sdk/manifest';
 import { registerNotificationRoutes } from '../notifications';
 import { registerClientReleaseRoutes } from '../client-releases';
 import { platformPart, type PlatformParts } from '../parts/platform-parts';
+import { consoleRoutes } from '../console/console-routes';
 
 export const httpPart = platformPart({
   id: 'http',
@@ -62,6 +63,7 @@ async function listen(d: HttpDeps): Promise<Listening> {
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,
     publicRoutes: publicModuleRoutes({ central, tenants, modules: kernel.modules, bus: kernel.bus, rateLimiter: drivers.rateLimiter, missRateLimit: config.publicMissRateLimit, logger, streams }),
+    webConsole: consoleRoutes({ rootDomain: config.rootDomain, env: config.env }),
     mountApi: (api) => {
       registerHealthRoutes(api, { central, redisHealth: async () => (await drivers.health()).redis, embeddedDb: dbServer.embedded, version: PLATFORM_VERSION });
       api.use(
