@@ -1,14 +1,21 @@
-/** One pino logger for the process; parts take children with a `part` binding. */
+/**
+ * One pino logger for the process; parts take children with a `part` binding. JSON lines by default
+ * (for log shippers); `pretty` (development on a terminal, core/main.ts) writes readable coloured
+ * lines through pino-pretty instead, in-process, so a crash never loses the last lines to a worker.
+ */
 import pino, { type Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 export type { Logger };
 
-export function createLogger(level: string): Logger {
-  return pino({
+export function createLogger(level: string, opts: { pretty?: boolean } = {}): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { app: 'mandi' },
     timestamp: pino.stdTimeFunctions.isoTime,
     // Secrets never reach the log, whoever logs a request or its headers.
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie', '*.password', '*.token'], censor: '[redacted]' },
-  });
+  };
+  if (!opts.pretty) return pino(options);
+  return pino(options, pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,app', singleLine: true, sync: true }));
 }
