@@ -39,8 +39,7 @@ export async function runAction(raw: unknown, row: Row, host: ActionHost): Promi
       const endpoint = String(action.endpoint ?? '');
       try {
         const result = await api<Row>(endpoint, { method: String(action.method ?? 'POST').toUpperCase(), body: action.body ?? (String(action.method ?? 'POST').toUpperCase() === 'GET' ? undefined : {}) });
-        const message = isObject(result) && typeof result.message === 'string' ? result.message : 'Done.';
-        toast('ok', String(action.success_message ?? message), resultLines(result));
+        reportResult(result, action.success_message);
         host.refresh();
       } catch (err) {
         const e = err as ApiError;
@@ -81,6 +80,12 @@ async function copy(text: string): Promise<void> {
   } catch {
     toast('error', 'The browser did not allow copying.');
   }
+}
+
+/** An action's result as a toast: its message (or the action's success_message) and a few of its fields. */
+export function reportResult(result: unknown, successMessage?: unknown): void {
+  const message = isObject(result) && typeof result.message === 'string' ? result.message : 'Done.';
+  toast('ok', typeof successMessage === 'string' ? successMessage : message, resultLines(result));
 }
 
 /** A few readable lines of an action's result (`{data: {...}}`). */

@@ -9,7 +9,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api } from '../api';
 import { toast } from '../dialogs';
-import { runAction, type ActionHost } from './actions';
+import { reportResult, runAction, type ActionHost } from './actions';
 import { fill, isObject, type Row } from './values';
 
 interface InputDef { key: string; label?: string; type?: string; required?: boolean; min?: number; max?: number; min_length?: number; max_length?: number; pattern?: string; options?: Array<{ label: string; value: string }>; placeholder?: string; default?: unknown }
@@ -67,7 +67,7 @@ export function FormSection({ section, row, host }: { section: Row; row: Row; ho
       if (action.type === 'api-call' && !action.confirm) {
         const body = action.body === undefined ? data : fill(action.body, data);
         const res = await api<Row>(fill(String(action.endpoint ?? ''), data), { method: String(action.method ?? 'POST').toUpperCase(), body });
-        toast('ok', typeof res?.message === 'string' ? res.message : 'Saved.');
+        reportResult(res, action.success_message ?? 'Saved.');
         host.refresh();
       } else await runAction(action, data, host);
     } catch (err) {

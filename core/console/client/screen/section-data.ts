@@ -11,7 +11,10 @@ export function fetchSection(screenId: string, sectionId: string, params: Record
 
 /** Data of a section without its own paging; `null` when the section has no data source (404 SECTION_HAS_NO_DATA). */
 export function useSectionData(screenId: string, section: Row, params: Record<string, string>, tick: number): { data: unknown; error?: unknown; loading: boolean } {
-  const inline = section.items ?? section.data;
+  // Data in the definition itself, unless it names a source; a stats row's `items` are its cards,
+  // whose values come from the data by `key` unless every card carries its own `value`.
+  const cards = Array.isArray(section.items) ? (section.items as Row[]) : undefined;
+  const inline = section.data_source ? undefined : section.type === 'stats-row' ? (cards?.every((c) => 'value' in c) ? cards : undefined) : (section.items ?? section.data);
   const [state, setState] = useState<{ data: unknown; error?: unknown; loading: boolean }>({ data: inline ?? null, loading: inline === undefined });
   useEffect(() => {
     if (inline !== undefined) return;
