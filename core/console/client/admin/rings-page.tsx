@@ -72,10 +72,10 @@ export function RingsPage() {
       )}
       <h2>Promote</h2>
       <form class="form inline-form" onSubmit={(e) => { e.preventDefault(); submit(`/rings/${form.ring}/promote`, { module: form.module, version: form.version, ...(form.from ? { from: form.from } : {}) }); }}>
-        <label>Ring <select required value={form.ring} onChange={(e) => setForm({ ...form, ring: (e.target as HTMLSelectElement).value })}><option value="">Choose…</option>{rings.map((r) => <option key={r.name}>{r.name}</option>)}</select></label>
-        <label>Module <input required value={form.module} onInput={(e) => setForm({ ...form, module: (e.target as HTMLInputElement).value })} /></label>
-        <label>Version <input required value={form.version} onInput={(e) => setForm({ ...form, version: (e.target as HTMLInputElement).value })} /></label>
-        <label>From ring <select value={form.from} onChange={(e) => setForm({ ...form, from: (e.target as HTMLSelectElement).value })}><option value="">the registry</option>{rings.map((r) => <option key={r.name}>{r.name}</option>)}</select></label>
+        <div class="form-row"><label for="promote-ring">Ring</label><select id="promote-ring" required value={form.ring} onChange={(e) => setForm({ ...form, ring: (e.target as HTMLSelectElement).value })}><option value="">Choose…</option>{rings.map((r) => <option key={r.name}>{r.name}</option>)}</select></div>
+        <div class="form-row"><label for="promote-module">Module</label><input id="promote-module" required value={form.module} onInput={(e) => setForm({ ...form, module: (e.target as HTMLInputElement).value })} /></div>
+        <div class="form-row"><label for="promote-version">Version</label><input id="promote-version" required value={form.version} onInput={(e) => setForm({ ...form, version: (e.target as HTMLInputElement).value })} /></div>
+        <div class="form-row"><label for="promote-from">From ring</label><select id="promote-from" value={form.from} onChange={(e) => setForm({ ...form, from: (e.target as HTMLSelectElement).value })}><option value="">the registry</option>{rings.map((r) => <option key={r.name}>{r.name}</option>)}</select></div>
         <button type="submit" class="primary">Promote</button>
       </form>
     </div>

@@ -34,17 +34,17 @@ export function matchRoute(pattern: string, path: string): Record<string, string
 }
 
 async function resolve(slug: string, query: Record<string, string>): Promise<Resolved> {
-  const notFound = (e: unknown) => e instanceof ApiError && e.status === 404;
   try {
-    return { kind: 'screen', definition: await api<Definition>(`/mobile/screens/${slug.split('/').map(encodeURIComponent).join('/')}`), params: query };
-  } catch (err) {
-    if (!notFound(err)) return { kind: 'error', error: err };
-  }
-  try {
+    // The registered screens first (ids and routes), so a route path is never asked as an id.
     const { data } = await api<{ data: ScreenEntry[] }>('/mobile/screens');
-    for (const entry of data) {
-      const params = entry.route ? matchRoute(entry.route, slug) : undefined;
-      if (params) return { kind: 'screen', definition: await api<Definition>(`/mobile/screens/${encodeURIComponent(entry.id)}`), params: { ...query, ...params } };
+    const id = slug.split('/').join('.');
+    const direct = data.find((s) => s.id === id);
+    const routed = direct ? undefined : data.map((entry) => ({ entry, params: entry.route ? matchRoute(entry.route, slug) : undefined })).find((m) => m.params);
+    const target = direct ?? routed?.entry;
+    if (target) {
+      // The definition itself is always asked fresh (spec 1: the web client does not cache definitions).
+      const definition = await api<Definition>(direct ? `/mobile/screens/${slug.split('/').map(encodeURIComponent).join('/')}` : `/mobile/screens/${encodeURIComponent(target.id)}`);
+      return { kind: 'screen', definition, params: { ...query, ...(routed?.params ?? {}) } };
     }
     const page = `/api/${slug}`;
     const res = await fetch(page, { method: 'GET', headers: { Accept: 'text/html' } });
