@@ -88,6 +88,7 @@ describe(`spec 1 Server-driven screens and the admin console, in Chromium${'reas
       const rows = page.locator('[data-rows="orders"] > li');
       await until(async () => (await rows.count()) === 20, 'the first page of 20 orders');
       await expect(page.locator('.list-foot').textContent()).resolves.toContain('20 of 25');
+      await page.screenshot({ path: path.join(ARTIFACTS, 'console-orders-list.png') });
       // Field types on real data: a currency, a badge resolved from badge_colors, a relative time.
       const first = await rows.first().textContent();
       expect(first).toMatch(/WEB-\d\d/);
