@@ -26,6 +26,7 @@ export function consolePage(data: { tenant: string; env: string }): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Mandi</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/console/app.css">
 <script type="module" src="/console/app.js"></script>
 </head>

@@ -13,11 +13,10 @@ import { PAGES, type Me } from './pages';
 import { closeSocket } from './realtime';
 import { navigate, onLinkClick, useLocation } from './router';
 import { ScreenPage } from './screen/screen-page';
+import { onScreensChange, screenList, type ScreenEntry } from './screens';
 import { currentSession, onSessionChange, setSession, type Session } from './session';
 import { SignIn } from './sign-in';
 import './styles.css';
-
-interface ScreenEntry { id: string; title: string; icon?: string; route?: string; navigation?: boolean }
 
 function useSession(): Session | null {
   const [session, set] = useState(currentSession());
@@ -44,7 +43,9 @@ function Shell({ session }: { session: Session }) {
   const [menu, setMenu] = useState(false);
   useEffect(() => {
     api<Me>('/auth/me').then(setMe, setError);
-    api<{ data: ScreenEntry[] }>('/mobile/screens').then((r) => setScreens(r.data.filter((s) => s.navigation !== false)), () => undefined);
+    const loadScreens = () => screenList().then((list) => setScreens(list.filter((s) => s.navigation !== false)), () => undefined);
+    loadScreens();
+    return onScreensChange(loadScreens);
   }, [session.token]);
   useEffect(() => setMenu(false), [path]);
   const signOut = async () => {
@@ -71,9 +72,10 @@ function Shell({ session }: { session: Session }) {
   const pages = me ? PAGES.filter((p) => p.visible(me)) : [];
   const page = PAGES.find((p) => path === p.path || path.startsWith(`${p.path}/`));
   let content;
-  if (error) content = <ErrorBox error={error} />;
+  // A screen does not wait for /auth/me (only the admin pages need the caller's permissions).
+  if (path === '/m' || path.startsWith('/m/')) content = <ScreenPage slug={decodeURI(path.slice(3)).replace(/\/+$/, '')} query={Object.fromEntries(query)} />;
+  else if (error) content = <ErrorBox error={error} />;
   else if (!me) content = <p class="muted">Loading…</p>;
-  else if (path === '/m' || path.startsWith('/m/')) content = <ScreenPage slug={decodeURI(path.slice(3)).replace(/\/+$/, '')} query={Object.fromEntries(query)} />;
   else if (page) content = <page.component me={me} sub={path.slice(page.path.length)} />;
   else content = <Home me={me} screens={screens} />;
 

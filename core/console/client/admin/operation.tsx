@@ -1,12 +1,14 @@
 /**
  * Following a lifecycle operation (rings/operations.ts): its `.module.operation` events on the
  * user's socket carry status and progress {done, total, message, percent}; the operation is also
- * read once by id, so a finish that happened before the socket heard of it is not missed.
+ * read once by id, so a finish that happened before the socket heard of it is not missed. A finished
+ * operation drops the screens list the navigation shows (screens.ts).
  */
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { currentSession } from '../session';
 import { socketFor } from '../realtime';
+import { forgetScreens } from '../screens';
 
 export interface Operation {
   id: string;
@@ -36,6 +38,7 @@ export function useOperation(initial: Operation | null, path: (id: string) => st
       setOp(next);
       if (finished(next)) {
         done = true;
+        forgetScreens(); // an install, upgrade, rollback or ring change may add, drop or change screens
         onDone(next);
       }
     };

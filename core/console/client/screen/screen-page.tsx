@@ -11,12 +11,12 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { ErrorBox, Modal } from '../dialogs';
 import { Icon } from '../icons';
+import { screenList } from '../screens';
 import { runAction, type ActionHost } from './actions';
 import { Sections } from './sections';
 import { isObject, type Row } from './values';
 
 interface Definition { id: string; title: string; header?: Row; sections: unknown }
-interface ScreenEntry { id: string; title: string; route?: string; icon?: string; navigation?: boolean }
 
 type Resolved = { kind: 'screen'; definition: Definition; params: Record<string, string> } | { kind: 'page'; url: string } | { kind: 'error'; error: unknown };
 
@@ -36,7 +36,7 @@ export function matchRoute(pattern: string, path: string): Record<string, string
 async function resolve(slug: string, query: Record<string, string>): Promise<Resolved> {
   try {
     // The registered screens first (ids and routes), so a route path is never asked as an id.
-    const { data } = await api<{ data: ScreenEntry[] }>('/mobile/screens');
+    const data = await screenList();
     const id = slug.split('/').join('.');
     const direct = data.find((s) => s.id === id);
     const routed = direct ? undefined : data.map((entry) => ({ entry, params: entry.route ? matchRoute(entry.route, slug) : undefined })).find((m) => m.params);

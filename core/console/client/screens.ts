@@ -1,0 +1,34 @@
+/**
+ * The tenant's registered screens (GET /mobile/screens: ids, titles, icons, routes), asked once per
+ * session and shared by the navigation and the screen renderer, so a screen's first render waits for
+ * one list, not two. Only this list is kept: definitions are always asked fresh (spec 1, Client
+ * behaviour). A module install, upgrade, rollback or uninstall drops it (`forgetScreens`).
+ */
+import { api } from './api';
+import { currentSession } from './session';
+
+export interface ScreenEntry { id: string; title: string; icon?: string; route?: string; navigation?: boolean }
+
+let cached: { token: string; list: Promise<ScreenEntry[]> } | undefined;
+const listeners = new Set<() => void>();
+
+export function screenList(): Promise<ScreenEntry[]> {
+  const token = currentSession()?.token ?? '';
+  if (!cached || cached.token !== token) {
+    const list = api<{ data: ScreenEntry[] }>('/mobile/screens').then((r) => r.data);
+    // A failed list is not kept: the next screen asks again.
+    list.catch(() => cached?.list === list && (cached = undefined));
+    cached = { token, list };
+  }
+  return cached.list;
+}
+
+export function forgetScreens(): void {
+  cached = undefined;
+  for (const l of listeners) l();
+}
+
+export function onScreensChange(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
