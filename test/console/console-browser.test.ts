@@ -215,6 +215,22 @@ describe(`spec 1 Server-driven screens and the admin console, in Chromium${'reas
     expect(problems).toEqual([]);
   }, 120_000);
 
+  browserTest('spec 1 Notifications: the bell counts a notification the moment it is created (.notification.created on the socket)', async () => {
+    const page = await newPage();
+    await shot(page, 'bell', async () => {
+      await page.locator('[data-bell]').waitFor();
+      expect(await page.locator('[data-unread]').count()).toBe(0);
+      // Created after the page loaded: only the socket can bring it.
+      await until(async () => (await page.locator('[data-bell]').getAttribute('aria-label')) === 'Notifications, 0 unread', 'the unread count');
+      await new Promise((r) => setTimeout(r, 500)); // the socket has joined its user channel
+      await tp.platform.kernel.bus.call({ kind: 'core', name: 'test' }, 'notifications.send', { user_id: owner.userId, type: 'test.ping', title: 'Stock is low', icon: 'AlertTriangle' }, { tenantId: owner.tenantId, user: null });
+      await until(async () => (await page.locator('[data-unread]').textContent().catch(() => '')) === '1', 'the bell to count 1');
+      await page.locator('[data-bell]').click();
+      expect(await page.getByRole('region', { name: 'Notifications' }).textContent()).toContain('Stock is low');
+    });
+    expect(problems).toEqual([]);
+  }, 60_000);
+
   browserTest('phone width: the navigation folds behind a menu button and a screen stays usable', async () => {
     const page = await newPage(390, 844);
     await shot(page, 'phone', async () => {
