@@ -244,7 +244,7 @@ describe(`spec 1 Server-driven screens and the admin console, in Chromium${'reas
     });
   }, 60_000);
 
-  browserTest('install a module, then promote and roll back its ring from the console, progress shown live; a refused promotion shows the API\'s reasons', async () => {
+  browserTest('install a module, then promote and roll back its ring from the console, progress shown live; a refused promotion and a broken definition show the API\'s reasons', async () => {
     const page = await newPage();
     const events: string[] = [];
     page.on('websocket', (ws) => ws.on('framereceived', (f) => { if (String(f.payload).includes('.module.operation')) events.push(String(f.payload)); }));
@@ -276,8 +276,18 @@ describe(`spec 1 Server-driven screens and the admin console, in Chromium${'reas
       await page.locator('[data-confirm="ok"]').click();
       await until(async () => (await page.locator('[data-operation]').getAttribute('data-status')) === 'completed' && (await page.locator('[data-operation]').textContent())!.includes('rollback'), 'the ring rollback');
       expect((await tp.api('/modules', { token: owner.token, tenant: 'acme' })).body.installed.find((m: { alias: string }) => m.alias === 'kiosk').version).toBe('1.0.0');
-      // The one refusal asked for: the unknown version.
-      expect(problems).toEqual([`404 POST /api/v1/rings/${ring}/promote`]);
+
+      // A screen whose definition the core refuses (a section without an id): the problems are shown, the console still works.
+      await page.goto(`${tp.url}/m/kiosk/broken`);
+      const alert = page.getByRole('alert').filter({ hasText: 'could not be opened' });
+      await alert.waitFor();
+      expect(await alert.textContent()).toContain('SCREEN_DEFINITION_INVALID');
+      expect(await alert.textContent()).toContain('/sections/1/id must be a non-empty string');
+      await page.getByRole('link', { name: 'Modules' }).click();
+      await page.locator('[data-table="installed"]').waitFor();
+
+      // The refusals asked for: the unknown version, the broken definition.
+      expect(problems).toEqual([`404 POST /api/v1/rings/${ring}/promote`, '502 GET /api/v1/mobile/screens/kiosk/broken']);
     });
   }, 180_000);
 });

@@ -16,11 +16,14 @@ export class ApiError extends Error {
     super(message);
   }
 
-  /** Reasons the API gave (a refused promotion's `details.reasons`, validation messages). */
+  /** Reasons the API gave (a refused promotion's `details.reasons`, a definition's problems, validation messages). */
   get reasons(): string[] {
     const out: string[] = [];
     const reasons = this.details?.reasons;
     if (Array.isArray(reasons)) for (const r of reasons) out.push(typeof r === 'string' ? r : (r as { message?: string }).message ?? JSON.stringify(r));
+    // A module's broken screen definition (502 SCREEN_DEFINITION_INVALID) lists its problems.
+    const problems = this.details?.problems;
+    if (Array.isArray(problems)) for (const p of problems) out.push(String(p));
     if (this.errors) for (const [field, msgs] of Object.entries(this.errors)) for (const m of msgs) out.push(`${field}: ${m}`);
     return out;
   }

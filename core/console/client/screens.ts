@@ -9,18 +9,23 @@ import { currentSession } from './session';
 
 export interface ScreenEntry { id: string; title: string; icon?: string; route?: string; navigation?: boolean }
 
-let cached: { token: string; list: Promise<ScreenEntry[]> } | undefined;
+let cached: { token: string; list: Promise<ScreenEntry[]>; value?: ScreenEntry[] } | undefined;
 const listeners = new Set<() => void>();
 
 export function screenList(): Promise<ScreenEntry[]> {
   const token = currentSession()?.token ?? '';
   if (!cached || cached.token !== token) {
-    const list = api<{ data: ScreenEntry[] }>('/mobile/screens').then((r) => r.data);
+    const entry: NonNullable<typeof cached> = { token, list: api<{ data: ScreenEntry[] }>('/mobile/screens').then((r) => (entry.value = r.data)) };
     // A failed list is not kept: the next screen asks again.
-    list.catch(() => cached?.list === list && (cached = undefined));
-    cached = { token, list };
+    entry.list.catch(() => cached === entry && (cached = undefined));
+    cached = entry;
   }
   return cached.list;
+}
+
+/** The list if it has already arrived this session (no waiting). */
+export function knownScreens(): ScreenEntry[] | undefined {
+  return cached && cached.token === (currentSession()?.token ?? '') ? cached.value : undefined;
 }
 
 export function forgetScreens(): void {

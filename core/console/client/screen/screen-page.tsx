@@ -11,7 +11,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { ErrorBox, Modal } from '../dialogs';
 import { Icon } from '../icons';
-import { screenList } from '../screens';
+import { knownScreens, screenList } from '../screens';
 import { runAction, type ActionHost } from './actions';
 import { Sections } from './sections';
 import { isObject, type Row } from './values';
@@ -33,17 +33,30 @@ export function matchRoute(pattern: string, path: string): Record<string, string
   return params;
 }
 
+const pathForm = (slug: string) => `/mobile/screens/${slug.split('/').map(encodeURIComponent).join('/')}`;
+
 async function resolve(slug: string, query: Record<string, string>): Promise<Resolved> {
   try {
-    // The registered screens first (ids and routes), so a route path is never asked as an id.
-    const data = await screenList();
+    let data = knownScreens();
+    if (!data) {
+      // First screen of the session: as spec 1 says, the path form asked at once (alongside the
+      // screens list, which the navigation needs anyway); only a miss waits for the list's routes.
+      const list = screenList();
+      try {
+        return { kind: 'screen', definition: await api<Definition>(pathForm(slug)), params: query };
+      } catch (err) {
+        if (!(err instanceof ApiError && err.status === 404)) return { kind: 'error', error: err };
+      }
+      data = await list;
+    }
+    // The registered screens (ids and routes), so a route path is never asked as an id.
     const id = slug.split('/').join('.');
     const direct = data.find((s) => s.id === id);
     const routed = direct ? undefined : data.map((entry) => ({ entry, params: entry.route ? matchRoute(entry.route, slug) : undefined })).find((m) => m.params);
     const target = direct ?? routed?.entry;
     if (target) {
       // The definition itself is always asked fresh (spec 1: the web client does not cache definitions).
-      const definition = await api<Definition>(direct ? `/mobile/screens/${slug.split('/').map(encodeURIComponent).join('/')}` : `/mobile/screens/${encodeURIComponent(target.id)}`);
+      const definition = await api<Definition>(direct ? pathForm(slug) : `/mobile/screens/${encodeURIComponent(target.id)}`);
       return { kind: 'screen', definition, params: { ...query, ...(routed?.params ?? {}) } };
     }
     const page = `/api/${slug}`;
