@@ -8,6 +8,7 @@
  */
 import express, { type Router } from 'express';
 import { escapeHtml } from '../escape-html';
+import type { Logger } from '../logger';
 import { tenantKeyOf } from '../tenancy/resolve-tenant';
 import { consoleAssets, CONSOLE_ASSETS_DIR } from './assets';
 
@@ -17,6 +18,7 @@ export const CONSOLE_CSP =
 export interface ConsoleOptions {
   rootDomain: string;
   env: string;
+  logger: Logger;
 }
 
 export function consolePage(data: { tenant: string; env: string }): string {
@@ -39,6 +41,8 @@ export function consolePage(data: { tenant: string; env: string }): string {
 
 export function consoleRoutes(opts: ConsoleOptions): Router {
   const router = express.Router();
+  // Bundled (when stale) as the platform starts, so the first visitor does not wait for esbuild.
+  consoleAssets().catch((err: unknown) => opts.logger.error({ err }, 'The web console could not be bundled'));
   const page: express.RequestHandler = async (req, res) => {
     await consoleAssets();
     // Only a subdomain names the tenant here: a header is no part of a browser's page request.

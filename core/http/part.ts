@@ -65,7 +65,7 @@ async function listen(d: HttpDeps): Promise<Listening> {
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,
     publicRoutes: publicModuleRoutes({ central, tenants, modules: kernel.modules, bus: kernel.bus, rateLimiter: drivers.rateLimiter, missRateLimit: config.publicMissRateLimit, logger, streams }),
-    webConsole: consoleRoutes({ rootDomain: config.rootDomain, env: config.env }),
+    webConsole: consoleRoutes({ rootDomain: config.rootDomain, env: config.env, logger }),
     mountApi: (api) => {
       registerHealthRoutes(api, { central, redisHealth: async () => (await drivers.health()).redis, embeddedDb: dbServer.embedded, version: PLATFORM_VERSION });
       api.use(
