@@ -23,7 +23,8 @@ export function ListSection({ screenId, section, params, host, tick, grid }: Pro
   const filters = ((section.filters as Filter[] | undefined) ?? []).filter((f) => isObject(f) && typeof f.key === 'string');
   const [search, setSearch] = useState('');
   const [query, setQuery] = useState('');
-  const [chosen, setChosen] = useState<Record<string, string>>({});
+  // A filter without an empty option (e.g. sort) starts at its first option, which the server also takes by default.
+  const [chosen, setChosen] = useState<Record<string, string>>(() => Object.fromEntries(filters.filter((f) => f.options?.length && !f.options.some((o) => o.value === '')).map((f) => [f.key, f.options![0].value])));
   const [rows, setRows] = useState<Row[]>(Array.isArray(section.items) ? (section.items as Row[]) : []);
   const [page, setPage] = useState(1);
   const [more, setMore] = useState(false);
@@ -87,7 +88,7 @@ export function ListSection({ screenId, section, params, host, tick, grid }: Pro
             <label key={f.key} class="field-label">
               <span>{f.label ?? f.key}</span>
               <select data-filter={f.key} value={chosen[f.key] ?? ''} onChange={(e) => setChosen({ ...chosen, [f.key]: (e.target as HTMLSelectElement).value })}>
-                {!(f.options ?? []).some((o) => o.value === '') && <option value="">Any</option>}
+                {!f.options?.length && <option value="">Any</option>}
                 {(f.options ?? []).map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
               </select>
             </label>
