@@ -1,10 +1,18 @@
-/** One pino logger for the process; parts take children with a `part` binding. */
+/**
+ * One pino logger for the process; parts take children with a `part` binding. JSON lines by default
+ * (for log shippers); `pretty` (development on a terminal, core/main.ts) writes readable coloured
+ * lines through pino-pretty instead, in-process, so a crash never loses the last lines to a worker.
+ */
 import pino, { type Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 export type { Logger };
 
-/** `destination`: where lines go instead of stdout (tests read them). */
-export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+/**
+ * `pretty`: readable lines instead of JSON; `destination`: where JSON lines go instead of stdout
+ * (tests read them).
+ */
+export function createLogger(level: string, opts: { pretty?: boolean; destination?: pino.DestinationStream } = {}): Logger {
   const options: pino.LoggerOptions = {
     level,
     base: { app: 'mandi' },
@@ -12,5 +20,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     // Secrets never reach the log, whoever logs a request or its headers.
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie', '*.password', '*.token'], censor: '[redacted]' },
   };
-  return destination ? pino(options, destination) : pino(options);
+  if (opts.destination) return pino(options, opts.destination);
+  if (!opts.pretty) return pino(options);
+  return pino(options, pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,app', singleLine: true, sync: true }));
 }

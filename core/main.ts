@@ -5,7 +5,8 @@ import { startPlatform, type Platform } from './platform';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  // Readable lines for a developer watching a terminal; JSON everywhere else (files, pipes, production).
+  const logger = createLogger(config.logLevel, { pretty: config.env === 'development' && process.stdout.isTTY === true });
 
   // eslint-disable-next-line prefer-const -- declared before the signal handlers that read it, assigned once the platform starts
   let platform: Platform | undefined;
@@ -53,10 +54,10 @@ async function main(): Promise<void> {
   if (stopping) return void stop(platform);
   const installed = await platform.central.models.PlatformSetting.findByPk('installed');
   logger.info({ url: platform.url, database: platform.dbServer.embedded ? 'embedded' : 'DATABASE_URL', redis: config.redisUrl ? 'REDIS_URL' : 'in-process' }, 'Mandi is listening');
-  const lines = [`Mandi is listening on ${platform.url}  (health: ${platform.url}/api/v1/health)`];
+  const lines = [`Mandi is listening on ${platform.url}  (health: ${platform.url}/api/v1/health)`, `Web console: ${platform.url}/`];
   if (!installed) {
     lines.push(
-      'Create the first tenant and its owner:',
+      `Create the first tenant and its owner in the console (${platform.url}/), or:`,
       `  curl -X POST ${platform.url}/api/v1/install/owner -H 'Content-Type: application/json' \\`,
       `    -d '{"organization_name":"Acme","organization_slug":"acme","name":"Ada","email":"ada@example.com","password":"change-me-now"}'`,
     );

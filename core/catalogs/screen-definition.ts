@@ -19,7 +19,7 @@ export const SECTION_TYPES = [
 ] as const;
 
 type Obj = Record<string, unknown>;
-export type Section = Obj & { id: string; type: (typeof SECTION_TYPES)[number] };
+export type Section = Obj & { id: string; type: string };
 
 export interface ScreenDefinition {
   id: string;
@@ -52,7 +52,9 @@ function checkSections(list: unknown, at: string, seen: Set<string>, problems: s
     if (typeof s.id !== 'string' || !s.id) problems.push(`${p}/id must be a non-empty string`);
     else if (seen.has(s.id)) problems.push(`${p}/id "${s.id}" is used twice`);
     else seen.add(s.id);
-    if (!SECTION_TYPES.includes(s.type as Section['type'])) problems.push(`${p}/type must be one of ${SECTION_TYPES.join(', ')}`);
+    // A type this core does not list passes: clients show a placeholder for that section alone (the
+    // web console does), so a module using a newer type never blanks a whole screen on older clients.
+    if (typeof s.type !== 'string' || !s.type) problems.push(`${p}/type must be a non-empty string (${SECTION_TYPES.join(', ')})`);
     if (s.data_source !== undefined && !(isObject(s.data_source) && typeof s.data_source.operation === 'string')) problems.push(`${p}/data_source must be {operation, params?}`);
     if (s.type === 'tabs' && Array.isArray(s.tabs)) s.tabs.forEach((tab, j) => checkSections(isObject(tab) ? tab.sections : undefined, `${p}/tabs/${j}/sections`, seen, problems));
   });

@@ -1,8 +1,8 @@
 /**
  * The express application: request id and logging, CORS, body parsing with limits, tenant context,
  * the /api/v1 router that features register into (and the one public link outside it), modules'
- * public routes under /api/<prefix> (spec 2: /api/widget/..., /api/webhooks/workflows/...), and JSON
- * for every error and unknown route.
+ * public routes under /api/<prefix> (spec 2: /api/widget/..., /api/webhooks/workflows/...), the web
+ * console at / (core/console), and JSON for every error and unknown route.
  */
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import { requestLog } from './request-log';
@@ -22,6 +22,8 @@ export interface AppOptions {
   mountApi: (api: Router) => void;
   /** Modules' public routes, mounted at /api for every path outside /api/v1 (core/modules/public-routes.ts). */
   publicRoutes?: RequestHandler;
+  /** The web console's page and assets, outside /api (core/console/console-routes.ts). */
+  webConsole?: RequestHandler;
 }
 
 /** Paths under /api/ outside /api/v1 (any case, as express routes): modules' public routes, which answer CORS per route. */
@@ -52,6 +54,7 @@ export function buildApp(opts: AppOptions): Express {
   const publicRoutes = opts.publicRoutes;
   if (publicRoutes) app.use('/api', (req, res, next) => (modulePublicPath(req.baseUrl + req.path) ? publicRoutes(req, res, next) : next()));
   app.use('/api/v1', api);
+  if (opts.webConsole) app.use(opts.webConsole);
   app.use(notFoundHandler(api, '/api/v1'));
   app.use(errorHandler(opts.logger, opts.debugErrors));
   return app;

@@ -32,6 +32,8 @@ import { PLATFORM_VERSION } from '../../sdk/manifest';
 import { registerNotificationRoutes } from '../notifications';
 import { registerClientReleaseRoutes } from '../client-releases';
 import { platformPart, type PlatformParts } from '../parts/platform-parts';
+import { consoleRoutes } from '../console/console-routes';
+import { registerSeedRoute } from '../console/seed-route';
 
 export const httpPart = platformPart({
   id: 'http',
@@ -55,6 +57,7 @@ async function listen(d: HttpDeps): Promise<Listening> {
   const { config, logger, dbServer, central, keys, tenantDbs, drivers, tenants, auth, clock, kernel, registry, realtime, rings, notifications, catalogs, documents, bulk, accounts } = d;
   const authenticated = authenticate(auth, tenants);
   const streams = new StreamSlots(config.moduleStreamsPerTenant);
+  let selfUrl = '';
   const app = buildApp({
     logger,
     bodyLimit: config.bodyLimit,
@@ -62,6 +65,7 @@ async function listen(d: HttpDeps): Promise<Listening> {
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,
     publicRoutes: publicModuleRoutes({ central, tenants, modules: kernel.modules, bus: kernel.bus, rateLimiter: drivers.rateLimiter, missRateLimit: config.publicMissRateLimit, logger, streams }),
+    webConsole: consoleRoutes({ rootDomain: config.rootDomain, env: config.env, logger }),
     mountApi: (api) => {
       registerHealthRoutes(api, { central, redisHealth: async () => (await drivers.health()).redis, embeddedDb: dbServer.embedded, version: PLATFORM_VERSION });
       api.use(
@@ -77,6 +81,7 @@ async function listen(d: HttpDeps): Promise<Listening> {
       registerClientReleaseRoutes(api, { config, central, keys, cache: drivers.cache, clock, logger, authenticated });
       registerActivityRoutes(api, { tenantDbs, authenticated });
       registerModuleAdminRoutes(api, { lifecycle: rings.moduleLifecycle, authenticated });
+      registerSeedRoute(api, { env: config.env, authenticated, selfUrl: () => selfUrl });
       registerFetchOriginRoutes(api, { central, authenticated });
       registerProviderRoutes(api, { modules: kernel.modules, providers: kernel.providers, authenticated });
       registerPrivateNetworkRoute(api, { central, tenants, authenticated });
@@ -104,10 +109,11 @@ async function listen(d: HttpDeps): Promise<Listening> {
   });
   const address = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  selfUrl = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
   return {
     app,
     server,
-    url: `http://${host}:${address.port}`,
+    url: selfUrl,
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

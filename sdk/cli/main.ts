@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The `mandi` command line: `mandi module <init|build|pack|dev|publish|install|upgrade|rollback|uninstall|types>`
- * and `mandi ring <list|show|promote|rollback|assign>`. The platform commands read MANDI_URL and
+ * `mandi ring <list|show|promote|rollback|assign>` and `mandi platform seed`. The platform commands read MANDI_URL and
  * MANDI_TOKEN (or --url, --token). Exit codes: 0 done, 1 refused or failed, 2 bad usage, 3 token
  * refused, 4 platform unreachable or failing. `mandi upgrade` replaces the CLI itself (spec 1, Client
  * releases; its exit codes are the spec's: 5 network, 6 server, checksum or missing asset, 1 file system).
@@ -13,6 +13,7 @@ import { registerLifecycleCommands } from './lifecycle-commands';
 import { registerModuleCommands } from './module-commands';
 import { registerRingCommands } from './ring-commands';
 import { registerSecretsCommands } from './secrets-commands';
+import { registerSeedCommand } from './seed-command';
 import { registerTypesCommand } from './types-command';
 import { CLI_VERSION, registerUpgrade } from './upgrade';
 
@@ -26,6 +27,7 @@ registerLifecycleCommands(moduleCommand);
 registerTypesCommand(moduleCommand);
 registerRingCommands(program);
 registerSecretsCommands(program);
+registerSeedCommand(program);
 registerUpgrade(program);
 program.parseAsync(process.argv).catch((err: unknown) => {
   if (err instanceof CommanderError) {

@@ -44,6 +44,7 @@ export const PLATFORM_PATH_AREAS: ReadonlySet<string> = new Set([
   'mobile',
   'modules',
   'notifications',
+  'platform',
   'profile',
   'providers',
   'push',

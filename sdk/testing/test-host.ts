@@ -182,7 +182,7 @@ export async function createTestHost(opts: TestHostOptions): Promise<TestHost> {
   const lines: string[] = [];
   const booted = await bootTestPlatform({
     prefix: 'mandi_th',
-    ...(opts.captureLogs ? { logger: createLogger('debug', { write: (line: string) => void lines.push(line) }) } : {}),
+    ...(opts.captureLogs ? { logger: createLogger('debug', { destination: { write: (line: string) => void lines.push(line) } }) } : {}),
     // A handler that fails is retried within a second or two, not half a minute.
     env: { EVENT_RETRY_BACKOFF_MS: '100', ...(smtp ? { SMTP_URL: smtp.url } : {}), ...opts.env },
   }).catch(async (err) => {

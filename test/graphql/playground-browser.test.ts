@@ -4,24 +4,14 @@
  * under its CSP, the user types a token and a query, runs it against a module's field, and the result
  * shows. A screenshot is saved to artifacts/playground.png.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { findChromium } from '../support/chromium';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 import { addFixtureModules, installModule } from './support';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-
-/** The browser's path, or why there is none (the test is then skipped, with the reason in its title). */
-function findChromium(): { path: string } | { reason: string } {
-  try {
-    const out = execFileSync(path.join(ROOT, 'scripts', 'ensure-chromium.sh'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000 });
-    return { path: out.trim() };
-  } catch (err) {
-    return { reason: String((err as { stderr?: string }).stderr || (err as Error).message).trim() };
-  }
-}
 
 const found = findChromium();
 if ('reason' in found) console.warn(`playground browser test skipped: ${found.reason}`);

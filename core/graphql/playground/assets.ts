@@ -17,7 +17,7 @@ const ROOT = path.resolve(__dirname, '..', '..', '..');
 const CLIENT = path.join(__dirname, 'client', 'main.ts');
 export const PLAYGROUND_ASSETS_DIR = path.join(ROOT, 'dist', 'playground');
 /** Written last: the list of the bundle's inputs, and by its mtime the time of the build. */
-const STAMP = 'inputs.json';
+export const STAMP = 'inputs.json';
 
 const MONACO_WORKERS = {
   'editor.worker': 'monaco-editor/esm/vs/editor/editor.worker.js',
@@ -48,7 +48,8 @@ function assetNames(dir: string): string[] {
   return fs.readdirSync(dir).filter((f) => f !== STAMP);
 }
 
-function isStale(dir: string): boolean {
+/** Whether the bundle in dir is missing or older than one of its inputs (also the web console's check). */
+export function isStale(dir: string): boolean {
   let built: number;
   let inputs: string[];
   try {

@@ -1,0 +1,71 @@
+/**
+ * Calls to the platform's API (same origin, /api/v1) with the session's bearer token and X-Tenant.
+ * A refusal becomes an ApiError carrying the platform's `{message, code, details}` (or the spec's
+ * `{message, errors}` validation shape) so pages show what the API said, never a generic failure.
+ */
+import { currentSession, setSession } from './session';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code?: string,
+    readonly details?: Record<string, unknown>,
+    readonly errors?: Record<string, string[]>,
+  ) {
+    super(message);
+  }
+
+  /** Reasons the API gave (a refused promotion's `details.reasons`, a definition's problems, validation messages). */
+  get reasons(): string[] {
+    const out: string[] = [];
+    const reasons = this.details?.reasons;
+    if (Array.isArray(reasons)) for (const r of reasons) out.push(typeof r === 'string' ? r : (r as { message?: string }).message ?? JSON.stringify(r));
+    // A module's broken screen definition (502 SCREEN_DEFINITION_INVALID) lists its problems.
+    const problems = this.details?.problems;
+    if (Array.isArray(problems)) for (const p of problems) out.push(String(p));
+    if (this.errors) for (const [field, msgs] of Object.entries(this.errors)) for (const m of msgs) out.push(`${field}: ${m}`);
+    return out;
+  }
+}
+
+export interface CallOptions {
+  method?: string;
+  body?: unknown;
+  query?: Record<string, string | number | undefined>;
+  /** Tenant for this call when no session names one yet (sign-in). */
+  tenant?: string;
+}
+
+export const API_PREFIX = '/api/v1';
+
+export async function api<T = unknown>(path: string, opts: CallOptions = {}): Promise<T> {
+  const session = currentSession();
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const tenant = opts.tenant ?? session?.tenant;
+  if (tenant) headers['X-Tenant'] = tenant;
+  if (session?.token) headers.Authorization = `Bearer ${session.token}`;
+  if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+  const qs = opts.query ? new URLSearchParams(Object.entries(opts.query).filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => [k, String(v)])).toString() : '';
+  const url = (path.startsWith(API_PREFIX) ? path : `${API_PREFIX}${path}`) + (qs ? `${path.includes('?') ? '&' : '?'}${qs}` : '');
+  let res: Response;
+  try {
+    res = await fetch(url, { method: opts.method ?? (opts.body !== undefined ? 'POST' : 'GET'), headers, body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined });
+  } catch (err) {
+    throw new ApiError(0, `The platform could not be reached: ${(err as Error).message}`, 'NETWORK');
+  }
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON: kept as text */
+  }
+  if (!res.ok) {
+    const b = (body && typeof body === 'object' ? body : {}) as { message?: string; code?: string; details?: Record<string, unknown>; errors?: Record<string, string[]> };
+    // An expired or revoked token: back to sign-in, with the API's message shown there.
+    if (res.status === 401 && session && !path.startsWith('/auth/login')) setSession(null);
+    throw new ApiError(res.status, b.message ?? (typeof body === 'string' && body ? body : `${res.status} ${res.statusText}`), b.code, b.details, b.errors);
+  }
+  return body as T;
+}
