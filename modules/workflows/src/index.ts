@@ -1,0 +1,26 @@
+/**
+ * workflows: the built-in workflow nodes (spec 2). The engine that stores and runs workflows is a
+ * host service (core/workflows); a tenant gets its routes once it has installed this module. Declared
+ * here beside the handlers; `mandi module build` writes module.json from it.
+ */
+import { defineModule } from '../../../sdk';
+import { workflowNodes } from './nodes';
+import { operations } from './operations';
+
+export default defineModule({
+  name: 'workflows',
+  version: '1.0.0',
+  description: 'Built-in workflow nodes: manual, schedule, webhook and event triggers; condition, switch, delay, transform, set-variable, HTTP request, send email, send notification and code (spec 2).',
+  compatibility: { platform: '^2.0.0' },
+  main: 'dist/index.js',
+  operations,
+  consumes: ['mail.send', 'notifications.send'],
+  permissions: [
+    { name: 'workflows.view', description: 'See workflows, their executions and statistics.' },
+    { name: 'workflows.manage', description: 'Create, change, activate, import and delete workflows.' },
+    { name: 'workflows.execute', description: 'Run, test, simulate, pause, cancel and retry workflows.' },
+  ],
+  workflow: { nodes: workflowNodes },
+  // The code node's expression runs here: a loop is stopped by this limit, the isolate rebuilt.
+  limits: { memory_mb: 64, timeout_ms: 2_000 },
+});
