@@ -3,8 +3,8 @@
  * MAX_TRIGGER_BYTES as JSON (spec 2, Limits: "not shown"; ours keeps one execution row bounded).
  * Too big or not an object is the spec's 422 with `data` named, and nothing is written.
  */
-import type { ErrorRequestHandler } from 'express';
 import { ValidationError } from '../errors';
+import { useErrorShapeForPath, useTooLargeErrorForPath } from '../http/error-handler';
 import { isObject } from '../is-object';
 
 export const MAX_TRIGGER_BYTES = 512 * 1024;
@@ -19,4 +19,10 @@ export function triggerData(value: unknown): Record<string, unknown> {
 const tooBig = () => new ValidationError({ data: [`The trigger payload exceeds ${MAX_TRIGGER_BYTES} bytes.`] }, 'Validation failed');
 
 /** A body the JSON parser refused for its size is the same 422 on the routes that take a trigger payload. */
-export const payloadTooLarge: ErrorRequestHandler = (err, _req, _res, next) => next((err as { type?: string })?.type === 'entity.too.large' ? tooBig() : err);
+export function tooLargeIsInvalid(): void {
+  useTooLargeErrorForPath(/^\/api\/v1\/workflows\/[^/]+\/(?:execute|test|simulate)\/?$/i, tooBig);
+  useTooLargeErrorForPath(/^\/api\/webhooks\/workflows\/[^/]+\/?$/i, tooBig);
+  useErrorShapeForPath('/api/v1/workflows', 'workflows', true);
+  useErrorShapeForPath('/api/v1/workflow-executions', 'workflows', true);
+  useErrorShapeForPath('/api/webhooks/workflows', 'workflows', true);
+}

@@ -13,7 +13,7 @@ import { MandiError, ValidationError } from '../errors';
 import { useErrorShape } from '../http/error-handler';
 import { isObject } from '../is-object';
 import { hashToken } from '../modules/public-tokens';
-import { triggerData, payloadTooLarge } from './trigger-data';
+import { triggerData } from './trigger-data';
 import { workflowNotFound } from './route-support';
 import type { Workflows } from './workflows';
 
@@ -30,7 +30,6 @@ export function signatureValid(secret: string, rawBody: Buffer, header: string |
 export function webhookRouter(w: Workflows, deps: { rateLimiter: RateLimiter; limit: RateLimitPolicy }): Router {
   const router = express.Router();
   const limit = rateLimit(deps.rateLimiter, { name: 'workflow-webhook', ...deps.limit, key: (req) => hashToken(String(req.params.token)) });
-  router.post(WEBHOOK_PATH, payloadTooLarge);
   router.post(WEBHOOK_PATH, useErrorShape('workflows'), limit, async (req, res) => {
     const token = String(req.params.token);
     const tenantId = await w.tokens.tenantOf(token);

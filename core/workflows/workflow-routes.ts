@@ -30,7 +30,7 @@ import { exportOf, inputOf } from './workflow-export';
 import { parseWorkflowInput } from './workflow-input';
 import { toExecution, toWorkflow, TRIGGER_TYPES, WORKFLOW_STATUSES, type Graph } from './workflow';
 import { failIf, meta, paging, queryText, workflowNotFound, type Guards } from './route-support';
-import { payloadTooLarge, triggerData } from './trigger-data';
+import { tooLargeIsInvalid, triggerData } from './trigger-data';
 import type { Workflows } from './workflows';
 
 const SORTABLE = ['created_at', 'updated_at', 'name', 'status', 'trigger_type', 'execution_count', 'last_executed_at'];
@@ -125,7 +125,7 @@ export function registerWorkflowRoutes(api: Router, g: Guards, w: Workflows): vo
     res.status(201).json({ success: true, message: 'Workflow duplicated', data: withSecret(await w.create(tenantId(), input, userId())) });
   });
 
-  api.post('/workflows/:id/execute', payloadTooLarge);
+  tooLargeIsInvalid();
   api.post('/workflows/:id/execute', ...g.run, async (req, res) => {
     const graph = await load(req);
     const data = triggerData(bodyOf(req).data);
@@ -133,7 +133,6 @@ export function registerWorkflowRoutes(api: Router, g: Guards, w: Workflows): vo
     res.json({ success: true, message: 'Workflow execution started', data: { execution_id: run.id, status: 'pending' } });
   });
 
-  api.post('/workflows/:id/test', payloadTooLarge);
   api.post('/workflows/:id/test', ...g.run, async (req, res) => {
     const graph = await load(req);
     const data = triggerData(bodyOf(req).data);
@@ -143,7 +142,6 @@ export function registerWorkflowRoutes(api: Router, g: Guards, w: Workflows): vo
     res.json({ success: true, message: run.status === 'completed' ? 'Workflow test completed' : `Workflow test ${run.status}`, data: { execution_id: run.id, status: run.status, result: run.result ?? null, error_message: run.error_message } });
   });
 
-  api.post('/workflows/:id/simulate', payloadTooLarge);
   api.post('/workflows/:id/simulate', ...g.run, async (req, res) => {
     const graph = await load(req);
     const data = triggerData(bodyOf(req).data);
