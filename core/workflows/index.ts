@@ -3,6 +3,7 @@ import type { RequestHandler, Router } from 'express';
 import type { RateLimiter, RateLimitPolicy } from '../drivers';
 import { registerExecutionRoutes } from './execution-routes';
 import { guards } from './route-support';
+import { registerScheduleOperation } from './schedule-trigger';
 import { webhookRouter } from './webhook-route';
 import { registerWorkflowRoutes } from './workflow-routes';
 import { Workflows, type WorkflowsDeps } from './workflows';
@@ -19,6 +20,7 @@ export interface WorkflowPart {
 export function createWorkflows(deps: WorkflowsDeps & { rateLimiter: RateLimiter; limits: { standard: RateLimitPolicy; execute: RateLimitPolicy; webhook: RateLimitPolicy } }): WorkflowPart {
   const service = new Workflows(deps);
   service.start();
+  registerScheduleOperation(deps.bus, service);
   return {
     service,
     registerRoutes: (api, authenticated) => {

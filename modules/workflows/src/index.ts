@@ -14,7 +14,8 @@ export default defineModule({
   compatibility: { platform: '^2.0.0' },
   main: 'dist/index.js',
   operations,
-  consumes: ['mail.send', 'notifications.send'],
+  consumes: ['mail.send', 'notifications.send', 'workflow_engine.fire_schedules'],
+  schedules: [{ name: 'workflow_schedules', operation: 'workflows.fire_schedules', every_ms: 60_000 }],
   permissions: [
     { name: 'workflows.view', description: 'See workflows, their executions and statistics.' },
     { name: 'workflows.manage', description: 'Create, change, activate, import and delete workflows.' },

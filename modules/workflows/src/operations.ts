@@ -27,6 +27,15 @@ function compare(left: unknown, operator: string, right: unknown): boolean {
 }
 
 export const operations = {
+  fire_schedules: operation({
+    ai_tool: false,
+    description: "The one-minute schedule: asks the engine to start this tenant's schedule-triggered workflows due in that minute.",
+    input: Type.Object({ schedule: Type.String(), scheduled_at: Type.String() }),
+    output: Type.Object({ started: Type.Integer() }),
+    async handler(input, ctx) {
+      return (await ctx.host.call('workflow_engine.fire_schedules', { scheduled_at: input.scheduled_at })) as { started: number };
+    },
+  }),
   condition: operation({
     ai_tool: false,
     description: 'Condition node: compares left with right; answers branch "true" or "false".',
