@@ -23,6 +23,8 @@ import type { ConnectionRow, ExecutionRow, Graph, NodeRow, RunContext } from './
 import type { WorkflowStore } from './workflow-store';
 
 export const RUNS_QUEUE = 'workflow-runs';
+/** Times a node's call is made again after its module restarted under it. */
+const RESTART_RETRIES = 3;
 
 interface RunJob {
   tenantId: string;
@@ -179,9 +181,18 @@ export class WorkflowEngine {
     if (!entry) throw new MandiError('NODE_UNAVAILABLE', `The node type "${node.node_type}" is no longer installed in this tenant.`, 422);
     if (!entry.operation) throw new MandiError('NODE_NOT_RUNNABLE', `The node type "${node.node_type}" names no operation.`, 422);
     if (!acting.user) throw new MandiError('OWNER_GONE', "The workflow's owner is no longer a member of this tenant.", 403);
-    const call = this.deps.bus.call({ kind: 'edge', via: 'workflow' }, entry.operation, input ?? {}, {
-      tenantId, user: acting.user, permissions: acting.permissions, requestId: `${e.id}:${node.id}:${attempt}`,
-    });
+    const ctx = { tenantId, user: acting.user, permissions: acting.permissions, requestId: `${e.id}:${node.id}:${attempt}` };
+    const call = (async () => {
+      // A call interrupted because its module's isolate was rebuilt (another run's runaway code node,
+      // say) is not this node's failure: it runs again, with the same idempotency key.
+      for (let interrupted = 0; ; interrupted++) {
+        try {
+          return await this.deps.bus.call({ kind: 'edge', via: 'workflow' }, entry.operation!, input ?? {}, ctx);
+        } catch (err) {
+          if (!(err instanceof MandiError && err.code === 'MODULE_RESTARTED' && interrupted < RESTART_RETRIES)) throw err;
+        }
+      }
+    })();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new MandiError('NODE_TIMEOUT', `timed out after ${node.timeout_seconds} s`, 504)), node.timeout_seconds * 1000);

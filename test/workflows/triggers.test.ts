@@ -42,7 +42,7 @@ describe('spec 2 triggers: schedule, webhook, event', () => {
       const res = await hook(token, body, { 'x-webhook-signature': sign(wf.webhook_secret, body) });
       expect(res.status).toBe(200);
       expect(res.headers.get('x-ratelimit-limit')).toBe('120');
-      const json = await res.json();
+      const json = (await res.json()) as { data: { execution_id: string } };
       expect(json).toEqual({ success: true, message: expect.any(String), data: { execution_id: expect.any(String) } });
       const run = await settled(host, json.data.execution_id);
       expect(run).toMatchObject({ status: 'completed', trigger_type: 'webhook', trigger_data: bigOrder });
@@ -52,7 +52,7 @@ describe('spec 2 triggers: schedule, webhook, event', () => {
     test('a wrong or missing signature is 401 and writes nothing', async () => {
       const before = (await executions(wf.id)).length;
       const body = JSON.stringify({ data: bigOrder });
-      for (const headers of [{}, { 'x-webhook-signature': sign('whsec_wrong', body) }, { 'x-webhook-signature': 'sha256=zz' }, { 'x-webhook-signature': sign(wf.webhook_secret, `${body} `) }]) {
+      for (const headers of [{} as Record<string, string>, { 'x-webhook-signature': sign('whsec_wrong', body) }, { 'x-webhook-signature': 'sha256=zz' }, { 'x-webhook-signature': sign(wf.webhook_secret, `${body} `) }]) {
         const res = await hook(token, body, headers);
         expect(res.status).toBe(401);
         expect(await res.json()).toMatchObject({ success: false, message: 'Unauthenticated' });

@@ -126,7 +126,6 @@ describe('spec 2 Errors: workflow input and validation', () => {
       fetch(`${host.url}/api/v1${path}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-tenant': host.tenantId }, body: body === undefined ? undefined : JSON.stringify(body) });
     const list = await as('GET', '/workflows');
     expect(list.status).toBe(200);
-    expect(list.headers.get('x-ratelimit-limit')).toBe('60');
     expect(Number(list.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000 - 1);
     const create = await as('POST', '/workflows', base());
     expect(create.status).toBe(403);
