@@ -59,7 +59,8 @@ export async function simulate(g: Graph, data: Record<string, unknown>, catalog:
     const queue = g.nodes.filter((n) => n.node_category === 'trigger').map((n) => n.id);
     const seen = new Set(queue);
     while (queue.length && !errors.length) {
-      const node = g.nodes.find((n) => n.id === queue.shift())!;
+      const id = queue.shift();
+      const node = g.nodes.find((n) => n.id === id)!;
       const values = placeholderValues(data, g.workflow.trigger_type, ctx);
       const missing = new Set<string>();
       unknownPlaceholders(node.config, values, missing);
