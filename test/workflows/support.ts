@@ -6,10 +6,12 @@ import path from 'node:path';
 import { createTestHost, type TestHost } from '../../sdk/testing';
 
 export const WORKFLOWS_DIR = path.resolve(__dirname, '../../modules/workflows');
+/** The code node's evaluator, which `workflows` depends on. */
+export const WORKFLOWS_CODE_DIR = path.resolve(__dirname, '../../modules/workflows-code');
 
 /** The spec's per-minute limits are raised unless a test sets them: these tests poll executions. */
 export function startHost(env: Record<string, string> = {}): Promise<TestHost> {
-  return createTestHost({ modulePath: WORKFLOWS_DIR, env: { WORKFLOW_RATE_LIMIT: '100000/60', WORKFLOW_EXECUTE_RATE_LIMIT: '100000/60', ...env } });
+  return createTestHost({ modulePath: WORKFLOWS_DIR, withModules: [WORKFLOWS_CODE_DIR], env: { WORKFLOW_RATE_LIMIT: '100000/60', WORKFLOW_EXECUTE_RATE_LIMIT: '100000/60', ...env } });
 }
 
 type Json = Record<string, unknown>;

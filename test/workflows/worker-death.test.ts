@@ -16,7 +16,7 @@ import { eventually } from '../support/eventually';
 import { freePort } from '../support/free-port';
 import { describeWithRedis } from '../support/two-nodes';
 import { apiClient, testServerUrl } from '../support/test-platform';
-import { WORKFLOWS_DIR } from './support';
+import { WORKFLOWS_CODE_DIR, WORKFLOWS_DIR } from './support';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -55,7 +55,7 @@ describeWithRedis('spec 2 Execution: a run whose worker is killed mid-run comple
     DATABASE_URL: databaseUrl(testServerUrl(), centralDb),
     REDIS_PREFIX: `mandi-test-${centralDb}`,
     DATA_DIR: dataDir,
-    MODULE_PATHS: WORKFLOWS_DIR,
+    MODULE_PATHS: `${WORKFLOWS_CODE_DIR}:${WORKFLOWS_DIR}`,
     LOG_LEVEL: 'warn',
     QUEUE_LOCK_MS: '1000',
     QUEUE_STALLED_CHECK_MS: '200',
@@ -63,7 +63,10 @@ describeWithRedis('spec 2 Execution: a run whose worker is killed mid-run comple
     WORKFLOW_RATE_LIMIT: '100000/60',
   });
 
-  beforeAll(() => buildModule(WORKFLOWS_DIR), 60_000);
+  beforeAll(async () => {
+    await buildModule(WORKFLOWS_CODE_DIR);
+    await buildModule(WORKFLOWS_DIR);
+  }, 60_000);
 
   afterAll(async () => {
     for (const { child } of nodes) {
@@ -89,7 +92,7 @@ describeWithRedis('spec 2 Execution: a run whose worker is killed mid-run comple
     expect(installed.status).toBe(201);
     const token = installed.body.token as string;
     tenantId = installed.body.tenant.id;
-    expect((await apiA('/modules/workflows/install', { token, tenant: 'acme', body: {} })).status).toBe(201);
+    for (const alias of ['workflows_code', 'workflows']) expect((await apiA(`/modules/${alias}/install`, { token, tenant: 'acme', body: {} })).status).toBe(201);
 
     const nodesIn = [{ node_type: 'workflows:manual-trigger', label: 'Start' }, ...Array.from({ length: STEPS }, (_, i) => ({ node_type: 'workflows:code', label: `Step ${i}`, config: { expression: SLOW, data: '{{n}}' } }))];
     const created = await apiA('/workflows', {

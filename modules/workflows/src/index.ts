@@ -14,7 +14,8 @@ export default defineModule({
   compatibility: { platform: '^2.0.0' },
   main: 'dist/index.js',
   operations,
-  consumes: ['mail.send', 'notifications.send', 'workflow_engine.fire_schedules'],
+  dependencies: { workflows_code: '^1.0.0' },
+  consumes: ['mail.send', 'notifications.send', 'workflow_engine.fire_schedules', 'workflows_code.evaluate'],
   schedules: [{ name: 'workflow_schedules', operation: 'workflows.fire_schedules', every_ms: 60_000 }],
   permissions: [
     { name: 'workflows.view', description: 'See workflows, their executions and statistics.' },
@@ -22,6 +23,5 @@ export default defineModule({
     { name: 'workflows.execute', description: 'Run, test, simulate, pause, cancel and retry workflows.' },
   ],
   workflow: { nodes: workflowNodes },
-  // The code node's expression runs here: a loop is stopped by this limit, the isolate rebuilt.
-  limits: { memory_mb: 64, timeout_ms: 2_000 },
+  limits: { memory_mb: 64, timeout_ms: 15_000 },
 });

@@ -131,15 +131,4 @@ export const operations = {
       return { sent: true };
     },
   }),
-  code: operation({
-    ai_tool: false,
-    description: "Code node: evaluates a JavaScript expression over `data` inside this module's sandbox (never the host); the module's time limit stops a runaway.",
-    input: Type.Object({ expression: Type.String({ minLength: 1, maxLength: 10_000 }), data: Type.Optional(Any) }),
-    output: Type.Object({ result: Any }),
-    async handler(input) {
-      const fn = new Function('data', `"use strict"; return (${input.expression});`) as (data: unknown) => unknown;
-      const result = fn(input.data ?? null);
-      return { result: result === undefined ? null : JSON.parse(JSON.stringify(result)) };
-    },
-  }),
 };
