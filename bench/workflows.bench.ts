@@ -21,6 +21,7 @@ import type { Platform } from '../core/platform';
 
 const TARGET = 440;
 const WORKFLOWS_DIR = path.resolve(__dirname, '../modules/workflows');
+const WORKFLOWS_CODE_DIR = path.resolve(__dirname, '../modules/workflows-code');
 const now = () => performance.now();
 
 const WORKFLOW = {
@@ -62,8 +63,10 @@ async function measure(ctx: BenchContext, label: string, redisUrl: string, count
     { name: 'workflows', log: ctx.log, env: { REDIS_URL: redisUrl, BUS_RATE_LIMIT: '100000000/60', WORKFLOW_WORKERS: String(concurrency), EVENT_DELIVERY_ATTEMPTS: '1' } },
     async (bench) => {
       const platform = bench.platform as Platform;
+      await addLocalModule(platform, WORKFLOWS_CODE_DIR);
       await addLocalModule(platform, WORKFLOWS_DIR);
       const owner = await installOwner(bench, { name: 'Bench Flows', slug: 'benchflows' });
+      await owner.api('POST', '/modules/workflows_code/install', {});
       await owner.api('POST', '/modules/workflows/install', {});
       const created = await owner.api<{ data: { id: string } }>('POST', '/workflows', WORKFLOW);
       const w = platform.workflows.service;

@@ -223,20 +223,19 @@ export class WorkflowStore {
    * a redelivered job after a killed worker — finds the row there and changes nothing.
    */
   async checkpoint(tenantId: string, executionId: string, log: Omit<LogRow, 'id' | 'execution_id'>, set: string, bind: unknown[]): Promise<ExecutionRow | undefined> {
-    return this.with(tenantId, (db) =>
-      db.transaction(async (t) => {
-        const inserted = await this.q<{ id: string }>(
-          db,
-          `INSERT INTO workflow_execution_logs (execution_id, node_id, node_type, node_label, status, input_data, output_data, error_message, retry_attempt, started_at, completed_at, duration_ms)
+    // One statement (atomic, one round trip): the update happens only if this writer inserted the log row.
+    const LOG_PARAMS = 11;
+    const shifted = set.replace(/\$(\d+)/g, (_m, n: string) => `$${Number(n) + LOG_PARAMS}`);
+    return this.with(tenantId, async (db) =>
+      (await this.q<ExecutionRow>(
+        db,
+        `WITH ins AS (
+           INSERT INTO workflow_execution_logs (execution_id, node_id, node_type, node_label, status, input_data, output_data, error_message, retry_attempt, started_at, completed_at, duration_ms)
            SELECT $1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12 WHERE EXISTS (SELECT 1 FROM workflow_executions WHERE id = $1 AND status = 'running')
-           ON CONFLICT (execution_id, node_id, retry_attempt) DO NOTHING RETURNING id`,
-          [executionId, log.node_id, log.node_type, log.node_label, log.status, json(log.input_data), json(log.output_data), log.error_message, log.retry_attempt, log.started_at, log.completed_at, log.duration_ms],
-          t,
-        );
-        if (!inserted.length) return undefined;
-        const [row] = await this.q<ExecutionRow>(db, `UPDATE workflow_executions SET ${set} WHERE id = $1 RETURNING *`, [executionId, ...bind], t);
-        return row;
-      }),
+           ON CONFLICT (execution_id, node_id, retry_attempt) DO NOTHING RETURNING id)
+         UPDATE workflow_executions SET ${shifted} WHERE id = $1 AND status = 'running' AND EXISTS (SELECT 1 FROM ins) RETURNING *`,
+        [executionId, log.node_id, log.node_type, log.node_label, log.status, json(log.input_data), json(log.output_data), log.error_message, log.retry_attempt, log.started_at, log.completed_at, log.duration_ms, ...bind],
+      ))[0],
     );
   }
 

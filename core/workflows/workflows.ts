@@ -19,7 +19,7 @@ import type { Logger } from '../logger';
 import type { ModuleHost } from '../modules/module-host';
 import type { TenantService } from '../tenancy/tenant-service';
 import { WorkflowEngine } from './engine';
-import { actingOwner } from './owner';
+import { actingOwner, type Acting } from './owner';
 import { WORKFLOWS_MODULE } from './route-support';
 import type { SimulateDeps } from './simulate';
 import type { ExecutionRow, Graph } from './workflow';
@@ -48,6 +48,7 @@ export class Workflows {
   readonly engine: WorkflowEngine;
   readonly tokens: WebhookTokens;
   private readonly rings = new LRUCache<string, string>({ max: 10_000, ttl: 30_000 });
+  private readonly owners = new LRUCache<string, Promise<Acting>>({ max: 10_000, ttl: 5_000 });
 
   constructor(private readonly deps: WorkflowsDeps) {
     this.store = new WorkflowStore(deps.tenantDbs);
@@ -55,7 +56,16 @@ export class Workflows {
     this.engine = new WorkflowEngine({
       store: this.store, queue: deps.queue, bus: deps.bus, events: deps.events, clock: deps.clock, logger: deps.logger, workers: deps.workers,
       catalogFor: (id) => this.catalogFor(id),
-      acting: (tenantId, ownerId) => actingOwner(deps.central, deps.auth, tenantId, ownerId),
+      acting: (tenantId, ownerId) => {
+        // The owner's user row, briefly cached like memberships (auth): a run makes one lookup, not one per node.
+        const key = `${tenantId}:${ownerId}`;
+        const hit = this.owners.get(key);
+        if (hit) return hit;
+        const found = actingOwner(deps.central, deps.auth, tenantId, ownerId);
+        this.owners.set(key, found);
+        found.catch(() => this.owners.delete(key));
+        return found;
+      },
     });
   }
 
