@@ -108,7 +108,7 @@ async function measure(ctx: BenchContext, label: string, redisUrl: string, count
       ctx.log(`${label}: warm-up`);
       await run(Math.min(300, count), false);
       const store: Record<string, number> = {};
-      timeMethods(w.store, ['checkpoint', 'execution', 'graph', 'createExecution', 'transition', 'counted', 'activeByTrigger'], store);
+      timeMethods(w.store, ['checkpoint', 'execution', 'graph', 'createExecution', 'transition', 'finish', 'activeByTrigger'], store);
       platform.kernel.sandboxTimings.reset();
       completed = 0;
       failed = 0;

@@ -9,6 +9,7 @@
  * travels as the call's request id. A Delay node or retry backoff suspends the run with resume_at
  * set and a delayed job (deduplicated by id) wakes it.
  */
+import { LRUCache } from 'lru-cache';
 import type { Bus } from '../bus/bus';
 import type { EventBus } from '../bus/events';
 import type { Catalog } from '../catalogs/catalog';
@@ -70,6 +71,8 @@ const errorText = (err: unknown) => (err instanceof Error ? err.message : String
 
 export class WorkflowEngine {
   private readonly logger: Logger;
+  /** Graphs this node started runs of lately, so their jobs need not read them again (a save makes a new one). */
+  private readonly graphs = new LRUCache<string, Graph>({ max: 1_000, ttl: 10_000 });
 
   constructor(private readonly deps: EngineDeps) {
     this.logger = deps.logger.child({ part: 'workflows' });
@@ -83,6 +86,8 @@ export class WorkflowEngine {
   async execute(tenantId: string, g: Graph, t: Trigger): Promise<ExecutionRow | undefined> {
     const entries = g.nodes.filter((n) => n.node_category === 'trigger').map((n) => n.id);
     const row = await this.deps.store.createExecution(tenantId, g, { trigger_type: t.type, trigger_data: t.data, triggered_by: t.triggeredBy, trigger_key: t.key, queue: entries });
+    // The graph as triggered, for this node's worker; another node reads it from the database.
+    this.graphs.set(`${tenantId}:${g.workflow.id}`, g);
     if (row) await this.enqueue(tenantId, row.id, row.id);
     return row;
   }
@@ -94,13 +99,12 @@ export class WorkflowEngine {
   /** Runs (or continues) one execution until it finishes, suspends, pauses or is cancelled. */
   async run(tenantId: string, executionId: string): Promise<void> {
     const { store, clock } = this.deps;
-    let e = await store.execution(tenantId, executionId);
-    if (!e) return;
-    if (e.status === 'pending') e = (await store.transition(tenantId, e.id, ['pending'], 'status = $3, started_at = COALESCE(started_at, $4)', ['running', new Date(clock.now())])) ?? (await store.execution(tenantId, executionId));
+    // A new run starts (one statement); any other is read where its last checkpoint left it.
+    let e = (await store.transition(tenantId, executionId, ['pending'], 'status = $3, started_at = COALESCE(started_at, $4)', ['running', new Date(clock.now())])) ?? (await store.execution(tenantId, executionId));
     if (!e || e.status !== 'running') return;
     // Woken early (a duplicate job): the delayed job that is due will come.
     if (e.resume_at && e.resume_at.getTime() > clock.now()) return;
-    const g = await store.graph(tenantId, e.workflow_id);
+    const g = this.graphs.get(`${tenantId}:${e.workflow_id}`) ?? (await store.graph(tenantId, e.workflow_id));
     if (!g) return void (await this.finish(tenantId, e, 'failed', null, 'The workflow was deleted.'));
     const acting = await this.deps.acting(tenantId, Number(g.workflow.owner_id));
     for (;;) {
@@ -208,13 +212,8 @@ export class WorkflowEngine {
   private async finish(tenantId: string, e: ExecutionRow, status: 'completed' | 'failed', result: unknown, error: string | null): Promise<void> {
     const { store, clock } = this.deps;
     const now = new Date(clock.now());
-    const done = await store.transition(
-      tenantId, e.id, ['running', 'pending'],
-      'status = $3, result = $4::jsonb, error_message = $5, completed_at = $6, resume_at = NULL, duration_ms = GREATEST(0, (EXTRACT(EPOCH FROM ($6::timestamptz - COALESCE(started_at, created_at))) * 1000)::int)',
-      [status, JSON.stringify(result ?? null), error, now],
-    );
+    const done = await store.finish(tenantId, e.id, status, result, error, now);
     if (!done) return;
-    await store.counted(tenantId, e.workflow_id, status === 'completed', now);
     const payload = { execution_id: done.id, workflow_id: done.workflow_id, workflow_name: done.workflow_name, status, error_message: error, duration_ms: done.duration_ms };
     await this.deps.events.emit(tenantId, `workflow.execution.${status}`, payload, 'workflows').catch((err) => this.logger.error({ err }, 'workflow lifecycle event not emitted'));
   }

@@ -239,13 +239,25 @@ export class WorkflowStore {
     );
   }
 
-  /** The workflow's counters after a run finished (spec 2, Workflow: execution_count, success_count, failure_count, last_executed_at). */
-  async counted(tenantId: string, workflowId: string, ok: boolean, at: Date): Promise<void> {
-    await this.with(tenantId, (db) =>
-      db.query(
-        `UPDATE workflows SET execution_count = execution_count + 1, success_count = success_count + $2::int, failure_count = failure_count + $3::int, last_executed_at = $4 WHERE id = $1`,
-        { bind: [workflowId, ok ? 1 : 0, ok ? 0 : 1, at] },
-      ),
+  /**
+   * A run's end: status, result, duration, and its workflow's counters (spec 2, Workflow:
+   * execution_count, success_count, failure_count, last_executed_at), in one statement, once.
+   */
+  async finish(tenantId: string, id: string, status: 'completed' | 'failed', result: unknown, error: string | null, at: Date): Promise<ExecutionRow | undefined> {
+    return this.with(tenantId, async (db) =>
+      (await this.q<ExecutionRow>(
+        db,
+        `WITH e AS (
+           UPDATE workflow_executions SET status = $2, result = $3::jsonb, error_message = $4, completed_at = $5, resume_at = NULL,
+                  duration_ms = GREATEST(0, (EXTRACT(EPOCH FROM ($5::timestamptz - COALESCE(started_at, created_at))) * 1000)::int)
+           WHERE id = $1 AND status IN ('running', 'pending') RETURNING *),
+         w AS (
+           UPDATE workflows SET execution_count = execution_count + 1, success_count = success_count + ($2 = 'completed')::int,
+                  failure_count = failure_count + ($2 = 'failed')::int, last_executed_at = $5
+           FROM e WHERE workflows.id = e.workflow_id)
+         SELECT * FROM e`,
+        [id, status, json(result), error, at],
+      ))[0],
     );
   }
 
