@@ -93,7 +93,7 @@ export function registerWorkflowRoutes(api: Router, g: Guards, w: Workflows): vo
   api.put('/workflows/:id', ...g.manage, async (req, res) => {
     const current = await load(req);
     const input = parseWorkflowInput(bodyOf(req), await w.catalogFor(tenantId()), inputOf(current));
-    const graph = await w.store.update(tenantId(), current.workflow.id, input);
+    const graph = await w.update(tenantId(), current.workflow.id, input);
     if (!graph) throw workflowNotFound();
     res.json({ success: true, message: 'Workflow updated', data: toWorkflow(graph) });
   });
@@ -108,13 +108,13 @@ export function registerWorkflowRoutes(api: Router, g: Guards, w: Workflows): vo
     const graph = await load(req);
     const errors = checkGraph(graph, await w.catalogFor(tenantId()));
     if (errors.length) return void res.status(422).json({ success: false, message: 'Workflow validation failed', errors });
-    await w.store.setStatus(tenantId(), graph.workflow.id, 'active');
+    await w.setStatus(tenantId(), graph.workflow.id, 'active');
     res.json({ success: true, message: 'Workflow activated', data: toWorkflow((await w.store.graph(tenantId(), graph.workflow.id))!) });
   });
 
   api.post('/workflows/:id/deactivate', ...g.manage, async (req, res) => {
     const graph = await load(req);
-    await w.store.setStatus(tenantId(), graph.workflow.id, 'paused');
+    await w.setStatus(tenantId(), graph.workflow.id, 'paused');
     res.json({ success: true, message: 'Workflow deactivated', data: toWorkflow((await w.store.graph(tenantId(), graph.workflow.id))!) });
   });
 

@@ -128,6 +128,14 @@ export class WorkflowStore {
     return this.with(tenantId, async (db) => this.graphsOf(db, await this.q<WorkflowRow>(db, "SELECT * FROM workflows WHERE status = 'active' AND trigger_type = $1", [triggerType])));
   }
 
+  /** The events the tenant's active event-triggered workflows follow. */
+  async activeEventNames(tenantId: string): Promise<Set<string>> {
+    return this.with(tenantId, async (db) => {
+      const rows = await this.q<{ event: string }>(db, "SELECT DISTINCT trigger_config->>'event' AS event FROM workflows WHERE status = 'active' AND trigger_type = 'event' AND trigger_config ? 'event'", []);
+      return new Set(rows.map((r) => r.event));
+    });
+  }
+
   private async graphsOf(db: Sequelize, rows: WorkflowRow[]): Promise<Graph[]> {
     if (!rows.length) return [];
     const ids = rows.map((w) => w.id);

@@ -27,6 +27,8 @@ import type { WorkflowInput } from './workflow-input';
 import { WorkflowStore } from './workflow-store';
 import { WebhookTokens } from './webhook-tokens';
 
+const EVENT_TRIGGERS_TTL_MS = 5_000;
+
 export interface WorkflowsDeps {
   central: CentralDb;
   tenantDbs: TenantDatabases;
@@ -49,6 +51,12 @@ export class Workflows {
   readonly tokens: WebhookTokens;
   private readonly rings = new LRUCache<string, string>({ max: 10_000, ttl: 30_000 });
   private readonly owners = new LRUCache<string, Promise<Acting>>({ max: 10_000, ttl: 5_000 });
+  /**
+   * Per tenant, the events its active event-triggered workflows follow: most events start nothing,
+   * so most deliveries end here without a query. Dropped on this node at every change; another
+   * node sees a change within EVENT_TRIGGERS_TTL_MS.
+   */
+  private readonly eventTriggers = new LRUCache<string, Promise<Set<string>>>({ max: 10_000, ttl: EVENT_TRIGGERS_TTL_MS });
 
   constructor(private readonly deps: WorkflowsDeps) {
     this.store = new WorkflowStore(deps.tenantDbs);
@@ -91,12 +99,25 @@ export class Workflows {
   async create(tenantId: string, input: WorkflowInput, ownerId: number): Promise<Graph> {
     const graph = await this.store.create(tenantId, input, ownerId);
     await this.tokens.add(tenantId, graph.workflow.webhook_token, graph.workflow.id);
+    this.eventTriggers.delete(tenantId);
     return graph;
   }
 
   async remove(tenantId: string, graph: Graph): Promise<void> {
     await this.store.remove(tenantId, graph.workflow.id);
     await this.tokens.remove(tenantId, graph.workflow.webhook_token);
+    this.eventTriggers.delete(tenantId);
+  }
+
+  async update(tenantId: string, id: string, input: WorkflowInput): Promise<Graph | undefined> {
+    const graph = await this.store.update(tenantId, id, input);
+    this.eventTriggers.delete(tenantId);
+    return graph;
+  }
+
+  async setStatus(tenantId: string, id: string, status: string): Promise<void> {
+    await this.store.setStatus(tenantId, id, status);
+    this.eventTriggers.delete(tenantId);
   }
 
   /** POST /workflows/{id}/test: a run made and run to its end (or first suspension) before answering. */
@@ -118,6 +139,13 @@ export class Workflows {
   private async onEvent(envelope: EventEnvelope): Promise<void> {
     const mods = await this.deps.modules.modulesFor(envelope.tenantId);
     if (!mods.byAlias.has(WORKFLOWS_MODULE)) return;
+    let followed = this.eventTriggers.get(envelope.tenantId);
+    if (!followed) {
+      followed = this.store.activeEventNames(envelope.tenantId);
+      this.eventTriggers.set(envelope.tenantId, followed);
+      followed.catch(() => this.eventTriggers.delete(envelope.tenantId));
+    }
+    if (!(await followed).has(envelope.event)) return;
     const graphs = (await this.store.activeByTrigger(envelope.tenantId, 'event')).filter((g) => g.workflow.trigger_config.event === envelope.event);
     for (const g of graphs) {
       const data = isObject(envelope.payload) ? envelope.payload : { payload: envelope.payload };
