@@ -50,7 +50,9 @@ export const PLATFORM_PATH_AREAS: ReadonlySet<string> = new Set([
   'reseller-register',
   'rings',
   'roles',
+  'workflow-executions',
   'workflow-nodes',
+  'workflows',
 ]);
 
 /** Why a module may not declare a route at `path`, or null when it may. */

@@ -132,3 +132,28 @@ describe('spec 2 Errors: workflow input and validation', () => {
     expect(await create.json()).toMatchObject({ success: false, message: 'Insufficient permissions' });
   });
 });
+
+describe('spec 2 Limits: rate limits per user with X-RateLimit-* headers', () => {
+  let host: TestHost;
+  beforeAll(async () => {
+    host = await startHost({ WORKFLOW_EXECUTE_RATE_LIMIT: '2/60', WORKFLOW_RATE_LIMIT: '5/60' });
+  }, 240_000);
+  afterAll(() => host?.close());
+
+  test('execute endpoints have their own budget; past it, 429 with the headers', async () => {
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(`${host.url}/api/v1${path}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${host.token}`, 'x-tenant': host.tenantId }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const created = await call('POST', '/workflows', sixNodes({ node_type: 'workflows:manual-trigger' }));
+    const id = ((await created.json()) as { data: { id: string } }).data.id;
+    expect(created.headers.get('x-ratelimit-limit')).toBe('5');
+    const runs = [];
+    for (let i = 0; i < 3; i++) runs.push(await call('POST', `/workflows/${id}/execute`, { data: {} }));
+    expect(runs.map((r) => r.status)).toEqual([200, 200, 429]);
+    expect(runs[0].headers.get('x-ratelimit-limit')).toBe('2');
+    expect(runs[2].headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(Number(runs[2].headers.get('x-ratelimit-reset'))).toBeGreaterThan(Math.floor(Date.now() / 1000));
+    const standard = [];
+    for (let i = 0; i < 5; i++) standard.push((await call('GET', '/workflows')).status);
+    expect(standard).toEqual([200, 200, 200, 200, 429]);
+  });
+});
