@@ -4,6 +4,7 @@ import type { RateLimiter, RateLimitPolicy } from '../drivers';
 import { registerExecutionRoutes } from './execution-routes';
 import { guards } from './route-support';
 import { registerScheduleOperation } from './schedule-trigger';
+import { registerScreenOperations } from './screen-operations';
 import { webhookRouter } from './webhook-route';
 import { registerWorkflowRoutes } from './workflow-routes';
 import { Workflows, type WorkflowsDeps } from './workflows';
@@ -21,6 +22,7 @@ export function createWorkflows(deps: WorkflowsDeps & { rateLimiter: RateLimiter
   const service = new Workflows(deps);
   service.start();
   registerScheduleOperation(deps.bus, service);
+  registerScreenOperations(deps.bus, service);
   return {
     service,
     registerRoutes: (api, authenticated) => {

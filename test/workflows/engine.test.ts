@@ -55,4 +55,17 @@ describe('spec 2 Workflows: create and run a 6-node workflow with a condition br
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ execution_id: expect.any(String), status: 'completed', result: { result: 80 } });
   });
+
+  test('spec 1 screens: the workflows list and the detail with its executions come from the manifest', async () => {
+    const wf = (await host.request('POST', '/workflows', sixNodes({ node_type: 'workflows:manual-trigger' }, { name: 'Screened flow' }))).body.data;
+    await settled(host, (await host.request('POST', `/workflows/${wf.id}/execute`, { data: smallOrder })).body.data.execution_id);
+    const screens = (await host.request('GET', '/mobile/screens')).body.data.map((s: { id: string }) => s.id);
+    expect(screens).toEqual(expect.arrayContaining(['workflows.list', 'workflows.detail']));
+    const list = await host.request('GET', '/mobile/screens/workflows.list/data/workflows?search=Screened');
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((w: { name: string }) => w.name)).toEqual(['Screened flow']);
+    const runs = await host.request('GET', `/mobile/screens/workflows.detail/data/executions?id=${wf.id}`);
+    expect(runs.status).toBe(200);
+    expect(runs.body.data).toEqual([expect.objectContaining({ workflow_id: wf.id, status: 'completed' })]);
+  });
 });

@@ -15,7 +15,7 @@ export default defineModule({
   main: 'dist/index.js',
   operations,
   dependencies: { workflows_code: '^1.0.0' },
-  consumes: ['mail.send', 'notifications.send', 'workflow_engine.fire_schedules', 'workflows_code.evaluate'],
+  consumes: ['mail.send', 'notifications.send', 'workflow_engine.fire_schedules', 'workflow_engine.list_workflows', 'workflow_engine.get_workflow', 'workflow_engine.list_executions', 'workflows_code.evaluate'],
   schedules: [{ name: 'workflow_schedules', operation: 'workflows.fire_schedules', every_ms: 60_000 }],
   permissions: [
     { name: 'workflows.view', description: 'See workflows, their executions and statistics.' },
@@ -23,5 +23,12 @@ export default defineModule({
     { name: 'workflows.execute', description: 'Run, test, simulate, pause, cancel and retry workflows.' },
   ],
   workflow: { nodes: workflowNodes },
+  mobile: {
+    screens: [
+      { id: 'workflows.list', title: 'Workflows', icon: 'git-branch', layout: 'scroll', route: '/workflows', version: 1 },
+      { id: 'workflows.detail', title: 'Workflow', icon: 'git-branch', layout: 'scroll', route: '/workflows/:id', version: 1 },
+    ],
+    screenProviders: { 'workflows.list': { file: 'screens/workflows.list.json' }, 'workflows.detail': { file: 'screens/workflows.detail.json' } },
+  },
   limits: { memory_mb: 64, timeout_ms: 15_000 },
 });
