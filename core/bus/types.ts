@@ -24,6 +24,11 @@ export interface CallContext {
    * network): that tenant's id. The handler sees it as ctx.relatedFrom; calls it makes in turn do not.
    */
   relatedFrom?: string;
+  /**
+   * Set by the workflow engine on a node's call: `<execution>:<node>:<attempt>`, the same each time
+   * that step is made again after a crash. The handler sees it as ctx.idempotencyKey; calls it makes do not.
+   */
+  idempotencyKey?: string;
   /** Set on the call that runs a module job and the calls it makes, so jobs.progress knows which job reports (core/modules/module-jobs.ts). */
   job?: { id: string; alias: string };
 }

@@ -185,7 +185,8 @@ export class WorkflowEngine {
     if (!entry) throw new MandiError('NODE_UNAVAILABLE', `The node type "${node.node_type}" is no longer installed in this tenant.`, 422);
     if (!entry.operation) throw new MandiError('NODE_NOT_RUNNABLE', `The node type "${node.node_type}" names no operation.`, 422);
     if (!acting.user) throw new MandiError('OWNER_GONE', "The workflow's owner is no longer a member of this tenant.", 403);
-    const ctx = { tenantId, user: acting.user, permissions: acting.permissions, requestId: `${e.id}:${node.id}:${attempt}` };
+    const key = `${e.id}:${node.id}:${attempt}`;
+    const ctx = { tenantId, user: acting.user, permissions: acting.permissions, requestId: key, idempotencyKey: key };
     const call = (async () => {
       // A call interrupted because its module's isolate was rebuilt (another run's runaway code node,
       // say) is not this node's failure: it runs again, with the same idempotency key.

@@ -99,7 +99,12 @@ export const operations = {
     output: Type.Object({ status: Type.Integer(), body: Any }),
     async handler(input, ctx) {
       const body = input.body === undefined ? undefined : typeof input.body === 'string' ? input.body : JSON.stringify(input.body);
-      const headers = { ...(body !== undefined && typeof input.body !== 'string' ? { 'content-type': 'application/json' } : {}), ...(input.headers ?? {}) };
+      const headers = {
+        ...(body !== undefined && typeof input.body !== 'string' ? { 'content-type': 'application/json' } : {}),
+        // The same key when the engine makes this step again after a crash: the receiver can dedupe.
+        ...(ctx.idempotencyKey ? { 'idempotency-key': ctx.idempotencyKey } : {}),
+        ...(input.headers ?? {}),
+      };
       const res = await ctx.host.fetch(input.url, { method: input.method, headers, body });
       let parsed: unknown = res.body;
       try {
