@@ -69,6 +69,11 @@ export interface Config {
   screenDefinitionTtlSeconds: number;
   /** Requests per user and window on the standard workflow endpoints (spec 2, Limits: 60 per minute). */
   workflowRateLimit: { points: number; durationSeconds: number };
+  /** Spec 2 Limits: execute endpoints (execute, test, simulate, retry) and the public webhook trigger, per user / per token. */
+  workflowExecuteRateLimit: { points: number; durationSeconds: number };
+  workflowWebhookRateLimit: { points: number; durationSeconds: number };
+  /** Workflow executions run at once per node (core/workflows/engine.ts). */
+  workflowWorkers: number;
   /** Requests per client (a token that authenticates, else the address) and window on /api/v1. */
   apiRateLimit: { points: number; durationSeconds: number };
   /** Bus calls per (tenant, caller, operation) and window. */
@@ -209,6 +214,9 @@ export function loadConfig(env: Env = process.env): Config {
     moduleStreamsPerTenant: atLeast(env, 'MODULE_STREAMS_PER_TENANT', 100, 1),
     screenDefinitionTtlSeconds: int(env, 'SCREEN_DEFINITION_CACHE_TTL', 300),
     workflowRateLimit: rate(env, 'WORKFLOW_RATE_LIMIT', '60/60'),
+    workflowExecuteRateLimit: rate(env, 'WORKFLOW_EXECUTE_RATE_LIMIT', '30/60'),
+    workflowWebhookRateLimit: rate(env, 'WORKFLOW_WEBHOOK_RATE_LIMIT', '120/60'),
+    workflowWorkers: atLeast(env, 'WORKFLOW_WORKERS', 16, 1),
     apiRateLimit: rate(env, 'API_RATE_LIMIT', '1200/60'),
     busRateLimit: rate(env, 'BUS_RATE_LIMIT', '6000/60'),
     realtimeBroadcastRate: rate(env, 'REALTIME_BROADCAST_RATE', '100/1'),

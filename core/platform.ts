@@ -25,9 +25,10 @@ import { bulkPart } from './bulk/part';
 import { accountsPart } from './accounts/part';
 import { mailPart } from './mail/part';
 import { httpPart } from './http/part';
+import { workflowsPart } from './workflows/part';
 
 /** The parts a running platform shows its callers (main.ts, tests), typed by the parts themselves. */
-const EXPOSED = ['config', 'logger', 'dbServer', 'central', 'keys', 'tenantDbs', 'drivers', 'tenants', 'auth', 'clock', 'kernel', 'registry', 'rings', 'catalogs', 'realtime'] as const;
+const EXPOSED = ['config', 'logger', 'dbServer', 'central', 'keys', 'tenantDbs', 'drivers', 'tenants', 'auth', 'clock', 'kernel', 'registry', 'rings', 'catalogs', 'realtime', 'workflows'] as const;
 
 export type Platform = Pick<PlatformParts, (typeof EXPOSED)[number]> & {
   app: Express;
@@ -65,6 +66,7 @@ export function platformParts(config: Config, logger: Logger, options: PlatformO
     bulkPart,
     accountsPart,
     mailPart,
+    workflowsPart,
     jobsPart,
     httpPart,
   ];

@@ -53,7 +53,7 @@ export class ModuleSandbox implements GenerationOwner {
     const kind = req.kind === 'event' ? CallKind.event : CallKind.operation;
     let envelope: string;
     try {
-      const start: HostMessage = ['c', id, kind, req.name, req.input ?? null, req.caller, req.user ?? null, req.event ?? null, req.relatedFrom ?? null, req.stream?.format ?? null];
+      const start: HostMessage = ['c', id, kind, req.name, req.input ?? null, req.caller, req.user ?? null, req.event ?? null, req.relatedFrom ?? null, req.stream?.format ?? null, req.idempotencyKey ?? null];
       envelope = JSON.stringify(start);
     } catch (e) {
       return Promise.reject(new SandboxError('INVALID_INPUT', `The input cannot be copied into the sandbox: ${(e as Error).message}`));
@@ -189,6 +189,7 @@ function checkRequest(req: InvokeRequest): string | undefined {
   if (typeof req.name !== 'string' || req.name === '') return 'name must be a non-empty string';
   if (typeof req.caller !== 'string') return 'caller must be a string';
   if (req.relatedFrom !== undefined && req.relatedFrom !== null && typeof req.relatedFrom !== 'string') return 'relatedFrom must be a string or null';
+  if (req.idempotencyKey !== undefined && req.idempotencyKey !== null && typeof req.idempotencyKey !== 'string') return 'idempotencyKey must be a string or null';
   if (typeof req.bridge !== 'object' || req.bridge === null) return 'a host bridge is required';
   if (req.timeoutMs !== undefined && !(Number.isFinite(req.timeoutMs) && req.timeoutMs >= 1)) return 'timeoutMs must be a number of at least 1';
   return undefined;

@@ -63,7 +63,7 @@ export interface EventDelivery {
 /** host → guest */
 export type HostMessage =
   /** Start a call. */
-  | [tag: 'c', callId: number, kind: CallKind, name: string, input: unknown, caller: string, user: unknown, event: EventDelivery | null, relatedFrom: string | null, stream: StreamFormat | null]
+  | [tag: 'c', callId: number, kind: CallKind, name: string, input: unknown, caller: string, user: unknown, event: EventDelivery | null, relatedFrom: string | null, stream: StreamFormat | null, idempotencyKey: string | null]
   /** Reply to a bridge request. */
   | [tag: 'r', reqId: number, status: typeof Status.error, value: WireError]
   | [tag: 'r', reqId: number, status: typeof Status.ok, value: unknown]

@@ -8,6 +8,7 @@ const ORDERS = iife(`
     operations: {
       get(input, ctx) { return { id: input.id, tenantId: ctx.tenantId, caller: ctx.caller, user: ctx.user }; },
       relatedFrom(_input, ctx) { return ctx.relatedFrom; },
+      idempotencyKey(_input, ctx) { return ctx.idempotencyKey; },
       async slow(input) { await null; return input.n * 2; },
       nothing() {},
       fail(input) {
@@ -60,6 +61,11 @@ describe('spec/DESIGN: sandbox loads module bundles and runs their handlers', ()
     await expect(invoke({ name: 'usesThis' })).resolves.toBe('function');
   });
 
+  it('spec 2 Execution: ctx.idempotencyKey carries a workflow step\'s key, and is null otherwise', async () => {
+    await expect(invoke({ name: 'idempotencyKey', idempotencyKey: 'exec-1:node-2:0' })).resolves.toBe('exec-1:node-2:0');
+    await expect(invoke({ name: 'idempotencyKey' })).resolves.toBeNull();
+  });
+
   it('spec 3 reseller network: ctx.relatedFrom names the related tenant that called, and is null otherwise', async () => {
     await expect(invoke({ name: 'relatedFrom', relatedFrom: 'parent01' })).resolves.toBe('parent01');
     await expect(invoke({ name: 'relatedFrom' })).resolves.toBeNull();
@@ -68,7 +74,7 @@ describe('spec/DESIGN: sandbox loads module bundles and runs their handlers', ()
 
   it('gives handlers a frozen ctx with the host of the guest contract', async () => {
     await expect(invoke({ name: 'ctxShape' })).resolves.toEqual({
-      keys: ['caller', 'event', 'relatedFrom', 'stream', 'tenantId', 'user'],
+      keys: ['caller', 'event', 'idempotencyKey', 'relatedFrom', 'stream', 'tenantId', 'user'],
       hasHost: true,
       sameHost: true,
       frozen: true,

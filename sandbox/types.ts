@@ -95,6 +95,8 @@ export interface InvokeRequest {
   event?: EventDelivery | null;
   /** A related tenant's id when that tenant's copy of the module made the call (`ctx.relatedFrom`). */
   relatedFrom?: string | null;
+  /** A workflow step's idempotency key (`ctx.idempotencyKey`). */
+  idempotencyKey?: string | null;
   bridge: HostBridge;
   /** A call serving a streamed route: its handler gets `ctx.stream`, whose writes go here. */
   stream?: StreamSink;

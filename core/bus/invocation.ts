@@ -50,7 +50,7 @@ export class Invocation implements HostBridge {
 
   call(op: string, input: unknown): Promise<unknown> {
     // What the handler calls in turn is its own module's doing in this tenant, not the related tenant's.
-    const ctx = this.ctx.relatedFrom === undefined ? this.ctx : { ...this.ctx, relatedFrom: undefined };
+    const ctx = this.ctx.relatedFrom === undefined && this.ctx.idempotencyKey === undefined ? this.ctx : { ...this.ctx, relatedFrom: undefined, idempotencyKey: undefined };
     return this.host.bus.call({ kind: 'module', alias: this.mod.alias }, op, input, ctx).catch((err: unknown) => this.remember(err));
   }
 

@@ -81,6 +81,7 @@ export class SandboxInvoker {
         user: ctx.user ? { id: ctx.user.id, name: ctx.user.name, email: ctx.user.email } : null,
         event: args.event ?? null,
         relatedFrom: ctx.relatedFrom ?? null,
+        idempotencyKey: ctx.idempotencyKey ?? null,
         bridge,
         ...(args.stream ? { stream: args.stream.sink, timeoutMs: args.stream.timeoutMs } : {}),
       });

@@ -29,6 +29,11 @@ export interface CallContext {
    * call into one of them again is a loop (CALL_DEPTH_EXCEEDED). Unset before the first related call.
    */
   tenantPath?: readonly string[];
+  /**
+   * Set by the workflow engine on a node's call: `<execution>:<node>:<attempt>`, the same each time
+   * that step is made again after a crash. The handler sees it as ctx.idempotencyKey; calls it makes do not.
+   */
+  idempotencyKey?: string;
   /** Set on the call that runs a module job and the calls it makes, so jobs.progress knows which job reports (core/modules/module-jobs.ts). */
   job?: { id: string; alias: string };
 }

@@ -25,7 +25,8 @@ import { CATEGORY_ENTRIES, groupNodes } from './workflow-nodes';
 
 const failed = (errors: Record<string, string[]>) => new ValidationError(errors, 'Validation failed');
 
-function bodyOf(req: Request): Record<string, unknown> {
+/** The JSON body as an object (absent: empty); anything else is 400 'Invalid request' (spec 2, Errors). */
+export function bodyOf(req: Request): Record<string, unknown> {
   const body: unknown = req.body;
   if (body === undefined) return {};
   if (!isObject(body)) throw new MandiError('BAD_REQUEST', 'Invalid request', 400, { errors: { body: ['The body must be a JSON object.'] } });

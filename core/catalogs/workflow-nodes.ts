@@ -49,6 +49,8 @@ export interface NodeEntry {
   defaultConfig: Record<string, unknown>;
   /** What runs the node: the bus operation (actions, conditions, transformers) or the event (triggers). */
   operation: string | null;
+  /** "none": free of side effects, so a simulation runs it; "external" (default): stubbed there. */
+  effects: 'none' | 'external';
   event: string | null;
 }
 
@@ -94,6 +96,7 @@ export function nodeEntry(module: string, node: WorkflowNode): NodeEntry {
     defaultConfig: node.defaultConfig ?? {},
     operation: node.operation ?? null,
     event: node.event ?? null,
+    effects: node.effects ?? 'external',
   };
 }
 

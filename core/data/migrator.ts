@@ -20,6 +20,7 @@ import * as central0032 from './migrations/central/0032-module-secrets';
 import * as central0033 from './migrations/central/0033-module-jobs';
 import * as tenant0005 from './migrations/tenant/0005-notifications';
 import * as tenant0006 from './migrations/tenant/0006-push-devices';
+import * as tenant0007 from './migrations/tenant/0007-workflows';
 
 interface MigrationModule {
   up: (p: { context: QueryInterface }) => Promise<void>;
@@ -45,6 +46,7 @@ const TENANT: Array<[string, MigrationModule]> = [
   ['0003-login-history', tenant0003],
   ['0005-notifications', tenant0005],
   ['0006-push-devices', tenant0006],
+  ['0007-workflows', tenant0007],
 ];
 
 function migrator(sequelize: Sequelize, list: Array<[string, MigrationModule]>, table: string) {

@@ -40,7 +40,7 @@ export const realtimePart = platformPart({
 export const jobsPart = platformPart({
   id: 'jobs',
   // Every part that handles queued jobs: this node's running jobs finish before any of them stops.
-  deps: ['drivers', 'kernel', 'rings', 'notifications', 'bulk', 'accounts'],
+  deps: ['drivers', 'kernel', 'rings', 'notifications', 'bulk', 'accounts', 'workflows'],
   init: ({ drivers }) => ({ drain: () => drivers.close() }),
   stop: (jobs) => jobs.drain(),
 });

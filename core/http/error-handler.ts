@@ -22,6 +22,16 @@ function shapeOfPath(path: string): ErrorShape | undefined {
   return undefined;
 }
 
+/**
+ * Paths where a body over the size limit is an input error of the area rather than 413 (spec 2,
+ * Errors: a too-large trigger payload is 422). The body parser fails before any router sees the
+ * request, so the mapping is registered here, by path.
+ */
+const tooLargeAs: Array<{ path: RegExp; error: () => MandiError }> = [];
+export function useTooLargeErrorForPath(path: RegExp, error: () => MandiError): void {
+  tooLargeAs.push({ path, error });
+}
+
 export function useErrorShape(shape: ErrorShape): RequestHandler {
   return (_req, res, next) => {
     res.locals.errorShape = shape;
@@ -94,8 +104,10 @@ export function errorHandler(logger: Logger, debugErrors: boolean): ErrorRequest
       req.socket.destroy();
       return;
     }
-    res.locals.errorShape ??= shapeOfPath(req.originalUrl.split('?')[0]);
-    const known = normalise(err);
+    const path = req.originalUrl.split('?')[0];
+    res.locals.errorShape ??= shapeOfPath(path);
+    const tooLarge = (err as { type?: string })?.type === 'entity.too.large' ? tooLargeAs.find((t) => t.path.test(path)) : undefined;
+    const known = tooLarge ? tooLarge.error() : normalise(err);
     if (known) return sendError(res, known);
     logger.error({ err, reqId: req.id }, 'unhandled error');
     const shape = (res.locals.errorShape as ErrorShape | undefined) ?? 'platform';

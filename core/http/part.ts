@@ -4,7 +4,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
+import type { Express, RequestHandler } from 'express';
 import { rateLimit } from '../drivers';
 import { resolveTenant } from '../tenancy/resolve-tenant';
 import { authenticate } from '../auth/authenticate';
@@ -38,7 +38,7 @@ import { registerSeedRoute } from '../console/seed-route';
 export const httpPart = platformPart({
   id: 'http',
   // `jobs`: requests queue jobs, so the queue stops only after the last request.
-  deps: ['config', 'logger', 'dbServer', 'central', 'keys', 'tenantDbs', 'drivers', 'tenants', 'auth', 'clock', 'kernel', 'registry', 'realtime', 'rings', 'notifications', 'catalogs', 'documents', 'bulk', 'accounts', 'jobs'],
+  deps: ['config', 'logger', 'dbServer', 'central', 'keys', 'tenantDbs', 'drivers', 'tenants', 'auth', 'clock', 'kernel', 'registry', 'realtime', 'rings', 'notifications', 'catalogs', 'documents', 'bulk', 'accounts', 'workflows', 'jobs'],
   init: (d) => listen(d),
   stop: (listening) => listening.close(),
 });
@@ -54,7 +54,7 @@ export interface Listening {
 type HttpDeps = Omit<PlatformParts, 'mail' | 'http'>;
 
 async function listen(d: HttpDeps): Promise<Listening> {
-  const { config, logger, dbServer, central, keys, tenantDbs, drivers, tenants, auth, clock, kernel, registry, realtime, rings, notifications, catalogs, documents, bulk, accounts } = d;
+  const { config, logger, dbServer, central, keys, tenantDbs, drivers, tenants, auth, clock, kernel, registry, realtime, rings, notifications, catalogs, documents, bulk, accounts, workflows } = d;
   const authenticated = authenticate(auth, tenants);
   const streams = new StreamSlots(config.moduleStreamsPerTenant);
   let selfUrl = '';
@@ -64,7 +64,8 @@ async function listen(d: HttpDeps): Promise<Listening> {
     debugErrors: config.debugErrors,
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,
-    publicRoutes: publicModuleRoutes({ central, tenants, modules: kernel.modules, bus: kernel.bus, rateLimiter: drivers.rateLimiter, missRateLimit: config.publicMissRateLimit, logger, streams }),
+    // The workflow webhook trigger (spec 2) is the engine's own public route; the rest belong to modules.
+    publicRoutes: firstOf(workflows.webhook, publicModuleRoutes({ central, tenants, modules: kernel.modules, bus: kernel.bus, rateLimiter: drivers.rateLimiter, missRateLimit: config.publicMissRateLimit, logger, streams })),
     webConsole: consoleRoutes({ rootDomain: config.rootDomain, env: config.env, logger }),
     mountApi: (api) => {
       registerHealthRoutes(api, { central, redisHealth: async () => (await drivers.health()).redis, embeddedDb: dbServer.embedded, version: PLATFORM_VERSION });
@@ -93,6 +94,7 @@ async function listen(d: HttpDeps): Promise<Listening> {
       registerGraphqlRoutes(api, { config, central, tenantDbs, pubsub: drivers.pubsub, kernel, clock, logger, authenticated });
       documents.registerRoutes(api, authenticated);
       catalogs.registerRoutes(api, authenticated);
+      workflows.registerRoutes(api, authenticated);
       api.use(
         moduleRoutes({ modules: kernel.modules, bus: kernel.bus, authenticated, rateLimiter: drivers.rateLimiter, bulk, streams }),
       );
@@ -124,4 +126,9 @@ async function listen(d: HttpDeps): Promise<Listening> {
       clearTimeout(grace);
     },
   };
+}
+
+/** `a`, and `b` for what `a` passes on. */
+function firstOf(a: RequestHandler, b: RequestHandler): RequestHandler {
+  return (req, res, next) => a(req, res, (err?: unknown) => (err ? next(err) : b(req, res, next)));
 }

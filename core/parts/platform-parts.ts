@@ -22,6 +22,7 @@ import type { Bulk } from '../bulk';
 import type { Accounts } from '../accounts';
 import type { AppKeys } from '../accounts/app-key';
 import type { Listening } from '../http/part';
+import type { WorkflowPart } from '../workflows';
 import { partsOf } from './index';
 
 /** What each part of the platform gives the parts that name it. */
@@ -47,6 +48,7 @@ export interface PlatformParts {
   bulk: Bulk;
   accounts: Accounts;
   mail: void;
+  workflows: WorkflowPart;
   jobs: { drain(): Promise<void> };
   http: Listening;
 }

@@ -170,6 +170,7 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
     event: EventDelivery | null,
     relatedFrom: string | null,
     stream: StreamFormat | null,
+    idempotencyKey: string | null,
   ): void {
     const table = kind === CallKind.operation ? operations : events;
     let fn;
@@ -188,7 +189,7 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
     call.logs = 0;
     call.closed = false;
     live[id] = call;
-    void run(id, fn, table, input, new GuestCtx(id, caller, user, event, relatedFrom, stream === 'text' || stream === 'sse' ? stream : null));
+    void run(id, fn, table, input, new GuestCtx(id, caller, user, event, relatedFrom, stream === 'text' || stream === 'sse' ? stream : null, idempotencyKey));
   }
 
   async function run(id: number, fn: Handler, self: Handlers | null, input: unknown, ctx: Ctx): Promise<void> {
@@ -482,13 +483,15 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
     event: Readonly<EventDelivery> | null;
     relatedFrom: string | null;
     stream: object | null;
+    idempotencyKey: string | null;
     #id: number;
     #host: object | undefined;
-    constructor(id: number, caller: string, user: unknown, event: EventDelivery | null, relatedFrom: string | null, stream: StreamFormat | null) {
+    constructor(id: number, caller: string, user: unknown, event: EventDelivery | null, relatedFrom: string | null, stream: StreamFormat | null, idempotencyKey: string | null) {
       this.caller = caller;
       this.user = user;
       this.event = event === null || event === undefined ? null : freeze(event);
       this.relatedFrom = relatedFrom ?? null;
+      this.idempotencyKey = typeof idempotencyKey === 'string' ? idempotencyKey : null;
       this.stream = stream === null ? null : streamFor(id, stream);
       this.#id = id;
       freeze(this);
@@ -534,7 +537,7 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
       const m = messages[i];
       // One message failing (guest code may have broken something it relies on) must not drop the rest.
       try {
-        if (m[0] === 'c') start(m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9]);
+        if (m[0] === 'c') start(m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10]);
         else if (m[0] === 'r') reply(m[1], m[2], m[3]);
         else if (m[0] === 'x') retire(m[1]);
         else if (m[0] === 'k') {

@@ -683,6 +683,10 @@ export interface WorkflowNode {
    */
   event?: string;
   /**
+   * What running the node does beyond answering: "none" (reads or computes only) lets POST /workflows/{id}/simulate run it; "external" (the default: writes, mails, calls out) is stubbed there (spec 2, simulate).
+   */
+  effects?: 'none' | 'external';
+  /**
    * JSON schema of the node's config (properties, required).
    */
   configSchema?: JsonSchema;

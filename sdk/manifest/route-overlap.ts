@@ -53,7 +53,9 @@ export const PLATFORM_PATH_AREAS: ReadonlySet<string> = new Set([
   'reseller-register',
   'rings',
   'roles',
+  'workflow-executions',
   'workflow-nodes',
+  'workflows',
 ]);
 
 /**

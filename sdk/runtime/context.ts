@@ -32,6 +32,12 @@ export interface HandlerContext {
    * operations listed in api.related are ever called this way.
    */
   relatedFrom: string | null;
+  /**
+   * On a workflow node's call: `<execution>:<node>:<attempt>`, the same when the engine makes that
+   * step again after a crash; pass it on (e.g. as an Idempotency-Key header) or record it so the
+   * effect happens once. Null in every other call.
+   */
+  idempotencyKey: string | null;
   host: Host;
   /**
    * In a handler serving a route whose response kind is "stream" (manifest http.routes[].response):

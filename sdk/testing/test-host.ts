@@ -129,7 +129,7 @@ export interface TestHost {
   delivery(eventId: string, module: string): Promise<DeliveryState>;
   /**
    * Hands the event `eventId` to `module` once more, as at-least-once delivery may (after a node died
-   * mid-handler); resolves with how that delivery ended.
+   * mid-handler); resolves with how that delivery ended. `module` may name a host part's subscription, e.g. "core:workflows".
    */
   redeliver(eventId: string, module: string): Promise<DeliveryState>;
   /** Waits until `check` passes (e.g. an event handler's effect), polling up to `timeoutMs`. */
@@ -302,7 +302,8 @@ export async function createTestHost(opts: TestHostOptions): Promise<TestHost> {
       },
       delivery,
       redeliver: async (eventId, module) => {
-        const job = await queue.getJob(EVENTS_QUEUE, deliveryJobId(eventId, module));
+        // A host part's subscription (e.g. "core:workflows") has its own delivery job id (core/bus/events.ts).
+        const job = await queue.getJob(EVENTS_QUEUE, module.startsWith('core:') ? `${eventId}:${module}` : deliveryJobId(eventId, module));
         if (!job) throw new Error(`event ${eventId} was never delivered to ${module}`);
         const again = await queue.add(EVENTS_QUEUE, job.name, job.data, { jobId: `${eventId}:redelivery-${++redeliveries}` });
         return (await jobEnded(platform, EVENTS_QUEUE, again, settleMs, true))!;

@@ -38,6 +38,7 @@ describe('spec 2 Node registry: /workflow-nodes', () => {
       defaultConfig: { sku: 'SKU-1' },
       operation: 'kiosk.get_item',
       event: null,
+      effects: 'external',
     });
   });
 

@@ -1,0 +1,221 @@
+/**
+ * The workflow engine (spec 2, Execution; States and transitions). A run is a job on the
+ * `workflow-runs` queue; it walks the graph one node at a time and never runs node logic itself:
+ * every non-trigger node is a bus operation, called with the caller edge `workflow` as the
+ * workflow's owner, so permissions, schemas, rate limits and audit apply to each step. After each
+ * node a checkpoint (log row + execution row, one transaction) records the outcome and the nodes
+ * still to run, so a redelivered job (a killed worker) continues where the last checkpoint left off
+ * and writes each node's outcome once. The idempotency key of a step, `<execution>:<node>:<attempt>`,
+ * travels as the call's request id. A Delay node or retry backoff suspends the run with resume_at
+ * set and a delayed job (deduplicated by id) wakes it.
+ */
+import { LRUCache } from 'lru-cache';
+import type { Bus } from '../bus/bus';
+import type { EventBus } from '../bus/events';
+import type { Catalog } from '../catalogs/catalog';
+import { resolvePlaceholders } from '../catalogs/placeholders';
+import type { Clock } from '../clock';
+import type { JobQueue } from '../drivers';
+import { MandiError } from '../errors';
+import { isObject } from '../is-object';
+import type { Logger } from '../logger';
+import type { Acting } from './owner';
+import type { ConnectionRow, ExecutionRow, Graph, NodeRow, RunContext } from './workflow';
+import type { WorkflowStore } from './workflow-store';
+
+export const RUNS_QUEUE = 'workflow-runs';
+/** Times a node's call is made again after its module restarted under it. */
+const RESTART_RETRIES = 3;
+
+interface RunJob {
+  tenantId: string;
+  executionId: string;
+}
+
+export interface EngineDeps {
+  store: WorkflowStore;
+  queue: JobQueue;
+  bus: Bus;
+  events: EventBus;
+  clock: Clock;
+  logger: Logger;
+  catalogFor(tenantId: string): Promise<Catalog>;
+  acting(tenantId: string, ownerId: number): Promise<Acting>;
+  workers: number;
+}
+
+export interface Trigger {
+  type: string;
+  data: unknown;
+  triggeredBy: number | null;
+  /** One execution per workflow and key (an event id, a schedule slot). */
+  key?: string;
+}
+
+/** The values placeholders resolve against: the trigger data at the root, and trigger, nodes, variables. */
+export function placeholderValues(triggerData: unknown, triggerType: string, ctx: RunContext): Record<string, unknown> {
+  return { ...(isObject(triggerData) ? triggerData : {}), trigger: { type: triggerType, data: triggerData }, nodes: ctx.nodes, variables: ctx.variables };
+}
+
+/** The nodes a finished node leads to: every connection, or with a `branch` output only the matching ones. */
+export function successors(g: Graph, nodeId: string, output: unknown): string[] {
+  const branch = isObject(output) && typeof output.branch === 'string' ? output.branch : undefined;
+  const matches = (c: ConnectionRow) => {
+    const path = c.condition_path ?? (c.source_handle !== 'output' ? c.source_handle : null);
+    return path === null || branch === undefined || path === branch;
+  };
+  return g.connections.filter((c) => c.source_node_id === nodeId && matches(c)).map((c) => c.target_node_id);
+}
+
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+export class WorkflowEngine {
+  private readonly logger: Logger;
+  /** Graphs this node started runs of lately, so their jobs need not read them again (a save makes a new one). */
+  private readonly graphs = new LRUCache<string, Graph>({ max: 1_000, ttl: 10_000 });
+
+  constructor(private readonly deps: EngineDeps) {
+    this.logger = deps.logger.child({ part: 'workflows' });
+  }
+
+  start(): void {
+    this.deps.queue.process<RunJob, void>(RUNS_QUEUE, this.deps.workers, (job) => this.run(job.data.tenantId, job.data.executionId));
+  }
+
+  /** A new execution (pending) queued to run; undefined when the trigger key already ran. */
+  async execute(tenantId: string, g: Graph, t: Trigger): Promise<ExecutionRow | undefined> {
+    const entries = g.nodes.filter((n) => n.node_category === 'trigger').map((n) => n.id);
+    const row = await this.deps.store.createExecution(tenantId, g, { trigger_type: t.type, trigger_data: t.data, triggered_by: t.triggeredBy, trigger_key: t.key, queue: entries });
+    // The graph as triggered, for this node's worker; another node reads it from the database.
+    this.graphs.set(`${tenantId}:${g.workflow.id}`, g);
+    if (row) await this.enqueue(tenantId, row.id, row.id);
+    return row;
+  }
+
+  async enqueue(tenantId: string, executionId: string, jobId: string, delayMs = 0): Promise<void> {
+    await this.deps.queue.add<RunJob>(RUNS_QUEUE, 'run', { tenantId, executionId }, { jobId, delay: delayMs, attempts: 5, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: true });
+  }
+
+  /** Runs (or continues) one execution until it finishes, suspends, pauses or is cancelled. */
+  async run(tenantId: string, executionId: string): Promise<void> {
+    const { store, clock } = this.deps;
+    // A new run starts (one statement); any other is read where its last checkpoint left it.
+    let e = (await store.transition(tenantId, executionId, ['pending'], 'status = $3, started_at = COALESCE(started_at, $4)', ['running', new Date(clock.now())])) ?? (await store.execution(tenantId, executionId));
+    if (!e || e.status !== 'running') return;
+    // Woken early (a duplicate job): the delayed job that is due will come.
+    if (e.resume_at && e.resume_at.getTime() > clock.now()) return;
+    const g = this.graphs.get(`${tenantId}:${e.workflow_id}`) ?? (await store.graph(tenantId, e.workflow_id));
+    if (!g) return void (await this.finish(tenantId, e, 'failed', null, 'The workflow was deleted.'));
+    const acting = await this.deps.acting(tenantId, Number(g.workflow.owner_id));
+    for (;;) {
+      if (e.pause_requested) {
+        await store.transition(tenantId, e.id, ['running'], 'status = $3, pause_requested = false, resume_at = NULL', ['paused']);
+        return;
+      }
+      const queue = e.scheduler.queue ?? [];
+      if (queue.length === 0) return void (await this.finish(tenantId, e, 'completed', this.lastOutput(e, g), null));
+      const node = g.nodes.find((n) => n.id === queue[0]);
+      if (!node) return void (await this.finish(tenantId, e, 'failed', null, 'A node of this run was removed from the workflow.'));
+      const next = await this.step(tenantId, e, g, node, acting);
+      if (!next) {
+        // Someone else moved the run (a cancel, a pause, another worker's checkpoint): read where it is.
+        e = await store.execution(tenantId, executionId);
+        if (!e || e.status !== 'running') return;
+        continue;
+      }
+      e = next;
+      if (e.status !== 'running' || e.resume_at) {
+        if (e.status === 'running' && e.resume_at) await this.enqueue(tenantId, e.id, `${e.id}:${e.nodes_executed}:${e.scheduler.attempt ?? 0}`, Math.max(0, e.resume_at.getTime() - clock.now()));
+        return;
+      }
+    }
+  }
+
+  private lastOutput(e: ExecutionRow, g: Graph): unknown {
+    const done = g.nodes.filter((n) => e.context.nodes?.[n.label] !== undefined);
+    return done.length ? (e.context.nodes[done[done.length - 1].label].output ?? null) : null;
+  }
+
+  /** One attempt of one node, and its checkpoint. Undefined when the checkpoint was not ours to write. */
+  private async step(tenantId: string, e: ExecutionRow, g: Graph, node: NodeRow, acting: Acting): Promise<ExecutionRow | undefined> {
+    const { store, clock } = this.deps;
+    const attempt = e.scheduler.attempt ?? 0;
+    const context: RunContext = { variables: e.context.variables ?? {}, nodes: e.context.nodes ?? {} };
+    const started = new Date(clock.now());
+    const t0 = performance.now();
+    const input = node.node_category === 'trigger' ? e.trigger_data : resolvePlaceholders(node.config, placeholderValues(e.trigger_data, e.trigger_type, context));
+    let output: unknown;
+    let failure: string | undefined;
+    try {
+      output = node.node_category === 'trigger' ? e.trigger_data : await this.callNode(tenantId, e, node, input, attempt, acting);
+    } catch (err) {
+      failure = errorText(err);
+    }
+    const log = {
+      node_id: node.id, node_type: node.node_type, node_label: node.label, status: failure === undefined ? 'completed' : 'failed',
+      input_data: input ?? null, output_data: failure === undefined ? (output ?? null) : null, error_message: failure ?? null, retry_attempt: attempt,
+      started_at: started, completed_at: new Date(clock.now()), duration_ms: Math.round(performance.now() - t0),
+    };
+    const queue = e.scheduler.queue ?? [];
+    if (failure === undefined) {
+      context.nodes[node.label] = { output: output ?? null };
+      if (isObject(output) && isObject(output.variables) && node.node_type.startsWith('workflows:')) Object.assign(context.variables, output.variables);
+      const rest = queue.slice(1);
+      const done = new Set(Object.keys(context.nodes));
+      const labelOf = new Map(g.nodes.map((n) => [n.id, n.label]));
+      for (const id of successors(g, node.id, output)) if (!rest.includes(id) && !done.has(labelOf.get(id)!)) rest.push(id);
+      const suspend = isObject(output) && typeof output.suspend_seconds === 'number' && output.suspend_seconds > 0 ? output.suspend_seconds : 0;
+      const resumeAt = suspend ? new Date(clock.now() + suspend * 1000) : null;
+      return store.checkpoint(tenantId, e.id, log, 'context = $2::jsonb, scheduler = $3::jsonb, nodes_executed = nodes_executed + 1, resume_at = $4', [
+        JSON.stringify(context), JSON.stringify({ queue: rest, attempt: 0 }), resumeAt,
+      ]);
+    }
+    if (attempt < node.retry_count) {
+      // Retry with exponential backoff (spec 2, Execution: retry_count, retry_delay_seconds); suspended meanwhile.
+      const delay = node.retry_delay_seconds * 2 ** attempt;
+      return store.checkpoint(tenantId, e.id, log, 'scheduler = $2::jsonb, resume_at = $3', [JSON.stringify({ queue, attempt: attempt + 1 }), delay ? new Date(clock.now() + delay * 1000) : null]);
+    }
+    const failed = await store.checkpoint(tenantId, e.id, log, 'nodes_failed = nodes_failed + 1', []);
+    if (failed) await this.finish(tenantId, failed, 'failed', null, `Node "${node.label}" failed: ${failure}`);
+    return failed && { ...failed, status: 'failed' };
+  }
+
+  private async callNode(tenantId: string, e: ExecutionRow, node: NodeRow, input: unknown, attempt: number, acting: Acting): Promise<unknown> {
+    const entry = (await this.deps.catalogFor(tenantId)).node(node.node_type);
+    if (!entry) throw new MandiError('NODE_UNAVAILABLE', `The node type "${node.node_type}" is no longer installed in this tenant.`, 422);
+    if (!entry.operation) throw new MandiError('NODE_NOT_RUNNABLE', `The node type "${node.node_type}" names no operation.`, 422);
+    if (!acting.user) throw new MandiError('OWNER_GONE', "The workflow's owner is no longer a member of this tenant.", 403);
+    const key = `${e.id}:${node.id}:${attempt}`;
+    const ctx = { tenantId, user: acting.user, permissions: acting.permissions, requestId: key, idempotencyKey: key };
+    const call = (async () => {
+      // A call interrupted because its module's isolate was rebuilt (another run's runaway code node,
+      // say) is not this node's failure: it runs again, with the same idempotency key.
+      for (let interrupted = 0; ; interrupted++) {
+        try {
+          return await this.deps.bus.call({ kind: 'edge', via: 'workflow' }, entry.operation!, input ?? {}, ctx);
+        } catch (err) {
+          if (!(err instanceof MandiError && err.code === 'MODULE_RESTARTED' && interrupted < RESTART_RETRIES)) throw err;
+        }
+      }
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new MandiError('NODE_TIMEOUT', `timed out after ${node.timeout_seconds} s`, 504)), node.timeout_seconds * 1000);
+    });
+    try {
+      return await Promise.race([call, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The run's end: its status, result and duration, the workflow's counters, and its lifecycle event. */
+  private async finish(tenantId: string, e: ExecutionRow, status: 'completed' | 'failed', result: unknown, error: string | null): Promise<void> {
+    const { store, clock } = this.deps;
+    const now = new Date(clock.now());
+    const done = await store.finish(tenantId, e.id, status, result, error, now);
+    if (!done) return;
+    const payload = { execution_id: done.id, workflow_id: done.workflow_id, workflow_name: done.workflow_name, status, error_message: error, duration_ms: done.duration_ms };
+    await this.deps.events.emit(tenantId, `workflow.execution.${status}`, payload, 'workflows').catch((err) => this.logger.error({ err }, 'workflow lifecycle event not emitted'));
+  }
+}

@@ -1,0 +1,14 @@
+/** The workflows part (core/parts): the engine, its routes and the webhook trigger (spec 2). */
+import { platformPart } from '../parts/platform-parts';
+import { createWorkflows } from './index';
+
+export const workflowsPart = platformPart({
+  id: 'workflows',
+  deps: ['config', 'central', 'tenantDbs', 'tenants', 'auth', 'kernel', 'catalogs', 'drivers', 'clock', 'logger'],
+  init: ({ config, central, tenantDbs, tenants, auth, kernel, catalogs, drivers, clock, logger }) =>
+    createWorkflows({
+      central, tenantDbs, tenants, auth, modules: kernel.modules, bus: kernel.bus, events: kernel.events, catalogs: catalogs.tenants,
+      queue: drivers.queue, clock, logger, appUrl: config.appUrl, workers: config.workflowWorkers, rateLimiter: drivers.rateLimiter,
+      limits: { standard: config.workflowRateLimit, execute: config.workflowExecuteRateLimit, webhook: config.workflowWebhookRateLimit },
+    }),
+});

@@ -1,0 +1,54 @@
+/**
+ * POST /api/webhooks/workflows/{token} (spec 2, Public webhook trigger): no authentication; the
+ * token names the tenant (central lookup) and the workflow. Body {event, data}; the run's trigger
+ * data is `data`. When the workflow's trigger_config.require_signature is true, X-Webhook-Signature
+ * must be `sha256=<hex>` of HMAC-SHA256 over the raw body with the workflow's webhook secret,
+ * compared in constant time; missing or wrong is 401 and nothing runs. Only active webhook
+ * workflows fire. 120 requests per minute per token (spec 2, Limits), with the X-RateLimit-* headers.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import express, { type Router } from 'express';
+import { rateLimit, type RateLimiter, type RateLimitPolicy } from '../drivers';
+import { MandiError, ValidationError } from '../errors';
+import { useErrorShape } from '../http/error-handler';
+import { isObject } from '../is-object';
+import { hashToken } from '../modules/public-tokens';
+import { triggerData } from './trigger-data';
+import { workflowNotFound } from './route-support';
+import type { Workflows } from './workflows';
+
+/** Relative to /api, where the platform mounts public routes (core/http/app.ts). */
+export const WEBHOOK_PATH = '/webhooks/workflows/:token';
+
+export function signatureValid(secret: string, rawBody: Buffer, header: string | undefined): boolean {
+  if (!header?.startsWith('sha256=')) return false;
+  const given = Buffer.from(header.slice('sha256='.length), 'hex');
+  const expected = createHmac('sha256', secret).update(rawBody).digest();
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+export function webhookRouter(w: Workflows, deps: { rateLimiter: RateLimiter; limit: RateLimitPolicy }): Router {
+  const router = express.Router();
+  const limit = rateLimit(deps.rateLimiter, { name: 'workflow-webhook', ...deps.limit, key: (req) => hashToken(String(req.params.token)) });
+  router.post(WEBHOOK_PATH, useErrorShape('workflows'), limit, async (req, res) => {
+    const token = String(req.params.token);
+    const tenantId = await w.tokens.tenantOf(token);
+    const graph = tenantId ? await w.store.byToken(tenantId, token) : undefined;
+    if (!tenantId || !graph) throw workflowNotFound();
+    const { workflow } = graph;
+    if (workflow.trigger_config.require_signature === true) {
+      const raw = (req as { rawBody?: Buffer }).rawBody ?? Buffer.alloc(0);
+      if (!signatureValid(workflow.webhook_secret, raw, req.get('x-webhook-signature'))) throw new MandiError('BAD_SIGNATURE', 'Unauthenticated', 401);
+    }
+    if (workflow.status !== 'active' || workflow.trigger_type !== 'webhook') {
+      throw new MandiError('WORKFLOW_INACTIVE', 'Invalid request', 400, { errors: { workflow: ['This workflow is not an active webhook-triggered workflow.'] } });
+    }
+    const body: unknown = req.body ?? {};
+    if (!isObject(body)) throw new ValidationError({ body: ['The body must be a JSON object {event, data}.'] }, 'Validation failed');
+    if (body.event !== undefined && typeof body.event !== 'string') throw new ValidationError({ event: ['The event must be a string.'] }, 'Validation failed');
+    const data = triggerData(body.data);
+    const run = (await w.engine.execute(tenantId, graph, { type: 'webhook', data, triggeredBy: null }))!;
+    res.json({ success: true, message: 'Workflow triggered', data: { execution_id: run.id } });
+  });
+  return router;
+}

@@ -1,0 +1,302 @@
+/**
+ * SQL for workflows, their nodes and connections, executions and logs in a tenant database (spec 2,
+ * Resources). A save replaces the graph in one transaction; executions move only by conditional
+ * updates (`WHERE status = ...`), so two workers or a worker and an operator never both win.
+ */
+import { randomBytes } from 'node:crypto';
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import type { TenantDatabases } from '../data/tenant-databases';
+import type { ConnectionRow, ExecutionRow, Graph, LogRow, NodeRow, WorkflowRow } from './workflow';
+import type { WorkflowInput } from './workflow-input';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (id: string) => UUID.test(id);
+const json = (v: unknown) => JSON.stringify(v ?? null);
+
+export interface WorkflowFilter {
+  status?: string;
+  trigger_type?: string;
+  search?: string;
+  tag?: string;
+  sort_by: string;
+  sort_dir: 'asc' | 'desc';
+  perPage: number;
+  page: number;
+  all: boolean;
+}
+
+export interface ExecutionFilter {
+  workflow_id?: string;
+  status?: string;
+  trigger_type?: string;
+  from?: string;
+  to?: string;
+  perPage: number;
+  page: number;
+}
+
+/** A fresh token for the webhook URL and a secret for its signature (spec 2, Public webhook trigger). */
+export const newToken = () => randomBytes(24).toString('hex');
+export const newSecret = () => `whsec_${randomBytes(24).toString('hex')}`;
+
+export class WorkflowStore {
+  constructor(private readonly tenantDbs: TenantDatabases) {}
+
+  with<T>(tenantId: string, fn: (db: Sequelize) => Promise<T>): Promise<T> {
+    return this.tenantDbs.with(tenantId, fn);
+  }
+
+  private q<T extends object>(db: Sequelize, sql: string, bind: unknown[], transaction?: Transaction): Promise<T[]> {
+    return db.query<T>(sql, { bind, type: QueryTypes.SELECT, transaction });
+  }
+
+  async create(tenantId: string, input: WorkflowInput, ownerId: number): Promise<Graph> {
+    return this.with(tenantId, (db) =>
+      db.transaction(async (t) => {
+        const [w] = await this.q<WorkflowRow>(
+          db,
+          `INSERT INTO workflows (name, description, status, trigger_type, trigger_config, settings, tags, owner_id, webhook_token, webhook_secret)
+           VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9, $10) RETURNING *`,
+          [input.name, input.description, input.status, input.trigger_type, json(input.trigger_config), json(input.settings), json(input.tags), ownerId, newToken(), newSecret()],
+          t,
+        );
+        return this.writeGraph(db, w, input, t);
+      }),
+    );
+  }
+
+  async update(tenantId: string, id: string, input: WorkflowInput): Promise<Graph | undefined> {
+    return this.with(tenantId, (db) =>
+      db.transaction(async (t) => {
+        const [w] = await this.q<WorkflowRow>(
+          db,
+          `UPDATE workflows SET name = $2, description = $3, status = $4, trigger_type = $5, trigger_config = $6::jsonb, settings = $7::jsonb, tags = $8::jsonb, updated_at = now()
+           WHERE id = $1 RETURNING *`,
+          [id, input.name, input.description, input.status, input.trigger_type, json(input.trigger_config), json(input.settings), json(input.tags)],
+          t,
+        );
+        if (!w) return undefined;
+        await db.query('DELETE FROM workflow_nodes WHERE workflow_id = $1', { bind: [id], transaction: t });
+        return this.writeGraph(db, w, input, t);
+      }),
+    );
+  }
+
+  private async writeGraph(db: Sequelize, w: WorkflowRow, input: WorkflowInput, t: Transaction): Promise<Graph> {
+    const nodes = input.nodes.length
+      ? await this.q<NodeRow>(
+          db,
+          `INSERT INTO workflow_nodes (workflow_id, position_index, node_type, node_category, label, config, position, is_entry_point, retry_count, retry_delay_seconds, timeout_seconds)
+           SELECT $1, n.i - 1, n.v->>'node_type', n.v->>'node_category', n.v->>'label', n.v->'config', n.v->'position', n.v->>'node_category' = 'trigger',
+                  (n.v->>'retry_count')::int, (n.v->>'retry_delay_seconds')::int, (n.v->>'timeout_seconds')::int
+           FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS n(v, i) ORDER BY n.i RETURNING *`,
+          [w.id, json(input.nodes)],
+          t,
+        )
+      : [];
+    nodes.sort((a, b) => a.position_index - b.position_index);
+    const edges = input.connections.map((c) => ({ s: nodes[c.source_node_index].id, t: nodes[c.target_node_index].id, sh: c.source_handle, th: c.target_handle, p: c.condition_path }));
+    const connections = edges.length
+      ? await this.q<ConnectionRow>(
+          db,
+          `INSERT INTO workflow_connections (workflow_id, source_node_id, target_node_id, source_handle, target_handle, condition_path)
+           SELECT $1, (e->>'s')::uuid, (e->>'t')::uuid, e->>'sh', e->>'th', e->>'p' FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(e, i) ORDER BY i RETURNING *`,
+          [w.id, json(edges)],
+          t,
+        )
+      : [];
+    return { workflow: w, nodes, connections };
+  }
+
+  async graph(tenantId: string, id: string): Promise<Graph | undefined> {
+    if (!isUuid(id)) return undefined;
+    return this.with(tenantId, async (db) => {
+      const [w] = await this.q<WorkflowRow>(db, 'SELECT * FROM workflows WHERE id = $1', [id]);
+      return w ? (await this.graphsOf(db, [w]))[0] : undefined;
+    });
+  }
+
+  async byToken(tenantId: string, token: string): Promise<Graph | undefined> {
+    return this.with(tenantId, async (db) => {
+      const [w] = await this.q<WorkflowRow>(db, 'SELECT * FROM workflows WHERE webhook_token = $1', [token]);
+      return w ? (await this.graphsOf(db, [w]))[0] : undefined;
+    });
+  }
+
+  /** Active workflows started by `trigger_type` (event and schedule triggers). */
+  async activeByTrigger(tenantId: string, triggerType: string): Promise<Graph[]> {
+    return this.with(tenantId, async (db) => this.graphsOf(db, await this.q<WorkflowRow>(db, "SELECT * FROM workflows WHERE status = 'active' AND trigger_type = $1", [triggerType])));
+  }
+
+  /** The events the tenant's active event-triggered workflows follow. */
+  async activeEventNames(tenantId: string): Promise<Set<string>> {
+    return this.with(tenantId, async (db) => {
+      const rows = await this.q<{ event: string }>(db, "SELECT DISTINCT trigger_config->>'event' AS event FROM workflows WHERE status = 'active' AND trigger_type = 'event' AND trigger_config ? 'event'", []);
+      return new Set(rows.map((r) => r.event));
+    });
+  }
+
+  private async graphsOf(db: Sequelize, rows: WorkflowRow[]): Promise<Graph[]> {
+    if (!rows.length) return [];
+    const ids = rows.map((w) => w.id);
+    const nodes = await this.q<NodeRow>(db, 'SELECT * FROM workflow_nodes WHERE workflow_id = ANY($1::uuid[]) ORDER BY position_index', [ids]);
+    const connections = await this.q<ConnectionRow>(
+      db,
+      `SELECT c.* FROM workflow_connections c JOIN workflow_nodes s ON s.id = c.source_node_id JOIN workflow_nodes t ON t.id = c.target_node_id
+       WHERE c.workflow_id = ANY($1::uuid[]) ORDER BY s.position_index, t.position_index, c.id`,
+      [ids],
+    );
+    return rows.map((workflow) => ({ workflow, nodes: nodes.filter((n) => n.workflow_id === workflow.id), connections: connections.filter((c) => c.workflow_id === workflow.id) }));
+  }
+
+  async list(tenantId: string, f: WorkflowFilter): Promise<{ graphs: Graph[]; total: number }> {
+    return this.with(tenantId, async (db) => {
+      const where = `($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR trigger_type = $2)
+        AND ($3::text IS NULL OR name ILIKE '%' || $3 || '%' OR description ILIKE '%' || $3 || '%') AND ($4::text IS NULL OR tags ? $4)`;
+      const bind = [f.status ?? null, f.trigger_type ?? null, f.search ?? null, f.tag ?? null];
+      const [{ total }] = await this.q<{ total: number }>(db, `SELECT count(*)::int AS total FROM workflows WHERE ${where}`, bind);
+      // sort_by is one of a fixed list (checked by the route), never the caller's text.
+      const page = f.all ? '' : `LIMIT ${f.perPage} OFFSET ${(f.page - 1) * f.perPage}`;
+      const rows = await this.q<WorkflowRow>(db, `SELECT * FROM workflows WHERE ${where} ORDER BY ${f.sort_by} ${f.sort_dir}, id ${f.sort_dir} ${page}`, bind);
+      return { graphs: await this.graphsOf(db, rows), total };
+    });
+  }
+
+  async remove(tenantId: string, id: string): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    return this.with(tenantId, async (db) => (await this.q(db, 'DELETE FROM workflows WHERE id = $1 RETURNING id', [id])).length > 0);
+  }
+
+  async setStatus(tenantId: string, id: string, status: string): Promise<void> {
+    await this.with(tenantId, (db) => db.query('UPDATE workflows SET status = $2, updated_at = now() WHERE id = $1', { bind: [id, status] }));
+  }
+
+  async rotateSecret(tenantId: string, id: string): Promise<string> {
+    const secret = newSecret();
+    await this.with(tenantId, (db) => db.query('UPDATE workflows SET webhook_secret = $2, updated_at = now() WHERE id = $1', { bind: [id, secret] }));
+    return secret;
+  }
+
+  /**
+   * A new execution; with a trigger key (an event id, a schedule slot) at most one per workflow and
+   * key: a second delivery answers undefined and writes nothing.
+   */
+  async createExecution(
+    tenantId: string,
+    g: Graph,
+    e: { trigger_type: string; trigger_data: unknown; triggered_by: number | null; trigger_key?: string; queue: string[] },
+  ): Promise<ExecutionRow | undefined> {
+    return this.with(tenantId, async (db) => {
+      const [row] = await this.q<ExecutionRow>(
+        db,
+        `INSERT INTO workflow_executions (workflow_id, workflow_name, trigger_type, trigger_data, triggered_by, trigger_key, nodes_total, context, scheduler)
+         VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, '{"variables":{},"nodes":{}}', $8::jsonb)
+         ON CONFLICT (workflow_id, trigger_key) WHERE trigger_key IS NOT NULL DO NOTHING RETURNING *`,
+        [g.workflow.id, g.workflow.name, e.trigger_type, json(e.trigger_data), e.triggered_by, e.trigger_key ?? null, g.nodes.length, json({ queue: e.queue, attempt: 0 })],
+      );
+      return row;
+    });
+  }
+
+  async execution(tenantId: string, id: string): Promise<ExecutionRow | undefined> {
+    if (!isUuid(id)) return undefined;
+    return this.with(tenantId, async (db) => (await this.q<ExecutionRow>(db, 'SELECT * FROM workflow_executions WHERE id = $1', [id]))[0]);
+  }
+
+  async executions(tenantId: string, f: ExecutionFilter): Promise<{ rows: ExecutionRow[]; total: number }> {
+    return this.with(tenantId, async (db) => {
+      const where = `($1::uuid IS NULL OR workflow_id = $1) AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR trigger_type = $3)
+        AND ($4::date IS NULL OR created_at >= $4::date) AND ($5::date IS NULL OR created_at < $5::date + 1)`;
+      const bind = [f.workflow_id ?? null, f.status ?? null, f.trigger_type ?? null, f.from ?? null, f.to ?? null];
+      const [{ total }] = await this.q<{ total: number }>(db, `SELECT count(*)::int AS total FROM workflow_executions WHERE ${where}`, bind);
+      const rows = await this.q<ExecutionRow>(db, `SELECT * FROM workflow_executions WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $6 OFFSET $7`, [
+        ...bind, f.perPage, (f.page - 1) * f.perPage,
+      ]);
+      return { rows, total };
+    });
+  }
+
+  async logs(tenantId: string, executionId: string): Promise<LogRow[]> {
+    return this.with(tenantId, (db) => this.q<LogRow>(db, 'SELECT * FROM workflow_execution_logs WHERE execution_id = $1 ORDER BY started_at, retry_attempt, id', [executionId]));
+  }
+
+  /** Applies `set` to an execution in one of the `from` states (and matching `and`); undefined when it was in none. */
+  async transition(tenantId: string, id: string, from: readonly string[], set: string, bind: unknown[] = [], and = 'true'): Promise<ExecutionRow | undefined> {
+    return this.with(tenantId, async (db) => (await this.q<ExecutionRow>(db, `UPDATE workflow_executions SET ${set} WHERE id = $1 AND status = ANY($2::text[]) AND ${and} RETURNING *`, [id, from, ...bind]))[0]);
+  }
+
+  /**
+   * The checkpoint after a node (spec 2, Execution): its log row and the execution's progress in one
+   * transaction, only while the run is still running. A second writer of the same (node, attempt) —
+   * a redelivered job after a killed worker — finds the row there and changes nothing.
+   */
+  async checkpoint(tenantId: string, executionId: string, log: Omit<LogRow, 'id' | 'execution_id'>, set: string, bind: unknown[]): Promise<ExecutionRow | undefined> {
+    // One statement (atomic, one round trip): the update happens only if this writer inserted the log row.
+    const LOG_PARAMS = 11;
+    const shifted = set.replace(/\$(\d+)/g, (_m, n: string) => `$${Number(n) + LOG_PARAMS}`);
+    return this.with(tenantId, async (db) =>
+      (await this.q<ExecutionRow>(
+        db,
+        `WITH ins AS (
+           INSERT INTO workflow_execution_logs (execution_id, node_id, node_type, node_label, status, input_data, output_data, error_message, retry_attempt, started_at, completed_at, duration_ms)
+           SELECT $1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12 WHERE EXISTS (SELECT 1 FROM workflow_executions WHERE id = $1 AND status = 'running')
+           ON CONFLICT (execution_id, node_id, retry_attempt) DO NOTHING RETURNING id)
+         UPDATE workflow_executions SET ${shifted} WHERE id = $1 AND status = 'running' AND EXISTS (SELECT 1 FROM ins) RETURNING *`,
+        [executionId, log.node_id, log.node_type, log.node_label, log.status, json(log.input_data), json(log.output_data), log.error_message, log.retry_attempt, log.started_at, log.completed_at, log.duration_ms, ...bind],
+      ))[0],
+    );
+  }
+
+  /**
+   * A run's end: status, result, duration, and its workflow's counters (spec 2, Workflow:
+   * execution_count, success_count, failure_count, last_executed_at), in one statement, once.
+   */
+  async finish(tenantId: string, id: string, status: 'completed' | 'failed', result: unknown, error: string | null, at: Date): Promise<ExecutionRow | undefined> {
+    return this.with(tenantId, async (db) =>
+      (await this.q<ExecutionRow>(
+        db,
+        `WITH e AS (
+           UPDATE workflow_executions SET status = $2, result = $3::jsonb, error_message = $4, completed_at = $5, resume_at = NULL,
+                  duration_ms = GREATEST(0, (EXTRACT(EPOCH FROM ($5::timestamptz - COALESCE(started_at, created_at))) * 1000)::int)
+           WHERE id = $1 AND status IN ('running', 'pending') RETURNING *),
+         w AS (
+           UPDATE workflows SET execution_count = execution_count + 1, success_count = success_count + ($2 = 'completed')::int,
+                  failure_count = failure_count + ($2 = 'failed')::int, last_executed_at = $5
+           FROM e WHERE workflows.id = e.workflow_id)
+         SELECT * FROM e`,
+        [id, status, json(result), error, at],
+      ))[0],
+    );
+  }
+
+  async stats(tenantId: string, now: Date) {
+    return this.with(tenantId, async (db) => {
+      const [w] = await this.q<Record<string, number>>(
+        db,
+        `SELECT count(*)::int AS total_workflows, count(*) FILTER (WHERE status = 'active')::int AS active_workflows,
+                count(*) FILTER (WHERE status = 'paused')::int AS paused_workflows, count(*) FILTER (WHERE status = 'draft')::int AS draft_workflows FROM workflows`,
+        [],
+      );
+      const [e] = await this.q<Record<string, number | null>>(
+        db,
+        `SELECT count(*) FILTER (WHERE created_at >= date_trunc('day', $1::timestamptz))::int AS executions_today,
+                count(*) FILTER (WHERE created_at >= date_trunc('week', $1::timestamptz))::int AS executions_this_week,
+                count(*) FILTER (WHERE created_at >= date_trunc('month', $1::timestamptz))::int AS executions_this_month,
+                count(*) FILTER (WHERE status = 'completed')::int AS completed, count(*) FILTER (WHERE status = 'failed')::int AS failed,
+                avg(duration_ms) FILTER (WHERE status = 'completed')::float AS average_duration_ms FROM workflow_executions`,
+        [now],
+      );
+      const most = await this.q<{ id: string; name: string; count: number }>(db, 'SELECT id, name, execution_count AS count FROM workflows WHERE execution_count > 0 ORDER BY execution_count DESC, name LIMIT 5', []);
+      const failures = await this.q<{ id: string; workflow_name: string; error: string | null }>(
+        db, "SELECT id, workflow_name, error_message AS error FROM workflow_executions WHERE status = 'failed' ORDER BY completed_at DESC NULLS LAST LIMIT 5", [],
+      );
+      const finished = Number(e.completed) + Number(e.failed);
+      return {
+        ...w, executions_today: e.executions_today, executions_this_week: e.executions_this_week, executions_this_month: e.executions_this_month,
+        success_rate: finished ? Math.round((Number(e.completed) / finished) * 10_000) / 100 : 0,
+        average_duration_ms: e.average_duration_ms === null ? 0 : Math.round(Number(e.average_duration_ms) * 100) / 100,
+        most_executed: most, recent_failures: failures,
+      };
+    });
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * The workflow resources as the API answers them (spec 2, Resources: Workflow, Node, Connection,
+ * Execution, Execution log), made from the tenant database's rows. The webhook secret and the
+ * scheduler snapshot never leave here (spec 2, Execution: "never serialised").
+ */
+export const WORKFLOW_STATUSES = ['draft', 'active', 'paused', 'archived'] as const;
+export const TRIGGER_TYPES = ['manual', 'schedule', 'webhook', 'event'] as const;
+export const FINISHED = ['completed', 'failed', 'cancelled'] as const;
+export type TriggerType = (typeof TRIGGER_TYPES)[number];
+
+export interface NodeRow {
+  id: string;
+  workflow_id: string;
+  position_index: number;
+  node_type: string;
+  node_category: string;
+  label: string;
+  config: Record<string, unknown>;
+  position: { x: number; y: number };
+  is_entry_point: boolean;
+  retry_count: number;
+  retry_delay_seconds: number;
+  timeout_seconds: number;
+}
+
+export interface ConnectionRow {
+  id: string;
+  workflow_id: string;
+  source_node_id: string;
+  target_node_id: string;
+  source_handle: string;
+  target_handle: string;
+  condition_path: string | null;
+}
+
+export interface WorkflowRow {
+  id: string;
+  name: string;
+  description: string | null;
+  status: string;
+  trigger_type: TriggerType;
+  trigger_config: Record<string, unknown>;
+  settings: Record<string, unknown>;
+  tags: string[];
+  owner_id: string;
+  webhook_token: string;
+  webhook_secret: string;
+  execution_count: number;
+  success_count: number;
+  failure_count: number;
+  last_executed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface Graph {
+  workflow: WorkflowRow;
+  nodes: NodeRow[];
+  connections: ConnectionRow[];
+}
+
+export interface ExecutionRow {
+  id: string;
+  workflow_id: string;
+  workflow_name: string;
+  status: string;
+  trigger_type: string;
+  trigger_data: Record<string, unknown>;
+  triggered_by: string | null;
+  context: RunContext;
+  result: unknown;
+  error_message: string | null;
+  nodes_total: number;
+  nodes_executed: number;
+  nodes_failed: number;
+  started_at: Date | null;
+  completed_at: Date | null;
+  duration_ms: number | null;
+  resume_at: Date | null;
+  pause_requested: boolean;
+  scheduler: Scheduler;
+  created_at: Date;
+}
+
+/** What placeholders resolve against (spec 2: {{customer.email}}, {{trigger.data.x}}, {{nodes.<label>.output.y}}). */
+export interface RunContext {
+  variables: Record<string, unknown>;
+  nodes: Record<string, { output: unknown }>;
+}
+
+/** The scheduler snapshot: nodes still to run, in order, and the attempt of the first one. */
+export interface Scheduler {
+  queue?: string[];
+  attempt?: number;
+  /** The first queued node already ran and asked to suspend (delay): it is done once the run wakes. */
+  suspended_output?: unknown;
+}
+
+export interface LogRow {
+  id: string;
+  execution_id: string;
+  node_id: string;
+  node_type: string;
+  node_label: string;
+  status: string;
+  input_data: unknown;
+  output_data: unknown;
+  error_message: string | null;
+  retry_attempt: number;
+  started_at: Date;
+  completed_at: Date | null;
+  duration_ms: number | null;
+}
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+export const toNode = (n: NodeRow) => ({
+  id: n.id, workflow_id: n.workflow_id, node_type: n.node_type, node_category: n.node_category, label: n.label, config: n.config,
+  position: n.position, is_entry_point: n.is_entry_point, retry_count: n.retry_count, retry_delay_seconds: n.retry_delay_seconds, timeout_seconds: n.timeout_seconds,
+});
+
+export const toConnection = (c: ConnectionRow) => ({
+  id: c.id, workflow_id: c.workflow_id, source_node_id: c.source_node_id, target_node_id: c.target_node_id,
+  source_handle: c.source_handle, target_handle: c.target_handle, condition_path: c.condition_path,
+});
+
+export const toWorkflow = (g: Graph) => ({
+  id: g.workflow.id, name: g.workflow.name, description: g.workflow.description, status: g.workflow.status,
+  trigger_type: g.workflow.trigger_type, trigger_config: g.workflow.trigger_config, settings: g.workflow.settings, tags: g.workflow.tags,
+  execution_count: g.workflow.execution_count, success_count: g.workflow.success_count, failure_count: g.workflow.failure_count,
+  last_executed_at: iso(g.workflow.last_executed_at), created_at: iso(g.workflow.created_at), updated_at: iso(g.workflow.updated_at),
+  nodes: g.nodes.map(toNode), connections: g.connections.map(toConnection),
+});
+
+export const toExecution = (e: ExecutionRow) => ({
+  id: e.id, workflow_id: e.workflow_id, workflow_name: e.workflow_name, status: e.status, trigger_type: e.trigger_type,
+  trigger_data: e.trigger_data, triggered_by: e.triggered_by === null ? null : Number(e.triggered_by), context: { variables: e.context.variables ?? {} },
+  result: e.result ?? null, error_message: e.error_message, nodes_total: e.nodes_total, nodes_executed: e.nodes_executed, nodes_failed: e.nodes_failed,
+  started_at: iso(e.started_at), completed_at: iso(e.completed_at), duration_ms: e.duration_ms, resume_at: iso(e.resume_at), created_at: iso(e.created_at),
+});
+
+export const toLog = (l: LogRow) => ({
+  id: l.id, node_id: l.node_id, node_type: l.node_type, node_label: l.node_label, status: l.status, input_data: l.input_data ?? null,
+  output_data: l.output_data ?? null, error_message: l.error_message, retry_attempt: l.retry_attempt,
+  started_at: iso(l.started_at), completed_at: iso(l.completed_at), duration_ms: l.duration_ms,
+});

@@ -1,0 +1,31 @@
+/**
+ * workflows_code: the code node's expression evaluator (spec 2: the code node runs in the sandbox,
+ * never in the host), a module of its own so it has an isolate of its own. A runaway expression is
+ * stopped by this module's time limit and its isolate rebuilt; the built-in nodes of `workflows`
+ * run in another isolate and keep going meanwhile. Declared here; `mandi module build` writes
+ * module.json from it.
+ */
+import { defineModule, operation, Type } from '../../../sdk';
+
+export default defineModule({
+  name: 'workflows_code',
+  version: '1.0.0',
+  description: "Evaluates the workflow code node's JavaScript expressions in a sandbox isolate of their own.",
+  compatibility: { platform: '^2.0.0' },
+  main: 'dist/index.js',
+  operations: {
+    evaluate: operation({
+      ai_tool: false,
+      description: 'Evaluates a JavaScript expression over `data`; answers {result} (JSON).',
+      input: Type.Object({ expression: Type.String({ minLength: 1, maxLength: 10_000 }), data: Type.Optional(Type.Unknown()) }),
+      output: Type.Object({ result: Type.Unknown() }),
+      async handler(input) {
+        const fn = new Function('data', `"use strict"; return (${input.expression});`) as (data: unknown) => unknown;
+        const result = fn(input.data ?? null);
+        return { result: result === undefined ? null : JSON.parse(JSON.stringify(result)) };
+      },
+    }),
+  },
+  // A loop is stopped here; 2 s is ample for an expression.
+  limits: { memory_mb: 64, timeout_ms: 2_000 },
+});
