@@ -19,6 +19,7 @@ export const PLATFORM_NAMESPACES: ReadonlySet<string> = new Set([
   'tenants',
   'tools',
   'webhooks',
+  'workflow_engine',
 ]);
 
 /** Why `alias` cannot be a module's name, or undefined when it can. */
