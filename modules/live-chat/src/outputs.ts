@@ -1,34 +1,15 @@
 /**
  * What the live chat operations return (spec 2, Live chat records): one schema per record, described
- * from the tables in models.ts so a column added there shows in every output that returns its row.
- * Datetimes come as ISO strings; a column is nullable unless the table says otherwise. Extra keys are
- * allowed (a row may grow a column), a missing key or a wrong type is not. Visitors see only the
- * visitor views (records.ts: visitorMessage, visitorConversation).
+ * from the tables in models.ts (sdk rowSchema), so a column added there shows in every output that
+ * returns its row. Extra keys are allowed (a row may grow a column), a missing key or a wrong type is
+ * not. Visitors see only the visitor views (records.ts: visitorMessage, visitorConversation).
  */
-import { Type, type Column, type Model, type TSchema } from '../../../sdk';
+import { rowSchema, Type, type TSchema } from '../../../sdk';
 import { BusinessHours } from './schemas';
 import { data } from './models';
 
-const COLUMN_TYPES: Partial<Record<Column['type'], () => TSchema>> = {
-  string: () => Type.String(),
-  text: () => Type.String(),
-  integer: () => Type.Integer(),
-  boolean: () => Type.Boolean(),
-  datetime: () => Type.String({ description: 'ISO 8601 timestamp' }),
-  json: () => Type.Unknown(),
-};
-
-/** One row of a model, every column present; `json` columns may be given a shape in `shapes`. */
-function row(model: string, shapes: Record<string, TSchema> = {}, extra: Record<string, TSchema> = {}) {
-  const columns = (data.models as Record<string, Model>)[model].columns;
-  const props = Object.fromEntries(
-    Object.entries(columns).map(([name, column]) => {
-      const schema = shapes[name] ?? COLUMN_TYPES[column.type]!();
-      return [name, column.primaryKey || column.nullable === false ? schema : Type.Nullable(schema)];
-    }),
-  );
-  return Type.Object({ ...props, ...extra });
-}
+/** One row of a model (sdk rowSchema); json columns get their shape from `shapes`. */
+const row = (model: string, shapes: Record<string, TSchema> = {}, extra: Record<string, TSchema> = {}) => rowSchema(data.models![model], shapes, extra);
 
 const Metadata = Type.Record(Type.String(), Type.Unknown());
 
