@@ -5,6 +5,7 @@
  */
 export { defineModule, operation, type OperationInput, type OperationOutput } from './define-module';
 export * as Type from './runtime/schema';
+export { columnSchema, rowSchema } from './runtime/row-schema';
 export { typedCall, type OperationMap, type TypedCall } from './runtime/typed-call';
 export { realtime, type RealtimeApi, type VisitorGrantResult } from './runtime/realtime';
 export { related, type Related, type RelatedChildrenOutput, type RelatedParentOutput, type RelatedTenant } from './runtime/related';

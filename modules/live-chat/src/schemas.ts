@@ -56,4 +56,3 @@ export const Page = { page: Type.Optional(Type.Integer({ minimum: 1, default: 1 
 export const PublicBase = { token: Type.String({ minLength: 20, maxLength: 128 }), _request: Type.Optional(Type.Unknown()) };
 export const SessionId = Type.String({ minLength: 20, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
 export const Content = Type.String({ minLength: 1, maxLength: LIMITS.messageChars });
-export const Anything = Type.Record(Type.String(), Type.Unknown());

@@ -1,32 +1,14 @@
 /**
  * What orders operations return (their `output` schemas). Rows are described from the tables in
- * models.ts, so a column added there shows in every output that returns its row: decimals and
+ * models.ts (sdk columnSchema), so a column added there shows in every output that returns its row: decimals and
  * bigints come as strings, datetimes as ISO strings, json columns as any JSON value; a column is
  * nullable unless the table says otherwise. Extra keys are allowed (a row may grow a column), a
  * missing key or a wrong type is not.
  */
-import { Type, type Column, type Model, type TSchema } from '../../../sdk';
+import { columnSchema, Type, type Model, type TSchema } from '../../../sdk';
 import { data } from './models';
 
 const Decimal = () => Type.String({ description: 'decimal, as a string' });
-
-const COLUMN_TYPES: Record<string, () => TSchema> = {
-  uuid: () => Type.String(),
-  string: () => Type.String(),
-  text: () => Type.String(),
-  decimal: Decimal,
-  bigint: () => Type.String({ description: 'bigint, as a string' }),
-  integer: () => Type.Integer(),
-  boolean: () => Type.Boolean(),
-  datetime: () => Type.String({ description: 'ISO 8601 timestamp' }),
-  json: () => Type.Unknown(),
-};
-
-function columnSchema(column: Column): TSchema {
-  const schema = COLUMN_TYPES[column.type]();
-  if (column.type === 'json' || column.primaryKey || column.nullable === false) return schema;
-  return Type.Nullable(schema);
-}
 
 /** The JSON schema of one row of a model, every column present. */
 export function rowProps(model: string, only?: readonly string[]): Record<string, TSchema> {

@@ -13,6 +13,7 @@ import Decimal from 'decimal.js';
 import type { HandlerContext } from '../../../../sdk';
 import { AiError, notFound } from '../agent/errors';
 import { schemaErrors, type JsonSchema } from './json-schema';
+import type { GraphRunView } from './outputs';
 import { watchRun } from './watch';
 
 /** Spec 2, Limits: graph engine, 20 nodes per run. */
@@ -180,7 +181,7 @@ export async function advance(ctx: HandlerContext, flow: Flow, start: RunRow): P
 }
 
 /** Spec 2, Graph flows: the completed and paused response shapes (others: the status shape). */
-export function runResponse(row: RunRow): Json {
+export function runResponse(row: RunRow): GraphRunView {
   if (row.status === 'paused') {
     return { run_id: row.id, flow_type: row.flow_type, status: 'paused', current_node: row.current_node, requires_human_input: true, human_input_schema: row.pending_input_schema, human_input_prompt: row.pending_input_prompt };
   }
@@ -191,7 +192,7 @@ export function runResponse(row: RunRow): Json {
 }
 
 /** GET /ai/agent/graph/{run_id}/status (body not shown by the spec; README "Graph flows"). */
-export function runStatus(row: RunRow): Json {
+export function runStatus(row: RunRow): GraphRunView {
   return {
     run_id: row.id, flow_type: row.flow_type, status: row.status, current_node: row.current_node, requires_human_input: row.status === 'paused',
     human_input_schema: row.pending_input_schema, human_input_prompt: row.pending_input_prompt, input_data: row.input_data, state: row.state,

@@ -8,9 +8,9 @@ import { operation, Type } from '../../../../sdk';
 import { CONFIGURE, VIEW } from '../permissions';
 import { cancelRun, loadRun, resumeRun, runResponse, runStatus, startRun, type Json, type RunRow } from './engine';
 import { FLOWS, FLOW_TYPES } from './flows';
+import { GraphRun, RunStatus } from './outputs';
 
 const FlowType = Type.StringEnum(FLOW_TYPES);
-const RunStatus = Type.StringEnum(['running', 'paused', 'completed', 'failed', 'cancelled']);
 const RunId = Type.String({ minLength: 1, maxLength: 64 });
 const AnyObject = Type.Record(Type.String(), Type.Unknown());
 
@@ -21,7 +21,7 @@ export const graphOperations = {
     ai_tool: false,
     graphql_expose: false,
     input: Type.Object({ flow_type: FlowType, input_data: AnyObject }, { additionalProperties: false }),
-    output: AnyObject,
+    output: GraphRun,
     http: { method: 'POST', path: '/ai/agent/graph/run', permission: CONFIGURE, success_status: 200 },
     handler: async (input, ctx) => runResponse(await startRun(ctx, FLOWS[input.flow_type]!, input.input_data as Json)),
   }),
@@ -31,7 +31,7 @@ export const graphOperations = {
     ai_tool: false,
     graphql_expose: false,
     input: Type.Object({ run_id: RunId, human_input: AnyObject }, { additionalProperties: false }),
-    output: AnyObject,
+    output: GraphRun,
     http: { method: 'POST', path: '/ai/agent/graph/resume', permission: CONFIGURE, success_status: 200 },
     handler: async (input, ctx) => {
       const row = await loadRun(ctx, input.run_id);
@@ -46,7 +46,7 @@ export const graphOperations = {
       { flow_type: Type.Optional(FlowType), status: Type.Optional(RunStatus), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })) },
       { additionalProperties: false },
     ),
-    output: Type.Object({ data: Type.Array(AnyObject) }),
+    output: Type.Object({ data: Type.Array(GraphRun) }),
     http: { method: 'GET', path: '/ai/agent/graph/runs', permission: VIEW },
     handler: async (input, ctx) => {
       const where: Partial<RunRow> = {};
@@ -63,7 +63,7 @@ export const graphOperations = {
     permission: VIEW,
     ai_tool: false,
     input: Type.Object({ run_id: RunId }, { additionalProperties: false }),
-    output: AnyObject,
+    output: GraphRun,
     http: { method: 'GET', path: '/ai/agent/graph/:run_id/status', permission: VIEW },
     handler: async (input, ctx) => runStatus(await loadRun(ctx, input.run_id)),
   }),
@@ -73,7 +73,7 @@ export const graphOperations = {
     ai_tool: false,
     graphql_expose: false,
     input: Type.Object({ run_id: RunId }, { additionalProperties: false }),
-    output: AnyObject,
+    output: GraphRun,
     http: { method: 'POST', path: '/ai/agent/graph/:run_id/cancel', permission: CONFIGURE, success_status: 200 },
     handler: async (input, ctx) => runStatus(await cancelRun(ctx, await loadRun(ctx, input.run_id))),
   }),

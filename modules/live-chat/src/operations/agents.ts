@@ -10,7 +10,8 @@ import { assignPending } from '../conversations';
 import { agentById } from '../db';
 import { notAnAgent, validation, ChatError } from '../errors';
 import { HOLDS_SLOT, nowIso, type AgentRow, type ConversationRow } from '../records';
-import { AgentStatus, Anything, Id } from '../schemas';
+import { Agent } from '../outputs';
+import { AgentStatus, Id } from '../schemas';
 
 const MANAGE = 'live_chat.manage';
 const VIEW = 'live_chat.view';
@@ -42,7 +43,7 @@ export const agentOperations = {
     permission: VIEW,
     ...NOT_TOOL,
     input: Type.Object({ status: Type.Optional(AgentStatus) }, { additionalProperties: false }),
-    output: Type.Object({ data: Type.Array(Anything) }),
+    output: Type.Object({ data: Type.Array(Agent) }),
     http: { method: 'GET', path: '/live-chat/agents', permission: VIEW },
     handler: async (input, ctx) => ({ data: await ctx.host.db.find<AgentRow>('Agent', { where: input.status ? { status: input.status } : {}, order: [['id', 'ASC']], limit: 1000 }) }),
   }),
@@ -51,7 +52,7 @@ export const agentOperations = {
     permission: MANAGE,
     ...NOT_TOOL,
     input: Type.Object({ user_id: Id, max_concurrent_chats: Type.Optional(Max), name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) }, { additionalProperties: false }),
-    output: Anything,
+    output: Agent,
     http: { method: 'POST', path: '/live-chat/agents', permission: MANAGE, success_status: 201 },
     handler: async (input, ctx) => {
       if (await ctx.host.db.findOne<AgentRow>('Agent', { where: { user_id: input.user_id } })) {
@@ -66,7 +67,7 @@ export const agentOperations = {
     permission: REPLY,
     ...NOT_TOOL,
     input: Type.Object({}, { additionalProperties: false }),
-    output: Anything,
+    output: Agent,
     http: { method: 'GET', path: '/live-chat/agents/me', permission: REPLY },
     handler: async (_input, ctx) => myAgent(ctx),
   }),
@@ -75,7 +76,7 @@ export const agentOperations = {
     permission: REPLY,
     ...NOT_TOOL,
     input: Type.Object({ status: AgentStatus }, { additionalProperties: false }),
-    output: Anything,
+    output: Agent,
     http: { method: 'PUT', path: '/live-chat/agents/me/status', permission: REPLY },
     handler: async (input, ctx) => setStatus(ctx, await myAgent(ctx), input.status),
   }),
@@ -84,7 +85,7 @@ export const agentOperations = {
     permission: VIEW,
     ...NOT_TOOL,
     input: Type.Object({ id: Id }, { additionalProperties: false }),
-    output: Anything,
+    output: Agent,
     http: { method: 'GET', path: '/live-chat/agents/:id', permission: VIEW },
     handler: async (input, ctx) => agentById(ctx, input.id),
   }),
@@ -93,7 +94,7 @@ export const agentOperations = {
     permission: MANAGE,
     ...NOT_TOOL,
     input: Type.Object({ id: Id, max_concurrent_chats: Type.Optional(Max), name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })), status: Type.Optional(AgentStatus) }, { additionalProperties: false }),
-    output: Anything,
+    output: Agent,
     http: { method: 'PUT', path: '/live-chat/agents/:id', permission: MANAGE },
     handler: async (input, ctx) => {
       const agent = await agentById(ctx, input.id);

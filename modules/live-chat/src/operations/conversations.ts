@@ -10,11 +10,18 @@ import { addMessage, changed, finish, reopen } from '../conversations';
 import { agentById, conversationById, visitorById } from '../db';
 import { invalidState } from '../errors';
 import { HOLDS_SLOT, nowIso, type AgentRow, type ConversationRow, type MessageRow, type VisitorRow, type WidgetRow } from '../records';
-import { Anything, Content, Id, Page, Priority, StatusFilter } from '../schemas';
+import { Conversation, ConversationDetail, ConversationListed, Message } from '../outputs';
+import { Content, Id, Page, Priority, StatusFilter } from '../schemas';
 
 const VIEW = 'live_chat.view';
 const REPLY = 'live_chat.reply';
 const NOT_TOOL = { ai_tool: false } as const;
+const Count = Type.Integer({ minimum: 0 });
+const DashboardStats = Type.Object({
+  total_conversations: Count, pending: Count, active: Count, waiting: Count, resolved: Count, closed: Count, online_agents: Count, agents: Count,
+  average_rating: Type.Nullable(Type.Number()),
+});
+const Pagination = Type.Object({ total: Count, per_page: Type.Integer(), current_page: Type.Integer(), last_page: Type.Integer() });
 const ById = Type.Object({ id: Id }, { additionalProperties: false });
 
 /** `%` and `_` in a search are literal, not wildcards. */
@@ -42,7 +49,7 @@ export const conversationOperations = {
     description: 'Live chat at a glance: conversations by status, agents online, average rating, the latest conversations and the active widgets.',
     permission: VIEW,
     input: Type.Object({}, { additionalProperties: false }),
-    output: Type.Object({ stats: Anything, recent_conversations: Type.Array(Anything), active_widgets: Type.Array(Anything) }),
+    output: Type.Object({ stats: DashboardStats, recent_conversations: Type.Array(ConversationListed), active_widgets: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), handler_type: Type.String() })) }),
     http: { method: 'GET', path: '/live-chat/dashboard', permission: VIEW },
     handler: async (_input, ctx) => {
       const count = (status: string) => ctx.host.db.count('Conversation', { where: { status } });
@@ -83,7 +90,7 @@ export const conversationOperations = {
       { status: Type.Optional(StatusFilter), search: Type.Optional(Type.String({ maxLength: 200 })), agent_id: Type.Optional(Id), widget_id: Type.Optional(Id), ...Page },
       { additionalProperties: false },
     ),
-    output: Type.Object({ data: Type.Array(Anything), pagination: Anything }),
+    output: Type.Object({ data: Type.Array(ConversationListed), pagination: Pagination }),
     http: { method: 'GET', path: '/live-chat/conversations', permission: VIEW },
     handler: async (input, ctx) => {
       const where: Record<string, unknown> = {};
@@ -110,7 +117,7 @@ export const conversationOperations = {
     description: 'One conversation with its visitor and agent.',
     permission: VIEW,
     input: ById,
-    output: Anything,
+    output: ConversationDetail,
     http: { method: 'GET', path: '/live-chat/conversations/:id', permission: VIEW },
     handler: async (input, ctx) => {
       const c = await conversationById(ctx, input.id);
@@ -121,7 +128,7 @@ export const conversationOperations = {
     description: 'Messages of a conversation, oldest first, internal notes included; marks visitor messages read.',
     permission: VIEW,
     input: Type.Object({ id: Id, after_id: Type.Optional(Type.Integer({ minimum: 0 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 200 })) }, { additionalProperties: false }),
-    output: Type.Object({ data: Type.Array(Anything) }),
+    output: Type.Object({ data: Type.Array(Message) }),
     http: { method: 'GET', path: '/live-chat/conversations/:id/messages', permission: VIEW },
     handler: async (input, ctx) => {
       await conversationById(ctx, input.id);
@@ -138,7 +145,7 @@ export const conversationOperations = {
     description: 'An agent writes in a conversation; with is_internal the note is seen by agents only, never by the visitor.',
     permission: REPLY,
     input: Type.Object({ id: Id, content: Content, is_internal: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
-    output: Anything,
+    output: Message,
     http: { method: 'POST', path: '/live-chat/conversations/:id/messages', permission: REPLY, success_status: 201 },
     handler: async (input, ctx) => {
       const c = await conversationById(ctx, input.id);
@@ -154,7 +161,7 @@ export const conversationOperations = {
     description: "Marks a conversation solved (resolved), freeing its agent's slot.",
     permission: REPLY,
     input: ById,
-    output: Anything,
+    output: Conversation,
     http: { method: 'POST', path: '/live-chat/conversations/:id/resolve', permission: REPLY, success_status: 200 },
     handler: async (input, ctx) => finish(ctx, await conversationById(ctx, input.id), 'resolved'),
   }),
@@ -163,7 +170,7 @@ export const conversationOperations = {
     permission: REPLY,
     ...NOT_TOOL,
     input: ById,
-    output: Anything,
+    output: Conversation,
     http: { method: 'POST', path: '/live-chat/conversations/:id/close', permission: REPLY, success_status: 200 },
     handler: async (input, ctx) => finish(ctx, await conversationById(ctx, input.id), 'closed'),
   }),
@@ -172,7 +179,7 @@ export const conversationOperations = {
     permission: REPLY,
     ...NOT_TOOL,
     input: ById,
-    output: Anything,
+    output: Conversation,
     http: { method: 'POST', path: '/live-chat/conversations/:id/reopen', permission: REPLY, success_status: 200 },
     handler: async (input, ctx) => reopen(ctx, await conversationById(ctx, input.id)),
   }),
@@ -181,7 +188,7 @@ export const conversationOperations = {
     permission: REPLY,
     ...NOT_TOOL,
     input: Type.Object({ id: Id, agent_id: Id }, { additionalProperties: false }),
-    output: Anything,
+    output: Conversation,
     http: { method: 'POST', path: '/live-chat/conversations/:id/assign', permission: REPLY, success_status: 200 },
     handler: async (input, ctx) => {
       const c = await conversationById(ctx, input.id);
@@ -203,7 +210,7 @@ export const conversationOperations = {
     permission: REPLY,
     ...NOT_TOOL,
     input: Type.Object({ id: Id, priority: Priority }, { additionalProperties: false }),
-    output: Anything,
+    output: Conversation,
     http: { method: 'PUT', path: '/live-chat/conversations/:id/priority', permission: REPLY },
     handler: async (input, ctx) => {
       await conversationById(ctx, input.id);

@@ -19,7 +19,8 @@ import { conversationChannel, conversationUpdated } from '../broadcast';
 import { checkConversationRate, checkMessageRate } from '../limits';
 import { originAllowed, refererOrigin } from '../origins';
 import { nowIso, visitorConversation, visitorMessage, type AgentRow, type ConversationRow, type MessageRow, type VisitorRow, type WidgetRow } from '../records';
-import { Anything, Content, Id, LIMITS, PublicBase, SessionId } from '../schemas';
+import { VisitorConversation, VisitorMessage, Widget } from '../outputs';
+import { Content, Id, LIMITS, PublicBase, SessionId } from '../schemas';
 import { widgetScript } from '../widget-script';
 
 const PREFIXED = { ai_tool: false, graphql_expose: false } as const;
@@ -61,6 +62,12 @@ function checkMetadata(metadata: unknown) {
   if (metadata !== undefined && JSON.stringify(metadata).length > LIMITS.metadataBytes) throw validation('metadata', `metadata may hold at most ${LIMITS.metadataBytes} bytes of JSON.`);
 }
 
+/** The widget's public settings (no token, domains or handler) and whether the business is open now. */
+const WidgetConfig = Type.Composite([
+  Type.Pick(Widget, ['name', 'primary_color', 'text_color', 'position', 'border_radius', 'launcher_size', 'launcher_icon', 'logo_url', 'welcome_title', 'welcome_message', 'input_placeholder', 'offline_message', 'collect_name', 'collect_email', 'sound_enabled', 'show_branding']),
+  Type.Object({ online: Type.Boolean() }),
+]);
+
 const Session = { ...PublicBase, session_id: SessionId };
 
 export const publicOperations = {
@@ -91,7 +98,7 @@ export const publicOperations = {
     description: "The widget's public settings and whether the business is open now (business hours).",
     ...PREFIXED,
     input: Type.Object(PublicBase, { additionalProperties: true }),
-    output: Anything,
+    output: WidgetConfig,
     public_http: { method: 'GET', path: '/:token/config', token: 'token', rate_limit: '120/60', cors: CORS },
     handler: async (input, ctx) => {
       const w = await widgetFor(ctx, input);
@@ -131,7 +138,7 @@ export const publicOperations = {
       },
       { additionalProperties: true },
     ),
-    output: Anything,
+    output: Type.Object({ session_id: Type.String(), visitor_id: Type.Integer(), tenant: Type.String(), conversation_id: Type.Nullable(Type.Integer()), grant: Type.Nullable(Type.String()), grant_expires_at: Type.Nullable(Type.String()) }),
     public_http: { method: 'POST', path: '/:token/session', token: 'token', rate_limit: '20/60', cors: CORS, success_status: 200 },
     handler: async (input, ctx) => {
       const widget = await widgetFor(ctx, input);
@@ -172,7 +179,7 @@ export const publicOperations = {
       { ...Session, message: Content, source_page_title: Type.Optional(Type.String({ maxLength: 255 })), metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())) },
       { additionalProperties: true },
     ),
-    output: Anything,
+    output: Type.Object({ conversation: VisitorConversation, message: Type.Union([VisitorMessage, Type.Null()]), grant: Type.String(), grant_expires_at: Type.String(), tenant: Type.String(), online: Type.Boolean(), offline_message: Type.Nullable(Type.String()) }),
     public_http: { method: 'POST', path: '/:token/conversations', token: 'token', rate_limit: '10/60', cors: CORS, success_status: 201 },
     handler: async (input, ctx) => {
       const widget = await widgetFor(ctx, input);
@@ -211,7 +218,7 @@ export const publicOperations = {
     description: "The visitor's view of one of their conversations: its messages without internal notes.",
     ...PREFIXED,
     input: Type.Object({ ...Session, id: Id, after_id: Type.Optional(Type.Integer({ minimum: 0 })) }, { additionalProperties: true }),
-    output: Type.Object({ conversation: Anything, data: Type.Array(Anything) }),
+    output: Type.Object({ conversation: VisitorConversation, data: Type.Array(VisitorMessage) }),
     public_http: { method: 'GET', path: '/:token/conversations/:id/messages', token: 'token', rate_limit: '120/60', cors: CORS },
     handler: async (input, ctx) => {
       const widget = await widgetFor(ctx, input);
@@ -228,7 +235,7 @@ export const publicOperations = {
     description: 'A visitor writes in one of their open conversations.',
     ...PREFIXED,
     input: Type.Object({ ...Session, id: Id, content: Content }, { additionalProperties: true }),
-    output: Type.Object({ message: Anything }),
+    output: Type.Object({ message: VisitorMessage }),
     public_http: { method: 'POST', path: '/:token/conversations/:id/messages', token: 'token', rate_limit: '30/60', cors: CORS, success_status: 201 },
     handler: async (input, ctx) => {
       const widget = await widgetFor(ctx, input);
@@ -247,7 +254,7 @@ export const publicOperations = {
       { ...Session, id: Id, rating: Type.Integer({ minimum: 1, maximum: 5 }), feedback: Type.Optional(Type.String({ maxLength: LIMITS.feedbackChars })) },
       { additionalProperties: true },
     ),
-    output: Type.Object({ conversation: Anything }),
+    output: Type.Object({ conversation: VisitorConversation }),
     public_http: { method: 'POST', path: '/:token/conversations/:id/rate', token: 'token', rate_limit: '10/60', cors: CORS, success_status: 200 },
     handler: async (input, ctx) => {
       const widget = await widgetFor(ctx, input);

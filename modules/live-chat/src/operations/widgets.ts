@@ -4,7 +4,8 @@ import { businessHoursProblem } from '../business-hours';
 import { widgetById } from '../db';
 import { validation } from '../errors';
 import { nowIso, type WidgetRow } from '../records';
-import { Anything, Id, widgetFields } from '../schemas';
+import { Widget } from '../outputs';
+import { Id, widgetFields } from '../schemas';
 
 const MANAGE = 'live_chat.manage';
 const VIEW = 'live_chat.view';
@@ -34,7 +35,7 @@ export const widgetOperations = {
     permission: VIEW,
     ...NOT_TOOL,
     input: Type.Object({ is_active: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
-    output: Type.Object({ data: Type.Array(Anything) }),
+    output: Type.Object({ data: Type.Array(Widget) }),
     http: { method: 'GET', path: '/live-chat/widgets', permission: VIEW },
     handler: async (input, ctx) => ({
       data: await ctx.host.db.find<WidgetRow>('Widget', { where: input.is_active === undefined ? {} : { is_active: input.is_active }, order: [['id', 'ASC']], limit: 1000 }),
@@ -45,7 +46,7 @@ export const widgetOperations = {
     permission: MANAGE,
     ...NOT_TOOL,
     input: WidgetCreate,
-    output: Anything,
+    output: Widget,
     http: { method: 'POST', path: '/live-chat/widgets', permission: MANAGE, success_status: 201 },
     handler: async (input, ctx) => {
       const settings = checked(input as WidgetSettings);
@@ -67,7 +68,7 @@ export const widgetOperations = {
     permission: VIEW,
     ...NOT_TOOL,
     input: Type.Object({ id: Id }, { additionalProperties: false }),
-    output: Anything,
+    output: Widget,
     http: { method: 'GET', path: '/live-chat/widgets/:id', permission: VIEW },
     handler: async (input, ctx) => widgetById(ctx, input.id),
   }),
@@ -76,7 +77,7 @@ export const widgetOperations = {
     permission: MANAGE,
     ...NOT_TOOL,
     input: WidgetUpdate,
-    output: Anything,
+    output: Widget,
     http: { method: 'PUT', path: '/live-chat/widgets/:id', permission: MANAGE },
     handler: async (input, ctx) => {
       const { id, ...settings } = input;
@@ -104,7 +105,7 @@ export const widgetOperations = {
     permission: MANAGE,
     ...NOT_TOOL,
     input: Type.Object({ id: Id }, { additionalProperties: false }),
-    output: Anything,
+    output: Widget,
     http: { method: 'POST', path: '/live-chat/widgets/:id/toggle-active', permission: MANAGE, success_status: 200 },
     handler: async (input, ctx) => {
       const widget = await widgetById(ctx, input.id);
@@ -117,7 +118,7 @@ export const widgetOperations = {
     permission: MANAGE,
     ...NOT_TOOL,
     input: Type.Object({ id: Id }, { additionalProperties: false }),
-    output: Anything,
+    output: Widget,
     http: { method: 'POST', path: '/live-chat/widgets/:id/regenerate-token', permission: MANAGE, success_status: 200 },
     handler: async (input, ctx) => {
       const widget = await widgetById(ctx, input.id);

@@ -1,0 +1,46 @@
+/**
+ * What the live chat operations return (spec 2, Live chat records): one schema per record, described
+ * from the tables in models.ts (sdk rowSchema), so a column added there shows in every output that
+ * returns its row. Extra keys are allowed (a row may grow a column), a missing key or a wrong type is
+ * not. Visitors see only the visitor views (records.ts: visitorMessage, visitorConversation).
+ */
+import { rowSchema, Type, type TSchema } from '../../../sdk';
+import { BusinessHours } from './schemas';
+import { data } from './models';
+
+/** One row of a model (sdk rowSchema); json columns get their shape from `shapes`. */
+const row = (model: string, shapes: Record<string, TSchema> = {}, extra: Record<string, TSchema> = {}) => rowSchema(data.models![model], shapes, extra);
+
+const Metadata = Type.Record(Type.String(), Type.Unknown());
+
+export const Widget = row('Widget', { allowed_domains: Type.Array(Type.String()), business_hours: BusinessHours });
+export const Visitor = row('Visitor');
+export const Conversation = row('Conversation', { metadata: Metadata });
+export const Message = row('Message', { metadata: Metadata });
+export const Agent = row('Agent');
+
+/** A conversation in lists: its row, the visitor's name and email, and the agent's name. */
+export const ConversationListed = row('Conversation', { metadata: Metadata }, {
+  visitor: Type.Nullable(Type.Object({ id: Type.Integer(), name: Type.Nullable(Type.String()), email: Type.Nullable(Type.String()) })),
+  agent_name: Type.Nullable(Type.String()),
+});
+/** One conversation: its row with its visitor and agent records. */
+export const ConversationDetail = row('Conversation', { metadata: Metadata }, { visitor: Type.Nullable(Visitor), agent: Type.Nullable(Agent) });
+
+/** What a visitor sees of a message and of a conversation. */
+export const VisitorMessage = Type.Object({
+  id: Type.Integer(),
+  conversation_id: Type.Integer(),
+  sender_type: Type.String(),
+  sender_name: Type.Nullable(Type.String()),
+  content: Type.String(),
+  type: Type.String(),
+  created_at: Type.String({ description: 'ISO 8601 timestamp' }),
+});
+export const VisitorConversation = Type.Object({
+  id: Type.Integer(),
+  status: Type.String(),
+  created_at: Type.String({ description: 'ISO 8601 timestamp' }),
+  last_message_at: Type.Nullable(Type.String({ description: 'ISO 8601 timestamp' })),
+  rating: Type.Nullable(Type.Integer()),
+});
