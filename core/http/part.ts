@@ -130,5 +130,9 @@ async function listen(d: HttpDeps): Promise<Listening> {
 
 /** `a`, and `b` for what `a` passes on. */
 function firstOf(a: RequestHandler, b: RequestHandler): RequestHandler {
-  return (req, res, next) => a(req, res, (err?: unknown) => (err ? next(err) : b(req, res, next)));
+  return (req, res, next) => {
+    // Either handler may be async: a rejection must reach the error handler, or the request hangs.
+    const run = (h: RequestHandler, then: (err?: unknown) => void) => Promise.resolve(h(req, res, then)).catch(next);
+    return run(a, (err?: unknown) => (err ? next(err) : void run(b, next)));
+  };
 }
