@@ -19,13 +19,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
-import { Redis } from 'ioredis';
 import pg from 'pg';
-import { databaseUrl, dropDatabase } from '../core/data/pg-admin';
+import { databaseUrl } from '../core/data/pg-admin';
 import { tenantDbName } from '../core/data/tenant-databases';
 import type { BenchContext, BenchReport, Benchmark, Check, Row } from './benchmark';
 import { startChildServer, type ChildServer } from './support/child-server';
 import { formatProfileSummary, summarizeProfile } from './support/cpu-profile';
+import { dropBenchData } from './support/drop-bench-data';
 import { openBenchPostgres } from './support/postgres-server';
 
 const ROUTE = '/api/v1/activity-log?limit=1';
@@ -119,37 +119,6 @@ async function seedActivity(tenantDbUrl: string, ownerId: number): Promise<void>
   }
 }
 
-/** Drops the run's central database and every tenant database it lists (more than one if an earlier step failed). */
-async function dropRunDatabases(serverUrl: string, centralDb: string, log: (m: string) => void): Promise<void> {
-  const tenantIds: string[] = [];
-  const client = new pg.Client({ connectionString: databaseUrl(serverUrl, centralDb) });
-  try {
-    await client.connect();
-    tenantIds.push(...(await client.query<{ id: string }>('SELECT id FROM tenants')).rows.map((r) => r.id));
-  } catch {
-    // No central database (the platform never booted) or no tenants table: nothing else to drop.
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-  for (const db of [...tenantIds.map(tenantDbName), centralDb]) {
-    await dropDatabase(serverUrl, db).catch((err) => log(`could not drop database ${db}: ${String(err)}`));
-  }
-}
-
-async function dropRedisKeys(redisUrl: string, prefix: string): Promise<number> {
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
-  let dropped = 0;
-  try {
-    for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 500 })) {
-      if ((keys as string[]).length) dropped += await redis.del(...(keys as string[]));
-    }
-  } finally {
-    redis.disconnect();
-  }
-  return dropped;
-}
-
 async function measure(ctx: BenchContext, t: Target, round: number, profileFile: string | undefined): Promise<Measured> {
   const { durationSeconds, warmupSeconds, connections, pipelining, rounds } = ctx.options;
   const load = (duration: number) => fire({ url: t.server.url + ROUTE, headers: t.headers, connections, pipelining, duration });
@@ -213,8 +182,7 @@ async function run(ctx: BenchContext): Promise<BenchReport> {
       // A server still booting could create the central database again after it is dropped.
       await Promise.allSettled(starting);
       await Promise.allSettled(servers.map((s) => s.stop()));
-      await dropRunDatabases(pgServer.serverUrl, centralDb, ctx.log);
-      if (redisUrl) await dropRedisKeys(redisUrl, redisPrefix).catch((err) => ctx.log(`could not clean Redis keys ${redisPrefix}*: ${String(err)}`));
+      await dropBenchData(pgServer.serverUrl, centralDb, redisUrl, redisPrefix, ctx.log);
       await pgServer.stop();
     })());
   // Ctrl-C in the middle of a run still drops its databases.

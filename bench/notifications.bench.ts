@@ -16,17 +16,14 @@
  * Latencies use the wall clock of both processes (performance.timeOrigin + now(), sub-millisecond).
  * Every database and Redis key this creates is dropped at the end.
  */
-import { randomBytes } from 'node:crypto';
 import type { Socket } from 'socket.io-client';
 import type { BenchContext, BenchReport, Benchmark, Row } from './benchmark';
 import { loadConfig } from '../core/config';
-import { databaseUrl } from '../core/data/pg-admin';
 import { createLogger } from '../core/logger';
 import { startPlatform } from '../core/platform';
 import { connectSockets, serveAppNode, startAppNode, type AppNode } from './support/app-node';
 import { seedMembers, type SeededMembers } from './support/bench-members';
-import { dropBenchData } from './support/drop-bench-data';
-import { openBenchPostgres } from './support/postgres-server';
+import { openBenchRun } from './support/bench-run';
 
 const SOCKETS = 1000;
 const RATE_CALLS = 3000;
@@ -177,24 +174,9 @@ async function measure(ctx: BenchContext, label: string, sender: NodeHandle, rec
 }
 
 async function run(ctx: BenchContext): Promise<BenchReport> {
-  const runId = randomBytes(4).toString('hex');
-  const centralDb = `mandi_bench_${runId}`;
-  const prefix = `mandi-bench-${runId}`;
-  const redisUrl = process.env.REDIS_URL || undefined;
-  const pgServer = await openBenchPostgres(ctx.log);
+  const benchRun = await openBenchRun(ctx);
+  const { redisUrl, env } = benchRun;
   const nodes: NodeHandle[] = [];
-  const env = (redis: boolean) => ({
-    NODE_ENV: 'production',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: databaseUrl(pgServer.serverUrl, centralDb),
-    REDIS_URL: redis && redisUrl ? redisUrl : '',
-    REDIS_PREFIX: prefix,
-    LOG_LEVEL: 'warn',
-    API_RATE_LIMIT: '1000000000/3600',
-    BUS_RATE_LIMIT: '1000000000/3600',
-    TENANT_POOL_MAX: '10',
-  });
   const rows: Row[] = [];
   const notes: string[] = [];
   try {
@@ -218,9 +200,7 @@ async function run(ctx: BenchContext): Promise<BenchReport> {
       notes.push('REDIS_URL is not set: the Redis and two-node rows were skipped (set it to measure them).');
     }
   } finally {
-    await Promise.allSettled(nodes.map((n) => n.stop()));
-    await dropBenchData(pgServer.serverUrl, centralDb, redisUrl, prefix, ctx.log);
-    await pgServer.stop();
+    await benchRun.close(nodes);
   }
   notes.push(
     `${SOCKETS} sockets, each its own member of one tenant, connected to the receiving node; senders call notifications.send on the bus of node A.`,

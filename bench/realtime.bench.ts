@@ -10,20 +10,17 @@
  * the call on the sending node to each socket's receipt, on both processes' wall clocks
  * (performance.timeOrigin + now()). Every database and Redis key this creates is dropped at the end.
  */
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Socket } from 'socket.io-client';
 import type { BenchContext, BenchReport, Benchmark, Row } from './benchmark';
 import { loadConfig } from '../core/config';
-import { databaseUrl } from '../core/data/pg-admin';
 import { createLogger } from '../core/logger';
 import { startPlatform } from '../core/platform';
 import { buildModule } from '../sdk/build/build-module';
 import { needsBuild } from '../sdk/build/needs-build';
 import { connectSockets, serveAppNode, startAppNode, type AppNode } from './support/app-node';
 import { seedMembers, type SeededMembers } from './support/bench-members';
-import { dropBenchData } from './support/drop-bench-data';
-import { openBenchPostgres } from './support/postgres-server';
+import { openBenchRun } from './support/bench-run';
 import { percentile } from './support/stats';
 
 const SOCKETS = 1000;
@@ -169,27 +166,11 @@ async function measure(ctx: BenchContext, label: string, sender: AppNode<Op>, re
 
 async function run(ctx: BenchContext): Promise<BenchReport> {
   if (await needsBuild(CHAT_RT, 'dist/index.js')) await buildModule(CHAT_RT);
-  const runId = randomBytes(4).toString('hex');
-  const centralDb = `mandi_bench_${runId}`;
-  const prefix = `mandi-bench-${runId}`;
-  const redisUrl = process.env.REDIS_URL || undefined;
-  const pgServer = await openBenchPostgres(ctx.log);
+  const benchRun = await openBenchRun(ctx);
+  const { redisUrl } = benchRun;
   const nodes: AppNode<Op>[] = [];
-  const env = (redis: boolean) => ({
-    NODE_ENV: 'production',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: databaseUrl(pgServer.serverUrl, centralDb),
-    REDIS_URL: redis && redisUrl ? redisUrl : '',
-    REDIS_PREFIX: prefix,
-    LOG_LEVEL: 'warn',
-    MODULE_PATHS: CHAT_RT,
-    API_RATE_LIMIT: '1000000000/3600',
-    BUS_RATE_LIMIT: '1000000000/3600',
-    TENANT_POOL_MAX: '10',
-  });
   const start = async (name: string, redis: boolean) => {
-    const node = await startAppNode<Op>(__filename, MARKER, name, env(redis));
+    const node = await startAppNode<Op>(__filename, MARKER, name, benchRun.env(redis, { MODULE_PATHS: CHAT_RT }));
     nodes.push(node);
     return node;
   };
@@ -211,9 +192,7 @@ async function run(ctx: BenchContext): Promise<BenchReport> {
       notes.push('REDIS_URL is not set: the two-node rows were skipped (set it to measure them).');
     }
   } finally {
-    await Promise.allSettled(nodes.map((n) => n.stop()));
-    await dropBenchData(pgServer.serverUrl, centralDb, redisUrl, prefix, ctx.log);
-    await pgServer.stop();
+    await benchRun.close(nodes);
   }
   notes.push(
     `${ROUNDS} rounds of each after ${WARMUP_ROUNDS} warm-up rounds; latency from the call on the sending node to each socket's receipt.`,

@@ -18,9 +18,11 @@ export async function dropBenchData(serverUrl: string, centralDb: string, redisU
   for (const db of [...tenantIds.map(tenantDbName), centralDb]) await dropDatabase(serverUrl, db).catch((err) => log(`could not drop ${db}: ${String(err)}`));
   if (!redisUrl) return;
   const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
   try {
+    await redis.connect();
     for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 500 })) if ((keys as string[]).length) await redis.del(...(keys as string[]));
+  } catch (err) {
+    log(`could not clean Redis keys ${prefix}*: ${String(err)}`);
   } finally {
     redis.disconnect();
   }

@@ -9,7 +9,9 @@ import { defineContract } from './contract';
 
 const Pincode = Type.String({ pattern: '^\\d{6}$' });
 const Dimensions = Type.Unsafe<Record<string, unknown> | null>({ type: ['object', 'null'] });
-const Address = Type.Unsafe<Record<string, unknown>>({ type: 'object', description: 'name, line1, line2, city, state, pincode, country, phone, email' });
+/** The address fields a carrier reads; the schema stays an open object. */
+type Address = { name?: string; line1?: string; line2?: string; city?: string; state?: string; pincode?: string; country?: string; phone?: string; email?: string };
+const Address = Type.Unsafe<Address>({ type: 'object', description: 'name, line1, line2, city, state, pincode, country, phone, email' });
 /** Shipment statuses a carrier reports (spec 3, Shipment), plus `ndr` for a failed delivery attempt. */
 const ShipmentStatus = Type.StringEnum(['picked_up', 'in_transit', 'out_for_delivery', 'delivered', 'ndr', 'rto_initiated', 'rto_received', 'cancelled']);
 

@@ -18,3 +18,4 @@ export {
   type TestMail,
 } from './test-host';
 export { startSmtpSink, type ReceivedMail, type SmtpSink } from './smtp-sink';
+export { closeSockets, connectError, socketClient, type Received, type SocketClient } from './socket-client';

@@ -89,6 +89,10 @@ export interface TestHost {
   addMember(member: { email: string; role: string; name?: string; password?: string }, tenant?: string): Promise<{ token: string; userId: number }>;
   /** A real HTTP request to /api/v1 as the owner; returns status and parsed JSON. */
   request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON under test
+  /** The same as another member of the test tenant, with their bearer token (e.g. from addMember). */
+  requestAs(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON under test
+  /** A member of the test tenant whose new role `role` holds only `permissions` (POST /roles, then addMember); returns their token. */
+  memberWith(role: string, permissions: string[]): Promise<string>;
   /** Installs a module the host has loaded in the tenant (or another one, e.g. made with POST /admin/tenants). */
   installModule(alias: string, opts?: { tenant?: string; version?: string }): Promise<void>;
   /** Uninstalls a module from the tenant (its data stays, as with DELETE /modules/{alias}). */
@@ -202,15 +206,16 @@ export async function createTestHost(opts: TestHostOptions): Promise<TestHost> {
     for (const dir of dirs) mods.push(await loadModuleFromDir(dir));
     for (const mod of mods) platform.kernel.source.add(mod);
 
-    const request = async (method: string, p: string, body?: unknown) => {
+    const requestAs = async (as: string, method: string, p: string, body?: unknown) => {
       const res = await fetch(`${platform.url}/api/v1${p}`, {
         method,
-        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}`, 'x-tenant': tenantId } : {}) },
+        headers: { 'content-type': 'application/json', ...(as ? { authorization: `Bearer ${as}`, 'x-tenant': tenantId } : {}) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await res.text();
       return { status: res.status, body: text ? JSON.parse(text) : undefined };
     };
+    const request = (method: string, p: string, body?: unknown) => requestAs(token, method, p, body);
     let token = '';
     let tenantId = '';
     const installed = await request('POST', '/install/owner', {
@@ -234,6 +239,7 @@ export async function createTestHost(opts: TestHostOptions): Promise<TestHost> {
       smtp ? smtp.mails.map(({ to, subject, text, html }) => ({ to, subject, text, html })) : (await booted.mails()).map(({ to, subject, text, html }) => ({ to: [to].flat(), subject, text, html }));
     const delivery = async (eventId: string, module: string) => (await jobEnded(platform, EVENTS_QUEUE, deliveryJobId(eventId, module), settleMs, true))!;
     let redeliveries = 0;
+    const addMember: TestHost['addMember'] = (member, tenant = tenantId) => inviteAndJoin({ url: platform.url, adminToken: token, adminTenant: tenantId, tenant, mails: inbox, ...member });
     const job = async (id: string) => {
       const row = await platform.kernel.jobs.get(tenantId, id);
       if (!row) throw new Error(`no module job ${id} in the test tenant`);
@@ -253,7 +259,13 @@ export async function createTestHost(opts: TestHostOptions): Promise<TestHost> {
           { tenantId, user, permissions: new Set(['*']) },
         ) as Promise<never>,
       request,
-      addMember: (member, tenant = tenantId) => inviteAndJoin({ url: platform.url, adminToken: token, adminTenant: tenantId, tenant, mails: inbox, ...member }),
+      requestAs,
+      addMember,
+      memberWith: async (role, permissions) => {
+        const made = await request('POST', '/roles', { name: role, description: `test role ${role}`, permissions });
+        if (made.status !== 201) throw new Error(`POST /roles: ${made.status} ${JSON.stringify(made.body)}`);
+        return (await addMember({ email: `${role}@test-org.example`, name: `Member ${role}`, role })).token;
+      },
       installModule: async (alias, o = {}) => void (await platform.kernel.modules.install(o.tenant ?? tenantId, alias, o.version)),
       uninstallModule: (alias, o = {}) => platform.kernel.modules.uninstall(o.tenant ?? tenantId, alias),
 

@@ -4,6 +4,7 @@
  * and an organisation always keeps one active owner.
  */
 import { addMember, startTestPlatform, type TestPlatform } from '../support/test-platform';
+import { signUpBeta } from '../support/sign-up';
 
 let tp: TestPlatform;
 let superAdmin: { token: string };
@@ -17,10 +18,8 @@ const roleOf = async (userId: number) => (await tp.platform.central.models.Membe
 beforeAll(async () => {
   tp = await startTestPlatform({ PUBLIC_SIGNUP: 'true' });
   superAdmin = await tp.install('acme');
-  const signup = await tp.api('/auth/tenants', {
-    body: { organization_name: 'Beta', subdomain: 'beta', name: 'Bea', email: 'bea@beta.example', password: 'bea-password-77', password_confirmation: 'bea-password-77' },
-  });
-  bea = { token: signup.body.token, userId: signup.body.user.id };
+  const signup = await signUpBeta(tp);
+  bea = { token: signup.token, userId: signup.userId };
   al = await addMember(tp, bea.token, 'beta', { email: 'al@beta.example', role: 'admin' });
   mo = await addMember(tp, bea.token, 'beta', { email: 'mo@beta.example', role: 'member' });
 });

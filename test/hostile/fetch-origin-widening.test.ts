@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { addFixtureModules, installVia } from '../bus/support';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
+import { signUpBeta } from '../support/sign-up';
 
 const fixture = (name: string) => path.join(__dirname, 'fixtures', name);
 const someone = { id: 424242, email: 'x@acme.example', name: 'X', isSuperAdmin: false };
@@ -22,13 +23,11 @@ describe('DESIGN Host capabilities for modules: fetch_origins.add under attack',
   beforeAll(async () => {
     tp = await startTestPlatform({ PUBLIC_SIGNUP: 'true' });
     acme = await tp.install('acme');
-    const signup = await tp.api('/auth/tenants', {
-      body: { organization_name: 'Beta', subdomain: 'beta', name: 'Bea', email: 'bea@beta.example', password: 'bea-password-77', password_confirmation: 'bea-password-77' },
-    });
-    betaId = signup.body.tenant.id;
+    const signup = await signUpBeta(tp);
+    betaId = signup.tenantId;
     await addFixtureModules(tp, ['widener'], fixture);
     await installVia(tp, acme.token, 'acme', 'widener');
-    await installVia(tp, signup.body.token, 'beta', 'widener');
+    await installVia(tp, signup.token, 'beta', 'widener');
   }, 120_000);
   afterAll(() => tp?.close());
 

@@ -7,6 +7,7 @@ import { validateManifest } from '../../sdk/manifest';
 import { addFixtureModules, installVia } from '../bus/support';
 import { secretFixture } from '../secrets/support';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
+import { signUpBeta } from '../support/sign-up';
 
 const ACME_KEY = 'acme-only-api-key-7d1c0a99';
 
@@ -20,13 +21,11 @@ describe('DESIGN Host capabilities for modules: module secrets under attack', ()
   beforeAll(async () => {
     tp = await startTestPlatform({ PUBLIC_SIGNUP: 'true' });
     acme = await tp.install('acme');
-    const signup = await tp.api('/auth/tenants', {
-      body: { organization_name: 'Beta', subdomain: 'beta', name: 'Bea', email: 'bea@beta.example', password: 'bea-password-77', password_confirmation: 'bea-password-77' },
-    });
-    betaTenantId = signup.body.tenant.id;
+    const signup = await signUpBeta(tp);
+    betaTenantId = signup.tenantId;
     await addFixtureModules(tp, ['vault', 'snoop'], secretFixture);
     for (const alias of ['vault', 'snoop']) await installVia(tp, acme.token, 'acme', alias);
-    await installVia(tp, signup.body.token, 'beta', 'vault');
+    await installVia(tp, signup.token, 'beta', 'vault');
     await call(acme.tenantId, 'vault.set', { name: 'api_key', value: ACME_KEY });
   }, 120_000);
   afterAll(() => tp?.close());

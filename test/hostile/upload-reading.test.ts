@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { addFixtureModules, installVia } from '../bus/support';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
+import { signUpBeta } from '../support/sign-up';
 
 const fixture = (name: string) => path.join(__dirname, 'fixtures', name);
 
@@ -21,13 +22,11 @@ describe('DESIGN Host capabilities for modules: reading uploads back, under atta
   beforeAll(async () => {
     tp = await startTestPlatform({ PUBLIC_SIGNUP: 'true' });
     acme = await tp.install('acme');
-    const signup = await tp.api('/auth/tenants', {
-      body: { organization_name: 'Beta', subdomain: 'beta', name: 'Bea', email: 'bea@beta.example', password: 'bea-password-77', password_confirmation: 'bea-password-77' },
-    });
-    betaId = signup.body.tenant.id;
+    const signup = await signUpBeta(tp);
+    betaId = signup.tenantId;
     await addFixtureModules(tp, ['keeper', 'widener'], fixture);
     for (const alias of ['keeper', 'widener']) await installVia(tp, acme.token, 'acme', alias);
-    await installVia(tp, signup.body.token, 'beta', 'keeper');
+    await installVia(tp, signup.token, 'beta', 'keeper');
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/octet-stream' }), 'x.bin');
     const res = await fetch(`${tp.url}/api/v1/keeper/files`, { method: 'POST', headers: { authorization: `Bearer ${acme.token}`, 'x-tenant': 'acme' }, body: form });

@@ -4,77 +4,14 @@
  * of spec 2) to a running platform, and sending through the bus as a module or the core would.
  */
 import type { RequestHandler } from 'express';
-import { io as connect, type Socket } from 'socket.io-client';
+import { socketClient as connectWith, type SocketClient } from '../../sdk/testing';
 import type { TestPlatform } from '../support/test-platform';
 
-export interface Received {
-  event: string;
-  payload: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON under test
-  channel: unknown;
-}
-
-export interface Client {
-  socket: Socket;
-  received: Received[];
-  /** Resolves with the first event (already received or still to come) that matches. */
-  next(event: string, match?: (payload: any) => boolean, timeoutMs?: number): Promise<Received>; // eslint-disable-line @typescript-eslint/no-explicit-any
-  subscribe(channel: string): Promise<{ ok: boolean; error?: string }>;
-  close(): void;
-}
-
-const open: Socket[] = [];
+export { closeSockets, connectError, socketClient as socketClientWith } from '../../sdk/testing';
+export type Client = SocketClient;
 
 export function socketClient(url: string, token: string, tenant: string): Promise<Client> {
-  return socketClientWith(url, { token, tenant });
-}
-
-/** A client with any handshake `auth`, e.g. a visitor's `{ grant, tenant }`. */
-export async function socketClientWith(url: string, auth: Record<string, unknown>): Promise<Client> {
-  const socket = connect(url, { auth, transports: ['websocket'], reconnection: false, forceNew: true });
-  open.push(socket);
-  const received: Received[] = [];
-  const waiters: Array<() => void> = [];
-  socket.onAny((event: string, payload: unknown, meta?: { channel?: unknown }) => {
-    received.push({ event, payload, channel: meta?.channel });
-    for (const w of waiters.splice(0)) w();
-  });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('connect_error', reject);
-  });
-  const next: Client['next'] = (event, match = () => true, timeoutMs = 10_000) =>
-    new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${event} within ${timeoutMs} ms; got ${JSON.stringify(received.map((r) => r.event))}`)), timeoutMs);
-      const look = () => {
-        const hit = received.find((r) => r.event === event && match(r.payload));
-        if (hit) {
-          clearTimeout(timer);
-          resolve(hit);
-        } else waiters.push(look);
-      };
-      look();
-    });
-  return {
-    socket,
-    received,
-    next,
-    subscribe: (channel) => socket.timeout(5000).emitWithAck('subscribe', channel),
-    close: () => socket.disconnect(),
-  };
-}
-
-/** A refused connection's error message, or undefined when it connected. */
-export async function connectError(url: string, auth: Record<string, unknown>): Promise<string | undefined> {
-  const socket = connect(url, { auth, transports: ['websocket'], reconnection: false, forceNew: true });
-  open.push(socket);
-  return new Promise((resolve) => {
-    socket.once('connect', () => resolve(undefined));
-    socket.once('connect_error', (err) => resolve(err.message));
-  });
-}
-
-export function closeSockets(): void {
-  for (const s of open.splice(0)) s.disconnect();
+  return connectWith(url, { token, tenant });
 }
 
 /** Mounts a route before the platform's 404 handler, outside /api/v1 (no tenant resolution, no auth). */

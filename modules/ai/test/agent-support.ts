@@ -10,7 +10,6 @@ import type { AddressInfo } from 'node:net';
 import { createTestHost, type TestHost } from '../../../sdk/testing';
 import { addLlmProvider } from './support/host';
 
-export { memberWith, requestAs } from './support/host';
 
 export const AI_DIR = path.resolve(__dirname, '..');
 export const ORDERS_DIR = path.resolve(__dirname, '../../orders');

@@ -4,7 +4,7 @@
  * 127.0.0.1 that scripts its turns and records what the module sent it.
  */
 import type { TestHost } from '../../../sdk/testing';
-import { createOrder, memberWith, requestAs, startAiHost, type LlmStandIn } from './agent-support';
+import { createOrder, startAiHost, type LlmStandIn } from './agent-support';
 
 let host: TestHost;
 let llm: LlmStandIn;
@@ -82,8 +82,8 @@ describe('spec 2 Agent: the tool-calling loop through the bus', () => {
     const again = await chat({ message: 'Which word?', conversation_id: first.body.conversation_id });
     expect(again.body.conversation_id).toBe(first.body.conversation_id);
     expect(lastRequest().body.messages.map((m: { content: string }) => m.content)).toEqual(expect.arrayContaining(['Remember the word mango.', 'First answer.', 'Which word?']));
-    const token = await memberWith(host, 'ai-viewer', ['ai.view']);
-    const stolen = await requestAs(host, token, 'POST', '/ai/agent/chat', { message: 'And?', conversation_id: first.body.conversation_id });
+    const token = await host.memberWith('ai-viewer', ['ai.view']);
+    const stolen = await host.requestAs(token, 'POST', '/ai/agent/chat', { message: 'And?', conversation_id: first.body.conversation_id });
     expect(stolen.status).toBe(404);
   });
 
@@ -99,10 +99,10 @@ describe('spec 2 Agent: the tool-calling loop through the bus', () => {
 describe('spec 2 Tool discovery rules 2-3: the agent never does more than role âˆ© user', () => {
   it('a member without orders.view never sees an orders tool, even with role "*", and the model cannot call one', async () => {
     await host.request('PUT', '/ai/agent/roles/all', { name: 'All', system_prompt: 'x', allowed_tools: ['*'], temperature: 0, max_tokens: 100 });
-    const token = await memberWith(host, 'ai-only', ['ai.view']);
+    const token = await host.memberWith('ai-only', ['ai.view']);
     const order = await createOrder(host);
     llm.script({ tool_calls: [{ name: 'orders.update_status', arguments: { id: order.id, status: 'cancelled' } }] }, { content: 'Done.' });
-    const res = await requestAs(host, token, 'POST', '/ai/agent/chat', { message: 'Cancel it', role: 'all' });
+    const res = await host.requestAs(token, 'POST', '/ai/agent/chat', { message: 'Cancel it', role: 'all' });
     expect(res.status).toBe(200);
     expect(offeredTools().some((n) => n.startsWith('orders'))).toBe(false);
     // A tool never offered keeps the vendor's name (the client maps back only the names it offered).
@@ -111,20 +111,20 @@ describe('spec 2 Tool discovery rules 2-3: the agent never does more than role â
   });
 
   it('a member with orders.view gets the read tools but not those needing orders.manage; the role narrows further', async () => {
-    const token = await memberWith(host, 'ai-orders-viewer', ['ai.view', 'orders.view']);
-    await requestAs(host, token, 'POST', '/ai/agent/chat', { message: 'hi', role: 'all' });
+    const token = await host.memberWith('ai-orders-viewer', ['ai.view', 'orders.view']);
+    await host.requestAs(token, 'POST', '/ai/agent/chat', { message: 'hi', role: 'all' });
     expect(offeredTools()).toEqual(expect.arrayContaining(['orders_get', 'orders_getStats']));
     expect(offeredTools()).not.toContain('orders_update_status');
-    await requestAs(host, token, 'POST', '/ai/agent/chat', { message: 'hi', role: 'analytics' });
+    await host.requestAs(token, 'POST', '/ai/agent/chat', { message: 'hi', role: 'analytics' });
     expect(offeredTools()).toEqual(['orders_getStats']);
   });
 
   it('without ai.view the agent endpoints are refused (Authentication 3)', async () => {
-    const token = await memberWith(host, 'no-ai', ['orders.view']);
-    expect((await requestAs(host, token, 'POST', '/ai/agent/chat', { message: 'hi' })).status).toBe(403);
-    expect((await requestAs(host, token, 'GET', '/ai/agent/roles')).status).toBe(403);
-    const viewer = await memberWith(host, 'ai-view-only', ['ai.view']);
-    expect((await requestAs(host, viewer, 'PUT', '/ai/agent/roles/default', { role_id: 'support' })).status).toBe(403);
+    const token = await host.memberWith('no-ai', ['orders.view']);
+    expect((await host.requestAs(token, 'POST', '/ai/agent/chat', { message: 'hi' })).status).toBe(403);
+    expect((await host.requestAs(token, 'GET', '/ai/agent/roles')).status).toBe(403);
+    const viewer = await host.memberWith('ai-view-only', ['ai.view']);
+    expect((await host.requestAs(viewer, 'PUT', '/ai/agent/roles/default', { role_id: 'support' })).status).toBe(403);
   });
 });
 

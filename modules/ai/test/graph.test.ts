@@ -3,7 +3,7 @@
  * path, acting in the real orders module, with a stand-in language model scripting the agent nodes.
  */
 import type { TestHost } from '../../../sdk/testing';
-import { createOrder, memberWith, orderWithNdr, paidOrder, requestAs, startAiHost, type LlmStandIn } from './agent-support';
+import { createOrder, orderWithNdr, paidOrder, startAiHost, type LlmStandIn } from './agent-support';
 
 let host: TestHost;
 let llm: LlmStandIn;
@@ -174,8 +174,8 @@ describe('spec 2 Graph run: input, permissions, listing and cancel', () => {
   });
 
   it('graph run needs ai.configure (Authentication 3); a paused run can be cancelled once', async () => {
-    const viewer = await memberWith(host, 'graph-viewer', ['ai.view']);
-    expect((await requestAs(host, viewer, 'POST', '/ai/agent/graph/run', { flow_type: 'fraud_review', input_data: { order_id: 'x' } })).status).toBe(403);
+    const viewer = await host.memberWith('graph-viewer', ['ai.view']);
+    expect((await host.requestAs(viewer, 'POST', '/ai/agent/graph/run', { flow_type: 'fraud_review', input_data: { order_id: 'x' } })).status).toBe(403);
     const order = await createOrder(host, '500.00', { status: 'pending' });
     answer({ risk_score: 0.5 });
     const paused = await run('fraud_review', { order_id: order.id });
@@ -188,23 +188,23 @@ describe('spec 2 Graph run: input, permissions, listing and cancel', () => {
   });
 
   it('actions are the starter\'s: a run started by someone without orders.manage cannot cancel an order, whoever approves', async () => {
-    const reviewer = await memberWith(host, 'graph-reviewer', ['ai.view', 'ai.configure', 'orders.view']);
+    const reviewer = await host.memberWith('graph-reviewer', ['ai.view', 'ai.configure', 'orders.view']);
     const order = await createOrder(host, '500.00', { status: 'pending' });
     answer({ risk_score: 0.5 });
-    const paused = await requestAs(host, reviewer, 'POST', '/ai/agent/graph/run', { flow_type: 'fraud_review', input_data: { order_id: order.id } });
+    const paused = await host.requestAs(reviewer, 'POST', '/ai/agent/graph/run', { flow_type: 'fraud_review', input_data: { order_id: order.id } });
     expect(paused.body.status).toBe('paused');
-    const refused = await requestAs(host, reviewer, 'POST', '/ai/agent/graph/resume', { run_id: paused.body.run_id, human_input: { decision: 'CANCEL' } });
+    const refused = await host.requestAs(reviewer, 'POST', '/ai/agent/graph/resume', { run_id: paused.body.run_id, human_input: { decision: 'CANCEL' } });
     expect([refused.status, refused.body.code]).toEqual([403, 'FORBIDDEN']);
     expect((await host.request('GET', `/orders/${order.id}`)).body.status).toBe('pending');
     expect((await status(paused.body.run_id)).body).toMatchObject({ status: 'failed', error: { code: 'FORBIDDEN' } });
   });
 
   it('a reviewer with ai.configure alone resumes a run the owner started, and the owner\'s action is taken', async () => {
-    const reviewer = await memberWith(host, 'graph-approver', ['ai.view', 'ai.configure']);
+    const reviewer = await host.memberWith('graph-approver', ['ai.view', 'ai.configure']);
     const order = await createOrder(host, '500.00', { status: 'pending' });
     answer({ risk_score: 0.6 });
     const paused = await run('fraud_review', { order_id: order.id });
-    const done = await requestAs(host, reviewer, 'POST', '/ai/agent/graph/resume', { run_id: paused.body.run_id, human_input: { decision: 'CANCEL', notes: 'fraud ring' } });
+    const done = await host.requestAs(reviewer, 'POST', '/ai/agent/graph/resume', { run_id: paused.body.run_id, human_input: { decision: 'CANCEL', notes: 'fraud ring' } });
     expect(done.body).toMatchObject({ status: 'completed', final_output: { outcome: 'CANCEL', order_status: 'cancelled' } });
     expect((await host.request('GET', `/orders/${order.id}`)).body.status).toBe('cancelled');
     expect(JSON.stringify((await status(paused.body.run_id)).body)).not.toContain('acting_grant');

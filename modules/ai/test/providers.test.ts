@@ -3,7 +3,7 @@
  * sandbox, stand-in vendors over real HTTP on 127.0.0.1.
  */
 import type { TestHost } from '../../../sdk/testing';
-import { addLlmProvider, memberWith, requestAs, startAiHost } from './support/host';
+import { addLlmProvider, startAiHost } from './support/host';
 import { startVendorA, startVendorB, type StandIn } from './support/vendor-standins';
 
 const KEY_A = 'sk-vendora-SECRET-0123456789abcd';
@@ -207,19 +207,19 @@ describe('spec 2, Which provider is needed: embeddings need a vendora_compatible
 
 describe('spec 2, Authentication 3: ai.view reads, ai.configure changes', () => {
   it('a member with ai.view only can read and translate but not configure', async () => {
-    const token = await memberWith(host, 'ai-viewer', ['ai.view']);
-    expect((await requestAs(host, token, 'GET', '/ai/providers')).status).toBe(200);
+    const token = await host.memberWith('ai-viewer', ['ai.view']);
+    expect((await host.requestAs(token, 'GET', '/ai/providers')).status).toBe(200);
     a.script(json('Oui'));
-    expect((await requestAs(host, token, 'POST', '/ai/translate', { text: 'Yes', target: 'fr' })).status).toBe(200);
-    expect((await requestAs(host, token, 'PUT', '/ai/config', { default_provider: 'beta' })).status).toBe(403);
-    expect((await requestAs(host, token, 'POST', '/ai/providers', { id: 'x1', name: 'X', type: 'vendorb', base_url: 'https://x.example' })).status).toBe(403);
-    expect((await requestAs(host, token, 'PUT', '/ai/translate/config', { provider_id: null })).status).toBe(403);
+    expect((await host.requestAs(token, 'POST', '/ai/translate', { text: 'Yes', target: 'fr' })).status).toBe(200);
+    expect((await host.requestAs(token, 'PUT', '/ai/config', { default_provider: 'beta' })).status).toBe(403);
+    expect((await host.requestAs(token, 'POST', '/ai/providers', { id: 'x1', name: 'X', type: 'vendorb', base_url: 'https://x.example' })).status).toBe(403);
+    expect((await host.requestAs(token, 'PUT', '/ai/translate/config', { provider_id: null })).status).toBe(403);
   });
 
   it('a member without ai.view reaches none of it', async () => {
-    const token = await memberWith(host, 'no-ai', ['members.view']);
-    expect((await requestAs(host, token, 'GET', '/ai/config')).status).toBe(403);
-    expect((await requestAs(host, token, 'POST', '/ai/translate', { text: 'Yes', target: 'fr' })).status).toBe(403);
+    const token = await host.memberWith('no-ai', ['members.view']);
+    expect((await host.requestAs(token, 'GET', '/ai/config')).status).toBe(403);
+    expect((await host.requestAs(token, 'POST', '/ai/translate', { text: 'Yes', target: 'fr' })).status).toBe(403);
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import type { TestHost } from '../../../sdk/testing';
 import { wav } from './support/audio-samples';
-import { memberWith, requestAs, startAiHost } from './support/host';
+import { startAiHost } from './support/host';
 import { startSpeechStandIn, type StandIn } from './support/vendor-standins';
 
 const KEY = 'goog-tts-SECRET-key-000111222';
@@ -166,10 +166,10 @@ describe('spec 2, Endpoints AI: streamed synthesis, voices, default voice', () =
   });
 
   it('ai.view may synthesise and read voices, not set the default voice or add providers', async () => {
-    const token = await memberWith(host, 'tts-viewer', ['ai.view']);
-    expect((await requestAs(host, token, 'POST', '/ai/tts/synthesize', { text: 'Hi' })).status).toBe(200);
-    expect((await requestAs(host, token, 'PUT', '/ai/tts/voice/default', { voice_id: 'x' })).status).toBe(403);
-    expect((await requestAs(host, token, 'POST', '/ai/tts/providers', { preset: 'google_tts' })).status).toBe(403);
+    const token = await host.memberWith('tts-viewer', ['ai.view']);
+    expect((await host.requestAs(token, 'POST', '/ai/tts/synthesize', { text: 'Hi' })).status).toBe(200);
+    expect((await host.requestAs(token, 'PUT', '/ai/tts/voice/default', { voice_id: 'x' })).status).toBe(403);
+    expect((await host.requestAs(token, 'POST', '/ai/tts/providers', { preset: 'google_tts' })).status).toBe(403);
   });
 
   it('deletes a provider only while no setting names it', async () => {

@@ -4,8 +4,9 @@
  * visitors with their grant) that record what they receive.
  */
 import path from 'node:path';
-import { io as connect, type Socket } from 'socket.io-client';
-import { createTestHost, type TestHost } from '../../../sdk/testing';
+import { connectError as connectRefusal, createTestHost, socketClient as connectClient, type SocketClient, type TestHost } from '../../../sdk/testing';
+
+export { closeSockets, type SocketClient as Client } from '../../../sdk/testing';
 
 export const LIVE_CHAT_DIR = path.resolve(__dirname, '..');
 export const AGENT_ROLE = 'chat-agent';
@@ -99,67 +100,11 @@ export async function visitor(host: TestHost, token: string, who: { name?: strin
   };
 }
 
-export interface Received {
-  event: string;
-  payload: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON under test
-  channel: unknown;
-}
-
-export interface Client {
-  socket: Socket;
-  received: Received[];
-  next(event: string, match?: (payload: any) => boolean, timeoutMs?: number): Promise<Received>; // eslint-disable-line @typescript-eslint/no-explicit-any
-  subscribe(channel: string): Promise<{ ok: boolean; error?: string }>;
-}
-
-const open: Socket[] = [];
-
-/** A socket.io client with any handshake auth: a member's `{token, tenant}` or a visitor's `{grant, tenant}`. */
-export async function socketClient(host: TestHost, auth: Record<string, unknown>): Promise<Client> {
-  const socket = connect(host.url, { auth, transports: ['websocket'], reconnection: false, forceNew: true });
-  open.push(socket);
-  const received: Received[] = [];
-  const waiters: Array<() => void> = [];
-  socket.onAny((event: string, payload: unknown, meta?: { channel?: unknown }) => {
-    received.push({ event, payload, channel: meta?.channel });
-    for (const w of waiters.splice(0)) w();
-  });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('connect_error', reject);
-  });
-  return {
-    socket,
-    received,
-    next: (event, match = () => true, timeoutMs = 10_000) =>
-      new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no ${event} within ${timeoutMs} ms; got ${JSON.stringify(received.map((r) => r.event))}`)), timeoutMs);
-        const look = () => {
-          const hit = received.find((r) => r.event === event && match(r.payload));
-          if (hit) {
-            clearTimeout(timer);
-            resolve(hit);
-          } else waiters.push(look);
-        };
-        look();
-      }),
-    subscribe: (channel) => socket.timeout(5000).emitWithAck('subscribe', channel),
-  };
-}
+/** A socket.io client of the host with any handshake auth: a member's `{token, tenant}` or a visitor's `{grant, tenant}`. */
+export const socketClient = (host: TestHost, auth: Record<string, unknown>): Promise<SocketClient> => connectClient(host.url, auth);
 
 /** A refused connection's error message, or undefined when it connected. */
-export async function connectError(host: TestHost, auth: Record<string, unknown>): Promise<string | undefined> {
-  const socket = connect(host.url, { auth, transports: ['websocket'], reconnection: false, forceNew: true });
-  open.push(socket);
-  return new Promise((resolve) => {
-    socket.once('connect', () => resolve(undefined));
-    socket.once('connect_error', (err) => resolve(err.message));
-  });
-}
-
-export function closeSockets(): void {
-  for (const s of open.splice(0)) s.disconnect();
-}
+export const connectError = (host: TestHost, auth: Record<string, unknown>): Promise<string | undefined> => connectRefusal(host.url, auth);
 
 export const tenantChannel = (host: TestHost) => `private-tenant.${host.tenantId}.live-chat`;
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -3,7 +3,7 @@
  * in the real sandbox with the real bus, job queue and PostgreSQL.
  */
 import type { TestHost } from '../../../sdk/testing';
-import { memberWith, requestAs, startHost } from './support';
+import { startHost } from './support';
 
 type Balance = { customer_id: string; points: number };
 type Entries = { customer_id: string; entries: Array<{ id: string; order_id: string | null; points: number; reason: string; created_at: string }> };
@@ -178,17 +178,17 @@ describe('issue 3 item 6 / DESIGN.md How a request flows: http.routes with permi
   });
 
   it('a member holding only loyalty.view reads balances but may not redeem (403)', async () => {
-    const token = await memberWith(host, 'loyalty-viewer', ['loyalty.view']);
-    expect(await requestAs(host, token, 'GET', '/loyalty/customers/h-1/balance')).toEqual({ status: 200, body: { customer_id: 'h-1', points: 24 } });
-    const refused = await requestAs(host, token, 'POST', '/loyalty/customers/h-1/redeem', { points: 1, reason: 'x' });
+    const token = await host.memberWith('loyalty-viewer', ['loyalty.view']);
+    expect(await host.requestAs(token, 'GET', '/loyalty/customers/h-1/balance')).toEqual({ status: 200, body: { customer_id: 'h-1', points: 24 } });
+    const refused = await host.requestAs(token, 'POST', '/loyalty/customers/h-1/redeem', { points: 1, reason: 'x' });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ code: 'FORBIDDEN', details: { permission: 'loyalty.redeem' } });
     expect(await balance('h-1')).toEqual({ customer_id: 'h-1', points: 24 });
   });
 
   it('a member without loyalty.view gets 403 on the balance', async () => {
-    const token = await memberWith(host, 'no-loyalty', ['orders.view']);
-    const res = await requestAs(host, token, 'GET', '/loyalty/customers/h-1/balance');
+    const token = await host.memberWith('no-loyalty', ['orders.view']);
+    const res = await host.requestAs(token, 'GET', '/loyalty/customers/h-1/balance');
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ code: 'FORBIDDEN', details: { permission: 'loyalty.view' } });
   });

@@ -8,7 +8,7 @@ import { defineModule, jobs, operation, related, Type, type HandlerContext } fro
 import { FinanceError, messageOf, notFound, onlyModule, onlyRelated, superAdminOnly } from './errors';
 import { data } from './models';
 import { AMOUNT_PATTERN, D, money } from './money';
-import { allRows, dateRange, exportPage, page, periodStart, PERIODS, settlementSummary, total, walletSummary, type Period } from './reports';
+import { allRows, exportPage, filterWhere, listPage, periodStart, PERIODS, settlementSummary, total, walletSummary, type Period } from './reports';
 import { deliverToRecipients, envelope, processRemittance, receiveRemittance, recordDelivery, remittanceData, type CollectionRow, type RemittanceRow } from './settlement';
 import { inTransaction, walletOf, walletView, type TransactionRow, type WalletRow } from './wallet';
 
@@ -20,6 +20,13 @@ const PageNo = Type.Optional(Type.Integer({ minimum: 1, default: 1 }));
 const PeriodIn = Type.Optional(Type.StringEnum(PERIODS, { default: 'month' }));
 const Loose = Type.Object({}, { additionalProperties: true });
 const Pagination = Type.Object({ current_page: Type.Integer(), last_page: Type.Integer(), per_page: Type.Integer(), total: Type.Integer() });
+/** The filters of the transaction list and of its CSV export. */
+const TRANSACTION_FILTERS = {
+  type: Type.Optional(Type.StringEnum(['credit', 'debit', 'hold', 'release'])),
+  reference_type: Type.Optional(Type.StringEnum(['chain_order', 'remittance'])),
+  from_date: Type.Optional(Day),
+  to_date: Type.Optional(Day),
+};
 /** Spec 3, Errors and Limits: {error, code, details}; per user, reads 100, writes 30, exports 5 a minute. */
 const READ = { error_shape: 'reseller', rate_limit: '100/60' } as const;
 const WRITE = { error_shape: 'reseller', rate_limit: '30/60' } as const;
@@ -140,10 +147,7 @@ export default defineModule({
       ...internal,
       input: Type.Object(
         {
-          type: Type.Optional(Type.StringEnum(['credit', 'debit', 'hold', 'release'])),
-          reference_type: Type.Optional(Type.StringEnum(['chain_order', 'remittance'])),
-          from_date: Type.Optional(Day),
-          to_date: Type.Optional(Day),
+          ...TRANSACTION_FILTERS,
           per_page: PerPage,
           page: PageNo,
         },
@@ -152,8 +156,8 @@ export default defineModule({
       output: Type.Object({ transactions: Type.Array(Loose), pagination: Pagination }),
       http: { method: 'GET', path: '/finance/wallet/transactions', permission: 'reseller_finance.view', ...READ },
       async handler(input, ctx) {
-        const where = { ...(input.type ? { type: input.type } : {}), ...(input.reference_type ? { reference_type: input.reference_type } : {}), ...dateRange('created_at', input.from_date, input.to_date) };
-        const { rows, pagination } = await page<TransactionRow>(ctx.host.db, 'Transaction', where, [['created_at', 'DESC'], ['id', 'DESC']], input.per_page ?? 20, input.page ?? 1);
+        const where = filterWhere(input, ['type', 'reference_type'], 'created_at');
+        const { rows, pagination } = await listPage<TransactionRow>(ctx.host.db, 'Transaction', where, 'created_at', input);
         return { transactions: rows, pagination };
       },
     }),
@@ -164,10 +168,7 @@ export default defineModule({
       ...internal,
       input: Type.Object(
         {
-          type: Type.Optional(Type.StringEnum(['credit', 'debit', 'hold', 'release'])),
-          reference_type: Type.Optional(Type.StringEnum(['chain_order', 'remittance'])),
-          from_date: Type.Optional(Day),
-          to_date: Type.Optional(Day),
+          ...TRANSACTION_FILTERS,
           cursor: Type.Optional(Type.Nullable(Type.String({ maxLength: 200 }))),
         },
         { additionalProperties: false },
@@ -175,8 +176,7 @@ export default defineModule({
       output: Type.Object({ columns: Type.Array(Type.String()), rows: Type.Array(Type.Array(Type.Unknown())), next_cursor: Type.Nullable(Type.String()), filename: Type.String() }),
       http: { method: 'GET', path: '/finance/wallet/transactions/export', permission: 'reseller_finance.export', ...EXPORT, stream: { format: 'csv', timeout_s: 300, concurrency: 2 } },
       async handler(input, ctx) {
-        const where = { ...(input.type ? { type: input.type } : {}), ...(input.reference_type ? { reference_type: input.reference_type } : {}), ...dateRange('created_at', input.from_date, input.to_date) };
-        return exportPage(ctx.host.db, where, input.cursor ?? null);
+        return exportPage(ctx.host.db, filterWhere(input, ['type', 'reference_type'], 'created_at'), input.cursor ?? null);
       },
     }),
 
@@ -252,8 +252,8 @@ export default defineModule({
       output: Type.Object({ collections: Type.Array(Loose), pagination: Pagination }),
       http: { method: 'GET', path: '/finance/settlements/collections', permission: 'reseller_finance.view', ...READ },
       async handler(input, ctx) {
-        const where = { ...(input.status ? { status: input.status } : {}), ...(input.flow_type ? { flow_type: input.flow_type } : {}), ...dateRange('collected_at', input.from_date, input.to_date) };
-        const { rows, pagination } = await page<CollectionRow>(ctx.host.db, 'Collection', where, [['collected_at', 'DESC'], ['id', 'DESC']], input.per_page ?? 20, input.page ?? 1);
+        const where = filterWhere(input, ['status', 'flow_type'], 'collected_at');
+        const { rows, pagination } = await listPage<CollectionRow>(ctx.host.db, 'Collection', where, 'collected_at', input);
         return { collections: rows, pagination };
       },
     }),
@@ -269,8 +269,8 @@ export default defineModule({
       output: Type.Object({ remittances: Type.Array(Loose), pagination: Pagination }),
       http: { method: 'GET', path: '/finance/settlements/remittances', permission: 'reseller_finance.view', ...READ },
       async handler(input, ctx) {
-        const where = { ...(input.status ? { status: input.status } : {}), ...(input.direction ? { direction: input.direction } : {}), ...dateRange('created_at', input.from_date, input.to_date) };
-        const { rows, pagination } = await page<RemittanceRow>(ctx.host.db, 'Remittance', where, [['created_at', 'DESC'], ['id', 'DESC']], input.per_page ?? 20, input.page ?? 1);
+        const where = filterWhere(input, ['status', 'direction'], 'created_at');
+        const { rows, pagination } = await listPage<RemittanceRow>(ctx.host.db, 'Remittance', where, 'created_at', input);
         return { remittances: rows, pagination };
       },
     }),

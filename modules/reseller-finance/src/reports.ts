@@ -40,6 +40,19 @@ export async function page<R extends Row>(db: Db, model: string, where: Record<s
   return { rows, pagination: { current_page: pageNo, last_page: Math.max(1, Math.ceil(count / perPage)), per_page: perPage, total: count } };
 }
 
+/** A list route's where clause: equality on each of `fields` the input sets, and its from_date / to_date on `dateColumn`. */
+export function filterWhere<I extends { from_date?: string; to_date?: string }>(input: I, fields: Array<keyof I & string>, dateColumn: string): Record<string, unknown> {
+  const where: Record<string, unknown> = {};
+  for (const f of fields) if (input[f]) where[f] = input[f];
+  return { ...where, ...dateRange(dateColumn, input.from_date, input.to_date) };
+}
+
+/** One page of a list route (per_page 20 and page 1 unless given), newest first by `dateColumn`, then id. */
+export function listPage<R extends Row>(db: Db, model: string, where: Record<string, unknown>, dateColumn: Extract<keyof R, string>, input: { per_page?: number; page?: number }) {
+  const order: FindQuery<R>['order'] = [[dateColumn, 'DESC'], ['id' as Extract<keyof R, string>, 'DESC']];
+  return page<R>(db, model, where, order, input.per_page ?? 20, input.page ?? 1);
+}
+
 export async function settlementSummary(db: Db, since: string, tenantId: string) {
   const [collections, remittances] = await Promise.all([
     allRows<CollectionRow>(db, 'Collection', { where: { collected_at: { $gte: since } } }),

@@ -69,11 +69,11 @@ async function api<T>(ctx: HandlerContext, method: 'GET' | 'POST', path: string,
   throw new ShiprocketError('SHIPROCKET_AUTH_FAILED', 'Shiprocket refused the renewed token.', { status: 502 });
 }
 
-/** The shipment statuses of spec 3 a tracking update reports ("ndr" marks a failed attempt). */
-const ShipmentStatus = Type.StringEnum(['picked_up', 'in_transit', 'out_for_delivery', 'delivered', 'ndr', 'rto_initiated', 'rto_received', 'cancelled']);
+/** The shipment statuses of spec 3 a tracking update reports ("ndr" marks a failed attempt), as the shipping@1 contract names them. */
+type ShipmentStatus = Static<typeof shipping.operations.track.output>['events'][number]['status'];
 
 /** Shiprocket's status labels → the shipment statuses of spec 3. */
-const STATUS: Record<string, Static<typeof ShipmentStatus>> = {
+const STATUS: Record<string, ShipmentStatus> = {
   'PICKED UP': 'picked_up', 'PICKUP DONE': 'picked_up', SHIPPED: 'in_transit', 'IN TRANSIT': 'in_transit', 'REACHED AT DESTINATION HUB': 'in_transit',
   'OUT FOR DELIVERY': 'out_for_delivery', DELIVERED: 'delivered', UNDELIVERED: 'ndr', 'DELIVERY FAILED': 'ndr', NDR: 'ndr',
   'RTO INITIATED': 'rto_initiated', 'RTO IN TRANSIT': 'rto_initiated', 'RTO DELIVERED': 'rto_received', CANCELED: 'cancelled', CANCELLED: 'cancelled',
@@ -100,24 +100,11 @@ function scanUpdate(scan: Scan, label: unknown) {
   return { status, location: text(scan.location), description: text(scan.activity), reason: status === 'ndr' ? text(scan.activity) : undefined, occurred_at: istToIso(scan.date) };
 }
 
-type Addr = { name?: string; line1?: string; line2?: string; city?: string; state?: string; pincode?: string; country?: string; phone?: string; email?: string };
-type Item = { name: string; sku?: string | null; quantity: number; unit_price: string; hsn_code?: string | null };
 /** One courier of Shiprocket's serviceability answer (the fields read here). */
 type Courier = { courier_company_id: number; courier_name: string; rate?: number | string; etd?: string | null; estimated_delivery_days?: string | number | null; cod?: number | boolean };
 /** What the host hands a public webhook route beside Shiprocket's body: the request's headers. */
 type WebhookIn = { awb?: string; current_status?: string; shipment_status?: string; current_timestamp?: string; location?: string; scans?: Scan[]; _request: { headers: Record<string, string> } };
 
-const Pincode = Type.String({ pattern: '^\\d{6}$' });
-const Dimensions = Type.Unsafe<Record<string, unknown> | null>({ type: ['object', 'null'] });
-/** One tracking update, as the poll and the webhook hand it to orders.apply_tracking_update. */
-const TrackingEvent = Type.Object({
-  status: ShipmentStatus,
-  location: Type.Optional(Type.String()),
-  description: Type.Optional(Type.String()),
-  reason: Type.Optional(Type.String({ description: 'the failed attempt\'s reason (ndr only)' })),
-  occurred_at: Type.Optional(Type.String({ format: 'date-time' })),
-  raw: Type.Record(Type.String(), Type.Unknown(), { description: 'the scan as Shiprocket sent it' }),
-});
 export default defineModule({
   name: 'shipping_shiprocket',
   version: '1.1.0',
@@ -141,25 +128,15 @@ export default defineModule({
       ai_tool: false,
       description: 'Carrier contract: who this carrier is.',
       permission: 'shipping_shiprocket.use',
-      input: Type.Object({}, { additionalProperties: false }),
-      output: Type.Object({ carrier_module: Type.String(), name: Type.String(), supports: Type.Array(Type.String()) }),
+      input: shipping.operations.describe.input,
+      output: shipping.operations.describe.output,
       handler: () => ({ carrier_module: 'shipping-shiprocket', name: 'Shiprocket', supports: ['rates', 'create', 'track'] }),
     }),
 
     getRates: operation({
       description: 'shipping.getRates contract: courier rates between two pincodes for a weight (kg).',
       permission: 'shipping_shiprocket.use',
-      input: Type.Object(
-        {
-          pickup_pincode: Pincode,
-          delivery_pincode: Pincode,
-          weight: Type.Unsafe<string | number>({ type: ['string', 'number'] }),
-          dimensions: Type.Optional(Dimensions),
-          cod: Type.Optional(Type.Boolean()),
-          cod_amount: Type.Optional(Type.String()),
-        },
-        { additionalProperties: false },
-      ),
+      input: shipping.operations.getRates.input,
       output: Type.Object({
         carrier_module: Type.String(),
         rates: Type.Array(
@@ -189,20 +166,7 @@ export default defineModule({
       description:
         'shipping.createShipment contract: books the shipment (adhoc order, then AWB assignment); cod_amount is the order total for COD orders and 0 otherwise.',
       permission: 'shipping_shiprocket.use',
-      input: Type.Object(
-        {
-          order_number: Type.String({ minLength: 1 }),
-          pickup_address: Type.Optional(Type.Unsafe<Addr>({ type: 'object' })),
-          delivery_address: Type.Unsafe<Addr>({ type: 'object' }),
-          items: Type.Unsafe<Item[]>({ type: 'array', minItems: 1 }),
-          weight: Type.Optional(Type.Unsafe<string | number | null>({ type: ['string', 'number', 'null'] })),
-          dimensions: Type.Optional(Dimensions),
-          cod_amount: Type.String(),
-          customer: Type.Optional(Type.Unsafe<Addr>({ type: 'object' })),
-          payment_method: Type.Optional(Type.String()),
-        },
-        { additionalProperties: false },
-      ),
+      input: shipping.operations.createShipment.input,
       output: Type.Object({
         awb_number: Type.String(),
         courier: Type.Nullable(Type.String()),
@@ -240,8 +204,8 @@ export default defineModule({
       description:
         'Tracking events of an AWB, mapped to shipment statuses (picked_up, in_transit, out_for_delivery, delivered, ndr, rto_initiated, rto_received, cancelled).',
       permission: 'shipping_shiprocket.use',
-      input: Type.Object({ awb_number: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
-      output: Type.Object({ awb_number: Type.String(), events: Type.Array(TrackingEvent, { description: 'oldest first' }) }),
+      input: shipping.operations.track.input,
+      output: shipping.operations.track.output,
       async handler(input, ctx) {
         const out = await api<{ tracking_data?: { shipment_track_activities?: Scan[] } }>(ctx, 'GET', `/v1/external/courier/track/awb/${encodeURIComponent(input.awb_number)}`);
         const events = [];

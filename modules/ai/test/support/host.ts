@@ -31,21 +31,3 @@ export async function addLlmProvider(host: TestHost, p: { id: string; type: 'ven
   if (creds.status !== 200) throw new Error(`PUT credentials: ${creds.status} ${JSON.stringify(creds.body)}`);
   return creds.body.data;
 }
-
-/** A real HTTP request with another user's token (host.request always uses the owner's). */
-export async function requestAs(host: TestHost, token: string, method: string, p: string, body?: unknown) {
-  const res = await fetch(`${host.url}/api/v1${p}`, {
-    method,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-tenant': host.tenantId },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
-
-/** A member whose role holds only `permissions`; returns their bearer token. */
-export async function memberWith(host: TestHost, role: string, permissions: string[]): Promise<string> {
-  const made = await host.request('POST', '/roles', { name: role, description: `ai test role ${role}`, permissions });
-  if (made.status !== 201) throw new Error(`POST /roles: ${made.status} ${JSON.stringify(made.body)}`);
-  return (await host.addMember({ email: `${role}@test-org.example`, name: `Member ${role}`, role })).token;
-}
