@@ -296,8 +296,14 @@ describe(`spec 1 Server-driven screens and the admin console, in Chromium${'reas
 
       await page.locator(`[data-ring="${ring}"]`).getByRole('button', { name: 'Roll back' }).click();
       await page.locator('[data-confirm="ok"]').click();
-      await until(async () => (await page.locator('[data-operation]').getAttribute('data-status')) === 'completed' && (await page.locator('[data-operation]').textContent())!.includes('rollback'), 'the ring rollback');
-      expect((await tp.api('/modules', { token: owner.token, tenant: 'acme' })).body.installed.find((m: { alias: string }) => m.alias === 'kiosk').version).toBe('1.0.0');
+      const kioskVersion = async () => (await tp.api('/modules', { token: owner.token, tenant: 'acme' })).body.installed.find((m: { alias: string }) => m.alias === 'kiosk').version;
+      // The panel may still show the promotion's completed operation until the rollback's own events arrive: wait for both.
+      await until(
+        async () =>
+          (await page.locator('[data-operation]').getAttribute('data-status')) === 'completed' && (await page.locator('[data-operation]').textContent())!.includes('rollback') && (await kioskVersion()) === '1.0.0',
+        'the ring rollback',
+      );
+      expect(await kioskVersion()).toBe('1.0.0');
 
       // A screen whose definition the core refuses (a section without an id): the problems are shown, the console still works.
       await page.goto(`${tp.url}/m/kiosk/broken`);
