@@ -3,34 +3,27 @@
  * Execution, Execution log), made from the tenant database's rows. The webhook secret and the
  * scheduler snapshot never leave here (spec 2, Execution: "never serialised").
  */
+import type { ConnectionInput, NodeInput } from './workflow-input';
+
 export const WORKFLOW_STATUSES = ['draft', 'active', 'paused', 'archived'] as const;
 export const TRIGGER_TYPES = ['manual', 'schedule', 'webhook', 'event'] as const;
 export const FINISHED = ['completed', 'failed', 'cancelled'] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
 
-export interface NodeRow {
+/** A stored node: what was saved (workflow-input.ts), where it sits in the graph, and its ids. */
+export interface NodeRow extends NodeInput {
   id: string;
   workflow_id: string;
   position_index: number;
-  node_type: string;
-  node_category: string;
-  label: string;
-  config: Record<string, unknown>;
-  position: { x: number; y: number };
   is_entry_point: boolean;
-  retry_count: number;
-  retry_delay_seconds: number;
-  timeout_seconds: number;
 }
 
-export interface ConnectionRow {
+/** A stored connection: the saved handles, with node ids where the input had node indexes. */
+export interface ConnectionRow extends Omit<ConnectionInput, 'source_node_index' | 'target_node_index'> {
   id: string;
   workflow_id: string;
   source_node_id: string;
   target_node_id: string;
-  source_handle: string;
-  target_handle: string;
-  condition_path: string | null;
 }
 
 export interface WorkflowRow {

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -7,6 +6,7 @@ import { databaseUrl, dropDatabase } from '../../core/data/pg-admin';
 import { tenantDbName } from '../../core/data/tenant-databases';
 import { eventually } from '../support/eventually';
 import { freePort } from '../support/free-port';
+import { serving, startPlatformProcess, stopPlatformProcesses, type PlatformProcess } from '../support/platform-process';
 import { describeWithRedis } from '../support/two-nodes';
 import { apiClient, testServerUrl } from '../support/test-platform';
 import { jobFixture } from './support';
@@ -16,30 +16,10 @@ import { jobFixture } from './support';
  * another node once bull finds it stalled, and completes once. Each node is a real platform process
  * (core/main.ts), as `./run start` runs it, on one central database and one Redis.
  */
-const root = path.resolve(__dirname, '../..');
-
-interface Node {
-  child: ChildProcess;
-  output: () => string;
-}
-
-function startNode(env: NodeJS.ProcessEnv): Node {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'core/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  return { child, output: () => out };
-}
-
-async function serving(node: Node, api: ReturnType<typeof apiClient>): Promise<void> {
-  const health = await eventually(() => api('/health').then((r) => r.status, () => 0), (s) => s === 200, 90_000);
-  if (health !== 200) throw new Error(`node not serving:\n${node.output().slice(-4000)}`);
-}
-
 describeWithRedis('DESIGN Host capabilities (wave 2): module jobs survive the death of the node running them (bull stalled-job recovery)', () => {
   const centralDb = `mandi_t_${randomBytes(5).toString('hex')}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mandi-jobs-'));
-  const nodes: Node[] = [];
+  const nodes: PlatformProcess[] = [];
   let tenantId: string;
 
   const env = (port: number): NodeJS.ProcessEnv => ({
@@ -58,12 +38,7 @@ describeWithRedis('DESIGN Host capabilities (wave 2): module jobs survive the de
   });
 
   afterAll(async () => {
-    for (const { child } of nodes) {
-      if (child.exitCode !== null || child.signalCode !== null) continue;
-      const exited = new Promise((resolve) => child.on('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await stopPlatformProcesses(nodes);
     if (tenantId) await dropDatabase(testServerUrl(), tenantDbName(tenantId));
     await dropDatabase(testServerUrl(), centralDb);
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -71,7 +46,7 @@ describeWithRedis('DESIGN Host capabilities (wave 2): module jobs survive the de
 
   test('a job whose node is SIGKILLed mid-job is finished by a second node, exactly once', async () => {
     const portA = await freePort();
-    const a = startNode(env(portA));
+    const a = startPlatformProcess(env(portA));
     nodes.push(a);
     const apiA = apiClient(`http://127.0.0.1:${portA}`);
     await serving(a, apiA);
@@ -98,7 +73,7 @@ describeWithRedis('DESIGN Host capabilities (wave 2): module jobs survive the de
 
     // Node B starts on the same database and Redis and finishes the job.
     const portB = await freePort();
-    const b = startNode(env(portB));
+    const b = startPlatformProcess(env(portB));
     nodes.push(b);
     const apiB = apiClient(`http://127.0.0.1:${portB}`);
     await serving(b, apiB);

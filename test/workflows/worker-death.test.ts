@@ -4,7 +4,6 @@
  * with one log row per node. Each node is a real platform process (core/main.ts) on one central
  * database and one Redis, as in test/jobs/node-death.test.ts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,29 +13,10 @@ import { tenantDbName } from '../../core/data/tenant-databases';
 import { buildModule } from '../../sdk/build/build-module';
 import { eventually } from '../support/eventually';
 import { freePort } from '../support/free-port';
+import { serving, startPlatformProcess, stopPlatformProcesses, type PlatformProcess } from '../support/platform-process';
 import { describeWithRedis } from '../support/two-nodes';
 import { apiClient, testServerUrl } from '../support/test-platform';
 import { WORKFLOWS_CODE_DIR, WORKFLOWS_DIR } from './support';
-
-const root = path.resolve(__dirname, '../..');
-
-interface Node {
-  child: ChildProcess;
-  output: () => string;
-}
-
-function startNode(env: NodeJS.ProcessEnv): Node {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'core/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  return { child, output: () => out };
-}
-
-async function serving(node: Node, api: ReturnType<typeof apiClient>): Promise<void> {
-  const health = await eventually(() => api('/health').then((r) => r.status, () => 0), (s) => s === 200, 90_000);
-  if (health !== 200) throw new Error(`node not serving:\n${node.output().slice(-4000)}`);
-}
 
 const SLOW = '(() => { const t = Date.now(); while (Date.now() - t < 700) {} return data; })()';
 const STEPS = 8;
@@ -44,7 +24,7 @@ const STEPS = 8;
 describeWithRedis('spec 2 Execution: a run whose worker is killed mid-run completes exactly once on another node', () => {
   const centralDb = `mandi_t_${randomBytes(5).toString('hex')}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mandi-wf-'));
-  const nodes: Node[] = [];
+  const nodes: PlatformProcess[] = [];
   let tenantId: string;
 
   const env = (port: number): NodeJS.ProcessEnv => ({
@@ -69,12 +49,7 @@ describeWithRedis('spec 2 Execution: a run whose worker is killed mid-run comple
   }, 60_000);
 
   afterAll(async () => {
-    for (const { child } of nodes) {
-      if (child.exitCode !== null || child.signalCode !== null) continue;
-      const exited = new Promise((resolve) => child.on('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await stopPlatformProcesses(nodes);
     if (tenantId) await dropDatabase(testServerUrl(), tenantDbName(tenantId));
     await dropDatabase(testServerUrl(), centralDb);
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -82,7 +57,7 @@ describeWithRedis('spec 2 Execution: a run whose worker is killed mid-run comple
 
   test('SIGKILL during a node: node B continues from the checkpoint; one log row per node; counted once', async () => {
     const portA = await freePort();
-    const a = startNode(env(portA));
+    const a = startPlatformProcess(env(portA));
     nodes.push(a);
     const apiA = apiClient(`http://127.0.0.1:${portA}`);
     await serving(a, apiA);
@@ -115,7 +90,7 @@ describeWithRedis('spec 2 Execution: a run whose worker is killed mid-run comple
     await exited;
 
     const portB = await freePort();
-    const b = startNode(env(portB));
+    const b = startPlatformProcess(env(portB));
     nodes.push(b);
     const apiB = apiClient(`http://127.0.0.1:${portB}`);
     await serving(b, apiB);
