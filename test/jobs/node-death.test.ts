@@ -77,7 +77,8 @@ describeWithRedis('DESIGN Host capabilities (wave 2): module jobs survive the de
     nodes.push(b);
     const apiB = apiClient(`http://127.0.0.1:${portB}`);
     await serving(b, apiB);
-    const done = await eventually(() => job(apiB), (j) => j.status !== 'active' && j.status !== 'pending', 30_000);
+    // Node B may answer /health before it has loaded the tenant's modules: a 404 is not an answer yet.
+    const done = await eventually(() => job(apiB), (j) => typeof j.status === 'string' && j.status !== 'active' && j.status !== 'pending', 30_000);
     expect(done).toMatchObject({ id, status: 'completed', result: { finished_on_start: 2 } });
     // Exactly once in effect: one finish, after the two starts (the killed one and B's).
     await new Promise((r) => setTimeout(r, 1500));
