@@ -21,6 +21,7 @@ import * as central0033 from './migrations/central/0033-module-jobs';
 import * as tenant0005 from './migrations/tenant/0005-notifications';
 import * as tenant0006 from './migrations/tenant/0006-push-devices';
 import * as tenant0007 from './migrations/tenant/0007-workflows';
+import * as tenant0008 from './migrations/tenant/0008-workflow-log-order';
 
 interface MigrationModule {
   up: (p: { context: QueryInterface }) => Promise<void>;
@@ -47,6 +48,7 @@ const TENANT: Array<[string, MigrationModule]> = [
   ['0005-notifications', tenant0005],
   ['0006-push-devices', tenant0006],
   ['0007-workflows', tenant0007],
+  ['0008-workflow-log-order', tenant0008],
 ];
 
 function migrator(sequelize: Sequelize, list: Array<[string, MigrationModule]>, table: string) {

@@ -22,6 +22,7 @@ import { ModuleHost, type ModuleSource } from './module-host';
 import { ModuleQuarantine } from './module-quarantine';
 import { ProviderChoices } from './provider-choices';
 import { privateNetworksAllowed } from '../tenancy/private-networks';
+import type { LoadedModule } from './loaded-module';
 import { ModuleSources } from './module-sources';
 import { registerPlatformOperations } from './platform-operations';
 import { registerPublicTokenOperations } from './public-tokens';
@@ -67,6 +68,11 @@ export async function createModuleKernel(deps: {
   clock: Clock;
   /** The registry's packages, behind the development modules. */
   registry?: ModuleSource;
+  /**
+   * Development modules (MODULE_PATHS), registered before event delivery, schedules and jobs start:
+   * a tenant's module set is cached on first use, and one made before they were known would lack them.
+   */
+  localModules?: readonly LoadedModule[];
   /** An isolate was lost beyond recovery (its memory is never freed): this process must be replaced. */
   onIsolateLost?: (moduleKey: string) => void;
 }): Promise<ModuleKernel> {
@@ -87,6 +93,7 @@ export async function createModuleKernel(deps: {
   // The root logger: the service binds its own `part`, and a second `part` key would repeat in each line.
   const moduleData = new ModuleDataService(tenantDbs, deps.logger, { roles: deps.config.moduleDbRoles });
   const source = new ModuleSources(deps.config.sandboxMaxMemoryMb, deps.registry);
+  for (const mod of deps.localModules ?? []) source.add(mod);
   const modules = new ModuleHost({ central, source, moduleData, pubsub: drivers.pubsub, logger });
   await modules.start();
   const providers = new ProviderChoices({ central, pubsub: drivers.pubsub });

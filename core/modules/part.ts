@@ -9,12 +9,14 @@ export const kernelPart = (onFatal?: (reason: string) => void) =>
     id: 'kernel',
     deps: ['config', 'central', 'keys', 'tenantDbs', 'drivers', 'logger', 'clock', 'registry'],
     init: async ({ registry, ...deps }) => {
+      const localModules = [];
+      for (const dir of deps.config.modulePaths) localModules.push(await loadModuleFromDir(dir));
       const kernel = await createModuleKernel({
         ...deps,
         registry: registry.source,
+        localModules,
         onIsolateLost: (key) => onFatal?.(`the isolate of module ${key} was lost beyond recovery`),
       });
-      for (const dir of deps.config.modulePaths) kernel.source.add(await loadModuleFromDir(dir));
       await kernel.jobs.resume();
       return kernel;
     },

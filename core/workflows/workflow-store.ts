@@ -217,7 +217,7 @@ export class WorkflowStore {
   }
 
   async logs(tenantId: string, executionId: string): Promise<LogRow[]> {
-    return this.with(tenantId, (db) => this.q<LogRow>(db, 'SELECT * FROM workflow_execution_logs WHERE execution_id = $1 ORDER BY started_at, retry_attempt, id', [executionId]));
+    return this.with(tenantId, (db) => this.q<LogRow>(db, 'SELECT * FROM workflow_execution_logs WHERE execution_id = $1 ORDER BY position', [executionId]));
   }
 
   /** Applies `set` to an execution in one of the `from` states (and matching `and`); undefined when it was in none. */
