@@ -29,8 +29,8 @@ export interface ConsolePage {
 const withModule = (alias: string, permission: string) => (me: Me) => me.modules.includes(alias) && can(me, permission);
 
 export const PAGES: ConsolePage[] = [
-  { path: INBOX_PATH, label: 'Inbox', icon: 'message-square', component: InboxPage, visible: withModule('live_chat', 'live_chat.view') },
-  { path: WORKFLOWS_PATH, label: 'Workflows', icon: 'zap', component: WorkflowsPage, visible: withModule('workflows', 'workflows.view') },
+  { path: INBOX_PATH, label: 'Agent inbox', icon: 'message-square', component: InboxPage, visible: withModule('live_chat', 'live_chat.view') },
+  { path: WORKFLOWS_PATH, label: 'Workflow viewer', icon: 'zap', component: WorkflowsPage, visible: withModule('workflows', 'workflows.view') },
   { path: '/admin/modules', label: 'Modules', icon: 'package', component: ModulesPage, visible: (me) => can(me, 'modules.manage') },
   { path: '/admin/members', label: 'Members', icon: 'users', component: MembersPage, visible: (me) => can(me, 'members.manage') },
   { path: '/admin/rings', label: 'Rings', icon: 'trending-up', component: RingsPage, visible: (me) => me.is_super_admin },

@@ -84,7 +84,7 @@ export function InboxPage({ me, sub }: { me: Me; sub: string }) {
   return (
     <div class="page inbox" data-inbox data-live={live ? 'on' : 'off'}>
       <div class="inbox-head">
-        <h1>Inbox</h1>
+        <h1>Agent inbox</h1>
         <span class={live ? 'live on' : 'live'} title={live ? 'Updates arrive as they happen' : 'Connecting to live updates…'}>{live ? 'Live' : 'Connecting…'}</span>
         <span class="spacer" />
         {agent ? (
