@@ -99,6 +99,11 @@ describe(`spec 2 Live chat and Workflows in the web console, in Chromium${'reaso
   browserTest('an agent answers a widget visitor in the inbox: live without reload, reply reaches the widget, an internal note does not, resolve', async () => {
     const agent = await tp.api('/live-chat/agents', { ...who, body: { user_id: owner.userId, name: 'Ada' } });
     expect(agent.status).toBe(201);
+    // A second agent, offline (new chats go to Ada), to transfer to.
+    await tp.api('/roles', { ...who, body: { name: 'chat-agent', description: 'Answers live chats.', permissions: ['live_chat.view', 'live_chat.reply'] } });
+    const priya = await addMember(tp, owner.token, 'acme', { email: 'priya@acme.example', name: 'Priya', role: 'chat-agent' });
+    const priyaAgent = await tp.api('/live-chat/agents', { ...who, body: { user_id: priya.userId, name: 'Priya' } });
+    expect(priyaAgent.status).toBe(201);
     const widget = await tp.api('/live-chat/widgets', { ...who, body: { name: 'Shop', primary_color: '#0b6e4f', allowed_domains: [shopOrigin] } });
     expect(widget.status).toBe(201);
     embed = (await tp.api(`/live-chat/widgets/${widget.body.id}/embed-code?base_url=${encodeURIComponent(tp.url)}`, who)).body.embed_code;
@@ -147,6 +152,7 @@ describe(`spec 2 Live chat and Workflows in the web console, in Chromium${'reaso
       await pane.locator('[data-send]').click();
       await inWidget('.m.agent').waitFor({ timeout: 15_000 });
       expect(await inWidget('.m.agent').textContent()).toBe('Yes! It ships <i>today</i>.');
+      await until(async () => (await messages.count()) === 2, 'the reply in the open conversation');
 
       // An internal note: marked in the inbox, never in the widget. A reply sent after it reaches the
       // widget, so the note would have arrived before it had it been sent there.
@@ -169,7 +175,20 @@ describe(`spec 2 Live chat and Workflows in the web console, in Chromium${'reaso
       await inWidget('input[name=message]').press('Enter');
       await until(async () => (await messages.count()) === 5, 'the visitor answer in the open conversation');
       expect(await messages.last().getAttribute('data-sender')).toBe('visitor');
+      await until(async () => (await row.locator('.conv-last').textContent()) === 'No, thanks!', 'the list to show the last message');
+      // The visitor answered: active again (waiting was for the visitor), in the list and the open conversation.
+      await until(async () => (await pane.getAttribute('data-status')) === 'active' && (await row.locator('.badge').first().textContent()) === 'active', 'the conversation to be active');
       await page.screenshot({ path: path.join(ARTIFACTS, 'console-inbox-open.png') });
+      const conversation = async () => (await tp.api(`/live-chat/conversations/${id}`, who)).body;
+      expect((await conversation()).agent_id).toBe(agent.body.id);
+
+      // Transfer to Priya, then raise the priority: the API holds both, the list shows them.
+      await pane.locator('[data-assign]').selectOption(String(priyaAgent.body.id));
+      await until(async () => (await conversation()).agent_id === priyaAgent.body.id, 'the transfer to Priya');
+      await until(async () => ((await row.locator('.conv-meta').textContent()) ?? '').includes('→ Priya'), 'the list to name Priya');
+      await pane.locator('[data-priority]').selectOption('high');
+      await until(async () => (await conversation()).priority === 'high', 'the high priority');
+      await until(async () => (await row.locator('.badge').allTextContents()).includes('high'), 'the list to show the priority');
 
       await pane.locator('[data-conv-action="resolve"]').click();
       await page.locator(`[data-open-conversation="${id}"][data-status="resolved"]`).waitFor();

@@ -60,7 +60,8 @@ export function ConversationPane({ id, pulse, agents, canReply, onSeen, onChange
     log.current?.lastElementChild?.scrollIntoView({ block: 'end' });
   }, [messages.length]);
 
-  const act = async (fn: () => Promise<unknown>, ok?: string) => {
+  /** Runs a change, then reads the conversation again; answers whether the API took it. */
+  const act = async (fn: () => Promise<unknown>, ok?: string): Promise<boolean> => {
     setBusy(true);
     try {
       await fn();
@@ -68,20 +69,23 @@ export function ConversationPane({ id, pulse, agents, canReply, onSeen, onChange
       await loadConversation();
       await loadMessages();
       onChanged();
+      return true;
     } catch (err) {
       toast('error', (err as ApiError).message, (err as ApiError).reasons);
+      return false;
     } finally {
       setBusy(false);
     }
   };
-  const send = (e: Event) => {
+  const send = async (e: Event) => {
     e.preventDefault();
     const content = text.trim();
     if (!content) return;
-    act(async () => {
-      await api(`/live-chat/conversations/${id}/messages`, { body: { content, is_internal: internal } });
-      setText('');
-    });
+    // Cleared at once, so what the agent types next is never wiped by this send's answer; a refused
+    // message comes back into an empty composer.
+    setText('');
+    const sent = await act(() => api(`/live-chat/conversations/${id}/messages`, { body: { content, is_internal: internal } }));
+    if (!sent) setText((now) => now || content);
   };
 
   if (error) return <section class="inbox-pane"><ErrorBox error={error} title="The conversation could not be opened" /></section>;

@@ -55,18 +55,24 @@ export function InboxPage({ me, sub }: { me: Me; sub: string }) {
     api<Agent>('/live-chat/agents/me').then(setAgent, (err: ApiError) => setAgent(err.status === 404 || err.status === 403 ? null : undefined));
   }, []);
 
-  // Broadcasts come in bursts (a message and the conversation's update): one list reload for a burst.
+  // Broadcasts come in bursts (a message, then the conversation's update): one read per burst, a
+  // moment after it. The module broadcasts a message before it writes the conversation's last message
+  // and its waiting/active move (which has no broadcast of its own), so reading at once could show the
+  // conversation as it was.
   const reload = useRef<ReturnType<typeof setTimeout>>();
+  const touchedOpen = useRef(false);
   const live = useChatChannel(me.tenant.id, (name: ChatEventName, e: ChatEvent) => {
     if (name === 'chat.message.sent' && e.message?.sender_type === 'visitor' && e.conversation_id !== selected) {
       book.arrived(e.conversation_id);
       setTick((t) => t + 1);
     }
-    if (e.conversation_id === selected) setPulse((p) => p + 1);
+    if (e.conversation_id === selected) touchedOpen.current = true;
     clearTimeout(reload.current);
     reload.current = setTimeout(() => {
       load();
       loadAgents();
+      if (touchedOpen.current) setPulse((p) => p + 1);
+      touchedOpen.current = false;
     }, 150);
   });
   useEffect(() => () => clearTimeout(reload.current), []);
