@@ -198,6 +198,14 @@ describe(`spec 2 Live chat and Workflows in the web console, in Chromium${'reaso
       await page.locator('[data-tab="resolved"]').click();
       await page.locator(`[data-conversation="${id}"]`).waitFor();
       await pane.locator('[data-conv-action="reopen"]').waitFor();
+
+      // Phone width: the open conversation alone, with a way back to the list.
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await page.locator('.inbox-list').isVisible()).toBe(false);
+      expect((await pane.boundingBox())!.width).toBeLessThanOrEqual(390);
+      await pane.getByRole('link', { name: '← All conversations' }).click();
+      await page.locator(`[data-conversation="${id}"]`).waitFor();
+      expect(await page.locator('[data-open-conversation]').count()).toBe(0);
     } finally {
       await page.screenshot({ path: path.join(ARTIFACTS, 'console-inbox.png') });
       await shopPage.screenshot({ path: path.join(ARTIFACTS, 'console-inbox-widget.png') });

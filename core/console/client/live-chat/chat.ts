@@ -8,7 +8,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { socketFor } from '../realtime';
 import { currentSession } from '../session';
 
-export const STATUSES = ['pending', 'active', 'waiting', 'resolved', 'closed'] as const;
+export const INBOX_PATH = '/admin/inbox';
 export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
 /** An agent sets online, away or offline; busy is the platform's (at the maximum of chats). */
 export const MY_STATUSES = ['online', 'away', 'offline'] as const;

@@ -8,7 +8,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { ErrorBox, toast } from '../dialogs';
-import { PRIORITIES, statusVariant, visitorName, type Agent, type Conversation, type Message } from './chat';
+import { INBOX_PATH, PRIORITIES, statusVariant, visitorName, type Agent, type Conversation, type Message } from './chat';
 
 interface Detail extends Omit<Conversation, 'visitor'> {
   visitor: { id: number; name: string | null; email: string | null; current_page?: string | null } | null;
@@ -95,6 +95,7 @@ export function ConversationPane({ id, pulse, agents, canReply, onSeen, onChange
     <section class="inbox-pane" aria-label={`Conversation with ${visitorName(conv as Conversation)}`} data-open-conversation={id} data-status={conv.status}>
       <header class="conv-head">
         <div>
+          <a class="back-link" href={INBOX_PATH}>← All conversations</a>
           <h2 class="section-title">{visitorName(conv as Conversation)}</h2>
           <p class="muted">
             {conv.visitor?.email ?? ''}{conv.source_url ? <> · <span title={conv.source_url}>{conv.source_page_title || conv.source_url}</span></> : null}

@@ -10,7 +10,7 @@ import { api, ApiError } from '../api';
 import { ErrorBox, toast } from '../dialogs';
 import { navigate } from '../router';
 import { can, type Me } from '../me';
-import { MY_STATUSES, statusVariant, useChatChannel, visitorName, type Agent, type ChatEvent, type ChatEventName, type Conversation } from './chat';
+import { INBOX_PATH, MY_STATUSES, statusVariant, useChatChannel, visitorName, type Agent, type ChatEvent, type ChatEventName, type Conversation } from './chat';
 import { ConversationPane } from './conversation-pane';
 import { UnreadBook } from './unread';
 
@@ -23,7 +23,6 @@ const TABS = [
   { id: 'closed', label: 'Closed', statuses: 'closed' },
 ] as const;
 const OPEN = ['pending', 'active', 'waiting'];
-export const INBOX_PATH = '/admin/inbox';
 
 export function InboxPage({ me, sub }: { me: Me; sub: string }) {
   const selected = Number(sub.replace(/^\//, '')) || null;
