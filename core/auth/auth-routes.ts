@@ -12,7 +12,9 @@
  *   membership; 429 {message, retry_after} (and Retry-After) while a lockout holds: 5 failures from
  *   one address lock it for 900 seconds (spec 1, Limits), and distributed guessing puts the account
  *   under guard (core/accounts/lockout.ts). Every attempt is written to the login history.
- * - POST /auth/logout revokes the token used; GET /auth/me describes the caller.
+ * - POST /auth/logout revokes the token used; GET /auth/me describes the caller, with the aliases of
+ *   the modules the tenant installed (`modules`), so a client shows a module's pages (the console's
+ *   agent inbox and workflows viewer) only where they would answer.
  */
 import type { RequestHandler, Router } from 'express';
 import type { CentralDb } from '../data/central-db';
@@ -23,6 +25,7 @@ import { BodyReader, Email } from '../http/validate-body';
 import { requireTenant } from '../tenancy/resolve-tenant';
 import type { Accounts } from '../accounts';
 import { clientOf } from '../accounts/client';
+import type { ModuleHost } from '../modules/module-host';
 import type { AuthService } from './auth-service';
 
 export interface AuthRoutesDeps {
@@ -30,6 +33,7 @@ export interface AuthRoutesDeps {
   auth: AuthService;
   authenticated: RequestHandler;
   accounts: Accounts;
+  modules: ModuleHost;
 }
 
 const LOGIN = Type.Object({ email: Email(), password: Type.String({ maxLength: 200 }), device_name: Type.Optional(Type.String({ maxLength: 255 })) });
@@ -39,7 +43,7 @@ const TWO_FACTOR_LOGIN = Type.Object({
   recovery_code: Type.Optional(Type.String({ maxLength: 50 })),
 });
 
-export function registerAuthRoutes(api: Router, { central, auth, authenticated, accounts }: AuthRoutesDeps): void {
+export function registerAuthRoutes(api: Router, { central, auth, authenticated, accounts, modules }: AuthRoutesDeps): void {
   api.post('/auth/login', requireTenant, async (req, res) => {
     const { email, password, device_name } = new BodyReader(req.body, LOGIN).done();
     res.json(await accounts.logins.login(currentContext()!.tenant!, email, password, clientOf(req, device_name)));
@@ -61,7 +65,7 @@ export function registerAuthRoutes(api: Router, { central, auth, authenticated, 
     const ctx = currentContext()!;
     const user = await central.models.User.findByPk(ctx.user!.id);
     if (!user) throw unauthenticated();
-    const membership = await auth.membership(ctx.tenant!.id, user.id);
+    const [membership, installed] = await Promise.all([auth.membership(ctx.tenant!.id, user.id), modules.modulesFor(ctx.tenant!.id)]);
     res.json({
       id: user.id,
       name: user.name,
@@ -71,6 +75,7 @@ export function registerAuthRoutes(api: Router, { central, auth, authenticated, 
       tenant: { id: ctx.tenant!.id, name: ctx.tenant!.name, ring: ctx.tenant!.ring },
       role: membership?.role ?? null,
       permissions: [...(ctx.permissions ?? [])].sort(),
+      modules: [...installed.byAlias.keys()].sort(),
     });
   });
 }

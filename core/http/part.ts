@@ -74,7 +74,7 @@ async function listen(d: HttpDeps): Promise<Listening> {
       );
       api.use(resolveTenant(tenants, config.rootDomain));
       registerOnboardingRoutes(api, { central, tenants, auth, authenticated, accounts });
-      registerAuthRoutes(api, { central, auth, authenticated, accounts });
+      registerAuthRoutes(api, { central, auth, authenticated, accounts, modules: kernel.modules });
       registerMemberRoutes(api, { central, auth, authenticated, invitations: accounts.invitations });
       registerSubResellerRoutes(api, { tenants, authenticated, rateLimiter: drivers.rateLimiter });
       registerAccountRoutes(api, { accounts, authenticated });

@@ -19,7 +19,7 @@ describe('spec 1 Authentication: bearer tokens, tenants and permissions', () => 
     expect(login.body.token).toMatch(/^mnd_[0-9A-Za-z]{40}$/);
     const me = await tp.api('/auth/me', { token: login.body.token, tenant: 'acme' });
     expect(me.status).toBe(200);
-    expect(me.body).toMatchObject({ email: 'ada@acme.example', email_verified: false, is_super_admin: true, role: 'owner' });
+    expect(me.body).toMatchObject({ email: 'ada@acme.example', email_verified: false, is_super_admin: true, role: 'owner', modules: [] });
     // Tokens are stored hashed: the plain token appears nowhere in the table.
     const stored = await tp.platform.central.sequelize.query(`SELECT count(*)::int AS n FROM access_tokens WHERE token_hash = '${login.body.token}'`, { plain: true });
     expect(stored).toEqual({ n: 0 });

@@ -9,6 +9,7 @@ import { api } from './api';
 import { Bell } from './bell';
 import { DialogHost, ErrorBox } from './dialogs';
 import { Icon } from './icons';
+import { can } from './me';
 import { PAGES, type Me } from './pages';
 import { closeSocket } from './realtime';
 import { navigate, onLinkClick, useLocation } from './router';
@@ -100,7 +101,7 @@ function Shell({ session }: { session: Session }) {
         {pages.length > 0 && <h2>Admin</h2>}
         <ul>
           {pages.map((p) => <li key={p.path}><a href={p.path} aria-current={page === p ? 'page' : undefined}><Icon name={p.icon} /> {p.label}</a></li>)}
-          {me && (me.is_super_admin || me.permissions.includes('*') || me.permissions.includes('graphql.playground.access')) && (
+          {me && can(me, 'graphql.playground.access') && (
             <li><button type="button" class="link" onClick={openPlayground}><Icon name="zap" /> GraphQL playground</button></li>
           )}
         </ul>
@@ -116,7 +117,7 @@ function Home({ me, screens }: { me: Me; screens: ScreenEntry[] }) {
       <h1>Welcome, {me.name}</h1>
       <p class="muted">Tenant {me.tenant.name} · ring {me.tenant.ring}{me.role ? ` · ${me.role}` : ''}</p>
       {screens.length === 0 ? (
-        <p>No module screens yet. {PAGES[0].visible(me) ? <a href="/admin/modules">Install a module</a> : 'Ask an administrator to install a module.'}</p>
+        <p>No module screens yet. {can(me, 'modules.manage') ? <a href="/admin/modules">Install a module</a> : 'Ask an administrator to install a module.'}</p>
       ) : (
         <ul class="cards">{screens.map((s) => <li key={s.id}><a class="card" href={`/m/${s.id.replace(/\./g, '/')}`}><Icon name={s.icon} size={24} /> {s.title}</a></li>)}</ul>
       )}

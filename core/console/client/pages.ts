@@ -9,16 +9,13 @@ import { RingsPage } from './admin/rings-page';
 import { RegistryPage } from './admin/registry-page';
 import { TenantsPage } from './admin/tenants-page';
 import { MembersPage } from './admin/members-page';
+import { INBOX_PATH } from './live-chat/chat';
+import { InboxPage } from './live-chat/inbox-page';
+import { can, type Me } from './me';
+import { WORKFLOWS_PATH } from './workflows/workflow-types';
+import { WorkflowsPage } from './workflows/workflows-page';
 
-export interface Me {
-  id: number;
-  name: string;
-  email: string;
-  is_super_admin: boolean;
-  tenant: { id: string; name: string; ring: string };
-  role: string | null;
-  permissions: string[];
-}
+export type { Me } from './me';
 
 export interface ConsolePage {
   path: string;
@@ -29,9 +26,12 @@ export interface ConsolePage {
   visible(me: Me): boolean;
 }
 
-const can = (me: Me, permission: string) => me.is_super_admin || me.permissions.includes('*') || me.permissions.includes(permission);
+/** A module's page: shown where the tenant installed the module and the user holds the permission. */
+const withModule = (alias: string, permission: string) => (me: Me) => me.modules.includes(alias) && can(me, permission);
 
 export const PAGES: ConsolePage[] = [
+  { path: INBOX_PATH, label: 'Agent inbox', icon: 'message-square', component: InboxPage, visible: withModule('live_chat', 'live_chat.view') },
+  { path: WORKFLOWS_PATH, label: 'Workflow viewer', icon: 'zap', component: WorkflowsPage, visible: withModule('workflows', 'workflows.view') },
   { path: '/admin/modules', label: 'Modules', icon: 'package', component: ModulesPage, visible: (me) => can(me, 'modules.manage') },
   { path: '/admin/members', label: 'Members', icon: 'users', component: MembersPage, visible: (me) => can(me, 'members.manage') },
   { path: '/admin/rings', label: 'Rings', icon: 'trending-up', component: RingsPage, visible: (me) => me.is_super_admin },
