@@ -228,13 +228,14 @@ export default defineModule({
     }),
 
     get_pending_settlements: operation({
-      description: 'Pending remittances: what the tenant owes (to_pay), what it is owed (to_receive), and the totals.',
+      description: 'Pending remittances (and those being processed): what the tenant owes (to_pay), what it is owed (to_receive), and the totals.',
       permission: 'reseller_finance.view',
       input: Type.Object({}, { additionalProperties: false }),
       output: Type.Object({ to_pay: Type.Array(Loose), to_receive: Type.Array(Loose), totals: Type.Object({ owed: Type.String(), receivable: Type.String(), net_position: Type.String() }) }),
       http: { method: 'GET', path: '/finance/settlements/pending', permission: 'reseller_finance.view', ...READ },
       async handler(_input, ctx) {
-        const pending = await allRows<RemittanceRow>(ctx.host.db, 'Remittance', { where: { status: 'pending' }, order: [['due_date', 'ASC'], ['id', 'ASC']] });
+        // A remittance being processed is still owed (and in pending_debits) until it completes.
+        const pending = await allRows<RemittanceRow>(ctx.host.db, 'Remittance', { where: { status: { $in: ['pending', 'processing'] } }, order: [['due_date', 'ASC'], ['id', 'ASC']] });
         const toPay = pending.filter((r) => r.direction === 'outgoing');
         const toReceive = pending.filter((r) => r.direction === 'incoming');
         const owed = total(toPay);

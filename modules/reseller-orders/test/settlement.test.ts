@@ -105,6 +105,8 @@ describe('spec 3 States and transitions (remittance) and Transaction types hold,
       expect(held.body).toEqual({ message: expect.any(String), remittance: { id: rem.id, status: 'processing', completed_at: null }, wallet: { new_balance: before.balance, deducted: '0.00' } });
       expect(await wallet('A')).toMatchObject({ balance: before.balance, held: rem.amount, available_balance: money(new Decimal(before.balance).minus(rem.amount)), pending_debits: before.pending_debits });
       expect((await c.as('A', 'GET', '/finance/settlements/remittances?status=processing')).body.remittances.map((r: { id: string }) => r.id)).toEqual([rem.id]);
+      // Still owed until it completes: in to_pay, as in pending_debits.
+      expect((await c.as('A', 'GET', '/finance/settlements/pending')).body.to_pay).toContainEqual(expect.objectContaining({ id: rem.id, status: 'processing' }));
       const again = await c.as('A', 'POST', `/finance/settlements/remittances/${rem.id}/process`);
       expect(again.body).toEqual({ error: expect.any(String), code: 'INVALID_STATUS', details: expect.objectContaining({ current_status: 'processing' }) });
       const trial = (await c.as('A', 'GET', '/finance/ledger/trial-balance')).body;
