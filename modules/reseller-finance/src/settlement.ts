@@ -94,7 +94,7 @@ export async function recordDelivery(ctx: HandlerContext, input: DeliveryInput):
     let wallet = await walletOf(tx);
     const own = input.collected && new D(input.collected.amount).gt(0) ? input.collected : null;
     const collected = own?.amount ?? input.receive?.amount ?? '0.00';
-    // A level that takes the customer's money and pays nobody is settled now; the others once paid or paid in full.
+    // A level that took the customer's money and pays nobody is settled now; another once it has paid (or, paying nobody, been paid).
     await tx.create<CollectionRow>('Collection', {
       chain_ref: input.chain_ref,
       chain_order_id: input.chain_order_id,
