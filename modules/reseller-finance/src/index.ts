@@ -9,7 +9,7 @@ import { FinanceError, messageOf, notFound, onlyModule, onlyRelated, superAdminO
 import { data } from './models';
 import { AMOUNT_PATTERN, D, money } from './money';
 import { allRows, exportPage, filterWhere, listPage, periodStart, PERIODS, settlementSummary, total, walletSummary, type Period } from './reports';
-import { completeRemittance, DELIVER_ATTEMPTS, envelope, holdRemittance, payHeld, receiveRemittance, recordDelivery, releaseRemittance, remittanceData, type CollectionRow, type Processed, type RemittanceRow } from './settlement';
+import { completeRemittances, DELIVER_ATTEMPTS, envelope, holdRemittances, payHeld, receiveRemittance, recordDelivery, releaseRemittance, remittanceData, type CollectionRow, type RemittanceRow } from './settlement';
 import { inTransaction, walletOf, walletView, type TransactionRow, type WalletRow } from './wallet';
 
 const Money = Type.String({ pattern: AMOUNT_PATTERN, description: 'decimal amount with at most 2 places, e.g. "1388.88"' });
@@ -80,7 +80,10 @@ async function sweep(ctx: HandlerContext, today: string) {
 }
 
 async function processOne(ctx: HandlerContext, id: string) {
-  const [{ remittance, wallet }] = await payHeld(ctx, [await holdRemittance(ctx, id)]);
+  const { held, errors } = await holdRemittances(ctx, [id]);
+  const refused = errors.get(id);
+  if (refused) throw refused;
+  const [{ remittance, wallet }] = await payHeld(ctx, held);
   const paid = remittance.status === 'completed';
   return {
     message: paid ? 'Remittance processed.' : 'Remittance processing: the amount is held until the recipient is credited.',
@@ -300,20 +303,11 @@ export default defineModule({
       output: Type.Object({ processed: Type.Array(Type.String()), errors: Type.Record(Type.String(), Type.String()), message: Type.String() }),
       http: { method: 'POST', path: '/finance/settlements/remittances/bulk-process', permission: 'reseller_finance.settle', ...WRITE, success_status: 200 },
       async handler(input, ctx) {
-        const processed: string[] = [];
-        const errors: Record<string, string> = {};
-        const held: Processed[] = [];
-        for (const id of input.remittance_ids) {
-          try {
-            held.push(await holdRemittance(ctx, id));
-            processed.push(id);
-          } catch (err) {
-            errors[id] = messageOf(err);
-          }
-        }
+        const { held, errors } = await holdRemittances(ctx, input.remittance_ids);
         // The recipients are credited in batches, one related call per recipient and 100 remittances.
         await payHeld(ctx, held);
-        return { processed, errors, message: `${processed.length} of ${input.remittance_ids.length} remittances processed.` };
+        const processed = held.map((h) => h.remittance.id);
+        return { processed, errors: Object.fromEntries([...errors].map(([id, err]) => [id, err.message])), message: `${processed.length} of ${input.remittance_ids.length} remittances processed.` };
       },
     }),
 
@@ -464,7 +458,7 @@ export default defineModule({
           await releaseRemittance(ctx, rem.id, `the recipient could not be credited (${messageOf(err)})`);
           return { delivered: false };
         }
-        return { delivered: (await completeRemittance(ctx, rem.id)) !== null };
+        return { delivered: (await completeRemittances(ctx, [rem.id])).length === 1 };
       },
     }),
 

@@ -151,55 +151,99 @@ export interface Processed {
 
 const remittanceEvent = (rem: RemittanceRow) => ({ reference_type: 'remittance' as const, reference_id: rem.id, counterparty_tenant_id: rem.recipient_tenant_id });
 
+/** Remittances held, or completed, per transaction: one wallet change for the lot (bulk-process hands over up to 1000). */
+const WRITE_BATCH = 100;
+
 /**
- * First step of paying an outgoing remittance (spec 3, States: only a pending remittance may be
- * processed): pending → processing, and a hold on the payer's money. The conditional status update
- * is the lock: of concurrent calls exactly one changes the row, the others wait for it and then find
- * it processing or completed (INVALID_STATUS). The balance check runs after it, in the same
- * transaction, so a payer whose available balance plus credit limit cannot cover the amount leaves
- * the remittance pending and writes nothing.
+ * First step of paying outgoing remittances (spec 3, States: only a pending remittance may be
+ * processed): each pending → processing, with a hold on the payer's money. The conditional status
+ * update is the lock: of concurrent calls exactly one changes the row, the others wait for it and
+ * then find it processing or completed (INVALID_STATUS). An id refused (unknown, another tenant's
+ * side, INVALID_STATUS, or INSUFFICIENT_BALANCE: the available balance plus credit limit, less what
+ * this call already held, cannot cover it) writes nothing and is returned in `errors`.
  */
-export async function holdRemittance(ctx: HandlerContext, id: string): Promise<Processed> {
-  const at = isoNow(ctx);
-  return inTransaction(ctx.host.db, async (tx) => {
-    const rem = await tx.findOne<RemittanceRow>('Remittance', { where: { id } });
-    if (!rem) throw notFound('Remittance', id);
-    if (rem.direction !== 'outgoing') throw notPayer(id);
-    const changed = await tx.update<RemittanceRow>('Remittance', { status: 'processing' }, { where: { id, status: 'pending' } });
-    if (changed !== 1) throw invalidStatus(id, (await tx.findOne<RemittanceRow>('Remittance', { where: { id }, attributes: ['status'] }))?.status ?? 'completed');
-    const wallet = await walletOf(tx);
-    const reach = availableOf(wallet).plus(wallet.credit_limit);
-    if (reach.lt(rem.amount)) throw insufficientBalance(rem.amount, money(reach));
-    const next = await changeWallet(tx, wallet, { held: rem.amount }, at);
-    await post(tx, { type: 'hold', amount: rem.amount, account: HELD_ACCOUNT, ...remittanceEvent(rem), description: `Held for the remittance of order ${rem.origin_order_number}` }, next.balance, at);
-    return { remittance: { ...rem, status: 'processing' as const }, wallet: next };
-  });
+export async function holdRemittances(ctx: HandlerContext, ids: string[]): Promise<{ held: Processed[]; errors: Map<string, FinanceError> }> {
+  const held: Processed[] = [];
+  const errors = new Map<string, FinanceError>();
+  for (let i = 0; i < ids.length; i += WRITE_BATCH) {
+    const out = await inTransaction(ctx.host.db, (tx) => holdBatch(tx, ids.slice(i, i + WRITE_BATCH), isoNow(ctx)));
+    held.push(...out.held);
+    for (const [id, err] of out.errors) errors.set(id, err);
+  }
+  return { held, errors };
+}
+
+async function holdBatch(tx: DbTransaction, ids: string[], at: string) {
+  const errors = new Map<string, FinanceError>();
+  const found = new Map((await tx.find<RemittanceRow>('Remittance', { where: { id: { $in: ids } } })).map((r) => [r.id, r]));
+  const wallet = await walletOf(tx);
+  const moved: RemittanceRow[] = [];
+  let holding = new D(0);
+  for (const id of ids) {
+    const rem = found.get(id);
+    if (!rem) {
+      errors.set(id, notFound('Remittance', id));
+      continue;
+    }
+    if (rem.direction !== 'outgoing') {
+      errors.set(id, notPayer(id));
+      continue;
+    }
+    const reach = availableOf(wallet).minus(holding).plus(wallet.credit_limit);
+    if (rem.status === 'pending' && reach.lt(rem.amount)) {
+      errors.set(id, insufficientBalance(rem.amount, money(reach)));
+      continue;
+    }
+    if ((await tx.update<RemittanceRow>('Remittance', { status: 'processing' }, { where: { id, status: 'pending' } })) !== 1) {
+      errors.set(id, invalidStatus(id, (await tx.findOne<RemittanceRow>('Remittance', { where: { id }, attributes: ['status'] }))?.status ?? 'completed'));
+      continue;
+    }
+    holding = holding.plus(rem.amount);
+    moved.push({ ...rem, status: 'processing' });
+  }
+  if (!moved.length) return { held: [], errors };
+  const next = await changeWallet(tx, wallet, { held: money(holding) }, at);
+  for (const rem of moved) await post(tx, { type: 'hold', amount: rem.amount, account: HELD_ACCOUNT, ...remittanceEvent(rem), description: `Held for the remittance of order ${rem.origin_order_number}` }, next.balance, at);
+  return { held: moved.map((remittance) => ({ remittance, wallet: next })), errors };
 }
 
 /**
- * Last step, once the recipient's copy is credited: processing → completed, the hold released and
- * the money paid (debit to the recipient's account). Null when the remittance is no longer
- * processing (completed or released meanwhile): nothing is written twice.
+ * Last step, once the recipients' copies are credited: processing → completed, each hold released
+ * and the money paid (debit to the recipient's account). A remittance no longer processing
+ * (completed or released meanwhile) is left out: nothing is written twice.
  */
-export async function completeRemittance(ctx: HandlerContext, id: string): Promise<Processed | null> {
-  const at = isoNow(ctx);
-  const done = await inTransaction(ctx.host.db, async (tx) => {
-    const changed = await tx.update<RemittanceRow>('Remittance', { status: 'completed', completed_at: at }, { where: { id, status: 'processing' } });
-    if (changed !== 1) return null;
-    const rem = (await tx.findOne<RemittanceRow>('Remittance', { where: { id } }))!;
-    const wallet = await walletOf(tx);
-    const minus = money(new D(rem.amount).neg());
-    const next = await changeWallet(tx, wallet, { held: minus, balance: minus, pending_debits: minus, total_paid_out: rem.amount, last_settlement_at: at }, at);
-    await post(tx, { type: 'release', amount: rem.amount, account: HELD_ACCOUNT, ...remittanceEvent(rem), description: `Hold released: remittance of order ${rem.origin_order_number} paid` }, wallet.balance, at);
-    await post(tx, { type: 'debit', amount: rem.amount, account: tenantAccount(rem.recipient_tenant_id), ...remittanceEvent(rem), description: `Remittance for order ${rem.origin_order_number}` }, next.balance, at);
-    await settleCollection(tx, rem.chain_ref, at);
-    return { remittance: rem, wallet: next };
-  });
-  if (done && new D(done.wallet.balance).lt(LOW_BALANCE)) {
-    // Spec 3, Events names it wallet.low_balance; the module's one event namespace is `remittance` (README).
-    await ctx.host.emit('reseller_finance.wallet.low_balance', envelope(ctx, 'wallet.low_balance', { balance: done.wallet.balance, credit_limit: done.wallet.credit_limit, threshold: LOW_BALANCE }));
+export async function completeRemittances(ctx: HandlerContext, ids: string[]): Promise<Processed[]> {
+  const done: Processed[] = [];
+  for (let i = 0; i < ids.length; i += WRITE_BATCH) {
+    const batch = await inTransaction(ctx.host.db, (tx) => completeBatch(tx, ids.slice(i, i + WRITE_BATCH), isoNow(ctx)));
+    done.push(...batch);
+    const wallet = batch[batch.length - 1]?.wallet;
+    if (wallet && new D(wallet.balance).lt(LOW_BALANCE)) {
+      // Spec 3, Events names it wallet.low_balance; the module's one event namespace is `remittance` (README).
+      await ctx.host.emit('reseller_finance.wallet.low_balance', envelope(ctx, 'wallet.low_balance', { balance: wallet.balance, credit_limit: wallet.credit_limit, threshold: LOW_BALANCE }));
+    }
   }
   return done;
+}
+
+async function completeBatch(tx: DbTransaction, ids: string[], at: string): Promise<Processed[]> {
+  const moved: RemittanceRow[] = [];
+  for (const rem of await tx.find<RemittanceRow>('Remittance', { where: { id: { $in: ids }, status: 'processing' } })) {
+    if ((await tx.update<RemittanceRow>('Remittance', { status: 'completed', completed_at: at }, { where: { id: rem.id, status: 'processing' } })) === 1) moved.push({ ...rem, status: 'completed', completed_at: at });
+  }
+  if (!moved.length) return [];
+  const wallet = await walletOf(tx);
+  const paid = moved.reduce((a, r) => a.plus(r.amount), new D(0));
+  const minus = money(paid.neg());
+  const next = await changeWallet(tx, wallet, { held: minus, balance: minus, pending_debits: minus, total_paid_out: money(paid), last_settlement_at: at }, at);
+  let balance = new D(wallet.balance);
+  for (const rem of moved) {
+    await post(tx, { type: 'release', amount: rem.amount, account: HELD_ACCOUNT, ...remittanceEvent(rem), description: `Hold released: remittance of order ${rem.origin_order_number} paid` }, money(balance), at);
+    balance = balance.minus(rem.amount);
+    await post(tx, { type: 'debit', amount: rem.amount, account: tenantAccount(rem.recipient_tenant_id), ...remittanceEvent(rem), description: `Remittance for order ${rem.origin_order_number}` }, money(balance), at);
+  }
+  await tx.update<CollectionRow>('Collection', { status: 'settled', settled_at: at }, { where: { chain_ref: { $in: moved.map((r) => r.chain_ref) }, status: 'pending' } });
+  return moved.map((remittance) => ({ remittance, wallet: next }));
 }
 
 /** The recipient could not be credited: processing → pending and the hold released, so it can be processed again. */
@@ -222,9 +266,8 @@ export async function releaseRemittance(ctx: HandlerContext, id: string, reason:
  */
 export async function payHeld(ctx: HandlerContext, held: Processed[]): Promise<Processed[]> {
   const credited = await deliverToRecipients(ctx, held.map((h) => h.remittance));
-  const out: Processed[] = [];
-  for (const h of held) out.push((credited.has(h.remittance.id) && (await completeRemittance(ctx, h.remittance.id))) || h);
-  return out;
+  const done = new Map((await completeRemittances(ctx, [...credited])).map((p) => [p.remittance.id, p]));
+  return held.map((h) => done.get(h.remittance.id) ?? h);
 }
 
 async function settleCollection(tx: DbTransaction, chainRef: string, at: string) {
