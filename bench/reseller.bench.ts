@@ -1,7 +1,9 @@
 /**
- * Issue 18's reseller benchmark (spec 3, reseller network): a real platform with the reseller
- * catalog installed in a chain of 11 tenants (level 0, the super admin, down to level 10, the
- * deepest spec 3 allows), a margin set at every level.
+ * Issue 18's reseller benchmark (spec 3, reseller network), `npm run bench -- reseller`: the catalog
+ * cases here, then the chain-order and settlement cases (bench/support/reseller-chain-orders.ts: a
+ * chain order forwarded through 10 levels, bulk-process of 1,000 remittances), each on a platform of
+ * its own, in one table. The catalog: the reseller catalog installed in a chain of 11 tenants (level
+ * 0, the super admin, down to level 10, the deepest spec 3 allows), a margin set at every level.
  *
  *   breakdown (depth 10)  GET /reseller-catalog/pricing/{id}/breakdown in the level-10 tenant:
  *                         served from the tenant's own cost lines (chain.ts), one at a time; over
@@ -11,13 +13,12 @@
  *   cascade (10 levels)   PUT /reseller-catalog/master-products/{id} with a new base cost: the change
  *                         is handed down all 10 levels (breadth first, one related call per tenant)
  *                         before the answer; run as the bus call (writes allow 30 a minute per user).
- *
- * Other reseller cases (chain orders, remittances) add their rows to this file.
  */
 import path from 'node:path';
 import type { Benchmark, Row } from './benchmark';
 import { withBenchPlatform } from './support/bench-platform';
 import { addLocalModule, installOwner } from './support/bench-tenant';
+import { chainOrderCases } from './support/reseller-chain-orders';
 
 const CATALOG_DIR = path.join(__dirname, '..', 'modules', 'reseller-catalog');
 const DEPTH = 10;
@@ -30,9 +31,9 @@ function summary(name: string, samples: number[], extra: Row = {}): Row {
 }
 
 const benchmark: Benchmark = {
-  description: 'reseller: the pricing breakdown at depth 10 (p50, p99) and a base-cost change cascaded through 10 levels',
+  description: 'reseller: the pricing breakdown at depth 10 (p50, p99), a base-cost change cascaded through 10 levels, a chain order forwarded through 10 levels, bulk-process of 1,000 remittances',
   async run(ctx) {
-    return withBenchPlatform({ name: 'reseller', log: ctx.log, env: { API_RATE_LIMIT: '1000000000/60', BUS_RATE_LIMIT: '1000000000/60' } }, async (bench) => {
+    const catalog = await withBenchPlatform({ name: 'reseller', log: ctx.log, env: { API_RATE_LIMIT: '1000000000/60', BUS_RATE_LIMIT: '1000000000/60' } }, async (bench) => {
       const { platform } = bench;
       const { kernel } = platform;
       await addLocalModule(platform, CATALOG_DIR);
@@ -91,7 +92,6 @@ const benchmark: Benchmark = {
       if (after.product.base_cost !== cost.toFixed(2)) throw new Error(`the deepest level sees base cost ${after.product.base_cost}, expected ${cost.toFixed(2)}`);
 
       return {
-        title: `Reseller catalog on a chain of ${DEPTH} levels (one request at a time)`,
         rows: [
           summary('breakdown at depth 10, HTTP', httpSamples, { levels: DEPTH + 1 }),
           summary('breakdown at depth 10, bus call', busSamples, { levels: DEPTH + 1 }),
@@ -103,6 +103,8 @@ const benchmark: Benchmark = {
         ],
       };
     });
+    const orders = await chainOrderCases(ctx);
+    return { title: `Reseller network on a chain of ${DEPTH} levels (one request at a time)`, rows: [...catalog.rows, ...orders.rows], notes: [...catalog.notes, ...orders.notes] };
   },
 };
 

@@ -9,7 +9,7 @@ import { FinanceError, messageOf, notFound, onlyModule, onlyRelated, superAdminO
 import { data } from './models';
 import { AMOUNT_PATTERN, D, money } from './money';
 import { allRows, exportPage, filterWhere, listPage, periodStart, PERIODS, settlementSummary, total, walletSummary, type Period } from './reports';
-import { deliverToRecipients, envelope, processRemittance, receiveRemittance, recordDelivery, remittanceData, type CollectionRow, type RemittanceRow } from './settlement';
+import { completeRemittances, DELIVER_ATTEMPTS, envelope, holdRemittances, payHeld, receiveRemittance, recordDelivery, releaseRemittance, remittanceData, type CollectionRow, type RemittanceRow } from './settlement';
 import { inTransaction, walletOf, walletView, type TransactionRow, type WalletRow } from './wallet';
 
 const Money = Type.String({ pattern: AMOUNT_PATTERN, description: 'decimal amount with at most 2 places, e.g. "1388.88"' });
@@ -36,6 +36,7 @@ const WalletOut = Type.Object({
   id: Type.String(),
   balance: Type.String(),
   available_balance: Type.String(),
+  held: Type.String(),
   effective_balance: Type.String(),
   pending_credits: Type.String(),
   pending_debits: Type.String(),
@@ -79,11 +80,15 @@ async function sweep(ctx: HandlerContext, today: string) {
 }
 
 async function processOne(ctx: HandlerContext, id: string) {
-  const { remittance, wallet } = await processRemittance(ctx, id);
+  const { held, errors } = await holdRemittances(ctx, [id]);
+  const refused = errors.get(id);
+  if (refused) throw refused;
+  const [{ remittance, wallet }] = await payHeld(ctx, held);
+  const paid = remittance.status === 'completed';
   return {
-    message: 'Remittance processed.',
-    remittance: { id: remittance.id, status: remittance.status, completed_at: remittance.completed_at },
-    wallet: { new_balance: wallet.balance, deducted: remittance.amount },
+    message: paid ? 'Remittance processed.' : 'Remittance processing: the amount is held until the recipient is credited.',
+    remittance: { id: remittance.id, status: remittance.status, completed_at: paid ? remittance.completed_at : null },
+    wallet: { new_balance: wallet.balance, deducted: paid ? remittance.amount : '0.00' },
   };
 }
 
@@ -110,7 +115,7 @@ export default defineModule({
   },
   jobs: {
     sweep: { operation: 'reseller_finance.sweep', attempts: 3, timeout_seconds: 30 },
-    deliver: { operation: 'reseller_finance.deliver', attempts: 10, backoff: { type: 'exponential', delay_seconds: 30 }, timeout_seconds: 20 },
+    deliver: { operation: 'reseller_finance.deliver', attempts: DELIVER_ATTEMPTS, backoff: { type: 'exponential', delay_seconds: 30 }, timeout_seconds: 20 },
   },
   schedules: [{ name: 'daily_due_sweep', operation: 'reseller_finance.start_sweep', cron: '0 1 * * *' }],
   limits: { timeout_ms: 60000 },
@@ -226,13 +231,14 @@ export default defineModule({
     }),
 
     get_pending_settlements: operation({
-      description: 'Pending remittances: what the tenant owes (to_pay), what it is owed (to_receive), and the totals.',
+      description: 'Pending remittances (and those being processed): what the tenant owes (to_pay), what it is owed (to_receive), and the totals.',
       permission: 'reseller_finance.view',
       input: Type.Object({}, { additionalProperties: false }),
       output: Type.Object({ to_pay: Type.Array(Loose), to_receive: Type.Array(Loose), totals: Type.Object({ owed: Type.String(), receivable: Type.String(), net_position: Type.String() }) }),
       http: { method: 'GET', path: '/finance/settlements/pending', permission: 'reseller_finance.view', ...READ },
       async handler(_input, ctx) {
-        const pending = await allRows<RemittanceRow>(ctx.host.db, 'Remittance', { where: { status: 'pending' }, order: [['due_date', 'ASC'], ['id', 'ASC']] });
+        // A remittance being processed is still owed (and in pending_debits) until it completes.
+        const pending = await allRows<RemittanceRow>(ctx.host.db, 'Remittance', { where: { status: { $in: ['pending', 'processing'] } }, order: [['due_date', 'ASC'], ['id', 'ASC']] });
         const toPay = pending.filter((r) => r.direction === 'outgoing');
         const toReceive = pending.filter((r) => r.direction === 'incoming');
         const owed = total(toPay);
@@ -263,7 +269,7 @@ export default defineModule({
       permission: 'reseller_finance.view',
       ...internal,
       input: Type.Object(
-        { status: Type.Optional(Type.StringEnum(['pending', 'completed'])), direction: Type.Optional(Type.StringEnum(['incoming', 'outgoing'])), from_date: Type.Optional(Day), to_date: Type.Optional(Day), per_page: PerPage, page: PageNo },
+        { status: Type.Optional(Type.StringEnum(['pending', 'processing', 'completed'])), direction: Type.Optional(Type.StringEnum(['incoming', 'outgoing'])), from_date: Type.Optional(Day), to_date: Type.Optional(Day), per_page: PerPage, page: PageNo },
         { additionalProperties: false },
       ),
       output: Type.Object({ remittances: Type.Array(Loose), pagination: Pagination }),
@@ -276,7 +282,7 @@ export default defineModule({
     }),
 
     process_remittance: operation({
-      description: 'Pays a pending remittance the tenant owes: debits its wallet and credits the recipient. INVALID_STATUS unless pending; INSUFFICIENT_BALANCE when the available balance plus credit limit cannot cover it.',
+      description: 'Pays a pending remittance the tenant owes: holds the amount, credits the recipient, then debits the wallet. INVALID_STATUS unless pending; INSUFFICIENT_BALANCE when the available balance plus credit limit cannot cover it.',
       permission: 'reseller_finance.settle',
       ...internal,
       input: Type.Object({ id: Uuid }, { additionalProperties: false }),
@@ -297,20 +303,11 @@ export default defineModule({
       output: Type.Object({ processed: Type.Array(Type.String()), errors: Type.Record(Type.String(), Type.String()), message: Type.String() }),
       http: { method: 'POST', path: '/finance/settlements/remittances/bulk-process', permission: 'reseller_finance.settle', ...WRITE, success_status: 200 },
       async handler(input, ctx) {
-        const processed: string[] = [];
-        const errors: Record<string, string> = {};
-        const paid: RemittanceRow[] = [];
-        for (const id of input.remittance_ids) {
-          try {
-            paid.push((await processRemittance(ctx, id, false)).remittance);
-            processed.push(id);
-          } catch (err) {
-            errors[id] = messageOf(err);
-          }
-        }
+        const { held, errors } = await holdRemittances(ctx, input.remittance_ids);
         // The recipients are credited in batches, one related call per recipient and 100 remittances.
-        await deliverToRecipients(ctx, paid);
-        return { processed, errors, message: `${processed.length} of ${input.remittance_ids.length} remittances processed.` };
+        await payHeld(ctx, held);
+        const processed = held.map((h) => h.remittance.id);
+        return { processed, errors: Object.fromEntries([...errors].map(([id, err]) => [id, err.message])), message: `${processed.length} of ${input.remittance_ids.length} remittances processed.` };
       },
     }),
 
@@ -412,6 +409,7 @@ export default defineModule({
           chain_ref: Type.String({ minLength: 1, maxLength: 100 }),
           chain_order_id: Type.String({ minLength: 1, maxLength: 100 }),
           origin_order_number: Type.String({ minLength: 1, maxLength: 100 }),
+          flow_type: Type.StringEnum(['upstream', 'downstream']),
           collector_tenant_id: Type.String({ minLength: 1, maxLength: 63 }),
           collected: Type.Nullable(Type.Object({ amount: Money, method: Type.StringEnum(['cod', 'prepaid']) }, { additionalProperties: false })),
           pay: Type.Nullable(Counterparty),
@@ -445,15 +443,22 @@ export default defineModule({
     }),
 
     deliver: operation({
-      description: 'Job: delivers a processed remittance to its recipient again after the first attempt failed.',
+      description: 'Job: credits the recipient of a processing remittance after the first attempt failed, then completes it; the last failed attempt releases the hold.',
       ...internal,
       input: Type.Object({ job: Type.String(), data: Type.Object({ remittance_id: Uuid }), attempt: Type.Integer(), id: Type.String() }, { additionalProperties: true }),
       output: Type.Object({ delivered: Type.Boolean() }),
       async handler(input, ctx) {
         const rem = await ctx.host.db.findOne<RemittanceRow>('Remittance', { where: { id: input.data.remittance_id } });
-        if (!rem || rem.status !== 'completed') return { delivered: false };
-        await related(ctx.host).call(rem.recipient_tenant_id, 'reseller_finance.receive_remittances', { items: [{ chain_ref: rem.chain_ref, amount: rem.amount }] });
-        return { delivered: true };
+        if (!rem || rem.status !== 'processing') return { delivered: false };
+        try {
+          await related(ctx.host).call(rem.recipient_tenant_id, 'reseller_finance.receive_remittances', { items: [{ chain_ref: rem.chain_ref, amount: rem.amount }] });
+        } catch (err) {
+          if (input.attempt < DELIVER_ATTEMPTS) throw err;
+          // Spec 3, States: the payer keeps its money and may process the remittance again.
+          await releaseRemittance(ctx, rem.id, `the recipient could not be credited (${messageOf(err)})`);
+          return { delivered: false };
+        }
+        return { delivered: (await completeRemittances(ctx, [rem.id])).length === 1 };
       },
     }),
 

@@ -23,6 +23,8 @@ export const data: Data = {
         total_earned: money(),
         total_paid_out: money(),
         credit_limit: money(),
+        /** Held for remittances being processed (hold until the recipient is credited). */
+        held: money(),
         currency: col('string', { length: 3, nullable: false, default: 'INR' }),
         last_settlement_at: col('datetime'),
         version: col('integer', { nullable: false, default: 0 }),
@@ -44,8 +46,9 @@ export const data: Data = {
         description: col('string', { length: 255, nullable: false }),
         created_at: col('datetime', { nullable: false, default: NOW }),
       },
-      // One movement of a kind per reference: a redelivered settlement writes nothing twice.
-      indexes: [{ fields: ['reference_type', 'reference_id', 'type'], unique: true }, { fields: ['created_at', 'id'] }, { fields: ['type'] }],
+      // One credit and one debit per reference at most (migration 002's partial unique index): a
+      // redelivered settlement writes nothing twice; holds and releases may repeat (a failed delivery).
+      indexes: [{ fields: ['reference_type', 'reference_id'] }, { fields: ['created_at', 'id'] }, { fields: ['type'] }],
     },
     /** Double entry: every transaction is two entries whose amounts sum to zero. */
     Entry: {
@@ -106,5 +109,8 @@ export const data: Data = {
       indexes: [{ fields: ['status', 'collected_at'] }],
     },
   },
-  migrations: [{ id: '001_constraints', up: 'migrations/001_constraints.up.sql', down: 'migrations/001_constraints.down.sql' }],
+  migrations: [
+    { id: '001_constraints', up: 'migrations/001_constraints.up.sql', down: 'migrations/001_constraints.down.sql' },
+    { id: '002_holds', up: 'migrations/002_holds.up.sql', down: 'migrations/002_holds.down.sql' },
+  ],
 };

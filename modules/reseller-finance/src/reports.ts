@@ -72,10 +72,11 @@ export async function settlementSummary(db: Db, since: string, tenantId: string)
   };
 }
 
+/** Movements of a period. A hold and its release change what is available, not the balance: they count as transactions, not in the totals. */
 export async function walletSummary(db: Db, since: string) {
   const txs = await allRows<TransactionRow>(db, 'Transaction', { where: { created_at: { $gte: since } } });
-  const credits = total(txs.filter((t) => t.type === 'credit' || t.type === 'release'));
-  const debits = total(txs.filter((t) => t.type === 'debit' || t.type === 'hold'));
+  const credits = total(txs.filter((t) => t.type === 'credit'));
+  const debits = total(txs.filter((t) => t.type === 'debit'));
   return { transactions_count: txs.length, credits_total: credits, debits_total: debits, net_change: money(new D(credits).minus(debits)) };
 }
 

@@ -1,16 +1,23 @@
 /**
- * Settlement of delivered chain orders (spec 3, Wallet, transaction, remittance; States:
- * remittance). On delivery each level records, in its own database: the customer's money (the
- * origin level only, the seller of record: the carrier's COD or its own gateway's prepaid payment,
- * wallet credit from a clearing account), its pending remittance to its parent (what it pays: its own
- * cost) and its pending remittance from its child (what it receives: its selling price to the child).
- * The payer processes a remittance: its wallet is debited here and the recipient's copy is credited
- * by a related-tenant call, so each level ends with its margin.
+ * Settlement of delivered chain orders (spec 3, Wallet, transaction, remittance; States: remittance).
+ * On delivery each level records, in its own database, its side of the customer's money between
+ * adjacent levels. Upstream (COD: the origin, seller of record, received the carrier's collection):
+ * the origin's wallet is credited, each level owes its parent its own cost. Downstream (prepaid
+ * through the top: the top's gateway took the payment): the top's wallet is credited, each level
+ * owes its child the customer total less the child's cost (the margins of every level below it).
+ * Either way each level ends with its margin.
+ *
+ * The payer processes a remittance: pending → processing (its money held) → completed (the hold
+ * released and the money paid) once the recipient's copy is credited by a related-tenant call, or
+ * back to pending (the hold released) when the recipient cannot be credited.
  */
 import { jobs, related, type DbTransaction, type HandlerContext } from '../../../sdk';
 import { codeOf, FinanceError, insufficientBalance, invalidStatus, notFound, notPayer } from './errors';
 import { D, money } from './money';
-import { CLEARING_ACCOUNTS, changeWallet, inTransaction, post, tenantAccount, walletOf, type WalletRow } from './wallet';
+import { availableOf, CLEARING_ACCOUNTS, changeWallet, HELD_ACCOUNT, inTransaction, post, tenantAccount, walletOf, type WalletRow } from './wallet';
+
+/** Spec 3, COD collection flow_type: money settling up the chain (COD at the origin) or down it (prepaid at the top). */
+export type FlowType = 'upstream' | 'downstream';
 
 export type RemittanceRow = {
   id: string;
@@ -22,8 +29,8 @@ export type RemittanceRow = {
   recipient_tenant_id: string;
   counterparty_name: string | null;
   amount: string;
-  flow_type: 'upstream' | 'downstream';
-  status: 'pending' | 'completed';
+  flow_type: FlowType;
+  status: 'pending' | 'processing' | 'completed';
   due_date: string;
   is_overdue: boolean;
   due_notified_at: string | null;
@@ -40,7 +47,7 @@ export type CollectionRow = {
   collector_tenant_id: string;
   cod_amount: string;
   amount: string;
-  flow_type: 'upstream' | 'downstream';
+  flow_type: FlowType;
   status: 'pending' | 'settled';
   collected_at: string;
   settled_at: string | null;
@@ -50,6 +57,8 @@ export type CollectionRow = {
 export const DUE_DAYS = 7;
 /** wallet.low_balance fires when a debit leaves the balance below this (README: decisions). */
 export const LOW_BALANCE = '0.00';
+/** Attempts of the `deliver` job; after the last one fails the hold is released (README: decisions). */
+export const DELIVER_ATTEMPTS = 10;
 
 export interface Counterparty {
   tenant_id: string;
@@ -61,13 +70,15 @@ export interface DeliveryInput {
   chain_ref: string;
   chain_order_id: string;
   origin_order_number: string;
-  /** The origin tenant, seller of record, who received the COD money. */
+  /** upstream: the origin took the customer's money (COD); downstream: the top did (prepaid). */
+  flow_type: FlowType;
+  /** Who took the customer's money, as far as this level may know it: the origin (upstream); the top itself, or this level's parent, below it (downstream). */
   collector_tenant_id: string;
-  /** Set at the origin level: what the customer paid, collected by the carrier (cod) or the origin's gateway (prepaid). */
+  /** Set at the level that took the customer's money: collected by the carrier (cod) or a payment gateway (prepaid). */
   collected: { amount: string; method: 'cod' | 'prepaid' } | null;
-  /** Remittance this level pays its parent (its own cost), or null at the top. */
+  /** Remittance this level pays: to its parent (upstream, its own cost) or its child (downstream, the total less the child's cost); null at the end of the flow. */
   pay: Counterparty | null;
-  /** Remittance this level receives from its child (its selling price to the child), or null at the origin. */
+  /** Remittance this level receives, from the other side; null where the money came in. */
   receive: Counterparty | null;
 }
 
@@ -83,7 +94,7 @@ export async function recordDelivery(ctx: HandlerContext, input: DeliveryInput):
     let wallet = await walletOf(tx);
     const own = input.collected && new D(input.collected.amount).gt(0) ? input.collected : null;
     const collected = own?.amount ?? input.receive?.amount ?? '0.00';
-    // The top level (nothing to pay) and an origin paid nothing upstream settle once their money is in.
+    // A level that took the customer's money and pays nobody is settled now; another once it has paid (or, paying nobody, been paid).
     await tx.create<CollectionRow>('Collection', {
       chain_ref: input.chain_ref,
       chain_order_id: input.chain_order_id,
@@ -91,7 +102,7 @@ export async function recordDelivery(ctx: HandlerContext, input: DeliveryInput):
       collector_tenant_id: input.collector_tenant_id,
       cod_amount: own?.method === 'cod' ? own.amount : '0.00',
       amount: money(collected),
-      flow_type: 'upstream',
+      flow_type: input.flow_type,
       status: own && !input.pay ? 'settled' : 'pending',
       collected_at: at,
       settled_at: own && !input.pay ? at : null,
@@ -114,7 +125,7 @@ export async function recordDelivery(ctx: HandlerContext, input: DeliveryInput):
       );
     }
     const remittances: RemittanceRow[] = [];
-    const base = { chain_ref: input.chain_ref, chain_order_id: input.chain_order_id, origin_order_number: input.origin_order_number, flow_type: 'upstream' as const, status: 'pending' as const, due_date: due, created_at: at };
+    const base = { chain_ref: input.chain_ref, chain_order_id: input.chain_order_id, origin_order_number: input.origin_order_number, flow_type: input.flow_type, status: 'pending' as const, due_date: due, created_at: at };
     if (input.pay && new D(input.pay.amount).gt(0)) {
       remittances.push(
         await tx.create<RemittanceRow>('Remittance', { ...base, direction: 'outgoing', payer_tenant_id: ctx.tenantId, recipient_tenant_id: input.pay.tenant_id, counterparty_name: input.pay.name ?? null, amount: input.pay.amount }),
@@ -138,46 +149,125 @@ export interface Processed {
   wallet: WalletRow;
 }
 
+const remittanceEvent = (rem: RemittanceRow) => ({ reference_type: 'remittance' as const, reference_id: rem.id, counterparty_tenant_id: rem.recipient_tenant_id });
+
+/** Remittances held, or completed, per transaction: one wallet change for the lot (bulk-process hands over up to 1000). */
+const WRITE_BATCH = 100;
+
 /**
- * Pays one outgoing remittance (spec 3: pending → completed). The conditional status update is the
- * lock: of concurrent calls exactly one changes the row, the others wait for it and then find it
- * completed (INVALID_STATUS). The balance check runs after it, in the same transaction, so a payer
- * who cannot cover the amount leaves the remittance pending.
+ * First step of paying outgoing remittances (spec 3, States: only a pending remittance may be
+ * processed): each pending → processing, with a hold on the payer's money. The conditional status
+ * update is the lock: of concurrent calls exactly one changes the row, the others wait for it and
+ * then find it processing or completed (INVALID_STATUS). An id refused (unknown, another tenant's
+ * side, INVALID_STATUS, or INSUFFICIENT_BALANCE: the available balance plus credit limit, less what
+ * this call already held, cannot cover it) writes nothing and is returned in `errors`.
  */
-export async function processRemittance(ctx: HandlerContext, id: string, deliver = true): Promise<Processed> {
-  const at = isoNow(ctx);
-  const done = await inTransaction(ctx.host.db, async (tx) => {
-    const rem = await tx.findOne<RemittanceRow>('Remittance', { where: { id } });
-    if (!rem) throw notFound('Remittance', id);
-    if (rem.direction !== 'outgoing') throw notPayer(id);
-    const changed = await tx.update<RemittanceRow>('Remittance', { status: 'completed', completed_at: at }, { where: { id, status: 'pending' } });
-    if (changed !== 1) throw invalidStatus(id, (await tx.findOne<RemittanceRow>('Remittance', { where: { id }, attributes: ['status'] }))?.status ?? 'completed');
-    const wallet = await walletOf(tx);
-    const available = new D(wallet.balance);
-    if (available.plus(wallet.credit_limit).lt(rem.amount)) throw insufficientBalance(rem.amount, money(available.plus(wallet.credit_limit)));
-    const next = await changeWallet(tx, wallet, { balance: money(new D(rem.amount).neg()), pending_debits: money(new D(rem.amount).neg()), total_paid_out: rem.amount, last_settlement_at: at }, at);
-    await post(
-      tx,
-      {
-        type: 'debit',
-        amount: rem.amount,
-        account: tenantAccount(rem.recipient_tenant_id),
-        reference_type: 'remittance',
-        reference_id: rem.id,
-        counterparty_tenant_id: rem.recipient_tenant_id,
-        description: `Remittance for order ${rem.origin_order_number}`,
-      },
-      next.balance,
-      at,
-    );
-    await settleCollection(tx, rem.chain_ref, at);
-    return { remittance: { ...rem, status: 'completed' as const, completed_at: at }, wallet: next };
-  });
-  if (deliver) await deliverToRecipients(ctx, [done.remittance]);
-  if (new D(done.wallet.balance).lt(LOW_BALANCE)) {
-    await ctx.host.emit('reseller_finance.wallet.low_balance', envelope(ctx, 'wallet.low_balance', { balance: done.wallet.balance, credit_limit: done.wallet.credit_limit, threshold: LOW_BALANCE }));
+export async function holdRemittances(ctx: HandlerContext, ids: string[]): Promise<{ held: Processed[]; errors: Map<string, FinanceError> }> {
+  const held: Processed[] = [];
+  const errors = new Map<string, FinanceError>();
+  for (let i = 0; i < ids.length; i += WRITE_BATCH) {
+    const out = await inTransaction(ctx.host.db, (tx) => holdBatch(tx, ids.slice(i, i + WRITE_BATCH), isoNow(ctx)));
+    held.push(...out.held);
+    for (const [id, err] of out.errors) errors.set(id, err);
+  }
+  return { held, errors };
+}
+
+async function holdBatch(tx: DbTransaction, ids: string[], at: string) {
+  const errors = new Map<string, FinanceError>();
+  const found = new Map((await tx.find<RemittanceRow>('Remittance', { where: { id: { $in: ids } } })).map((r) => [r.id, r]));
+  const wallet = await walletOf(tx);
+  const moved: RemittanceRow[] = [];
+  let holding = new D(0);
+  for (const id of ids) {
+    const rem = found.get(id);
+    if (!rem) {
+      errors.set(id, notFound('Remittance', id));
+      continue;
+    }
+    if (rem.direction !== 'outgoing') {
+      errors.set(id, notPayer(id));
+      continue;
+    }
+    const reach = availableOf(wallet).minus(holding).plus(wallet.credit_limit);
+    if (rem.status === 'pending' && reach.lt(rem.amount)) {
+      errors.set(id, insufficientBalance(rem.amount, money(reach)));
+      continue;
+    }
+    if ((await tx.update<RemittanceRow>('Remittance', { status: 'processing' }, { where: { id, status: 'pending' } })) !== 1) {
+      errors.set(id, invalidStatus(id, (await tx.findOne<RemittanceRow>('Remittance', { where: { id }, attributes: ['status'] }))?.status ?? 'completed'));
+      continue;
+    }
+    holding = holding.plus(rem.amount);
+    moved.push({ ...rem, status: 'processing' });
+  }
+  if (!moved.length) return { held: [], errors };
+  const next = await changeWallet(tx, wallet, { held: money(holding) }, at);
+  for (const rem of moved) await post(tx, { type: 'hold', amount: rem.amount, account: HELD_ACCOUNT, ...remittanceEvent(rem), description: `Held for the remittance of order ${rem.origin_order_number}` }, next.balance, at);
+  return { held: moved.map((remittance) => ({ remittance, wallet: next })), errors };
+}
+
+/**
+ * Last step, once the recipients' copies are credited: processing → completed, each hold released
+ * and the money paid (debit to the recipient's account). A remittance no longer processing
+ * (completed or released meanwhile) is left out: nothing is written twice.
+ */
+export async function completeRemittances(ctx: HandlerContext, ids: string[]): Promise<Processed[]> {
+  const done: Processed[] = [];
+  for (let i = 0; i < ids.length; i += WRITE_BATCH) {
+    const batch = await inTransaction(ctx.host.db, (tx) => completeBatch(tx, ids.slice(i, i + WRITE_BATCH), isoNow(ctx)));
+    done.push(...batch);
+    const wallet = batch[batch.length - 1]?.wallet;
+    if (wallet && new D(wallet.balance).lt(LOW_BALANCE)) {
+      // Spec 3, Events names it wallet.low_balance; the module's one event namespace is `remittance` (README).
+      await ctx.host.emit('reseller_finance.wallet.low_balance', envelope(ctx, 'wallet.low_balance', { balance: wallet.balance, credit_limit: wallet.credit_limit, threshold: LOW_BALANCE }));
+    }
   }
   return done;
+}
+
+async function completeBatch(tx: DbTransaction, ids: string[], at: string): Promise<Processed[]> {
+  const moved: RemittanceRow[] = [];
+  for (const rem of await tx.find<RemittanceRow>('Remittance', { where: { id: { $in: ids }, status: 'processing' } })) {
+    if ((await tx.update<RemittanceRow>('Remittance', { status: 'completed', completed_at: at }, { where: { id: rem.id, status: 'processing' } })) === 1) moved.push({ ...rem, status: 'completed', completed_at: at });
+  }
+  if (!moved.length) return [];
+  const wallet = await walletOf(tx);
+  const paid = moved.reduce((a, r) => a.plus(r.amount), new D(0));
+  const minus = money(paid.neg());
+  const next = await changeWallet(tx, wallet, { held: minus, balance: minus, pending_debits: minus, total_paid_out: money(paid), last_settlement_at: at }, at);
+  let balance = new D(wallet.balance);
+  for (const rem of moved) {
+    await post(tx, { type: 'release', amount: rem.amount, account: HELD_ACCOUNT, ...remittanceEvent(rem), description: `Hold released: remittance of order ${rem.origin_order_number} paid` }, money(balance), at);
+    balance = balance.minus(rem.amount);
+    await post(tx, { type: 'debit', amount: rem.amount, account: tenantAccount(rem.recipient_tenant_id), ...remittanceEvent(rem), description: `Remittance for order ${rem.origin_order_number}` }, money(balance), at);
+  }
+  await tx.update<CollectionRow>('Collection', { status: 'settled', settled_at: at }, { where: { chain_ref: { $in: moved.map((r) => r.chain_ref) }, status: 'pending' } });
+  return moved.map((remittance) => ({ remittance, wallet: next }));
+}
+
+/** The recipient could not be credited: processing → pending and the hold released, so it can be processed again. */
+export async function releaseRemittance(ctx: HandlerContext, id: string, reason: string): Promise<boolean> {
+  const at = isoNow(ctx);
+  return inTransaction(ctx.host.db, async (tx) => {
+    const changed = await tx.update<RemittanceRow>('Remittance', { status: 'pending' }, { where: { id, status: 'processing' } });
+    if (changed !== 1) return false;
+    const rem = (await tx.findOne<RemittanceRow>('Remittance', { where: { id } }))!;
+    const next = await changeWallet(tx, await walletOf(tx), { held: money(new D(rem.amount).neg()) }, at);
+    await post(tx, { type: 'release', amount: rem.amount, account: HELD_ACCOUNT, ...remittanceEvent(rem), description: `Hold released: ${reason}`.slice(0, 255) }, next.balance, at);
+    return true;
+  });
+}
+
+/**
+ * Pays held remittances: the recipients credited in batches, and those credited completed. One still
+ * processing (its recipient could not be reached) is completed by the retried `deliver` job, or
+ * released after its last attempt.
+ */
+export async function payHeld(ctx: HandlerContext, held: Processed[]): Promise<Processed[]> {
+  const credited = await deliverToRecipients(ctx, held.map((h) => h.remittance));
+  const done = new Map((await completeRemittances(ctx, [...credited])).map((p) => [p.remittance.id, p]));
+  return held.map((h) => done.get(h.remittance.id) ?? h);
 }
 
 async function settleCollection(tx: DbTransaction, chainRef: string, at: string) {
@@ -188,12 +278,13 @@ async function settleCollection(tx: DbTransaction, chainRef: string, at: string)
 const DELIVERY_BATCH = 100;
 
 /**
- * Credits the recipients' copies through the related-tenant call, one call per recipient and batch.
- * The payer's side is committed first; when a call fails (the recipient unreachable for a moment),
- * a retried job delivers each of its remittances, and the recipient's side is idempotent (its copy
- * is completed once).
+ * Credits the recipients' copies through the related-tenant call, one call per recipient and batch,
+ * and returns the ids credited. The payer's hold is committed first; when a call fails (the
+ * recipient unreachable for a moment), a retried job delivers each of its remittances, and the
+ * recipient's side is idempotent (its copy is completed once).
  */
-export async function deliverToRecipients(ctx: HandlerContext, remittances: RemittanceRow[]): Promise<void> {
+export async function deliverToRecipients(ctx: HandlerContext, remittances: RemittanceRow[]): Promise<Set<string>> {
+  const credited = new Set<string>();
   const byRecipient = new Map<string, RemittanceRow[]>();
   for (const r of remittances) byRecipient.set(r.recipient_tenant_id, [...(byRecipient.get(r.recipient_tenant_id) ?? []), r]);
   for (const [recipient, list] of byRecipient) {
@@ -201,12 +292,14 @@ export async function deliverToRecipients(ctx: HandlerContext, remittances: Remi
       const batch = list.slice(i, i + DELIVERY_BATCH);
       try {
         await related(ctx.host).call(recipient, 'reseller_finance.receive_remittances', { items: batch.map((r) => ({ chain_ref: r.chain_ref, amount: r.amount })) });
+        for (const r of batch) credited.add(r.id);
       } catch (err) {
         ctx.host.log.warn('remittance delivery deferred to a job', { recipient, count: batch.length, code: codeOf(err) });
         for (const r of batch) await jobs<{ deliver: { remittance_id: string } }>(ctx.host).enqueue('deliver', { remittance_id: r.id }, { key: `deliver:${r.id}`, delaySeconds: 30 });
       }
     }
   }
+  return credited;
 }
 
 /** The recipient's side of a processed remittance, run in the recipient's tenant by the payer's module. */

@@ -2,7 +2,10 @@
  * The wallet and its double-entry ledger (spec 3, Wallet, transaction). Every movement is one
  * Transaction and two Entry rows, the wallet's and the other account's, of opposite amounts, so the
  * entries of every tenant sum to zero. The other accounts are `cod_clearing` and `payment_clearing`
- * (a customer's money, collected by the carrier or the payment gateway, enters there) and `tenant:<id>` (what moves to or from a related tenant).
+ * (a customer's money, collected by the carrier or the payment gateway, enters there), `tenant:<id>`
+ * (what moves to or from a related tenant) and `wallet_held` (money set aside by a hold: still in the
+ * balance, no longer available). So the `wallet` account is the available balance and `wallet` plus
+ * `wallet_held` the balance.
  *
  * Concurrency: host.db has no row locks, so the wallet changes by compare-and-set on `version`; a
  * transaction that lost the race is run again on fresh values (inTransaction).
@@ -19,6 +22,8 @@ export type WalletRow = {
   total_earned: string;
   total_paid_out: string;
   credit_limit: string;
+  /** Held for remittances being processed: part of balance, not of available_balance. */
+  held: string;
   currency: string;
   last_settlement_at: string | null;
   version: number;
@@ -39,6 +44,8 @@ export type TransactionRow = {
 };
 
 export const WALLET_ACCOUNT = 'wallet';
+/** The other side of a hold and of its release (spec 3, Transaction types hold, release). */
+export const HELD_ACCOUNT = 'wallet_held';
 /** Where a customer's money enters: collected by the carrier (COD) or by the seller's payment gateway (prepaid). */
 export const CLEARING_ACCOUNTS = { cod: 'cod_clearing', prepaid: 'payment_clearing' } as const;
 export const tenantAccount = (tenantId: string) => `tenant:${tenantId}`;
@@ -71,13 +78,14 @@ export interface WalletDelta {
   pending_debits?: string;
   total_earned?: string;
   total_paid_out?: string;
+  held?: string;
   last_settlement_at?: string;
 }
 
 /** Applies `delta` to the wallet read in this transaction, or fails CONTENDED for a retry. */
 export async function changeWallet(tx: DbTransaction, wallet: WalletRow, delta: WalletDelta, at: string): Promise<WalletRow> {
   const next: WalletRow = { ...wallet, version: wallet.version + 1 };
-  for (const key of ['balance', 'pending_credits', 'pending_debits', 'total_earned', 'total_paid_out'] as const) {
+  for (const key of ['balance', 'pending_credits', 'pending_debits', 'total_earned', 'total_paid_out', 'held'] as const) {
     if (delta[key] !== undefined) next[key] = money(new D(wallet[key]).plus(delta[key]!));
   }
   if (delta.last_settlement_at) next.last_settlement_at = delta.last_settlement_at;
@@ -88,7 +96,8 @@ export async function changeWallet(tx: DbTransaction, wallet: WalletRow, delta: 
 }
 
 export interface Movement {
-  type: 'credit' | 'debit';
+  /** credit and release add to the `wallet` account, debit and hold take from it. */
+  type: TransactionRow['type'];
   amount: string;
   /** The account on the other side of the wallet. */
   account: string;
@@ -106,7 +115,7 @@ export interface Movement {
 export async function post(tx: DbTransaction, movement: Movement, balanceAfter: string, at: string): Promise<TransactionRow> {
   const { account, ...fields } = movement;
   const row = await tx.create<TransactionRow>('Transaction', { ...fields, balance_after: balanceAfter, created_at: at });
-  const signed = movement.type === 'credit' ? new D(movement.amount) : new D(movement.amount).neg();
+  const signed = movement.type === 'credit' || movement.type === 'release' ? new D(movement.amount) : new D(movement.amount).neg();
   await tx.bulkCreate('Entry', [
     { transaction_id: row.id, account: WALLET_ACCOUNT, amount: money(signed), created_at: at },
     { transaction_id: row.id, account, amount: money(signed.neg()), created_at: at },
@@ -114,14 +123,17 @@ export async function post(tx: DbTransaction, movement: Movement, balanceAfter: 
   return row;
 }
 
-/** The wallet as spec 3 shows it. available = balance (no holds are open); effective = after pending settle. */
+/** What the wallet can pay now: the balance less what is held. */
+export const availableOf = (w: WalletRow) => new D(w.balance).minus(w.held);
+
+/** The wallet as spec 3 shows it (and `held`). effective = the balance once everything pending settles. */
 export function walletView(w: WalletRow) {
-  const available = new D(w.balance);
   return {
     id: w.id,
     balance: w.balance,
-    available_balance: money(available),
-    effective_balance: money(available.plus(w.pending_credits).minus(w.pending_debits)),
+    available_balance: money(availableOf(w)),
+    held: w.held,
+    effective_balance: money(new D(w.balance).plus(w.pending_credits).minus(w.pending_debits)),
     pending_credits: w.pending_credits,
     pending_debits: w.pending_debits,
     total_earned: w.total_earned,

@@ -11,6 +11,7 @@
  *   ship: accepted, processing (the fulfiller)             deliver: shipped (the fulfiller)
  *   cancel: pending_forward (where the order is now), or accepted/processing at the fulfiller
  */
+import Decimal from 'decimal.js';
 import { jobs, related, typedCall, type HandlerContext } from '../../../sdk';
 import { ChainError, codeOf, invalidStatus, noParent, notCatalogOrder, notFound, notTop } from './errors';
 
@@ -345,17 +346,37 @@ export async function sync(ctx: HandlerContext, from: string, chainRef: string, 
   return { applied: true };
 }
 
-/** Spec 3: delivery triggers COD settlement; each level records its side with its own finance module. */
+/**
+ * Spec 3: delivery triggers settlement; each level records its side with its own finance module.
+ * COD was collected by the carrier for the origin (seller of record) and settles upstream: each level
+ * owes its parent its own cost. A prepaid order was paid through the top's gateway and settles
+ * downstream: each level owes its child the customer total less the child's cost (the margins below
+ * it). Either way each level keeps its margin (README: decisions).
+ */
 async function settle(ctx: HandlerContext, row: ChainOrderRow) {
-  const isOrigin = row.origin_tenant_id === ctx.tenantId;
+  const base = { chain_ref: row.chain_ref, chain_order_id: row.id, origin_order_number: row.origin_order_number };
+  const party = (tenant: string | null, amount: Decimal.Value) => (tenant && new Decimal(amount).gt(0) ? { tenant_id: tenant, amount: new Decimal(amount).toFixed(2) } : null);
+  if (row.payment_method === 'cod') {
+    const isOrigin = row.origin_tenant_id === ctx.tenantId;
+    await call(ctx)('reseller_finance.record_delivery', {
+      ...base,
+      flow_type: 'upstream',
+      collector_tenant_id: row.origin_tenant_id,
+      collected: isOrigin ? { amount: row.origin_total, method: 'cod' } : null,
+      pay: party(row.parent_tenant_id, row.your_cost),
+      receive: party(row.child_tenant_id, row.sell_total),
+    });
+    return;
+  }
+  // The top is the copy with no parent (the order was accepted there); a level below learns no tenant above its parent.
+  const isTop = !row.parent_tenant_id;
+  const total = new Decimal(row.origin_total);
   await call(ctx)('reseller_finance.record_delivery', {
-    chain_ref: row.chain_ref,
-    chain_order_id: row.id,
-    origin_order_number: row.origin_order_number,
-    collector_tenant_id: row.origin_tenant_id,
-    // The origin, seller of record, took the customer's money: the carrier's COD or its own gateway's payment.
-    collected: isOrigin ? { amount: row.origin_total, method: row.payment_method === 'cod' ? 'cod' : 'prepaid' } : null,
-    pay: row.parent_tenant_id ? { tenant_id: row.parent_tenant_id, amount: row.your_cost } : null,
-    receive: row.child_tenant_id ? { tenant_id: row.child_tenant_id, amount: row.sell_total } : null,
+    ...base,
+    flow_type: 'downstream',
+    collector_tenant_id: row.parent_tenant_id ?? ctx.tenantId,
+    collected: isTop ? { amount: row.origin_total, method: 'prepaid' } : null,
+    pay: party(row.child_tenant_id, total.minus(row.sell_total)),
+    receive: party(row.parent_tenant_id, total.minus(row.your_cost)),
   });
 }

@@ -97,7 +97,8 @@ describe('spec 3 Chain order, States and transitions, Wallet/transaction/remitta
       expect({ level, balance: wallet.balance, pending_debits: wallet.pending_debits, pending_credits: wallet.pending_credits }).toEqual({ level, balance: margins[level], pending_debits: '0.00', pending_credits: '0.00' });
       expect((await c.as(level, 'GET', '/finance/ledger/trial-balance')).body.total).toBe('0.00');
       for (const t of (await c.as(level, 'GET', '/finance/wallet/transactions?reference_type=remittance')).body.transactions) {
-        remittanceSum = remittanceSum.plus(t.type === 'credit' ? t.amount : new Decimal(t.amount).neg());
+        // Money between tenants: credits and debits (a hold and its release stay inside the payer's wallet).
+        if (t.type === 'credit' || t.type === 'debit') remittanceSum = remittanceSum.plus(t.type === 'credit' ? t.amount : new Decimal(t.amount).neg());
       }
     }
     expect(money(remittanceSum)).toBe('0.00');
@@ -113,7 +114,7 @@ describe('spec 3 Chain order, States and transitions, Wallet/transaction/remitta
       remittances_received: COSTS.D,
       net_earnings: margins.C,
     });
-    expect((await c.as('D', 'GET', '/finance/wallet/summary?period=month')).body.summary).toMatchObject({ transactions_count: 2, credits_total: order.total, debits_total: COSTS.D, net_change: margins.D });
+    expect((await c.as('D', 'GET', '/finance/wallet/summary?period=month')).body.summary).toMatchObject({ transactions_count: 4, credits_total: order.total, debits_total: COSTS.D, net_change: margins.D });
     expect((await c.as('A', 'GET', '/finance/settlements/collections?status=settled')).body.collections).toEqual([expect.objectContaining({ amount: COSTS.B })]);
   });
 
@@ -135,7 +136,7 @@ describe('spec 3 Chain order, States and transitions, Wallet/transaction/remitta
 });
 
 describe('spec 3 States (remittance) and Errors under concurrency', () => {
-  test('100 concurrent process calls on one remittance: exactly one succeeds, the others INVALID_STATUS, one ledger pair', async () => {
+  test('100 concurrent process calls on one remittance: exactly one succeeds, the others INVALID_STATUS, one hold, one release, one debit', async () => {
     const order = await deliveredChainOrder(c);
     const rems = (await c.as('D', 'GET', '/finance/settlements/remittances?direction=outgoing&status=pending')).body.remittances;
     const rem = rems.find((r: { origin_order_number: string }) => r.origin_order_number === order.order_number);
@@ -145,9 +146,11 @@ describe('spec 3 States (remittance) and Errors under concurrency', () => {
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
     const refused = answers.filter((a) => a.status !== 200);
     expect(refused).toHaveLength(99);
-    for (const r of refused) expect(r.body).toEqual({ error: expect.any(String), code: 'INVALID_STATUS', details: expect.objectContaining({ current_status: 'completed' }) });
-    const debits = (await c.as('D', 'GET', '/finance/wallet/transactions?reference_type=remittance&per_page=100')).body.transactions.filter((t: { reference_id: string }) => t.reference_id === rem.id);
-    expect(debits).toHaveLength(1);
+    // The losers found it being paid (processing: the money held) or paid (completed).
+    for (const r of refused) expect(r.body).toEqual({ error: expect.any(String), code: 'INVALID_STATUS', details: expect.objectContaining({ current_status: expect.stringMatching(/^(processing|completed)$/) }) });
+    const movements = (await c.as('D', 'GET', '/finance/wallet/transactions?reference_type=remittance&per_page=100')).body.transactions.filter((t: { reference_id: string }) => t.reference_id === rem.id);
+    expect(movements.map((t: { type: string }) => t.type).sort()).toEqual(['debit', 'hold', 'release']);
+    const debits = movements.filter((t: { type: string }) => t.type === 'debit');
     const entries = (await c.as('D', 'GET', `/finance/wallet/transactions/${debits[0].id}`)).body.transaction.entries;
     expect(entries).toEqual([
       { account: `tenant:${c.ids.C}`, amount: rem.amount },

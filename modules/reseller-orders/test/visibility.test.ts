@@ -1,4 +1,3 @@
-import Decimal from 'decimal.js';
 import { copyAt, deliveredChainOrder, startChain, type Chain, type Level } from './support';
 
 let c: Chain;
@@ -126,26 +125,6 @@ describe('spec 3 Errors: bad input is refused in the reseller shape and writes n
       const seen = (await c.as('B', 'GET', '/reseller-recorder/events?event=reseller_finance.wallet.low_balance')).body.events;
       expect(seen.map((e: { payload: unknown }) => e.payload)).toContainEqual({ event: 'wallet.low_balance', timestamp: expect.any(String), tenant_id: c.ids.B, data: { balance: '-1100.00', credit_limit: '5000.00', threshold: '0.00' } });
     });
-  });
-});
-
-describe('spec 3 Wallet, transaction, remittance: a prepaid order', () => {
-  test('the origin took the payment through its own gateway: its wallet is credited from payment_clearing, COD stays 0, and it owes its parent the same way', async () => {
-    const before = (await c.as('D', 'GET', '/finance/wallet')).body.wallet;
-    const order = await deliveredChainOrder(c, false);
-    const atD = await copyAt(c, 'D', order.order_number);
-    expect(atD?.pricing).toMatchObject({ cod_amount: '0.00', origin_total: order.total });
-    const wallet = (await c.as('D', 'GET', '/finance/wallet')).body.wallet;
-    expect(new Decimal(wallet.balance).minus(before.balance).toFixed(2)).toBe(order.total);
-    const [tx] = (await c.as('D', 'GET', '/finance/wallet/transactions?reference_type=chain_order&per_page=1')).body.transactions;
-    expect(tx).toMatchObject({ type: 'credit', amount: order.total, description: expect.stringContaining('Prepaid') });
-    expect((await c.as('D', 'GET', `/finance/wallet/transactions/${tx.id}`)).body.transaction.entries).toEqual([
-      { account: 'wallet', amount: order.total },
-      { account: 'payment_clearing', amount: `-${order.total}` },
-    ]);
-    const collection = (await c.as('D', 'GET', '/finance/settlements/collections')).body.collections.find((x: { origin_order_number: string }) => x.origin_order_number === order.order_number);
-    expect(collection).toMatchObject({ cod_amount: '0.00', amount: order.total, status: 'pending' });
-    expect((await c.as('D', 'GET', '/finance/ledger/trial-balance')).body.total).toBe('0.00');
   });
 });
 
