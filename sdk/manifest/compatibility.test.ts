@@ -82,6 +82,15 @@ describe('DESIGN Rings and the registry: dependency ranges are checked against w
       expect.objectContaining({ kind: 'event-namespace', module: 'forger' }),
     ]);
   });
+
+  it('checks each of several namespaces: a second prefix another module holds is refused', () => {
+    const finance = { ...mod('reseller_finance', '1.0.0'), events: { namespace: ['remittance', 'wallet'] as [string, ...string[]] } };
+    expect(checkDependencies([finance, mod('loyalty', '1.0.0')])).toEqual([]);
+    const forger = { ...mod('forger', '1.0.0'), events: { namespace: ['forged', 'wallet'] as [string, ...string[]] } };
+    expect(checkDependencies([finance, forger])).toEqual([
+      expect.objectContaining({ kind: 'event-namespace', module: 'forger', message: expect.stringContaining('"wallet.*", but that prefix belongs to module reseller_finance') }),
+    ]);
+  });
 });
 
 describe('spec 2 Events: one installed module owns a realtime channel', () => {

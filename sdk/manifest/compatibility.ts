@@ -3,6 +3,7 @@
  * ranges against what is installed, dependency cycles, and the `api.consumes` patterns the bus checks.
  * Every refusal says what to install instead.
  */
+import { eventNamespaces } from './event-namespaces';
 import semver from 'semver';
 import type { HttpRoute, Manifest } from './manifest.types';
 import { channelPatternsOverlap } from './channel-patterns';
@@ -115,17 +116,18 @@ function namespaceClashes(members: readonly SetMember[]): CompatibilityProblem[]
   const owner = new Map<string, string>(members.map((m) => [m.name, m.name]));
   const problems: CompatibilityProblem[] = [];
   for (const m of members) {
-    const ns = m.events?.namespace;
-    if (!ns || ns === m.name) continue;
-    const taken = owner.get(ns);
-    if (taken) {
-      problems.push({
-        kind: 'event-namespace',
-        module: m.name,
-        message: `module ${label(m)} publishes events as "${ns}.*", but that prefix belongs to module ${taken}; only one installed module may publish under a name`,
-      });
-    } else {
-      owner.set(ns, m.name);
+    for (const ns of eventNamespaces(m.events?.namespace)) {
+      if (ns === m.name) continue;
+      const taken = owner.get(ns);
+      if (taken) {
+        problems.push({
+          kind: 'event-namespace',
+          module: m.name,
+          message: `module ${label(m)} publishes events as "${ns}.*", but that prefix belongs to module ${taken}; only one installed module may publish under a name`,
+        });
+      } else {
+        owner.set(ns, m.name);
+      }
     }
   }
   return problems;

@@ -7,6 +7,13 @@
  */
 
 /**
+ * A prefix of event names a module publishes under.
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "eventNamespace".
+ */
+export type EventNamespace = string;
+/**
  * An event name, "<module>.<event>".
  *
  * This interface was referenced by `Manifest`'s JSON-Schema
@@ -171,9 +178,9 @@ export interface Operation {
  */
 export interface Events {
   /**
-   * Prefix of the events the module publishes when it is not the alias, e.g. "order" for the orders module's "order.created" (spec 3, Events). Only one module installed in a tenant may publish under a name: another module's alias or namespace is refused at install.
+   * Prefix, or prefixes, of the events the module publishes when it is not the alias, e.g. "order" for the orders module's "order.created", or ["remittance", "wallet"] for a module whose spec names events under two nouns (spec 3, Events). Only one module installed in a tenant may publish under a name: another module's alias or namespace is refused at install.
    */
-  namespace?: string;
+  namespace?: EventNamespace | [EventNamespace, ...EventNamespace[]];
   /**
    * Events the module emits with host.emit, each named "<own alias>.<event>" or "<events.namespace>.<event>" (e.g. "order.created").
    */

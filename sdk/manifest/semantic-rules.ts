@@ -4,6 +4,7 @@
  * valid, models are coherent. They read the document defensively, so they run (and report) even when
  * the schema check found problems elsewhere: the author sees every error at once.
  */
+import { eventNamespaces } from './event-namespaces';
 import { matchesConsumes } from './compatibility';
 import { childPointer, type ManifestIssue } from './issues';
 import { platformNamespaceProblem } from './platform-namespaces';
@@ -271,8 +272,8 @@ function checkJobs(doc: Obj, s: Scope) {
 
 function checkEvents(doc: Obj, s: Scope) {
   if (!s.alias) return;
-  const namespace = str(at(doc, 'events', 'namespace'));
-  const own = namespace ? [s.alias, namespace] : [s.alias];
+  const declared = at(doc, 'events', 'namespace');
+  const own = [s.alias, ...eventNamespaces(Array.isArray(declared) ? declared.filter((n): n is string => typeof n === 'string') : str(declared))];
   const wanted = own.map((prefix) => `"${prefix}.<event>"`).join(' or ');
   list(at(doc, 'events', 'publishes')).forEach((event, i) => {
     if (typeof event === 'string' && event.includes('.') && !own.includes(moduleOf(event))) {

@@ -296,6 +296,16 @@ describe('issue 3 item 1: operation names are <own alias>.<method>', () => {
     expect(pointers(m)).toEqual(['/events/namespace']);
   });
 
+  it('lets events.namespace name several prefixes (spec 3 Events: remittance.due and wallet.low_balance)', () => {
+    const m = base();
+    m.events = { namespace: ['remittance', 'wallet'], publishes: ['remittance.due', 'wallet.low_balance', 'orders.internal', 'payout.sent'] };
+    const errors = errorsOf(m);
+    expect(errors.map((e) => e.pointer)).toEqual(['/events/publishes/3']);
+    expect(errors[0].message).toContain('"orders.<event>" or "remittance.<event>" or "wallet.<event>"');
+    m.events = { namespace: [], publishes: [] } as unknown as typeof m.events;
+    expect(pointers(m)).toEqual(['/events/namespace']);
+  });
+
   it('spec 2 Events: realtime channel patterns are the module\'s own, opened to someone, declared once', () => {
     const m = base();
     m.permissions.push({ name: 'orders.view', description: 'd' });

@@ -51,8 +51,8 @@ export type DeclaredOperation<I extends TSchema = TSchema, O extends TSchema = T
 export type AnyDeclaredOperation = DeclaredOperation<any, any>;
 
 export interface EventDeclarations {
-  /** events.namespace */
-  namespace?: string;
+  /** events.namespace: one prefix, or several (`['remittance', 'wallet']`). */
+  namespace?: string | [string, ...string[]];
   /** Events the module emits (events.publishes). */
   publishes?: EventName[];
   /** Event name → handler (events.subscribes); delivery is at least once, so make it idempotent. */

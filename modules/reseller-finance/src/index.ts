@@ -110,8 +110,8 @@ export default defineModule({
   },
   data,
   events: {
-    namespace: 'remittance',
-    publishes: ['remittance.created', 'remittance.due', 'remittance.overdue', 'reseller_finance.wallet.low_balance'],
+    namespace: ['remittance', 'wallet'],
+    publishes: ['remittance.created', 'remittance.due', 'remittance.overdue', 'wallet.low_balance'],
   },
   jobs: {
     sweep: { operation: 'reseller_finance.sweep', attempts: 3, timeout_seconds: 30 },

@@ -219,8 +219,7 @@ export async function completeRemittances(ctx: HandlerContext, ids: string[]): P
     done.push(...batch);
     const wallet = batch[batch.length - 1]?.wallet;
     if (wallet && new D(wallet.balance).lt(LOW_BALANCE)) {
-      // Spec 3, Events names it wallet.low_balance; the module's one event namespace is `remittance` (README).
-      await ctx.host.emit('reseller_finance.wallet.low_balance', envelope(ctx, 'wallet.low_balance', { balance: wallet.balance, credit_limit: wallet.credit_limit, threshold: LOW_BALANCE }));
+      await ctx.host.emit('wallet.low_balance', envelope(ctx, 'wallet.low_balance', { balance: wallet.balance, credit_limit: wallet.credit_limit, threshold: LOW_BALANCE }));
     }
   }
   return done;

@@ -122,7 +122,7 @@ describe('spec 3 Errors: bad input is refused in the reseller shape and writes n
     expect(paid.body.wallet.new_balance).toBe('-1100.00');
     // Paid on credit: wallet.low_balance, in the spec's envelope.
     await c.host.eventually(async () => {
-      const seen = (await c.as('B', 'GET', '/reseller-recorder/events?event=reseller_finance.wallet.low_balance')).body.events;
+      const seen = (await c.as('B', 'GET', '/reseller-recorder/events?event=wallet.low_balance')).body.events;
       expect(seen.map((e: { payload: unknown }) => e.payload)).toContainEqual({ event: 'wallet.low_balance', timestamp: expect.any(String), tenant_id: c.ids.B, data: { balance: '-1100.00', credit_limit: '5000.00', threshold: '0.00' } });
     });
   });
