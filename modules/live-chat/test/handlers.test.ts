@@ -8,15 +8,18 @@
  */
 import type { TestHost } from '../../../sdk/testing';
 import { modelStandIn, useModel, type Completion, type ModelStandIn } from './model-standin';
-import { addAgent, closeSockets, createWidget, HANDLER_MODULES, requestAs, socketClient, startHost, visitor } from './support';
+import { addAgent, closeSockets, createWidget, HANDLER_MODULES, requestAs, socketClient, startHost, visitor, type Agent } from './support';
 
 let host: TestHost;
 let model: ModelStandIn;
+/** The one online agent: whatever is handed over is assigned to them. */
+let agent: Agent;
 
 beforeAll(async () => {
   model = await modelStandIn();
   host = await startHost({ WORKFLOW_RATE_LIMIT: '100000/60', WORKFLOW_EXECUTE_RATE_LIMIT: '100000/60' }, HANDLER_MODULES);
   await useModel(host, model);
+  agent = await addAgent(host, { name: 'Hari', max: 20 });
 }, 180_000);
 afterAll(async () => {
   closeSockets();
@@ -36,7 +39,6 @@ describe('spec 2 Live chat: AI bot handler', () => {
   });
 
   test("the support agent's answer reaches the visitor as sender bot over the realtime channel, with memory per conversation and no agent involved", async () => {
-    const agent = await addAgent(host, { name: 'Idle Ida' });
     model.answer = (body) => (lastUser(body).includes('COD') ? 'Yes, cash on delivery is available.' : `You asked: ${lastUser(body)}`);
     const v = await visitor(host, token, { name: 'Bina' });
     const started = await v.start('Is COD available?');
@@ -62,14 +64,13 @@ describe('spec 2 Live chat: AI bot handler', () => {
 
     const c = await conversation(id);
     expect(c).toMatchObject({ handler_type: 'ai_bot', agent_id: null, status: 'pending', handler_state: { ai_conversation_id: expect.stringMatching(/^[0-9a-f-]{36}$/) } });
-    // Not queued, not assigned, so no push: the idle agent has no chat and no notification of it.
+    // Not queued, not assigned, so no push: the online agent has no chat and no notification of it.
     expect((await host.request('GET', `/live-chat/agents/${agent.id}`)).body.current_chats_count).toBe(0);
     const notes = await requestAs(host, agent.token, 'GET', '/notifications');
     expect(JSON.stringify(notes.body)).not.toContain(`/live-chat/conversations/${id}`);
   });
 
   test('the model saying it cannot help hands the conversation to an agent, and the bot stops answering', async () => {
-    const agent = await addAgent(host, { name: 'Helpful Hari' });
     model.answer = (body) => (lastUser(body).includes('refund') ? 'I am sorry. [[HANDOFF]]' : 'bot again');
     const v = await visitor(host, token);
     const id: number = (await v.start('I want a refund for a damaged parcel')).body.conversation.id;
@@ -129,7 +130,6 @@ describe('spec 2 Live chat: workflow handler', () => {
     const workflowId: string = made.body.data.id;
     expect((await host.request('POST', `/workflows/${workflowId}/activate`)).status).toBe(200);
     const token = (await createWidget(host, { name: 'Intake widget', handler_type: 'workflow', workflow_id: workflowId })).token;
-    const agent = await addAgent(host, { name: 'Intake Indu' });
 
     const v = await visitor(host, token);
     const started = await v.start('Hi, my kurta arrived torn');
