@@ -115,10 +115,11 @@ export async function startConversation(
   const created = await ctx.host.db.create<ConversationRow>('Conversation', { ...init, status: 'pending', priority: 'normal', created_at: now, updated_at: now });
   const { conversation, message } = await addMessage(ctx, created, first);
   const handler = handlerFor(conversation.handler_type, agentHandler);
-  const next = await handler.onStart(ctx, conversation);
+  let next = await handler.onStart(ctx, conversation);
+  // A handler that takes the conversation answers its first message too, and may hand it over there.
+  if (next === 'handled') next = await handler.onVisitorMessage(ctx, conversation, message);
   if (next === 'escalate') await escalate(ctx, conversation);
   if (next !== 'handled') await assignPending(ctx);
-  else await handler.onVisitorMessage(ctx, conversation, message);
   return conversationById(ctx, conversation.id);
 }
 

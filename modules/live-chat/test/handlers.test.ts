@@ -31,6 +31,13 @@ afterEach(() => closeSockets());
 const lastUser = (body: Completion) => [...body.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
 const conversation = async (id: number) => (await host.request('GET', `/live-chat/conversations/${id}`)).body;
 const messages = async (id: number) => (await host.request('GET', `/live-chat/conversations/${id}/messages`)).body.data as Array<{ sender_type: string; content: string; sender_name: string | null }>;
+/** Waits until the conversation's messages come from these senders, in order; resolves to them. */
+const until = (id: number, senders: string[]) =>
+  host.eventually(async () => {
+    const now = await messages(id);
+    expect(now.map((m) => m.sender_type)).toEqual(senders);
+    return now;
+  }, 20_000);
 
 describe('spec 2 Live chat: AI bot handler', () => {
   let token: string;
@@ -41,26 +48,26 @@ describe('spec 2 Live chat: AI bot handler', () => {
   test("the support agent's answer reaches the visitor as sender bot over the realtime channel, with memory per conversation and no agent involved", async () => {
     model.answer = (body) => (lastUser(body).includes('COD') ? 'Yes, cash on delivery is available.' : `You asked: ${lastUser(body)}`);
     const v = await visitor(host, token, { name: 'Bina' });
-    const started = await v.start('Is COD available?');
+    const started = await v.start('Hello');
     expect(started.status).toBe(201);
     const id: number = started.body.conversation.id;
-    const socket = await socketClient(host, { grant: started.body.grant, tenant: started.body.tenant });
-    expect(await socket.subscribe(`chat.conversation.${id}`)).toEqual({ ok: true });
-    const bot = await socket.next('chat.message.sent', (p) => p.conversation_id === id && p.message.sender_type === 'bot');
-    expect(bot.payload.message).toMatchObject({ content: 'Yes, cash on delivery is available.', sender_type: 'bot', sender_id: null, sender_name: 'Assistant' });
-    expect(bot.payload.handler_type).toBe('ai_bot');
-
+    await until(id, ['visitor', 'bot']);
     // The model got the support role's prompt with the hand-over rule, and no tools (a visitor is no user).
     const first = model.requests[model.requests.length - 1]!;
     expect(first.messages[0]).toMatchObject({ role: 'system', content: expect.stringContaining('[[HANDOFF]]') });
     expect(first.messages[0]!.content).toContain('customer support assistant');
     expect(first.tools).toBeUndefined();
 
-    // The second message continues the same ai conversation: the model sees the first exchange.
-    expect((await v.write(id, 'And returns?')).status).toBe(201);
-    await socket.next('chat.message.sent', (p) => p.conversation_id === id && p.message.content === 'You asked: And returns?');
+    // Subscribed before writing, the visitor receives the next answer as it is sent.
+    const socket = await socketClient(host, { grant: started.body.grant, tenant: started.body.tenant });
+    expect(await socket.subscribe(`chat.conversation.${id}`)).toEqual({ ok: true });
+    expect((await v.write(id, 'Is COD available?')).status).toBe(201);
+    const bot = await socket.next('chat.message.sent', (p) => p.conversation_id === id && p.message.sender_type === 'bot');
+    expect(bot.payload.message).toMatchObject({ content: 'Yes, cash on delivery is available.', sender_type: 'bot', sender_id: null, sender_name: 'Assistant' });
+    expect(bot.payload.handler_type).toBe('ai_bot');
+    // The same ai conversation: the model sees the first exchange.
     const second = model.requests[model.requests.length - 1]!;
-    expect(second.messages.map((m) => m.content)).toEqual([expect.any(String), 'Is COD available?', 'Yes, cash on delivery is available.', 'And returns?']);
+    expect(second.messages.map((m) => m.content)).toEqual([expect.any(String), 'Hello', 'You asked: Hello', 'Is COD available?']);
 
     const c = await conversation(id);
     expect(c).toMatchObject({ handler_type: 'ai_bot', agent_id: null, status: 'pending', handler_state: { ai_conversation_id: expect.stringMatching(/^[0-9a-f-]{36}$/) } });
@@ -96,7 +103,7 @@ describe('spec 2 Live chat: AI bot handler', () => {
     const asked = model.requests.length;
     const v = await visitor(host, token);
     const id: number = (await v.start('Where is my parcel?')).body.conversation.id;
-    await host.eventually(async () => expect((await messages(id)).map((m) => m.sender_type)).toEqual(['visitor', 'bot']));
+    await until(id, ['visitor', 'bot']);
     expect((await v.write(id, 'Can I talk to a human please?')).status).toBe(201);
     expect(await conversation(id)).toMatchObject({ handler_type: 'agent' });
     expect((await messages(id)).map((m) => [m.sender_type, m.content])).toEqual([
@@ -132,15 +139,10 @@ describe('spec 2 Live chat: workflow handler', () => {
     const token = (await createWidget(host, { name: 'Intake widget', handler_type: 'workflow', workflow_id: workflowId })).token;
 
     const v = await visitor(host, token);
-    const started = await v.start('Hi, my kurta arrived torn');
-    const id: number = started.body.conversation.id;
-    const socket = await socketClient(host, { grant: started.body.grant, tenant: started.body.tenant });
-    expect(await socket.subscribe(`chat.conversation.${id}`)).toEqual({ ok: true });
-    const botSaid = (content: string) => socket.next('chat.message.sent', (p) => p.conversation_id === id && p.message.sender_type === 'bot' && p.message.content === content);
-
-    await botSaid('What is your order number?');
+    const id: number = (await v.start('Hi, my kurta arrived torn')).body.conversation.id;
+    expect((await until(id, ['visitor', 'bot']))[1]).toMatchObject({ content: 'What is your order number?', sender_name: 'Assistant' });
     expect((await v.write(id, 'ORD-000123')).status).toBe(201);
-    await botSaid('What went wrong?');
+    expect((await until(id, ['visitor', 'bot', 'visitor', 'bot']))[3]!.content).toBe('What went wrong?');
     expect((await conversation(id)).metadata).toEqual({ order_number: 'ORD-000123' });
     expect((await v.write(id, 'The sleeve is torn')).status).toBe(201);
 
@@ -158,6 +160,13 @@ describe('spec 2 Live chat: workflow handler', () => {
       ['visitor', 'The sleeve is torn'],
       ['system', 'Connecting you with a member of our team.'],
     ]);
+
+    // A workflow that can no longer start (deactivated) hands each new conversation to a person at once.
+    expect((await host.request('POST', `/workflows/${workflowId}/deactivate`)).status).toBe(200);
+    const late = await visitor(host, token);
+    const lateId: number = (await late.start('Hello?')).body.conversation.id;
+    expect(await conversation(lateId)).toMatchObject({ handler_type: 'agent', agent_id: agent.id });
+    expect((await messages(lateId)).map((m) => m.sender_type)).toEqual(['visitor', 'system']);
   });
 });
 
@@ -177,7 +186,14 @@ describe('spec 2 Live chat: handler settings that cannot run are refused at save
 
   test('an ai_bot handler needs the ai module installed', async () => {
     const widget = await createWidget(host, { name: 'Later a bot' });
+    const bot = await createWidget(host, { name: 'Bot before', handler_type: 'ai_bot' });
     await host.uninstallModule('ai');
+    // A bot whose module is gone hands the conversation to a person instead of leaving the visitor waiting.
+    const v = await visitor(host, bot.token);
+    const id: number = (await v.start('Anyone there?')).body.conversation.id;
+    await host.eventually(async () => expect(await conversation(id)).toMatchObject({ handler_type: 'agent', agent_id: agent.id }));
+    expect((await messages(id)).map((m) => m.sender_type)).toEqual(['visitor', 'system']);
+
     const created = await host.request('POST', '/live-chat/widgets', { name: 'Bot', handler_type: 'ai_bot' });
     expect(created.status).toBe(422);
     expect(created.body.errors.handler_type[0]).toMatch(/needs the ai module/);
