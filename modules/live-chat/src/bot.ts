@@ -13,10 +13,11 @@
  *   marker is still sent. The conversation then becomes an `agent` one and the bot stops.
  */
 import { jobs, type HandlerContext } from '../../../sdk';
+// A cycle (conversations picks this handler, this handler writes messages), used only at call time.
 import { botSays, handToHuman, OPEN } from './conversations';
 import { conversationById } from './db';
-import { validation } from './errors';
-import { errorCode, type ConversationHandler } from './handlers';
+import { errorCode, validation } from './errors';
+import type { ConversationHandler } from './handlers';
 import type { ConversationRow, MessageRow } from './records';
 
 export const BOT_ROLE = 'support';

@@ -34,6 +34,3 @@ export async function checkHandler(ctx: HandlerContext, w: Pick<WidgetRow, 'hand
   if (w.handler_type === 'ai_bot') await checkBotHandler(ctx);
   if (w.handler_type === 'workflow') await checkWorkflowHandler(ctx, w.workflow_id);
 }
-
-/** The bus error's code, to tell "not there" from any other failure. */
-export const errorCode = (err: unknown) => (err as { code?: unknown })?.code;

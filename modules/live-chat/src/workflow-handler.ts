@@ -16,8 +16,8 @@
  *   conversation to a person, so no visitor waits on a flow that will not come.
  */
 import type { HandlerContext } from '../../../sdk';
-import { validation } from './errors';
-import { errorCode, type ConversationHandler } from './handlers';
+import { errorCode, validation } from './errors';
+import type { ConversationHandler } from './handlers';
 import type { ConversationRow } from './records';
 
 export const workflowHandler: ConversationHandler = {
