@@ -5,6 +5,7 @@ import { registerExecutionRoutes } from './execution-routes';
 import { guards } from './route-support';
 import { registerScheduleOperation } from './schedule-trigger';
 import { registerScreenOperations } from './screen-operations';
+import { registerStartOperation } from './start-operation';
 import { webhookRouter } from './webhook-route';
 import { registerWorkflowRoutes } from './workflow-routes';
 import { Workflows, type WorkflowsDeps } from './workflows';
@@ -23,6 +24,7 @@ export function createWorkflows(deps: WorkflowsDeps & { rateLimiter: RateLimiter
   service.start();
   registerScheduleOperation(deps.bus, service);
   registerScreenOperations(deps.bus, service);
+  registerStartOperation(deps.bus, service, deps.modules);
   return {
     service,
     registerRoutes: (api, authenticated) => {

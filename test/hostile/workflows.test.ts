@@ -1,10 +1,12 @@
 /**
  * Attacks on the workflow engine (spec 2, Workflows; Executions; Public webhook trigger): another
  * tenant's workflows and executions are not there; a webhook token runs only in its own tenant; a
- * code node's expression sees nothing of the host; oversized graphs are refused.
+ * code node's expression sees nothing of the host; oversized graphs are refused; a module starting a
+ * workflow (workflow_engine.start) must consume it, reaches only its own tenant's active workflows,
+ * and cannot pass an oversized payload.
  */
 import type { TestHost } from '../../sdk/testing';
-import { settled, sixNodes, startHost } from '../workflows/support';
+import { bigOrder, settled, sixNodes, startHost } from '../workflows/support';
 
 describe('hostile: workflows across tenants, in the code node, by size', () => {
   let host: TestHost;
@@ -67,6 +69,28 @@ describe('hostile: workflows across tenants, in the code node, by size', () => {
     const res = await host.request('POST', `/workflows/${wf.id}/test`, { data: {} });
     expect(res.body.data.status).toBe('completed');
     expect(res.body.data.result).toEqual({ result: { process: 'undefined', require: 'undefined', host: 'undefined', setTimeout: 'undefined', fetch: 'undefined' } });
+  });
+
+  test("workflow_engine.start: only for modules that consume it, only the tenant's own active workflows, bounded data", async () => {
+    const refused = (op: Promise<unknown>) => op.then(() => ({ code: 'none', status: 0 }), (e: { code: string; status: number }) => ({ code: e.code, status: e.status }));
+    const mine = (await host.request('POST', '/workflows', sixNodes({ node_type: 'workflows:manual-trigger' }))).body.data;
+    // A module that does not list it in api.consumes cannot start anything.
+    expect(await refused(host.call('workflow_engine.start', { workflow_id: mine.id, data: bigOrder }, { asModule: 'workflows_code' }))).toEqual({ code: 'OPERATION_NOT_CONSUMED', status: 403 });
+    // A draft does not start (nor, once deactivated, a paused one): a module's start is automatic.
+    expect(await refused(host.call('workflow_engine.start', { workflow_id: mine.id, data: bigOrder }))).toEqual({ code: 'WORKFLOW_NOT_ACTIVE', status: 409 });
+    // Another tenant's active workflow is not there.
+    const theirs = (await globex('POST', '/workflows', sixNodes({ node_type: 'workflows:manual-trigger' }))).body.data;
+    expect((await globex('POST', `/workflows/${theirs.id}/activate`)).status).toBe(200);
+    expect(await refused(host.call('workflow_engine.start', { workflow_id: theirs.id, data: bigOrder }))).toEqual({ code: 'WORKFLOW_NOT_FOUND', status: 404 });
+    expect((await globex('GET', `/workflow-executions?workflow_id=${theirs.id}`)).body.data).toEqual([]);
+    // Trigger data over the execute limit is refused like POST /workflows/{id}/execute's; nothing runs.
+    expect((await host.request('POST', `/workflows/${mine.id}/activate`)).status).toBe(200);
+    expect(await refused(host.call('workflow_engine.start', { workflow_id: mine.id, data: { blob: 'x'.repeat(600 * 1024) } }))).toEqual({ code: 'VALIDATION_FAILED', status: 422 });
+    expect((await host.request('GET', `/workflow-executions?workflow_id=${mine.id}`)).body.data).toEqual([]);
+    // Once per key: the same key starts one run.
+    const first = (await host.call('workflow_engine.start', { workflow_id: mine.id, data: bigOrder, key: 'k1' })) as { execution_id: string };
+    expect(await host.call('workflow_engine.start', { workflow_id: mine.id, data: bigOrder, key: 'k1' })).toEqual({ execution_id: null, status: 'duplicate' });
+    expect((await settled(host, first.execution_id)).status).toBe('completed');
   });
 
   test('a graph over the size limits is 422 and writes nothing', async () => {

@@ -87,6 +87,21 @@ describe('spec 2 Agent: the tool-calling loop through the bus', () => {
     expect(stolen.status).toBe(404);
   });
 
+  it("answers another module's visitor (ai.agent_reply) with the role's prompt and the caller's instructions, no tools, and memory apart from users'", async () => {
+    llm.script({ content: 'Hello visitor.' });
+    const reply = (await host.call('ai.agent_reply', { message: 'Hi, I am Asha.', role: 'support', instructions: 'Answer in one line.' })) as { message: string; conversation_id: string; tool_calls: unknown[] };
+    expect(reply).toMatchObject({ message: 'Hello visitor.', tool_calls: [], role: 'support', stop_reason: 'answered' });
+    const system = lastRequest().body.messages[0];
+    expect(system.content).toMatch(/customer support assistant[\s\S]*\n\nAnswer in one line\.$/);
+    // The support role offers orders tools to a user; a visitor is no user, so none are offered.
+    expect(offeredTools()).toEqual([]);
+    llm.script({ content: 'You are Asha.' });
+    await host.call('ai.agent_reply', { message: 'Who am I?', conversation_id: reply.conversation_id });
+    expect(lastRequest().body.messages.map((m: { content: string }) => m.content).slice(1)).toEqual(['Hi, I am Asha.', 'Hello visitor.', 'Who am I?']);
+    // A module's conversation is not a user's: the chat endpoint does not find it.
+    expect((await chat({ message: 'And?', conversation_id: reply.conversation_id })).status).toBe(404);
+  });
+
   it('stops a model that keeps asking for tools after its round cap', async () => {
     llm.script(...Array.from({ length: 6 }, () => ({ tool_calls: [{ name: 'orders.getStats', arguments: {} }] })));
     const res = await chat({ message: 'Loop forever', role: 'analytics' });

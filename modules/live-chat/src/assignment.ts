@@ -95,7 +95,13 @@ export async function assignTo(ctx: HandlerContext, conversation: ConversationRo
         if (!(await takeSlot(tx, a))) return undefined;
         const moved = await tx.update<ConversationRow>(
           'Conversation',
-          { agent_id: a.id, status: conversation.status === 'waiting' ? 'waiting' : 'active', updated_at: nowIso(ctx) },
+          // An agent given a bot or workflow conversation takes it over: the handler stops (README, Handlers).
+          {
+            agent_id: a.id,
+            status: conversation.status === 'waiting' ? 'waiting' : 'active',
+            ...(conversation.handler_type === 'agent' ? {} : { handler_type: 'agent' as const, handler_id: null }),
+            updated_at: nowIso(ctx),
+          },
           { where: { id: conversation.id, status: conversation.status, agent_id: conversation.agent_id } },
         );
         if (!moved) throw new Changed();

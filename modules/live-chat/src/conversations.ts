@@ -12,6 +12,7 @@ import { conversationUpdated, messageSent, pushAssigned, pushVisitorMessage, typ
 import { conversationById } from './db';
 import { invalidState } from './errors';
 import { handlerFor, type ConversationHandler } from './handlers';
+import { LIMITS } from './schemas';
 import { HOLDS_SLOT, nowIso, type ConversationRow, type ConversationStatus, type MessageRow, type SenderType } from './records';
 
 export const OPEN: readonly ConversationStatus[] = ['pending', 'active', 'waiting'];
@@ -57,6 +58,14 @@ export async function addMessage(ctx: HandlerContext, c: ConversationRow, fields
   return { message, conversation };
 }
 
+/** Who a bot or workflow handler's messages come from (sender `bot`). */
+export const BOT_NAME = 'Assistant';
+
+/** A bot or workflow handler writes to the visitor; `metadata` says what it answers, so a repeat can find it. */
+export async function botSays(ctx: HandlerContext, c: ConversationRow, content: string, metadata: Record<string, unknown>): Promise<MessageRow> {
+  return (await addMessage(ctx, c, { sender_type: 'bot', sender_id: null, sender_name: BOT_NAME, content: content.slice(0, LIMITS.messageChars), metadata })).message;
+}
+
 /** Human agents: queue for assignment; a visitor's message pushes to the assigned agent. */
 const agentHandler: ConversationHandler = {
   onStart: async () => 'queue',
@@ -75,28 +84,42 @@ export async function assignPending(ctx: HandlerContext): Promise<void> {
   }
 }
 
-/** Hands a conversation its handler wants a human for to the agent queue, saying so to the visitor. */
-async function escalate(ctx: HandlerContext, c: ConversationRow): Promise<void> {
-  await ctx.host.db.update<ConversationRow>('Conversation', { handler_type: 'agent', handler_id: null, updated_at: nowIso(ctx) }, { where: { id: c.id } });
+/**
+ * Hands a conversation its handler wants a human for to the agent queue, saying so to the visitor.
+ * Conditional on the handler it had, so two escalations at once (a bot's answer and the visitor
+ * asking for a person) hand it over once; false when another did.
+ */
+async function escalate(ctx: HandlerContext, c: ConversationRow): Promise<boolean> {
+  const moved = await ctx.host.db.update<ConversationRow>('Conversation', { handler_type: 'agent', handler_id: null, updated_at: nowIso(ctx) }, { where: { id: c.id, handler_type: c.handler_type } });
+  if (!moved) return false;
   const escalated = await conversationById(ctx, c.id);
   await addMessage(ctx, escalated, { sender_type: 'system', sender_id: null, sender_name: null, content: 'Connecting you with a member of our team.' });
   await conversationUpdated(ctx, escalated, 'escalated');
+  return true;
+}
+
+/** A handler's hand-over outside a visitor's message (a bot's answer, a workflow's route node): escalate, then assign. */
+export async function handToHuman(ctx: HandlerContext, c: ConversationRow): Promise<boolean> {
+  if (!(await escalate(ctx, c))) return false;
+  await assignPending(ctx);
+  return true;
 }
 
 /** A visitor's first message opens a conversation; its handler decides who answers. */
 export async function startConversation(
   ctx: HandlerContext,
-  init: Pick<ConversationRow, 'widget_id' | 'visitor_id' | 'handler_type' | 'handler_id' | 'source_url' | 'source_page_title' | 'metadata'>,
+  init: Pick<ConversationRow, 'widget_id' | 'visitor_id' | 'handler_type' | 'handler_id' | 'handler_state' | 'source_url' | 'source_page_title' | 'metadata'>,
   first: NewMessage,
 ): Promise<ConversationRow> {
   const now = nowIso(ctx);
   const created = await ctx.host.db.create<ConversationRow>('Conversation', { ...init, status: 'pending', priority: 'normal', created_at: now, updated_at: now });
   const { conversation, message } = await addMessage(ctx, created, first);
   const handler = handlerFor(conversation.handler_type, agentHandler);
-  const next = await handler.onStart(ctx, conversation);
+  let next = await handler.onStart(ctx, conversation);
+  // A handler that takes the conversation answers its first message too, and may hand it over there.
+  if (next === 'handled') next = await handler.onVisitorMessage(ctx, conversation, message);
   if (next === 'escalate') await escalate(ctx, conversation);
   if (next !== 'handled') await assignPending(ctx);
-  else await handler.onVisitorMessage(ctx, conversation, message);
   return conversationById(ctx, conversation.id);
 }
 

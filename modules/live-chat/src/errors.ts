@@ -34,3 +34,6 @@ export const originNotAllowed = () => new ChatError('ORIGIN_NOT_ALLOWED', 'This 
 
 /** Optimistic updates that kept losing to concurrent writers: the caller may retry. */
 export const busy = (what: string) => new ChatError('LIVE_CHAT_BUSY', `${what} is being changed concurrently; retry.`, { status: 409 });
+
+/** A bus error's code, to tell "not there" from any other failure of a call to another module. */
+export const errorCode = (err: unknown) => (err as { code?: unknown })?.code;

@@ -8,8 +8,10 @@ import { defineModule } from '../../../sdk';
 import { data } from './models';
 import { agentOperations } from './operations/agents';
 import { conversationOperations } from './operations/conversations';
+import { handlerOperations } from './operations/handlers';
 import { publicOperations } from './operations/public';
 import { widgetOperations } from './operations/widgets';
+import { workflowNodes } from './workflow-nodes';
 
 export default defineModule({
   name: 'live_chat',
@@ -29,7 +31,11 @@ export default defineModule({
       { pattern: 'chat.conversation.{id}', description: 'One conversation: its visitor (by grant) and the tenant\'s agents.', join: { permission: 'live_chat.view', visitor: true } },
     ],
   },
-  operations: { ...conversationOperations, ...agentOperations, ...widgetOperations, ...publicOperations },
+  operations: { ...conversationOperations, ...agentOperations, ...widgetOperations, ...publicOperations, ...handlerOperations },
+  // The ai_bot handler asks the ai module's agent; the workflow handler checks and starts workflows (README, Handlers).
+  consumes: ['ai.agent_reply', 'ai.list_roles', 'workflow_engine.get_workflow', 'workflow_engine.start'],
+  jobs: { bot_reply: { operation: 'live_chat.bot_reply', attempts: 2, timeout_seconds: 60 } },
+  workflow: { nodes: workflowNodes },
   mobile: {
     screens: [
       { id: 'live_chat.conversations', title: 'Live chat', icon: 'message-circle', layout: 'scroll', route: '/live-chat/conversations', version: 1 },
@@ -38,5 +44,6 @@ export default defineModule({
     screenProviders: { 'live_chat.conversations': { file: 'screens/live_chat.conversations.json' }, 'live_chat.agents': { file: 'screens/live_chat.agents.json' } },
   },
   data,
-  limits: { memory_mb: 128, timeout_ms: 15_000 },
+  // The bot_reply job waits for the ai module, which may try two vendors (25 s each at most).
+  limits: { memory_mb: 128, timeout_ms: 60_000 },
 });

@@ -28,6 +28,8 @@ export const data: Data = {
         offline_message: col('text'),
         handler_type: col('string', { length: 20, nullable: false, default: 'agent' }),
         handler_id: col('integer'),
+        // The workflow a `workflow` handler runs (workflow ids are uuids; handler_id is an integer).
+        workflow_id: col('string', { length: 36 }),
         collect_name: flag(true),
         collect_email: flag(true),
         sound_enabled: flag(true),
@@ -69,6 +71,8 @@ export const data: Data = {
         handler_type: col('string', { length: 20, nullable: false, default: 'agent' }),
         handler_id: col('integer'),
         metadata: col('json'),
+        // What the ai_bot and workflow handlers keep between messages (handlers.ts: HandlerState).
+        handler_state: col('json'),
         source_url: col('string', { length: 2048 }),
         source_page_title: col('string', { length: 255 }),
         last_message: col('text'),

@@ -12,20 +12,21 @@ import { data } from './models';
 const row = (model: string, shapes: Record<string, TSchema> = {}, extra: Record<string, TSchema> = {}) => rowSchema(data.models![model], shapes, extra);
 
 const Metadata = Type.Record(Type.String(), Type.Unknown());
+const HandlerState = Type.Record(Type.String(), Type.Unknown());
 
 export const Widget = row('Widget', { allowed_domains: Type.Array(Type.String()), business_hours: BusinessHours });
 export const Visitor = row('Visitor');
-export const Conversation = row('Conversation', { metadata: Metadata });
+export const Conversation = row('Conversation', { metadata: Metadata, handler_state: HandlerState });
 export const Message = row('Message', { metadata: Metadata });
 export const Agent = row('Agent');
 
 /** A conversation in lists: its row, the visitor's name and email, and the agent's name. */
-export const ConversationListed = row('Conversation', { metadata: Metadata }, {
+export const ConversationListed = row('Conversation', { metadata: Metadata, handler_state: HandlerState }, {
   visitor: Type.Nullable(Type.Object({ id: Type.Integer(), name: Type.Nullable(Type.String()), email: Type.Nullable(Type.String()) })),
   agent_name: Type.Nullable(Type.String()),
 });
 /** One conversation: its row with its visitor and agent records. */
-export const ConversationDetail = row('Conversation', { metadata: Metadata }, { visitor: Type.Nullable(Visitor), agent: Type.Nullable(Agent) });
+export const ConversationDetail = row('Conversation', { metadata: Metadata, handler_state: HandlerState }, { visitor: Type.Nullable(Visitor), agent: Type.Nullable(Agent) });
 
 /** What a visitor sees of a message and of a conversation. */
 export const VisitorMessage = Type.Object({

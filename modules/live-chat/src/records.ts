@@ -35,6 +35,7 @@ export type WidgetRow = {
   offline_message: string | null;
   handler_type: HandlerType;
   handler_id: number | null;
+  workflow_id: string | null;
   collect_name: boolean;
   collect_email: boolean;
   sound_enabled: boolean;
@@ -45,6 +46,13 @@ export type WidgetRow = {
   created_at: string;
   updated_at: string;
 };
+
+/**
+ * What a handler keeps on its conversation between messages: the ai module's conversation id (the
+ * bot's memory), the workflow the conversation follows (copied from the widget when it starts) and
+ * the metadata key whose question waits for the visitor's answer.
+ */
+export type HandlerState = { ai_conversation_id?: string; workflow_id?: string; pending_key?: string | null };
 
 export type VisitorRow = {
   id: number;
@@ -71,6 +79,7 @@ export type ConversationRow = {
   handler_type: HandlerType;
   handler_id: number | null;
   metadata: Record<string, unknown> | null;
+  handler_state: HandlerState | null;
   source_url: string | null;
   source_page_title: string | null;
   last_message: string | null;

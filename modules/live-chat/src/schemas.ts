@@ -13,6 +13,7 @@ export const LIMITS = {
 } as const;
 
 export const Id = Type.Integer({ minimum: 1, maximum: 2147483647 });
+export const Uuid = Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' });
 export const Hex = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$' });
 const HHMM = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' });
 const Day = Type.Object({ enabled: Type.Boolean(), start: Type.Optional(HHMM), end: Type.Optional(HHMM) }, { additionalProperties: false });
@@ -39,6 +40,7 @@ export const widgetFields = {
   offline_message: Type.Nullable(Type.String({ maxLength: 2000 })),
   handler_type: Type.StringEnum([...HANDLER_TYPES]),
   handler_id: Type.Nullable(Id),
+  workflow_id: Type.Nullable(Uuid),
   collect_name: Type.Boolean(),
   collect_email: Type.Boolean(),
   sound_enabled: Type.Boolean(),

@@ -232,23 +232,3 @@ describe('spec 2 Tools and the GraphQL gateway: what live chat offers agents and
     expect(answer.body.data.live_chat_list_agents.data).toEqual(expect.any(Array));
   });
 });
-
-describe('spec 2 Endpoints: conversation handlers (agent; ai_bot and workflow until their modules plug in)', () => {
-  test('a conversation of an ai_bot or workflow widget is handed to a human at once, saying so to the visitor', async () => {
-    const agent = await addAgent(host, { name: 'Human' });
-    for (const handler_type of ['ai_bot', 'workflow']) {
-      const w = await createWidget(host, { name: `Handler ${handler_type}`, handler_type, handler_id: 7 });
-      const v = await visitor(host, w.token);
-      const id = (await v.start('I need help')).body.conversation.id;
-      const c = (await host.request('GET', `/live-chat/conversations/${id}`)).body;
-      expect(c).toMatchObject({ handler_type: 'agent', handler_id: null, status: 'active', agent_id: agent.id });
-      const seen = (await v.read(id)).body.data.map((m: { sender_type: string; content: string }) => [m.sender_type, m.content]);
-      expect(seen).toEqual([
-        ['visitor', 'I need help'],
-        ['system', 'Connecting you with a member of our team.'],
-      ]);
-      await host.request('POST', `/live-chat/conversations/${id}/close`);
-    }
-    await setStatus(host, agent, 'offline');
-  });
-});

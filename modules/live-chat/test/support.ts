@@ -11,8 +11,11 @@ export { closeSockets, type SocketClient as Client } from '../../../sdk/testing'
 export const LIVE_CHAT_DIR = path.resolve(__dirname, '..');
 export const AGENT_ROLE = 'chat-agent';
 
-export async function startHost(env: Record<string, string> = {}): Promise<TestHost> {
-  const host = await createTestHost({ modulePath: LIVE_CHAT_DIR, env });
+/** The modules the bot and workflow handlers use, installed next to live chat when a test asks. */
+export const HANDLER_MODULES = ['ai', 'workflows-code', 'workflows'].map((dir) => path.resolve(LIVE_CHAT_DIR, '..', dir));
+
+export async function startHost(env: Record<string, string> = {}, withModules: string[] = []): Promise<TestHost> {
+  const host = await createTestHost({ modulePath: LIVE_CHAT_DIR, env, withModules });
   const role = await host.request('POST', '/roles', { name: AGENT_ROLE, description: 'Answers live chats.', permissions: ['live_chat.view', 'live_chat.reply'] });
   if (role.status !== 201) throw new Error(`role: ${JSON.stringify(role.body)}`);
   return host;

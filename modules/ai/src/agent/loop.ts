@@ -8,7 +8,7 @@
 import Decimal from 'decimal.js';
 import type { HandlerContext } from '../../../../sdk';
 import { chat, chatStream, type ChatMessage, type ChatResult, type ChatStreamEvent } from '../llm';
-import { loadConversation, saveConversation } from './memory';
+import { loadConversation, saveConversation, type Owner } from './memory';
 import { roleFor, type Role } from './roles';
 import { allowedBy, runTool, toolSpec, userTools } from './tools';
 
@@ -24,6 +24,19 @@ export interface ChatInput {
   role?: string;
   conversation_id?: string;
 }
+
+/**
+ * Whom the agent answers. A user (POST /ai/agent/chat): the role's tools as that user, the user's
+ * memory. A module's visitor (`ai.agent_reply`): no tools, since there is no user to act as and
+ * tools.call acts only as one; the module's memory; the module's instructions after the role's prompt.
+ */
+export interface Asker {
+  owner: Owner;
+  tools: boolean;
+  instructions?: string;
+}
+
+export const userAsker = (ctx: HandlerContext): Asker => ({ owner: { user_id: ctx.user!.id }, tools: true });
 
 export interface ToolCallRecord {
   name: string;
@@ -47,7 +60,8 @@ export interface ChatAnswer {
 /** What a streamed chat reports besides the final answer. */
 export type AgentEvent = ChatStreamEvent | { type: 'tool_result'; id: string; name: string; output?: unknown; error?: ToolCallRecord['error'] };
 
-const systemPrompt = (role: Role, tenantName: string) => role.system_prompt.split('{{tenant_name}}').join(tenantName);
+const systemPrompt = (role: Role, tenantName: string, instructions: string | undefined) =>
+  role.system_prompt.split('{{tenant_name}}').join(tenantName) + (instructions ? `\n\n${instructions}` : '');
 
 /**
  * The tenant's name for {{tenant_name}}, kept a minute in this tenant's sandbox context (module
@@ -64,9 +78,14 @@ async function tenantName(ctx: HandlerContext): Promise<string> {
   return name;
 }
 
-export async function runChat(ctx: HandlerContext, input: ChatInput, onEvent: ((e: AgentEvent) => Promise<void>) | null): Promise<ChatAnswer> {
+export async function runChat(ctx: HandlerContext, input: ChatInput, onEvent: ((e: AgentEvent) => Promise<void>) | null, asker: Asker = userAsker(ctx)): Promise<ChatAnswer> {
   // Independent reads at once: one round trip's wait instead of four.
-  const [role, conversation, userToolList, tenant] = await Promise.all([roleFor(ctx, input.role), loadConversation(ctx, input.conversation_id), userTools(ctx), tenantName(ctx)]);
+  const [role, conversation, userToolList, tenant] = await Promise.all([
+    roleFor(ctx, input.role),
+    loadConversation(ctx, asker.owner, input.conversation_id),
+    asker.tools ? userTools(ctx) : [],
+    tenantName(ctx),
+  ]);
   const tools = allowedBy(userToolList, role.allowed_tools);
   const offered = new Set(tools.map((t) => t.name));
   const history: ChatMessage[] = [...conversation.messages, { role: 'user', content: input.message }];
@@ -77,7 +96,7 @@ export async function runChat(ctx: HandlerContext, input: ChatInput, onEvent: ((
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const request = {
       feature: 'agent',
-      messages: [{ role: 'system' as const, content: systemPrompt(role, tenant) }, ...history],
+      messages: [{ role: 'system' as const, content: systemPrompt(role, tenant, asker.instructions) }, ...history],
       ...(tools.length > 0 ? { tools: tools.map(toolSpec) } : {}),
       temperature: role.temperature,
       max_tokens: role.max_tokens,
@@ -109,7 +128,7 @@ export async function runChat(ctx: HandlerContext, input: ChatInput, onEvent: ((
     }
   }
   const answer = stop === 'answered' ? (last!.message.content ?? '') : `I stopped before finishing: this request needed more than ${stop === 'max_rounds' ? `${MAX_ROUNDS} model calls` : `${MAX_CHAT_TOKENS} tokens`}.`;
-  const conversationId = await saveConversation(ctx, conversation.id, role.id, history);
+  const conversationId = await saveConversation(ctx, asker.owner, conversation.id, role.id, history);
   return {
     message: answer,
     tool_calls: calls,

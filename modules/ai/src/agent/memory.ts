@@ -1,8 +1,12 @@
 /**
- * Conversation memory per user (the spec is silent; README "Agent"): a conversation belongs to the
- * user who started it and keeps its last MAX_MESSAGES messages, cut only before a user message so a
- * tool result never loses the call it answers; a user keeps at most MAX_CONVERSATIONS, the least
- * recently used going first.
+ * Conversation memory (the spec is silent; README "Agent"). A conversation belongs to its owner and
+ * keeps its last MAX_MESSAGES messages, cut only before a user message so a tool result never loses
+ * the call it answers. Owners:
+ * - a user (POST /ai/agent/chat): another user's conversation is not found; a user keeps at most
+ *   MAX_CONVERSATIONS, the least recently used going first;
+ * - a module answering people who are not users (`ai.agent_reply`, e.g. live_chat's visitors): one
+ *   conversation per conversation of that module, so no count bound; one unused for
+ *   MODULE_CONVERSATION_DAYS is deleted when the module starts a new one.
  */
 import type { HandlerContext } from '../../../../sdk';
 import type { ChatMessage } from '../llm';
@@ -10,13 +14,17 @@ import { notFound } from './errors';
 
 export const MAX_MESSAGES = 40;
 export const MAX_CONVERSATIONS = 50;
+export const MODULE_CONVERSATION_DAYS = 30;
 
-type Row = { id: string; user_id: number; role_id: string; messages: ChatMessage[]; updated_at: string };
+export type Owner = { user_id: number } | { module: string };
 
-export async function loadConversation(ctx: HandlerContext, id: string | undefined): Promise<{ id: string | null; messages: ChatMessage[] }> {
+type Row = { id: string; user_id?: number; module?: string; role_id: string; messages: ChatMessage[]; updated_at: string };
+const modelOf = (owner: Owner) => ('user_id' in owner ? 'AgentConversation' : 'AgentModuleConversation');
+
+export async function loadConversation(ctx: HandlerContext, owner: Owner, id: string | undefined): Promise<{ id: string | null; messages: ChatMessage[] }> {
   if (!id) return { id: null, messages: [] };
-  const row = /^[0-9a-f-]{36}$/i.test(id) ? await ctx.host.db.findOne<Row>('AgentConversation', { where: { id, user_id: ctx.user!.id } }) : null;
-  if (!row) throw notFound('Conversation', id); // another user's conversation is not found either
+  const row = /^[0-9a-f-]{36}$/i.test(id) ? await ctx.host.db.findOne<Row>(modelOf(owner), { where: { id, ...owner } }) : null;
+  if (!row) throw notFound('Conversation', id); // another owner's conversation is not found either
   return { id: row.id, messages: row.messages };
 }
 
@@ -28,18 +36,27 @@ export function bounded(messages: ChatMessage[]): ChatMessage[] {
   return messages.slice(start);
 }
 
-export async function saveConversation(ctx: HandlerContext, id: string | null, roleId: string, messages: ChatMessage[]): Promise<string> {
+export async function saveConversation(ctx: HandlerContext, owner: Owner, id: string | null, roleId: string, messages: ChatMessage[]): Promise<string> {
+  const model = modelOf(owner);
   const at = new Date(ctx.host.now()).toISOString();
   const kept = bounded(messages);
   if (id) {
-    await ctx.host.db.update<Row>('AgentConversation', { messages: kept, role_id: roleId, updated_at: at }, { where: { id, user_id: ctx.user!.id } });
+    await ctx.host.db.update<Row>(model, { messages: kept, role_id: roleId, updated_at: at }, { where: { id, ...owner } });
     return id;
+  }
+  if ('module' in owner) {
+    const unusedSince = new Date(ctx.host.now() - MODULE_CONVERSATION_DAYS * 86_400_000).toISOString();
+    const [row] = await Promise.all([
+      ctx.host.db.create<Row>(model, { ...owner, role_id: roleId, messages: kept, updated_at: at }),
+      ctx.host.db.destroy(model, { where: { module: owner.module, updated_at: { $lt: unusedSince } } }),
+    ]);
+    return row.id;
   }
   // The new row and the look for conversations beyond the bound go at once; the new one is the newest.
   const [row, old] = await Promise.all([
-    ctx.host.db.create<Row>('AgentConversation', { user_id: ctx.user!.id, role_id: roleId, messages: kept, updated_at: at }),
-    ctx.host.db.find<Row>('AgentConversation', { where: { user_id: ctx.user!.id }, order: [['updated_at', 'DESC']], offset: MAX_CONVERSATIONS - 1, limit: 100, attributes: ['id'] }),
+    ctx.host.db.create<Row>(model, { ...owner, role_id: roleId, messages: kept, updated_at: at }),
+    ctx.host.db.find<Row>(model, { where: owner, order: [['updated_at', 'DESC']], offset: MAX_CONVERSATIONS - 1, limit: 100, attributes: ['id'] }),
   ]);
-  if (old.length > 0) await ctx.host.db.destroy('AgentConversation', { where: { id: { $in: old.map((o) => o.id) } } });
+  if (old.length > 0) await ctx.host.db.destroy(model, { where: { id: { $in: old.map((o) => o.id) } } });
   return row.id;
 }

@@ -38,4 +38,17 @@ export const agentModels: Record<string, Model> = {
     },
     indexes: [{ fields: ['user_id', 'updated_at'] }],
   },
+  /** A module's conversation with the agent for someone who is not a user (ai.agent_reply: a chat widget's visitor). */
+  AgentModuleConversation: {
+    table: 'agent_module_conversations',
+    columns: {
+      id: { type: 'uuid', primaryKey: true, default: { $fn: 'uuid' } },
+      module: { type: 'string', length: 64, nullable: false },
+      role_id: { type: 'string', length: 64, nullable: false },
+      messages: { type: 'json', nullable: false, default: [] },
+      created_at: { type: 'datetime', nullable: false, default: { $fn: 'now' } },
+      updated_at: { type: 'datetime', nullable: false, default: { $fn: 'now' } },
+    },
+    indexes: [{ fields: ['module', 'updated_at'] }],
+  },
 };

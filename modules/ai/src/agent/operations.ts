@@ -115,6 +115,24 @@ export const agentOperations = {
     http: { method: 'POST', path: '/ai/agent/chat', permission: VIEW, success_status: 200 },
     handler: (input, ctx) => runChat(ctx, input as ChatInput, null),
   }),
+  agent_reply: operation({
+    description:
+      "The agent's answer for another module's conversation with someone who is not a user (a chat widget's visitor): the role's prompt and the caller's instructions, no tools (there is no user to act as), memory kept per conversation for the calling module.",
+    permission: VIEW,
+    ai_tool: false,
+    graphql_expose: false,
+    input: Type.Object(
+      {
+        message: Type.String({ minLength: 1, maxLength: 20_000 }),
+        role: Type.Optional(ROLE_ID),
+        conversation_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+        instructions: Type.Optional(Type.String({ maxLength: 4_000, description: "added after the role's system prompt" })),
+      },
+      { additionalProperties: false },
+    ),
+    output: ChatAnswerSchema,
+    handler: ({ instructions, ...input }, ctx) => runChat(ctx, input, null, { owner: { module: ctx.caller }, tools: false, instructions }),
+  }),
   chat_stream: operation({
     description: 'The same chat, streamed as server-sent events: token, tool_call, tool_result, then done with the whole answer.',
     permission: VIEW,

@@ -193,6 +193,7 @@ export const publicOperations = {
           visitor_id: visitor.id,
           handler_type: widget.handler_type,
           handler_id: widget.handler_id,
+          handler_state: widget.handler_type === 'workflow' && widget.workflow_id ? { workflow_id: widget.workflow_id } : null,
           source_url: visitor.current_page,
           source_page_title: input.source_page_title ?? null,
           metadata: input.metadata ?? null,

@@ -3,6 +3,7 @@ import { operation, Type, type HandlerContext } from '../../../../sdk';
 import { businessHoursProblem } from '../business-hours';
 import { widgetById } from '../db';
 import { validation } from '../errors';
+import { checkHandler } from '../handlers';
 import { nowIso, type WidgetRow } from '../records';
 import { Widget } from '../outputs';
 import { Id, widgetFields } from '../schemas';
@@ -18,9 +19,16 @@ type WidgetSettings = Partial<Omit<WidgetRow, 'id' | 'token' | 'tenant_id' | 'cr
 
 const DEFAULT_OFFLINE = "We're away right now. Leave a message and we'll get back to you by email.";
 
-function checked(settings: WidgetSettings): WidgetSettings {
+/**
+ * The settings as they will be saved over `current` (none on create): business hours well formed,
+ * and a bot or workflow handler able to run (checked when the handler or its workflow changes).
+ */
+async function checked(ctx: HandlerContext, settings: WidgetSettings, current?: WidgetRow): Promise<WidgetSettings> {
   const problem = businessHoursProblem(settings.business_hours);
   if (problem) throw validation('business_hours', problem);
+  if (!current || settings.handler_type !== undefined || settings.workflow_id !== undefined) {
+    await checkHandler(ctx, { handler_type: settings.handler_type ?? current?.handler_type ?? 'agent', workflow_id: settings.workflow_id ?? current?.workflow_id ?? null });
+  }
   return settings;
 }
 
@@ -49,7 +57,7 @@ export const widgetOperations = {
     output: Widget,
     http: { method: 'POST', path: '/live-chat/widgets', permission: MANAGE, success_status: 201 },
     handler: async (input, ctx) => {
-      const settings = checked(input as WidgetSettings);
+      const settings = await checked(ctx, input as WidgetSettings);
       const token = await newToken(ctx, `widget ${input.name}`);
       const now = nowIso(ctx);
       return ctx.host.db.create<WidgetRow>('Widget', {
@@ -81,8 +89,8 @@ export const widgetOperations = {
     http: { method: 'PUT', path: '/live-chat/widgets/:id', permission: MANAGE },
     handler: async (input, ctx) => {
       const { id, ...settings } = input;
-      await widgetById(ctx, id);
-      await ctx.host.db.update<WidgetRow>('Widget', { ...checked(settings as WidgetSettings), updated_at: nowIso(ctx) }, { where: { id } });
+      const current = await widgetById(ctx, id);
+      await ctx.host.db.update<WidgetRow>('Widget', { ...(await checked(ctx, settings as WidgetSettings, current)), updated_at: nowIso(ctx) }, { where: { id } });
       return widgetById(ctx, id);
     },
   }),

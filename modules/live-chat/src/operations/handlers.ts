@@ -1,0 +1,76 @@
+/**
+ * The operations behind the bot and workflow handlers (README, Handlers): the `bot_reply` job, and
+ * the live_chat workflow nodes (../workflow-nodes.ts), which the workflow engine calls as the
+ * workflow's owner with ctx.idempotencyKey (a repeated step finds the message it wrote).
+ */
+import { operation, Type, type HandlerContext } from '../../../../sdk';
+import { botReply } from '../bot';
+import { botSays, handToHuman, OPEN } from '../conversations';
+import { conversationById } from '../db';
+import type { ConversationRow } from '../records';
+import { Content, Id } from '../schemas';
+
+const REPLY = 'live_chat.reply';
+const INTERNAL = { ai_tool: false, graphql_expose: false } as const;
+export const METADATA_KEY = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' });
+
+/** Whether a workflow may still talk in the conversation: open, and not handed to a person. */
+const driven = (c: ConversationRow) => c.handler_type === 'workflow' && OPEN.includes(c.status);
+
+/** Writes once per `mark` (message metadata): a step made again after a crash writes nothing new. */
+async function saysOnce(ctx: HandlerContext, c: ConversationRow, content: string, mark: Record<string, unknown>): Promise<boolean> {
+  if ((await ctx.host.db.count('Message', { where: { conversation_id: c.id, metadata: { $contains: mark } } })) > 0) return false;
+  await botSays(ctx, c, content, mark);
+  return true;
+}
+
+export const handlerOperations = {
+  bot_reply: operation({
+    description: "The bot_reply job: the AI bot's answer to one visitor message, or the hand-over to a person.",
+    ...INTERNAL,
+    input: Type.Object({ job: Type.String(), data: Type.Object({ conversation_id: Id, message_id: Id }), attempt: Type.Integer(), id: Type.String() }),
+    output: Type.Object({ outcome: Type.StringEnum(['answered', 'escalated', 'skipped']) }),
+    handler: async ({ data }, ctx) => ({ outcome: await botReply(ctx, data.conversation_id, data.message_id) }),
+  }),
+  workflow_ask: operation({
+    description: "Node live_chat:ask-question: passes with the answer when the metadata key holds one; otherwise asks the visitor (once) and waits for the answer.",
+    permission: REPLY,
+    ...INTERNAL,
+    input: Type.Object({ conversation_id: Id, question: Content, metadata_key: METADATA_KEY }, { additionalProperties: false }),
+    output: Type.Object({ branch: Type.StringEnum(['answered', 'waiting']), answered: Type.Boolean(), value: Type.Unknown() }),
+    handler: async (input, ctx) => {
+      const c = await conversationById(ctx, input.conversation_id);
+      const metadata = c.metadata ?? {};
+      if (Object.prototype.hasOwnProperty.call(metadata, input.metadata_key)) return { branch: 'answered' as const, answered: true, value: metadata[input.metadata_key] };
+      if (driven(c)) {
+        const state = c.handler_state ?? {};
+        if (state.pending_key !== input.metadata_key) await ctx.host.db.update<ConversationRow>('Conversation', { handler_state: { ...state, pending_key: input.metadata_key } }, { where: { id: c.id } });
+        await saysOnce(ctx, c, input.question, { workflow_question: input.metadata_key });
+      }
+      return { branch: 'waiting' as const, answered: false, value: null };
+    },
+  }),
+  workflow_send: operation({
+    description: 'Node live_chat:send-message: writes to the visitor as the bot.',
+    permission: REPLY,
+    ...INTERNAL,
+    input: Type.Object({ conversation_id: Id, content: Content }, { additionalProperties: false }),
+    output: Type.Object({ sent: Type.Boolean() }),
+    handler: async (input, ctx) => {
+      const c = await conversationById(ctx, input.conversation_id);
+      if (!driven(c)) return { sent: false };
+      return { sent: await saysOnce(ctx, c, input.content, { workflow_step: ctx.idempotencyKey ?? `send:${input.content}` }) };
+    },
+  }),
+  workflow_route: operation({
+    description: 'Node live_chat:route-to-agent: hands the conversation to the agent queue (assignment by workload).',
+    permission: REPLY,
+    ...INTERNAL,
+    input: Type.Object({ conversation_id: Id }, { additionalProperties: false }),
+    output: Type.Object({ routed: Type.Boolean() }),
+    handler: async (input, ctx) => {
+      const c = await conversationById(ctx, input.conversation_id);
+      return { routed: driven(c) && (await handToHuman(ctx, c)) };
+    },
+  }),
+};
