@@ -7,13 +7,6 @@
  */
 
 /**
- * A prefix of event names a module publishes under.
- *
- * This interface was referenced by `Manifest`'s JSON-Schema
- * via the `definition` "eventNamespace".
- */
-export type EventNamespace = string;
-/**
  * An event name, "<module>.<event>".
  *
  * This interface was referenced by `Manifest`'s JSON-Schema
@@ -34,6 +27,13 @@ export type PermissionName = string;
  * via the `definition` "operationName".
  */
 export type OperationName = string;
+/**
+ * A prefix of event names a module publishes under.
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "eventNamespace".
+ */
+export type EventNamespace = string;
 /**
  * A file path relative to the module folder.
  *
@@ -179,6 +179,8 @@ export interface Operation {
 export interface Events {
   /**
    * Prefix, or prefixes, of the events the module publishes when it is not the alias, e.g. "order" for the orders module's "order.created", or ["remittance", "wallet"] for a module whose spec names events under two nouns (spec 3, Events). Only one module installed in a tenant may publish under a name: another module's alias or namespace is refused at install.
+   *
+   * @minItems 1
    */
   namespace?: EventNamespace | [EventNamespace, ...EventNamespace[]];
   /**

@@ -189,13 +189,17 @@ async function holdBatch(tx: DbTransaction, ids: string[], at: string) {
       errors.set(id, notPayer(id));
       continue;
     }
-    const reach = availableOf(wallet).minus(holding).plus(wallet.credit_limit);
-    if (rem.status === 'pending' && reach.lt(rem.amount)) {
-      errors.set(id, insufficientBalance(rem.amount, money(reach)));
-      continue;
-    }
+    // The status first: a call that lost the race is told the remittance is being paid, not that
+    // the winner's hold left too little (the row read above may predate the winner's commit).
     if ((await tx.update<RemittanceRow>('Remittance', { status: 'processing' }, { where: { id, status: 'pending' } })) !== 1) {
       errors.set(id, invalidStatus(id, (await tx.findOne<RemittanceRow>('Remittance', { where: { id }, attributes: ['status'] }))?.status ?? 'completed'));
+      continue;
+    }
+    const reach = availableOf(wallet).minus(holding).plus(wallet.credit_limit);
+    if (reach.lt(rem.amount)) {
+      // Ours since the update above (its row lock lasts to the end of this transaction): undone here.
+      await tx.update<RemittanceRow>('Remittance', { status: 'pending' }, { where: { id, status: 'processing' } });
+      errors.set(id, insufficientBalance(rem.amount, money(reach)));
       continue;
     }
     holding = holding.plus(rem.amount);
