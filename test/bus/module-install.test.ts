@@ -56,8 +56,8 @@ describe('issue 3 items 1-2: manifests, platform range and dependencies are chec
   });
 
   test('DESIGN Bus, Events: one installed module per event prefix, so no module can forge another\'s events', async () => {
-    const withNamespace = async (name: string) => {
-      const manifest = { name, version: '1.0.0', compatibility: { platform: '^2.0.0' }, main: 'dist/index.js', events: { namespace: 'stock', publishes: ['stock.changed'] } };
+    const withNamespace = async (name: string, namespace: string | string[] = 'stock') => {
+      const manifest = { name, version: '1.0.0', compatibility: { platform: '^2.0.0' }, main: 'dist/index.js', events: { namespace, publishes: ['stock.changed'] } };
       tp.platform.kernel.source.add(await loadModuleFromDir(moduleDir(manifest)));
     };
     await withNamespace('inventory');
@@ -69,6 +69,11 @@ describe('issue 3 items 1-2: manifests, platform range and dependencies are chec
     expect(res.body.message).toContain('publishes events as "stock.*", but that prefix belongs to module inventory');
     const modules = await tp.api('/modules', { token: owner.token, tenant: 'acme' });
     expect(modules.body.installed.map((m: { alias: string }) => m.alias)).not.toContain('forger');
+    // Hiding the taken prefix behind an own one in a list changes nothing.
+    await withNamespace('listforger', ['listed', 'stock']);
+    const listed = await tp.api('/modules/listforger/install', { token: owner.token, tenant: 'acme', body: {} });
+    expect(listed.status).toBe(422);
+    expect(listed.body.message).toContain('publishes events as "stock.*", but that prefix belongs to module inventory');
   });
 
   test('uninstall keeps data unless purged', async () => {
