@@ -9,6 +9,7 @@ export { createFetchBridge, type FetchBridgeOptions } from './fetch-bridge';
 export { DEFAULT_LIMITS } from './limits';
 export type {
   DbMethod,
+  FetchBody,
   FetchRequest,
   FetchResponse,
   HostBridge,

@@ -11,12 +11,24 @@ export interface FetchRequest {
   body?: string;
   /** Shorter than the bridge's own timeout (never longer): a module that has a fallback to try gives up sooner. */
   timeoutMs?: number;
+  /** Answer once the headers are in, with the body to read piece by piece (`FetchResponse.reader`). */
+  stream?: boolean;
 }
 
 export interface FetchResponse {
   status: number;
   headers: Record<string, string>;
+  /** The whole body; '' for a streamed request, whose body is `reader`. */
   body: string;
+  reader?: FetchBody;
+}
+
+/** A streamed response's body (sandbox/fetch-body.ts). */
+export interface FetchBody {
+  /** The next piece of text, null at the end; rejects with FETCH_FAILED past a limit or on a broken connection. */
+  read(): Promise<string | null>;
+  /** Drops the rest: the connection is closed. Idempotent. */
+  close(): void;
 }
 
 /** Names `HostBridge.db` accepts as its method. */

@@ -171,6 +171,54 @@ describe('spec 2 Agent: /ai/agent/chat/stream', () => {
     }
   });
 
+  it('forwards each vendor token as it arrives: the vendor sends the next only after the client has the last', async () => {
+    const words = ['One ', 'token ', 'at ', 'a ', 'time.'];
+    let received = 0;
+    let arrived: (() => void) | null = null;
+    // The stand-in holds piece i back until the client has read i tokens; a host that buffered the
+    // vendor's answer would never let the first one through, and the wait below would time out.
+    llm.beforePiece = (index) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`token ${index} never reached the client before the next was sent`)), 5_000);
+        const check = () => {
+          if (received >= index) {
+            clearTimeout(timer);
+            resolve();
+          } else arrived = check;
+        };
+        check();
+      });
+    llm.script({ content: words.join('') });
+    try {
+      const res = await fetch(`${host.url}/api/v1/ai/agent/chat/stream`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${host.token}`, 'x-tenant': host.tenantId },
+        body: JSON.stringify({ message: 'Count', role: 'operations' }),
+      });
+      expect(res.status).toBe(200);
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      const deltas: string[] = [];
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value, { stream: true });
+        const blocks = text.split('\n\n');
+        text = blocks.pop()!;
+        for (const block of blocks.filter((b) => b.startsWith('event: token'))) {
+          deltas.push(JSON.parse(block.split('\n').find((l) => l.startsWith('data: '))!.slice(6)).delta);
+          received++;
+          (arrived as (() => void) | null)?.();
+        }
+      }
+      expect(deltas).toEqual(words);
+      expect(llm.timings.at(-1)!.endedAt).toBeGreaterThan(0);
+    } finally {
+      llm.beforePiece = null;
+    }
+  });
+
   it('bad input is a JSON 422 before any event', async () => {
     const res = await host.request('POST', '/ai/agent/chat/stream', { message: '' });
     expect(res.status).toBe(422);
