@@ -6,7 +6,7 @@
 import { SandboxError } from './errors';
 import type { PendingCall } from './pending-call';
 import type { WireError } from './protocol';
-import type { DbMethod, FetchRequest, FetchResponse, SseEvent } from './types';
+import type { DbMethod, FetchBodyPart, FetchRequest, FetchResponse, SseEvent } from './types';
 
 const DATA_METHODS = new Set<string>(['find', 'findOne', 'count', 'create', 'bulkCreate', 'update', 'upsert', 'destroy', 'sequence']);
 
@@ -61,10 +61,14 @@ function runFetch(call: PendingCall, payload: unknown): Promise<unknown> {
     throw invalid('host.fetch(url, {method, headers, body}) needs a URL, a method and string headers');
   }
   if (p.body !== undefined && typeof p.body !== 'string') throw invalid('host.fetch body must be a string');
+  if (p.bodyParts !== undefined && (p.body !== undefined || !isBodyParts(p.bodyParts))) {
+    throw invalid(`host.fetch body_parts must be a list of at most ${MAX_BODY_PARTS} strings and {upload_base64: id} objects, without body`);
+  }
   if (p.timeoutMs !== undefined && !(Number.isInteger(p.timeoutMs) && p.timeoutMs >= 1)) throw invalid('host.fetch timeout_ms must be a whole number of milliseconds, at least 1');
   const req: FetchRequest = { url: p.url, method: p.method, headers: p.headers };
   if (p.body !== undefined) req.body = p.body;
   if (p.timeoutMs !== undefined) req.timeoutMs = p.timeoutMs;
+  if (p.bodyParts !== undefined) req.bodyParts = p.bodyParts;
   if (p.stream === true) return openStream(call, req);
   return call.req.bridge.fetch(req);
 }
@@ -110,6 +114,13 @@ async function runBody(call: PendingCall, payload: unknown): Promise<string | un
     call.openBodies?.delete(id);
     throw e;
   }
+}
+
+const MAX_BODY_PARTS = 16;
+
+function isBodyParts(v: unknown): v is FetchBodyPart[] {
+  if (!Array.isArray(v) || v.length > MAX_BODY_PARTS) return false;
+  return v.every((part) => typeof part === 'string' || (typeof part === 'object' && part !== null && Object.keys(part).length === 1 && typeof (part as { upload_base64?: unknown }).upload_base64 === 'string'));
 }
 
 /** A line break would end an SSE field early and let the text forge fields of its own. */

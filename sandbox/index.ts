@@ -10,6 +10,7 @@ export { DEFAULT_LIMITS } from './limits';
 export type {
   DbMethod,
   FetchBody,
+  FetchBodyPart,
   FetchRequest,
   FetchResponse,
   HostBridge,

@@ -8,12 +8,16 @@ export interface FetchRequest {
   url: string;
   method: string;
   headers: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
   /** Shorter than the bridge's own timeout (never longer): a module that has a fallback to try gives up sooner. */
   timeoutMs?: number;
   /** Answer once the headers are in, with the body to read piece by piece (`FetchResponse.reader`). */
   stream?: boolean;
+  /** Instead of `body`: text parts, and uploads the module received, spliced in as base64 by the host. */
+  bodyParts?: FetchBodyPart[];
 }
+
+export type FetchBodyPart = string | { upload_base64: string };
 
 export interface FetchResponse {
   status: number;

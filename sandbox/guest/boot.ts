@@ -338,6 +338,8 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
       // Checked by the host (a whole number of ms, at least 1); anything else is refused there.
       if (o.timeout_ms !== undefined && o.timeout_ms !== null) r.timeoutMs = typeof o.timeout_ms === 'number' ? o.timeout_ms : StringCtor(o.timeout_ms);
       if (o.stream === true) r.stream = true;
+      // Checked by the host (strings and {upload_base64: id}, without body).
+      if (o.body_parts !== undefined && o.body_parts !== null) r.bodyParts = o.body_parts;
     } catch (e) {
       return rejected(e);
     }

@@ -27,6 +27,13 @@ export interface FetchInit {
    * 5 minutes per body, 4 open per call and 16 per tenant; closed when the call ends.
    */
   stream?: boolean;
+  /**
+   * Instead of `body`: the body as these parts joined, each `{upload_base64: id}` being an upload
+   * your route received (`upload` in the route) as base64, read by the host: e.g. a 25 MB
+   * recording inside a speech vendor's JSON, which would not fit through the sandbox inline. At most
+   * 16 parts and 40 MB in all.
+   */
+  body_parts?: Array<string | { upload_base64: string }>;
 }
 
 export interface FetchResponse {
