@@ -179,7 +179,7 @@ describe('spec 2 Agent: /ai/agent/chat/stream', () => {
     // vendor's answer would never let the first one through, and the wait below would time out.
     llm.beforePiece = (index) =>
       new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`token ${index} never reached the client before the next was sent`)), 5_000);
+        const timer = setTimeout(() => reject(new Error(`token ${index - 1} never reached the client before token ${index} was due`)), 5_000);
         const check = () => {
           if (received >= index) {
             clearTimeout(timer);
