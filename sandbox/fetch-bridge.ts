@@ -53,15 +53,24 @@ export function createFetchBridge(allowedOrigins: string[], options: FetchBridge
       if (counted) openStreams--;
       counted = false;
     };
-    let res: OutboundResponse;
-    let body = '';
+    // Read only for a URL that passed: a refused fetch costs the host no upload reads. Its errors
+    // (another module's upload, ...) reach the guest as they are.
+    let body: FetchRequest['body'];
     try {
-      res = await outboundRequest(url.href, { method: req.method, headers: req.headers, body: req.body, policy, maxRedirects: 0, timeoutMs: Math.min(req.timeoutMs ?? timeoutMs, timeoutMs) });
+      body = req.loadBody ? await req.loadBody() : req.body;
+    } catch (e) {
+      release();
+      throw e;
+    }
+    let res: OutboundResponse;
+    let text = '';
+    try {
+      res = await outboundRequest(url.href, { method: req.method, headers: req.headers, body, policy, maxRedirects: 0, timeoutMs: Math.min(req.timeoutMs ?? timeoutMs, timeoutMs) });
       if (req.stream) {
         const reader = fetchBody(res.stream, { maxBytes: maxStreamBytes, maxMs: maxStreamMs, target, onClose: release });
-        return { status: res.status, headers: flatten(res.headers), body, reader };
+        return { status: res.status, headers: flatten(res.headers), body: text, reader };
       }
-      body = await res.text(maxResponseBytes);
+      text = await res.text(maxResponseBytes);
     } catch (e) {
       release();
       if (e instanceof OutboundUrlError) {
@@ -72,7 +81,7 @@ export function createFetchBridge(allowedOrigins: string[], options: FetchBridge
       }
       throw new SandboxError('FETCH_FAILED', `fetch ${target} failed: ${e instanceof OutboundNetworkError && e.code === 'ETIMEDOUT' ? 'timed out' : (e as Error).message}`, { url: url.href });
     }
-    return { status: res.status, headers: flatten(res.headers), body };
+    return { status: res.status, headers: flatten(res.headers), body: text };
   };
 }
 

@@ -15,6 +15,8 @@ export interface FetchRequest {
   stream?: boolean;
   /** Instead of `body`: text parts, and uploads the module received, spliced in as base64 by the host. */
   bodyParts?: FetchBodyPart[];
+  /** The core's bridge turns `bodyParts` into this; the fetch bridge calls it once the URL passed its checks. */
+  loadBody?: () => Promise<Buffer>;
 }
 
 export type FetchBodyPart = string | { upload_base64: string };

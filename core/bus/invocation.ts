@@ -77,7 +77,7 @@ export class Invocation implements HostBridge {
     const fetch = await this.host.fetcher(this.ctx.tenantId);
     if (!req.bodyParts) return fetch(req);
     const { bodyParts, ...rest } = req;
-    return fetch({ ...rest, body: await uploadBody(bodyParts, (input) => this.call('files.read_upload', input)) });
+    return fetch({ ...rest, loadBody: () => uploadBody(bodyParts, (input) => this.call('files.read_upload', input)) });
   }
 
   now(): number {
