@@ -117,7 +117,11 @@ async function streamed(ctx: HandlerContext, protocol: Protocol, names: ToolName
   }
 }
 
-export async function complete(ctx: HandlerContext, req: ChatRequest, onEvent: ((event: ChatStreamEvent) => Promise<void>) | null): Promise<ChatResult> {
+/**
+ * With `usageWrites` the usage record is not awaited but added there, for a caller that makes
+ * several completions in one call (the agent) to await them all at its end: one crossing less per round.
+ */
+export async function complete(ctx: HandlerContext, req: ChatRequest, onEvent: OnEvent | null, usageWrites?: Promise<void>[]): Promise<ChatResult> {
   const failures: Array<{ provider: string; reason: string }> = [];
   const providers = await chain(ctx, req);
   for (const [i, providerId] of providers.entries()) {
@@ -138,7 +142,9 @@ export async function complete(ctx: HandlerContext, req: ChatRequest, onEvent: (
       cost: costOf(provider, completion.input_tokens, completion.output_tokens),
     };
     if ((await llmSettings(ctx)).tracking.enabled) {
-      await recordUsage(ctx, { feature: req.feature, provider: provider.id, model: completion.model, input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, cost: usage.cost });
+      const write = recordUsage(ctx, { feature: req.feature, provider: provider.id, model: completion.model, input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, cost: usage.cost });
+      if (usageWrites) usageWrites.push(write);
+      else await write;
     }
     return {
       message: { role: 'assistant', content: completion.content, tool_calls: completion.tool_calls },
