@@ -6,9 +6,12 @@
 import { SandboxError } from './errors';
 import type { PendingCall } from './pending-call';
 import type { WireError } from './protocol';
-import type { DbMethod, FetchRequest, SseEvent } from './types';
+import type { DbMethod, FetchBodyPart, FetchRequest, FetchResponse, SseEvent } from './types';
 
 const DATA_METHODS = new Set<string>(['find', 'findOne', 'count', 'create', 'bulkCreate', 'update', 'upsert', 'destroy', 'sequence']);
+
+/** Streamed fetch bodies one call may have open at once (the tenant's own cap is the fetch bridge's). */
+export const MAX_OPEN_BODIES_PER_CALL = 4;
 
 const invalid = (message: string) => new SandboxError('INVALID_REQUEST', message);
 
@@ -26,6 +29,8 @@ export function runBridgeRequest(call: PendingCall, kind: unknown, payload: unkn
         return runEmit(call, payload);
       case 'fetch':
         return runFetch(call, payload);
+      case 'body':
+        return runBody(call, payload);
       case 'stream':
         return runStream(call, payload);
       default:
@@ -56,11 +61,66 @@ function runFetch(call: PendingCall, payload: unknown): Promise<unknown> {
     throw invalid('host.fetch(url, {method, headers, body}) needs a URL, a method and string headers');
   }
   if (p.body !== undefined && typeof p.body !== 'string') throw invalid('host.fetch body must be a string');
+  if (p.bodyParts !== undefined && (p.body !== undefined || !isBodyParts(p.bodyParts))) {
+    throw invalid(`host.fetch body_parts must be a list of at most ${MAX_BODY_PARTS} strings and {upload_base64: id} objects, without body`);
+  }
   if (p.timeoutMs !== undefined && !(Number.isInteger(p.timeoutMs) && p.timeoutMs >= 1)) throw invalid('host.fetch timeout_ms must be a whole number of milliseconds, at least 1');
   const req: FetchRequest = { url: p.url, method: p.method, headers: p.headers };
   if (p.body !== undefined) req.body = p.body;
   if (p.timeoutMs !== undefined) req.timeoutMs = p.timeoutMs;
+  if (p.bodyParts !== undefined) req.bodyParts = p.bodyParts;
+  if (p.stream === true) return openStream(call, req);
   return call.req.bridge.fetch(req);
+}
+
+/** A streamed fetch: the guest gets the head and an id to read the body with (`body` requests). */
+async function openStream(call: PendingCall, req: FetchRequest): Promise<unknown> {
+  if ((call.openBodies?.size ?? 0) >= MAX_OPEN_BODIES_PER_CALL) {
+    throw new SandboxError('FETCH_STREAM_LIMIT', `this call already has ${MAX_OPEN_BODIES_PER_CALL} streamed responses open; read them to the end or cancel them first`, { limit: MAX_OPEN_BODIES_PER_CALL });
+  }
+  req.stream = true;
+  const res: FetchResponse = await call.req.bridge.fetch(req);
+  const reader = res.reader;
+  if (!reader) throw new SandboxError('FETCH_FAILED', 'the host answered a streamed fetch without a body reader');
+  // The call may have ended while the headers were coming: nobody would ever read or close it.
+  if (call.settled) {
+    reader.close();
+    throw invalid('the call ended before its response arrived');
+  }
+  const id = ++call.lastBodyId;
+  (call.openBodies ??= new Map()).set(id, reader);
+  return { status: res.status, headers: res.headers, stream: id };
+}
+
+/** `[id, 'read' | 'cancel']` on a body this call opened: the next piece (undefined at the end), or closing it. */
+async function runBody(call: PendingCall, payload: unknown): Promise<string | undefined> {
+  if (!Array.isArray(payload) || typeof payload[0] !== 'number' || (payload[1] !== 'read' && payload[1] !== 'cancel')) throw invalid('malformed response body request');
+  const id = payload[0];
+  const reader = call.openBodies?.get(id);
+  if (!reader) {
+    if (payload[1] === 'cancel' || (id >= 1 && id <= call.lastBodyId)) return undefined;
+    throw invalid('that response body is not open in this call');
+  }
+  if (payload[1] === 'cancel') {
+    call.openBodies!.delete(id);
+    reader.close();
+    return undefined;
+  }
+  try {
+    const piece = await reader.read();
+    if (piece === null) call.openBodies?.delete(id);
+    return piece ?? undefined;
+  } catch (e) {
+    call.openBodies?.delete(id);
+    throw e;
+  }
+}
+
+const MAX_BODY_PARTS = 16;
+
+function isBodyParts(v: unknown): v is FetchBodyPart[] {
+  if (!Array.isArray(v) || v.length > MAX_BODY_PARTS) return false;
+  return v.every((part) => typeof part === 'string' || (typeof part === 'object' && part !== null && Object.keys(part).length === 1 && typeof (part as { upload_base64?: unknown }).upload_base64 === 'string'));
 }
 
 /** A line break would end an SSE field early and let the text forge fields of its own. */

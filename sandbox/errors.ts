@@ -28,7 +28,9 @@ export type SandboxErrorCode =
   /** Used by createFetchBridge: the origin is not on the tenant's list, or the URL is not http(s). */
   | 'FETCH_DENIED'
   /** Used by createFetchBridge: the request failed, timed out, or its response was too large. */
-  | 'FETCH_FAILED';
+  | 'FETCH_FAILED'
+  /** Seen by guest code: too many streamed fetch bodies open, in the call or in the tenant. */
+  | 'FETCH_STREAM_LIMIT';
 
 /** What the guest threw, as carried in `details` of a HANDLER_ERROR. */
 export interface GuestErrorInfo {

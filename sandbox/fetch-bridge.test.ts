@@ -10,6 +10,16 @@ const MODULE = iife(`
       return { status: res.status, ok: res.ok, type: res.headers['content-type'], body: res.body,
         json: res.status === 200 && res.headers['content-type'] === 'application/json' ? res.json() : null };
     },
+    async pieces(input, ctx) {
+      const res = await ctx.host.fetch(input.url, { stream: true });
+      const got = [];
+      for (;;) {
+        const { done, value } = await res.body.read();
+        if (done) break;
+        got.push(value);
+      }
+      return { status: res.status, ok: res.ok, type: res.headers['content-type'], got, after: await res.body.read() };
+    },
     async refused(input, ctx) {
       try { await ctx.host.fetch(input.url, input.init); return 'fetched'; } catch (e) { return { code: e.code, message: e.message }; }
     },
@@ -26,6 +36,12 @@ function startServer(): Promise<http.Server> {
         res.writeHead(302, { location: 'http://example.invalid/elsewhere' }).end();
       } else if (req.url === '/slow') {
         setTimeout(() => res.writeHead(200).end('late'), 1500);
+      } else if (req.url === '/pieces') {
+        // "é" is two bytes in UTF-8: the second write starts mid-character.
+        const bytes = Buffer.from('café au lait', 'utf8');
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(bytes.subarray(0, 4));
+        setTimeout(() => res.end(bytes.subarray(4)), 50);
       } else if (req.url === '/large') {
         res.writeHead(200, { 'content-type': 'text/plain' });
         res.end('x'.repeat(64 * 1024));
@@ -59,6 +75,13 @@ describe('spec/DESIGN: sandbox host.fetch reaches only the origins the tenant co
     bridge.onFetch = createFetchBridge([`${origin}/v1`], { maxResponseBytes: 16 * 1024, allowPrivateNetworks: true });
   });
   afterEach(() => runtime.dispose());
+
+  it('with stream: true answers at the headers and reads the body piece by piece, never splitting a character', async () => {
+    const res = (await invoke('pieces', { url: `${origin}/pieces` })) as { got: string[] };
+    expect(res).toMatchObject({ status: 200, ok: true, type: 'text/event-stream', after: { done: true } });
+    expect(res.got.join('')).toBe('café au lait');
+    expect(res.got).toEqual(['caf', 'é au lait']);
+  });
 
   it('makes a real request to an allowed origin and hands back status, headers and body', async () => {
     const init = { method: 'POST', headers: { Authorization: 'Bearer k' }, body: { prompt: 'hi' } };

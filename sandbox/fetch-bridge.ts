@@ -4,11 +4,14 @@
  * (core/net/outbound-policy.ts: never link-local or metadata, private networks only when a platform
  * admin allowed them; checked at connect time, so DNS rebinding gets nowhere). Redirects are returned,
  * not followed, so a server cannot bounce a module to an origin that is not on the list.
+ * `{stream: true}` answers at the headers with the body as a reader (./fetch-body.ts), under the
+ * same checks; the tenant may have `maxOpenStreams` of those open at once in this process.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { OutboundUrlError, type Resolver } from '../core/net/outbound-policy';
 import { OutboundNetworkError, outboundRequest, type OutboundResponse } from '../core/net/outbound-request';
 import { SandboxError } from './errors';
+import { fetchBody } from './fetch-body';
 import type { FetchRequest, FetchResponse, HostBridge } from './types';
 
 export interface FetchBridgeOptions {
@@ -16,28 +19,60 @@ export interface FetchBridgeOptions {
   timeoutMs?: number;
   /** Response bodies over this are refused. */
   maxResponseBytes?: number;
+  /** A streamed body: bytes in all, and time from its headers to its end. */
+  maxStreamBytes?: number;
+  maxStreamMs?: number;
+  /** Streamed bodies open at once through this bridge (one tenant's); more are refused. */
+  maxOpenStreams?: number;
   /** The tenant's `webhooks.allow_private_networks`, set by a platform admin: private and loopback addresses. */
   allowPrivateNetworks?: boolean;
   /** DNS for the outbound policy (tests play rebinding with it); the system's by default. */
   resolve?: Resolver;
 }
 
-const DEFAULTS = { timeoutMs: 30_000, maxResponseBytes: 8 * 1024 * 1024 };
+// A streamed body may last as long as the longest streamed route (5 minutes) and carry twice the
+// whole-body limit: the guest holds one piece at a time, never all of it.
+const DEFAULTS = { timeoutMs: 30_000, maxResponseBytes: 8 * 1024 * 1024, maxStreamBytes: 16 * 1024 * 1024, maxStreamMs: 300_000, maxOpenStreams: 16 };
 
 export function createFetchBridge(allowedOrigins: string[], options: FetchBridgeOptions = {}): HostBridge['fetch'] {
   const allowed = new Set(allowedOrigins.map(originOf));
-  const { timeoutMs, maxResponseBytes } = { ...DEFAULTS, ...options };
+  const { timeoutMs, maxResponseBytes, maxStreamBytes, maxStreamMs, maxOpenStreams } = { ...DEFAULTS, ...options };
   const policy = { allowPrivate: options.allowPrivateNetworks === true, plainHttp: 'any' as const, resolve: options.resolve };
+  let openStreams = 0;
 
   return async (req: FetchRequest): Promise<FetchResponse> => {
     const url = checkUrl(req.url, allowed);
     const target = `${req.method} ${url.origin}${url.pathname}`;
-    let res: OutboundResponse;
-    let body: string;
+    if (req.stream && openStreams >= maxOpenStreams) {
+      throw new SandboxError('FETCH_STREAM_LIMIT', `fetch ${target}: this tenant already has ${maxOpenStreams} streamed responses open; read them to the end or cancel them first.`, { limit: maxOpenStreams });
+    }
+    // Counted from the request on, so a burst of streams cannot all pass the check before any connects.
+    if (req.stream) openStreams++;
+    let counted = req.stream === true;
+    const release = () => {
+      if (counted) openStreams--;
+      counted = false;
+    };
+    // Read only for a URL that passed: a refused fetch costs the host no upload reads. Its errors
+    // (another module's upload, ...) reach the guest as they are.
+    let body: FetchRequest['body'];
     try {
-      res = await outboundRequest(url.href, { method: req.method, headers: req.headers, body: req.body, policy, maxRedirects: 0, timeoutMs: Math.min(req.timeoutMs ?? timeoutMs, timeoutMs) });
-      body = await res.text(maxResponseBytes);
+      body = req.loadBody ? await req.loadBody() : req.body;
     } catch (e) {
+      release();
+      throw e;
+    }
+    let res: OutboundResponse;
+    let text = '';
+    try {
+      res = await outboundRequest(url.href, { method: req.method, headers: req.headers, body, policy, maxRedirects: 0, timeoutMs: Math.min(req.timeoutMs ?? timeoutMs, timeoutMs) });
+      if (req.stream) {
+        const reader = fetchBody(res.stream, { maxBytes: maxStreamBytes, maxMs: maxStreamMs, target, onClose: release });
+        return { status: res.status, headers: flatten(res.headers), body: text, reader };
+      }
+      text = await res.text(maxResponseBytes);
+    } catch (e) {
+      release();
       if (e instanceof OutboundUrlError) {
         throw new SandboxError('FETCH_DENIED', `fetch to ${url.origin} is refused: the URL ${e.message}.`, { origin: url.origin });
       }
@@ -46,7 +81,7 @@ export function createFetchBridge(allowedOrigins: string[], options: FetchBridge
       }
       throw new SandboxError('FETCH_FAILED', `fetch ${target} failed: ${e instanceof OutboundNetworkError && e.code === 'ETIMEDOUT' ? 'timed out' : (e as Error).message}`, { url: url.href });
     }
-    return { status: res.status, headers: flatten(res.headers), body };
+    return { status: res.status, headers: flatten(res.headers), body: text };
   };
 }
 

@@ -9,6 +9,8 @@ export { createFetchBridge, type FetchBridgeOptions } from './fetch-bridge';
 export { DEFAULT_LIMITS } from './limits';
 export type {
   DbMethod,
+  FetchBody,
+  FetchBodyPart,
   FetchRequest,
   FetchResponse,
   HostBridge,

@@ -1,5 +1,5 @@
 /** One invocation from invoke() until its caller has an answer. */
-import type { InvokeRequest } from './types';
+import type { FetchBody, InvokeRequest } from './types';
 
 export class PendingCall {
   readonly promise: Promise<unknown>;
@@ -12,6 +12,9 @@ export class PendingCall {
   owner: { expire(call: PendingCall): void; tell(call: PendingCall, message: string): void } | undefined;
   /** Transactions begun and not yet finished; rolled back when the call ends. */
   openTx: Set<string> | undefined;
+  /** Streamed fetch bodies by the id the guest reads them with; closed when the call ends. */
+  openBodies: Map<number, FetchBody> | undefined;
+  lastBodyId = 0;
   private resolveFn!: (value: unknown) => void;
   private rejectFn!: (error: unknown) => void;
   private timer: NodeJS.Timeout;
@@ -57,6 +60,8 @@ export class PendingCall {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.timer);
+    if (this.openBodies) for (const body of this.openBodies.values()) body.close();
+    this.openBodies = undefined;
     const rollback = this.openTx && this.openTx.size > 0 ? this.rollbackAll() : undefined;
     if (rollback && awaitRollback) void rollback.then(() => this.deliver(ok, value));
     else this.deliver(ok, value);

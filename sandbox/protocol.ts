@@ -27,7 +27,8 @@ export const Status = {
 } as const;
 export type Status = (typeof Status)[keyof typeof Status];
 
-export type BridgeKind = 'call' | 'db' | 'emit' | 'fetch' | 'stream';
+/** `body`: `[id, 'read' | 'cancel']` on a streamed fetch's body, by the id its head carried. */
+export type BridgeKind = 'call' | 'db' | 'emit' | 'fetch' | 'body' | 'stream';
 
 /**
  * How a call serving a streamed route writes (core/modules/route-response.ts): chunks of text, or

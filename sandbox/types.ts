@@ -8,15 +8,33 @@ export interface FetchRequest {
   url: string;
   method: string;
   headers: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
   /** Shorter than the bridge's own timeout (never longer): a module that has a fallback to try gives up sooner. */
   timeoutMs?: number;
+  /** Answer once the headers are in, with the body to read piece by piece (`FetchResponse.reader`). */
+  stream?: boolean;
+  /** Instead of `body`: text parts, and uploads the module received, spliced in as base64 by the host. */
+  bodyParts?: FetchBodyPart[];
+  /** The core's bridge turns `bodyParts` into this; the fetch bridge calls it once the URL passed its checks. */
+  loadBody?: () => Promise<Buffer>;
 }
+
+export type FetchBodyPart = string | { upload_base64: string };
 
 export interface FetchResponse {
   status: number;
   headers: Record<string, string>;
+  /** The whole body; '' for a streamed request, whose body is `reader`. */
   body: string;
+  reader?: FetchBody;
+}
+
+/** A streamed response's body (sandbox/fetch-body.ts). */
+export interface FetchBody {
+  /** The next piece of text, null at the end; rejects with FETCH_FAILED past a limit or on a broken connection. */
+  read(): Promise<string | null>;
+  /** Drops the rest: the connection is closed. Idempotent. */
+  close(): void;
 }
 
 /** Names `HostBridge.db` accepts as its method. */

@@ -33,7 +33,7 @@ export type {
   SseEventInit,
   StreamWriter,
 } from './runtime/context';
-export type { FetchInit, FetchResponse, Host, HostLog } from './runtime/host';
+export type { FetchBodyReader, FetchInit, FetchResponse, Host, HostLog, StreamingFetchResponse } from './runtime/host';
 export type { DocumentParty, InvoiceDocument, InvoiceDocumentLine } from './runtime/documents';
 export type {
   ColumnName,

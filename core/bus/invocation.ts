@@ -17,6 +17,7 @@ import type { Bus } from './bus';
 import { busErrors } from './errors';
 import type { EventBus } from './events';
 import type { CallContext } from './types';
+import { uploadBody } from './upload-body';
 
 /** What every invocation shares: the parts of the host its bridge reaches. */
 export interface InvocationHost {
@@ -73,7 +74,10 @@ export class Invocation implements HostBridge {
   }
 
   async fetch(req: FetchRequest): Promise<FetchResponse> {
-    return (await this.host.fetcher(this.ctx.tenantId))(req);
+    const fetch = await this.host.fetcher(this.ctx.tenantId);
+    if (!req.bodyParts) return fetch(req);
+    const { bodyParts, ...rest } = req;
+    return fetch({ ...rest, loadBody: () => uploadBody(bodyParts, (input) => this.call('files.read_upload', input)) });
   }
 
   now(): number {

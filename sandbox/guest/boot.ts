@@ -42,6 +42,7 @@ import {
   PromiseCtor,
   stringify,
   StringCtor,
+  asyncIterator,
   TypeErrorCtor,
 } from './intrinsics';
 import { clip, errorJson, measured, measuredSize, overLimit } from './wire-json';
@@ -54,8 +55,8 @@ interface LiveCall {
   /** The reader of the call's stream went away (host message "k"). */
   closed: boolean;
 }
-/** shape 1: the reply is an HTTP response to wrap. */
-type ReplyShape = 0 | 1;
+/** shape 1: the reply is an HTTP response to wrap; 2: a streamed response's head, whose body is read by id. */
+type ReplyShape = 0 | 1 | 2;
 interface PendingRequest {
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
@@ -66,6 +67,8 @@ interface WireResponse {
   status: number;
   headers: Record<string, string>;
   body?: string;
+  /** A streamed response's body id. */
+  stream?: number;
 }
 interface Ctx {
   readonly tenantId: string;
@@ -280,6 +283,7 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
     if (status === Status.error) p.reject(hostError(value as WireError));
     else if (status === Status.undefined) p.resolve(undefined);
     else if (p.shape === 1) p.resolve(response(value as WireResponse));
+    else if (p.shape === 2) p.resolve(streamedResponse(p.id, value as WireResponse));
     else p.resolve(value);
   }
 
@@ -333,10 +337,48 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
       r.headers = headers;
       // Checked by the host (a whole number of ms, at least 1); anything else is refused there.
       if (o.timeout_ms !== undefined && o.timeout_ms !== null) r.timeoutMs = typeof o.timeout_ms === 'number' ? o.timeout_ms : StringCtor(o.timeout_ms);
+      if (o.stream === true) r.stream = true;
+      // Checked by the host (strings and {upload_base64: id}, without body).
+      if (o.body_parts !== undefined && o.body_parts !== null) r.bodyParts = o.body_parts;
     } catch (e) {
       return rejected(e);
     }
-    return request(id, 'fetch', r, 1);
+    return request(id, 'fetch', r, r.stream === true ? 2 : 1);
+  }
+
+  // A streamed response: its body is read a piece per host request, so the host holds little of it
+  // and a module that stops reading stops the server (back-pressure all the way).
+  function streamedResponse(id: number, v: WireResponse) {
+    const bodyId = v.stream;
+    const status = v.status;
+    let finished = false;
+    async function read() {
+      if (finished) return { done: true, value: undefined };
+      const piece = await request(id, 'body', [bodyId, 'read'], 0);
+      if (typeof piece !== 'string') {
+        finished = true;
+        return { done: true, value: undefined };
+      }
+      return { done: false, value: piece };
+    }
+    async function cancel(): Promise<void> {
+      if (finished) return;
+      finished = true;
+      await request(id, 'body', [bodyId, 'cancel'], 0);
+    }
+    const reader = create<Record<PropertyKey, unknown>>(null);
+    reader.read = read;
+    reader.cancel = cancel;
+    reader[asyncIterator] = function () {
+      return freeze({
+        next: read,
+        async return() {
+          await cancel();
+          return { done: true, value: undefined };
+        },
+      });
+    };
+    return freeze({ status: status, ok: status >= 200 && status < 300, headers: freeze(v.headers), body: freeze(reader) });
   }
 
   // A stream write is a host request like any other: it resolves once the host's response took the

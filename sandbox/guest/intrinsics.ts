@@ -17,4 +17,5 @@ export const ErrorCtor = Error;
 export const TypeErrorCtor = TypeError;
 export const PromiseCtor = Promise;
 export const StringCtor = String;
+export const asyncIterator = Symbol.asyncIterator;
 export const slice = String.prototype.slice;

@@ -21,6 +21,19 @@ export interface FetchInit {
    * host's 30 s, never longer: e.g. to leave time for a fallback within the call's own limit.
    */
   timeout_ms?: number;
+  /**
+   * Answer as soon as the headers arrive, with the body as a reader (`StreamingFetchResponse`):
+   * e.g. a model's server-sent events, forwarded as they come. Bounded by the host: 16 MB and
+   * 5 minutes per body, 4 open per call and 16 per tenant; closed when the call ends.
+   */
+  stream?: boolean;
+  /**
+   * Instead of `body`: the body as these parts joined, each `{upload_base64: id}` being an upload
+   * your route received (`upload` in the route) as base64, read by the host: e.g. a 25 MB
+   * recording inside a speech vendor's JSON, which would not fit through the sandbox inline. At most
+   * 16 parts and 40 MB in all.
+   */
+  body_parts?: Array<string | { upload_base64: string }>;
 }
 
 export interface FetchResponse {
@@ -30,6 +43,25 @@ export interface FetchResponse {
   body: string;
   /** The body parsed as JSON. */
   json<T = unknown>(): Promise<T>;
+}
+
+/**
+ * A streamed body: `read()` resolves with the next piece of text as it arrives (`done` at the end);
+ * `for await (const piece of res.body)` does the same and cancels when the loop is left early.
+ * The host reads from the server only when asked, so a module that stops reading holds the server
+ * back instead of the host buffering for it. Rejects with FETCH_FAILED past a limit.
+ */
+export interface FetchBodyReader extends AsyncIterable<string> {
+  read(): Promise<{ done: false; value: string } | { done: true; value: undefined }>;
+  /** Drops the rest of the body and closes the connection. */
+  cancel(): Promise<void>;
+}
+
+export interface StreamingFetchResponse {
+  status: number;
+  ok: boolean;
+  headers: Record<string, string>;
+  body: FetchBodyReader;
 }
 
 export interface Host {
@@ -46,5 +78,6 @@ export interface Host {
   /** Current time in ms since the epoch, from the platform clock (settable in tests). */
   now(): number;
   /** HTTP request to an origin the tenant configured (e.g. an AI provider); others are refused. */
-  fetch(url: string, init?: FetchInit): Promise<FetchResponse>;
+  fetch(url: string, init: FetchInit & { stream: true }): Promise<StreamingFetchResponse>;
+  fetch(url: string, init?: FetchInit & { stream?: false }): Promise<FetchResponse>;
 }

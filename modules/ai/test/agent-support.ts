@@ -43,6 +43,8 @@ export interface LlmStandIn {
   streamDelayMs: number;
   /** Milliseconds the stand-in waits before each answer (its "own time", for the benchmark). */
   answerDelayMs: number;
+  /** Awaited before each streamed text piece after the first (its index): lets a test hold the next token back. */
+  beforePiece: ((index: number) => Promise<void>) | null;
   close(): Promise<void>;
 }
 
@@ -59,7 +61,7 @@ export async function llmStandIn(): Promise<LlmStandIn> {
   const requests: SeenRequest[] = [];
   const timings: AnswerTiming[] = [];
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-  const state = { streamDelayMs: 0, answerDelayMs: 0 };
+  const state: { streamDelayMs: number; answerDelayMs: number; beforePiece: LlmStandIn['beforePiece'] } = { streamDelayMs: 0, answerDelayMs: 0, beforePiece: null };
   const server = http.createServer((req, res) => {
     const timing: AnswerTiming = { receivedAt: performance.now(), firstTextAt: null, endedAt: 0 };
     let raw = '';
@@ -97,7 +99,8 @@ export async function llmStandIn(): Promise<LlmStandIn> {
       };
       const base = { id: `chatcmpl-${callIds}`, object: 'chat.completion.chunk', model: seen.body.model ?? 'stand-in-model' };
       await send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
-      for (const piece of (turn.content ?? '').match(/\S+\s*/g) ?? []) {
+      for (const [index, piece] of ((turn.content ?? '').match(/\S+\s*/g) ?? []).entries()) {
+        if (index > 0 && state.beforePiece) await state.beforePiece(index);
         timing.firstTextAt ??= performance.now();
         await send({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
       }
@@ -130,6 +133,12 @@ export async function llmStandIn(): Promise<LlmStandIn> {
     },
     set answerDelayMs(ms: number) {
       state.answerDelayMs = ms;
+    },
+    get beforePiece() {
+      return state.beforePiece;
+    },
+    set beforePiece(gate) {
+      state.beforePiece = gate;
     },
     close: () => {
       server.closeAllConnections();

@@ -5,6 +5,8 @@
  */
 import type { TestHost } from '../../../sdk/testing';
 import { createOrder, startAiHost, type LlmStandIn } from './agent-support';
+import { addLlmProvider } from './support/host';
+import { startVendorA, type StandIn } from './support/vendor-standins';
 
 let host: TestHost;
 let llm: LlmStandIn;
@@ -184,6 +186,98 @@ describe('spec 2 Agent: /ai/agent/chat/stream', () => {
     } finally {
       llm.streamDelayMs = 0;
     }
+  });
+
+  it('forwards each vendor token as it arrives: the vendor sends the next only after the client has the last', async () => {
+    const words = ['One ', 'token ', 'at ', 'a ', 'time.'];
+    let received = 0;
+    let arrived: (() => void) | null = null;
+    // The stand-in holds piece i back until the client has read i tokens; a host that buffered the
+    // vendor's answer would never let the first one through, and the wait below would time out.
+    llm.beforePiece = (index) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`token ${index - 1} never reached the client before token ${index} was due`)), 5_000);
+        const check = () => {
+          if (received >= index) {
+            clearTimeout(timer);
+            resolve();
+          } else arrived = check;
+        };
+        check();
+      });
+    llm.script({ content: words.join('') });
+    try {
+      const res = await fetch(`${host.url}/api/v1/ai/agent/chat/stream`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${host.token}`, 'x-tenant': host.tenantId },
+        body: JSON.stringify({ message: 'Count', role: 'operations' }),
+      });
+      expect(res.status).toBe(200);
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      const deltas: string[] = [];
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value, { stream: true });
+        const blocks = text.split('\n\n');
+        text = blocks.pop()!;
+        for (const block of blocks.filter((b) => b.startsWith('event: token'))) {
+          deltas.push(JSON.parse(block.split('\n').find((l) => l.startsWith('data: '))!.slice(6)).delta);
+          received++;
+          (arrived as (() => void) | null)?.();
+        }
+      }
+      expect(deltas).toEqual(words);
+      expect(llm.timings.at(-1)!.endedAt).toBeGreaterThan(0);
+    } finally {
+      llm.beforePiece = null;
+    }
+  });
+
+  describe('a provider whose stream fails', () => {
+    let flaky: StandIn;
+    beforeAll(async () => {
+      flaky = await startVendorA();
+      await addLlmProvider(host, { id: 'flaky', type: 'vendora_compatible', base_url: `${flaky.url}/v1`, api_key: 'sk-flaky-0123456789' });
+      await host.request('PUT', '/ai/agent/roles/flaky', { name: 'Flaky', system_prompt: 'x', allowed_tools: [], temperature: 0, max_tokens: 100, provider_id: 'flaky' });
+      expect((await host.request('PUT', '/ai/config', { fallback_provider: 'standin' })).status).toBe(200);
+    });
+    afterAll(async () => {
+      await host.request('PUT', '/ai/config', { fallback_provider: null });
+      await flaky?.close();
+    });
+
+    async function streamEvents(body: Record<string, unknown>) {
+      const res = await fetch(`${host.url}/api/v1/ai/agent/chat/stream`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${host.token}`, 'x-tenant': host.tenantId },
+        body: JSON.stringify(body),
+      });
+      return (await res.text()).split('\n\n').filter(Boolean).map((block) => ({
+        event: /^event: (.*)$/m.exec(block)?.[1] ?? 'message',
+        data: JSON.parse(block.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n')),
+      }));
+    }
+
+    it('failing before its first token, the fallback answers the whole stream', async () => {
+      flaky.script({ status: 503 });
+      llm.script({ content: 'From the fallback.' });
+      const events = await streamEvents({ message: 'hi', role: 'flaky' });
+      expect(events.filter((e) => e.event === 'token').map((e) => e.data.delta).join('')).toBe('From the fallback.');
+      expect(events.at(-1)).toMatchObject({ event: 'done', data: { provider: 'standin' } });
+    });
+
+    it('failing after its first token, the chat ends with an error and the fallback is never asked', async () => {
+      const asked = llm.requests.length;
+      flaky.script({ raw: 'data: {"choices":[{"index":0,"delta":{"content":"Half an "}}]}\n\n', stream: true });
+      const events = await streamEvents({ message: 'hi', role: 'flaky' });
+      expect(events[0]).toEqual({ event: 'token', data: { delta: 'Half an ' } });
+      expect(events.at(-1)).toMatchObject({ event: 'error', data: { code: 'AI_PROVIDERS_FAILED' } });
+      expect(events.some((e) => e.event === 'done')).toBe(false);
+      expect(llm.requests.length).toBe(asked);
+    });
   });
 
   it('bad input is a JSON 422 before any event', async () => {

@@ -4,6 +4,7 @@
  * chunk, tool names mapped to the vendor's rules and back, cut-off streams refused. The client's
  * fallback and the provider settings are covered through the module's routes (providers.test.ts).
  */
+import { SseSplitter } from '../src/llm/protocols/sse';
 import { vendora } from '../src/llm/protocols/vendora';
 import { vendorb } from '../src/llm/protocols/vendorb';
 import type { Protocol } from '../src/llm/protocols/types';
@@ -33,13 +34,27 @@ const conversation: ChatRequest = {
   temperature: 0.3,
 };
 
+/** A streamed body read as the client reads it, in pieces that end anywhere (here every 7 characters). */
+function readStream(protocol: Protocol, body: string, names: ToolNames, events: ChatStreamEvent[]) {
+  const splitter = new SseSplitter();
+  const parser = protocol.streamParser(names);
+  const messages = [];
+  for (let i = 0; i < body.length; i += 7) messages.push(...splitter.push(body.slice(i, i + 7)));
+  for (const message of [...messages, ...splitter.end()]) {
+    const { events: got, over } = parser.push(message);
+    events.push(...got);
+    if (over) break;
+  }
+  return parser.end();
+}
+
 async function send(protocol: Protocol, standIn: StandIn, base: string, req: ChatRequest, stream: boolean) {
   const names = new ToolNames((req.tools ?? []).map((t) => t.name));
   const { url, init } = protocol.request({ base_url: base, model: 'model-x', api_key: 'k-123' }, req, names, stream);
   const res = await fetch(url, { method: init.method, headers: init.headers, body: init.body });
   const body = await res.text();
   const events: ChatStreamEvent[] = [];
-  return { names, body, events, parsed: () => (stream ? protocol.parseStream(body, names, events) : protocol.parse(body, names)), sent: standIn.requests[standIn.requests.length - 1]! };
+  return { names, body, events, parsed: () => (stream ? readStream(protocol, body, names, events) : protocol.parse(body, names)), sent: standIn.requests[standIn.requests.length - 1]! };
 }
 
 describe('spec 2, AI configuration: vendora_compatible (chat-completions protocol)', () => {

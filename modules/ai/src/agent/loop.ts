@@ -93,42 +93,49 @@ export async function runChat(ctx: HandlerContext, input: ChatInput, onEvent: ((
   const usage = { input_tokens: 0, output_tokens: 0, total_tokens: 0, cost: new Decimal(0) };
   let last: ChatResult | undefined;
   let stop: ChatAnswer['stop_reason'] = 'max_rounds';
-  for (let round = 0; round < MAX_ROUNDS; round++) {
-    const request = {
-      feature: 'agent',
-      messages: [{ role: 'system' as const, content: systemPrompt(role, tenant, asker.instructions) }, ...history],
-      ...(tools.length > 0 ? { tools: tools.map(toolSpec) } : {}),
-      temperature: role.temperature,
-      max_tokens: role.max_tokens,
-      provider_id: role.provider_id,
-    };
-    last = onEvent ? await chatStream(ctx, request, onEvent) : await chat(ctx, request);
-    usage.input_tokens += last.usage.input_tokens;
-    usage.output_tokens += last.usage.output_tokens;
-    usage.total_tokens += last.usage.total_tokens;
-    usage.cost = usage.cost.plus(last.usage.cost || '0');
-    const asked = last.message.tool_calls ?? [];
-    history.push({ role: 'assistant', content: last.message.content, ...(asked.length > 0 ? { tool_calls: asked } : {}) });
-    if (asked.length === 0) {
-      stop = 'answered';
-      break;
+  // Usage records of the rounds, awaited with the conversation write: none is left when the call ends.
+  const usageWrites: Promise<void>[] = [];
+  try {
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const request = {
+        feature: 'agent',
+        messages: [{ role: 'system' as const, content: systemPrompt(role, tenant, asker.instructions) }, ...history],
+        ...(tools.length > 0 ? { tools: tools.map(toolSpec) } : {}),
+        temperature: role.temperature,
+        max_tokens: role.max_tokens,
+        provider_id: role.provider_id,
+      };
+      last = onEvent ? await chatStream(ctx, request, onEvent, usageWrites) : await chat(ctx, request, usageWrites);
+      usage.input_tokens += last.usage.input_tokens;
+      usage.output_tokens += last.usage.output_tokens;
+      usage.total_tokens += last.usage.total_tokens;
+      usage.cost = usage.cost.plus(last.usage.cost || '0');
+      const asked = last.message.tool_calls ?? [];
+      history.push({ role: 'assistant', content: last.message.content, ...(asked.length > 0 ? { tool_calls: asked } : {}) });
+      if (asked.length === 0) {
+        stop = 'answered';
+        break;
+      }
+      for (const call of asked) {
+        // A tool the role does not offer is refused here; tools.call refuses what the user may not do.
+        const result = offered.has(call.name)
+          ? await runTool(ctx, call.name, call.arguments)
+          : { error: { code: 'TOOL_NOT_ALLOWED', message: `The tool "${call.name}" is not offered to the role "${role.id}".` } };
+        calls.push({ name: call.name, input: call.arguments, ...result });
+        if (onEvent) await onEvent({ type: 'tool_result', id: call.id, name: call.name, ...result });
+        history.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(result).slice(0, MAX_TOOL_RESULT_CHARS) });
+      }
+      if (usage.total_tokens >= MAX_CHAT_TOKENS) {
+        stop = 'max_tokens';
+        break;
+      }
     }
-    for (const call of asked) {
-      // A tool the role does not offer is refused here; tools.call refuses what the user may not do.
-      const result = offered.has(call.name)
-        ? await runTool(ctx, call.name, call.arguments)
-        : { error: { code: 'TOOL_NOT_ALLOWED', message: `The tool "${call.name}" is not offered to the role "${role.id}".` } };
-      calls.push({ name: call.name, input: call.arguments, ...result });
-      if (onEvent) await onEvent({ type: 'tool_result', id: call.id, name: call.name, ...result });
-      history.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(result).slice(0, MAX_TOOL_RESULT_CHARS) });
-    }
-    if (usage.total_tokens >= MAX_CHAT_TOKENS) {
-      stop = 'max_tokens';
-      break;
-    }
+  } catch (err) {
+    await Promise.allSettled(usageWrites);
+    throw err;
   }
   const answer = stop === 'answered' ? (last!.message.content ?? '') : `I stopped before finishing: this request needed more than ${stop === 'max_rounds' ? `${MAX_ROUNDS} model calls` : `${MAX_CHAT_TOKENS} tokens`}.`;
-  const conversationId = await saveConversation(ctx, asker.owner, conversation.id, role.id, history);
+  const [conversationId] = await Promise.all([saveConversation(ctx, asker.owner, conversation.id, role.id, history), ...usageWrites]);
   return {
     message: answer,
     tool_calls: calls,

@@ -2,68 +2,136 @@
  * One completion with fallback (spec 2, AI configuration: General settings): the requested or
  * default provider first, then the tenant's fallback when the first fails through an API error
  * (any HTTP error status, 429 included), a timeout or network failure, or an answer that cannot be
- * read. Streamed answers arrive whole through host.fetch, so they are read completely before
- * anything is reported: a failure midway still falls back cleanly, and the caller never sees half
- * an answer from one provider followed by another's.
+ * read. Streamed answers are read as they arrive (host.fetch with `stream: true`) and each text
+ * delta or finished tool call is reported at once. The fallback is asked only while nothing has been
+ * reported: a failure after the first piece ends the completion with the reason, so the caller never
+ * sees half an answer from one provider followed by another's.
  */
-import type { HandlerContext } from '../../../../sdk';
+import type { FetchInit, HandlerContext } from '../../../../sdk';
 import { notConfigured, providersFailed } from '../errors';
 import { apiKeyOf } from '../providers/credentials';
-import { readSettings } from '../providers/settings';
+import { readSettings, type LlmSettings } from '../providers/settings';
 import { findLlmProvider, type LlmProviderRow } from '../providers/store';
+import { perCall } from './per-call';
 import { protocolOf } from './protocols';
-import type { Completion } from './protocols/types';
+import { SseSplitter } from './protocols/sse';
+import type { Completion, Protocol } from './protocols/types';
 import { ToolNames } from './tool-names';
 import type { ChatRequest, ChatResult, ChatStreamEvent } from './types';
 import { costOf, recordUsage } from './usage';
 import { httpReason, scrub } from './vendor-error';
 
-type Attempt = { ok: true; provider: LlmProviderRow; completion: Completion; events: ChatStreamEvent[] } | { ok: false; reason: string };
+type Attempt = { ok: true; provider: LlmProviderRow; completion: Completion } | { ok: false; reason: string; reported?: boolean };
+type OnEvent = (event: ChatStreamEvent) => Promise<void>;
+
+/** An error body is read up to this much for the vendor's message. */
+const MAX_ERROR_BODY = 64 * 1024;
+
+const llmSettings = (ctx: HandlerContext): Promise<LlmSettings> => perCall(ctx, 'settings:llm', () => readSettings(ctx, 'llm'));
 
 /** Which providers to try, in order: the requested or default one, then the fallback. */
 async function chain(ctx: HandlerContext, req: ChatRequest): Promise<string[]> {
-  const settings = await readSettings(ctx, 'llm');
+  const settings = await llmSettings(ctx);
   const first = req.provider_id ?? settings.default_provider;
   if (!first) throw notConfigured('No language-model provider is configured: add one (POST /ai/providers), save its credentials and set it as default_provider (PUT /ai/config).');
   return settings.fallback_provider && settings.fallback_provider !== first ? [first, settings.fallback_provider] : [first];
 }
 
-/** One provider's try; never throws for the provider's own failure, which becomes the reason. */
-export async function attempt(ctx: HandlerContext, providerId: string, req: ChatRequest, model: string | undefined, stream: boolean): Promise<Attempt> {
-  const provider = await findLlmProvider(ctx, providerId);
+/**
+ * One provider's try; never throws for the provider's own failure, which becomes the reason. With
+ * `onEvent` the answer is streamed and reported as it comes.
+ */
+export async function attempt(ctx: HandlerContext, providerId: string, req: ChatRequest, model: string | undefined, onEvent: OnEvent | null): Promise<Attempt> {
+  // The row and the key at once, and once per call: every round of a chat uses the same.
+  const [provider, key] = await Promise.all([
+    perCall(ctx, `provider:${providerId}`, () => findLlmProvider(ctx, providerId)),
+    perCall(ctx, `key:${providerId}`, () => apiKeyOf(ctx, 'llm', providerId)),
+  ]);
   if (!provider) return { ok: false, reason: 'the provider does not exist' };
-  const key = await apiKeyOf(ctx, 'llm', providerId);
   if (!key) return { ok: false, reason: 'the provider has no credentials (PUT /ai/providers/{id}/credentials)' };
   const chosen = model ?? provider.model ?? provider.models[0];
   if (!chosen) return { ok: false, reason: 'the provider has no model' };
   const protocol = protocolOf(provider.type);
   const names = new ToolNames((req.tools ?? []).map((t) => t.name));
-  const { url, init } = protocol.request({ base_url: provider.base_url, model: chosen, api_key: key }, req, names, stream);
-  let res;
+  const { url, init } = protocol.request({ base_url: provider.base_url, model: chosen, api_key: key }, req, names, onEvent !== null);
+  const timeout_ms = (await llmSettings(ctx)).timeout_ms;
+  const read = onEvent ? streamed(ctx, protocol, names, url, { ...init, timeout_ms }, key, onEvent) : whole(ctx, protocol, names, url, { ...init, timeout_ms }, key);
+  const result = await read.catch((err: Error) => ({ ok: false as const, reason: err.message, reported: false }));
+  if (!result.ok) return { ...result, reason: scrub(result.reason, key) };
+  return { ok: true, provider, completion: { ...result.completion, model: result.completion.model || chosen } };
+}
+
+type Read = { ok: true; completion: Completion } | { ok: false; reason: string; reported: boolean };
+type Init = Omit<FetchInit, 'stream'>;
+
+async function whole(ctx: HandlerContext, protocol: Protocol, names: ToolNames, url: string, init: Init, key: string): Promise<Read> {
+  const res = await ctx.host.fetch(url, init);
+  if (res.status >= 400) return { ok: false, reason: httpReason(res.status, protocol.errorMessage(res.body), key), reported: false };
   try {
-    res = await ctx.host.fetch(url, { ...init, timeout_ms: (await readSettings(ctx, 'llm')).timeout_ms });
+    return { ok: true, completion: protocol.parse(res.body, names) };
   } catch (err) {
-    return { ok: false, reason: scrub((err as Error).message, key) };
-  }
-  if (res.status >= 400) return { ok: false, reason: httpReason(res.status, protocol.errorMessage(res.body), key) };
-  const events: ChatStreamEvent[] = [];
-  try {
-    const completion = stream ? protocol.parseStream(res.body, names, events) : protocol.parse(res.body, names);
-    return { ok: true, provider, completion: { ...completion, model: completion.model || chosen }, events };
-  } catch (err) {
-    return { ok: false, reason: `unreadable answer: ${scrub((err as Error).message, key)}` };
+    return { ok: false, reason: `unreadable answer: ${(err as Error).message}`, reported: false };
   }
 }
 
-export async function complete(ctx: HandlerContext, req: ChatRequest, onEvent: ((event: ChatStreamEvent) => Promise<void>) | null): Promise<ChatResult> {
+/** Reads the vendor's server-sent events as they arrive and reports each piece before reading on. */
+async function streamed(ctx: HandlerContext, protocol: Protocol, names: ToolNames, url: string, init: Init, key: string, onEvent: OnEvent): Promise<Read> {
+  const res = await ctx.host.fetch(url, { ...init, stream: true });
+  if (res.status >= 400) {
+    let body = '';
+    for await (const piece of res.body) {
+      body += piece;
+      if (body.length >= MAX_ERROR_BODY) break;
+    }
+    return { ok: false, reason: httpReason(res.status, protocol.errorMessage(body), key), reported: false };
+  }
+  const splitter = new SseSplitter();
+  const parser = protocol.streamParser(names);
+  let reported = false;
+  const take = async (messages: ReturnType<SseSplitter['push']>): Promise<boolean> => {
+    for (const message of messages) {
+      const { events, over } = parser.push(message);
+      for (const event of events) {
+        reported = true;
+        await onEvent(event);
+      }
+      if (over) return true;
+    }
+    return false;
+  };
+  try {
+    let over = false;
+    for (;;) {
+      const piece = await res.body.read();
+      if (piece.done) break;
+      if ((over = await take(splitter.push(piece.value)))) break;
+    }
+    if (over) await res.body.cancel();
+    else await take(splitter.end());
+    return { ok: true, completion: parser.end() };
+  } catch (err) {
+    await res.body.cancel().catch(() => undefined);
+    const message = (err as Error).message;
+    // A vendor's broken stream reads as an unreadable answer; the host's own refusal (a limit, a lost connection) as it is.
+    return { ok: false, reason: (err as { code?: unknown }).code ? message : `unreadable answer: ${message}`, reported };
+  }
+}
+
+/**
+ * With `usageWrites` the usage record is not awaited but added there, for a caller that makes
+ * several completions in one call (the agent) to await them all at its end: one crossing less per round.
+ */
+export async function complete(ctx: HandlerContext, req: ChatRequest, onEvent: OnEvent | null, usageWrites?: Promise<void>[]): Promise<ChatResult> {
   const failures: Array<{ provider: string; reason: string }> = [];
   const providers = await chain(ctx, req);
   for (const [i, providerId] of providers.entries()) {
     // A model named by the caller belongs to the provider it asked for, not to the fallback.
-    const result = await attempt(ctx, providerId, req, i === 0 ? req.model : undefined, onEvent !== null);
+    const result = await attempt(ctx, providerId, req, i === 0 ? req.model : undefined, onEvent);
     if (!result.ok) {
       failures.push({ provider: providerId, reason: result.reason });
       ctx.host.log.warn('AI provider failed', { provider: providerId, feature: req.feature, reason: result.reason });
+      // Part of this provider's answer reached the caller already: another's must not follow it.
+      if (result.reported) break;
       continue;
     }
     const { provider, completion } = result;
@@ -73,10 +141,11 @@ export async function complete(ctx: HandlerContext, req: ChatRequest, onEvent: (
       total_tokens: completion.input_tokens + completion.output_tokens,
       cost: costOf(provider, completion.input_tokens, completion.output_tokens),
     };
-    if ((await readSettings(ctx, 'llm')).tracking.enabled) {
-      await recordUsage(ctx, { feature: req.feature, provider: provider.id, model: completion.model, input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, cost: usage.cost });
+    if ((await llmSettings(ctx)).tracking.enabled) {
+      const write = recordUsage(ctx, { feature: req.feature, provider: provider.id, model: completion.model, input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, cost: usage.cost });
+      if (usageWrites) usageWrites.push(write);
+      else await write;
     }
-    if (onEvent) for (const event of result.events) await onEvent(event);
     return {
       message: { role: 'assistant', content: completion.content, tool_calls: completion.tool_calls },
       finish_reason: completion.finish_reason,

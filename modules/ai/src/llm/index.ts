@@ -17,8 +17,9 @@ import type { ChatRequest, ChatResult, ChatStreamEvent } from './types';
 export type { ChatMessage, ChatRequest, ChatResult, ChatStreamEvent, ToolCall, ToolSpec, Usage } from './types';
 export { embed, type EmbedRequest, type EmbedResult } from './embeddings';
 
-export function chat(ctx: HandlerContext, request: ChatRequest): Promise<ChatResult> {
-  return complete(ctx, request, null);
+/** `usageWrites`: see complete() (the caller awaits the usage records before its call ends). */
+export function chat(ctx: HandlerContext, request: ChatRequest, usageWrites?: Promise<void>[]): Promise<ChatResult> {
+  return complete(ctx, request, null, usageWrites);
 }
 
 /**
@@ -26,6 +27,6 @@ export function chat(ctx: HandlerContext, request: ChatRequest): Promise<ChatRes
  * completed tool call in order, and is awaited (a slow reader slows the loop, nothing is buffered
  * without bound). Falls back only while nothing has been reported yet.
  */
-export function chatStream(ctx: HandlerContext, request: ChatRequest, onEvent: (event: ChatStreamEvent) => Promise<void>): Promise<ChatResult> {
-  return complete(ctx, request, onEvent);
+export function chatStream(ctx: HandlerContext, request: ChatRequest, onEvent: (event: ChatStreamEvent) => Promise<void>, usageWrites?: Promise<void>[]): Promise<ChatResult> {
+  return complete(ctx, request, onEvent, usageWrites);
 }

@@ -144,7 +144,7 @@ export const llmProviderOperations = {
     async handler(input, ctx) {
       await llmProvider(ctx, input.id);
       const started = ctx.host.now();
-      const result = await attempt(ctx, input.id, { feature: 'test', messages: [{ role: 'user', content: 'Reply with the word ok.' }], max_tokens: 5 }, undefined, false);
+      const result = await attempt(ctx, input.id, { feature: 'test', messages: [{ role: 'user', content: 'Reply with the word ok.' }], max_tokens: 5 }, undefined, null);
       const latency = Math.max(0, Math.round(ctx.host.now() - started));
       const error = result.ok ? null : result.reason.slice(0, 500);
       await ctx.host.db.update<LlmProviderRow>('LlmProvider', { status: result.ok ? 'ok' : 'failed', last_error: error, last_tested_at: nowIso(ctx) }, { where: { id: input.id } });

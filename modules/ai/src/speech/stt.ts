@@ -5,8 +5,10 @@
  * sampleRateHertz, audioChannelCount, languageCode, model}, audio: {content: base64}} →
  * {results: [{alternatives: [{transcript, confidence}]}]}. The host keeps the file (files.read_upload
  * hands it over in pieces); its format is read from its bytes, its duration from its container.
- * Audio goes inline in JSON, so json_base64 providers take at most 5 MB of it (the host's 8 MB per
- * crossing, in base64): a larger file within the spec's 25 MB gets a 422 saying so.
+ * Up to 5 MB the audio is read into the module (WAV made 16 kHz mono) and sent inline; a larger
+ * file, up to the spec's 25 MB, never crosses into the sandbox: the request names the upload in
+ * host.fetch `body_parts` and the host splices its base64 into the JSON (34 MB would not fit one
+ * crossing, nor the module's memory), a WAV then going with its own rate and channels.
  */
 import type { HandlerContext } from '../../../../sdk';
 import { AiError, invalid, providersFailed } from '../errors';
@@ -60,14 +62,24 @@ export async function inspect(ctx: HandlerContext, upload: UploadRef): Promise<{
   return { format, duration_ms: duration };
 }
 
-async function recognize(ctx: HandlerContext, conn: SpeechConnection, audio: Uint8Array, config: Record<string, unknown>): Promise<{ ok: true; text: string; confidence: number | null } | { ok: false; reason: string }> {
+/** The audio to send: bytes the module holds, or an upload the host reads into the request. */
+type Audio = { bytes: Uint8Array } | { upload: string };
+
+/** The request's JSON with the audio's base64 where `content` goes. */
+function requestBody(config: Record<string, unknown>, audio: Audio): { body: string } | { body_parts: Array<string | { upload_base64: string }> } {
+  if ('bytes' in audio) return { body: JSON.stringify({ config, audio: { content: toBase64(audio.bytes) } }) };
+  const [before, after] = JSON.stringify({ config, audio: { content: '' } }).split('"content":""');
+  return { body_parts: [`${before}"content":"`, { upload_base64: audio.upload }, `"${after}`] };
+}
+
+async function recognize(ctx: HandlerContext, conn: SpeechConnection, audio: Audio, config: Record<string, unknown>): Promise<{ ok: true; text: string; confidence: number | null } | { ok: false; reason: string }> {
   const url = `${conn.provider.base_url.replace(/\/+$/, '')}/v1/speech:recognize`;
   let res;
   try {
     res = await ctx.host.fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-goog-api-key': conn.api_key },
-      body: JSON.stringify({ config: { ...config, model: conn.model }, audio: { content: toBase64(audio) } }),
+      ...requestBody({ ...config, model: conn.model }, audio),
       timeout_ms: SPEECH_TIMEOUT_MS,
     });
   } catch (err) {
@@ -95,19 +107,8 @@ async function recognize(ctx: HandlerContext, conn: SpeechConnection, audio: Uin
 
 export async function transcribe(ctx: HandlerContext, upload: UploadRef, language: string) {
   const { format, duration_ms } = await inspect(ctx, upload);
-  if (upload.size > MAX_INLINE_BYTES) throw unprocessable('file', `The audio file is ${upload.size} bytes; speech-to-text providers of the json_base64 protocol take at most 5 MB inline.`);
   const { usable, skipped } = await speechChain(ctx, 'stt');
-  let audio = await readAll(ctx, upload);
-  let config: Record<string, unknown> = { encoding: ENCODING[format], languageCode: language };
-  if (format === 'wav') {
-    const pcm = readWav(audio);
-    const mono = pcm ? toMono16k(pcm) : null;
-    if (!pcm) throw invalid('file', 'The WAV file has no fmt or data chunk.');
-    if (mono) {
-      audio = wavOf(mono);
-      config = { ...config, sampleRateHertz: TARGET_RATE, audioChannelCount: 1 };
-    } else config = { ...config, sampleRateHertz: pcm.rate, audioChannelCount: pcm.channels };
-  }
+  const { audio, config } = upload.size > MAX_INLINE_BYTES ? await byReference(ctx, upload, format, language) : await inline(ctx, upload, format, language);
   const failures = [...skipped];
   for (const conn of usable) {
     const result = await recognize(ctx, conn, audio, config);
@@ -116,4 +117,30 @@ export async function transcribe(ctx: HandlerContext, upload: UploadRef, languag
     ctx.host.log.warn('STT provider failed', { provider: conn.provider.id, reason: result.reason });
   }
   throw providersFailed(failures);
+}
+
+type Prepared = { audio: Audio; config: Record<string, unknown> };
+
+/** Read into the module; a PCM16 WAV made 16 kHz mono. */
+async function inline(ctx: HandlerContext, upload: UploadRef, format: AudioFormat, language: string): Promise<Prepared> {
+  const bytes = await readAll(ctx, upload);
+  const config = { encoding: ENCODING[format], languageCode: language };
+  if (format !== 'wav') return { audio: { bytes }, config };
+  const pcm = readWav(bytes);
+  if (!pcm) throw invalid('file', 'The WAV file has no fmt or data chunk.');
+  const mono = toMono16k(pcm);
+  if (mono) return { audio: { bytes: wavOf(mono) }, config: { ...config, sampleRateHertz: TARGET_RATE, audioChannelCount: 1 } };
+  return { audio: { bytes }, config: { ...config, sampleRateHertz: pcm.rate, audioChannelCount: pcm.channels } };
+}
+
+/** Left in the host: the vendor gets the file as it is, a WAV with the rate and channels of its header. */
+async function byReference(ctx: HandlerContext, upload: UploadRef, format: AudioFormat, language: string): Promise<Prepared> {
+  const config: Record<string, unknown> = { encoding: ENCODING[format], languageCode: language };
+  if (format === 'wav') {
+    const pcm = readWav(await read(ctx, upload.id, 0, Math.min(PROBE, upload.size)));
+    if (!pcm) throw invalid('file', 'The WAV file has no fmt or data chunk.');
+    config.sampleRateHertz = pcm.rate;
+    config.audioChannelCount = pcm.channels;
+  }
+  return { audio: { upload: upload.id }, config };
 }

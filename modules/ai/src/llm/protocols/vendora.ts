@@ -8,7 +8,7 @@
  */
 import type { ChatMessage, ChatStreamEvent, ToolCall } from '../types';
 import type { ToolNames } from '../tool-names';
-import { parseArguments, parseJson, sseEvents } from './sse';
+import { parseArguments, parseJson } from './sse';
 import type { Completion, Protocol } from './types';
 
 interface VendorToolCall {
@@ -71,43 +71,51 @@ export const vendora: Protocol = {
     };
   },
 
-  parseStream(text, names, events) {
+  streamParser(names) {
     let content: string | null = null;
     let reason: unknown = null;
     let usage: VendorUsage = {};
     let model = '';
     let done = false;
     const partial = new Map<number, { id: string; name: string; args: string }>();
-    for (const { data } of sseEvents(text)) {
-      if (data === '[DONE]') {
-        done = true;
-        break;
-      }
-      const chunk = parseJson(data, 'a streamed chunk') as { model?: string; error?: { message?: string }; choices?: Array<{ delta?: { content?: string | null; tool_calls?: VendorToolCall[] }; finish_reason?: string | null }>; usage?: VendorUsage | null };
-      if (chunk.error) throw new Error(`the stream reported an error: ${chunk.error.message ?? 'unknown'}`);
-      if (chunk.model) model = chunk.model;
-      if (chunk.usage) usage = chunk.usage;
-      const choice = chunk.choices?.[0];
-      if (!choice) continue;
-      if (choice.finish_reason) reason = choice.finish_reason;
-      const delta = choice.delta;
-      if (typeof delta?.content === 'string' && delta.content !== '') {
-        content = (content ?? '') + delta.content;
-        events.push({ type: 'text', delta: delta.content });
-      }
-      for (const c of delta?.tool_calls ?? []) {
-        const index = c.index ?? 0;
-        const call = partial.get(index) ?? { id: '', name: '', args: '' };
-        if (c.id) call.id = c.id;
-        if (c.function?.name) call.name += c.function.name;
-        if (c.function?.arguments) call.args += c.function.arguments;
-        partial.set(index, call);
-      }
-    }
-    if (!done) throw new Error('the stream ended before [DONE]');
-    const calls: ToolCall[] = [...partial.entries()].sort(([a], [b]) => a - b).map(([i, c]) => ({ id: c.id || `call_${i}`, name: names.own(c.name), arguments: parseArguments(c.args) }));
-    for (const call of calls) events.push({ type: 'tool_call', call } satisfies ChatStreamEvent);
-    return { content, tool_calls: calls, finish_reason: finishOf(reason, calls), input_tokens: usage.prompt_tokens ?? 0, output_tokens: usage.completion_tokens ?? 0, model };
+    const calls = () => [...partial.entries()].sort(([a], [b]) => a - b).map(([i, c]) => ({ id: c.id || `call_${i}`, name: names.own(c.name), arguments: parseArguments(c.args) }));
+    return {
+      push({ data }) {
+        if (done) return { events: [], over: true };
+        if (data === '[DONE]') {
+          done = true;
+          // Tool calls arrive in fragments; each is whole only at the end.
+          return { events: calls().map((call) => ({ type: 'tool_call', call }) satisfies ChatStreamEvent), over: true };
+        }
+        const chunk = parseJson(data, 'a streamed chunk') as { model?: string; error?: { message?: string }; choices?: Array<{ delta?: { content?: string | null; tool_calls?: VendorToolCall[] }; finish_reason?: string | null }>; usage?: VendorUsage | null };
+        if (chunk.error) throw new Error(`the stream reported an error: ${chunk.error.message ?? 'unknown'}`);
+        if (chunk.model) model = chunk.model;
+        if (chunk.usage) usage = chunk.usage;
+        const choice = chunk.choices?.[0];
+        if (!choice) return { events: [], over: false };
+        if (choice.finish_reason) reason = choice.finish_reason;
+        const events: ChatStreamEvent[] = [];
+        const delta = choice.delta;
+        if (typeof delta?.content === 'string' && delta.content !== '') {
+          content = (content ?? '') + delta.content;
+          events.push({ type: 'text', delta: delta.content });
+        }
+        for (const c of delta?.tool_calls ?? []) {
+          const index = c.index ?? 0;
+          const call = partial.get(index) ?? { id: '', name: '', args: '' };
+          if (c.id) call.id = c.id;
+          if (c.function?.name) call.name += c.function.name;
+          if (c.function?.arguments) call.args += c.function.arguments;
+          partial.set(index, call);
+        }
+        return { events, over: false };
+      },
+      end() {
+        if (!done) throw new Error('the stream ended before [DONE]');
+        const toolCalls: ToolCall[] = calls();
+        return { content, tool_calls: toolCalls, finish_reason: finishOf(reason, toolCalls), input_tokens: usage.prompt_tokens ?? 0, output_tokens: usage.completion_tokens ?? 0, model };
+      },
+    };
   },
 
   errorMessage(text) {

@@ -8,9 +8,9 @@
  * input_json_delta) / content_block_stop, message_delta (stop_reason, output usage), message_stop,
  * and `error`. No embeddings.
  */
-import type { ChatMessage, ToolCall } from '../types';
+import type { ChatMessage, ChatStreamEvent, ToolCall } from '../types';
 import type { ToolNames } from '../tool-names';
-import { parseArguments, parseJson, sseEvents } from './sse';
+import { parseArguments, parseJson } from './sse';
 import type { Completion, Protocol } from './types';
 
 const DEFAULT_MAX_TOKENS = 1024;
@@ -95,7 +95,7 @@ export const vendorb: Protocol = {
     };
   },
 
-  parseStream(text, names, events) {
+  streamParser(names) {
     let content: string | null = null;
     let reason: unknown = null;
     let input = 0;
@@ -104,47 +104,51 @@ export const vendorb: Protocol = {
     let stopped = false;
     const blocks = new Map<number, { type: string; id: string; name: string; json: string }>();
     const calls: ToolCall[] = [];
-    for (const { event, data } of sseEvents(text)) {
-      const e = parseJson(data, 'a streamed event') as {
-        type?: string;
-        index?: number;
-        message?: { model?: string; usage?: { input_tokens?: number; output_tokens?: number } };
-        content_block?: { type?: string; id?: string; name?: string };
-        delta?: { type?: string; text?: string; partial_json?: string; stop_reason?: string };
-        usage?: { output_tokens?: number };
-        error?: { type?: string; message?: string };
-      };
-      const type = e.type ?? event;
-      if (type === 'error') throw new Error(`the stream reported an error: ${e.error?.type ?? ''} ${e.error?.message ?? ''}`.trim());
-      if (type === 'message_start') {
-        model = e.message?.model ?? model;
-        input = e.message?.usage?.input_tokens ?? input;
-        output = e.message?.usage?.output_tokens ?? output;
-      } else if (type === 'content_block_start') {
-        blocks.set(e.index ?? 0, { type: e.content_block?.type ?? 'text', id: e.content_block?.id ?? '', name: e.content_block?.name ?? '', json: '' });
-      } else if (type === 'content_block_delta') {
-        const block = blocks.get(e.index ?? 0);
-        if (e.delta?.type === 'text_delta' && typeof e.delta.text === 'string') {
-          content = (content ?? '') + e.delta.text;
-          events.push({ type: 'text', delta: e.delta.text });
-        } else if (e.delta?.type === 'input_json_delta' && block) block.json += e.delta.partial_json ?? '';
-      } else if (type === 'content_block_stop') {
-        const block = blocks.get(e.index ?? 0);
-        if (block?.type === 'tool_use') {
-          const call = { id: block.id || `toolu_${calls.length}`, name: names.own(block.name), arguments: parseArguments(block.json) };
-          calls.push(call);
-          events.push({ type: 'tool_call', call });
-        }
-      } else if (type === 'message_delta') {
-        reason = e.delta?.stop_reason ?? reason;
-        output = e.usage?.output_tokens ?? output;
-      } else if (type === 'message_stop') {
-        stopped = true;
-        break;
-      }
-    }
-    if (!stopped) throw new Error('the stream ended before message_stop');
-    return { content, tool_calls: calls, finish_reason: finishOf(reason, calls), input_tokens: input, output_tokens: output, model };
+    return {
+      push({ event, data }) {
+        if (stopped) return { events: [], over: true };
+        const e = parseJson(data, 'a streamed event') as {
+          type?: string;
+          index?: number;
+          message?: { model?: string; usage?: { input_tokens?: number; output_tokens?: number } };
+          content_block?: { type?: string; id?: string; name?: string };
+          delta?: { type?: string; text?: string; partial_json?: string; stop_reason?: string };
+          usage?: { output_tokens?: number };
+          error?: { type?: string; message?: string };
+        };
+        const type = e.type ?? event;
+        const events: ChatStreamEvent[] = [];
+        if (type === 'error') throw new Error(`the stream reported an error: ${e.error?.type ?? ''} ${e.error?.message ?? ''}`.trim());
+        if (type === 'message_start') {
+          model = e.message?.model ?? model;
+          input = e.message?.usage?.input_tokens ?? input;
+          output = e.message?.usage?.output_tokens ?? output;
+        } else if (type === 'content_block_start') {
+          blocks.set(e.index ?? 0, { type: e.content_block?.type ?? 'text', id: e.content_block?.id ?? '', name: e.content_block?.name ?? '', json: '' });
+        } else if (type === 'content_block_delta') {
+          const block = blocks.get(e.index ?? 0);
+          if (e.delta?.type === 'text_delta' && typeof e.delta.text === 'string') {
+            content = (content ?? '') + e.delta.text;
+            events.push({ type: 'text', delta: e.delta.text });
+          } else if (e.delta?.type === 'input_json_delta' && block) block.json += e.delta.partial_json ?? '';
+        } else if (type === 'content_block_stop') {
+          const block = blocks.get(e.index ?? 0);
+          if (block?.type === 'tool_use') {
+            const call = { id: block.id || `toolu_${calls.length}`, name: names.own(block.name), arguments: parseArguments(block.json) };
+            calls.push(call);
+            events.push({ type: 'tool_call', call });
+          }
+        } else if (type === 'message_delta') {
+          reason = e.delta?.stop_reason ?? reason;
+          output = e.usage?.output_tokens ?? output;
+        } else if (type === 'message_stop') stopped = true;
+        return { events, over: stopped };
+      },
+      end() {
+        if (!stopped) throw new Error('the stream ended before message_stop');
+        return { content, tool_calls: calls, finish_reason: finishOf(reason, calls), input_tokens: input, output_tokens: output, model };
+      },
+    };
   },
 
   errorMessage(text) {
