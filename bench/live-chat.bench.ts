@@ -46,6 +46,7 @@ const START_CONCURRENCY = 16;
 const MESSAGES = 1000;
 const WARMUP_MESSAGES = 200;
 const PROFILE_MESSAGES = 400;
+const REST_MS = 5000;
 /** Visitor messages a second in each delivery window: a calm and a busy rate. */
 const MESSAGE_RATES = [20, 100];
 const TARGET_P99_MS = 100;
@@ -239,6 +240,10 @@ async function run(ctx: BenchContext): Promise<BenchReport> {
 
     // Unmeasured: let the starts' queued work (pushes, notification broadcasts) drain, then warm the message path.
     await sleep(3000);
+    // What the platform spends with nobody writing (sockets' pings, timers): part of every window's CPU.
+    const restBefore = await a.cpuMicros();
+    await sleep(REST_MS);
+    const restMsPerSecond = ((await a.cpuMicros()) - restBefore) / REST_MS;
     await deliver(a, started, receivedAt, MESSAGE_RATES[0], WARMUP_MESSAGES, VISITORS - WARMUP_MESSAGES);
     const windows: Window[] = [];
     for (const rate of MESSAGE_RATES) {
@@ -285,6 +290,7 @@ async function run(ctx: BenchContext): Promise<BenchReport> {
       { measure: 'conversation starts/s (with assignment)', value: VISITORS / starts.seconds, 'p50 ms': percentile(starts.latencies, 50), 'p99 ms': percentile(starts.latencies, 99), count: VISITORS },
       ...windows.map((w) => row(`visitor message → agent receipt, ${w.rate} msg/s`, w)),
       ...(twoNodes ? [row(`two nodes (Redis): message on A → agent on B, ${twoNodes.rate} msg/s`, twoNodes)] : []),
+      { measure: 'platform CPU at rest (ms/s), 1,020 sockets connected', value: restMsPerSecond },
     ];
     const p99 = percentile(windows[0].latencies, 99);
     return {
@@ -297,7 +303,7 @@ async function run(ctx: BenchContext): Promise<BenchReport> {
       ],
       notes: [
         `starts: POST /session then POST /conversations, ${START_CONCURRENCY} visitors at a time; "p50/p99 ms" of POST /conversations (create, first message, two broadcasts, the assignment turn, two more broadcasts, the urgent push, the grant).`,
-        `delivery (after ${WARMUP_MESSAGES} unmeasured messages): ${MESSAGES} messages at each rate on a fixed schedule ("sent/s" is the rate kept), spread over the ${VISITORS} conversations; latency from just before the visitor's POST to the agent socket's receipt on the tenant channel; every visitor socket is joined to its conversation and receives each of its messages too. "platform CPU ms/msg": the platform process's CPU time over the window (and 1 s after) per message.`,
+        `delivery (after ${WARMUP_MESSAGES} unmeasured messages): ${MESSAGES} messages at each rate on a fixed schedule ("sent/s" is the rate kept), spread over the ${VISITORS} conversations; latency from just before the visitor's POST to the agent socket's receipt on the tenant channel; every visitor socket is joined to its conversation and receives each of its messages too. "platform CPU ms/msg": the platform process's CPU time (all its threads) over the window and 1 s after, per message; it includes the CPU the platform spends at rest (last row) over that time.`,
         `the platform is a child process (drivers: ${benchRun.redisUrl ? 'Redis' : 'in-process'}); the ${VISITORS + AGENTS} socket clients and the HTTP requests run in the runner's process.`,
         ...(profileNote ? [profileNote] : []),
       ],
