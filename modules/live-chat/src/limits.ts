@@ -9,7 +9,7 @@
 import type { HandlerContext } from '../../../sdk';
 import { ChatError } from './errors';
 import { OPEN } from './conversations';
-import type { ConversationRow, VisitorRow, WidgetRow } from './records';
+import type { VisitorRow, WidgetRow } from './records';
 
 export const WIDGET_CONVERSATIONS_PER_MINUTE = 600;
 export const VISITOR_OPEN_CONVERSATIONS = 3;
