@@ -48,6 +48,8 @@ describe('DESIGN.md Data: host.db creates and updates outside a transaction take
     const rows: Record<string, unknown>[] = [
       { customer: 'ada', amount: '10.50', note: 'first "quoted" it\'s \\ back', active: false, earned_on: '2025-01-10', level: 7, meta: { tags: ['vip'], n: 1.5, s: "o'k" }, created_at: '2025-04-01T08:30:00+02:00' },
       { customer: 'bob' },
+      // Values are escaped inline, not bound: text that would end the literal stays text.
+      { customer: "x'); DROP TABLE points; --", note: "\\'; SELECT pg_sleep(5); --", meta: { "k'": "'); --" } },
     ];
     const tx = (await db('tx.begin', [])) as string;
     try {
@@ -62,6 +64,7 @@ describe('DESIGN.md Data: host.db creates and updates outside a transaction take
       await db('tx.rollback', [], tx);
     }
     expect(await db('findOne', ['Points', { where: { customer: 'bob' } }])).toMatchObject({ amount: '0.00', active: true, level: 1, note: null });
+    expect(await db('findOne', ['Points', { where: { customer: "x'); DROP TABLE points; --" } }])).toMatchObject({ note: "\\'; SELECT pg_sleep(5); --", meta: { "k'": "'); --" } });
     expect(await db('create', ['Reward', { code: 'R1', title: 'Mug', cost: '3.00' }])).toEqual({ code: 'R1', title: 'Mug', cost: '3.00' });
   });
 
