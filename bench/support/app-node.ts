@@ -6,11 +6,16 @@
  */
 import { fork } from 'node:child_process';
 import { io as connect, type Socket } from 'socket.io-client';
-import { serveInChild, type Served } from '../servers/serve-in-child';
+import { serveInChild, type ChildMessage, type ParentMessage, type Served } from '../servers/serve-in-child';
 
 export interface AppNode<Op> {
   url: string;
   ask<T>(body: Op): Promise<T>;
+  /** CPU time (user + system) the node has used so far, in microseconds: steadier than latency on a shared machine. */
+  cpuMicros(): Promise<number>;
+  /** The node's CPU profiler (serve-in-child.ts), for a measured window only. */
+  startProfile(): Promise<void>;
+  stopProfile(file: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -64,6 +69,17 @@ export async function startAppNode<Op>(file: string, marker: string, name: strin
       child.on('message', onMessage);
       child.send({ type: 'bench', id, body });
     });
+  /** A serve-in-child request and its answer of the given type. */
+  const request = <T extends ChildMessage['type']>(m: ParentMessage, reply: T) =>
+    new Promise<Extract<ChildMessage, { type: T }>>((resolve) => {
+      const onMessage = (answer: ChildMessage) => {
+        if (answer?.type !== reply) return;
+        child.off('message', onMessage);
+        resolve(answer as Extract<ChildMessage, { type: T }>);
+      };
+      child.on('message', onMessage);
+      child.send(m);
+    });
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
@@ -72,7 +88,14 @@ export async function startAppNode<Op>(file: string, marker: string, name: strin
       await exited;
       clearTimeout(timer);
     })());
-  return { url, ask, stop };
+  return {
+    url,
+    ask,
+    cpuMicros: async () => (await request({ type: 'stats' }, 'stats')).cpuMicros,
+    startProfile: async () => void (await request({ type: 'profile-start' }, 'profile-started')),
+    stopProfile: async (file) => void (await request({ type: 'profile-stop', file }, 'profile-written')),
+    stop,
+  };
 }
 
 /** Opens one socket.io client per handshake `auth`, 100 at a time; `wire` adds listeners before it connects. */

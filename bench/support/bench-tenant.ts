@@ -23,7 +23,8 @@ export interface BenchOwner {
   api: BenchApi;
 }
 
-export async function installOwner(bench: BenchPlatform, organization: { name: string; slug: string }): Promise<BenchOwner> {
+/** bench: a bench platform, or any platform with a way to record the tenant (an app node's own). */
+export async function installOwner(bench: Pick<BenchPlatform, 'platform' | 'track'>, organization: { name: string; slug: string }): Promise<BenchOwner> {
   const res = await fetch(`${bench.platform.url}/api/v1/install/owner`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

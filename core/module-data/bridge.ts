@@ -2,7 +2,7 @@
  * The function behind `host.db` for one (tenant, module, owner). Every statement runs inside a
  * transaction that first switches to the module's role and schema (SET LOCAL, so nothing leaks to
  * the pooled connection afterwards) and bounds statement time. Statements outside an explicit
- * transaction get a transaction of their own.
+ * transaction get a transaction of their own: reads, creates and updates an implicit one, in one round trip.
  */
 import type { Sequelize, Transaction } from 'sequelize';
 import type { TenantDatabases } from '../data/tenant-databases';
@@ -10,7 +10,8 @@ import { MandiError } from '../errors';
 import { ARITY, OPERATIONS, type OperationContext, type Statement } from './data-operations';
 import { invalidQuery, toDataError } from './db-errors';
 import { ident, roleOf } from './names';
-import { prepareLoneRead, runLoneRead, type LoneRead } from './lone-read';
+import { prepareLoneRead, runLoneRead } from './lone-read';
+import { prepareLoneWrite, runLoneWrite } from './lone-write';
 import { openScopedTransaction } from './scoped-transaction';
 import type { TransactionRegistry, TxHandle, TxScope } from './transactions';
 import type { DbBridge } from './types';
@@ -63,11 +64,15 @@ function runAlone(deps: BridgeDeps, scope: TxScope, statement: Statement): Promi
   });
 }
 
-/** A read outside a transaction: the scope switch and the SELECT in one round trip (./lone-read.ts). */
-function readAlone(deps: BridgeDeps, scope: TxScope, ctx: OperationContext, read: LoneRead): Promise<unknown> {
+/**
+ * Runs fn on the tenant pool with the module's scope switch as SQL, for a read or a create or update
+ * outside a transaction: the switch and the statement then travel in one round trip
+ * (./lone-read.ts, ./lone-write.ts).
+ */
+function aloneInScope(deps: BridgeDeps, scope: TxScope, fn: (db: Sequelize, scopeSql: string) => Promise<unknown>): Promise<unknown> {
   return deps.dbs.with(scope.tenantId, async (db) => {
     const role = (await deps.rolesEnabled(db)) ? roleOf(scope.alias) : null;
-    return runLoneRead(db, ctx, scopeSql(scope.alias, role, deps.statementTimeoutMs), read, scope.alias);
+    return fn(db, scopeSql(scope.alias, role, deps.statementTimeoutMs));
   });
 }
 
@@ -105,8 +110,11 @@ export function createBridge(deps: BridgeDeps, scope: TxScope, ctx: OperationCon
       const op = Object.hasOwn(OPERATIONS, method) ? OPERATIONS[method] : undefined;
       if (!op) throw invalidQuery(`host.db has no method "${String(method)}"; use ${[...Object.keys(OPERATIONS), 'tx.begin', 'tx.commit', 'tx.rollback'].join(', ')}.`);
       if (args.length > ARITY[method]) throw invalidQuery(`${method} takes at most ${ARITY[method]} arguments, got ${args.length}.`);
-      const read = txId === undefined || txId === null ? prepareLoneRead(ctx, method, args) : undefined;
-      if (read) return await readAlone(deps, scope, ctx, read);
+      const alone = txId === undefined || txId === null;
+      const read = alone ? prepareLoneRead(ctx, method, args) : undefined;
+      if (read) return await aloneInScope(deps, scope, (db, sql) => runLoneRead(db, ctx, sql, read, scope.alias));
+      const write = alone ? prepareLoneWrite(ctx, method, args) : undefined;
+      if (write) return await aloneInScope(deps, scope, (db, sql) => runLoneWrite(db, ctx, sql, write, scope.alias));
       const prepared = op(ctx, args);
       // Typed before the transaction registry sees it, so "rolled back because …" reads well.
       const statement: Statement = (h) => prepared(h).catch((err) => Promise.reject(toDataError(err, scope.alias)));

@@ -37,7 +37,7 @@ export function modelOf(ctx: OperationContext, name: unknown): CompiledModel {
 const sequelizeModel = (ctx: OperationContext, h: TxHandle, model: CompiledModel): ModelStatic<Model> => sequelizeModels(h.db, ctx.compiled).get(model.name)!;
 
 /** Column values checked against the model; unknown columns and bad values are refused. */
-function rowIn(model: CompiledModel, values: unknown, what: string, allowEmpty: boolean): Record<string, unknown> {
+export function rowIn(model: CompiledModel, values: unknown, what: string, allowEmpty: boolean): Record<string, unknown> {
   if (!isPlainObject(values)) throw invalidQuery(`${what} needs an object of column values.`, { model: model.name });
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {

@@ -47,12 +47,13 @@ async function send(ctx: HandlerContext, channels: string[], event: string, body
   );
 }
 
-const agentNameOf = async (ctx: HandlerContext, agentId: number | null) =>
+export const agentNameOf = async (ctx: HandlerContext, agentId: number | null) =>
   agentId === null ? null : ((await ctx.host.db.findOne<AgentRow>('Agent', { where: { id: agentId } }))?.name ?? null);
 
-export async function messageSent(ctx: HandlerContext, c: ConversationRow, m: MessageRow): Promise<void> {
+/** agentName: the conversation's agent's (agentNameOf), read by the caller beside the message's insert. */
+export async function messageSent(ctx: HandlerContext, c: ConversationRow, m: MessageRow, agentName: string | null): Promise<void> {
   const channels = m.is_internal ? [tenantChannel(ctx.tenantId)] : [tenantChannel(ctx.tenantId), conversationChannel(c.id)];
-  await send(ctx, channels, 'chat.message.sent', payload(ctx, c, m, await agentNameOf(ctx, c.agent_id)));
+  await send(ctx, channels, 'chat.message.sent', payload(ctx, c, m, agentName));
 }
 
 export async function conversationUpdated(ctx: HandlerContext, c: ConversationRow, change: ConversationChange): Promise<void> {

@@ -9,7 +9,7 @@
 import type { HandlerContext } from '../../../sdk';
 import { ChatError } from './errors';
 import { OPEN } from './conversations';
-import type { ConversationRow, VisitorRow, WidgetRow } from './records';
+import type { VisitorRow, WidgetRow } from './records';
 
 export const WIDGET_CONVERSATIONS_PER_MINUTE = 600;
 export const VISITOR_OPEN_CONVERSATIONS = 3;
@@ -25,7 +25,10 @@ export async function checkConversationRate(ctx: HandlerContext, widget: WidgetR
   if (recent >= WIDGET_CONVERSATIONS_PER_MINUTE) throw tooMany('This widget is receiving too many new conversations; try again in a minute.');
 }
 
-export async function checkMessageRate(ctx: HandlerContext, c: ConversationRow): Promise<void> {
-  const recent = await ctx.host.db.count('Message', { where: { conversation_id: c.id, sender_type: 'visitor', created_at: { $gte: minuteAgo(ctx) } } });
+/** Visitor messages in the conversation over the last minute, for checkMessageRate. */
+export const recentVisitorMessages = (ctx: HandlerContext, conversationId: number) =>
+  ctx.host.db.count('Message', { where: { conversation_id: conversationId, sender_type: 'visitor', created_at: { $gte: minuteAgo(ctx) } } });
+
+export function checkMessageRate(recent: number): void {
   if (recent >= MESSAGES_PER_MINUTE) throw tooMany(`At most ${MESSAGES_PER_MINUTE} messages a minute; wait a moment.`);
 }

@@ -138,6 +138,9 @@ describe('spec 2 public widget endpoints: sessions, inputs and limits', () => {
     const send = (n: number) => host.call('live_chat.visitor_send', { token: w.token, session_id: s.session_id, id: first.conversation.id, content: `m${n}` });
     for (let i = 0; i < 29; i++) await send(i); // the first message counts too
     await expect(send(99)).rejects.toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+    // Someone else's session on the full conversation is told it does not exist, not that it is busy.
+    const other = await host.call<{ session_id: string }>('live_chat.start_session', { token: w.token, name: 'Other', email: 'o@example.com' });
+    await expect(host.call('live_chat.visitor_send', { token: w.token, session_id: other.session_id, id: first.conversation.id, content: 'x' })).rejects.toMatchObject({ status: 404 });
     host.clock.freeze(Date.now() + 61_000);
     await expect(send(100)).resolves.toBeDefined();
   }, 60_000);
