@@ -22,7 +22,9 @@ export const conversationPath = (id: number) => `/live-chat/conversations/${id}`
 export type ConversationChange = 'assigned' | 'transferred' | 'resolved' | 'closed' | 'reopened' | 'status' | 'priority' | 'rated' | 'escalated';
 
 const messagePayload = (m: MessageRow | null) =>
-  m && { id: m.id, content: m.content, sender_type: m.sender_type, sender_id: m.sender_id, sender_name: m.sender_name, type: m.type, created_at: m.created_at };
+  // is_internal beside spec 2's fields: an agent's client tells a note from a reply without reading it back
+  // (notes go to the tenant channel only, so a visitor never sees one).
+  m && { id: m.id, content: m.content, sender_type: m.sender_type, sender_id: m.sender_id, sender_name: m.sender_name, type: m.type, is_internal: m.is_internal, created_at: m.created_at };
 
 function payload(ctx: HandlerContext, c: ConversationRow, message: MessageRow | null, agentName: string | null) {
   return {

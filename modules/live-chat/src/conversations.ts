@@ -58,6 +58,8 @@ export async function addMessage(ctx: HandlerContext, c: ConversationRow, fields
     }
     if (fields.sender_type === 'visitor') await ctx.host.db.update<ConversationRow>('Conversation', { status: 'active' }, { where: { id: c.id, status: 'waiting' } });
     conversation = await conversationById(ctx, c.id);
+    // Spec 2, Events: a status change (waiting ⇄ active by who wrote last) is a chat.conversation.updated.
+    if (conversation.status !== c.status) await conversationUpdated(ctx, conversation, 'status');
   }
   return { message, conversation };
 }

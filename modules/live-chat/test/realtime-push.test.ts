@@ -58,7 +58,7 @@ describe('spec 2 Events: broadcasts and their payload', () => {
     expect(sent.channel).toBe(tenantChannel(host));
     expect(sent.payload).toEqual({
       conversation_id: id,
-      message: { id: expect.any(Number), content: 'Is COD available?', sender_type: 'visitor', sender_id: expect.any(Number), sender_name: 'Kiran', type: 'text', created_at: ISO },
+      message: { id: expect.any(Number), content: 'Is COD available?', sender_type: 'visitor', sender_id: expect.any(Number), sender_name: 'Kiran', type: 'text', is_internal: false, created_at: ISO },
       agent_name: null,
       visitor_id: expect.any(Number),
       widget_id: expect.any(Number),
@@ -88,10 +88,15 @@ describe('spec 2 Events: broadcasts and their payload', () => {
     expect(toVisitor.channel).toBe(`chat.conversation.${id}`);
     expect(toVisitor.payload).toMatchObject({ conversation_id: id, agent_name: 'Meera', message: { content: 'Yes, <b>it is</b>', sender_type: 'agent', sender_id: agent.id, sender_name: 'Meera', type: 'text' } });
     await tenant.next('chat.message.sent', (p) => p.message.sender_type === 'agent' && p.conversation_id === id);
+    // The answer moved the conversation to waiting (for the visitor): a status change, on both channels.
+    const waiting = await visitorSocket.next('chat.conversation.updated', (p) => p.change === 'status');
+    expect(waiting.payload).toMatchObject({ conversation_id: id, status: 'waiting', message: { content: 'Yes, <b>it is</b>' } });
+    await tenant.next('chat.conversation.updated', (p) => p.conversation_id === id && p.change === 'status' && p.status === 'waiting');
 
     // An internal note: the tenant channel only.
     await requestAs(host, agent.token, 'POST', `/live-chat/conversations/${id}/messages`, { content: 'internal: refund later', is_internal: true });
-    await tenant.next('chat.message.sent', (p) => p.message.content === 'internal: refund later');
+    const note = await tenant.next('chat.message.sent', (p) => p.message.content === 'internal: refund later');
+    expect(note.payload.message.is_internal).toBe(true);
     await requestAs(host, agent.token, 'POST', `/live-chat/conversations/${id}/resolve`);
     const resolved = await visitorSocket.next('chat.conversation.updated', (p) => p.change === 'resolved');
     expect(resolved.payload).toMatchObject({ status: 'resolved', agent_name: 'Meera', message: { content: 'Yes, <b>it is</b>' } });
