@@ -36,6 +36,12 @@ export interface ExecutionFilter {
 }
 
 /** A fresh token for the webhook URL and a secret for its signature (spec 2, Public webhook trigger). */
+/** A finished run's duration: from its start (or its creation, if it never started) to `at`. */
+const DURATION_MS = (at: string) => `GREATEST(0, (EXTRACT(EPOCH FROM (${at}::timestamptz - COALESCE(started_at, created_at))) * 1000)::int)`;
+/** The workflow's counters (spec 2, Workflow: execution_count, ..., last_executed_at) moved by the run CTE `e` finished, `when` it did. */
+const COUNT_RUN = (when: string) => `UPDATE workflows SET execution_count = execution_count + 1, success_count = success_count + (e.status = 'completed')::int,
+  failure_count = failure_count + (e.status = 'failed')::int, last_executed_at = e.completed_at FROM e WHERE workflows.id = e.workflow_id AND ${when}`;
+
 export const newToken = () => randomBytes(24).toString('hex');
 export const newSecret = () => `whsec_${randomBytes(24).toString('hex')}`;
 
@@ -186,21 +192,19 @@ export class WorkflowStore {
     g: Graph,
     e: { trigger_type: string; trigger_data: unknown; triggered_by: number | null; trigger_key?: string; queue: string[] },
   ): Promise<ExecutionRow | undefined> {
-    return this.with(tenantId, async (db) => {
-      const [row] = await this.q<ExecutionRow>(
-        db,
-        `INSERT INTO workflow_executions (workflow_id, workflow_name, trigger_type, trigger_data, triggered_by, trigger_key, nodes_total, context, scheduler)
-         VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, '{"variables":{},"nodes":{}}', $8::jsonb)
-         ON CONFLICT (workflow_id, trigger_key) WHERE trigger_key IS NOT NULL DO NOTHING RETURNING *`,
-        [g.workflow.id, g.workflow.name, e.trigger_type, json(e.trigger_data), e.triggered_by, e.trigger_key ?? null, g.nodes.length, json({ queue: e.queue, attempt: 0 })],
-      );
-      return row;
-    });
+    const [row] = await this.tenantDbs.query<ExecutionRow>(
+      tenantId,
+      `INSERT INTO workflow_executions (workflow_id, workflow_name, trigger_type, trigger_data, triggered_by, trigger_key, nodes_total, context, scheduler)
+       VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, '{"variables":{},"nodes":{}}', $8::jsonb)
+       ON CONFLICT (workflow_id, trigger_key) WHERE trigger_key IS NOT NULL DO NOTHING RETURNING *`,
+      [g.workflow.id, g.workflow.name, e.trigger_type, json(e.trigger_data), e.triggered_by, e.trigger_key ?? null, g.nodes.length, json({ queue: e.queue, attempt: 0 })],
+    );
+    return row;
   }
 
   async execution(tenantId: string, id: string): Promise<ExecutionRow | undefined> {
     if (!isUuid(id)) return undefined;
-    return this.with(tenantId, async (db) => (await this.q<ExecutionRow>(db, 'SELECT * FROM workflow_executions WHERE id = $1', [id]))[0]);
+    return (await this.tenantDbs.query<ExecutionRow>(tenantId, 'SELECT * FROM workflow_executions WHERE id = $1', [id]))[0];
   }
 
   async executions(tenantId: string, f: ExecutionFilter): Promise<{ rows: ExecutionRow[]; total: number }> {
@@ -222,29 +226,52 @@ export class WorkflowStore {
 
   /** Applies `set` to an execution in one of the `from` states (and matching `and`); undefined when it was in none. */
   async transition(tenantId: string, id: string, from: readonly string[], set: string, bind: unknown[] = [], and = 'true'): Promise<ExecutionRow | undefined> {
-    return this.with(tenantId, async (db) => (await this.q<ExecutionRow>(db, `UPDATE workflow_executions SET ${set} WHERE id = $1 AND status = ANY($2::text[]) AND ${and} RETURNING *`, [id, from, ...bind]))[0]);
+    return (await this.tenantDbs.query<ExecutionRow>(tenantId, `UPDATE workflow_executions SET ${set} WHERE id = $1 AND status = ANY($2::text[]) AND ${and} RETURNING *`, [id, from, ...bind]))[0];
   }
 
   /**
    * The checkpoint after a node (spec 2, Execution): its log row and the execution's progress in one
-   * transaction, only while the run is still running. A second writer of the same (node, attempt) —
-   * a redelivered job after a killed worker — finds the row there and changes nothing.
+   * statement (atomic, one round trip), only while the run is still running. A second writer of the
+   * same (node, attempt) — a redelivered job after a killed worker — finds the row there and changes
+   * nothing. `set` names its own parameters from $2 ($1 is the execution).
+   *
+   * Two steps fold in what would be statements of their own: `start` (the first checkpoint of a run
+   * this node just created, its trigger's, which has no effects) moves it from pending to running;
+   * `complete` (the last node) ends it as `finish` does, unless a pause was asked for meanwhile,
+   * which then stops it first as after any other node.
    */
-  async checkpoint(tenantId: string, executionId: string, log: Omit<LogRow, 'id' | 'execution_id'>, set: string, bind: unknown[]): Promise<ExecutionRow | undefined> {
-    // One statement (atomic, one round trip): the update happens only if this writer inserted the log row.
-    const LOG_PARAMS = 11;
-    const shifted = set.replace(/\$(\d+)/g, (_m, n: string) => `$${Number(n) + LOG_PARAMS}`);
-    return this.with(tenantId, async (db) =>
-      (await this.q<ExecutionRow>(
-        db,
-        `WITH ins AS (
-           INSERT INTO workflow_execution_logs (execution_id, node_id, node_type, node_label, status, input_data, output_data, error_message, retry_attempt, started_at, completed_at, duration_ms)
-           SELECT $1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12 WHERE EXISTS (SELECT 1 FROM workflow_executions WHERE id = $1 AND status = 'running')
-           ON CONFLICT (execution_id, node_id, retry_attempt) DO NOTHING RETURNING id)
-         UPDATE workflow_executions SET ${shifted} WHERE id = $1 AND status = 'running' AND EXISTS (SELECT 1 FROM ins) RETURNING *`,
-        [executionId, log.node_id, log.node_type, log.node_label, log.status, json(log.input_data), json(log.output_data), log.error_message, log.retry_attempt, log.started_at, log.completed_at, log.duration_ms, ...bind],
-      ))[0],
+  async checkpoint(
+    tenantId: string,
+    executionId: string,
+    log: Omit<LogRow, 'id' | 'execution_id'>,
+    set: string,
+    bind: unknown[],
+    how: { start?: Date; complete?: { result: unknown; at: Date } } = {},
+  ): Promise<ExecutionRow | undefined> {
+    const FIXED = 16;
+    const shifted = set.replace(/\$(\d+)/g, (_m, n: string) => `$${Number(n) + FIXED - 1}`);
+    const done = '($16::timestamptz IS NOT NULL AND NOT pause_requested)';
+    const [row] = await this.tenantDbs.query<ExecutionRow>(
+      tenantId,
+      `WITH ins AS (
+         INSERT INTO workflow_execution_logs (execution_id, node_id, node_type, node_label, status, input_data, output_data, error_message, retry_attempt, started_at, completed_at, duration_ms)
+         SELECT $1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12 WHERE EXISTS (SELECT 1 FROM workflow_executions WHERE id = $1 AND status = ANY($13::text[]))
+         ON CONFLICT (execution_id, node_id, retry_attempt) DO NOTHING RETURNING id),
+       e AS (
+         UPDATE workflow_executions SET ${shifted}, started_at = COALESCE(started_at, $14::timestamptz),
+                status = CASE WHEN ${done} THEN 'completed' ELSE 'running' END,
+                result = CASE WHEN ${done} THEN $15::jsonb ELSE result END,
+                completed_at = CASE WHEN ${done} THEN $16::timestamptz ELSE completed_at END,
+                duration_ms = CASE WHEN ${done} THEN ${DURATION_MS('$16')} ELSE duration_ms END
+         WHERE id = $1 AND status = ANY($13::text[]) AND EXISTS (SELECT 1 FROM ins) RETURNING *),
+       w AS (${COUNT_RUN("e.status = 'completed'")})
+       SELECT * FROM e`,
+      [
+        executionId, log.node_id, log.node_type, log.node_label, log.status, json(log.input_data), json(log.output_data), log.error_message, log.retry_attempt, log.started_at,
+        log.completed_at, log.duration_ms, how.start ? ['pending'] : ['running'], how.start ?? null, json(how.complete?.result), how.complete?.at ?? null, ...bind,
+      ],
     );
+    return row;
   }
 
   /**
@@ -252,21 +279,16 @@ export class WorkflowStore {
    * execution_count, success_count, failure_count, last_executed_at), in one statement, once.
    */
   async finish(tenantId: string, id: string, status: 'completed' | 'failed', result: unknown, error: string | null, at: Date): Promise<ExecutionRow | undefined> {
-    return this.with(tenantId, async (db) =>
-      (await this.q<ExecutionRow>(
-        db,
-        `WITH e AS (
-           UPDATE workflow_executions SET status = $2, result = $3::jsonb, error_message = $4, completed_at = $5, resume_at = NULL,
-                  duration_ms = GREATEST(0, (EXTRACT(EPOCH FROM ($5::timestamptz - COALESCE(started_at, created_at))) * 1000)::int)
-           WHERE id = $1 AND status IN ('running', 'pending') RETURNING *),
-         w AS (
-           UPDATE workflows SET execution_count = execution_count + 1, success_count = success_count + ($2 = 'completed')::int,
-                  failure_count = failure_count + ($2 = 'failed')::int, last_executed_at = $5
-           FROM e WHERE workflows.id = e.workflow_id)
-         SELECT * FROM e`,
-        [id, status, json(result), error, at],
-      ))[0],
+    const [row] = await this.tenantDbs.query<ExecutionRow>(
+      tenantId,
+      `WITH e AS (
+         UPDATE workflow_executions SET status = $2, result = $3::jsonb, error_message = $4, completed_at = $5, resume_at = NULL, duration_ms = ${DURATION_MS('$5')}
+         WHERE id = $1 AND status IN ('running', 'pending') RETURNING *),
+       w AS (${COUNT_RUN('true')})
+       SELECT * FROM e`,
+      [id, status, json(result), error, at],
     );
+    return row;
   }
 
   async stats(tenantId: string, now: Date) {
