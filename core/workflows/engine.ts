@@ -190,18 +190,16 @@ export class WorkflowEngine {
       const resumeAt = suspend ? new Date(clock.now() + suspend * 1000) : null;
       // The last node's checkpoint also ends the run, and the first's of a run not started yet starts it.
       const complete = rest.length === 0 && !resumeAt ? { result: this.lastOutput(context, g), at: new Date(clock.now()) } : undefined;
-      return store.checkpoint(
-        tenantId, e.id, log, 'context = $2::jsonb, scheduler = $3::jsonb, nodes_executed = nodes_executed + 1, resume_at = $4',
-        [JSON.stringify(context), JSON.stringify({ queue: rest, attempt: 0 }), resumeAt],
-        { start: e.status === 'pending' ? started : undefined, complete },
-      );
+      return store.checkpoint(tenantId, e.id, {
+        log, context, scheduler: { queue: rest, attempt: 0 }, resume_at: resumeAt, executed: 1, start: e.status === 'pending' ? started : undefined, complete,
+      });
     }
     if (attempt < node.retry_count) {
       // Retry with exponential backoff (spec 2, Execution: retry_count, retry_delay_seconds); suspended meanwhile.
       const delay = node.retry_delay_seconds * 2 ** attempt;
-      return store.checkpoint(tenantId, e.id, log, 'scheduler = $2::jsonb, resume_at = $3', [JSON.stringify({ queue, attempt: attempt + 1 }), delay ? new Date(clock.now() + delay * 1000) : null]);
+      return store.checkpoint(tenantId, e.id, { log, scheduler: { queue, attempt: attempt + 1 }, resume_at: delay ? new Date(clock.now() + delay * 1000) : null });
     }
-    const failed = await store.checkpoint(tenantId, e.id, log, 'nodes_failed = nodes_failed + 1', []);
+    const failed = await store.checkpoint(tenantId, e.id, { log, failed: 1 });
     if (failed) await this.finish(tenantId, failed, 'failed', null, `Node "${node.label}" failed: ${failure}`);
     return failed && { ...failed, status: 'failed' };
   }
