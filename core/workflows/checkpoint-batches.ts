@@ -20,44 +20,69 @@ interface Waiting<C> {
 /** Writes a tenant's checkpoints in one statement; answers the rows it moved, by execution id. */
 export type WriteCheckpoints<C> = (tenantId: string, batch: { executionId: string; checkpoint: C }[]) => Promise<Map<string, ExecutionRow>>;
 
+interface Tenant<C> {
+  waiting: Waiting<C>[];
+  /** Statements out. */
+  writers: number;
+  /** Executions with a checkpoint in a statement out. */
+  writing: Set<string>;
+}
+
 export class CheckpointBatches<C> {
-  /** Per tenant with a statement out: the checkpoints waiting for the next one. */
-  private readonly waiting = new Map<string, Waiting<C>[]>();
+  private readonly tenants = new Map<string, Tenant<C>>();
 
   constructor(
     private readonly write: WriteCheckpoints<C>,
+    /** Statements out at once per tenant: one commits while the next is sent. */
+    private readonly maxWriters = 2,
     private readonly maxBatch = 100,
   ) {}
 
   add(tenantId: string, executionId: string, checkpoint: C): Promise<ExecutionRow | undefined> {
     return new Promise((resolve, reject) => {
-      const item = { executionId, checkpoint, resolve, reject };
-      const queue = this.waiting.get(tenantId);
-      if (queue) return void queue.push(item);
-      this.waiting.set(tenantId, [item]);
-      void this.drain(tenantId);
+      let t = this.tenants.get(tenantId);
+      if (!t) this.tenants.set(tenantId, (t = { waiting: [], writers: 0, writing: new Set() }));
+      t.waiting.push({ executionId, checkpoint, resolve, reject });
+      if (t.writers < this.maxWriters) {
+        t.writers++;
+        void this.drain(tenantId, t);
+      }
     });
   }
 
-  private async drain(tenantId: string): Promise<void> {
-    const queue = this.waiting.get(tenantId)!;
-    while (queue.length) {
-      const batch: Waiting<C>[] = [];
-      const ids = new Set<string>();
-      for (let i = 0; i < queue.length && batch.length < this.maxBatch; ) {
-        if (ids.has(queue[i].executionId)) i++;
-        else {
-          ids.add(queue[i].executionId);
-          batch.push(...queue.splice(i, 1));
-        }
-      }
+  private async drain(tenantId: string, t: Tenant<C>): Promise<void> {
+    for (let batch = this.take(t); batch.length; batch = this.take(t)) {
       try {
-        const rows = await this.write(tenantId, batch);
-        for (const w of batch) w.resolve(rows.get(w.executionId));
-      } catch (err) {
-        for (const w of batch) w.reject(err);
+        await this.settle(tenantId, batch);
+      } finally {
+        for (const w of batch) t.writing.delete(w.executionId);
       }
     }
-    this.waiting.delete(tenantId);
+    // What is left waits for a writer still out, which takes it when its statement returns.
+    if (--t.writers === 0) this.tenants.delete(tenantId);
+  }
+
+  /** Writes a batch; if it fails, each checkpoint alone, so one that cannot be written (bad data, say) fails only its own run. */
+  private async settle(tenantId: string, batch: Waiting<C>[]): Promise<void> {
+    try {
+      const rows = await this.write(tenantId, batch);
+      for (const w of batch) w.resolve(rows.get(w.executionId));
+    } catch (err) {
+      if (batch.length === 1) return batch[0].reject(err);
+      for (const w of batch) await this.settle(tenantId, [w]);
+    }
+  }
+
+  private take(t: Tenant<C>): Waiting<C>[] {
+    const batch: Waiting<C>[] = [];
+    for (let i = 0; i < t.waiting.length && batch.length < this.maxBatch; ) {
+      const w = t.waiting[i];
+      if (t.writing.has(w.executionId)) i++;
+      else {
+        t.writing.add(w.executionId);
+        batch.push(...t.waiting.splice(i, 1));
+      }
+    }
+    return batch;
   }
 }
