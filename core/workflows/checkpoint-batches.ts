@@ -2,11 +2,12 @@
  * Group commit for checkpoints (spec 2, Execution: a checkpoint after each node). Each checkpoint
  * costs a commit, and a commit waits for the disk; one tenant's concurrent runs would queue for its
  * few pooled connections and, as they finish, for their workflow's row (its counters). So per tenant
- * one statement writes at a time: a checkpoint that comes while it is out waits for the next, which
- * carries every checkpoint that came meanwhile. Alone, a checkpoint is written at once; each is still
- * committed before its run goes on to the next node, and its caller learns whether it was its own
- * write. One checkpoint per execution per statement: a second one (a duplicate job) waits for the
- * next, so it finds the first's log row, as it would have in its own statement.
+ * at most two statements are out at a time (one commits while the next is sent); a checkpoint that
+ * comes while both are out waits for the next, which carries every checkpoint that came meanwhile.
+ * Alone, a checkpoint is written at once; each is still committed before its run goes on to the next
+ * node, and its caller learns whether it was its own write. One checkpoint per execution per
+ * statement: a second one (a duplicate job) waits for the next, so it finds the first's log row, as
+ * it would have in its own statement.
  */
 import type { ExecutionRow } from './workflow';
 

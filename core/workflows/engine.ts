@@ -3,9 +3,9 @@
  * `workflow-runs` queue; it walks the graph one node at a time and never runs node logic itself:
  * every non-trigger node is a bus operation, called with the caller edge `workflow` as the
  * workflow's owner, so permissions, schemas, rate limits and audit apply to each step. After each
- * node a checkpoint (log row + execution row, one transaction) records the outcome and the nodes
- * still to run, so a redelivered job (a killed worker) continues where the last checkpoint left off
- * and writes each node's outcome once. The idempotency key of a step, `<execution>:<node>:<attempt>`,
+ * node a checkpoint (log row + execution row, one statement, committed before the next node starts)
+ * records the outcome and the nodes still to run, so a redelivered job (a killed worker) continues
+ * where the last checkpoint left off and writes each node's outcome once. The idempotency key of a step, `<execution>:<node>:<attempt>`,
  * travels as the call's request id. A Delay node or retry backoff suspends the run with resume_at
  * set and a delayed job (deduplicated by id) wakes it.
  */
