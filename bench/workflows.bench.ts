@@ -2,8 +2,8 @@
  * Workflows benchmark (spec 2, Execution): executions per second and latency from `execute` to
  * completed for a 5-node workflow — trigger, condition, two bus actions (set-variable, each a
  * sandboxed operation of the workflows module) and a transform — with a checkpoint (log row +
- * execution row, committed before the next node starts) after each node, on the in-process driver path and, when Redis is
- * reachable (REDIS_URL, default redis://127.0.0.1:6379), on the Redis path.
+ * execution row, committed before the next node starts) after each node, on the in-process driver
+ * path and, when Redis is reachable (REDIS_URL, default redis://127.0.0.1:6379), on the Redis path.
  *
  * Executions are started through the engine (`execute`, what POST /workflows/{id}/execute and every
  * trigger call after their checks) so the HTTP endpoint's 30/min limit does not cap the load;
