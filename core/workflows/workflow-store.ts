@@ -37,6 +37,9 @@ export interface ExecutionFilter {
 }
 
 /** A fresh token for the webhook URL and a secret for its signature (spec 2, Public webhook trigger). */
+/** The columns of ExecutionRow, for a prepared statement (whose result must not change when a column is added). */
+const EXECUTION_COLUMNS = (['id', 'workflow_id', 'workflow_name', 'status', 'trigger_type', 'trigger_data', 'triggered_by', 'context', 'result', 'error_message', 'nodes_total',
+  'nodes_executed', 'nodes_failed', 'started_at', 'completed_at', 'duration_ms', 'resume_at', 'pause_requested', 'scheduler', 'created_at'] satisfies (keyof ExecutionRow)[]).map((c) => `w.${c}`).join(', ');
 /** A finished run's duration: from its start (or its creation, if it never started) to `at`. */
 const DURATION_MS = (at: string, row = 'workflow_executions') => `GREATEST(0, (EXTRACT(EPOCH FROM (${at}::timestamptz - COALESCE(${row}.started_at, ${row}.created_at))) * 1000)::int)`;
 
@@ -288,7 +291,7 @@ export class WorkflowStore {
                 result = CASE WHEN ${done} THEN x.result->'v' ELSE w.result END,
                 completed_at = CASE WHEN ${done} THEN x.complete_at ELSE w.completed_at END,
                 duration_ms = CASE WHEN ${done} THEN ${DURATION_MS('x.complete_at', 'w')} ELSE w.duration_ms END
-         FROM x WHERE w.id = x.execution_id AND w.status = x.from_status AND x.execution_id IN (SELECT execution_id FROM ins) RETURNING w.*),
+         FROM x WHERE w.id = x.execution_id AND w.status = x.from_status AND x.execution_id IN (SELECT execution_id FROM ins) RETURNING ${EXECUTION_COLUMNS}),
        ended AS (SELECT workflow_id, count(*)::int AS n, max(completed_at) AS at FROM e WHERE status = 'completed' GROUP BY workflow_id),
        locked AS (SELECT id FROM workflows WHERE id IN (SELECT workflow_id FROM ended) ORDER BY id FOR UPDATE),
        counted AS (
@@ -296,6 +299,7 @@ export class WorkflowStore {
          FROM ended WHERE workflows.id = ended.workflow_id AND (SELECT count(*) FROM locked) > 0)
        SELECT * FROM e`,
       [JSON.stringify(rows)],
+      'workflow-checkpoints',
     );
     return new Map(moved.map((r) => [r.id, r]));
   }
