@@ -36,13 +36,13 @@ export interface ExecutionFilter {
   page: number;
 }
 
-/** A fresh token for the webhook URL and a secret for its signature (spec 2, Public webhook trigger). */
 /** The columns of ExecutionRow, for a prepared statement (whose result must not change when a column is added). */
 const EXECUTION_COLUMNS = (['id', 'workflow_id', 'workflow_name', 'status', 'trigger_type', 'trigger_data', 'triggered_by', 'context', 'result', 'error_message', 'nodes_total',
   'nodes_executed', 'nodes_failed', 'started_at', 'completed_at', 'duration_ms', 'resume_at', 'pause_requested', 'scheduler', 'created_at'] satisfies (keyof ExecutionRow)[]).map((c) => `w.${c}`).join(', ');
 /** A finished run's duration: from its start (or its creation, if it never started) to `at`. */
 const DURATION_MS = (at: string, row = 'workflow_executions') => `GREATEST(0, (EXTRACT(EPOCH FROM (${at}::timestamptz - COALESCE(${row}.started_at, ${row}.created_at))) * 1000)::int)`;
 
+/** A fresh token for the webhook URL and a secret for its signature (spec 2, Public webhook trigger). */
 export const newToken = () => randomBytes(24).toString('hex');
 export const newSecret = () => `whsec_${randomBytes(24).toString('hex')}`;
 
@@ -262,7 +262,8 @@ export class WorkflowStore {
    * checkpoint expects (`running`, or `pending` for one that starts it), and each run moves only if
    * its log row was inserted here. A completing checkpoint ends its run as `finish` does, unless a
    * pause was asked for meanwhile (it then stops first, as after any other node); the workflows'
-   * counters move once per run ended, their rows locked in id order so two statements never deadlock.
+   * counters move once per run ended, their rows locked first and in id order, so that two such
+   * statements (two nodes, each with runs of the same workflows) do not deadlock on them.
    */
   private async writeCheckpoints(tenantId: string, batch: { executionId: string; checkpoint: Checkpoint }[]): Promise<Map<string, ExecutionRow>> {
     const rows = batch.map(({ executionId: id, checkpoint: c }) => ({
