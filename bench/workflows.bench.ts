@@ -2,8 +2,8 @@
  * Workflows benchmark (spec 2, Execution): executions per second and latency from `execute` to
  * completed for a 5-node workflow — trigger, condition, two bus actions (set-variable, each a
  * sandboxed operation of the workflows module) and a transform — with a checkpoint (log row +
- * execution row, one transaction) after each node, on the in-process driver path and, when Redis is
- * reachable (REDIS_URL, default redis://127.0.0.1:6379), on the Redis path.
+ * execution row, committed before the next node starts) after each node, on the in-process driver
+ * path and, when Redis is reachable (REDIS_URL, default redis://127.0.0.1:6379), on the Redis path.
  *
  * Executions are started through the engine (`execute`, what POST /workflows/{id}/execute and every
  * trigger call after their checks) so the HTTP endpoint's 30/min limit does not cap the load;
@@ -159,7 +159,7 @@ const bench: Benchmark = {
     if (await redisReachable(redisUrl)) rows.push(await measure(ctx, 'redis', redisUrl, count, concurrency));
     else notes.push(`Redis path skipped: nothing answers at ${redisUrl}.`);
     notes.push(
-      'Work per execution: 5 checkpoints (trigger, condition, 2 set-variable, transform; each one statement: INSERT log + UPDATE execution), 4 sandboxed bus calls, an INSERT, a start UPDATE and a finish UPDATE (with the workflow counters), the run job, one lifecycle event delivered to 2 core subscribers.',
+      'Work per execution: an INSERT, 5 checkpoints (trigger, condition, 2 set-variable, transform; each a log INSERT + execution UPDATE, the first also starting the run, the last also ending it with the workflow counters; concurrent checkpoints of the tenant share statements), 4 sandboxed bus calls, the run job, one lifecycle event delivered to 2 core subscribers.',
       'ms/exec columns sum time over concurrent work divided by executions: they show where time goes, not wall time.',
     );
     return {

@@ -3,9 +3,9 @@
  * `workflow-runs` queue; it walks the graph one node at a time and never runs node logic itself:
  * every non-trigger node is a bus operation, called with the caller edge `workflow` as the
  * workflow's owner, so permissions, schemas, rate limits and audit apply to each step. After each
- * node a checkpoint (log row + execution row, one transaction) records the outcome and the nodes
- * still to run, so a redelivered job (a killed worker) continues where the last checkpoint left off
- * and writes each node's outcome once. The idempotency key of a step, `<execution>:<node>:<attempt>`,
+ * node a checkpoint (log row + execution row, one statement, committed before the next node starts)
+ * records the outcome and the nodes still to run, so a redelivered job (a killed worker) continues
+ * where the last checkpoint left off and writes each node's outcome once. The idempotency key of a step, `<execution>:<node>:<attempt>`,
  * travels as the call's request id. A Delay node or retry backoff suspends the run with resume_at
  * set and a delayed job (deduplicated by id) wakes it.
  */
@@ -73,6 +73,11 @@ export class WorkflowEngine {
   private readonly logger: Logger;
   /** Graphs this node started runs of lately, so their jobs need not read them again (a save makes a new one). */
   private readonly graphs = new LRUCache<string, Graph>({ max: 1_000, ttl: 10_000 });
+  /**
+   * Runs this node created whose job has not started yet, so it need not read them again (taken by
+   * another node, they expire here). Bounded by their trigger data (up to 512 KB each).
+   */
+  private readonly created = new LRUCache<string, ExecutionRow>({ max: 10_000, ttl: 10_000, maxSize: 32 << 20, sizeCalculation: (e) => JSON.stringify(e.trigger_data).length + 1 });
 
   constructor(private readonly deps: EngineDeps) {
     this.logger = deps.logger.child({ part: 'workflows' });
@@ -88,7 +93,10 @@ export class WorkflowEngine {
     const row = await this.deps.store.createExecution(tenantId, g, { trigger_type: t.type, trigger_data: t.data, triggered_by: t.triggeredBy, trigger_key: t.key, queue: entries });
     // The graph as triggered, for this node's worker; another node reads it from the database.
     this.graphs.set(`${tenantId}:${g.workflow.id}`, g);
-    if (row) await this.enqueue(tenantId, row.id, row.id);
+    if (row) {
+      this.created.set(row.id, row);
+      await this.enqueue(tenantId, row.id, row.id);
+    }
     return row;
   }
 
@@ -99,9 +107,12 @@ export class WorkflowEngine {
   /** Runs (or continues) one execution until it finishes, suspends, pauses or is cancelled. */
   async run(tenantId: string, executionId: string): Promise<void> {
     const { store, clock } = this.deps;
-    // A new run starts (one statement); any other is read where its last checkpoint left it.
-    let e = (await store.transition(tenantId, executionId, ['pending'], 'status = $3, started_at = COALESCE(started_at, $4)', ['running', new Date(clock.now())])) ?? (await store.execution(tenantId, executionId));
-    if (!e || e.status !== 'running') return;
+    // A run this node created starts with its first checkpoint (the trigger's); another new run starts
+    // (one statement); any other is read where its last checkpoint left it.
+    const created = this.created.get(executionId);
+    this.created.delete(executionId);
+    let e = created ?? (await this.markRunning(tenantId, executionId)) ?? (await store.execution(tenantId, executionId));
+    if (!e || (e.status !== 'running' && e !== created)) return;
     // Woken early (a duplicate job): the delayed job that is due will come.
     if (e.resume_at && e.resume_at.getTime() > clock.now()) return;
     const g = this.graphs.get(`${tenantId}:${e.workflow_id}`) ?? (await store.graph(tenantId, e.workflow_id));
@@ -113,9 +124,15 @@ export class WorkflowEngine {
         return;
       }
       const queue = e.scheduler.queue ?? [];
-      if (queue.length === 0) return void (await this.finish(tenantId, e, 'completed', this.lastOutput(e, g), null));
+      if (queue.length === 0) return void (await this.finish(tenantId, e, 'completed', this.lastOutput(e.context, g), null));
       const node = g.nodes.find((n) => n.id === queue[0]);
       if (!node) return void (await this.finish(tenantId, e, 'failed', null, 'A node of this run was removed from the workflow.'));
+      // Only a trigger (no effects) runs before its run is marked running.
+      if (e.status === 'pending' && node.node_category !== 'trigger') {
+        e = (await this.markRunning(tenantId, executionId)) ?? (await store.execution(tenantId, executionId));
+        if (!e || e.status !== 'running') return;
+        continue;
+      }
       const next = await this.step(tenantId, e, g, node, acting);
       if (!next) {
         // Someone else moved the run (a cancel, a pause, another worker's checkpoint): read where it is.
@@ -124,6 +141,7 @@ export class WorkflowEngine {
         continue;
       }
       e = next;
+      if (e.status === 'completed') return void (await this.announce(tenantId, e));
       if (e.status !== 'running' || e.resume_at) {
         if (e.status === 'running' && e.resume_at) await this.enqueue(tenantId, e.id, `${e.id}:${e.nodes_executed}:${e.scheduler.attempt ?? 0}`, Math.max(0, e.resume_at.getTime() - clock.now()));
         return;
@@ -131,9 +149,13 @@ export class WorkflowEngine {
     }
   }
 
-  private lastOutput(e: ExecutionRow, g: Graph): unknown {
-    const done = g.nodes.filter((n) => e.context.nodes?.[n.label] !== undefined);
-    return done.length ? (e.context.nodes[done[done.length - 1].label].output ?? null) : null;
+  private markRunning(tenantId: string, executionId: string): Promise<ExecutionRow | undefined> {
+    return this.deps.store.transition(tenantId, executionId, ['pending'], 'status = $3, started_at = COALESCE(started_at, $4)', ['running', new Date(this.deps.clock.now())]);
+  }
+
+  private lastOutput(context: RunContext, g: Graph): unknown {
+    const done = g.nodes.filter((n) => context.nodes?.[n.label] !== undefined);
+    return done.length ? (context.nodes[done[done.length - 1].label].output ?? null) : null;
   }
 
   /** One attempt of one node, and its checkpoint. Undefined when the checkpoint was not ours to write. */
@@ -166,16 +188,18 @@ export class WorkflowEngine {
       for (const id of successors(g, node.id, output)) if (!rest.includes(id) && !done.has(labelOf.get(id)!)) rest.push(id);
       const suspend = isObject(output) && typeof output.suspend_seconds === 'number' && output.suspend_seconds > 0 ? output.suspend_seconds : 0;
       const resumeAt = suspend ? new Date(clock.now() + suspend * 1000) : null;
-      return store.checkpoint(tenantId, e.id, log, 'context = $2::jsonb, scheduler = $3::jsonb, nodes_executed = nodes_executed + 1, resume_at = $4', [
-        JSON.stringify(context), JSON.stringify({ queue: rest, attempt: 0 }), resumeAt,
-      ]);
+      // The last node's checkpoint also ends the run, and the first's of a run not started yet starts it.
+      const complete = rest.length === 0 && !resumeAt ? { result: this.lastOutput(context, g), at: new Date(clock.now()) } : undefined;
+      return store.checkpoint(tenantId, e.id, {
+        log, context, scheduler: { queue: rest, attempt: 0 }, resume_at: resumeAt, executed: 1, start: e.status === 'pending' ? started : undefined, complete,
+      });
     }
     if (attempt < node.retry_count) {
       // Retry with exponential backoff (spec 2, Execution: retry_count, retry_delay_seconds); suspended meanwhile.
       const delay = node.retry_delay_seconds * 2 ** attempt;
-      return store.checkpoint(tenantId, e.id, log, 'scheduler = $2::jsonb, resume_at = $3', [JSON.stringify({ queue, attempt: attempt + 1 }), delay ? new Date(clock.now() + delay * 1000) : null]);
+      return store.checkpoint(tenantId, e.id, { log, scheduler: { queue, attempt: attempt + 1 }, resume_at: delay ? new Date(clock.now() + delay * 1000) : null });
     }
-    const failed = await store.checkpoint(tenantId, e.id, log, 'nodes_failed = nodes_failed + 1', []);
+    const failed = await store.checkpoint(tenantId, e.id, { log, failed: 1 });
     if (failed) await this.finish(tenantId, failed, 'failed', null, `Node "${node.label}" failed: ${failure}`);
     return failed && { ...failed, status: 'failed' };
   }
@@ -214,8 +238,12 @@ export class WorkflowEngine {
     const { store, clock } = this.deps;
     const now = new Date(clock.now());
     const done = await store.finish(tenantId, e.id, status, result, error, now);
-    if (!done) return;
-    const payload = { execution_id: done.id, workflow_id: done.workflow_id, workflow_name: done.workflow_name, status, error_message: error, duration_ms: done.duration_ms };
-    await this.deps.events.emit(tenantId, `workflow.execution.${status}`, payload, 'workflows').catch((err) => this.logger.error({ err }, 'workflow lifecycle event not emitted'));
+    if (done) await this.announce(tenantId, done);
+  }
+
+  /** The lifecycle event of a run that just finished, so other workflows can follow it (spec 2, event trigger). */
+  private async announce(tenantId: string, done: ExecutionRow): Promise<void> {
+    const payload = { execution_id: done.id, workflow_id: done.workflow_id, workflow_name: done.workflow_name, status: done.status, error_message: done.error_message, duration_ms: done.duration_ms };
+    await this.deps.events.emit(tenantId, `workflow.execution.${done.status}`, payload, 'workflows').catch((err) => this.logger.error({ err }, 'workflow lifecycle event not emitted'));
   }
 }

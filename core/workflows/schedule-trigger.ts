@@ -3,7 +3,7 @@
  * declares a one-minute schedule (the platform's module scheduler queues one job per tenant and
  * minute slot) whose operation calls `workflow_engine.fire_schedules`; this core operation starts
  * every active schedule workflow of the tenant whose cron (trigger_config.cron, in
- * trigger_config.timezone, default UTC: the tenant record has no time zone yet) has a slot in that
+ * trigger_config.timezone, default UTC: spec 1 gives tenants no time zone) has a slot in that
  * minute. The slot is the execution's trigger key, so a slot runs once however many nodes tick.
  */
 import { parseExpression } from 'cron-parser';
@@ -12,6 +12,39 @@ import type { Workflows } from './workflows';
 
 export const FIRE_SCHEDULES = 'workflow_engine.fire_schedules';
 const MINUTE = 60_000;
+
+/**
+ * Why trigger_config cannot schedule runs, by field (checked on save, a 422): `timezone` must be an
+ * IANA time zone name, `cron` an expression cron-parser reads.
+ */
+export function scheduleConfigErrors(config: Record<string, unknown>): Record<string, string> {
+  const errors: Record<string, string> = {};
+  const tz = config.timezone;
+  if (tz !== undefined && !isTimezone(tz)) errors['trigger_config.timezone'] = `Unknown timezone ${JSON.stringify(tz)}: use an IANA time zone name such as "Asia/Kolkata" or "UTC".`;
+  const cron = config.cron;
+  if (cron !== undefined && (typeof cron !== 'string' || cronError(cron))) errors['trigger_config.cron'] = `The cron must be a cron expression such as "*/5 * * * *"${typeof cron === 'string' ? `: ${cronError(cron)}` : ''}.`;
+  return errors;
+}
+
+/** An IANA name Intl knows ("Asia/Kolkata", "UTC"); not an offset such as "+05:30". */
+function isTimezone(tz: unknown): boolean {
+  if (typeof tz !== 'string' || !/^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/.test(tz)) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function cronError(cron: string): string | undefined {
+  try {
+    parseExpression(cron);
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
 
 /** The cron slot in (at - 1 minute, at], or undefined. A bad cron or zone never fires (activation reports it). */
 export function cronSlot(cron: string, timezone: string, at: number): number | undefined {

@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { TenantDatabases } from '../data/tenant-databases';
-import type { ConnectionRow, ExecutionRow, Graph, LogRow, NodeRow, WorkflowRow } from './workflow';
+import { CheckpointBatches } from './checkpoint-batches';
+import type { ConnectionRow, ExecutionRow, Graph, LogRow, NodeRow, RunContext, Scheduler, WorkflowRow } from './workflow';
 import type { WorkflowInput } from './workflow-input';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -35,11 +36,34 @@ export interface ExecutionFilter {
   page: number;
 }
 
+/** The columns of ExecutionRow, for a prepared statement (whose result must not change when a column is added). */
+const EXECUTION_COLUMNS = (['id', 'workflow_id', 'workflow_name', 'status', 'trigger_type', 'trigger_data', 'triggered_by', 'context', 'result', 'error_message', 'nodes_total',
+  'nodes_executed', 'nodes_failed', 'started_at', 'completed_at', 'duration_ms', 'resume_at', 'pause_requested', 'scheduler', 'created_at'] satisfies (keyof ExecutionRow)[]).map((c) => `w.${c}`).join(', ');
+/** A finished run's duration: from its start (or its creation, if it never started) to `at`. */
+const DURATION_MS = (at: string, row = 'workflow_executions') => `GREATEST(0, (EXTRACT(EPOCH FROM (${at}::timestamptz - COALESCE(${row}.started_at, ${row}.created_at))) * 1000)::int)`;
+
 /** A fresh token for the webhook URL and a secret for its signature (spec 2, Public webhook trigger). */
 export const newToken = () => randomBytes(24).toString('hex');
 export const newSecret = () => `whsec_${randomBytes(24).toString('hex')}`;
 
+/**
+ * A checkpoint (spec 2, Execution): the node's log row and what changes in its run. Absent fields
+ * keep their value; `start` moves a pending run to running, `complete` ends it.
+ */
+export interface Checkpoint {
+  log: Omit<LogRow, 'id' | 'execution_id'>;
+  context?: RunContext;
+  scheduler?: Scheduler;
+  resume_at?: Date | null;
+  executed?: 1;
+  failed?: 1;
+  start?: Date;
+  complete?: { result: unknown; at: Date };
+}
+
 export class WorkflowStore {
+  private readonly checkpoints = new CheckpointBatches<Checkpoint>((tenantId, batch) => this.writeCheckpoints(tenantId, batch));
+
   constructor(private readonly tenantDbs: TenantDatabases) {}
 
   with<T>(tenantId: string, fn: (db: Sequelize) => Promise<T>): Promise<T> {
@@ -186,21 +210,19 @@ export class WorkflowStore {
     g: Graph,
     e: { trigger_type: string; trigger_data: unknown; triggered_by: number | null; trigger_key?: string; queue: string[] },
   ): Promise<ExecutionRow | undefined> {
-    return this.with(tenantId, async (db) => {
-      const [row] = await this.q<ExecutionRow>(
-        db,
-        `INSERT INTO workflow_executions (workflow_id, workflow_name, trigger_type, trigger_data, triggered_by, trigger_key, nodes_total, context, scheduler)
-         VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, '{"variables":{},"nodes":{}}', $8::jsonb)
-         ON CONFLICT (workflow_id, trigger_key) WHERE trigger_key IS NOT NULL DO NOTHING RETURNING *`,
-        [g.workflow.id, g.workflow.name, e.trigger_type, json(e.trigger_data), e.triggered_by, e.trigger_key ?? null, g.nodes.length, json({ queue: e.queue, attempt: 0 })],
-      );
-      return row;
-    });
+    const [row] = await this.tenantDbs.query<ExecutionRow>(
+      tenantId,
+      `INSERT INTO workflow_executions (workflow_id, workflow_name, trigger_type, trigger_data, triggered_by, trigger_key, nodes_total, context, scheduler)
+       VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, '{"variables":{},"nodes":{}}', $8::jsonb)
+       ON CONFLICT (workflow_id, trigger_key) WHERE trigger_key IS NOT NULL DO NOTHING RETURNING *`,
+      [g.workflow.id, g.workflow.name, e.trigger_type, json(e.trigger_data), e.triggered_by, e.trigger_key ?? null, g.nodes.length, json({ queue: e.queue, attempt: 0 })],
+    );
+    return row;
   }
 
   async execution(tenantId: string, id: string): Promise<ExecutionRow | undefined> {
     if (!isUuid(id)) return undefined;
-    return this.with(tenantId, async (db) => (await this.q<ExecutionRow>(db, 'SELECT * FROM workflow_executions WHERE id = $1', [id]))[0]);
+    return (await this.tenantDbs.query<ExecutionRow>(tenantId, 'SELECT * FROM workflow_executions WHERE id = $1', [id]))[0];
   }
 
   async executions(tenantId: string, f: ExecutionFilter): Promise<{ rows: ExecutionRow[]; total: number }> {
@@ -222,29 +244,65 @@ export class WorkflowStore {
 
   /** Applies `set` to an execution in one of the `from` states (and matching `and`); undefined when it was in none. */
   async transition(tenantId: string, id: string, from: readonly string[], set: string, bind: unknown[] = [], and = 'true'): Promise<ExecutionRow | undefined> {
-    return this.with(tenantId, async (db) => (await this.q<ExecutionRow>(db, `UPDATE workflow_executions SET ${set} WHERE id = $1 AND status = ANY($2::text[]) AND ${and} RETURNING *`, [id, from, ...bind]))[0]);
+    return (await this.tenantDbs.query<ExecutionRow>(tenantId, `UPDATE workflow_executions SET ${set} WHERE id = $1 AND status = ANY($2::text[]) AND ${and} RETURNING *`, [id, from, ...bind]))[0];
   }
 
   /**
-   * The checkpoint after a node (spec 2, Execution): its log row and the execution's progress in one
-   * transaction, only while the run is still running. A second writer of the same (node, attempt) —
-   * a redelivered job after a killed worker — finds the row there and changes nothing.
+   * The checkpoint after a node (spec 2, Execution): its log row and the execution's progress, written
+   * together (with other runs' checkpoints of the tenant, checkpoint-batches.ts) and only while the run
+   * is still running; undefined when it was not. A second writer of the same (node, attempt) — a
+   * redelivered job after a killed worker — finds the row there and changes nothing.
    */
-  async checkpoint(tenantId: string, executionId: string, log: Omit<LogRow, 'id' | 'execution_id'>, set: string, bind: unknown[]): Promise<ExecutionRow | undefined> {
-    // One statement (atomic, one round trip): the update happens only if this writer inserted the log row.
-    const LOG_PARAMS = 11;
-    const shifted = set.replace(/\$(\d+)/g, (_m, n: string) => `$${Number(n) + LOG_PARAMS}`);
-    return this.with(tenantId, async (db) =>
-      (await this.q<ExecutionRow>(
-        db,
-        `WITH ins AS (
-           INSERT INTO workflow_execution_logs (execution_id, node_id, node_type, node_label, status, input_data, output_data, error_message, retry_attempt, started_at, completed_at, duration_ms)
-           SELECT $1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12 WHERE EXISTS (SELECT 1 FROM workflow_executions WHERE id = $1 AND status = 'running')
-           ON CONFLICT (execution_id, node_id, retry_attempt) DO NOTHING RETURNING id)
-         UPDATE workflow_executions SET ${shifted} WHERE id = $1 AND status = 'running' AND EXISTS (SELECT 1 FROM ins) RETURNING *`,
-        [executionId, log.node_id, log.node_type, log.node_label, log.status, json(log.input_data), json(log.output_data), log.error_message, log.retry_attempt, log.started_at, log.completed_at, log.duration_ms, ...bind],
-      ))[0],
+  checkpoint(tenantId: string, executionId: string, c: Checkpoint): Promise<ExecutionRow | undefined> {
+    return this.checkpoints.add(tenantId, executionId, c);
+  }
+
+  /**
+   * One statement for a batch of checkpoints: each log row is inserted if its run is in the state the
+   * checkpoint expects (`running`, or `pending` for one that starts it), and each run moves only if
+   * its log row was inserted here. A completing checkpoint ends its run as `finish` does, unless a
+   * pause was asked for meanwhile (it then stops first, as after any other node); the workflows'
+   * counters move once per run ended, their rows locked first and in id order, so that two such
+   * statements (two nodes, each with runs of the same workflows) do not deadlock on them.
+   */
+  private async writeCheckpoints(tenantId: string, batch: { executionId: string; checkpoint: Checkpoint }[]): Promise<Map<string, ExecutionRow>> {
+    const rows = batch.map(({ executionId: id, checkpoint: c }) => ({
+      ...c.log, execution_id: id, input_data: { v: c.log.input_data ?? null }, output_data: { v: c.log.output_data ?? null },
+      from_status: c.start ? 'pending' : 'running', start_at: c.start ?? null, context: c.context ?? null, scheduler: c.scheduler ?? null,
+      set_resume: c.resume_at !== undefined, resume_at: c.resume_at ?? null, executed: c.executed ?? 0, failed: c.failed ?? 0,
+      result: { v: c.complete?.result ?? null }, complete_at: c.complete?.at ?? null,
+    }));
+    const done = '(x.complete_at IS NOT NULL AND NOT w.pause_requested)';
+    const moved = await this.tenantDbs.query<ExecutionRow>(
+      tenantId,
+      `WITH x AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(execution_id uuid, node_id uuid, node_type text, node_label text, status text, input_data jsonb, output_data jsonb,
+           error_message text, retry_attempt int, started_at timestamptz, completed_at timestamptz, duration_ms int, from_status text, start_at timestamptz, context jsonb,
+           scheduler jsonb, set_resume boolean, resume_at timestamptz, executed int, failed int, result jsonb, complete_at timestamptz)),
+       ins AS (
+         INSERT INTO workflow_execution_logs (execution_id, node_id, node_type, node_label, status, input_data, output_data, error_message, retry_attempt, started_at, completed_at, duration_ms)
+         SELECT x.execution_id, x.node_id, x.node_type, x.node_label, x.status, x.input_data->'v', x.output_data->'v', x.error_message, x.retry_attempt, x.started_at, x.completed_at, x.duration_ms
+         FROM x JOIN workflow_executions e ON e.id = x.execution_id AND e.status = x.from_status
+         ON CONFLICT (execution_id, node_id, retry_attempt) DO NOTHING RETURNING execution_id),
+       e AS (
+         UPDATE workflow_executions w SET context = COALESCE(x.context, w.context), scheduler = COALESCE(x.scheduler, w.scheduler),
+                nodes_executed = w.nodes_executed + x.executed, nodes_failed = w.nodes_failed + x.failed,
+                resume_at = CASE WHEN x.set_resume THEN x.resume_at ELSE w.resume_at END, started_at = COALESCE(w.started_at, x.start_at),
+                status = CASE WHEN ${done} THEN 'completed' ELSE 'running' END,
+                result = CASE WHEN ${done} THEN x.result->'v' ELSE w.result END,
+                completed_at = CASE WHEN ${done} THEN x.complete_at ELSE w.completed_at END,
+                duration_ms = CASE WHEN ${done} THEN ${DURATION_MS('x.complete_at', 'w')} ELSE w.duration_ms END
+         FROM x WHERE w.id = x.execution_id AND w.status = x.from_status AND x.execution_id IN (SELECT execution_id FROM ins) RETURNING ${EXECUTION_COLUMNS}),
+       ended AS (SELECT workflow_id, count(*)::int AS n, max(completed_at) AS at FROM e WHERE status = 'completed' GROUP BY workflow_id),
+       locked AS (SELECT id FROM workflows WHERE id IN (SELECT workflow_id FROM ended) ORDER BY id FOR UPDATE),
+       counted AS (
+         UPDATE workflows SET execution_count = execution_count + ended.n, success_count = success_count + ended.n, last_executed_at = GREATEST(last_executed_at, ended.at)
+         FROM ended WHERE workflows.id = ended.workflow_id AND (SELECT count(*) FROM locked) > 0)
+       SELECT * FROM e`,
+      [JSON.stringify(rows)],
+      'workflow-checkpoints',
     );
+    return new Map(moved.map((r) => [r.id, r]));
   }
 
   /**
@@ -252,21 +310,19 @@ export class WorkflowStore {
    * execution_count, success_count, failure_count, last_executed_at), in one statement, once.
    */
   async finish(tenantId: string, id: string, status: 'completed' | 'failed', result: unknown, error: string | null, at: Date): Promise<ExecutionRow | undefined> {
-    return this.with(tenantId, async (db) =>
-      (await this.q<ExecutionRow>(
-        db,
-        `WITH e AS (
-           UPDATE workflow_executions SET status = $2, result = $3::jsonb, error_message = $4, completed_at = $5, resume_at = NULL,
-                  duration_ms = GREATEST(0, (EXTRACT(EPOCH FROM ($5::timestamptz - COALESCE(started_at, created_at))) * 1000)::int)
-           WHERE id = $1 AND status IN ('running', 'pending') RETURNING *),
-         w AS (
-           UPDATE workflows SET execution_count = execution_count + 1, success_count = success_count + ($2 = 'completed')::int,
-                  failure_count = failure_count + ($2 = 'failed')::int, last_executed_at = $5
-           FROM e WHERE workflows.id = e.workflow_id)
-         SELECT * FROM e`,
-        [id, status, json(result), error, at],
-      ))[0],
+    const [row] = await this.tenantDbs.query<ExecutionRow>(
+      tenantId,
+      `WITH e AS (
+         UPDATE workflow_executions SET status = $2, result = $3::jsonb, error_message = $4, completed_at = $5, resume_at = NULL, duration_ms = ${DURATION_MS('$5')}
+         WHERE id = $1 AND status IN ('running', 'pending') RETURNING *),
+       w AS (
+         UPDATE workflows SET execution_count = execution_count + 1, success_count = success_count + ($2 = 'completed')::int,
+                failure_count = failure_count + ($2 = 'failed')::int, last_executed_at = $5
+         FROM e WHERE workflows.id = e.workflow_id)
+       SELECT * FROM e`,
+      [id, status, json(result), error, at],
     );
+    return row;
   }
 
   async stats(tenantId: string, now: Date) {

@@ -56,6 +56,27 @@ describe('spec 2 Workflows: create and run a 6-node workflow with a condition br
     expect(res.body.data).toMatchObject({ execution_id: expect.any(String), status: 'completed', result: { result: 80 } });
   });
 
+  test('runs of two workflows at once: each its own log rows and result, each counted once by its workflow', async () => {
+    // Checkpoints of concurrent runs share statements (group commit); nothing of one run may leak into another.
+    const a = (await host.request('POST', '/workflows', sixNodes({ node_type: 'workflows:manual-trigger' }, { name: 'Concurrent A' }))).body.data;
+    const b = (await host.request('POST', '/workflows', sixNodes({ node_type: 'workflows:manual-trigger' }, { name: 'Concurrent B' }))).body.data;
+    const started = await Promise.all(
+      Array.from({ length: 24 }, async (_, i) => {
+        const [wf, order] = i % 2 ? [b, { total: 100 + i, customer: { name: `C${i}`, email: `c${i}@example.com` } }] : [a, { total: i, customer: { name: `C${i}`, email: `c${i}@example.com` } }];
+        const res = await host.request('POST', `/workflows/${wf.id}/execute`, { data: order });
+        return { id: res.body.data.execution_id as string, i };
+      }),
+    );
+    for (const { id, i } of started) {
+      const run = await settled(host, id);
+      expect(run).toMatchObject({ status: 'completed', nodes_executed: i % 2 ? 5 : 4, context: { variables: { customer: `C${i}` } } });
+      expect(run.logs.map((l) => l.node_label)).toEqual(i % 2 ? ['Start', 'Remember', 'Big?', 'Shape', 'Mail'] : ['Start', 'Remember', 'Big?', 'Small']);
+      expect(run.logs[0]).toMatchObject({ output_data: { total: i % 2 ? 100 + i : i } });
+      if (!(i % 2)) expect(run.result).toEqual({ result: i * 2 });
+    }
+    for (const wf of [a, b]) expect((await host.request('GET', `/workflows/${wf.id}`)).body.data).toMatchObject({ execution_count: 12, success_count: 12, failure_count: 0 });
+  });
+
   test('spec 1 screens: the workflows list and the detail with its executions come from the manifest', async () => {
     const wf = (await host.request('POST', '/workflows', sixNodes({ node_type: 'workflows:manual-trigger' }, { name: 'Screened flow' }))).body.data;
     await settled(host, (await host.request('POST', `/workflows/${wf.id}/execute`, { data: smallOrder })).body.data.execution_id);

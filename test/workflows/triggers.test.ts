@@ -114,5 +114,34 @@ describe('spec 2 triggers: schedule, webhook, event', () => {
       // No total in the schedule's data: the condition takes the false branch to the code node.
       expect(done.logs.map((l) => l.node_label)).toEqual(['Start', 'Remember', 'Big?', 'Small']);
     });
+
+    test('the cron reads in trigger_config.timezone, and in UTC without one', async () => {
+      const daily = (trigger_config: Record<string, unknown>) => sixNodes({ node_type: 'workflows:schedule-trigger', config: { cron: '0 9 * * *' } }, { trigger_type: 'schedule', trigger_config });
+      const kolkata = await activeWorkflow(daily({ cron: '0 9 * * *', timezone: 'Asia/Kolkata' }));
+      const utc = await activeWorkflow(daily({ cron: '0 9 * * *' }));
+      // 09:00 in Kolkata is 03:30 UTC.
+      await host.runSchedule('workflow_schedules', { at: Date.parse('2026-03-02T03:30:00Z') });
+      await host.runSchedule('workflow_schedules', { at: Date.parse('2026-03-02T09:00:00Z') });
+      const slots = async (id: string) => (await executions(id)).map((e) => (e.trigger_data as { scheduled_at: string }).scheduled_at);
+      expect(await slots(kolkata.id)).toEqual(['2026-03-02T03:30:00.000Z']);
+      expect(await slots(utc.id)).toEqual(['2026-03-02T09:00:00.000Z']);
+    });
+
+    test.each([
+      ['an unknown zone', { cron: '0 9 * * *', timezone: 'Mars/Olympus' }, 'trigger_config.timezone'],
+      ['an offset, not an IANA name', { cron: '0 9 * * *', timezone: '+05:30' }, 'trigger_config.timezone'],
+      ['a zone that is not a string', { cron: '0 9 * * *', timezone: 530 }, 'trigger_config.timezone'],
+      ['a cron that does not parse', { cron: '61 * * * *' }, 'trigger_config.cron'],
+    ])('%s is 422 naming trigger_config, on create and on update, and nothing is written', async (what, trigger_config, field) => {
+      const body = sixNodes({ node_type: 'workflows:schedule-trigger', config: { cron: '0 9 * * *' } }, { name: what, trigger_type: 'schedule', trigger_config });
+      const created = await host.request('POST', '/workflows', body);
+      expect(created.status).toBe(422);
+      expect(created.body).toEqual({ success: false, message: 'Validation failed', errors: { [field]: [expect.stringMatching(field.endsWith('timezone') ? /IANA time zone name/ : /cron expression/)] } });
+      expect((await host.request('GET', `/workflows?search=${encodeURIComponent(what)}`)).body.data).toEqual([]);
+      const wf = (await host.request('POST', '/workflows', { ...body, trigger_config: { cron: '0 9 * * *' } })).body.data;
+      const updated = await host.request('PUT', `/workflows/${wf.id}`, { trigger_config });
+      expect(updated.status).toBe(422);
+      expect((await host.request('GET', `/workflows/${wf.id}`)).body.data.trigger_config).toEqual({ cron: '0 9 * * *' });
+    });
   });
 });

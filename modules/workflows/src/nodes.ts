@@ -20,7 +20,7 @@ const str = { type: 'string' };
 
 export const workflowNodes: WorkflowNode[] = [
   trigger('manual-trigger', 'Manual trigger', 'Starts when someone runs the workflow (execute or test).'),
-  trigger('schedule-trigger', 'Schedule', 'Starts on a cron schedule in the tenant timezone (trigger_config.cron).', {
+  trigger('schedule-trigger', 'Schedule', 'Starts on a cron schedule (trigger_config.cron) in trigger_config.timezone, UTC without one.', {
     type: 'object', properties: { cron: str }, required: [],
   }),
   trigger('webhook-trigger', 'Webhook', 'Starts on POST /api/webhooks/workflows/{token}.'),
