@@ -37,7 +37,12 @@ export interface Config {
   corsOrigins: CorsOrigins;
   /** TRUST_PROXY: peers whose X-Forwarded-For names the client's address (core/http/trust-proxy.ts). */
   trustProxy: TrustProxy;
-  /** Total connections across all tenant pools. */
+  /**
+   * Total connections across all tenant pools, reserved TENANT_POOL_MAX per open pool. The default
+   * keeps 12 pools open: a chain order at spec 3's max_chain_depth (10) passes through 11 tenants in
+   * one request (forward, accept, the state handed down), and with fewer pools than that the least
+   * recently used one closes at every level, each reopened with a new connection.
+   */
   tenantPoolMaxTotal: number;
   /** Connections per tenant pool. */
   tenantPoolMax: number;
@@ -191,7 +196,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimit: env.BODY_LIMIT || '1mb',
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    tenantPoolMaxTotal: int(env, 'TENANT_POOL_MAX_TOTAL', 50),
+    tenantPoolMaxTotal: int(env, 'TENANT_POOL_MAX_TOTAL', 60),
     tenantPoolMax: int(env, 'TENANT_POOL_MAX', 5),
     tenantPoolIdleMs: int(env, 'TENANT_POOL_IDLE_MS', 60_000),
     tokenTtlSeconds: int(env, 'TOKEN_TTL_SECONDS', 30 * 24 * 3600),

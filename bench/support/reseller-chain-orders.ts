@@ -9,7 +9,8 @@
  *   bulk-process  POST /finance/settlements/remittances/bulk-process with 1,000 pending remittances
  *                 of one payer: 1,000 holds (pending → processing), the recipient's credits
  *                 handed over in batches of 100 per related call, then 1,000 completions (the
- *                 hold released and the debit written, with their ledger pairs)
+ *                 hold released and the debit written, with their ledger pairs); checked after:
+ *                 every copy completed, both ledgers sum to zero, one movement of each kind each
  *
  * The super admin acts in each level with X-Effective-Tenant. Remittances for the bulk run are seeded
  * in SQL (1,000 delivered chain orders would take the bench longer than it measures).
@@ -102,6 +103,11 @@ export function chainOrderCases(ctx: BenchContext): Promise<{ rows: Row[]; notes
     if (credited !== BULK) throw new Error(`bulk-process: the recipient's copies completed: ${credited}`);
     const paid = ((await sql(payer, `SELECT count(*)::int AS n FROM reseller_finance.remittances WHERE chain_ref LIKE 'bench:%' AND status = 'completed'`)) as unknown as [Array<{ n: number }>])[0][0].n;
     if (paid !== BULK) throw new Error(`bulk-process: the payer's copies completed: ${paid}`);
+    // Exact money: every ledger sums to zero, one hold, release and debit per remittance at the payer, one credit at the recipient.
+    for (const [tenant, movements] of [[payer, 3 * BULK], [owner.tenantId, BULK]] as const) {
+      const [[ledger]] = (await sql(tenant, `SELECT (SELECT coalesce(sum(amount), 0)::text FROM reseller_finance.ledger_entries) AS total, (SELECT count(*)::int FROM reseller_finance.transactions WHERE reference_type = 'remittance') AS n`)) as unknown as [Array<{ total: string; n: number }>];
+      if (Number(ledger.total) !== 0 || ledger.n !== movements) throw new Error(`bulk-process: ledger of ${tenant}: sum ${ledger.total}, ${ledger.n} remittance movements (expected ${movements})`);
+    }
 
     const round = (v: number) => Math.round(v * 10) / 10;
     const rows: Row[] = [
@@ -112,7 +118,7 @@ export function chainOrderCases(ctx: BenchContext): Promise<{ rows: Row[]; notes
     ];
     return {
       rows,
-      notes: [`chain orders: ${bench.setup}; the super admin acting in each level with X-Effective-Tenant; the hop includes the parent's cost walk through the levels above it`],
+      notes: [`chain orders: ${bench.setup}; the super admin acting in each level with X-Effective-Tenant; the hop includes the parent's quote from its own cost lines`],
     };
   });
 }

@@ -9,7 +9,7 @@ import { FinanceError, messageOf, notFound, onlyModule, onlyRelated, superAdminO
 import { data } from './models';
 import { AMOUNT_PATTERN, D, money } from './money';
 import { allRows, exportPage, filterWhere, listPage, periodStart, PERIODS, settlementSummary, total, walletSummary, type Period } from './reports';
-import { completeRemittances, DELIVER_ATTEMPTS, envelope, holdRemittances, payHeld, receiveRemittance, recordDelivery, releaseRemittance, remittanceData, type CollectionRow, type RemittanceRow } from './settlement';
+import { completeRemittances, DELIVER_ATTEMPTS, envelope, holdRemittances, payHeld, receiveRemittances, recordDelivery, releaseRemittance, remittanceData, type CollectionRow, type RemittanceRow } from './settlement';
 import { inTransaction, walletOf, walletView, type TransactionRow, type WalletRow } from './wallet';
 
 const Money = Type.String({ pattern: AMOUNT_PATTERN, description: 'decimal amount with at most 2 places, e.g. "1388.88"' });
@@ -436,9 +436,7 @@ export default defineModule({
       async handler(input, ctx) {
         const payer = ctx.relatedFrom;
         if (!payer) throw onlyRelated('reseller_finance.receive_remittances');
-        let received = 0;
-        for (const item of input.items) if ((await receiveRemittance(ctx, payer, item.chain_ref, item.amount)).received) received++;
-        return { received };
+        return receiveRemittances(ctx, payer, input.items);
       },
     }),
 

@@ -12,9 +12,9 @@
  * back to pending (the hold released) when the recipient cannot be credited.
  */
 import { jobs, related, type DbTransaction, type HandlerContext } from '../../../sdk';
-import { codeOf, FinanceError, insufficientBalance, invalidStatus, notFound, notPayer } from './errors';
+import { codeOf, contended, FinanceError, insufficientBalance, invalidStatus, notFound, notPayer } from './errors';
 import { D, money } from './money';
-import { availableOf, CLEARING_ACCOUNTS, changeWallet, HELD_ACCOUNT, inTransaction, post, tenantAccount, walletOf, type WalletRow } from './wallet';
+import { availableOf, CLEARING_ACCOUNTS, changeWallet, HELD_ACCOUNT, inTransaction, post, postAll, tenantAccount, walletOf, type WalletRow } from './wallet';
 
 /** Spec 3, COD collection flow_type: money settling up the chain (COD at the origin) or down it (prepaid at the top). */
 export type FlowType = 'upstream' | 'downstream';
@@ -174,9 +174,38 @@ export async function holdRemittances(ctx: HandlerContext, ids: string[]): Promi
 }
 
 async function holdBatch(tx: DbTransaction, ids: string[], at: string) {
-  const errors = new Map<string, FinanceError>();
-  const found = new Map((await tx.find<RemittanceRow>('Remittance', { where: { id: { $in: ids } } })).map((r) => [r.id, r]));
+  const found = new Map((await tx.find<RemittanceRow>('Remittance', { where: { id: { $in: ids } }, limit: ids.length })).map((r) => [r.id, r]));
   const wallet = await walletOf(tx);
+  const fast = await holdAll(tx, ids, found, wallet);
+  const { moved, errors } = fast ?? (await holdEach(tx, ids, found, wallet));
+  if (!moved.length) return { held: [], errors };
+  const next = await changeWallet(tx, wallet, { held: money(moved.reduce((a, r) => a.plus(r.amount), new D(0))) }, at);
+  await postAll(
+    tx,
+    moved.map((rem) => ({ movement: { type: 'hold', amount: rem.amount, account: HELD_ACCOUNT, ...remittanceEvent(rem), description: `Held for the remittance of order ${rem.origin_order_number}` }, balanceAfter: next.balance })),
+    at,
+  );
+  return { held: moved.map((remittance) => ({ remittance, wallet: next })), errors };
+}
+
+/**
+ * The common case in one statement: every id the payer's, pending when read, and their sum within
+ * reach. The conditional update is the lock as in holdEach; when it changed fewer rows than read
+ * pending, a concurrent call took some of them, and the transaction is run again (this update
+ * undone), so the fresh read sends those ids through holdEach. Null when the case is not common.
+ */
+async function holdAll(tx: DbTransaction, ids: string[], found: Map<string, RemittanceRow>, wallet: WalletRow) {
+  const rems = ids.map((id) => found.get(id));
+  if (!rems.every((r) => r && r.direction === 'outgoing' && r.status === 'pending')) return null;
+  const sum = (rems as RemittanceRow[]).reduce((a, r) => a.plus(r.amount), new D(0));
+  if (availableOf(wallet).plus(wallet.credit_limit).lt(sum)) return null;
+  if ((await tx.update<RemittanceRow>('Remittance', { status: 'processing' }, { where: { id: { $in: ids }, status: 'pending' } })) !== ids.length) throw contended();
+  return { moved: (rems as RemittanceRow[]).map((rem) => ({ ...rem, status: 'processing' as const })), errors: new Map<string, FinanceError>() };
+}
+
+/** One id at a time, each refused for its own reason. */
+async function holdEach(tx: DbTransaction, ids: string[], found: Map<string, RemittanceRow>, wallet: WalletRow) {
+  const errors = new Map<string, FinanceError>();
   const moved: RemittanceRow[] = [];
   let holding = new D(0);
   for (const id of ids) {
@@ -205,10 +234,7 @@ async function holdBatch(tx: DbTransaction, ids: string[], at: string) {
     holding = holding.plus(rem.amount);
     moved.push({ ...rem, status: 'processing' });
   }
-  if (!moved.length) return { held: [], errors };
-  const next = await changeWallet(tx, wallet, { held: money(holding) }, at);
-  for (const rem of moved) await post(tx, { type: 'hold', amount: rem.amount, account: HELD_ACCOUNT, ...remittanceEvent(rem), description: `Held for the remittance of order ${rem.origin_order_number}` }, next.balance, at);
-  return { held: moved.map((remittance) => ({ remittance, wallet: next })), errors };
+  return { moved, errors };
 }
 
 /**
@@ -230,21 +256,29 @@ export async function completeRemittances(ctx: HandlerContext, ids: string[]): P
 }
 
 async function completeBatch(tx: DbTransaction, ids: string[], at: string): Promise<Processed[]> {
-  const moved: RemittanceRow[] = [];
-  for (const rem of await tx.find<RemittanceRow>('Remittance', { where: { id: { $in: ids }, status: 'processing' } })) {
-    if ((await tx.update<RemittanceRow>('Remittance', { status: 'completed', completed_at: at }, { where: { id: rem.id, status: 'processing' } })) === 1) moved.push({ ...rem, status: 'completed', completed_at: at });
-  }
-  if (!moved.length) return [];
+  const processing = await tx.find<RemittanceRow>('Remittance', { where: { id: { $in: ids }, status: 'processing' }, limit: ids.length });
+  if (!processing.length) return [];
+  // One conditional update for the lot: fewer rows changed than read means a concurrent call
+  // completed or released some meanwhile, and the run again reads which (nothing is written twice).
+  if ((await tx.update<RemittanceRow>('Remittance', { status: 'completed', completed_at: at }, { where: { id: { $in: processing.map((r) => r.id) }, status: 'processing' } })) !== processing.length) throw contended();
+  const moved = processing.map((rem) => ({ ...rem, status: 'completed' as const, completed_at: at }));
   const wallet = await walletOf(tx);
   const paid = moved.reduce((a, r) => a.plus(r.amount), new D(0));
   const minus = money(paid.neg());
   const next = await changeWallet(tx, wallet, { held: minus, balance: minus, pending_debits: minus, total_paid_out: money(paid), last_settlement_at: at }, at);
   let balance = new D(wallet.balance);
-  for (const rem of moved) {
-    await post(tx, { type: 'release', amount: rem.amount, account: HELD_ACCOUNT, ...remittanceEvent(rem), description: `Hold released: remittance of order ${rem.origin_order_number} paid` }, money(balance), at);
-    balance = balance.minus(rem.amount);
-    await post(tx, { type: 'debit', amount: rem.amount, account: tenantAccount(rem.recipient_tenant_id), ...remittanceEvent(rem), description: `Remittance for order ${rem.origin_order_number}` }, money(balance), at);
-  }
+  await postAll(
+    tx,
+    moved.flatMap((rem) => {
+      const before = money(balance);
+      balance = balance.minus(rem.amount);
+      return [
+        { movement: { type: 'release' as const, amount: rem.amount, account: HELD_ACCOUNT, ...remittanceEvent(rem), description: `Hold released: remittance of order ${rem.origin_order_number} paid` }, balanceAfter: before },
+        { movement: { type: 'debit' as const, amount: rem.amount, account: tenantAccount(rem.recipient_tenant_id), ...remittanceEvent(rem), description: `Remittance for order ${rem.origin_order_number}` }, balanceAfter: money(balance) },
+      ];
+    }),
+    at,
+  );
   await tx.update<CollectionRow>('Collection', { status: 'settled', settled_at: at }, { where: { chain_ref: { $in: moved.map((r) => r.chain_ref) }, status: 'pending' } });
   return moved.map((remittance) => ({ remittance, wallet: next }));
 }
@@ -271,10 +305,6 @@ export async function payHeld(ctx: HandlerContext, held: Processed[]): Promise<P
   const credited = await deliverToRecipients(ctx, held.map((h) => h.remittance));
   const done = new Map((await completeRemittances(ctx, [...credited])).map((p) => [p.remittance.id, p]));
   return held.map((h) => done.get(h.remittance.id) ?? h);
-}
-
-async function settleCollection(tx: DbTransaction, chainRef: string, at: string) {
-  await tx.update<CollectionRow>('Collection', { status: 'settled', settled_at: at }, { where: { chain_ref: chainRef, status: 'pending' } });
 }
 
 /** Remittances credited per related call (bulk-process hands over up to 1000). */
@@ -305,35 +335,46 @@ export async function deliverToRecipients(ctx: HandlerContext, remittances: Remi
   return credited;
 }
 
-/** The recipient's side of a processed remittance, run in the recipient's tenant by the payer's module. */
-export async function receiveRemittance(ctx: HandlerContext, payer: string, chainRef: string, amount: string): Promise<{ received: boolean }> {
+/**
+ * The recipient's side of processed remittances, run in the recipient's tenant by the payer's
+ * module: a batch (up to DELIVERY_BATCH) in one transaction, all or nothing. A copy already
+ * completed is left as it is (a redelivery); the answer counts the copies credited now.
+ */
+export async function receiveRemittances(ctx: HandlerContext, payer: string, items: Array<{ chain_ref: string; amount: string }>): Promise<{ received: number }> {
   const at = isoNow(ctx);
+  const refs = items.map((i) => i.chain_ref);
   return inTransaction(ctx.host.db, async (tx) => {
-    const rem = await tx.findOne<RemittanceRow>('Remittance', { where: { chain_ref: chainRef, payer_tenant_id: payer, recipient_tenant_id: ctx.tenantId } });
-    if (!rem) throw notFound('Remittance of chain order', chainRef);
-    if (!new D(rem.amount).eq(amount)) throw new FinanceError('AMOUNT_MISMATCH', `The remittance is for ${rem.amount}, not ${amount}.`, { status: 422 });
-    const changed = await tx.update<RemittanceRow>('Remittance', { status: 'completed', completed_at: at }, { where: { id: rem.id, status: 'pending' } });
-    if (changed !== 1) return { received: false };
+    const byRef = new Map(
+      (await tx.find<RemittanceRow>('Remittance', { where: { chain_ref: { $in: refs }, payer_tenant_id: payer, recipient_tenant_id: ctx.tenantId }, limit: refs.length })).map((r) => [r.chain_ref, r]),
+    );
+    for (const item of items) {
+      const rem = byRef.get(item.chain_ref);
+      if (!rem) throw notFound('Remittance of chain order', item.chain_ref);
+      if (!new D(rem.amount).eq(item.amount)) throw new FinanceError('AMOUNT_MISMATCH', `The remittance is for ${rem.amount}, not ${item.amount}.`, { status: 422 });
+    }
+    const pending = [...byRef.values()].filter((r) => r.status === 'pending');
+    if (!pending.length) return { received: 0 };
+    // The conditional update is the lock: fewer rows changed than read pending means a concurrent
+    // delivery credited some meanwhile, and the run again reads which.
+    if ((await tx.update<RemittanceRow>('Remittance', { status: 'completed', completed_at: at }, { where: { id: { $in: pending.map((r) => r.id) }, status: 'pending' } })) !== pending.length) throw contended();
+    const sum = money(pending.reduce((a, r) => a.plus(r.amount), new D(0)));
     const wallet = await walletOf(tx);
-    const next = await changeWallet(tx, wallet, { balance: rem.amount, pending_credits: money(new D(rem.amount).neg()), total_earned: rem.amount, last_settlement_at: at }, at);
-    await post(
+    await changeWallet(tx, wallet, { balance: sum, pending_credits: money(new D(sum).neg()), total_earned: sum, last_settlement_at: at }, at);
+    let balance = new D(wallet.balance);
+    await postAll(
       tx,
-      {
-        type: 'credit',
-        amount: rem.amount,
-        account: tenantAccount(payer),
-        reference_type: 'remittance',
-        reference_id: rem.id,
-        counterparty_tenant_id: payer,
-        description: `Remittance received for order ${rem.origin_order_number}`,
-      },
-      next.balance,
+      pending.map((rem) => {
+        balance = balance.plus(rem.amount);
+        const movement = { type: 'credit' as const, amount: rem.amount, account: tenantAccount(payer), reference_type: 'remittance' as const, reference_id: rem.id, counterparty_tenant_id: payer, description: `Remittance received for order ${rem.origin_order_number}` };
+        return { movement, balanceAfter: money(balance) };
+      }),
       at,
     );
     // The top of the chain pays nobody: its collection is settled once its money is in.
-    const pays = await tx.findOne<RemittanceRow>('Remittance', { where: { chain_ref: chainRef, direction: 'outgoing' }, attributes: ['id'] });
-    if (!pays) await settleCollection(tx, chainRef, at);
-    return { received: true };
+    const paying = new Set((await tx.find<RemittanceRow>('Remittance', { where: { chain_ref: { $in: pending.map((r) => r.chain_ref) }, direction: 'outgoing' }, attributes: ['chain_ref'], limit: pending.length })).map((r) => r.chain_ref));
+    const settled = pending.map((r) => r.chain_ref).filter((ref) => !paying.has(ref));
+    if (settled.length) await tx.update<CollectionRow>('Collection', { status: 'settled', settled_at: at }, { where: { chain_ref: { $in: settled }, status: 'pending' } });
+    return { received: pending.length };
   });
 }
 

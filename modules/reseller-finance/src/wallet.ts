@@ -113,14 +113,32 @@ export interface Movement {
  * caller through changeWallet, in the same transaction.
  */
 export async function post(tx: DbTransaction, movement: Movement, balanceAfter: string, at: string): Promise<TransactionRow> {
-  const { account, ...fields } = movement;
-  const row = await tx.create<TransactionRow>('Transaction', { ...fields, balance_after: balanceAfter, created_at: at });
-  const signed = movement.type === 'credit' || movement.type === 'release' ? new D(movement.amount) : new D(movement.amount).neg();
-  await tx.bulkCreate('Entry', [
-    { transaction_id: row.id, account: WALLET_ACCOUNT, amount: money(signed), created_at: at },
-    { transaction_id: row.id, account, amount: money(signed.neg()), created_at: at },
-  ]);
-  return row;
+  return (await postAll(tx, [{ movement, balanceAfter }], at))[0];
+}
+
+/**
+ * Writes movements as `post` does, in two statements whatever their number (a bulk-process writes
+ * a hundred at a time): the transactions, then every entry pair. bulkCreate answers its rows in
+ * input order, which pairs each entry with its transaction.
+ */
+export async function postAll(tx: DbTransaction, movements: Array<{ movement: Movement; balanceAfter: string }>, at: string): Promise<TransactionRow[]> {
+  if (!movements.length) return [];
+  const rows = await tx.bulkCreate<TransactionRow>(
+    'Transaction',
+    movements.map(({ movement: { account: _account, ...fields }, balanceAfter }) => ({ ...fields, balance_after: balanceAfter, created_at: at })),
+  );
+  await tx.bulkCreate(
+    'Entry',
+    movements.flatMap(({ movement }, i) => {
+      const signed = movement.type === 'credit' || movement.type === 'release' ? new D(movement.amount) : new D(movement.amount).neg();
+      return [
+        { transaction_id: rows[i].id, account: WALLET_ACCOUNT, amount: money(signed), created_at: at },
+        { transaction_id: rows[i].id, account: movement.account, amount: money(signed.neg()), created_at: at },
+      ];
+    }),
+    { returning: false },
+  );
+  return rows;
 }
 
 /** What the wallet can pay now: the balance less what is held. */

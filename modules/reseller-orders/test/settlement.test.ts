@@ -18,6 +18,7 @@ const outgoing = async (level: Level, orderNumber: string) =>
   (await c.as(level, 'GET', '/finance/settlements/remittances?direction=outgoing&per_page=100')).body.remittances.find((r: { origin_order_number: string }) => r.origin_order_number === orderNumber);
 const transactionsOf = async (level: Level, referenceId: string) =>
   (await c.as(level, 'GET', '/finance/wallet/transactions?reference_type=remittance&per_page=100')).body.transactions.filter((t: { reference_id: string }) => t.reference_id === referenceId);
+const types = async (level: Level, id: string) => (await transactionsOf(level, id)).map((t: { type: string }) => t.type).sort();
 
 describe('spec 3 Wallet, transaction, remittance (flow_type downstream): a prepaid order paid through the top', () => {
   let order: { id: string; order_number: string; total: string };
@@ -93,7 +94,6 @@ describe('spec 3 States and transitions (remittance) and Transaction types hold,
       expect((await c.as('A', 'POST', `/reseller/sub-resellers/${c.ids.B}/reactivate`, {})).status).toBe(200);
     }
   };
-  const types = async (level: Level, id: string) => (await transactionsOf(level, id)).map((t: { type: string }) => t.type).sort();
 
   test('recipient unreachable: processing holds the payer\'s money (available less, balance the same); a second process is INVALID_STATUS; the last failed delivery releases it back to pending', async () => {
     const order = await deliveredChainOrder(c, false);
@@ -153,5 +153,34 @@ describe('spec 3 States and transitions (remittance) and Transaction types hold,
     expect(await types('A', rem.id)).toEqual(['debit', 'hold', 'release']);
     expect((await c.as('B', 'GET', '/finance/settlements/remittances?direction=incoming&status=completed')).body.remittances.map((r: { origin_order_number: string }) => r.origin_order_number)).toContain(order.order_number);
     for (const level of ['A', 'B'] as const) expect((await c.as(level, 'GET', '/finance/ledger/trial-balance')).body.total).toBe('0.00');
+  }, 60_000);
+});
+
+describe('spec 3 States (remittance): bulk-process pays a batch once, whatever races it', () => {
+  test('two concurrent bulk-process calls on the same three remittances: each is held and paid once, the recipient credited once each, every ledger sums to zero', async () => {
+    const orders: Array<Awaited<ReturnType<typeof deliveredChainOrder>>> = [];
+    for (let i = 0; i < 3; i++) orders.push(await deliveredChainOrder(c, false));
+    const rems = await Promise.all(orders.map((o) => outgoing('A', o.order_number)));
+    const ids = rems.map((r: { id: string }) => r.id);
+    const before = await wallet('A');
+    const answers = await Promise.all([0, 1].map(() => c.as('A', 'POST', '/finance/settlements/remittances/bulk-process', { remittance_ids: ids })));
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    const processed = answers.flatMap((a) => a.body.processed as string[]);
+    expect([...processed].sort()).toEqual([...ids].sort());
+    // Whatever the first call did not pay, the second did not pay either: it was told so per id.
+    for (const a of answers) {
+      for (const id of ids.filter((id: string) => !a.body.processed.includes(id))) expect(a.body.errors[id]).toMatch(/processing|completed/);
+    }
+    const paid = rems.reduce((sum: Decimal, r: { amount: string }) => sum.plus(r.amount), new Decimal(0));
+    expect(await wallet('A')).toMatchObject({ held: '0.00', balance: money(new Decimal(before.balance).minus(paid)), pending_debits: money(new Decimal(before.pending_debits).minus(paid)) });
+    for (const id of ids) expect(await types('A', id)).toEqual(['debit', 'hold', 'release']);
+    const credits = (await c.as('B', 'GET', '/finance/wallet/transactions?reference_type=remittance&per_page=100')).body.transactions.filter((t: { description: string }) =>
+      orders.some((o) => t.description.includes(o.order_number)),
+    );
+    expect(credits.map((t: { type: string }) => t.type)).toEqual(['credit', 'credit', 'credit']);
+    for (const level of ['A', 'B'] as const) {
+      const trial = (await c.as(level, 'GET', '/finance/ledger/trial-balance')).body;
+      expect({ level, total: trial.total, held: trial.accounts.wallet_held ?? '0.00' }).toEqual({ level, total: '0.00', held: '0.00' });
+    }
   }, 60_000);
 });
