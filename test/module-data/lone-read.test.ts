@@ -12,7 +12,7 @@ import { createLogger } from '../../core/logger';
 import { ModuleDataService, type DbBridge } from '../../core/module-data';
 import { roleOf } from '../../core/module-data/names';
 import { testServerUrl } from '../support/test-platform';
-import { installLoyalty, LOYALTY_MODELS, rejection, startHarness, type Harness } from './support';
+import { installLoyalty, LOYALTY_MODELS, rejection, sentDuring, startHarness, type Harness } from './support';
 
 const ALIAS = 'md_lone';
 
@@ -69,18 +69,9 @@ describe('DESIGN.md Data / issue 3 item 5: host.db reads outside a transaction t
   });
 
   test('one query string reaches the server per read', async () => {
-    // A pass-through spy on the pg driver (not on project code): it records what is sent.
-    const original = Client.prototype.query;
-    const sent: string[] = [];
-    const spy = jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
-      if (typeof args[0] === 'string') sent.push(args[0]);
-      return original.apply(this, args as never) as never;
-    });
-    try {
+    const sent = await sentDuring(async () => {
       expect(await db('findOne', ['Points', { where: { customer: 'ada' } }])).toMatchObject({ customer: 'ada' });
-    } finally {
-      spy.mockRestore();
-    }
+    });
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatch(/^SET LOCAL ROLE "mandi_mod_md_lone"; SET LOCAL search_path TO "md_lone"; SET LOCAL statement_timeout = \d+; SELECT /);
   });

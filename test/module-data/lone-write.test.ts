@@ -5,31 +5,14 @@
  * transaction still take Sequelize's create and update, so comparing the two checks the single-trip
  * SQL against the ORM's own.
  */
-import { Client } from 'pg';
 import { createLogger } from '../../core/logger';
 import { TenantDatabases } from '../../core/data/tenant-databases';
 import { ModuleDataService, type DbBridge } from '../../core/module-data';
 import { roleOf } from '../../core/module-data/names';
 import { testServerUrl } from '../support/test-platform';
-import { installLoyalty, LOYALTY_MODELS, rejection, startHarness, type Harness } from './support';
+import { installLoyalty, LOYALTY_MODELS, rejection, sentDuring, startHarness, type Harness } from './support';
 
 const ALIAS = 'md_lone_write';
-
-/** What the pg driver is sent while fn runs (a pass-through spy on the driver, not on project code). */
-async function sentDuring(fn: () => Promise<unknown>): Promise<string[]> {
-  const original = Client.prototype.query;
-  const sent: string[] = [];
-  const spy = jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
-    if (typeof args[0] === 'string') sent.push(args[0]);
-    return original.apply(this, args as never) as never;
-  });
-  try {
-    await fn();
-  } finally {
-    spy.mockRestore();
-  }
-  return sent;
-}
 
 describe('DESIGN.md Data: host.db creates and updates outside a transaction take one round trip', () => {
   let h: Harness;

@@ -127,3 +127,19 @@ export async function rejection(p: Promise<unknown>): Promise<{ code: string; me
   }
   throw new Error('expected a rejection');
 }
+
+/** What the pg driver is sent while fn runs: a pass-through spy on the driver (not on project code). */
+export async function sentDuring(fn: () => Promise<unknown>): Promise<string[]> {
+  const original = Client.prototype.query;
+  const sent: string[] = [];
+  const spy = jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
+    if (typeof args[0] === 'string') sent.push(args[0]);
+    return original.apply(this, args as never) as never;
+  });
+  try {
+    await fn();
+  } finally {
+    spy.mockRestore();
+  }
+  return sent;
+}
