@@ -10,7 +10,8 @@ import { MandiError } from '../errors';
 import { ARITY, OPERATIONS, type OperationContext, type Statement } from './data-operations';
 import { invalidQuery, toDataError } from './db-errors';
 import { ident, roleOf } from './names';
-import { prepareLoneRead, runLoneRead, type LoneRead } from './lone-read';
+import { prepareLoneRead, runLoneRead } from './lone-read';
+import { prepareLoneWrite, runLoneWrite } from './lone-write';
 import { openScopedTransaction } from './scoped-transaction';
 import type { TransactionRegistry, TxHandle, TxScope } from './transactions';
 import type { DbBridge } from './types';
@@ -63,11 +64,14 @@ function runAlone(deps: BridgeDeps, scope: TxScope, statement: Statement): Promi
   });
 }
 
-/** A read outside a transaction: the scope switch and the SELECT in one round trip (./lone-read.ts). */
-function readAlone(deps: BridgeDeps, scope: TxScope, ctx: OperationContext, read: LoneRead): Promise<unknown> {
+/**
+ * A read or an insert outside a transaction: the scope switch and the statement in one round trip
+ * (./lone-read.ts, ./lone-write.ts).
+ */
+function runOnce(deps: BridgeDeps, scope: TxScope, run: (db: Sequelize, scopeSql: string) => Promise<unknown>): Promise<unknown> {
   return deps.dbs.with(scope.tenantId, async (db) => {
     const role = (await deps.rolesEnabled(db)) ? roleOf(scope.alias) : null;
-    return runLoneRead(db, ctx, scopeSql(scope.alias, role, deps.statementTimeoutMs), read, scope.alias);
+    return run(db, scopeSql(scope.alias, role, deps.statementTimeoutMs));
   });
 }
 
@@ -106,7 +110,9 @@ export function createBridge(deps: BridgeDeps, scope: TxScope, ctx: OperationCon
       if (!op) throw invalidQuery(`host.db has no method "${String(method)}"; use ${[...Object.keys(OPERATIONS), 'tx.begin', 'tx.commit', 'tx.rollback'].join(', ')}.`);
       if (args.length > ARITY[method]) throw invalidQuery(`${method} takes at most ${ARITY[method]} arguments, got ${args.length}.`);
       const read = txId === undefined || txId === null ? prepareLoneRead(ctx, method, args) : undefined;
-      if (read) return await readAlone(deps, scope, ctx, read);
+      if (read) return await runOnce(deps, scope, (db, sql) => runLoneRead(db, ctx, sql, read, scope.alias));
+      const write = txId === undefined || txId === null ? prepareLoneWrite(ctx, method, args) : undefined;
+      if (write) return await runOnce(deps, scope, (db, sql) => runLoneWrite(db, ctx, sql, write, scope.alias));
       const prepared = op(ctx, args);
       // Typed before the transaction registry sees it, so "rolled back because …" reads well.
       const statement: Statement = (h) => prepared(h).catch((err) => Promise.reject(toDataError(err, scope.alias)));

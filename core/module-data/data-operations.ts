@@ -80,23 +80,58 @@ const count: Operation = (ctx, [name, query]) => {
   return (h) => sequelizeModel(ctx, h, model).count({ where: q.where, transaction: h.transaction });
 };
 
-const create: Operation = (ctx, [name, values]) => {
-  const model = modelOf(ctx, name);
-  const row = rowIn(model, values, 'create', true);
-  return async (h) => rowToJson(model, plain(await sequelizeModel(ctx, h, model).create(row, { ...OPTIONS, returning: true, transaction: h.transaction })));
-};
+/**
+ * An insert whose rows all name the same columns, checked: the JSON path serves it (jsonInsertSql),
+ * in a transaction or alone (./lone-write.ts).
+ */
+export interface JsonInsert {
+  model: CompiledModel;
+  keys: string[];
+  rows: Record<string, unknown>[];
+  upsert: Upsert | undefined;
+  returning: Returning;
+}
 
-const bulkCreate: Operation = (ctx, [name, rows, options]) => {
+type BulkPlan =
+  | { kind: 'empty'; returning: Returning }
+  | { kind: 'json'; insert: JsonInsert }
+  | { kind: 'orm'; model: CompiledModel; rows: Record<string, unknown>[]; upsert: Upsert | undefined; returning: Returning };
+
+/** bulkCreate's arguments checked, and the path its rows take. */
+export function bulkPlan(ctx: OperationContext, [name, rows, options]: unknown[]): BulkPlan {
   const model = modelOf(ctx, name);
   if (!Array.isArray(rows)) throw invalidQuery('bulkCreate needs an array of rows.', { model: model.name });
   if (rows.length > ctx.limits.maxBulkRows) throw invalidQuery(`bulkCreate takes at most ${ctx.limits.maxBulkRows} rows, got ${rows.length}.`, { model: model.name });
   const checked = rows.map((r, i) => rowIn(model, r, `bulkCreate row ${i}`, true));
   const { upsert, returning } = bulkOptions(model, options, checked);
+  if (!checked.length) return { kind: 'empty', returning };
+  const keys = Object.keys(checked[0]!);
+  if (keys.length && checked.every((r) => sameKeys(r, keys))) return { kind: 'json', insert: { model, keys, rows: checked, upsert, returning } };
+  return { kind: 'orm', model, rows: checked, upsert, returning };
+}
+
+/** create's arguments checked: the JSON path when the row names a column, else undefined (the ORM path fills every default). */
+export function createInsert(ctx: OperationContext, [name, values]: unknown[]): JsonInsert | undefined {
+  const model = modelOf(ctx, name);
+  const row = rowIn(model, values, 'create', true);
+  const keys = Object.keys(row);
+  return keys.length ? { model, keys, rows: [row], upsert: undefined, returning: true } : undefined;
+}
+
+const create: Operation = (ctx, args) => {
+  const insert = createInsert(ctx, args);
+  if (insert) return async (h) => ((await jsonBulkInsert(ctx, h, insert)) as unknown[])[0];
+  const model = modelOf(ctx, args[0]);
+  return async (h) => rowToJson(model, plain(await sequelizeModel(ctx, h, model).create({}, { ...OPTIONS, returning: true, transaction: h.transaction })));
+};
+
+const bulkCreate: Operation = (ctx, args) => {
+  const plan = bulkPlan(ctx, args);
   return async (h) => {
-    if (!checked.length) return returning ? [] : 0;
-    const keys = Object.keys(checked[0]!);
-    if (keys.length && checked.every((r) => sameKeys(r, keys))) return jsonBulkInsert(ctx, h, model, keys, checked, upsert, returning);
-    const made = await sequelizeModel(ctx, h, model).bulkCreate(checked, {
+    if (plan.kind === 'empty') return plan.returning ? [] : 0;
+    if (plan.kind === 'json') return jsonBulkInsert(ctx, h, plan.insert);
+    const { model, upsert, returning } = plan;
+    const made = await sequelizeModel(ctx, h, model).bulkCreate(plan.rows, {
       ...OPTIONS,
       returning: true,
       transaction: h.transaction,
@@ -114,29 +149,38 @@ const sameKeys = (row: Record<string, unknown>, keys: string[]) => {
 
 /**
  * The fast path of bulkCreate when every row names the same columns (what bulk imports send): one
- * statement whose rows arrive as a single JSON parameter, typed by the table's own row type
+ * statement whose rows arrive as a single JSON value, typed by the table's own row type
  * (json_populate_recordset), instead of building an ORM instance and an escaped literal per value.
  * Rows come back in input order, as with the ORM path. Mixed column sets keep the ORM path, which
- * fills each row's missing columns with their defaults.
+ * fills each row's missing columns with their defaults. `json` is the SQL of the rows' JSON: a
+ * parameter, or a literal where none can be bound (./lone-write.ts).
  */
-async function jsonBulkInsert(
-  ctx: OperationContext, h: TxHandle, model: CompiledModel, keys: string[], rows: Record<string, unknown>[], upsert: Upsert | undefined, returning: Returning,
-) {
+export function jsonInsertSql(ctx: OperationContext, insert: JsonInsert, json: string): string {
+  const { model, keys, upsert, returning } = insert;
   const table = qualified(ctx.compiled.alias, model.table);
   const cols = keys.map(ident).join(', ');
   const conflict = upsert
     ? ` ON CONFLICT (${upsert.conflictFields.map(ident).join(', ')}) DO UPDATE SET ${upsert.updateFields.map((c) => `${ident(c)} = EXCLUDED.${ident(c)}`).join(', ')}`
     : '';
   const back = returning === true ? '*' : returning ? returning.map(ident).join(', ') : '1 AS one';
-  const sql = `INSERT INTO ${table} (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${table}, $1::json)${conflict} RETURNING ${back}`;
-  const stored = await h.db.query<Record<string, unknown>>(sql, { bind: [JSON.stringify(rows)], type: QueryTypes.SELECT, transaction: h.transaction });
+  return `INSERT INTO ${table} (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${table}, ${json}::json)${conflict} RETURNING ${back}`;
+}
+
+/** The rows an insert returned, as bulkCreate answers them. */
+export function insertedRows(insert: JsonInsert, stored: Record<string, unknown>[]): unknown {
+  const { model, returning } = insert;
   if (!returning) return stored.length;
   return stored.map((r) => (returning === true ? rowToJson(model, r) : rowToJson(model, r, returning)));
 }
 
-type Upsert = { conflictFields: string[]; updateFields: string[] };
+async function jsonBulkInsert(ctx: OperationContext, h: TxHandle, insert: JsonInsert) {
+  const stored = await h.db.query<Record<string, unknown>>(jsonInsertSql(ctx, insert, '$1'), { bind: [JSON.stringify(insert.rows)], type: QueryTypes.SELECT, transaction: h.transaction });
+  return insertedRows(insert, stored);
+}
+
+export type Upsert = { conflictFields: string[]; updateFields: string[] };
 /** true: whole rows; a column list: only those; false: just the number of rows. */
-type Returning = boolean | string[];
+export type Returning = boolean | string[];
 
 /**
  * bulkCreate's third argument. `upsert: { conflictFields, updateFields? }` makes it one multi-row

@@ -11,7 +11,7 @@
  * values escaped inline as Sequelize does for finders), and the rows come back through the pool's
  * own connection with its type parsers, so results equal the transactional path's.
  */
-import type { QueryResult } from 'pg';
+import type { ClientBase, QueryResult } from 'pg';
 import type { Model, ModelStatic, Sequelize } from 'sequelize';
 import { withPooledClient } from '../data/pooled-client';
 import { MandiError } from '../errors';
@@ -50,20 +50,25 @@ function selectSql(db: Sequelize, ctx: OperationContext, read: LoneRead): string
 }
 
 /**
- * Runs `read` under `scopeSql` (the SET LOCAL statements, `;`-separated) on one pooled connection
- * of `db`, as one query string.
+ * Runs `sql` under `scopeSql` (the SET LOCAL statements, `;`-separated) on one pooled connection of
+ * `db`, as one query string, and answers the last statement's rows. `sql` may take the connection's
+ * own escaping (a literal where no parameter can be bound).
  */
-export async function runLoneRead(db: Sequelize, ctx: OperationContext, scopeSql: string, read: LoneRead, alias: string): Promise<unknown> {
-  const sql = `${scopeSql}; ${selectSql(db, ctx, read)}`;
+export async function runScoped(db: Sequelize, scopeSql: string, sql: string | ((client: ClientBase) => string), alias: string): Promise<Record<string, unknown>[]> {
   // A multi-statement string answers one result per statement.
-  const results: QueryResult | QueryResult[] = await withPooledClient(db, (client) => client.query(sql)).catch((err: unknown) => {
+  const results: QueryResult | QueryResult[] = await withPooledClient(db, (client) => client.query(`${scopeSql}; ${typeof sql === 'string' ? sql : sql(client)}`)).catch((err: unknown) => {
     // The role is made by install: a module whose data was never installed has none yet.
     if ((err as { code?: string }).code === '22023' && /^role .* does not exist/.test((err as Error).message)) {
       throw new MandiError('DB_NOT_INSTALLED', `The data of module "${alias}" is not installed in this tenant.`, 409, { module: alias });
     }
     throw err;
   });
-  const rows = (Array.isArray(results) ? results[results.length - 1] : results).rows as Record<string, unknown>[];
+  return (Array.isArray(results) ? results[results.length - 1] : results).rows as Record<string, unknown>[];
+}
+
+/** Runs `read` under `scopeSql` in one round trip (runScoped). */
+export async function runLoneRead(db: Sequelize, ctx: OperationContext, scopeSql: string, read: LoneRead, alias: string): Promise<unknown> {
+  const rows = await runScoped(db, scopeSql, selectSql(db, ctx, read), alias);
   if (read.kind === 'count') return parseInt(String(rows[0].count), 10);
   if (read.kind === 'findOne') return rows.length ? rowToJson(read.model, rows[0], read.query.attributes) : null;
   return rows.map((r) => rowToJson(read.model, r, read.query.attributes));
