@@ -51,10 +51,10 @@ function selectSql(db: Sequelize, ctx: OperationContext, read: LoneRead): string
 
 /**
  * Runs `sql` under `scopeSql` (the SET LOCAL statements, `;`-separated) on one pooled connection of
- * `db`, as one query string, and answers the last statement's rows. `sql` may take the connection's
- * own escaping (a literal where no parameter can be bound).
+ * `db`, as one query string, and answers the last statement's result. `sql` may take the
+ * connection's own escaping (a literal where no parameter can be bound).
  */
-export async function runScoped(db: Sequelize, scopeSql: string, sql: string | ((client: ClientBase) => string), alias: string): Promise<Record<string, unknown>[]> {
+export async function runScoped(db: Sequelize, scopeSql: string, sql: string | ((client: ClientBase) => string), alias: string): Promise<QueryResult<Record<string, unknown>>> {
   // A multi-statement string answers one result per statement.
   const results: QueryResult | QueryResult[] = await withPooledClient(db, (client) => client.query(`${scopeSql}; ${typeof sql === 'string' ? sql : sql(client)}`)).catch((err: unknown) => {
     // The role is made by install: a module whose data was never installed has none yet.
@@ -63,12 +63,12 @@ export async function runScoped(db: Sequelize, scopeSql: string, sql: string | (
     }
     throw err;
   });
-  return (Array.isArray(results) ? results[results.length - 1] : results).rows as Record<string, unknown>[];
+  return Array.isArray(results) ? results[results.length - 1] : results;
 }
 
 /** Runs `read` under `scopeSql` in one round trip (runScoped). */
 export async function runLoneRead(db: Sequelize, ctx: OperationContext, scopeSql: string, read: LoneRead, alias: string): Promise<unknown> {
-  const rows = await runScoped(db, scopeSql, selectSql(db, ctx, read), alias);
+  const { rows } = await runScoped(db, scopeSql, selectSql(db, ctx, read), alias);
   if (read.kind === 'count') return parseInt(String(rows[0].count), 10);
   if (read.kind === 'findOne') return rows.length ? rowToJson(read.model, rows[0], read.query.attributes) : null;
   return rows.map((r) => rowToJson(read.model, r, read.query.attributes));

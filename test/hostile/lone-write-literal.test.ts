@@ -1,7 +1,7 @@
 /**
  * DESIGN.md Data ("A module reaches data only through host.db, scoped to its own schema"): an
- * insert outside a transaction travels as one query string with the rows as a JSON literal
- * (core/module-data/lone-write.ts). A module writes values made to end that literal and run
+ * insert or delete outside a transaction travels as one query string, an insert's rows as a JSON
+ * literal (core/module-data/lone-write.ts). A module writes values made to end that literal and run
  * statements of their own, as the module role or after leaving it; each is stored as the text it is.
  */
 import { installLoyalty, rejection, startHarness, type Harness } from '../module-data/support';
@@ -43,6 +43,9 @@ describe('DESIGN.md Data (hostile): values cannot leave the one-string insert', 
     expect(await rejection(db('create', ['Points', { [`note" = 1; --`]: 'x' }]))).toMatchObject({ code: 'DB_INVALID_QUERY' });
 
     expect(await db('count', ['Points', {}])).toBe(PAYLOADS.length * 2);
+    // The same payloads in a delete's where match only the rows that hold them.
+    for (const p of PAYLOADS) expect(await db('destroy', ['Points', { where: { note: p, customer: 'attacker' } }])).toBe(1);
+    expect(await db('count', ['Points', {}])).toBe(PAYLOADS.length);
     expect(await h.sql(t, `SELECT customer FROM ${VICTIM}.points`)).toEqual([{ customer: 'victim-row' }]);
     expect(await h.sql(t, `SELECT 1 AS one FROM public.activity_log WHERE action = 'core-row'`)).toEqual([{ one: 1 }]);
   }, 30_000);

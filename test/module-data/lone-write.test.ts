@@ -1,6 +1,6 @@
 /**
  * DESIGN.md Data ("a PostgreSQL role per module … as defence in depth"): a host.db insert outside a
- * transaction (create, and bulkCreate whose rows name the same columns) goes to PostgreSQL as one
+ * transaction (create, bulkCreate whose rows name the same columns, destroy) goes to PostgreSQL as one
  * query string, the module's role, schema and statement timeout switched for it alone, its rows as
  * one escaped JSON literal. The same inserts inside an explicit transaction bind the JSON as a
  * parameter, so comparing the two checks the literal against the parameter.
@@ -24,7 +24,7 @@ const given = (row: unknown) => {
   return rest;
 };
 
-describe('DESIGN.md Data: host.db inserts outside a transaction take one round trip', () => {
+describe('DESIGN.md Data: host.db inserts and deletes outside a transaction take one round trip', () => {
   let h: Harness;
   let t: string;
   let db: DbBridge;
@@ -58,7 +58,30 @@ describe('DESIGN.md Data: host.db inserts outside a transaction take one round t
     expect(await db('create', ['Reward', { code: 'r1', title: "Rew'ard" }])).toEqual({ code: 'r1', title: "Rew'ard", cost: null });
   });
 
-  test('one query string reaches the server per insert', async () => {
+  test('destroy removes what it removes inside a transaction, for every where shape', async () => {
+    await db('bulkCreate', ['Points', AWKWARD.map((note, i) => ({ customer: `d${i}`, note, level: 100 + i, earned_on: '2025-02-0' + (i + 1) }))]);
+    const wheres = [
+      { note: AWKWARD[3], level: 103 },
+      { customer: { $in: ['d1', 'd2'] } },
+      { level: { $gte: 105 }, earned_on: { $lt: '2025-02-07' } },
+      { level: { $gte: 100 }, $or: [{ note: { $like: '%tab%' } }, { customer: 'nobody' }] },
+      { customer: 'nobody' },
+    ];
+    const tx = (await db('tx.begin', [])) as string;
+    const inTx: unknown[] = [];
+    try {
+      for (const where of wheres) inTx.push(await db('destroy', ['Points', { where }], tx));
+    } finally {
+      await db('tx.rollback', [], tx);
+    }
+    const alone: unknown[] = [];
+    for (const where of wheres) alone.push(await db('destroy', ['Points', { where }]));
+    expect(alone).toEqual(inTx);
+    expect(alone).toEqual([1, 2, 1, 1, 0]);
+    expect(await db('count', ['Points', { where: { level: { $gte: 100 } } }])).toBe(1);
+  });
+
+  test('one query string reaches the server per insert or delete', async () => {
     // A pass-through spy on the pg driver (not on project code): it records what is sent.
     const original = Client.prototype.query;
     const sent: string[] = [];
@@ -68,11 +91,13 @@ describe('DESIGN.md Data: host.db inserts outside a transaction take one round t
     });
     try {
       expect(await db('create', ['Points', { customer: 'spy' }])).toMatchObject({ customer: 'spy', amount: '0.00', level: 1 });
+      expect(await db('destroy', ['Points', { where: { customer: 'spy' } }])).toBe(1);
     } finally {
       spy.mockRestore();
     }
-    expect(sent).toHaveLength(1);
+    expect(sent).toHaveLength(2);
     expect(sent[0]).toMatch(/^SET LOCAL ROLE "mandi_mod_md_lonew"; SET LOCAL search_path TO "md_lonew"; SET LOCAL statement_timeout = \d+; INSERT /);
+    expect(sent[1]).toMatch(/^SET LOCAL ROLE "mandi_mod_md_lonew"; SET LOCAL search_path TO "md_lonew"; SET LOCAL statement_timeout = \d+; DELETE /);
   });
 
   test('a failing row leaves nothing written: the string is one transaction', async () => {
@@ -89,6 +114,12 @@ describe('DESIGN.md Data: host.db inserts outside a transaction take one round t
       expect(await rejection(db('create', ['Points', { customer: 'no' }]))).toMatchObject({ code: 'DB_FORBIDDEN', status: 403 });
     } finally {
       await h.sql(t, `GRANT INSERT ON ${ALIAS}.points TO ${roleOf(ALIAS)}`);
+    }
+    await h.sql(t, `REVOKE DELETE ON ${ALIAS}.points FROM ${roleOf(ALIAS)}`);
+    try {
+      expect(await rejection(db('destroy', ['Points', { where: { customer: 'c0' } }]))).toMatchObject({ code: 'DB_FORBIDDEN', status: 403 });
+    } finally {
+      await h.sql(t, `GRANT DELETE ON ${ALIAS}.points TO ${roleOf(ALIAS)}`);
     }
     expect(await db('count', ['Points', { where: { customer: 'no' } }])).toBe(0);
   });
