@@ -4,6 +4,7 @@
  * 127.0.0.1 that scripts its turns and records what the module sent it.
  */
 import type { TestHost } from '../../../sdk/testing';
+import { MAX_CONVERSATIONS } from '../src/agent/memory';
 import { createOrder, startAiHost, type LlmStandIn } from './agent-support';
 import { addLlmProvider } from './support/host';
 import { startVendorA, type StandIn } from './support/vendor-standins';
@@ -103,6 +104,31 @@ describe('spec 2 Agent: the tool-calling loop through the bus', () => {
     // A module's conversation is not a user's: the chat endpoint does not find it.
     expect((await chat({ message: 'And?', conversation_id: reply.conversation_id })).status).toBe(404);
   });
+
+  it('records one usage row per model round of a chat (AI configuration: tracking)', async () => {
+    const agentCalls = async () => ((await host.request('GET', '/ai/usage')).body.data.by_feature.find((f: { feature: string }) => f.feature === 'agent')?.calls ?? 0) as number;
+    const before = await agentCalls();
+    llm.script({ tool_calls: [{ name: 'orders.getStats', arguments: {} }] }, { tool_calls: [{ name: 'orders.getStats', arguments: {} }] }, { content: 'Done.' });
+    expect((await chat({ message: 'Stats twice', role: 'analytics' })).status).toBe(200);
+    expect(await agentCalls()).toBe(before + 3);
+    llm.script({ content: 'Once.' });
+    expect((await chat({ message: 'Hello', role: 'analytics' })).status).toBe(200);
+    expect(await agentCalls()).toBe(before + 4);
+  });
+
+  it('keeps a user\'s newest MAX_CONVERSATIONS conversations: a new one beyond them removes the least recently used', async () => {
+    const token = await host.memberWith('ai-bounded', ['ai.view']);
+    const ids: string[] = [];
+    for (let i = 0; i <= MAX_CONVERSATIONS; i++) {
+      llm.script({ content: `Answer ${i}.` });
+      const res = await host.requestAs(token, 'POST', '/ai/agent/chat', { message: `Question ${i}` });
+      expect(res.status).toBe(200);
+      ids.push(res.body.conversation_id);
+    }
+    llm.script({ content: 'Still here.' });
+    expect((await host.requestAs(token, 'POST', '/ai/agent/chat', { message: 'And?', conversation_id: ids[0] })).status).toBe(404);
+    expect((await host.requestAs(token, 'POST', '/ai/agent/chat', { message: 'And?', conversation_id: ids[1] })).status).toBe(200);
+  }, 60_000);
 
   it('stops a model that keeps asking for tools after its round cap', async () => {
     llm.script(...Array.from({ length: 6 }, () => ({ tool_calls: [{ name: 'orders.getStats', arguments: {} }] })));

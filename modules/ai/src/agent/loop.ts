@@ -7,7 +7,7 @@
  */
 import Decimal from 'decimal.js';
 import type { HandlerContext } from '../../../../sdk';
-import { chat, chatStream, type ChatMessage, type ChatResult, type ChatStreamEvent } from '../llm';
+import { chat, chatStream, prefetch, recordUsage, type ChatMessage, type ChatResult, type ChatStreamEvent, type UsageRecord } from '../llm';
 import { loadConversation, saveConversation, type Owner } from './memory';
 import { roleFor, type Role } from './roles';
 import { allowedBy, runTool, toolSpec, userTools } from './tools';
@@ -79,7 +79,10 @@ async function tenantName(ctx: HandlerContext): Promise<string> {
 }
 
 export async function runChat(ctx: HandlerContext, input: ChatInput, onEvent: ((e: AgentEvent) => Promise<void>) | null, asker: Asker = userAsker(ctx)): Promise<ChatAnswer> {
-  // Independent reads at once: one round trip's wait instead of four.
+  // Independent reads at once, the first completion's settings, provider and key among them. The
+  // whole tool list is read beside the role rather than after it with the role's patterns: a
+  // round trip costs more than the list's copy into the sandbox.
+  prefetch(ctx);
   const [role, conversation, userToolList, tenant] = await Promise.all([
     roleFor(ctx, input.role),
     loadConversation(ctx, asker.owner, input.conversation_id),
@@ -93,8 +96,8 @@ export async function runChat(ctx: HandlerContext, input: ChatInput, onEvent: ((
   const usage = { input_tokens: 0, output_tokens: 0, total_tokens: 0, cost: new Decimal(0) };
   let last: ChatResult | undefined;
   let stop: ChatAnswer['stop_reason'] = 'max_rounds';
-  // Usage records of the rounds, awaited with the conversation write: none is left when the call ends.
-  const usageWrites: Promise<void>[] = [];
+  // Usage records of the rounds, written in one statement with the conversation write.
+  const usageRecords: UsageRecord[] = [];
   try {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const request = {
@@ -105,7 +108,7 @@ export async function runChat(ctx: HandlerContext, input: ChatInput, onEvent: ((
         max_tokens: role.max_tokens,
         provider_id: role.provider_id,
       };
-      last = onEvent ? await chatStream(ctx, request, onEvent, usageWrites) : await chat(ctx, request, usageWrites);
+      last = onEvent ? await chatStream(ctx, request, onEvent, usageRecords) : await chat(ctx, request, usageRecords);
       usage.input_tokens += last.usage.input_tokens;
       usage.output_tokens += last.usage.output_tokens;
       usage.total_tokens += last.usage.total_tokens;
@@ -131,11 +134,12 @@ export async function runChat(ctx: HandlerContext, input: ChatInput, onEvent: ((
       }
     }
   } catch (err) {
-    await Promise.allSettled(usageWrites);
+    // The rounds that were answered were used, whatever failed after them.
+    await recordUsage(ctx, usageRecords).catch(() => undefined);
     throw err;
   }
   const answer = stop === 'answered' ? (last!.message.content ?? '') : `I stopped before finishing: this request needed more than ${stop === 'max_rounds' ? `${MAX_ROUNDS} model calls` : `${MAX_CHAT_TOKENS} tokens`}.`;
-  const [conversationId] = await Promise.all([saveConversation(ctx, asker.owner, conversation.id, role.id, history), ...usageWrites]);
+  const [conversationId] = await Promise.all([saveConversation(ctx, asker.owner, conversation, role.id, history), recordUsage(ctx, usageRecords)]);
   return {
     message: answer,
     tool_calls: calls,

@@ -21,11 +21,26 @@ export type Owner = { user_id: number } | { module: string };
 type Row = { id: string; user_id?: number; module?: string; role_id: string; messages: ChatMessage[]; updated_at: string };
 const modelOf = (owner: Owner) => ('user_id' in owner ? 'AgentConversation' : 'AgentModuleConversation');
 
-export async function loadConversation(ctx: HandlerContext, owner: Owner, id: string | undefined): Promise<{ id: string | null; messages: ChatMessage[] }> {
-  if (!id) return { id: null, messages: [] };
+/**
+ * A conversation as the chat starts. A new one of a user's also names the user's conversations that
+ * the new one will push beyond MAX_CONVERSATIONS (it is the newest): read now, with the chat's other
+ * reads, they are deleted while the new one is written.
+ */
+export interface LoadedConversation {
+  id: string | null;
+  messages: ChatMessage[];
+  evict: string[];
+}
+
+export async function loadConversation(ctx: HandlerContext, owner: Owner, id: string | undefined): Promise<LoadedConversation> {
+  if (!id) {
+    if (!('user_id' in owner)) return { id: null, messages: [], evict: [] };
+    const old = await ctx.host.db.find<Row>(modelOf(owner), { where: owner, order: [['updated_at', 'DESC']], offset: MAX_CONVERSATIONS - 1, limit: 100, attributes: ['id'] });
+    return { id: null, messages: [], evict: old.map((o) => o.id) };
+  }
   const row = /^[0-9a-f-]{36}$/i.test(id) ? await ctx.host.db.findOne<Row>(modelOf(owner), { where: { id, ...owner } }) : null;
   if (!row) throw notFound('Conversation', id); // another owner's conversation is not found either
-  return { id: row.id, messages: row.messages };
+  return { id: row.id, messages: row.messages, evict: [] };
 }
 
 /** The messages kept: the newest MAX_MESSAGES, starting at a user message. */
@@ -36,27 +51,20 @@ export function bounded(messages: ChatMessage[]): ChatMessage[] {
   return messages.slice(start);
 }
 
-export async function saveConversation(ctx: HandlerContext, owner: Owner, id: string | null, roleId: string, messages: ChatMessage[]): Promise<string> {
+export async function saveConversation(ctx: HandlerContext, owner: Owner, conversation: LoadedConversation, roleId: string, messages: ChatMessage[]): Promise<string> {
   const model = modelOf(owner);
   const at = new Date(ctx.host.now()).toISOString();
   const kept = bounded(messages);
-  if (id) {
-    await ctx.host.db.update<Row>(model, { messages: kept, role_id: roleId, updated_at: at }, { where: { id, ...owner } });
-    return id;
+  if (conversation.id) {
+    await ctx.host.db.update<Row>(model, { messages: kept, role_id: roleId, updated_at: at }, { where: { id: conversation.id, ...owner } });
+    return conversation.id;
   }
-  if ('module' in owner) {
-    const unusedSince = new Date(ctx.host.now() - MODULE_CONVERSATION_DAYS * 86_400_000).toISOString();
-    const [row] = await Promise.all([
-      ctx.host.db.create<Row>(model, { ...owner, role_id: roleId, messages: kept, updated_at: at }),
-      ctx.host.db.destroy(model, { where: { module: owner.module, updated_at: { $lt: unusedSince } } }),
-    ]);
-    return row.id;
-  }
-  // The new row and the look for conversations beyond the bound go at once; the new one is the newest.
-  const [row, old] = await Promise.all([
-    ctx.host.db.create<Row>(model, { ...owner, role_id: roleId, messages: kept, updated_at: at }),
-    ctx.host.db.find<Row>(model, { where: owner, order: [['updated_at', 'DESC']], offset: MAX_CONVERSATIONS - 1, limit: 100, attributes: ['id'] }),
-  ]);
-  if (old.length > 0) await ctx.host.db.destroy(model, { where: { id: { $in: old.map((o) => o.id) } } });
+  const cleanUp =
+    'module' in owner
+      ? ctx.host.db.destroy(model, { where: { module: owner.module, updated_at: { $lt: new Date(ctx.host.now() - MODULE_CONVERSATION_DAYS * 86_400_000).toISOString() } } })
+      : conversation.evict.length > 0
+        ? ctx.host.db.destroy(model, { where: { id: { $in: conversation.evict }, ...owner } })
+        : undefined;
+  const [row] = await Promise.all([ctx.host.db.create<Row>(model, { ...owner, role_id: roleId, messages: kept, updated_at: at }), cleanUp]);
   return row.id;
 }

@@ -18,7 +18,7 @@ import { SseSplitter } from './protocols/sse';
 import type { Completion, Protocol } from './protocols/types';
 import { ToolNames } from './tool-names';
 import type { ChatRequest, ChatResult, ChatStreamEvent } from './types';
-import { costOf, recordUsage } from './usage';
+import { costOf, recordUsage, usageRecord, type UsageRecord } from './usage';
 import { httpReason, scrub } from './vendor-error';
 
 type Attempt = { ok: true; provider: LlmProviderRow; completion: Completion } | { ok: false; reason: string; reported?: boolean };
@@ -28,6 +28,25 @@ type OnEvent = (event: ChatStreamEvent) => Promise<void>;
 const MAX_ERROR_BODY = 64 * 1024;
 
 const llmSettings = (ctx: HandlerContext): Promise<LlmSettings> => perCall(ctx, 'settings:llm', () => readSettings(ctx, 'llm'));
+const providerRow = (ctx: HandlerContext, id: string) => perCall(ctx, `provider:${id}`, () => findLlmProvider(ctx, id));
+const providerKey = (ctx: HandlerContext, id: string) => perCall(ctx, `key:${id}`, () => apiKeyOf(ctx, 'llm', id));
+
+/**
+ * Starts the reads of the first completion (settings, then the default provider's row and key) so a
+ * caller with reads of its own (the agent's role and tools) waits for both at once. They are the
+ * per-call reads the completion itself makes; a failure here is not reported, the completion's own
+ * read reports it. A request naming another provider reads that one as well.
+ */
+export function prefetch(ctx: HandlerContext): void {
+  llmSettings(ctx).then(
+    (settings) => {
+      if (!settings.default_provider) return;
+      providerRow(ctx, settings.default_provider).catch(() => undefined);
+      providerKey(ctx, settings.default_provider).catch(() => undefined);
+    },
+    () => undefined,
+  );
+}
 
 /** Which providers to try, in order: the requested or default one, then the fallback. */
 async function chain(ctx: HandlerContext, req: ChatRequest): Promise<string[]> {
@@ -43,10 +62,7 @@ async function chain(ctx: HandlerContext, req: ChatRequest): Promise<string[]> {
  */
 export async function attempt(ctx: HandlerContext, providerId: string, req: ChatRequest, model: string | undefined, onEvent: OnEvent | null): Promise<Attempt> {
   // The row and the key at once, and once per call: every round of a chat uses the same.
-  const [provider, key] = await Promise.all([
-    perCall(ctx, `provider:${providerId}`, () => findLlmProvider(ctx, providerId)),
-    perCall(ctx, `key:${providerId}`, () => apiKeyOf(ctx, 'llm', providerId)),
-  ]);
+  const [provider, key] = await Promise.all([providerRow(ctx, providerId), providerKey(ctx, providerId)]);
   if (!provider) return { ok: false, reason: 'the provider does not exist' };
   if (!key) return { ok: false, reason: 'the provider has no credentials (PUT /ai/providers/{id}/credentials)' };
   const chosen = model ?? provider.model ?? provider.models[0];
@@ -118,10 +134,11 @@ async function streamed(ctx: HandlerContext, protocol: Protocol, names: ToolName
 }
 
 /**
- * With `usageWrites` the usage record is not awaited but added there, for a caller that makes
- * several completions in one call (the agent) to await them all at its end: one crossing less per round.
+ * With `usageRecords` the usage record is not written but added there, for a caller that makes
+ * several completions in one call (the agent) to write them all at its end in one statement
+ * (recordUsage): one crossing less per round.
  */
-export async function complete(ctx: HandlerContext, req: ChatRequest, onEvent: OnEvent | null, usageWrites?: Promise<void>[]): Promise<ChatResult> {
+export async function complete(ctx: HandlerContext, req: ChatRequest, onEvent: OnEvent | null, usageRecords?: UsageRecord[]): Promise<ChatResult> {
   const failures: Array<{ provider: string; reason: string }> = [];
   const providers = await chain(ctx, req);
   for (const [i, providerId] of providers.entries()) {
@@ -142,9 +159,9 @@ export async function complete(ctx: HandlerContext, req: ChatRequest, onEvent: O
       cost: costOf(provider, completion.input_tokens, completion.output_tokens),
     };
     if ((await llmSettings(ctx)).tracking.enabled) {
-      const write = recordUsage(ctx, { feature: req.feature, provider: provider.id, model: completion.model, input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, cost: usage.cost });
-      if (usageWrites) usageWrites.push(write);
-      else await write;
+      const record = usageRecord(ctx, { feature: req.feature, provider: provider.id, model: completion.model, input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, cost: usage.cost });
+      if (usageRecords) usageRecords.push(record);
+      else await recordUsage(ctx, [record]);
     }
     return {
       message: { role: 'assistant', content: completion.content, tool_calls: completion.tool_calls },

@@ -9,7 +9,7 @@ import { notConfigured, providersFailed } from '../errors';
 import { apiKeyOf } from '../providers/credentials';
 import { readSettings } from '../providers/settings';
 import { findLlmProvider } from '../providers/store';
-import { costOf, recordUsage } from './usage';
+import { costOf, recordUsage, usageRecord } from './usage';
 import { httpReason, scrub } from './vendor-error';
 import { vendora } from './protocols/vendora';
 
@@ -63,7 +63,7 @@ export async function embed(ctx: HandlerContext, req: EmbedRequest): Promise<Emb
         if (rows.length !== req.input.length || !rows.every((r) => Array.isArray(r.embedding))) throw new Error('one embedding per input expected');
         const tokens = body.usage?.prompt_tokens ?? 0;
         const cost = costOf(provider, tokens, 0);
-        if (settings.tracking.enabled) await recordUsage(ctx, { feature: req.feature, provider: id, model, input_tokens: tokens, output_tokens: 0, cost });
+        if (settings.tracking.enabled) await recordUsage(ctx, [usageRecord(ctx, { feature: req.feature, provider: id, model, input_tokens: tokens, output_tokens: 0, cost })]);
         return { embeddings: rows.map((r) => r.embedding!), provider: id, model, usage: { input_tokens: tokens, cost } };
       } catch (err) {
         failures.push({ provider: id, reason: `unreadable answer: ${(err as Error).message}` });

@@ -13,13 +13,16 @@
 import type { HandlerContext } from '../../../../sdk';
 import { complete } from './client';
 import type { ChatRequest, ChatResult, ChatStreamEvent } from './types';
+import type { UsageRecord } from './usage';
 
 export type { ChatMessage, ChatRequest, ChatResult, ChatStreamEvent, ToolCall, ToolSpec, Usage } from './types';
 export { embed, type EmbedRequest, type EmbedResult } from './embeddings';
+export { prefetch } from './client';
+export { recordUsage, type UsageRecord } from './usage';
 
-/** `usageWrites`: see complete() (the caller awaits the usage records before its call ends). */
-export function chat(ctx: HandlerContext, request: ChatRequest, usageWrites?: Promise<void>[]): Promise<ChatResult> {
-  return complete(ctx, request, null, usageWrites);
+/** `usageRecords`: see complete() (the caller writes them with recordUsage before its call ends). */
+export function chat(ctx: HandlerContext, request: ChatRequest, usageRecords?: UsageRecord[]): Promise<ChatResult> {
+  return complete(ctx, request, null, usageRecords);
 }
 
 /**
@@ -27,6 +30,6 @@ export function chat(ctx: HandlerContext, request: ChatRequest, usageWrites?: Pr
  * completed tool call in order, and is awaited (a slow reader slows the loop, nothing is buffered
  * without bound). Falls back only while nothing has been reported yet.
  */
-export function chatStream(ctx: HandlerContext, request: ChatRequest, onEvent: (event: ChatStreamEvent) => Promise<void>, usageWrites?: Promise<void>[]): Promise<ChatResult> {
-  return complete(ctx, request, onEvent, usageWrites);
+export function chatStream(ctx: HandlerContext, request: ChatRequest, onEvent: (event: ChatStreamEvent) => Promise<void>, usageRecords?: UsageRecord[]): Promise<ChatResult> {
+  return complete(ctx, request, onEvent, usageRecords);
 }

@@ -12,6 +12,20 @@ export function costOf(provider: Pick<LlmProviderRow, 'input_cost_per_1k' | 'out
   return price(provider.input_cost_per_1k).times(input).plus(price(provider.output_cost_per_1k).times(output)).dividedBy(1000).toDecimalPlaces(6).toFixed();
 }
 
-export async function recordUsage(ctx: HandlerContext, row: { feature: string; provider: string; model: string; input_tokens: number; output_tokens: number; cost: string }): Promise<void> {
-  await ctx.host.db.create('Usage', { ...row, created_at: new Date(ctx.host.now()).toISOString() });
+export interface UsageRecord {
+  feature: string;
+  provider: string;
+  model: string;
+  input_tokens: number;
+  output_tokens: number;
+  cost: string;
+  created_at: string;
+}
+
+export const usageRecord = (ctx: HandlerContext, row: Omit<UsageRecord, 'created_at'>): UsageRecord => ({ ...row, created_at: new Date(ctx.host.now()).toISOString() });
+
+/** The records of one call in one statement: an agent chat has a record per model round. */
+export async function recordUsage(ctx: HandlerContext, records: readonly UsageRecord[]): Promise<void> {
+  if (records.length === 1) await ctx.host.db.create('Usage', records[0]!);
+  else if (records.length > 1) await ctx.host.db.bulkCreate('Usage', records, { returning: false });
 }
