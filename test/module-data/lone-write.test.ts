@@ -61,21 +61,31 @@ describe('DESIGN.md Data: host.db creates and updates outside a transaction take
     ]);
   });
 
-  test('one query string reaches the server per create and per update', async () => {
+  test('a destroy answers the rows it deleted, with the same where as the finders', async () => {
+    await db('bulkCreate', ['Points', [{ customer: 'gus', level: 1 }, { customer: 'gus', level: 5 }, { customer: "o'hara", level: 5 }]]);
+    expect(await db('destroy', ['Points', { where: { customer: 'gus', level: { $gte: 2 } } }])).toBe(1);
+    expect(await db('destroy', ['Points', { where: { customer: "o'hara" } }])).toBe(1);
+    expect(await db('destroy', ['Points', { where: { customer: 'nobody' } }])).toBe(0);
+    expect(await db('find', ['Points', { where: { customer: { $in: ['gus', "o'hara"] } }, attributes: ['customer', 'level'] }])).toEqual([{ customer: 'gus', level: 1 }]);
+  });
+
+  test('one query string reaches the server per create, update and destroy', async () => {
     const created = await sentDuring(() => db('create', ['Points', { customer: 'eve' }]));
     const updated = await sentDuring(() => db('update', ['Points', { level: 9 }, { where: { customer: 'eve' } }]));
-    for (const [sent, verb] of [[created, 'INSERT INTO'], [updated, 'UPDATE']] as const) {
+    const destroyed = await sentDuring(() => db('destroy', ['Points', { where: { customer: 'eve' } }]));
+    for (const [sent, verb] of [[created, 'INSERT INTO'], [updated, 'UPDATE'], [destroyed, 'DELETE FROM']] as const) {
       expect(sent).toHaveLength(1);
       expect(sent[0]).toMatch(new RegExp(`^SET LOCAL ROLE "mandi_mod_md_lone_write"; SET LOCAL search_path TO "md_lone_write"; SET LOCAL statement_timeout = \\d+; ${verb} `));
     }
   });
 
   test('the write runs as the module’s role, and a failed one leaves nothing', async () => {
-    await h.sql(t, `REVOKE INSERT ON ${ALIAS}.points FROM ${roleOf(ALIAS)}`);
+    await h.sql(t, `REVOKE INSERT, DELETE ON ${ALIAS}.points FROM ${roleOf(ALIAS)}`);
     try {
       expect(await rejection(db('create', ['Points', { customer: 'mal' }]))).toMatchObject({ code: 'DB_FORBIDDEN', status: 403 });
+      expect(await rejection(db('destroy', ['Points', { where: { customer: 'ada' } }]))).toMatchObject({ code: 'DB_FORBIDDEN', status: 403 });
     } finally {
-      await h.sql(t, `GRANT INSERT ON ${ALIAS}.points TO ${roleOf(ALIAS)}`);
+      await h.sql(t, `GRANT INSERT, DELETE ON ${ALIAS}.points TO ${roleOf(ALIAS)}`);
     }
     expect(await rejection(db('create', ['Reward', { code: 'R1', title: 'Again' }]))).toMatchObject({ code: 'DB_CONFLICT', status: 409 });
     expect(await rejection(db('create', ['Points', { amount: '1.00' }]))).toMatchObject({ code: 'DB_CONSTRAINT', status: 422 });
@@ -93,6 +103,7 @@ describe('DESIGN.md Data: host.db creates and updates outside a transaction take
       const one = data.bridge(t, ALIAS, LOYALTY_MODELS, 'one-connection');
       await one('create', ['Points', { customer: 'fay' }]);
       await one('update', ['Points', { level: 4 }, { where: { customer: 'fay' } }]);
+      await one('destroy', ['Points', { where: { customer: 'fay' } }]);
       const [after] = await dbs.query<Record<string, string>>(t, probe);
       expect(after).toEqual(before);
     } finally {
