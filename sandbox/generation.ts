@@ -247,8 +247,9 @@ export class Generation {
    * Over the high-water mark, idle contexts go (a tenant's globals are what outlives a call); over
    * the rebuild mark the isolate is rebuilt, as a memory breach would, but before one. What is live
    * decides, not what the heap reads: V8 collects an isolate's old garbage only when it needs the
-   * room, so a module that makes garbage on every call (per-call reads kept in a WeakMap by ctx, a
-   * call that used most of the limit and let it go) reads near its limit with little of it live.
+   * room, so a module that makes garbage on every call (objects that live across the call's host
+   * requests, a call that used most of the limit and let it go) reads near its limit with little of
+   * it live.
    */
   private checkHeap(): void {
     if (this.heapCheckRunning) return;
