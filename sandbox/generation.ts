@@ -28,11 +28,13 @@ export interface GenerationOwner {
 type Failure = 'memory' | 'timeout' | 'disposed' | 'other';
 
 // How many new contexts between heap checks, the least time between checks after calls, the heap
-// share above which idle contexts go, and the share above which the isolate is rebuilt.
+// share above which idle contexts go, the share above which the isolate is rebuilt, and how far
+// (a share of the limit) a reading must be above the last known live heap to collect garbage first.
 const HEAP_CHECK_EVERY = 32;
 const HEAP_CHECK_MS = 100;
 const HEAP_HIGH_WATER = 0.75;
 const HEAP_REBUILD_WATER = 0.9;
+const HEAP_COLLECT_MARGIN = 0.05;
 const MB = 1024 * 1024;
 
 export const restartedError = () =>
@@ -50,6 +52,8 @@ export class Generation {
   private createdSinceHeapCheck = 0;
   private heapCheckRunning = false;
   private lastHeapCheck = 0;
+  /** The least the heap has read since the last collection this made (0 before the first): what is live is at most this. */
+  private liveBound = 0;
 
   constructor(
     private readonly owner: GenerationOwner,
@@ -209,9 +213,8 @@ export class Generation {
     this.owner.generationLost(this, again);
   }
 
-  /** isolated-vm counts ArrayBuffers (external memory) against the limit too. */
   private nearLimit(heap: ivm.HeapStatistics, share: number): boolean {
-    return heap.used_heap_size + heap.externally_allocated_size > share * this.limits.memoryMb * MB;
+    return usedBytes(heap) > share * this.limits.memoryMb * MB;
   }
 
   private classify(error: unknown): Failure {
@@ -242,27 +245,65 @@ export class Generation {
 
   /**
    * Over the high-water mark, idle contexts go (a tenant's globals are what outlives a call); over
-   * the rebuild mark the isolate is rebuilt, as a memory breach would, but before one.
+   * the rebuild mark the isolate is rebuilt, as a memory breach would, but before one. What is live
+   * decides, not what the heap reads: V8 collects an isolate's old garbage only when it needs the
+   * room, so a module that makes garbage on every call (objects that live across the call's host
+   * requests, a call that used most of the limit and let it go) reads near its limit with little of
+   * it live.
    */
   private checkHeap(): void {
     if (this.heapCheckRunning) return;
     this.heapCheckRunning = true;
-    this.isolate
-      .getHeapStatistics()
-      .then((heap) => {
-        if (!this.alive) return;
-        if (this.nearLimit(heap, HEAP_REBUILD_WATER)) {
-          this.fail(memoryError(this.limits.memoryMb), new Set());
-        } else if (this.nearLimit(heap, HEAP_HIGH_WATER)) {
-          this.evictIdle(Math.ceil(this.contexts.size / 4));
-        }
-      })
+    this.judgeHeap()
       .catch(() => undefined)
       .finally(() => {
         this.heapCheckRunning = false;
       });
   }
+
+  private async judgeHeap(): Promise<void> {
+    let heap = await this.isolate.getHeapStatistics();
+    this.liveBound = Math.min(this.liveBound, usedBytes(heap));
+    if (!this.alive || !this.nearLimit(heap, HEAP_HIGH_WATER)) return;
+    // Collected only when the heap grew well past what was live at the last look, so a heap that
+    // stays full of live data is not collected over and over.
+    if (usedBytes(heap) - this.liveBound > HEAP_COLLECT_MARGIN * this.limits.memoryMb * MB) {
+      await this.collectGarbage();
+      heap = await this.isolate.getHeapStatistics();
+      this.liveBound = usedBytes(heap);
+      if (!this.alive) return;
+    }
+    if (this.nearLimit(heap, HEAP_REBUILD_WATER)) {
+      this.fail(memoryError(this.limits.memoryMb), new Set());
+    } else if (this.nearLimit(heap, HEAP_HIGH_WATER)) {
+      this.evictIdle(Math.ceil(this.contexts.size / 4));
+    }
+  }
+
+  /**
+   * isolated-vm exposes no collection, but its allocator collects all garbage before it refuses an
+   * ArrayBuffer that would pass the limit: one twice the limit is always refused (a RangeError,
+   * nothing allocated) after everything collectable was collected. Run in a context of its own,
+   * between batches, so no module code sees it.
+   */
+  private async collectGarbage(): Promise<void> {
+    const context = await this.isolate.createContext();
+    try {
+      await context.eval(`try { new ArrayBuffer(${2 * this.limits.memoryMb * MB}); } catch (_) {}`, { timeout: this.limits.timeoutMs });
+    } catch {
+      // Disposed meanwhile, or it took too long: the reading after it decides all the same.
+    } finally {
+      try {
+        context.release();
+      } catch {
+        // Gone with its isolate.
+      }
+    }
+  }
 }
+
+/** isolated-vm counts ArrayBuffers (external memory) against the limit too. */
+const usedBytes = (heap: ivm.HeapStatistics) => heap.used_heap_size + heap.externally_allocated_size;
 
 function handlerError(info: WireError | undefined): SandboxError {
   const name = typeof info?.name === 'string' ? info.name : 'Error';
