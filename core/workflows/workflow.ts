@@ -3,7 +3,7 @@
  * Execution, Execution log), made from the tenant database's rows. The webhook secret and the
  * scheduler snapshot never leave here (spec 2, Execution: "never serialised").
  */
-import type { ConnectionInput, NodeInput } from './workflow-input';
+import type { ConnectionInput, NodeInput, WorkflowInput } from './workflow-input';
 
 export const WORKFLOW_STATUSES = ['draft', 'active', 'paused', 'archived'] as const;
 export const TRIGGER_TYPES = ['manual', 'schedule', 'webhook', 'event'] as const;
@@ -26,15 +26,9 @@ export interface ConnectionRow extends Omit<ConnectionInput, 'source_node_index'
   target_node_id: string;
 }
 
-export interface WorkflowRow {
+/** A stored workflow: what was saved (its nodes and connections are rows of their own), its owner, webhook and counters. */
+export interface WorkflowRow extends Omit<WorkflowInput, 'nodes' | 'connections'> {
   id: string;
-  name: string;
-  description: string | null;
-  status: string;
-  trigger_type: TriggerType;
-  trigger_config: Record<string, unknown>;
-  settings: Record<string, unknown>;
-  tags: string[];
   owner_id: string;
   webhook_token: string;
   webhook_secret: string;

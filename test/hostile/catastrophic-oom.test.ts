@@ -3,11 +3,12 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { databaseUrl, dropDatabase } from '../../core/data/pg-admin';
+import { dropDatabase } from '../../core/data/pg-admin';
 import { tenantDbName } from '../../core/data/tenant-databases';
 import { eventually } from '../support/eventually';
 import { freePort } from '../support/free-port';
-import { apiClient, testServerUrl } from '../support/test-platform';
+import { apiClient, installOwner, testServerUrl } from '../support/test-platform';
+import { platformProcessEnv } from '../support/platform-process';
 
 /**
  * Some allocation shapes make V8 give up on an isolate below its memory limit (isolated-vm's
@@ -62,28 +63,11 @@ describe('spec/DESIGN Sandbox: a catastrophic out-of-memory quarantines the modu
 
   beforeAll(async () => {
     const port = await freePort();
-    node = await startSupervised(
-      {
-        ...process.env,
-        NODE_ENV: 'test',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATABASE_URL: databaseUrl(testServerUrl(), centralDb),
-        REDIS_PREFIX: `mandi-test-${centralDb}`,
-        DATA_DIR: dataDir,
-        MODULE_PATHS: modules.join(':'),
-        LOG_LEVEL: 'warn',
-        SHUTDOWN_GRACE_MS: '2000',
-      },
-      port,
-    );
+    node = await startSupervised(platformProcessEnv({ port, centralDb, dataDir, modulePaths: modules }, { SHUTDOWN_GRACE_MS: '2000' }), port);
     await serving(node, 1);
-    const installed = await node.api('/install/owner', {
-      body: { organization_name: 'Acme', organization_slug: 'acme', name: 'Ada', email: 'ada@acme.example', password: 'correct-horse-battery' },
-    });
-    expect(installed.status).toBe(201);
-    token = installed.body.token;
-    tenantIds.push(installed.body.tenant.id);
+    const owner = await installOwner(node.api);
+    token = owner.token;
+    tenantIds.push(owner.tenantId);
     const made = await acme('/admin/tenants', { name: 'Globex', alias: 'globex' });
     expect(made.status).toBe(201);
     tenantIds.push(made.body.tenant.id);

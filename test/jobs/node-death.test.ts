@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { databaseUrl, dropDatabase } from '../../core/data/pg-admin';
+import { dropDatabase } from '../../core/data/pg-admin';
 import { tenantDbName } from '../../core/data/tenant-databases';
 import { eventually } from '../support/eventually';
 import { freePort } from '../support/free-port';
-import { serving, startPlatformProcess, stopPlatformProcesses, type PlatformProcess } from '../support/platform-process';
+import { platformProcessEnv, serving, startPlatformProcess, stopPlatformProcesses, type PlatformProcess } from '../support/platform-process';
 import { describeWithRedis } from '../support/two-nodes';
-import { apiClient, testServerUrl } from '../support/test-platform';
+import { apiClient, installOwner, testServerUrl } from '../support/test-platform';
 import { jobFixture } from './support';
 
 /**
@@ -22,20 +22,12 @@ describeWithRedis('DESIGN Host capabilities (wave 2): module jobs survive the de
   const nodes: PlatformProcess[] = [];
   let tenantId: string;
 
-  const env = (port: number): NodeJS.ProcessEnv => ({
-    ...process.env,
-    NODE_ENV: 'test',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATABASE_URL: databaseUrl(testServerUrl(), centralDb),
-    REDIS_PREFIX: `mandi-test-${centralDb}`,
-    DATA_DIR: dataDir,
-    MODULE_PATHS: jobFixture('jobber'),
-    LOG_LEVEL: 'warn',
-    // A dead node's job moves on within about a second and a half.
-    QUEUE_LOCK_MS: '1000',
-    QUEUE_STALLED_CHECK_MS: '200',
-  });
+  const env = (port: number) =>
+    platformProcessEnv(
+      { port, centralDb, dataDir, modulePaths: [jobFixture('jobber')] },
+      // A dead node's job moves on within about a second and a half.
+      { QUEUE_LOCK_MS: '1000', QUEUE_STALLED_CHECK_MS: '200' },
+    );
 
   afterAll(async () => {
     await stopPlatformProcesses(nodes);
@@ -50,12 +42,9 @@ describeWithRedis('DESIGN Host capabilities (wave 2): module jobs survive the de
     nodes.push(a);
     const apiA = apiClient(`http://127.0.0.1:${portA}`);
     await serving(a, apiA);
-    const installed = await apiA('/install/owner', {
-      body: { organization_name: 'Acme', organization_slug: 'acme', name: 'Ada', email: 'ada@acme.example', password: 'correct-horse-battery' },
-    });
-    expect(installed.status).toBe(201);
-    const token = installed.body.token as string;
-    tenantId = installed.body.tenant.id;
+    const owner = await installOwner(apiA);
+    const token = owner.token;
+    tenantId = owner.tenantId;
     expect((await apiA('/modules/jobber/install', { token, tenant: 'acme', body: {} })).status).toBe(201);
 
     // Node A takes the job; its first start waits for ever.

@@ -4,8 +4,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { databaseUrl } from '../../core/data/pg-admin';
 import { eventually } from './eventually';
-import type { apiClient } from './test-platform';
+import { testServerUrl, type apiClient } from './test-platform';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -13,6 +14,25 @@ export interface PlatformProcess {
   child: ChildProcess;
   /** Everything it printed, for the failure message. */
   output: () => string;
+}
+
+/**
+ * The settings of a node of a test's own platform: its central database on the test server, its
+ * own Redis prefix and data folder (shared by its nodes), quiet logs; `extra` adds or overrides.
+ */
+export function platformProcessEnv(o: { port: number; centralDb: string; dataDir: string; modulePaths: string[] }, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: 'test',
+    PORT: String(o.port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl(testServerUrl(), o.centralDb),
+    REDIS_PREFIX: `mandi-test-${o.centralDb}`,
+    DATA_DIR: o.dataDir,
+    MODULE_PATHS: o.modulePaths.join(':'),
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
 }
 
 export function startPlatformProcess(env: NodeJS.ProcessEnv): PlatformProcess {

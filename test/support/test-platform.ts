@@ -81,15 +81,16 @@ export async function startTestPlatform(env: Record<string, string> = {}, centra
   const { platform, config, mails, close } = await bootTestPlatform({ env: { ROOT_DOMAIN: 'mandi.test', TENANT_POOL_IDLE_MS: '5000', ...env }, centralDb, logger });
   const api = apiClient(platform.url);
 
-  const install = async (slug = 'acme') => {
-    const res = await api('/install/owner', {
-      body: { organization_name: 'Acme Stores', organization_slug: slug, name: 'Ada Owner', email: `ada@${slug}.example`, password: 'correct-horse-battery' },
-    });
-    if (res.status !== 201) throw new Error(`install failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return { token: res.body.token as string, tenantId: res.body.tenant.id as string, alias: slug, userId: res.body.user.id as number };
-  };
+  return { platform, url: platform.url, config, api, mails, install: (slug?: string) => installOwner(api, slug), close };
+}
 
-  return { platform, url: platform.url, config, api, mails, install, close };
+/** The first tenant and its owner (POST /install/owner), on a platform of its own or a real process. */
+export async function installOwner(api: ReturnType<typeof apiClient>, slug = 'acme') {
+  const res = await api('/install/owner', {
+    body: { organization_name: 'Acme Stores', organization_slug: slug, name: 'Ada Owner', email: `ada@${slug}.example`, password: 'correct-horse-battery' },
+  });
+  if (res.status !== 201) throw new Error(`install failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { token: res.body.token as string, tenantId: res.body.tenant.id as string, alias: slug, userId: res.body.user.id as number };
 }
 
 /**

@@ -8,14 +8,14 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { databaseUrl, dropDatabase } from '../../core/data/pg-admin';
+import { dropDatabase } from '../../core/data/pg-admin';
 import { tenantDbName } from '../../core/data/tenant-databases';
 import { buildModule } from '../../sdk/build/build-module';
 import { eventually } from '../support/eventually';
 import { freePort } from '../support/free-port';
-import { serving, startPlatformProcess, stopPlatformProcesses, type PlatformProcess } from '../support/platform-process';
+import { platformProcessEnv, serving, startPlatformProcess, stopPlatformProcesses, type PlatformProcess } from '../support/platform-process';
 import { describeWithRedis } from '../support/two-nodes';
-import { apiClient, testServerUrl } from '../support/test-platform';
+import { apiClient, installOwner, testServerUrl } from '../support/test-platform';
 import { WORKFLOWS_CODE_DIR, WORKFLOWS_DIR } from './support';
 
 const SLOW = '(() => { const t = Date.now(); while (Date.now() - t < 700) {} return data; })()';
@@ -27,21 +27,12 @@ describeWithRedis('spec 2 Execution: a run whose worker is killed mid-run comple
   const nodes: PlatformProcess[] = [];
   let tenantId: string;
 
-  const env = (port: number): NodeJS.ProcessEnv => ({
-    ...process.env,
-    NODE_ENV: 'test',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATABASE_URL: databaseUrl(testServerUrl(), centralDb),
-    REDIS_PREFIX: `mandi-test-${centralDb}`,
-    DATA_DIR: dataDir,
-    MODULE_PATHS: `${WORKFLOWS_CODE_DIR}:${WORKFLOWS_DIR}`,
-    LOG_LEVEL: 'warn',
-    QUEUE_LOCK_MS: '1000',
-    QUEUE_STALLED_CHECK_MS: '200',
-    // The test polls the execution.
-    WORKFLOW_RATE_LIMIT: '100000/60',
-  });
+  const env = (port: number) =>
+    platformProcessEnv(
+      { port, centralDb, dataDir, modulePaths: [WORKFLOWS_CODE_DIR, WORKFLOWS_DIR] },
+      // The test polls the execution.
+      { QUEUE_LOCK_MS: '1000', QUEUE_STALLED_CHECK_MS: '200', WORKFLOW_RATE_LIMIT: '100000/60' },
+    );
 
   beforeAll(async () => {
     await buildModule(WORKFLOWS_CODE_DIR);
@@ -61,12 +52,9 @@ describeWithRedis('spec 2 Execution: a run whose worker is killed mid-run comple
     nodes.push(a);
     const apiA = apiClient(`http://127.0.0.1:${portA}`);
     await serving(a, apiA);
-    const installed = await apiA('/install/owner', {
-      body: { organization_name: 'Acme', organization_slug: 'acme', name: 'Ada', email: 'ada@acme.example', password: 'correct-horse-battery' },
-    });
-    expect(installed.status).toBe(201);
-    const token = installed.body.token as string;
-    tenantId = installed.body.tenant.id;
+    const owner = await installOwner(apiA);
+    const token = owner.token;
+    tenantId = owner.tenantId;
     for (const alias of ['workflows_code', 'workflows']) expect((await apiA(`/modules/${alias}/install`, { token, tenant: 'acme', body: {} })).status).toBe(201);
 
     const nodesIn = [{ node_type: 'workflows:manual-trigger', label: 'Start' }, ...Array.from({ length: STEPS }, (_, i) => ({ node_type: 'workflows:code', label: `Step ${i}`, config: { expression: SLOW, data: '{{n}}' } }))];
