@@ -5,10 +5,9 @@ import path from 'node:path';
 import { dropDatabase } from '../../core/data/pg-admin';
 import { tenantDbName } from '../../core/data/tenant-databases';
 import { eventually } from '../support/eventually';
-import { freePort } from '../support/free-port';
-import { platformProcessEnv, serving, startPlatformProcess, stopPlatformProcesses, type PlatformProcess } from '../support/platform-process';
+import { platformProcessEnv, startServingNode, stopPlatformProcesses, type PlatformProcess } from '../support/platform-process';
 import { describeWithRedis } from '../support/two-nodes';
-import { apiClient, installOwner, testServerUrl } from '../support/test-platform';
+import { installOwner, testServerUrl } from '../support/test-platform';
 import { jobFixture } from './support';
 
 /**
@@ -37,11 +36,7 @@ describeWithRedis('DESIGN Host capabilities (wave 2): module jobs survive the de
   }, 60_000);
 
   test('a job whose node is SIGKILLed mid-job is finished by a second node, exactly once', async () => {
-    const portA = await freePort();
-    const a = startPlatformProcess(env(portA));
-    nodes.push(a);
-    const apiA = apiClient(`http://127.0.0.1:${portA}`);
-    await serving(a, apiA);
+    const { node: a, api: apiA } = await startServingNode(env, nodes);
     const owner = await installOwner(apiA);
     const token = owner.token;
     tenantId = owner.tenantId;
@@ -61,11 +56,7 @@ describeWithRedis('DESIGN Host capabilities (wave 2): module jobs survive the de
     await exited;
 
     // Node B starts on the same database and Redis and finishes the job.
-    const portB = await freePort();
-    const b = startPlatformProcess(env(portB));
-    nodes.push(b);
-    const apiB = apiClient(`http://127.0.0.1:${portB}`);
-    await serving(b, apiB);
+    const { api: apiB } = await startServingNode(env, nodes);
     // Node B may answer /health before it has loaded the tenant's modules: a 404 is not an answer yet.
     const done = await eventually(() => job(apiB), (j) => typeof j.status === 'string' && j.status !== 'active' && j.status !== 'pending', 30_000);
     expect(done).toMatchObject({ id, status: 'completed', result: { finished_on_start: 2 } });

@@ -6,7 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { databaseUrl } from '../../core/data/pg-admin';
 import { eventually } from './eventually';
-import { testServerUrl, type apiClient } from './test-platform';
+import { freePort } from './free-port';
+import { apiClient, testServerUrl } from './test-platform';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -41,6 +42,19 @@ export function startPlatformProcess(env: NodeJS.ProcessEnv): PlatformProcess {
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   return { child, output: () => out };
+}
+
+/**
+ * Starts a node on a free port with `env(port)`, adds it to `nodes` (for stopPlatformProcesses) and
+ * resolves once it serves, with a client for its API.
+ */
+export async function startServingNode(env: (port: number) => NodeJS.ProcessEnv, nodes: PlatformProcess[]): Promise<{ node: PlatformProcess; api: ReturnType<typeof apiClient> }> {
+  const port = await freePort();
+  const node = startPlatformProcess(env(port));
+  nodes.push(node);
+  const api = apiClient(`http://127.0.0.1:${port}`);
+  await serving(node, api);
+  return { node, api };
 }
 
 /** Resolves once the process answers /health; throws with its output if it never does. */

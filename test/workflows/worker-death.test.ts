@@ -12,10 +12,9 @@ import { dropDatabase } from '../../core/data/pg-admin';
 import { tenantDbName } from '../../core/data/tenant-databases';
 import { buildModule } from '../../sdk/build/build-module';
 import { eventually } from '../support/eventually';
-import { freePort } from '../support/free-port';
-import { platformProcessEnv, serving, startPlatformProcess, stopPlatformProcesses, type PlatformProcess } from '../support/platform-process';
+import { platformProcessEnv, startServingNode, stopPlatformProcesses, type PlatformProcess } from '../support/platform-process';
 import { describeWithRedis } from '../support/two-nodes';
-import { apiClient, installOwner, testServerUrl } from '../support/test-platform';
+import { installOwner, testServerUrl } from '../support/test-platform';
 import { WORKFLOWS_CODE_DIR, WORKFLOWS_DIR } from './support';
 
 const SLOW = '(() => { const t = Date.now(); while (Date.now() - t < 700) {} return data; })()';
@@ -47,11 +46,7 @@ describeWithRedis('spec 2 Execution: a run whose worker is killed mid-run comple
   }, 60_000);
 
   test('SIGKILL during a node: node B continues from the checkpoint; one log row per node; counted once', async () => {
-    const portA = await freePort();
-    const a = startPlatformProcess(env(portA));
-    nodes.push(a);
-    const apiA = apiClient(`http://127.0.0.1:${portA}`);
-    await serving(a, apiA);
+    const { node: a, api: apiA } = await startServingNode(env, nodes);
     const owner = await installOwner(apiA);
     const token = owner.token;
     tenantId = owner.tenantId;
@@ -77,11 +72,7 @@ describeWithRedis('spec 2 Execution: a run whose worker is killed mid-run comple
     a.child.kill('SIGKILL');
     await exited;
 
-    const portB = await freePort();
-    const b = startPlatformProcess(env(portB));
-    nodes.push(b);
-    const apiB = apiClient(`http://127.0.0.1:${portB}`);
-    await serving(b, apiB);
+    const { api: apiB } = await startServingNode(env, nodes);
     const done = await eventually(() => execution(apiB), (e) => e.status === 'completed' || e.status === 'failed', 60_000);
     expect(done).toMatchObject({ status: 'completed', nodes_executed: STEPS + 1, nodes_failed: 0, result: { result: 7 } });
     await new Promise((r) => setTimeout(r, 1500));
