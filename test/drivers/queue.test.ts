@@ -1,6 +1,6 @@
 /** The job queue contract, run against the in-process queue and bull on Redis. */
 import type { Drivers, JobEvents } from '../../core/drivers';
-import { flushPrefix, kinds, makeDrivers, sleep, uniquePrefix, waitFor } from './support';
+import { flushPrefix, kinds, makeDrivers, openConnections, sleep, uniquePrefix, waitFor } from './support';
 
 describe.each(kinds())('job queue (%s)', (kind) => {
   const prefix = uniquePrefix(`queue-${kind}`);
@@ -249,4 +249,27 @@ describe.each(kinds())('job queue (%s)', (kind) => {
     await own.close(); // idempotent
     await expect(own.queue.add(queue, 'late', {})).rejects.toThrow(/closed/);
   });
+
+  it('closes cleanly right after workers start: no connection left open, no rejected promise behind', async () => {
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    const own = uniquePrefix(`close-early-${kind}`);
+    try {
+      // A platform stopped during its start: workers on several queues, closed at once or soon after.
+      for (let round = 0; round < 6; round++) {
+        const early = makeDrivers(kind, own);
+        for (let i = 0; i < 4; i++) early.queue.process(fresh(), 2, async () => null);
+        await sleep(round * 4);
+        await early.close();
+      }
+      await sleep(300);
+      expect(unhandled).toEqual([]);
+      expect(await openConnections(own)).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', record);
+      await flushPrefix(own);
+    }
+  });
+
 });

@@ -60,6 +60,18 @@ export function makeDrivers(kind: Kind, prefix: string): Drivers {
 }
 
 /** Deletes this run's keys and nothing else. */
+/** Names of the Redis connections (CLIENT LIST) that drivers with this prefix still hold open. */
+export async function openConnections(prefix: string): Promise<string[]> {
+  if (!redisAvailable) return [];
+  const client = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    const list = (await client.client('LIST')) as string;
+    return [...list.matchAll(/ name=(\S*)/g)].map((m) => m[1]).filter((name) => name.startsWith(prefix));
+  } finally {
+    await client.quit();
+  }
+}
+
 export async function flushPrefix(prefix: string): Promise<void> {
   if (!redisAvailable) return;
   const client = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });

@@ -37,9 +37,31 @@ interface BullEventRegistration {
   _registerEvent(eventName: string): Promise<void>;
 }
 
+/**
+ * bull's `process` names the blocking connection (CLIENT SETNAME, lib/worker.js) and drops the
+ * promise: a queue closed before Redis answers leaves a rejection nobody handles, which ends a
+ * Node process run with the default `--unhandled-rejections=throw`. The name only labels CLIENT LIST.
+ */
+interface BullWorkerNaming {
+  setWorkerName(): Promise<void>;
+}
+
+/** What a worker's start goes through in bull: its Lua scripts and delay timer, then the blocking connection. */
+interface BullWorkerStart {
+  _initializingProcess?: Promise<void>;
+  bclient: RedisStatus;
+}
+
+interface RedisStatus {
+  status: string;
+  once(event: 'ready' | 'end', listener: () => void): unknown;
+}
+
 export class RedisJobQueue implements JobQueue {
   readonly durable = true;
   private readonly queues = new Map<string, Bull.Queue>();
+  /** Workers still starting; close() lets them finish first (see workerStarted). */
+  private readonly starting = new Set<Promise<void>>();
   private closed = false;
 
   constructor(private readonly opts: RedisJobQueueOptions) {}
@@ -61,9 +83,10 @@ export class RedisJobQueue implements JobQueue {
   process<T, R>(queue: string, concurrency: number, handler: JobHandler<T, R>): void {
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error('concurrency must be a positive integer');
     // '*' takes every job name; bull's promise settles only when the queue closes.
-    this.queue(queue)
-      .process('*', concurrency, (job: Bull.Job<T>) => handler(toJob(queue, job)))
-      .catch((err: unknown) => this.opts.logger.error({ err, queue }, 'job worker stopped'));
+    const q = this.queue(queue);
+    q.process('*', concurrency, (job: Bull.Job<T>) => handler(toJob(queue, job))).catch((err: unknown) => this.opts.logger.error({ err, queue }, 'job worker stopped'));
+    const started = workerStarted(q).finally(() => this.starting.delete(started));
+    this.starting.add(started);
   }
 
   async getJob(queue: string, id: string): Promise<JobInfo | null> {
@@ -112,6 +135,7 @@ export class RedisJobQueue implements JobQueue {
 
   async close(): Promise<void> {
     this.closed = true;
+    await Promise.all(this.starting);
     // bull's close waits for this node's active jobs, then disconnects.
     await Promise.all([...this.queues.values()].map((q) => q.close()));
     this.queues.clear();
@@ -122,7 +146,8 @@ export class RedisJobQueue implements JobQueue {
     let q = this.queues.get(name);
     if (!q) {
       q = new Bull(name, {
-        redis: redisOptionsFromUrl(this.opts.redisUrl),
+        // Named in CLIENT LIST after the prefix (bull renames the blocking connection `<prefix>:<queue in base64>`).
+        redis: { ...redisOptionsFromUrl(this.opts.redisUrl), connectionName: this.opts.prefix },
         prefix: this.opts.prefix,
         // A stalled job goes back to wait for whichever node is free, twice at most (then bull fails
         // it). Jobs that must not run a third time count their own starts (bulk/csv-jobs.ts), which
@@ -130,9 +155,37 @@ export class RedisJobQueue implements JobQueue {
         settings: { lockDuration: this.opts.lockMs ?? DEFAULT_LOCK_MS, stalledInterval: this.opts.stalledCheckMs ?? DEFAULT_STALLED_CHECK_MS, maxStalledCount: 2 },
       });
       q.on('error', (err: Error) => this.opts.logger.warn({ err: err.message, queue: name }, 'job queue error'));
+      const naming = q as unknown as BullWorkerNaming;
+      const setWorkerName = naming.setWorkerName.bind(q);
+      naming.setWorkerName = () =>
+        setWorkerName().catch((err: Error) => {
+          if (!this.closed) this.opts.logger.warn({ err: err.message, queue: name }, 'could not name the job connection');
+        });
       this.queues.set(name, q);
     }
     return q;
+  }
+}
+
+/**
+ * Settles once a worker's connections are up (or failed). bull's close() during a worker's start tears
+ * down connections that are still opening and leaves them, or the blocking one it reconnects, open for
+ * good: a node stopped right after it started would never exit.
+ */
+async function workerStarted(q: Bull.Queue): Promise<void> {
+  const start = q as unknown as BullWorkerStart;
+  try {
+    await q.isReady();
+    await start._initializingProcess;
+    const bclient = start.bclient;
+    if (bclient.status !== 'ready' && bclient.status !== 'end') {
+      await new Promise<void>((resolve) => {
+        bclient.once('ready', resolve);
+        bclient.once('end', resolve);
+      });
+    }
+  } catch {
+    // A worker that could not start has nothing to wait for; close() tears it down.
   }
 }
 
