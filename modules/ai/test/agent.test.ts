@@ -139,6 +139,40 @@ describe('spec 2 Agent: the tool-calling loop through the bus', () => {
   });
 });
 
+describe('spec 2 AI configuration: a change reaches the next chat', () => {
+  // Chats keep the settings, provider rows, keys and roles a few seconds (src/config-cache.ts); a
+  // change through the module's own endpoints must not wait for that.
+  let other: StandIn;
+  beforeAll(async () => {
+    other = await startVendorA({ text: 'From the other vendor.' });
+    await addLlmProvider(host, { id: 'other', type: 'vendora_compatible', base_url: `${other.url}/v1`, api_key: 'sk-other-0123456789' });
+    await host.request('PUT', '/ai/agent/roles/changing', { name: 'Changing', system_prompt: 'First prompt.', allowed_tools: [], temperature: 0, max_tokens: 100 });
+  });
+  afterAll(async () => {
+    await host.request('PUT', '/ai/config', { default_provider: 'standin' });
+    await other?.close();
+  });
+
+  it('the default provider, its key and the role each change between two chats a moment apart', async () => {
+    llm.script({ content: 'From the stand-in.' });
+    expect((await chat({ message: 'Hi', role: 'changing' })).body).toMatchObject({ provider: 'standin', message: 'From the stand-in.' });
+
+    expect((await host.request('PUT', '/ai/config', { default_provider: 'other' })).status).toBe(200);
+    expect((await chat({ message: 'Hi', role: 'changing' })).body).toMatchObject({ provider: 'other', message: 'From the other vendor.' });
+    expect(other.requests.at(-1)!.headers.authorization).toBe('Bearer sk-other-0123456789');
+    expect(other.requests.at(-1)!.body.messages[0].content).toBe('First prompt.');
+
+    expect((await host.request('PUT', '/ai/providers/other/credentials', { api_key: 'sk-other-rotated-9876' })).status).toBe(200);
+    expect((await host.request('PUT', '/ai/agent/roles/changing', { name: 'Changing', system_prompt: 'Second prompt.', allowed_tools: [], temperature: 0, max_tokens: 100 })).status).toBe(200);
+    expect((await chat({ message: 'Hi', role: 'changing' })).status).toBe(200);
+    expect(other.requests.at(-1)!.headers.authorization).toBe('Bearer sk-other-rotated-9876');
+    expect(other.requests.at(-1)!.body.messages[0].content).toBe('Second prompt.');
+
+    expect((await host.request('DELETE', '/ai/agent/roles/changing')).status).toBe(200);
+    expect((await chat({ message: 'Hi', role: 'changing' })).status).toBe(404);
+  });
+});
+
 describe('spec 2 Tool discovery rules 2-3: the agent never does more than role ∩ user', () => {
   it('a member without orders.view never sees an orders tool, even with role "*", and the model cannot call one', async () => {
     await host.request('PUT', '/ai/agent/roles/all', { name: 'All', system_prompt: 'x', allowed_tools: ['*'], temperature: 0, max_tokens: 100 });

@@ -5,6 +5,7 @@
  * from its row), so a new platform version's defaults reach tenants that never changed them.
  */
 import type { HandlerContext } from '../../../../sdk';
+import { configRead, forgetConfig } from '../config-cache';
 import { AiError, invalid, notFound } from './errors';
 
 export interface Role {
@@ -76,16 +77,20 @@ export async function listRoles(ctx: HandlerContext): Promise<{ data: Role[]; de
   return { data: [...shipped, ...rows.filter((r) => !isShipped(r.id))], default_role: await defaultRoleId(ctx) };
 }
 
-export async function defaultRoleId(ctx: HandlerContext): Promise<string> {
-  const row = await ctx.host.db.findOne<{ key: string; value: string }>('AgentSetting', { where: { key: 'default_role' } });
-  return row?.value ?? DEFAULT_ROLE;
+export function defaultRoleId(ctx: HandlerContext): Promise<string> {
+  return configRead(ctx, 'role:default', async () => {
+    const row = await ctx.host.db.findOne<{ key: string; value: string }>('AgentSetting', { where: { key: 'default_role' } });
+    return row?.value ?? DEFAULT_ROLE;
+  });
 }
 
-/** The role a chat uses: the one named, else the tenant's default. */
+/** The role a chat uses: the one named, else the tenant's default (kept a few seconds: ../config-cache.ts). */
 export async function roleFor(ctx: HandlerContext, id: string | undefined): Promise<Role> {
   const roleId = id ?? (await defaultRoleId(ctx));
-  const row = await ctx.host.db.findOne<RoleRow>('AgentRole', { where: { id: roleId } });
-  const role = row ? fromRow(row) : SHIPPED_ROLES.find((r) => r.id === roleId);
+  const role = await configRead(ctx, `role:${roleId}`, async () => {
+    const row = await ctx.host.db.findOne<RoleRow>('AgentRole', { where: { id: roleId } });
+    return row ? fromRow(row) : (SHIPPED_ROLES.find((r) => r.id === roleId) ?? null);
+  });
   if (!role) throw notFound('Agent role', roleId);
   return role;
 }
@@ -105,12 +110,14 @@ export async function putRole(ctx: HandlerContext, input: RoleInput): Promise<Ro
     provider_id: input.provider_id ?? null,
   };
   await ctx.host.db.upsert('AgentRole', { ...role, temperature: String(role.temperature), updated_at: new Date(ctx.host.now()).toISOString() });
+  forgetConfig();
   return role;
 }
 
 export async function setDefaultRole(ctx: HandlerContext, roleId: string): Promise<{ default_role: string }> {
   await roleFor(ctx, roleId); // 404 for a role that does not exist
   await ctx.host.db.upsert('AgentSetting', { key: 'default_role', value: roleId });
+  forgetConfig();
   return { default_role: roleId };
 }
 
@@ -120,5 +127,6 @@ export async function deleteRole(ctx: HandlerContext, roleId: string): Promise<{
   if (n === 0) throw notFound('Agent role', roleId);
   // A deleted default falls back to the shipped default rather than naming a role that is gone.
   await ctx.host.db.destroy('AgentSetting', { where: { key: 'default_role', value: roleId } });
+  forgetConfig();
   return { deleted: true, id: roleId };
 }

@@ -8,11 +8,11 @@
  * sees half an answer from one provider followed by another's.
  */
 import type { FetchInit, HandlerContext } from '../../../../sdk';
+import { configRead } from '../config-cache';
 import { notConfigured, providersFailed } from '../errors';
 import { apiKeyOf } from '../providers/credentials';
 import { readSettings, type LlmSettings } from '../providers/settings';
 import { findLlmProvider, type LlmProviderRow } from '../providers/store';
-import { perCall } from './per-call';
 import { protocolOf } from './protocols';
 import { SseSplitter } from './protocols/sse';
 import type { Completion, Protocol } from './protocols/types';
@@ -27,15 +27,15 @@ type OnEvent = (event: ChatStreamEvent) => Promise<void>;
 /** An error body is read up to this much for the vendor's message. */
 const MAX_ERROR_BODY = 64 * 1024;
 
-const llmSettings = (ctx: HandlerContext): Promise<LlmSettings> => perCall(ctx, 'settings:llm', () => readSettings(ctx, 'llm'));
-const providerRow = (ctx: HandlerContext, id: string) => perCall(ctx, `provider:${id}`, () => findLlmProvider(ctx, id));
-const providerKey = (ctx: HandlerContext, id: string) => perCall(ctx, `key:${id}`, () => apiKeyOf(ctx, 'llm', id));
+const llmSettings = (ctx: HandlerContext): Promise<LlmSettings> => configRead(ctx, 'settings:llm', () => readSettings(ctx, 'llm'));
+const providerRow = (ctx: HandlerContext, id: string) => configRead(ctx, `provider:${id}`, () => findLlmProvider(ctx, id));
+const providerKey = (ctx: HandlerContext, id: string) => configRead(ctx, `key:${id}`, () => apiKeyOf(ctx, 'llm', id));
 
 /**
  * Starts the reads of the first completion (settings, then the default provider's row and key) so a
- * caller with reads of its own (the agent's role and tools) waits for both at once. They are the
- * per-call reads the completion itself makes; a failure here is not reported, the completion's own
- * read reports it. A request naming another provider reads that one as well.
+ * caller with reads of its own (the agent's tools) waits for both at once; mostly they are answered
+ * from ../config-cache.ts. A failure here is not reported, the completion's own read reports it. A
+ * request naming another provider reads that one as well.
  */
 export function prefetch(ctx: HandlerContext): void {
   llmSettings(ctx).then(
@@ -61,7 +61,7 @@ async function chain(ctx: HandlerContext, req: ChatRequest): Promise<string[]> {
  * `onEvent` the answer is streamed and reported as it comes.
  */
 export async function attempt(ctx: HandlerContext, providerId: string, req: ChatRequest, model: string | undefined, onEvent: OnEvent | null): Promise<Attempt> {
-  // The row and the key at once, and once per call: every round of a chat uses the same.
+  // The row and the key at once; every round of a chat uses the same (../config-cache.ts).
   const [provider, key] = await Promise.all([providerRow(ctx, providerId), providerKey(ctx, providerId)]);
   if (!provider) return { ok: false, reason: 'the provider does not exist' };
   if (!key) return { ok: false, reason: 'the provider has no credentials (PUT /ai/providers/{id}/credentials)' };

@@ -5,6 +5,7 @@
  * row, so two credential saves for different providers never lose one another's key.
  */
 import { secrets, type HandlerContext } from '../../../../sdk';
+import { forgetConfig } from '../config-cache';
 
 export type Kind = 'llm' | 'stt' | 'tts';
 
@@ -41,4 +42,5 @@ export async function writeKey(ctx: HandlerContext, kind: Kind, providerId: stri
     if (Object.keys(keys).length === 0) await secrets(ctx.host).delete(secretOf(kind));
     else await secrets(ctx.host).set(secretOf(kind), JSON.stringify(keys));
   });
+  forgetConfig();
 }

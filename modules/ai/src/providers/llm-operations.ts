@@ -5,6 +5,7 @@
  * allowed fetch origins when an admin adds it or moves it (fetch_origins.add).
  */
 import { operation, Type, type HandlerContext } from '../../../../sdk';
+import { forgetConfig } from '../config-cache';
 import { conflict, invalid } from '../errors';
 import { attempt } from '../llm/client';
 import { CONFIGURE, VIEW } from '../permissions';
@@ -87,6 +88,7 @@ export const llmProviderOperations = {
         created_at: at,
         updated_at: at,
       });
+      forgetConfig();
       return { data: llmProviderView(row) };
     },
   }),
@@ -113,6 +115,7 @@ export const llmProviderOperations = {
       if (input.base_url !== undefined && input.base_url !== current.base_url) await allowOrigin(ctx, input.base_url);
       const { id, ...change } = input;
       await ctx.host.db.update<LlmProviderRow>('LlmProvider', { ...change, updated_at: nowIso(ctx) }, { where: { id } });
+      forgetConfig();
       return { data: llmProviderView(await llmProvider(ctx, id)) };
     },
   }),
@@ -129,6 +132,7 @@ export const llmProviderOperations = {
       if (uses.length > 0) throw conflict(`Provider "${input.id}" is in use as ${uses.join(' and ')}; change the settings first.`, { id: input.id, used_as: uses });
       await writeKey(ctx, 'llm', input.id, null);
       await ctx.host.db.destroy('LlmProvider', { where: { id: input.id } });
+      forgetConfig();
       return { data: { id: input.id, deleted: true } };
     },
   }),
@@ -169,6 +173,7 @@ export const llmProviderOperations = {
         { key_hint: hintOf(input.api_key), key_set_at: nowIso(ctx), status: 'untested', updated_at: nowIso(ctx), ...(input.model === undefined ? {} : { model: input.model }) },
         { where: { id: input.id } },
       );
+      forgetConfig();
       return { data: llmProviderView(await llmProvider(ctx, input.id)) };
     },
   }),

@@ -6,6 +6,7 @@
  *   translation  {provider_id, model}                                            (Translation settings)
  */
 import type { HandlerContext } from '../../../../sdk';
+import { forgetConfig } from '../config-cache';
 
 export interface LlmSettings {
   default_provider: string | null;
@@ -49,5 +50,6 @@ export async function readSettings<K extends keyof SettingsByKey>(ctx: HandlerCo
 export async function writeSettings<K extends keyof SettingsByKey>(ctx: HandlerContext, key: K, change: Partial<SettingsByKey[K]>): Promise<SettingsByKey[K]> {
   const value = { ...(await readSettings(ctx, key)), ...change };
   await ctx.host.db.upsert('Setting', { key, value, updated_at: new Date(ctx.host.now()).toISOString() });
+  forgetConfig();
   return value;
 }
