@@ -86,17 +86,37 @@ const create: Operation = (ctx, [name, values]) => {
   return async (h) => rowToJson(model, plain(await sequelizeModel(ctx, h, model).create(row, { ...OPTIONS, returning: true, transaction: h.transaction })));
 };
 
-const bulkCreate: Operation = (ctx, [name, rows, options]) => {
+/** A checked bulkCreate: its rows, options, and the column list when every row names the same columns. */
+export interface BulkInsert {
+  model: CompiledModel;
+  rows: Record<string, unknown>[];
+  upsert: Upsert | undefined;
+  returning: Returning;
+  /** The columns every row names, in order; undefined for mixed column sets (or no rows, or empty rows). */
+  keys: string[] | undefined;
+}
+
+export function prepareBulkInsert(ctx: OperationContext, [name, rows, options]: unknown[]): BulkInsert {
   const model = modelOf(ctx, name);
   if (!Array.isArray(rows)) throw invalidQuery('bulkCreate needs an array of rows.', { model: model.name });
   if (rows.length > ctx.limits.maxBulkRows) throw invalidQuery(`bulkCreate takes at most ${ctx.limits.maxBulkRows} rows, got ${rows.length}.`, { model: model.name });
   const checked = rows.map((r, i) => rowIn(model, r, `bulkCreate row ${i}`, true));
   const { upsert, returning } = bulkOptions(model, options, checked);
+  const first = checked.length ? Object.keys(checked[0]!) : [];
+  const keys = first.length && checked.every((r) => sameKeys(r, first)) ? first : undefined;
+  return { model, rows: checked, upsert, returning, keys };
+}
+
+const bulkCreate: Operation = (ctx, args) => {
+  const bulk = prepareBulkInsert(ctx, args);
+  const { model, rows, upsert, returning } = bulk;
   return async (h) => {
-    if (!checked.length) return returning ? [] : 0;
-    const keys = Object.keys(checked[0]!);
-    if (keys.length && checked.every((r) => sameKeys(r, keys))) return jsonBulkInsert(ctx, h, model, keys, checked, upsert, returning);
-    const made = await sequelizeModel(ctx, h, model).bulkCreate(checked, {
+    if (!rows.length) return returning ? [] : 0;
+    if (bulk.keys) {
+      const sql = jsonInsertSql(ctx, bulk, bulk.keys, '$1');
+      return bulkInserted(bulk, await h.db.query<Record<string, unknown>>(sql, { bind: [JSON.stringify(rows)], type: QueryTypes.SELECT, transaction: h.transaction }));
+    }
+    const made = await sequelizeModel(ctx, h, model).bulkCreate(rows, {
       ...OPTIONS,
       returning: true,
       transaction: h.transaction,
@@ -114,22 +134,25 @@ const sameKeys = (row: Record<string, unknown>, keys: string[]) => {
 
 /**
  * The fast path of bulkCreate when every row names the same columns (what bulk imports send): one
- * statement whose rows arrive as a single JSON parameter, typed by the table's own row type
+ * statement whose rows arrive as a single JSON value (`rowsJson`: a bind parameter, or an escaped
+ * literal on the one-string path, ./lone-write.ts), typed by the table's own row type
  * (json_populate_recordset), instead of building an ORM instance and an escaped literal per value.
  * Rows come back in input order, as with the ORM path. Mixed column sets keep the ORM path, which
  * fills each row's missing columns with their defaults.
  */
-async function jsonBulkInsert(
-  ctx: OperationContext, h: TxHandle, model: CompiledModel, keys: string[], rows: Record<string, unknown>[], upsert: Upsert | undefined, returning: Returning,
-) {
-  const table = qualified(ctx.compiled.alias, model.table);
+export function jsonInsertSql(ctx: OperationContext, bulk: BulkInsert, keys: string[], rowsJson: string): string {
+  const { upsert, returning } = bulk;
+  const table = qualified(ctx.compiled.alias, bulk.model.table);
   const cols = keys.map(ident).join(', ');
   const conflict = upsert
     ? ` ON CONFLICT (${upsert.conflictFields.map(ident).join(', ')}) DO UPDATE SET ${upsert.updateFields.map((c) => `${ident(c)} = EXCLUDED.${ident(c)}`).join(', ')}`
     : '';
   const back = returning === true ? '*' : returning ? returning.map(ident).join(', ') : '1 AS one';
-  const sql = `INSERT INTO ${table} (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${table}, $1::json)${conflict} RETURNING ${back}`;
-  const stored = await h.db.query<Record<string, unknown>>(sql, { bind: [JSON.stringify(rows)], type: QueryTypes.SELECT, transaction: h.transaction });
+  return `INSERT INTO ${table} (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${table}, ${rowsJson}::json)${conflict} RETURNING ${back}`;
+}
+
+/** What bulkCreate answers for the rows jsonInsertSql returned. */
+export function bulkInserted({ model, returning }: BulkInsert, stored: Record<string, unknown>[]): unknown {
   if (!returning) return stored.length;
   return stored.map((r) => (returning === true ? rowToJson(model, r) : rowToJson(model, r, returning)));
 }

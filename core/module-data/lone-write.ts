@@ -1,5 +1,5 @@
 /**
- * host.db writes outside an explicit transaction (create, update, destroy) in one round trip, as lone reads
+ * host.db writes outside an explicit transaction (create, bulkCreate, update, destroy) in one round trip, as lone reads
  * are (./lone-read.ts): the scope switch and the INSERT or UPDATE travel as one simple-protocol
  * string, which PostgreSQL runs as one implicit transaction, committed when it ends and rolled back
  * whole on an error. Through a Sequelize transaction of its own the same write took three round trips
@@ -7,10 +7,12 @@
  *
  * The statement is the one Sequelize's create, update and destroy would send (its query generator, the same
  * checked values, escaped inline by the columns' types as its finders do), and created rows come back
- * through rowToJson as on the transactional path. Absent columns take their database defaults.
+ * through rowToJson as on the transactional path. Absent columns take their database defaults. A
+ * bulkCreate is the transactional path's JSON insert with its rows as one escaped literal; rows that
+ * name different columns keep the transactional path (the ORM fills each row's defaults).
  */
 import type { Model, ModelStatic, Sequelize } from 'sequelize';
-import { modelOf, rowIn, type OperationContext } from './data-operations';
+import { bulkInserted, jsonInsertSql, modelOf, prepareBulkInsert, rowIn, type BulkInsert, type OperationContext } from './data-operations';
 import { queryScoped } from './lone-read';
 import { translateQuery } from './query-translator';
 import { sequelizeModels } from './sequelize-models';
@@ -19,6 +21,7 @@ import { rowToJson } from './values';
 
 export type LoneWrite =
   | { kind: 'create'; model: CompiledModel; row: Record<string, unknown> }
+  | { kind: 'bulkCreate'; bulk: BulkInsert; keys: string[] }
   | { kind: 'update'; model: CompiledModel; row: Record<string, unknown>; where: unknown }
   | { kind: 'destroy'; model: CompiledModel; where: unknown };
 
@@ -34,6 +37,10 @@ export function prepareLoneWrite(ctx: OperationContext, method: string, args: un
     const model = modelOf(ctx, args[0]);
     return { kind: 'create', model, row: rowIn(model, args[1], 'create', true) };
   }
+  if (method === 'bulkCreate') {
+    const bulk = prepareBulkInsert(ctx, args);
+    return bulk.keys ? { kind: 'bulkCreate', bulk, keys: bulk.keys } : undefined;
+  }
   if (method === 'update') {
     const model = modelOf(ctx, args[0]);
     const row = rowIn(model, args[1], 'update', false);
@@ -48,6 +55,10 @@ export function prepareLoneWrite(ctx: OperationContext, method: string, args: un
 
 /** Runs `write` under `scopeSql` (the SET LOCAL statements) in one round trip: the created row, or the number of rows updated or deleted. */
 export async function runLoneWrite(db: Sequelize, ctx: OperationContext, scopeSql: string, write: LoneWrite, alias: string): Promise<unknown> {
+  if (write.kind === 'bulkCreate') {
+    const sql = jsonInsertSql(ctx, write.bulk, write.keys, db.escape(JSON.stringify(write.bulk.rows)));
+    return bulkInserted(write.bulk, (await queryScoped(db, scopeSql, sql, alias)).rows as Record<string, unknown>[]);
+  }
   const model: ModelStatic<Model> = sequelizeModels(db, ctx.compiled).get(write.model.name)!;
   const generator = db.getQueryInterface().queryGenerator as QueryGenerator;
   const attributes = model.getAttributes();

@@ -14,7 +14,7 @@ import { installLoyalty, LOYALTY_MODELS, rejection, sentDuring, startHarness, ty
 
 const ALIAS = 'md_lone_write';
 
-describe('DESIGN.md Data: host.db creates and updates outside a transaction take one round trip', () => {
+describe('DESIGN.md Data: host.db creates, bulk creates, updates and deletes outside a transaction take one round trip', () => {
   let h: Harness;
   let t: string;
   let db: DbBridge;
@@ -51,6 +51,32 @@ describe('DESIGN.md Data: host.db creates and updates outside a transaction take
     expect(await db('create', ['Reward', { code: 'R1', title: 'Mug', cost: '3.00' }])).toEqual({ code: 'R1', title: 'Mug', cost: '3.00' });
   });
 
+  test('a bulk create answers what the transactional one does, for each returning option and an upsert', async () => {
+    const rows = [
+      { customer: 'bulk-a', amount: '1.25', note: "it's \\ \"quoted\"", meta: { k: ["'); --"] }, earned_on: '2025-02-03' },
+      { customer: 'bulk-b', amount: '2.50', note: null, meta: null, earned_on: '2025-02-04' },
+    ];
+    const same = (r: Record<string, unknown>) => ({ ...r, id: typeof r.id, ref: typeof r.ref, created_at: typeof r.created_at });
+    const tx = (await db('tx.begin', [])) as string;
+    try {
+      for (const options of [undefined, { returning: ['customer', 'amount'] }, { returning: false }]) {
+        const alone = await db('bulkCreate', ['Points', rows, options]);
+        const inTx = await db('bulkCreate', ['Points', rows, options], tx);
+        if (Array.isArray(alone)) expect(alone.map(same)).toEqual((inTx as Record<string, unknown>[]).map(same));
+        else expect([alone, inTx]).toEqual([2, 2]);
+      }
+    } finally {
+      await db('tx.rollback', [], tx);
+    }
+    expect(await db('find', ['Points', { where: { customer: 'bulk-a' }, attributes: ['note', 'meta'] }])).toEqual(Array(3).fill({ note: rows[0]!.note, meta: rows[0]!.meta }));
+    const upserted = await db('bulkCreate', ['Reward', [{ code: 'B1', title: 'One', cost: '1.00' }, { code: 'B1x', title: 'Two', cost: '2.00' }], { upsert: { conflictFields: ['code'] } }]);
+    expect(upserted).toEqual([{ code: 'B1', title: 'One', cost: '1.00' }, { code: 'B1x', title: 'Two', cost: '2.00' }]);
+    expect(await db('bulkCreate', ['Reward', [{ code: 'B1', title: 'One again', cost: '1.50' }], { upsert: { conflictFields: ['code'] }, returning: ['title'] }])).toEqual([{ title: 'One again' }]);
+    // One bad row: nothing of the statement stays.
+    expect(await rejection(db('bulkCreate', ['Reward', [{ code: 'B2', title: 'New' }, { code: 'B1', title: 'Clash' }]]))).toMatchObject({ code: 'DB_CONFLICT', status: 409 });
+    expect(await db('count', ['Reward', { where: { code: 'B2' } }])).toBe(0);
+  });
+
   test('an update answers the rows it changed, with the same where as the finders', async () => {
     await db('bulkCreate', ['Points', [{ customer: 'cy', level: 2 }, { customer: 'cy', level: 3 }, { customer: 'dee', level: 3 }]]);
     expect(await db('update', ['Points', { note: 'third', meta: { a: [1] } }, { where: { customer: 'cy', level: { $gte: 2 } } }])).toBe(2);
@@ -69,11 +95,12 @@ describe('DESIGN.md Data: host.db creates and updates outside a transaction take
     expect(await db('find', ['Points', { where: { customer: { $in: ['gus', "o'hara"] } }, attributes: ['customer', 'level'] }])).toEqual([{ customer: 'gus', level: 1 }]);
   });
 
-  test('one query string reaches the server per create, update and destroy', async () => {
+  test('one query string reaches the server per create, bulk create, update and destroy', async () => {
     const created = await sentDuring(() => db('create', ['Points', { customer: 'eve' }]));
     const updated = await sentDuring(() => db('update', ['Points', { level: 9 }, { where: { customer: 'eve' } }]));
     const destroyed = await sentDuring(() => db('destroy', ['Points', { where: { customer: 'eve' } }]));
-    for (const [sent, verb] of [[created, 'INSERT INTO'], [updated, 'UPDATE'], [destroyed, 'DELETE FROM']] as const) {
+    const bulk = await sentDuring(() => db('bulkCreate', ['Points', [{ customer: 'eve' }, { customer: 'eve' }], { returning: false }]));
+    for (const [sent, verb] of [[created, 'INSERT INTO'], [updated, 'UPDATE'], [destroyed, 'DELETE FROM'], [bulk, 'INSERT INTO']] as const) {
       expect(sent).toHaveLength(1);
       expect(sent[0]).toMatch(new RegExp(`^SET LOCAL ROLE "mandi_mod_md_lone_write"; SET LOCAL search_path TO "md_lone_write"; SET LOCAL statement_timeout = \\d+; ${verb} `));
     }
