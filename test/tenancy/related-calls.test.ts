@@ -48,6 +48,22 @@ describe('spec 3 reseller network: related-tenant calls', () => {
     expect((await inbox(ids.south)).length).toBe(0);
   });
 
+  test('a tenant outside the network (made by no onboarding path) can neither be called nor call in', async () => {
+    const { ids, run, tp } = n;
+    const outsider = await tp.platform.tenants.create({ name: 'Outsider', alias: 'outsider' });
+    await tp.platform.kernel.modules.install(outsider.id, 'relay');
+    for (const [from, to] of [
+      [ids.acme, 'outsider'],
+      [ids.north, outsider.id],
+      [outsider.id, 'acme'],
+      [outsider.id, ids.north],
+    ]) {
+      await expect(run(from, 'relay.send', { tenant: to, note: 'x' })).rejects.toMatchObject({ code: 'UNAUTHORIZED_CONTEXT', status: 403, details: { target_tenant: to } });
+    }
+    expect(await inbox(outsider.id)).toEqual([]);
+    expect((await inbox(ids.acme)).some((r) => r.from_tenant === outsider.id)).toBe(false);
+  });
+
   test('both tenants audit the call: related.call_out in the caller, related.call_in and the operation (related_from) in the target', async () => {
     const { ids, run, tp } = n;
     await run(ids.south, 'relay.send', { tenant: 'acme', note: 'audited' });
