@@ -10,7 +10,8 @@
  * with HTTP basic auth key_id:key_secret, and receives Razorpay's webhooks (payment_link.paid,
  * payment_link.expired, payment_link.cancelled, refund.processed, refund.failed) on a public route,
  * checking X-Razorpay-Signature. key_secret and webhook_secret are module secrets (kept encrypted by
- * the host); version 1.0 kept them in the Setting table, and they move on first use (moveIntoSecrets).
+ * the host); version 1.0 kept them in the Setting table, and they move on first use (moveIntoSecrets)
+ * or, in a tenant that makes no call, at the schedule legacy_secrets (every 15 minutes).
  * Amounts cross as decimal strings and become integer
  * paise with decimal.js (never floats); an amount with more than 2 decimals is refused.
  */
@@ -163,6 +164,10 @@ export default defineModule({
     { name: 'payment_razorpay.use', description: 'Create Razorpay payment links and refunds.' },
     { name: 'payment_razorpay.manage', description: 'Configure the Razorpay keys.' },
   ],
+  // The scheduler runs a schedule at its slots only, none at install or upgrade: the period bounds how
+  // long 1.0's plaintext rows outlive the upgrade in a tenant that never calls the module, and a run
+  // with nothing left to move is one read.
+  schedules: [{ name: 'legacy_secrets', operation: 'payment_razorpay.move_legacy_secrets', every_ms: 900_000 }],
   secrets: [
     { name: 'key_secret', description: "The key secret of the Razorpay API key (Dashboard → Account & Settings → API Keys); used with key_id for HTTP basic auth." },
     { name: 'webhook_secret', description: "The secret set for this account's webhook in Razorpay's dashboard; with it, POST /payment-razorpay/webhook is accepted." },
@@ -311,6 +316,18 @@ export default defineModule({
         if (input.webhook_secret) await store.set('webhook_secret', input.webhook_secret);
         const webhook = (await store.hint('webhook_secret')) !== null;
         return { configured: true, key_id: input.key_id, base_url: input.base_url ?? 'https://api.razorpay.com', webhook };
+      },
+    }),
+    move_legacy_secrets: operation({
+      ai_tool: false,
+      graphql_expose: false,
+      description: "Schedule (every 15 minutes): moves the key_secret and webhook_secret version 1.0 kept in the Setting table into the module secrets; one read once none is left.",
+      permission: 'payment_razorpay.manage',
+      input: Type.Object({ schedule: Type.Optional(Type.String()), scheduled_at: Type.Optional(Type.String()) }, { additionalProperties: true }),
+      output: Type.Object({}),
+      async handler(_input, ctx) {
+        await settings(ctx);
+        return {};
       },
     }),
     status: operation({

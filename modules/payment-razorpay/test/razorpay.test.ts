@@ -56,7 +56,7 @@ describe('spec 3: payment.createLink and refund over Razorpay\'s public API', ()
   });
 });
 
-describe('DESIGN Host capabilities for modules: the keys are module secrets; 1.0 plaintext rows move on first use', () => {
+describe('DESIGN Host capabilities for modules: the keys are module secrets; 1.0 plaintext rows move on first use or at the legacy_secrets schedule', () => {
   it('a key_secret and webhook_secret 1.0 kept in Setting are moved into the secrets, their rows deleted, and still work', async () => {
     await host.call('payment_razorpay.configure', { key_id: 'rzp_key', key_secret: 'rzp_secret', base_url: rzp.origin });
     for (const name of ['key_secret', 'webhook_secret']) await host.request('DELETE', `/modules/payment_razorpay/secrets/${name}`);
@@ -76,6 +76,29 @@ describe('DESIGN Host capabilities for modules: the keys are module secrets; 1.0
     expect([res.status, res.body.code]).toEqual([404, 'OPERATION_NOT_FOUND']);
     const forged = await rzp.deliver(`${host.url}/api/v1/payment-razorpay/webhook`, 'some-other-secret-0001', 'rfnd_not_here', { 'x-tenant': host.tenantId });
     expect([forged.status, forged.body.code]).toEqual([401, 'INVALID_SIGNATURE']);
+    expect(await host.call('payment_razorpay.status', {})).toEqual({ configured: true, key_id: 'rzp_key', base_url: rzp.origin, webhook: true });
+  });
+
+  it('in a tenant that makes no call, the legacy_secrets schedule moves them at its next quarter hour', async () => {
+    await host.call('payment_razorpay.configure', { key_id: 'rzp_key', key_secret: 'rzp_secret', base_url: rzp.origin });
+    for (const name of ['key_secret', 'webhook_secret']) await host.request('DELETE', `/modules/payment_razorpay/secrets/${name}`);
+    const webhookSecret = 'legacy-webhook-secret-0002';
+    await host.arrange((sql) => sql(`INSERT INTO payment_razorpay.settings (key, value) VALUES ('key_secret', 'rzp_secret'), ('webhook_secret', $1)`, [webhookSecret]));
+
+    // 10:15 is a slot of the 15-minute schedule; it runs through the tick and the job queue, as on a platform node.
+    expect(await host.runSchedules(Date.parse('2031-03-01T10:15:05Z'), { settle: true })).toBe(1);
+    expect(await host.sql(`SELECT key FROM payment_razorpay.settings ORDER BY key`)).toEqual([{ key: 'base_url' }, { key: 'key_id' }]);
+    expect((await host.request('GET', '/modules/payment_razorpay/secrets')).body.secrets).toEqual([
+      expect.objectContaining({ name: 'key_secret', set: true }),
+      expect.objectContaining({ name: 'webhook_secret', set: true, hint: '0002' }),
+    ]);
+    // The module reads both: basic auth with the moved key_secret, a signature under the moved webhook secret.
+    await host.call('payment_razorpay.createLink', { amount: '10.00', currency: 'INR', reference: 'SWEPT-1' });
+    expect(rzp.seen.filter((s) => s.url === '/v1/payment_links').pop()!.headers.authorization).toBe(`Basic ${Buffer.from('rzp_key:rzp_secret').toString('base64')}`);
+    const res = await rzp.deliver(`${host.url}/api/v1/payment-razorpay/webhook`, webhookSecret, 'rfnd_not_here', { 'x-tenant': host.tenantId });
+    expect([res.status, res.body.code]).toEqual([404, 'OPERATION_NOT_FOUND']);
+    // A run with nothing left to move changes nothing.
+    expect(await host.runSchedule('legacy_secrets')).toEqual({});
     expect(await host.call('payment_razorpay.status', {})).toEqual({ configured: true, key_id: 'rzp_key', base_url: rzp.origin, webhook: true });
   });
 });

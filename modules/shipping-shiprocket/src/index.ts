@@ -4,7 +4,8 @@
  * Shiprocket's public API via host.fetch. A bearer token from POST /v1/external/auth/login is kept
  * as a module secret and renewed after 9 days (Shiprocket tokens live 10) or when an answer is 401.
  * The password, that token and the webhook token are module secrets (kept encrypted by the host);
- * version 1.0 kept them in the Setting table, and they move on first use (moveIntoSecrets).
+ * version 1.0 kept them in the Setting table, and they move on first use (moveIntoSecrets) or, in a
+ * tenant that makes no call, at the schedule legacy_secrets (every 15 minutes).
  */
 import Decimal from 'decimal.js';
 import { defineModule, moveIntoSecrets, operation, secrets, shipping, Type, type HandlerContext, type Static } from '../../../sdk';
@@ -118,6 +119,10 @@ export default defineModule({
     { name: 'shipping_shiprocket.use', description: 'Get Shiprocket rates, book and track shipments.' },
     { name: 'shipping_shiprocket.manage', description: 'Configure the Shiprocket account.' },
   ],
+  // The scheduler runs a schedule at its slots only, none at install or upgrade: the period bounds how
+  // long 1.0's plaintext rows outlive the upgrade in a tenant that never calls the module, and a run
+  // with nothing left to move is one read.
+  schedules: [{ name: 'legacy_secrets', operation: 'shipping_shiprocket.move_legacy_secrets', every_ms: 900_000 }],
   secrets: [
     { name: 'password', description: "The password of the Shiprocket API user (Settings → API → Configure), used with its email to log in." },
     { name: 'token', description: "The bearer token from Shiprocket's login, renewed by the module every 9 days; set nothing here." },
@@ -250,6 +255,19 @@ export default defineModule({
         await store.delete('token');
         if (input.webhook_token) await store.set('webhook_token', input.webhook_token);
         return { configured: true, email: input.email, base_url: input.base_url ?? BASE_URL };
+      },
+    }),
+
+    move_legacy_secrets: operation({
+      ai_tool: false,
+      graphql_expose: false,
+      description: 'Schedule (every 15 minutes): moves the password, token and webhook_token version 1.0 kept in the Setting table into the module secrets; one read once none is left.',
+      permission: 'shipping_shiprocket.manage',
+      input: Type.Object({ schedule: Type.Optional(Type.String()), scheduled_at: Type.Optional(Type.String()) }, { additionalProperties: true }),
+      output: Type.Object({}),
+      async handler(_input, ctx) {
+        await settings(ctx);
+        return {};
       },
     }),
 

@@ -24,7 +24,8 @@ const KEYS = ['template_id', 'text_variable', 'base_url', 'default_country_code'
 /** The stored settings, the optional ones defaulted. */
 async function readSettings(ctx: HandlerContext): Promise<Partial<Omit<Config, 'authkey'>> & Omit<Config, 'authkey' | 'template_id'>> {
   const rows = await ctx.host.db.find<{ key: string; value: string }>('Setting', {});
-  // The authkey is a module secret; an earlier version kept it in Setting, whence it moves first.
+  // The authkey is a module secret; an earlier version kept it in Setting, whence it moves here
+  // (also run by the schedule legacy_secrets, for a tenant that makes no call).
   await moveIntoSecrets(ctx.host, 'Setting', rows, ['authkey']);
   const c = Object.fromEntries(rows.filter((r) => r.key !== 'authkey').map((r) => [r.key, r.value])) as Partial<Config>;
   return { ...c, text_variable: c.text_variable ?? 'message', base_url: c.base_url ?? DEFAULT_BASE, default_country_code: c.default_country_code ?? '91' };
@@ -72,6 +73,10 @@ export default defineModule({
     { name: 'sms_msg91.manage', description: 'Configure the MSG91 key and template.' },
   ],
   secrets: [{ name: 'authkey', description: 'The MSG91 authkey (Dashboard → Authkey), sent in the authkey header.' }],
+  // The scheduler runs a schedule at its slots only, none at install or upgrade: the period bounds how
+  // long a 1.0 plaintext row outlives the upgrade in a tenant that never calls the module, and a run
+  // with nothing left to move is one read.
+  schedules: [{ name: 'legacy_secrets', operation: 'sms_msg91.move_legacy_secrets', every_ms: 900_000 }],
   operations: {
     send: operation({
       ai_tool: false,
@@ -139,6 +144,18 @@ export default defineModule({
         });
         await secrets(ctx.host).set('authkey', input.authkey);
         return status(ctx);
+      },
+    }),
+    move_legacy_secrets: operation({
+      ai_tool: false,
+      graphql_expose: false,
+      description: 'Schedule (every 15 minutes): moves the authkey version 1.0 kept in the Setting table into the module secrets; one read once none is left.',
+      permission: 'sms_msg91.manage',
+      input: Type.Object({ schedule: Type.Optional(Type.String()), scheduled_at: Type.Optional(Type.String()) }, { additionalProperties: true }),
+      output: Type.Object({}),
+      async handler(_input, ctx) {
+        await readSettings(ctx);
+        return {};
       },
     }),
     status: operation({

@@ -49,7 +49,7 @@ describe('spec 3 notification rules: sms channel over MSG91\'s Flow API', () => 
   });
 });
 
-describe('DESIGN Host capabilities for modules: the authkey is a module secret; a 1.0 plaintext row moves on first use', () => {
+describe('DESIGN Host capabilities for modules: the authkey is a module secret; a 1.0 plaintext row moves on first use or at the legacy_secrets schedule', () => {
   it('configure keeps the authkey out of the Setting table; a 1.0 row is moved, deleted, and still sends', async () => {
     await host.call('sms_msg91.configure', { authkey: 'msg91-key', template_id: 'tmpl-order-updates', base_url: msg91.origin });
     expect(await host.sql(`SELECT key FROM sms_msg91.settings WHERE key = 'authkey'`)).toEqual([]);
@@ -61,6 +61,21 @@ describe('DESIGN Host capabilities for modules: the authkey is a module secret; 
     await host.call('sms_msg91.send', { to: '9800000003', text: 'moved' });
     expect(msg91.seen.pop()!.headers.authkey).toBe('msg91-key');
     expect(await host.sql(`SELECT key FROM sms_msg91.settings WHERE key = 'authkey'`)).toEqual([]);
+    expect(await host.call('sms_msg91.status', {})).toMatchObject({ configured: true });
+  });
+
+  it('in a tenant that makes no call, the legacy_secrets schedule moves the row at its next quarter hour', async () => {
+    await host.request('DELETE', '/modules/sms_msg91/secrets/authkey');
+    await host.arrange((sql) => sql(`INSERT INTO sms_msg91.settings (key, value) VALUES ('authkey', 'msg91-key')`));
+
+    // 10:15 is a slot of the 15-minute schedule; it runs through the tick and the job queue, as on a platform node.
+    expect(await host.runSchedules(Date.parse('2031-03-01T10:15:05Z'), { settle: true })).toBe(1);
+    expect(await host.sql(`SELECT key FROM sms_msg91.settings WHERE key = 'authkey'`)).toEqual([]);
+    expect((await host.request('GET', '/modules/sms_msg91/secrets')).body.secrets).toEqual([expect.objectContaining({ name: 'authkey', set: true })]);
+    await host.call('sms_msg91.send', { to: '9800000004', text: 'swept' });
+    expect(msg91.seen.pop()!.headers.authkey).toBe('msg91-key');
+    // A run with nothing left to move changes nothing.
+    expect(await host.runSchedule('legacy_secrets')).toEqual({});
     expect(await host.call('sms_msg91.status', {})).toMatchObject({ configured: true });
   });
 });

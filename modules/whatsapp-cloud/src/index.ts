@@ -25,7 +25,8 @@ const KEYS = ['phone_number_id', 'api_version', 'base_url', 'default_country_cod
 /** The stored settings, the optional ones defaulted. */
 async function readSettings(ctx: HandlerContext): Promise<Partial<Omit<Config, 'access_token'>> & Omit<Config, 'access_token' | 'phone_number_id'>> {
   const rows = await ctx.host.db.find<{ key: string; value: string }>('Setting', {});
-  // The access_token is a module secret; an earlier version kept it in Setting, whence it moves first.
+  // The access_token is a module secret; an earlier version kept it in Setting, whence it moves here
+  // (also run by the schedule legacy_secrets, for a tenant that makes no call).
   await moveIntoSecrets(ctx.host, 'Setting', rows, ['access_token']);
   const c = Object.fromEntries(rows.filter((r) => r.key !== 'access_token').map((r) => [r.key, r.value])) as Partial<Config>;
   return { ...c, api_version: c.api_version ?? DEFAULT_VERSION, base_url: c.base_url ?? DEFAULT_BASE, default_country_code: c.default_country_code ?? '91' };
@@ -77,6 +78,10 @@ export default defineModule({
     { name: 'whatsapp_cloud.manage', description: 'Configure the WhatsApp Cloud token and number.' },
   ],
   secrets: [{ name: 'access_token', description: 'A permanent access token of a Meta system user with whatsapp_business_messaging on the number, sent as the bearer token.' }],
+  // The scheduler runs a schedule at its slots only, none at install or upgrade: the period bounds how
+  // long a 1.0 plaintext row outlives the upgrade in a tenant that never calls the module, and a run
+  // with nothing left to move is one read.
+  schedules: [{ name: 'legacy_secrets', operation: 'whatsapp_cloud.move_legacy_secrets', every_ms: 900_000 }],
   operations: {
     send: operation({
       ai_tool: false,
@@ -139,6 +144,18 @@ export default defineModule({
         });
         await secrets(ctx.host).set('access_token', input.access_token);
         return status(ctx);
+      },
+    }),
+    move_legacy_secrets: operation({
+      ai_tool: false,
+      graphql_expose: false,
+      description: 'Schedule (every 15 minutes): moves the access_token version 1.0 kept in the Setting table into the module secrets; one read once none is left.',
+      permission: 'whatsapp_cloud.manage',
+      input: Type.Object({ schedule: Type.Optional(Type.String()), scheduled_at: Type.Optional(Type.String()) }, { additionalProperties: true }),
+      output: Type.Object({}),
+      async handler(_input, ctx) {
+        await readSettings(ctx);
+        return {};
       },
     }),
     status: operation({

@@ -41,7 +41,7 @@ describe('spec 3 notification rules: whatsapp channel over the WhatsApp Cloud AP
   });
 });
 
-describe('DESIGN Host capabilities for modules: the access token is a module secret; a 1.0 plaintext row moves on first use', () => {
+describe('DESIGN Host capabilities for modules: the access token is a module secret; a 1.0 plaintext row moves on first use or at the legacy_secrets schedule', () => {
   it('configure keeps the token out of the Setting table; a 1.0 row is moved, deleted, and still sends', async () => {
     await host.call('whatsapp_cloud.configure', { access_token: 'EAAG-token', phone_number_id: '106540352242922', base_url: wa.origin });
     expect(await host.sql(`SELECT key FROM whatsapp_cloud.settings WHERE key = 'access_token'`)).toEqual([]);
@@ -53,6 +53,21 @@ describe('DESIGN Host capabilities for modules: the access token is a module sec
     await host.call('whatsapp_cloud.send', { to: '+919800000000', text: 'moved' });
     expect(wa.seen.pop()!.headers.authorization).toBe('Bearer EAAG-token');
     expect(await host.sql(`SELECT key FROM whatsapp_cloud.settings WHERE key = 'access_token'`)).toEqual([]);
+    expect(await host.call('whatsapp_cloud.status', {})).toMatchObject({ configured: true });
+  });
+
+  it('in a tenant that makes no call, the legacy_secrets schedule moves the row at its next quarter hour', async () => {
+    await host.request('DELETE', '/modules/whatsapp_cloud/secrets/access_token');
+    await host.arrange((sql) => sql(`INSERT INTO whatsapp_cloud.settings (key, value) VALUES ('access_token', 'EAAG-token')`));
+
+    // 10:15 is a slot of the 15-minute schedule; it runs through the tick and the job queue, as on a platform node.
+    expect(await host.runSchedules(Date.parse('2031-03-01T10:15:05Z'), { settle: true })).toBe(1);
+    expect(await host.sql(`SELECT key FROM whatsapp_cloud.settings WHERE key = 'access_token'`)).toEqual([]);
+    expect((await host.request('GET', '/modules/whatsapp_cloud/secrets')).body.secrets).toEqual([expect.objectContaining({ name: 'access_token', set: true })]);
+    await host.call('whatsapp_cloud.send', { to: '+919800000000', text: 'swept' });
+    expect(wa.seen.pop()!.headers.authorization).toBe('Bearer EAAG-token');
+    // A run with nothing left to move changes nothing.
+    expect(await host.runSchedule('legacy_secrets')).toEqual({});
     expect(await host.call('whatsapp_cloud.status', {})).toMatchObject({ configured: true });
   });
 });
