@@ -4,6 +4,13 @@
  * again when its socket connects; credentials are sent only to the origin they were given for,
  * responses are streamed (release assets are large), and a silent peer times out instead of holding
  * a request.
+ *
+ * Connections are kept alive and reused (an AI chat asks its vendor once per round: over TLS that is a
+ * handshake saved each time), in one pool per address rule: a socket checked at connect time under
+ * `allowPrivate` false is reused only by requests under the same rule, so a tenant allowed private
+ * networks never lends another tenant its connection to a private address (nor does a faked resolver
+ * in tests share the system's pool). An idle pooled socket is closed
+ * after IDLE_SOCKET_MS, before common servers close theirs (Node's own default is 5 s).
  */
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
@@ -39,6 +46,26 @@ export class OutboundNetworkError extends Error {
     super(message);
     this.name = 'OutboundNetworkError';
   }
+}
+
+export const IDLE_SOCKET_MS = 4_000;
+
+/** Pools by resolver (the system's, or one a test injects), then by scheme and address rule. */
+const pools = new WeakMap<object, Map<string, http.Agent>>();
+const systemDns = {};
+
+function agentFor(url: URL, policy: OutboundPolicy): http.Agent {
+  const resolver = policy.resolve ?? systemDns;
+  let byRule = pools.get(resolver);
+  if (!byRule) pools.set(resolver, (byRule = new Map()));
+  const key = `${url.protocol}${policy.allowPrivate ? 'private' : 'public'}`;
+  let agent = byRule.get(key);
+  if (!agent) {
+    const options = { keepAlive: true, timeout: IDLE_SOCKET_MS, maxFreeSockets: 64, scheduling: 'lifo' as const };
+    agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    byRule.set(key, agent);
+  }
+  return agent;
 }
 
 export async function outboundRequest(rawUrl: string, req: OutboundRequest): Promise<OutboundResponse> {
@@ -78,12 +105,15 @@ async function once(url: URL, method: string, headers: Record<string, string>, b
     const client = url.protocol === 'https:' ? https : http;
     const r = client.request(
       url,
-      // agent: false: a connection per request, so the idle timeout set below dies with its socket
-      // (pooled sockets would collect one listener per response).
-      { method, headers: { 'user-agent': 'mandi-platform', ...headers }, lookup: connectLookup(req.policy), timeout: timeoutMs, agent: false },
+      { method, headers: { 'user-agent': 'mandi-platform', ...headers }, lookup: connectLookup(req.policy), timeout: timeoutMs, agent: agentFor(url, req.policy) },
       (res) => {
-        // After the headers, the same timeout applies to gaps in the body.
-        res.socket.setTimeout(timeoutMs, () => res.destroy(new OutboundNetworkError(`${url.origin} stopped sending`, 'ETIMEDOUT')));
+        // After the headers, the same timeout applies to gaps in the body; the listener goes with the
+        // response, since a pooled socket outlives it.
+        const socket = res.socket;
+        const stalled = () => res.destroy(new OutboundNetworkError(`${url.origin} stopped sending`, 'ETIMEDOUT'));
+        socket.setTimeout(timeoutMs);
+        socket.on('timeout', stalled);
+        res.once('close', () => socket.removeListener('timeout', stalled));
         resolve(res);
       },
     );
