@@ -3,7 +3,7 @@
  * an agent such as the `ai` module's offers the model the tools the requesting user may use and runs
  * the ones the model asks for **as that user**, never as itself.
  *
- *   tools.list {}                      → {tools: [{name, module, description, input}]}
+ *   tools.list {only?}                 → {tools: [{name, module, description, input}]}
  *   tools.call {name, input, grant?}   → the operation's result
  *   tools.grant {ttl_seconds?}         → {grant, expires_at}
  *
@@ -50,6 +50,9 @@ function moduleTools(mod: LoadedModule): Map<string, CatalogTool> {
 
 const userCan = (ctx: CallContext, t: CatalogTool) => t.needs.every((p) => holdsPermission(ctx.user, ctx.permissions, p));
 
+/** Spec 2, Tool discovery rule 1's patterns: `a.b` exactly, `a.*` every tool starting `a.`, `*` all. */
+const inPatterns = (patterns: readonly string[] | undefined, name: string) => !patterns || patterns.some((p) => p === '*' || matchesConsumes([p], name));
+
 /** The module asking, and a user to act for: an agent answers someone. */
 function agentCall(op: string, ctx: CallContext, caller: Caller): string {
   if (caller.kind !== 'module') throw forbidden(`${op} is called by a module's agent, for the user of its call.`);
@@ -86,14 +89,21 @@ export function registerAgentToolOperations(bus: Bus, deps: AgentToolDeps): void
 
   bus.registerCore({
     name: 'tools.list',
-    description: 'The AI tools of the installed modules that the user of the current call may use, with their input schemas (spec 2, Tools).',
-    input: { type: 'object', additionalProperties: false },
+    description:
+      'The AI tools of the installed modules that the user of the current call may use, with their input schemas (spec 2, Tools); `only` (an agent role\'s allowed_tools patterns) narrows them, so only what the agent offers crosses into its sandbox.',
+    input: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { only: { type: 'array', maxItems: 200, items: { type: 'string', minLength: 1, maxLength: 200 } } },
+    },
     output: { type: 'object', required: ['tools'], properties: { tools: { type: 'array' } } },
-    handler: async (_input, ctx, caller) => {
+    handler: async (input: { only?: string[] }, ctx, caller) => {
       agentCall('tools.list', ctx, caller);
       const mods = await modules.modulesFor(ctx.tenantId);
       const tools = mods.list.flatMap((m) =>
-        [...moduleTools(m).values()].filter((t) => userCan(ctx, t)).map((t) => ({ ...t.tool, input: m.operations.get(t.tool.name)?.input ?? { type: 'object' } })),
+        [...moduleTools(m).values()]
+          .filter((t) => inPatterns(input.only, t.tool.name) && userCan(ctx, t))
+          .map((t) => ({ ...t.tool, input: m.operations.get(t.tool.name)?.input ?? { type: 'object' } })),
       );
       return { tools };
     },

@@ -40,6 +40,18 @@ describe('spec 2 Tools, Tool discovery rules 2-3 (hostile): an agent module acts
     expect(all.tools.find((t) => t.name === 'toolbox.getThing')).toMatchObject({ module: 'toolbox', description: 'Reads a thing.', input: { type: 'object' } });
   });
 
+  test('tools.list `only` (a role\'s patterns) narrows the list and never widens it past the user', async () => {
+    const names = async (only: unknown, perms: string[]) =>
+      ((await asUser('agentx', 'tools.list', { only }, perms)) as { tools: Array<{ name: string }> }).tools.map((t) => t.name).filter((n) => n.startsWith('toolbox.'));
+    expect(await names(['toolbox.getThing'], ['*'])).toEqual(['toolbox.getThing']);
+    expect(await names(['toolbox.*'], ['*'])).toEqual(['toolbox.getThing', 'toolbox.deleteThing']);
+    expect(await names(['*'], ['toolbox.view'])).toEqual(['toolbox.getThing']);
+    expect(await names(['toolbox.*', 'toolbox.secret_dump'], ['toolbox.view'])).toEqual(['toolbox.getThing']); // no tool, no permission
+    expect(await names(['other.*'], ['*'])).toEqual([]);
+    expect(await names([], ['*'])).toEqual([]);
+    await expect(asUser('agentx', 'tools.list', { only: 'toolbox.*' }, ['*'])).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+
   test('tools.call runs as the user (caller edge "ai"), and refuses a tool whose inferred permission the user lacks even when the declared one is held', async () => {
     expect(await asUser('agentx', 'tools.call', { name: 'toolbox.getThing', input: { id: 'x' } }, ['toolbox.view'])).toEqual({
       op: 'toolbox.getThing', input: { id: 'x' }, caller: 'ai', user: member.id,

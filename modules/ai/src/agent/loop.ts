@@ -80,13 +80,14 @@ async function tenantName(ctx: HandlerContext): Promise<string> {
 
 export async function runChat(ctx: HandlerContext, input: ChatInput, onEvent: ((e: AgentEvent) => Promise<void>) | null, asker: Asker = userAsker(ctx)): Promise<ChatAnswer> {
   // Independent reads at once, the first completion's settings, provider and key among them. The
-  // whole tool list is read beside the role rather than after it with the role's patterns: a
-  // round trip costs more than the list's copy into the sandbox.
+  // tool list waits for the role (its patterns narrow what crosses into the sandbox), which is
+  // mostly answered from ../config-cache.ts without a round trip.
   prefetch(ctx);
+  const rolePromise = roleFor(ctx, input.role);
   const [role, conversation, userToolList, tenant] = await Promise.all([
-    roleFor(ctx, input.role),
+    rolePromise,
     loadConversation(ctx, asker.owner, input.conversation_id),
-    asker.tools ? userTools(ctx) : [],
+    asker.tools ? rolePromise.then((r) => userTools(ctx, r.allowed_tools)) : [],
     tenantName(ctx),
   ]);
   const tools = allowedBy(userToolList, role.allowed_tools);

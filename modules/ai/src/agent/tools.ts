@@ -23,9 +23,14 @@ export function matchesPattern(pattern: string, name: string): boolean {
   return pattern === name;
 }
 
-/** Every tool the user may use (rule 2), before the role narrows them with allowedBy. */
-export async function userTools(ctx: HandlerContext): Promise<AgentTool[]> {
-  return (await ctx.host.call<{ tools: AgentTool[] }>('tools.list', {})).tools;
+/**
+ * The tools the user may use (rule 2) among those the role's patterns name: the platform narrows the
+ * list by `only`, so the other modules' schemas never cross into the sandbox; allowedBy still applies
+ * rule 1 here, whatever the list holds.
+ */
+export async function userTools(ctx: HandlerContext, patterns: readonly string[]): Promise<AgentTool[]> {
+  if (patterns.length === 0) return [];
+  return (await ctx.host.call<{ tools: AgentTool[] }>('tools.list', { only: patterns })).tools;
 }
 
 /** Rule 1: the role's allowed_tools patterns. */
