@@ -264,10 +264,10 @@ export default defineModule({
       description: 'Schedule (every 15 minutes): moves the password, token and webhook_token version 1.0 kept in the Setting table into the module secrets; one read once none is left.',
       permission: 'shipping_shiprocket.manage',
       input: Type.Object({ schedule: Type.Optional(Type.String()), scheduled_at: Type.Optional(Type.String()) }, { additionalProperties: true }),
-      output: Type.Object({}),
+      output: Type.Object({ checked: Type.Literal(true) }, { description: 'The Setting rows were read and every 1.0 secret in them moved.' }),
       async handler(_input, ctx) {
         await settings(ctx);
-        return {};
+        return { checked: true as const };
       },
     }),
 

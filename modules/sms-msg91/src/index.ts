@@ -152,10 +152,10 @@ export default defineModule({
       description: 'Schedule (every 15 minutes): moves the authkey version 1.0 kept in the Setting table into the module secrets; one read once none is left.',
       permission: 'sms_msg91.manage',
       input: Type.Object({ schedule: Type.Optional(Type.String()), scheduled_at: Type.Optional(Type.String()) }, { additionalProperties: true }),
-      output: Type.Object({}),
+      output: Type.Object({ checked: Type.Literal(true) }, { description: 'The Setting rows were read and every 1.0 secret in them moved.' }),
       async handler(_input, ctx) {
         await readSettings(ctx);
-        return {};
+        return { checked: true as const };
       },
     }),
     status: operation({

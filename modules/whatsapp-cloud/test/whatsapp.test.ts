@@ -67,7 +67,7 @@ describe('DESIGN Host capabilities for modules: the access token is a module sec
     await host.call('whatsapp_cloud.send', { to: '+919800000000', text: 'swept' });
     expect(wa.seen.pop()!.headers.authorization).toBe('Bearer EAAG-token');
     // A run with nothing left to move changes nothing.
-    expect(await host.runSchedule('legacy_secrets')).toEqual({});
+    expect(await host.runSchedule('legacy_secrets')).toEqual({ checked: true });
     expect(await host.call('whatsapp_cloud.status', {})).toMatchObject({ configured: true });
   });
 });
