@@ -9,8 +9,8 @@
  * handshake saved each time), in one pool per address rule: a socket checked at connect time under
  * `allowPrivate` false is reused only by requests under the same rule, so a tenant allowed private
  * networks never lends another tenant its connection to a private address (nor does a faked resolver
- * in tests share the system's pool). An idle pooled socket is closed
- * after IDLE_SOCKET_MS, before common servers close theirs (Node's own default is 5 s).
+ * in tests share the system's pool). An idle pooled socket is closed after IDLE_SOCKET_MS, before
+ * common servers close theirs (Node's own default is 5 s).
  */
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
@@ -48,7 +48,7 @@ export class OutboundNetworkError extends Error {
   }
 }
 
-export const IDLE_SOCKET_MS = 4_000;
+const IDLE_SOCKET_MS = 4_000;
 
 /** Pools by resolver (the system's, or one a test injects), then by scheme and address rule. */
 const pools = new WeakMap<object, Map<string, http.Agent>>();

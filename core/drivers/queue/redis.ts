@@ -32,6 +32,9 @@ export interface RedisJobQueueOptions {
 export const DEFAULT_LOCK_MS = 30_000;
 export const DEFAULT_STALLED_CHECK_MS = 5_000;
 
+/** How long close() waits for workers still connecting (a Redis that is down never lets them). */
+const STARTING_WAIT_MS = 5_000;
+
 /** bull subscribes to a global event lazily; this private method lets us wait for the subscription. */
 interface BullEventRegistration {
   _registerEvent(eventName: string): Promise<void>;
@@ -135,7 +138,9 @@ export class RedisJobQueue implements JobQueue {
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all(this.starting);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(this.starting), new Promise((resolve) => (timer = setTimeout(resolve, STARTING_WAIT_MS)))]);
+    clearTimeout(timer);
     // bull's close waits for this node's active jobs, then disconnects.
     await Promise.all([...this.queues.values()].map((q) => q.close()));
     this.queues.clear();
