@@ -515,6 +515,9 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
       fetch(url: unknown, init?: unknown) {
         return fetchFor(id, url, init);
       },
+      evaluate(expression: unknown, inputs?: unknown) {
+        return request(id, 'evaluate', [expression, inputs === undefined ? null : inputs], 0);
+      },
     });
   }
 
