@@ -52,4 +52,8 @@ describe('sandbox/README host.evaluate: an expression in a context of its own', 
     await expect(invoke('evaluate', { expression: '2 * 21' })).resolves.toBe(42);
     expect((await runtime.stats())['evaluator@1.0.0']).toMatchObject({ rebuilds: 0, timeouts: 1 });
   });
+
+  it("cut at the module's time limit in a call given longer, the expression rejects and the handler carries on", async () => {
+    await expect(invoke('caught', { expression: '(() => { for (;;); })()' }, { timeoutMs: 3000 })).resolves.toMatchObject({ code: 'TIMEOUT', details: { limitMs: expect.any(Number) } });
+  });
 });

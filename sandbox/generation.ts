@@ -119,9 +119,10 @@ export class Generation {
 
   /**
    * host.evaluate (evaluation.ts): the expression gets what is left of the call's time, at most the
-   * module's timeoutMs; running past it is the call running past its own. A memory breach is the
-   * isolate's, as in a batch. A runaway stopped by its timeout left nothing behind but its context,
-   * which goes with it, so the isolate is kept.
+   * module's timeoutMs, as a batch does. Running to the call's deadline is the call running past its
+   * own; cut off before it (a call given longer, a stream), the guest gets TIMEOUT to handle. A
+   * memory breach is the isolate's, as in a batch. A runaway stopped by its timeout left nothing
+   * behind but its context, which goes with it, so the isolate is kept.
    */
   async evaluate(call: PendingCall, payload: unknown): Promise<unknown> {
     const req = evaluationRequest(payload);
@@ -137,7 +138,10 @@ export class Generation {
     } catch (e) {
       const failure = this.classify(e);
       if (failure === 'memory') this.fail(memoryError(this.limits.memoryMb), new Set([call]));
-      else if (failure === 'timeout') this.owner.timedOut(call);
+      else if (failure === 'timeout') {
+        if (performance.now() < call.deadline - 5) throw new SandboxError('TIMEOUT', `The expression ran past the time limit of ${timeout} ms.`, { limitMs: timeout });
+        this.owner.timedOut(call);
+      }
       throw failure === 'other' ? new SandboxError('EVALUATION_ERROR', messageOf(e)) : e;
     }
     this.afterBatch();
