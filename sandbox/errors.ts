@@ -30,7 +30,9 @@ export type SandboxErrorCode =
   /** Used by createFetchBridge: the request failed, timed out, or its response was too large. */
   | 'FETCH_FAILED'
   /** Seen by guest code: too many streamed fetch bodies open, in the call or in the tenant. */
-  | 'FETCH_STREAM_LIMIT';
+  | 'FETCH_STREAM_LIMIT'
+  /** Seen by guest code: the expression given to host.evaluate threw or does not parse; `details` is `{name}`. */
+  | 'EVALUATION_ERROR';
 
 /** What the guest threw, as carried in `details` of a HANDLER_ERROR. */
 export interface GuestErrorInfo {

@@ -5,8 +5,10 @@
  */
 import type ivm from 'isolated-vm';
 import { SandboxError, type GuestErrorInfo } from './errors';
+import { evaluationAnswer, evaluationRequest, runInOwnContext } from './evaluation';
 import { memoryError, timeoutError } from './limits';
 import type { PendingCall } from './pending-call';
+import { EVALUATOR_FILENAME, evaluatorSource } from './prelude';
 import { Status, type WireError } from './protocol';
 import { TenantContext, type Batch } from './tenant-context';
 import type { SandboxLimits } from './types';
@@ -22,6 +24,8 @@ export interface GenerationOwner {
   readonly limits: SandboxLimits;
   /** Settles a call with an error, keeping the owner's counters. */
   failCall(call: PendingCall, error: SandboxError, awaitRollback?: boolean): void;
+  /** The call ran out of time: the caller gets TIMEOUT and the guest forgets the call. */
+  timedOut(call: PendingCall): void;
   generationLost(gen: Generation, retry: PendingCall[]): void;
 }
 
@@ -54,6 +58,8 @@ export class Generation {
   private lastHeapCheck = 0;
   /** The least the heap has read since the last collection this made (0 before the first): what is live is at most this. */
   private liveBound = 0;
+  /** Compiled on the first host.evaluate: most modules never make one. */
+  private evaluator: Promise<ivm.Script> | undefined;
 
   constructor(
     private readonly owner: GenerationOwner,
@@ -109,6 +115,37 @@ export class Generation {
         return this.owner.failCall(call, error, true);
       }
     }
+  }
+
+  /**
+   * host.evaluate (evaluation.ts): the expression gets what is left of the call's time, at most the
+   * module's timeoutMs, as a batch does. Running to the call's deadline is the call running past its
+   * own; cut off before it (a call given longer, a stream), the guest gets TIMEOUT to handle. A
+   * memory breach is the isolate's, as in a batch. A runaway stopped by its timeout left nothing
+   * behind but its context, which goes with it, so the isolate is kept.
+   */
+  async evaluate(call: PendingCall, payload: unknown): Promise<unknown> {
+    const req = evaluationRequest(payload);
+    const timeout = Math.min(this.limits.timeoutMs, Math.floor(call.deadline - performance.now()));
+    if (timeout < 1) {
+      this.owner.timedOut(call);
+      throw timeoutError(call.timeoutMs);
+    }
+    this.evaluator ??= this.isolate.compileScript(evaluatorSource(), { filename: EVALUATOR_FILENAME });
+    let answer: unknown;
+    try {
+      answer = await runInOwnContext(this.isolate, await this.evaluator, req, this.limits.maxOutputBytes, timeout);
+    } catch (e) {
+      const failure = this.classify(e);
+      if (failure === 'memory') this.fail(memoryError(this.limits.memoryMb), new Set([call]));
+      else if (failure === 'timeout') {
+        if (performance.now() < call.deadline - 5) throw new SandboxError('TIMEOUT', `The expression ran past the time limit of ${timeout} ms.`, { limitMs: timeout });
+        this.owner.timedOut(call);
+      }
+      throw failure === 'other' ? new SandboxError('EVALUATION_ERROR', messageOf(e)) : e;
+    }
+    this.afterBatch();
+    return evaluationAnswer(answer, this.limits.maxOutputBytes);
   }
 
   /**

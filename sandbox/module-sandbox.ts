@@ -58,7 +58,7 @@ export class ModuleSandbox implements GenerationOwner {
     } catch (e) {
       return Promise.reject(new SandboxError('INVALID_INPUT', `The input cannot be copied into the sandbox: ${(e as Error).message}`));
     }
-    const call = new PendingCall(id, req, envelope, req.timeoutMs ?? this.limits.timeoutMs, this.onDeadline);
+    const call = new PendingCall(id, req, envelope, req.timeoutMs ?? this.limits.timeoutMs, this.timedOut);
     this.dispatch(call);
     if (req.stream) void req.stream.gone.then(() => this.readerGone(call));
     return call.promise;
@@ -72,7 +72,7 @@ export class ModuleSandbox implements GenerationOwner {
   private readerGone(call: PendingCall): void {
     if (call.settled) return;
     call.owner?.tell(call, `["k",${call.id}]`);
-    call.cutShort(this.limits.timeoutMs, this.onDeadline);
+    call.cutShort(this.limits.timeoutMs, this.timedOut);
   }
 
   async stats(): Promise<ModuleStats> {
@@ -130,7 +130,7 @@ export class ModuleSandbox implements GenerationOwner {
     this.generation().contextFor(call.req.tenantId).add(call);
   }
 
-  private readonly onDeadline = (call: PendingCall): void => {
+  readonly timedOut = (call: PendingCall): void => {
     if (call.settled) return;
     this.failCall(call, timeoutError(call.timeoutMs));
     call.owner?.expire(call);

@@ -27,8 +27,11 @@ export const Status = {
 } as const;
 export type Status = (typeof Status)[keyof typeof Status];
 
-/** `body`: `[id, 'read' | 'cancel']` on a streamed fetch's body, by the id its head carried. */
-export type BridgeKind = 'call' | 'db' | 'emit' | 'fetch' | 'body' | 'stream';
+/**
+ * `body`: `[id, 'read' | 'cancel']` on a streamed fetch's body, by the id its head carried.
+ * `evaluate`: `[expression, inputs]`, served by the sandbox itself in a context of its own (evaluation.ts).
+ */
+export type BridgeKind = 'call' | 'db' | 'emit' | 'fetch' | 'body' | 'stream' | 'evaluate';
 
 /**
  * How a call serving a streamed route writes (core/modules/route-response.ts): chunks of text, or
@@ -102,3 +105,10 @@ export type Boot = (
   maxLogs: number,
   maxPending: number,
 ) => Receive;
+
+/**
+ * The evaluator script's completion value (guest/evaluate.ts), run once in each context host.evaluate
+ * makes: the expression, its inputs as a JSON object text, the output limit; answers the JSON text of
+ * `[Status.ok, value]`, `[Status.undefined]`, `[Status.tooLarge, length]` or `[Status.error, WireError]`.
+ */
+export type Evaluate = (expression: string, inputs: string, maxOutput: number) => string;

@@ -79,7 +79,7 @@ describe('spec/DESIGN: sandbox loads module bundles and runs their handlers', ()
       sameHost: true,
       frozen: true,
       constructor: 'function', // Object's: ctx's own prototype has none to make a ctx with
-      hostKeys: ['call', 'db', 'emit', 'fetch', 'log', 'now'],
+      hostKeys: ['call', 'db', 'emit', 'evaluate', 'fetch', 'log', 'now'],
       dbKeys: ['bulkCreate', 'count', 'create', 'destroy', 'find', 'findOne', 'sequence', 'transaction', 'update', 'upsert'],
     });
   });

@@ -229,7 +229,8 @@ export class TenantContext {
     const call = this.calls.get(m[1] as number);
     const reqId = m[2];
     if (call === undefined || typeof reqId !== 'number') return;
-    runBridgeRequest(call, m[3], m[4]).then(
+    // host.evaluate is the sandbox's own: it runs in this isolate, not on the core's bridge.
+    (m[3] === 'evaluate' ? this.gen.evaluate(call, m[4]) : runBridgeRequest(call, m[3], m[4])).then(
       (value) => this.reply(call, reqId, value),
       (error: unknown) => this.replyError(call, reqId, toWireError(error)),
     );

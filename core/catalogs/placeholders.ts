@@ -12,6 +12,11 @@ export function pathValue(value: unknown, path: string): unknown {
   return path.split('.').reduce<unknown>((v, key) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined), value);
 }
 
+/** The paths of the placeholders in a text, in order. */
+export function placeholderPaths(text: string): string[] {
+  return Array.from(text.matchAll(INNER), (m) => m[1]);
+}
+
 export function resolvePlaceholders(template: unknown, values: Record<string, unknown>): unknown {
   if (typeof template === 'string') {
     const whole = WHOLE.exec(template);

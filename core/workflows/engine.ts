@@ -13,12 +13,13 @@ import { LRUCache } from 'lru-cache';
 import type { Bus } from '../bus/bus';
 import type { EventBus } from '../bus/events';
 import type { Catalog } from '../catalogs/catalog';
-import { resolvePlaceholders } from '../catalogs/placeholders';
+import type { NodeEntry } from '../catalogs/workflow-nodes';
 import type { Clock } from '../clock';
 import type { JobQueue } from '../drivers';
 import { MandiError } from '../errors';
 import { isObject } from '../is-object';
 import type { Logger } from '../logger';
+import { nodeInput } from './node-input';
 import type { Acting } from './owner';
 import type { ConnectionRow, ExecutionRow, Graph, NodeRow, RunContext } from './workflow';
 import type { WorkflowStore } from './workflow-store';
@@ -165,11 +166,16 @@ export class WorkflowEngine {
     const context: RunContext = { variables: e.context.variables ?? {}, nodes: e.context.nodes ?? {} };
     const started = new Date(clock.now());
     const t0 = performance.now();
-    const input = node.node_category === 'trigger' ? e.trigger_data : resolvePlaceholders(node.config, placeholderValues(e.trigger_data, e.trigger_type, context));
+    let input: unknown = node.node_category === 'trigger' ? e.trigger_data : null;
     let output: unknown;
     let failure: string | undefined;
     try {
-      output = node.node_category === 'trigger' ? e.trigger_data : await this.callNode(tenantId, e, node, input, attempt, acting);
+      if (node.node_category === 'trigger') output = e.trigger_data;
+      else {
+        const entry = (await this.deps.catalogFor(tenantId)).node(node.node_type);
+        input = nodeInput(node.config, placeholderValues(e.trigger_data, e.trigger_type, context), entry);
+        output = await this.callNode(tenantId, e, node, entry, input, attempt, acting);
+      }
     } catch (err) {
       failure = errorText(err);
     }
@@ -204,8 +210,7 @@ export class WorkflowEngine {
     return failed && { ...failed, status: 'failed' };
   }
 
-  private async callNode(tenantId: string, e: ExecutionRow, node: NodeRow, input: unknown, attempt: number, acting: Acting): Promise<unknown> {
-    const entry = (await this.deps.catalogFor(tenantId)).node(node.node_type);
+  private async callNode(tenantId: string, e: ExecutionRow, node: NodeRow, entry: NodeEntry | undefined, input: unknown, attempt: number, acting: Acting): Promise<unknown> {
     if (!entry) throw new MandiError('NODE_UNAVAILABLE', `The node type "${node.node_type}" is no longer installed in this tenant.`, 422);
     if (!entry.operation) throw new MandiError('NODE_NOT_RUNNABLE', `The node type "${node.node_type}" names no operation.`, 422);
     if (!acting.user) throw new MandiError('OWNER_GONE', "The workflow's owner is no longer a member of this tenant.", 403);

@@ -6,10 +6,10 @@
  * node's suspension is not waited out.
  */
 import type { Catalog } from '../catalogs/catalog';
-import { resolvePlaceholders } from '../catalogs/placeholders';
 import { isObject } from '../is-object';
 import { checkGraph } from './graph-check';
 import { placeholderValues, successors } from './engine';
+import { nodeInput } from './node-input';
 import type { Graph, RunContext } from './workflow';
 
 export interface SimulationStep {
@@ -66,7 +66,7 @@ export async function simulate(g: Graph, data: Record<string, unknown>, catalog:
       unknownPlaceholders(node.config, values, missing);
       for (const p of missing) warnings.push(`Node "${node.label}": the placeholder {{${p}}} resolves to nothing and renders empty.`);
       const entry = catalog.node(node.node_type)!;
-      const input = node.node_category === 'trigger' ? data : resolvePlaceholders(node.config, values);
+      const input = node.node_category === 'trigger' ? data : nodeInput(node.config, values, entry);
       let output: unknown = {};
       let mode: SimulationStep['mode'] = 'stubbed';
       let reason: string;

@@ -7,6 +7,10 @@
  * Why it is written the way it is:
  * - `post` and `clock` (isolated-vm Callbacks) live only in this closure; no value reachable from
  *   guest code leads to them. Everything else in here handles copies (strings, parsed JSON).
+ * - The bundle's definition never becomes a global: its `var __mandi_module = ...` assigns through
+ *   an accessor planted here, and init() copies the handlers into frozen tables without prototypes
+ *   and drops the rest, so nothing guest code does to the definition (or to a prototype) later
+ *   changes what a call runs (DESIGN.md, Sandbox).
  * - Strict mode throughout (the bundle is wrapped in a strict function), so guest code cannot reach
  *   these frames' functions through `fn.caller` or `Error.prepareStackTrace` call sites.
  * - Guest code may rewrite any prototype or global before and during a call, so this code never
@@ -38,6 +42,7 @@ import {
   G,
   hasOwn,
   keysOf,
+  ownNames,
   parse,
   PromiseCtor,
   stringify,
@@ -45,6 +50,7 @@ import {
   asyncIterator,
   TypeErrorCtor,
 } from './intrinsics';
+import { removeEscapes } from './escapes';
 import { clip, errorJson, measured, measuredSize, overLimit } from './wire-json';
 
 type Handler = (input: unknown, ctx: Ctx) => unknown;
@@ -77,16 +83,20 @@ interface Ctx {
 }
 
 export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending) => {
-  // WebAssembly memory is not counted by the isolate's memory limit, Atomics.wait parks the
-  // isolate's thread, and finalizer callbacks run outside any call's time limit.
-  const escapes = ['WebAssembly', 'SharedArrayBuffer', 'Atomics', 'FinalizationRegistry'];
-  for (let i = 0; i < escapes.length; i++) {
-    try {
-      delete G[escapes[i]];
-    } catch (_) {
-      // Not there, or not deletable: nothing more to do.
-    }
-  }
+  removeEscapes();
+
+  // A `var` global cannot be deleted, so the bundle's would keep its definition reachable from any
+  // code in the context: its assignment lands here instead (the accessor goes at init).
+  let assigned: unknown;
+  const slot = create<PropertyDescriptor>(null);
+  slot.configurable = true;
+  slot.get = function () {
+    return undefined;
+  };
+  slot.set = function (value: unknown) {
+    assigned = value;
+  };
+  defineProperty(G, '__mandi_module', slot);
 
   let operations: Handlers | null = null;
   let events: Handlers | null = null;
@@ -176,14 +186,8 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
     idempotencyKey: string | null,
   ): void {
     const table = kind === CallKind.operation ? operations : events;
-    let fn;
-    try {
-      if (table !== null && hasOwn(table, name)) fn = table[name];
-    } catch (e) {
-      failed(id, e);
-      return;
-    }
-    if (typeof fn !== 'function') {
+    const fn = table === null ? undefined : table[name];
+    if (table === null || fn === undefined) {
       send('["d",' + id + ',' + Status.noHandler + ',' + stringify(name) + ']');
       return;
     }
@@ -195,7 +199,7 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
     void run(id, fn, table, input, new GuestCtx(id, caller, user, event, relatedFrom, stream === 'text' || stream === 'sse' ? stream : null, idempotencyKey));
   }
 
-  async function run(id: number, fn: Handler, self: Handlers | null, input: unknown, ctx: Ctx): Promise<void> {
+  async function run(id: number, fn: Handler, self: Handlers, input: unknown, ctx: Ctx): Promise<void> {
     let ok = true;
     let value;
     try {
@@ -511,6 +515,9 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
       fetch(url: unknown, init?: unknown) {
         return fetchFor(id, url, init);
       },
+      evaluate(expression: unknown, inputs?: unknown) {
+        return request(id, 'evaluate', [expression, inputs === undefined ? null : inputs], 0);
+      },
     });
   }
 
@@ -546,14 +553,27 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
   delete (GuestCtx.prototype as { constructor?: unknown }).constructor;
   freeze(GuestCtx.prototype);
 
+  // The module's own handlers, taken once (own properties only, as the guest contract says).
+  function handlers(given: object): Handlers {
+    const table = create<Handlers>(null);
+    const names = ownNames(given);
+    for (let i = 0; i < names.length; i++) {
+      const fn = (given as Handlers)[names[i]];
+      if (typeof fn === 'function') table[names[i]] = fn;
+    }
+    return freeze(table);
+  }
+
   // Reads the definition the bundle assigned; returns '' or what is wrong with it.
   function init(): string {
     try {
-      const m = G.__mandi_module as Record<string, unknown> | null | undefined;
+      // A bundle that defined the global itself (not through `var`) replaced the accessor.
+      const m = (assigned !== undefined ? assigned : G.__mandi_module) as Record<string, unknown> | null | undefined;
+      assigned = undefined;
       try {
         delete G.__mandi_module;
       } catch (_) {
-        // A non-configurable global stays; the module is read all the same.
+        // Made non-configurable by the bundle itself; the handlers are copied all the same.
       }
       if (m === null || (typeof m !== 'object' && typeof m !== 'function')) {
         return 'the bundle did not assign a module to globalThis.__mandi_module (build it with esbuild format "iife", globalName "__mandi_module")';
@@ -564,8 +584,8 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
       const e = def.events;
       if (o !== undefined && (o === null || typeof o !== 'object')) return '"operations" must be an object of handler functions';
       if (e !== undefined && (e === null || typeof e !== 'object')) return '"events" must be an object of handler functions';
-      operations = o === undefined ? null : (o as Handlers);
-      events = e === undefined ? null : (e as Handlers);
+      operations = o === undefined ? null : handlers(o as object);
+      events = e === undefined ? null : handlers(e as object);
       return '';
     } catch (e) {
       return 'reading the module definition failed: ' + (parse(errorJson(e, maxOutput)) as WireError).message;

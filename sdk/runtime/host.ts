@@ -80,4 +80,12 @@ export interface Host {
   /** HTTP request to an origin the tenant configured (e.g. an AI provider); others are refused. */
   fetch(url: string, init: FetchInit & { stream: true }): Promise<StreamingFetchResponse>;
   fetch(url: string, init?: FetchInit & { stream?: false }): Promise<FetchResponse>;
+  /**
+   * Evaluates a JavaScript expression in a context of its own, made for it and thrown away after it
+   * (sandbox/README.md): the language's built-ins and nothing else, no `host`, none of this module's
+   * globals. Each input is a variable of the expression holding a JSON copy. Resolves with a JSON
+   * copy of its value; rejects with EVALUATION_ERROR when it throws or does not parse. The call's
+   * time and the module's memory limit bound it.
+   */
+  evaluate<R = unknown>(expression: string, inputs?: Record<string, unknown>): Promise<R>;
 }

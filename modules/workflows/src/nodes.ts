@@ -55,8 +55,10 @@ export const workflowNodes: WorkflowNode[] = [
   step('send-notification', 'Send notification', 'action', 'Sends an in-app notification to a member, or to all members.', {
     type: 'object', properties: { user_id: {}, title: str, body: str }, required: ['title'],
   }),
-  // The expression runs in the workflows_code module's own isolate: a runaway stalls no other node.
-  pure('code', 'Code', 'transformer', 'Evaluates a JavaScript expression over `data` in the sandbox; its output is {result}.', {
-    type: 'object', properties: { expression: str, data: {} }, required: ['expression'],
+  // The expression runs in the workflows_code module's own isolate, a fresh context each time: a
+  // runaway stalls no other node. Declared code, so the engine never pastes placeholders into it
+  // (README, The code node's data model).
+  pure('code', 'Code', 'transformer', 'Evaluates a JavaScript expression over `data` and its {{placeholders}} (as values) in the sandbox; its output is {result}.', {
+    type: 'object', properties: { expression: { type: 'string', contentMediaType: 'text/javascript' }, data: {} }, required: ['expression'],
   }, { operation: 'workflows_code.evaluate' }),
 ];
