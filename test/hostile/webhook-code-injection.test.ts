@@ -55,6 +55,27 @@ describe('hostile: code-breaking text in an anonymous webhook payload', () => {
     expect(after).toMatchObject({ status: 'completed', result: { result: { doubled: 10, greeting: 'Hi Ravi' } } });
   });
 
+  test('a placeholder quoted the way earlier workflows wrote it is its text, and code in it stays text', async () => {
+    const quoted = await host.request('POST', '/workflows', {
+      name: 'Greet quoted',
+      trigger_type: 'webhook',
+      nodes: [{ node_type: 'workflows:webhook-trigger', label: 'Hook' }, { node_type: 'workflows:code', label: 'Greet', config: { expression: "'Hi {{customer.name}}!' + \" (\" + '{{total}}' + ')'" } }],
+      connections: [{ source_node_index: 0, target_node_index: 1 }],
+    });
+    expect(quoted.status).toBe(201);
+    const id = quoted.body.data.id;
+    expect((await host.request('POST', `/workflows/${id}/activate`)).status).toBe(200);
+    const quotedToken = (await host.request('GET', `/workflows/${id}/webhook-url`)).body.data.token;
+    const res = await fetch(`${host.url}/api/webhooks/workflows/${quotedToken}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ data: { total: 7, customer: { name: "'); throw new Error('injected code ran'); ('" } } }),
+    });
+    expect(res.status).toBe(200);
+    const run = await settled(host, ((await res.json()) as { data: { execution_id: string } }).data.execution_id);
+    expect(run).toMatchObject({ error_message: null, status: 'completed', result: { result: "Hi '); throw new Error('injected code ran'); ('! (7)" } });
+  });
+
   test('a simulation with code-breaking data runs no injected code either', async () => {
     const res = await host.request('POST', `/workflows/${workflowId}/simulate`, { data: { total: "(() => { throw new Error('injected code ran') })()", customer: { name: 'Asha' } } });
     expect(res.status).toBe(200);
