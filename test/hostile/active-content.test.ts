@@ -102,12 +102,13 @@ describe(`hostile: a module's HTML on the console's origin, in Chromium${'reason
       expect(before).toContain('"token"');
       // Followed in the console's own tab (pasted, or linked from anywhere): a download, never a page of the console's origin.
       const answer = await page.goto(`${tp.url}${lureUrl}`).catch((err: Error) => err);
-      if (!(answer instanceof Error)) {
-        const ran = await page.locator('#lure').getAttribute('data-ran').catch(() => null);
-        expect(ran).toBeNull();
-      }
       await new Promise((r) => setTimeout(r, 1000));
       expect(await pwnedTenants()).toBe(0);
+      expect(await page.locator('#lure').count()).toBe(0);
+      expect(String(answer)).toContain('Download is starting');
+      // The tab is still the console's page, signed in: nothing of the module's ran in it.
+      expect(new URL(page.url()).pathname).toBe('/');
+      await page.getByRole('heading', { name: /^Welcome/ }).waitFor();
     });
   }, 120_000);
 
@@ -129,6 +130,17 @@ describe(`hostile: a module's HTML on the console's origin, in Chromium${'reason
       expect(await page.evaluate(() => sessionStorage.getItem('mandi.console.session'))).toContain('"token"');
     });
   }, 120_000);
+});
+
+describe("hostile: the module's HTML as the host serves it", () => {
+  test('a type its manifest should not have declared goes out as a download, sandboxed and never sniffed', async () => {
+    const res = await fetch(`${tp.url}${lureUrl}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toBe('attachment');
+    expect(res.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  });
 });
 
 describe('hostile: notification links name console paths only', () => {
