@@ -88,10 +88,21 @@ describe(`hostile: a module's HTML on the console's origin, in Chromium${'reason
       const panel = page.getByRole('region', { name: 'Notifications' });
       await panel.getByText('Your report is ready').waitFor();
       const open = panel.getByRole('link', { name: 'Open' });
+      // Clicked where offered (the old console did): the lure would run in this tab.
       if (await open.count()) await open.first().click();
       await new Promise((r) => setTimeout(r, 1000));
       expect(await pwnedTenants()).toBe(0);
       expect(new URL(page.url()).pathname).not.toMatch(/^\/api\//i);
+      expect(await open.count()).toBe(0);
+      // Nor does any other link to /api in the console (markup a module got into a page, say) take the tab there.
+      await page.evaluate(() => {
+        const a = Object.assign(document.createElement('a'), { href: '/api/v1/auth/me', textContent: 'Planted link' });
+        document.querySelector('main')!.append(a);
+      });
+      await page.getByRole('link', { name: 'Planted link' }).click();
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(new URL(page.url()).pathname).toBe('/');
+      expect(await pwnedTenants()).toBe(0);
     });
   }, 120_000);
 
