@@ -95,10 +95,7 @@ describe(`hostile: a module's HTML on the console's origin, in Chromium${'reason
       expect(new URL(page.url()).pathname).not.toMatch(/^\/api\//i);
       expect(await open.count()).toBe(0);
       // Nor does any other link to /api in the console (markup a module got into a page, say) take the tab there.
-      await page.evaluate(() => {
-        const a = Object.assign(document.createElement('a'), { href: '/api/v1/auth/me', textContent: 'Planted link' });
-        document.querySelector('main')!.append(a);
-      });
+      await page.evaluate(`document.querySelector('main').append(Object.assign(document.createElement('a'), { href: '/api/v1/auth/me', textContent: 'Planted link' }))`);
       await page.getByRole('link', { name: 'Planted link' }).click();
       await new Promise((r) => setTimeout(r, 1000));
       expect(new URL(page.url()).pathname).toBe('/');
