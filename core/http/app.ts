@@ -1,6 +1,7 @@
 /**
  * The express application: request id and logging, CORS, body parsing with limits, tenant context,
- * the /api/v1 router that features register into (and the one public link outside it), modules'
+ * headers that keep every /api answer from running as a page (api-answer-headers.ts), the /api/v1
+ * router that features register into (and the one public link outside it), modules'
  * public routes under /api/<prefix> (spec 2: /api/widget/..., /api/webhooks/workflows/...), the web
  * console at / (core/console), and JSON for every error and unknown route.
  */
@@ -8,6 +9,7 @@ import express, { type Express, type RequestHandler, type Router } from 'express
 import { requestLog } from './request-log';
 import type { Logger } from '../logger';
 import { runWithContext } from '../context';
+import { apiAnswerHeaders } from './api-answer-headers';
 import { corsMiddleware, type CorsOrigins } from './cors';
 import { errorHandler, notFoundHandler } from './error-handler';
 import type { TrustProxy } from './trust-proxy';
@@ -41,6 +43,8 @@ export function buildApp(opts: AppOptions): Express {
   if (cors) app.use((req, res, next) => (modulePublicPath(req.path) ? next() : cors(req, res, next)));
   // Everything after this point runs inside the request's AsyncLocalStorage context.
   app.use((req, _res, next) => runWithContext({ requestId: String(req.id) }, next));
+  // Before body parsing, so that a refused body's error carries them too.
+  app.use('/api', apiAnswerHeaders);
   // The raw bytes are kept for webhook routes that verify a sender's signature over them.
   app.use(express.json({ limit: opts.bodyLimit, strict: false, verify: (req, _res, buf) => ((req as { rawBody?: Buffer }).rawBody = buf) }));
 

@@ -15,6 +15,7 @@
 import type { Response } from 'express';
 import type { SseEvent, StreamFormat, StreamSink } from '../../sandbox';
 import { MandiError } from '../errors';
+import { setAnswerContentType } from './answer-content-type';
 
 /** Largest piece one write may carry (UTF-8 bytes, SSE framing included). */
 export const MAX_PIECE_BYTES = 256 * 1024;
@@ -103,7 +104,7 @@ export class ResponseStream implements StreamSink {
 
   private open(): void {
     this.res.status(200);
-    this.res.setHeader('Content-Type', this.format === 'sse' ? 'text/event-stream; charset=utf-8' : withCharset(this.contentType));
+    setAnswerContentType(this.res, this.format === 'sse' ? 'text/event-stream; charset=utf-8' : withCharset(this.contentType));
     // Proxies (nginx) would otherwise hold pieces back until their buffer fills.
     this.res.setHeader('Cache-Control', 'no-cache');
     this.res.setHeader('X-Accel-Buffering', 'no');

@@ -12,6 +12,7 @@ import type { Response } from 'express';
 import type { HttpRoute, RouteResponse } from '../../sdk/manifest';
 import type { CallStream } from '../bus/types';
 import { MandiError } from '../errors';
+import { setAnswerContentType } from './answer-content-type';
 import { ResponseStream, withCharset } from './response-stream';
 import type { StreamSlots } from './stream-slots';
 
@@ -42,13 +43,13 @@ export function sendRouteResult(res: Response, route: HttpRoute, status: number,
   const type = response.content_type!;
   if (response.kind === 'text') {
     if (typeof result !== 'string') throw routeResponseErrors.badResult(route, 'a string');
-    res.status(status).setHeader('Content-Type', withCharset(type));
+    setAnswerContentType(res.status(status), withCharset(type));
     res.send(result);
     return;
   }
   const base64 = (result as { base64?: unknown } | null)?.base64;
   if (typeof base64 !== 'string' || !BASE64.test(base64)) throw routeResponseErrors.badResult(route, '{base64: "<the bytes in base64>"}');
-  res.status(status).setHeader('Content-Type', type);
+  setAnswerContentType(res.status(status), type);
   res.send(Buffer.from(base64, 'base64'));
 }
 

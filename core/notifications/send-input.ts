@@ -1,7 +1,7 @@
 /**
  * Input of the `notifications.send` bus operation (spec 1, Notification: "send to one user id, to a
  * list of user ids, or to all members of the tenant. Required input: type, title."), its JSON schema,
- * and the checks a schema cannot say clearly (exactly one target; action_url is a relative path).
+ * and the checks a schema cannot say clearly (exactly one target; action_url is a console path).
  */
 import { ValidationError, type FieldErrors } from '../errors';
 import { SEVERITIES, type NotificationContent } from './notification';
@@ -66,11 +66,31 @@ export function isRelativePath(url: string): boolean {
   return url.startsWith('/') && !url.startsWith('//') && !url.includes('\\') && !/[\u0000-\u001f\u007f]/.test(url);
 }
 
+/** The platform's API, modules' routes among it: what it answers is data, never a page to open. */
+const API_PATH = /^\/api(?:\/|$)/i;
+
+/**
+ * Where a notification may lead (spec 1, Notification: action_url is a relative path): a page of
+ * the app, never an API answer. The console opens it in its own tab, which holds the session, so a
+ * link to a module route there would hand that route's answer the session's origin. The path is
+ * resolved as a browser would (dot segments, escapes), so "/m/../api/x" is the "/api/x" it reaches.
+ */
+export function isConsolePath(url: string): boolean {
+  if (!isRelativePath(url)) return false;
+  let path: string;
+  try {
+    path = decodeURIComponent(new URL(url, 'http://console.invalid').pathname);
+  } catch {
+    return false;
+  }
+  return !API_PATH.test(path);
+}
+
 /** Fills the defaults of spec 1 (all null, severity info) and checks what the schema cannot. */
 export function contentOf(input: SendInput): Required<NotificationContent> {
   const errors: FieldErrors = {};
-  if (input.action_url != null && !isRelativePath(input.action_url)) {
-    errors.action_url = ['The action url must be a relative path such as "/orders/42".'];
+  if (input.action_url != null && !isConsolePath(input.action_url)) {
+    errors.action_url = ['The action url must be a console path such as "/orders/42": relative to the app, never another origin, and never under /api/ (an API answer is no page to open).'];
   }
   const data = input.data === undefined ? null : input.data;
   if (data !== null && Buffer.byteLength(JSON.stringify(data)) > MAX_DATA_BYTES) {

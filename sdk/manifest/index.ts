@@ -14,4 +14,5 @@ export {
 } from './compatibility';
 export { channelMatches, isTenantPrivatePattern, tenantOfChannel } from './channel-patterns';
 export { PLATFORM_NAMESPACES } from './platform-namespaces';
+export { isActiveContentType } from './active-content';
 export { default as manifestSchema } from './manifest.schema.json';

@@ -490,7 +490,7 @@ export interface RouteResponse {
    */
   kind: 'json' | 'text' | 'bytes' | 'stream';
   /**
-   * Content-Type of the answer: required for text and bytes; for stream text/event-stream (the default), a text/* type or application/x-ndjson.
+   * Content-Type of the answer: required for text and bytes; for stream text/event-stream (the default), a text/* type or application/x-ndjson. Never a type a browser runs as a page (HTML, XHTML, SVG, XML, multipart/x-mixed-replace): module answers share the web console's origin.
    */
   content_type?: string;
   /**

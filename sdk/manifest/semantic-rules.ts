@@ -11,6 +11,7 @@ import { platformNamespaceProblem } from './platform-namespaces';
 import { jsonSchemaIssues, valueIssues } from './json-schema-check';
 import { channelPatternsOverlap, coreChannelProblem, isTenantPrivatePattern } from './channel-patterns';
 import { platformPathProblem, publicPrefixProblem } from './route-overlap';
+import { isActiveContentType } from './active-content';
 
 type Obj = Record<string, unknown>;
 
@@ -177,6 +178,7 @@ function checkPublicRoutes(doc: Obj, s: Scope) {
       stream: 'streamed files are served by authenticated routes under http.routes; remove "stream"',
     };
     for (const [key, message] of Object.entries(why)) if (at(route, key) !== undefined) s.report(`${p}/${key}`, message);
+    checkRouteResponse(route, str(at(route, 'method')), p, s);
     const path = str(at(route, 'path'));
     if (!path) return;
     const params = checkPathParams(s, p, str(at(route, 'method')), path, seen);
@@ -222,6 +224,12 @@ function checkRouteResponse(route: unknown, method: string | undefined, p: strin
     s.report(q, `a ${kind} response needs content_type, e.g. ${kind === 'text' ? '"text/csv" or "application/javascript"' : '"application/pdf" or "audio/mpeg"'}`);
   }
   if (kind === 'json' && type !== undefined) s.report(`${q}/content_type`, 'a json response is always application/json; remove content_type, or use kind "text"');
+  if (type !== undefined && isActiveContentType(type)) {
+    s.report(
+      `${q}/content_type`,
+      `"${type}" is a document a browser would run, on the web console's origin: module routes may not answer HTML, SVG or XML; answer JSON, text/plain or a download type, or ship pages as console screens`,
+    );
+  }
   if (kind !== 'stream' && at(route, 'response', 'timeout_s') !== undefined) {
     s.report(`${q}/timeout_s`, 'timeout_s applies to streamed responses only; remove it (the module\'s limits.timeout_ms bounds other calls)');
   }
@@ -236,7 +244,7 @@ function checkRouteResponse(route: unknown, method: string | undefined, p: strin
     s.report(`${p}/method`, 'a streamed response answers GET (what EventSource sends) or POST; use one of those');
   }
   if (at(route, 'upload') !== undefined) s.report(`${p}/upload`, 'a streamed response cannot take an upload; take the file on its own route and stream from another');
-  if (type !== undefined && !type.startsWith('text/') && !type.startsWith('application/x-ndjson')) {
+  if (type !== undefined && !isActiveContentType(type) && !type.startsWith('text/') && !type.startsWith('application/x-ndjson')) {
     s.report(`${q}/content_type`, 'a stream writes text: use text/event-stream (server-sent events), another text/* type, or application/x-ndjson');
   }
 }

@@ -67,7 +67,7 @@ describe('spec 1: Notification (creation through notifications.send)', () => {
     }
   });
 
-  test('type and title are required; exactly one target; action_url is a relative path; members only', async () => {
+  test('type and title are required; exactly one target; action_url is a console path; members only', async () => {
     const call = (input: Record<string, unknown>) => sendAsCore(tp, owner.tenantId, input).then(() => undefined, (err: { status: number; errors: object }) => err);
     const missing = await call({ user_id: bob.userId });
     expect(missing).toMatchObject({ status: 422, errors: { type: expect.any(Array), title: expect.any(Array) } });
@@ -75,6 +75,7 @@ describe('spec 1: Notification (creation through notifications.send)', () => {
     expect(await call({ type: 'a.b', title: 't' })).toMatchObject({ status: 422, errors: { recipients: expect.any(Array) } });
     expect(await call({ user_id: bob.userId, type: 'a.b', title: 't', action_url: 'https://evil.example/x' })).toMatchObject({ status: 422, errors: { action_url: expect.any(Array) } });
     expect(await call({ user_id: bob.userId, type: 'a.b', title: 't', action_url: '//evil.example/x' })).toMatchObject({ status: 422, errors: { action_url: expect.any(Array) } });
+    expect(await call({ user_id: bob.userId, type: 'a.b', title: 't', action_url: '/api/widget/x/page' })).toMatchObject({ status: 422, errors: { action_url: expect.any(Array) } });
     expect(await call({ user_id: bob.userId, type: 'a.b', title: 't', severity: 'fatal' })).toMatchObject({ status: 422, errors: { severity: expect.any(Array) } });
     // Gina belongs to Globex: a notification for her in Acme would be stored where nobody reads it.
     expect(await call({ user_ids: [bob.userId, globex.userId], type: 'a.b', title: 't' })).toMatchObject({ status: 422, errors: { user_ids: expect.any(Array) } });

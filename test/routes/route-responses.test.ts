@@ -77,6 +77,32 @@ describe('DESIGN Host capabilities for modules: routes answering text and bytes'
   });
 });
 
+describe('DESIGN wave 3: a module answer never runs as a page on the console\'s origin', () => {
+  const guarded = (h: Headers | Record<string, unknown>) => {
+    const header = (name: string) => (h instanceof Headers ? h.get(name) : h[name]);
+    return { csp: header('content-security-policy'), nosniff: header('x-content-type-options'), disposition: header('content-disposition') ?? null };
+  };
+  const GUARDED = { csp: "sandbox; default-src 'none'", nosniff: 'nosniff', disposition: null };
+
+  test('json, text, bytes and their errors are sandboxed documents, never sniffed, and still answer what they did', async () => {
+    for (const p of ['/responses/json', '/responses/script', '/responses/csv', '/responses/bytes', '/responses/not-text', '/responses/early-error']) {
+      const res = await get(p);
+      expect({ p, ...guarded(res.headers) }).toEqual({ p, ...GUARDED });
+    }
+    expect((await get('/responses/script')).body).toBe('export const answer = 42; // é\n');
+  });
+
+  test('streams too, SSE and chunked text', async () => {
+    const sse = await stream('/responses/ticks?n=1&name=guarded');
+    expect(await sse.ended).toBe(true);
+    expect(guarded(sse.headers)).toEqual(GUARDED);
+    const lines = await stream('/responses/lines', 'POST', { n: 2 });
+    expect(await lines.ended).toBe(true);
+    expect(guarded(lines.headers)).toEqual(GUARDED);
+    expect(lines.text()).toBe('line 0\nline 1\n');
+  });
+});
+
 describe('DESIGN Host capabilities for modules, spec 2 (AI streaming routes): routes answering a stream (SSE/chunked)', () => {
   test('server-sent events arrive one by one while the handler is still running', async () => {
     const r = await stream('/responses/ticks?n=3&name=t1');

@@ -1,12 +1,14 @@
 /**
  * The notifications bell (spec 1, Notifications): the unread count (GET /notifications/unread-count),
  * the latest notifications, mark-all-read, and `.notification.created` on the user's socket adding a
- * new one as it happens.
+ * new one as it happens. A notification's link is offered only when it is a console page (the
+ * platform refuses others when notifications are created; older rows are not trusted either).
  */
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api';
 import { Icon } from './icons';
 import { socketFor } from './realtime';
+import { isConsolePath } from './router';
 import type { Session } from './session';
 
 interface Note { id: number; title: string; body?: string | null; icon?: string | null; read_at?: string | null; action_url?: string | null; created_at: string }
@@ -44,7 +46,7 @@ export function Bell({ session }: { session: Session }) {
                 <li key={n.id} class={n.read_at ? 'read' : 'unread'}>
                   <Icon name={n.icon ?? 'info'} /> <strong>{n.title}</strong>
                   {n.body ? <p>{n.body}</p> : null}
-                  {n.action_url ? <a href={n.action_url}>Open</a> : null}
+                  {n.action_url && isConsolePath(n.action_url) ? <a href={n.action_url}>Open</a> : null}
                 </li>
               ))}
             </ul>
