@@ -3,8 +3,8 @@
  * the page for `/`, `/m/*` (spec 1's web route for server-driven screens) and `/admin/*`, and its
  * bundled assets under /console/. The page carries no inline script: what the script needs (the
  * tenant named by the subdomain, the environment) is in data attributes, so the CSP allows scripts
- * from 'self' only. Images may come from https (module data such as product photos); nothing is
- * framed (module routes answer no pages, DESIGN wave 3).
+ * from 'self' only. Images may come from https (module data such as product photos); frames come
+ * from 'self' only: a module page, which is itself a sandboxed document of no origin.
  */
 import express, { type Router } from 'express';
 import { escapeHtml } from '../escape-html';
@@ -13,7 +13,7 @@ import { tenantKeyOf } from '../tenancy/resolve-tenant';
 import { consoleAssets, CONSOLE_ASSETS_DIR } from './assets';
 
 export const CONSOLE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; connect-src 'self'; frame-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 export interface ConsoleOptions {
   rootDomain: string;

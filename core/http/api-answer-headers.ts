@@ -12,6 +12,16 @@ import type { RequestHandler } from 'express';
 
 export const API_ANSWER_CSP = "sandbox; default-src 'none'";
 
+/**
+ * A module page (route response kind `page`, spec 1 Client behaviour: the console's fallback when no
+ * screen is registered): its own inline script and style run, in a sandbox of no origin, so the
+ * console's sessionStorage, its session and every same-origin API are out of its reach, framed or
+ * opened in a tab alike; it loads and sends nothing (no connect, form or frame source), and only the
+ * console may frame it.
+ */
+export const MODULE_PAGE_CSP =
+  "sandbox allow-scripts; default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'; frame-ancestors 'self'";
+
 export const apiAnswerHeaders: RequestHandler = (_req, res, next) => {
   res.setHeader('Content-Security-Policy', API_ANSWER_CSP);
   res.setHeader('X-Content-Type-Options', 'nosniff');

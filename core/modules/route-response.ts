@@ -1,7 +1,7 @@
 /**
  * Writes what a module route's operation answered, as the route declares (`response` in its
- * manifest entry): JSON (the default), text of a content type, bytes of a content type, or a
- * stream the handler writes while the request is open (response-stream.ts). Shared by every kind of
+ * manifest entry): JSON (the default), text of a content type, bytes of a content type, an HTML page
+ * sandboxed to no origin, or a stream the handler writes while the request is open (response-stream.ts). Shared by every kind of
  * module route, so each answers the same way.
  *
  * Bytes cross the sandbox's JSON wire as `{base64}`: JSON has no bytes, a bare string would be
@@ -11,6 +11,7 @@
 import type { Response } from 'express';
 import type { HttpRoute, RouteResponse } from '../../sdk/manifest';
 import type { CallStream } from '../bus/types';
+import { MODULE_PAGE_CSP } from '../http/api-answer-headers';
 import { MandiError } from '../errors';
 import { setAnswerContentType } from './answer-content-type';
 import { ResponseStream, withCharset } from './response-stream';
@@ -33,11 +34,17 @@ export const routeResponseErrors = {
     }),
 };
 
-/** Sends a JSON, text or bytes result with `status`. */
+/** Sends a JSON, text, bytes or page result with `status`. */
 export function sendRouteResult(res: Response, route: HttpRoute, status: number, result: unknown): void {
   const response = route.response;
   if (!response || response.kind === 'json') {
     res.status(status).json(result === undefined ? null : result);
+    return;
+  }
+  if (response.kind === 'page') {
+    if (typeof result !== 'string') throw routeResponseErrors.badResult(route, 'an HTML string');
+    res.status(status).set({ 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': MODULE_PAGE_CSP });
+    res.send(result);
     return;
   }
   const type = response.content_type!;

@@ -482,13 +482,13 @@ export interface RouteStream {
   concurrency?: number;
 }
 /**
- * What the route answers (default JSON). text: the handler returns a string, sent as content_type. bytes: the handler returns {base64}, sent decoded as content_type (audio, PDF, images). stream: the handler writes pieces with ctx.stream while the request is open, server-sent events when content_type is text/event-stream (the default), else chunked text; its return value is ignored. Not with the bulk-file stream above. An error before the first piece is answered as a normal JSON error.
+ * What the route answers (default JSON). text: the handler returns a string, sent as content_type. bytes: the handler returns {base64}, sent decoded as content_type (audio, PDF, images). stream: the handler writes pieces with ctx.stream while the request is open, server-sent events when content_type is text/event-stream (the default), else chunked text; its return value is ignored. Not with the bulk-file stream above. An error before the first piece is answered as a normal JSON error. page (GET only, no content_type): the handler returns an HTML string, served as a sandboxed document of no origin: its own inline script and style run, but it reaches no network, no storage and nothing of the console it is framed in (spec 1 Client behaviour: the console's fallback to a module page).
  */
 export interface RouteResponse {
   /**
-   * json: the handler's result as JSON (the default); text, bytes or stream as above.
+   * json: the handler's result as JSON (the default); text, bytes, stream or page as above.
    */
-  kind: 'json' | 'text' | 'bytes' | 'stream';
+  kind: 'json' | 'text' | 'bytes' | 'stream' | 'page';
   /**
    * Content-Type of the answer: required for text and bytes; for stream text/event-stream (the default), a text/* type or application/x-ndjson. Never a type a browser runs as a page (HTML, XHTML, SVG, XML, multipart/x-mixed-replace): module answers share the web console's origin.
    */

@@ -224,10 +224,12 @@ function checkRouteResponse(route: unknown, method: string | undefined, p: strin
     s.report(q, `a ${kind} response needs content_type, e.g. ${kind === 'text' ? '"text/csv" or "application/javascript"' : '"application/pdf" or "audio/mpeg"'}`);
   }
   if (kind === 'json' && type !== undefined) s.report(`${q}/content_type`, 'a json response is always application/json; remove content_type, or use kind "text"');
-  if (type !== undefined && isActiveContentType(type)) {
+  if (kind === 'page' && type !== undefined) s.report(`${q}/content_type`, 'a page is always text/html, served sandboxed; remove content_type');
+  if (kind === 'page' && method && method !== 'GET') s.report(`${p}/method`, 'a page is opened by a browser: GET only');
+  if (kind !== 'page' && type !== undefined && isActiveContentType(type)) {
     s.report(
       `${q}/content_type`,
-      `"${type}" is a document a browser would run, on the web console's origin: module routes may not answer HTML, SVG or XML; answer JSON, text/plain or a download type, or ship pages as console screens`,
+      `"${type}" is a document a browser would run, on the web console's origin: module routes may not answer HTML, SVG or XML as text; answer JSON, text/plain or a download type, or a page as kind "page" (served sandboxed, of no origin)`,
     );
   }
   if (kind !== 'stream' && at(route, 'response', 'timeout_s') !== undefined) {

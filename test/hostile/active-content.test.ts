@@ -33,6 +33,7 @@ let owner: Awaited<ReturnType<TestPlatform['install']>>;
 let browser: Browser | undefined;
 const token = newToken();
 const lureUrl = `/api/lure/${token}/page`;
+const reportUrl = `/api/lure/${token}/report`;
 
 beforeAll(async () => {
   tp = await startTestPlatform();
@@ -120,6 +121,38 @@ describe(`hostile: a module's HTML on the console's origin, in Chromium${'reason
     });
   }, 120_000);
 
+  browserTest('a module page opened in the signed-in console tab runs in no origin: its script cannot read or use the session', async () => {
+    const page = await signedInPage();
+    await shot(page, 'module-page-kind', async () => {
+      await page.goto(`${tp.url}${reportUrl}`);
+      await until(async () => (await page.locator('#lure').getAttribute('data-ran')) === 'yes', "the page's own script");
+      expect(await page.locator('#lure').getAttribute('data-storage')).toBe('refused');
+      expect(await page.locator('#lure').getAttribute('data-token')).toBe('');
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await pwnedTenants()).toBe(0);
+    });
+  }, 120_000);
+
+  browserTest('spec 1 Client behaviour: the console frames a module page where no screen matches, and the frame reaches nothing of the console', async () => {
+    const page = await signedInPage();
+    await shot(page, 'module-page-framed', async () => {
+      await page.goto(`${tp.url}/m/lure/${token}/report`);
+      const frame = page.locator('iframe.module-page');
+      await frame.waitFor();
+      expect(await frame.getAttribute('src')).toBe(reportUrl);
+      expect(await frame.getAttribute('sandbox')).toBe('allow-scripts');
+      const inside = page.frameLocator('iframe.module-page').locator('#lure');
+      await until(async () => (await inside.getAttribute('data-ran').catch(() => null)) === 'yes', "the framed page's script");
+      expect(await inside.getAttribute('data-storage')).toBe('refused');
+      await page.screenshot({ path: path.join(ARTIFACTS, 'active-content-module-page-in-console.png') });
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await pwnedTenants()).toBe(0);
+      // The text/html answer of a manifest from before the rule is a download, never framed.
+      await page.goto(`${tp.url}/m/lure/${token}/page`);
+      await page.getByRole('alert').filter({ hasText: `No screen or module page at /m/lure/${token}/page` }).waitFor();
+    });
+  }, 120_000);
+
   browserTest('a legitimate notification link opens its console page from the bell', async () => {
     await tp.platform.kernel.bus.call(
       { kind: 'core', name: 'test' },
@@ -147,6 +180,15 @@ describe("hostile: the module's HTML as the host serves it", () => {
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(res.headers.get('content-disposition')).toBe('attachment');
     expect(res.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+  test('a module page is served under its own sandbox, of no origin, with nothing to load or send', async () => {
+    const res = await fetch(`${tp.url}${reportUrl}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toBeNull();
+    expect(res.headers.get('content-security-policy')).toMatch(/^sandbox allow-scripts; default-src 'none';/);
+    expect(res.headers.get('content-security-policy')).not.toMatch(/allow-same-origin|connect-src|allow-forms|allow-top-navigation/);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   });
 });
@@ -197,6 +239,17 @@ describe('hostile: manifests declaring active content types are refused', () => 
     expect(errors).toEqual([
       expect.objectContaining({ pointer: '/http/public/routes/0/response/content_type', message: expect.stringContaining('a browser would run') }),
     ]);
+  });
+
+  test('a page is declared as kind "page" alone, answering GET', () => {
+    const page = (route: Record<string, unknown>) => {
+      const m = structuredClone(manifest) as unknown as { http: { public: { routes: Array<Record<string, unknown>> } } };
+      Object.assign(m.http.public.routes[0]!, route);
+      return validateManifest(m);
+    };
+    expect(page({ response: { kind: 'page' } })).toMatchObject({ ok: true });
+    expect(page({ response: { kind: 'page', content_type: 'text/html' } })).toMatchObject({ ok: false, errors: [expect.objectContaining({ pointer: '/http/public/routes/0/response/content_type' })] });
+    expect(page({ method: 'POST', response: { kind: 'page' } })).toMatchObject({ ok: false, errors: [expect.objectContaining({ pointer: '/http/public/routes/0/method' })] });
   });
 
   test.each([['text', 'text/csv'], ['text', 'application/javascript'], ['bytes', 'application/pdf'], ['bytes', 'image/png'], ['stream', 'text/event-stream']])(

@@ -3,8 +3,9 @@
  * (`/m/orders/list` → `orders/list`), whose definition is asked fresh every time (no client cache).
  * A path that is no screen id is matched against the screens' registered routes (`/orders/:id` →
  * `orders.detail` with `id`), which is where a navigate action's `route` leads. When neither names a
- * screen, the 404 is shown: a module's routes never answer pages (HTML is refused in manifests and
- * every /api answer is a sandboxed document, DESIGN wave 3), so there is no module page to fall back to.
+ * screen, the console falls back to the module's own page: the tenant-uploaded module's public route
+ * at `/api/<slug>` when it answers a page (response kind `page`: HTML served as a sandboxed document of
+ * no origin, so neither framed nor opened in a tab can it read the session); otherwise the 404.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
@@ -17,7 +18,16 @@ import { isObject, type Row } from './values';
 
 interface Definition { id: string; title: string; header?: Row; sections: unknown }
 
-type Resolved = { kind: 'screen'; definition: Definition; params: Record<string, string> } | { kind: 'error'; error: unknown };
+type Resolved = { kind: 'screen'; definition: Definition; params: Record<string, string> } | { kind: 'page'; url: string } | { kind: 'error'; error: unknown };
+
+/** A module page answers HTML under its own sandbox policy; anything else under /api is no page. */
+async function modulePage(slug: string): Promise<string | undefined> {
+  const url = `/api/${slug}`;
+  const res = await fetch(url, { method: 'GET', headers: { Accept: 'text/html' } });
+  const csp = res.headers.get('content-security-policy') ?? '';
+  const isPage = res.ok && (res.headers.get('content-type') ?? '').startsWith('text/html') && /^sandbox allow-scripts;/.test(csp) && !res.headers.has('content-disposition');
+  return isPage ? url : undefined;
+}
 
 /** `/orders/:id` against `/orders/42` → {id: '42'}; undefined when it does not match. */
 export function matchRoute(pattern: string, path: string): Record<string, string> | undefined {
@@ -58,7 +68,9 @@ async function resolve(slug: string, query: Record<string, string>): Promise<Res
       const definition = await api<Definition>(direct ? pathForm(slug) : `/mobile/screens/${encodeURIComponent(target.id)}`);
       return { kind: 'screen', definition, params: { ...query, ...(routed?.params ?? {}) } };
     }
-    return { kind: 'error', error: new ApiError(404, `No screen at /m/${slug}.`, 'SCREEN_NOT_FOUND') };
+    const page = await modulePage(slug);
+    if (page) return { kind: 'page', url: page };
+    return { kind: 'error', error: new ApiError(404, `No screen or module page at /m/${slug}.`, 'SCREEN_NOT_FOUND') };
   } catch (err) {
     return { kind: 'error', error: err };
   }
@@ -80,6 +92,7 @@ export function ScreenPage({ slug, query }: { slug: string; query: Record<string
 
   if (!resolved) return <p class="muted" aria-busy="true">Loading screen…</p>;
   if (resolved.kind === 'error') return <ErrorBox error={resolved.error} title="This screen could not be opened" />;
+  if (resolved.kind === 'page') return <iframe class="module-page" title={`Module page ${slug}`} src={resolved.url} sandbox="allow-scripts" />;
   // A refresh asks the definition again (fresh, spec 1) and reloads every section.
   return <ScreenView definition={resolved.definition} params={resolved.params} tick={tick} onRefresh={() => resolve(slug, query).then((r) => { setResolved(r); setTick((t) => t + 1); })} />;
 }
