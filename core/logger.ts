@@ -5,6 +5,7 @@
  */
 import pino, { type Logger } from 'pino';
 import pretty from 'pino-pretty';
+import { logSafeUrl } from './log-safe-url';
 
 export type { Logger };
 
@@ -19,6 +20,8 @@ export function createLogger(level: string, opts: { pretty?: boolean; destinatio
     timestamp: pino.stdTimeFunctions.isoTime,
     // Secrets never reach the log, whoever logs a request or its headers.
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie', '*.password', '*.token'], censor: '[redacted]' },
+    // …nor does a URL's: the tokens of invitation, verification, webhook and public-route links.
+    serializers: { url: (url: unknown) => (typeof url === 'string' ? logSafeUrl(url) : url) },
   };
   if (opts.destination) return pino(options, opts.destination);
   if (!opts.pretty) return pino(options);
