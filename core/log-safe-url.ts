@@ -3,7 +3,8 @@
  * (spec 1: invitation links, email verification links; spec 2: workflow webhooks
  * `/api/webhooks/workflows/{token}`, modules' public routes `/api/<prefix>/{token}/...`) or the query
  * (the earlier verification links' `signature`), and whoever holds one acts with it; a log reader
- * must not. The logger applies this to every `url` it writes (core/logger.ts), so no route has to.
+ * must not. The platform's logger applies this to every `url` it writes (core/logger.ts, withSafeUrls),
+ * so no route has to.
  * Masked, as `:token`:
  * - the segments at the positions those links keep their credential, whatever is there (a token one
  *   character off is nearly the secret still);

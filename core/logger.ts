@@ -20,10 +20,17 @@ export function createLogger(level: string, opts: { pretty?: boolean; destinatio
     timestamp: pino.stdTimeFunctions.isoTime,
     // Secrets never reach the log, whoever logs a request or its headers.
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie', '*.password', '*.token'], censor: '[redacted]' },
-    // …nor does a URL's: the tokens of invitation, verification, webhook and public-route links.
-    serializers: { url: (url: unknown) => (typeof url === 'string' ? logSafeUrl(url) : url) },
   };
   if (opts.destination) return pino(options, opts.destination);
   if (!opts.pretty) return pino(options);
   return pino(options, pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,app', singleLine: true, sync: true }));
+}
+
+/**
+ * logger, writing every `url` with its secrets masked (core/log-safe-url.ts): the platform logs
+ * through it whatever logger it is given, so no invitation, verification, webhook or public-route
+ * token reaches a line, and no route has to mask its own.
+ */
+export function withSafeUrls(logger: Logger): Logger {
+  return logger.child({}, { serializers: { url: (url: unknown) => (typeof url === 'string' ? logSafeUrl(url) : url) } });
 }

@@ -1,8 +1,8 @@
 /**
  * Request ids and one log line per finished request. Lighter than pino-http: no child logger per
  * request and no header serialisation, and nothing at all is built when info is not enabled.
- * Headers are never logged (they carry bearer tokens); the logger masks the secrets a URL carries
- * (core/log-safe-url.ts).
+ * Headers are never logged (they carry bearer tokens); the platform's logger masks the secrets a URL
+ * carries (core/logger.ts, withSafeUrls).
  */
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
