@@ -1,7 +1,7 @@
 /**
  * A URL as the log may hold it: its secrets masked. Some links carry their credential in the path
- * (spec 1: invitation links, email verification links; spec 2: workflow webhooks
- * `/api/webhooks/workflows/{token}`, modules' public routes `/api/<prefix>/{token}/...`) or the query
+ * (invitation links; spec 1 Email verification links; spec 2 Public webhook trigger
+ * `/api/webhooks/workflows/{token}`; modules' public routes `/api/<prefix>/{token}/...`) or the query
  * (the earlier verification links' `signature`), and whoever holds one acts with it; a log reader
  * must not. The platform's logger applies this to every `url` it writes (core/logger.ts, withSafeUrls),
  * so no route has to.

@@ -24,8 +24,8 @@
  * clock's reading at connection: a grant is short-lived and the module that issued it decides whether
  * to issue another, so a socket never keeps receiving on a grant that has run out.
  *
- * An open socket keeps only the access its identity still has (spec 1, Authentication: a revoked
- * token stops working at once): `recheck` runs `authenticate` on the socket's handshake again and
+ * An open socket keeps only the access its identity still has (spec 1, States and transitions: a
+ * revoked session is over; likewise a member suspended or removed): `recheck` runs `authenticate` on the socket's handshake again and
  * `authorize` for each channel it is in, disconnecting a socket whose identity is refused now and
  * taking it off each channel it may no longer join. The platform calls it for the sockets an access
  * change touches, on every node (core/realtime/access-changes.ts), and for all of them every
@@ -163,8 +163,8 @@ export function createRealtime(drivers: Drivers, authenticate: Authenticate, opt
   const recheckSocket = async (socket: Socket): Promise<void> => {
     const identity = socket.data.identity as RealtimeIdentity;
     try {
-      const now = await authenticate(socket.handshake);
-      if (!now || whoIs(now) !== whoIs(identity)) return void socket.disconnect(true);
+      const current = await authenticate(socket.handshake);
+      if (!current || whoIs(current) !== whoIs(identity)) return void socket.disconnect(true);
       const prefix = roomOf(identity.tenantId, '');
       for (const room of [...socket.rooms]) {
         if (!room.startsWith(prefix)) continue; // the socket's own id

@@ -1,6 +1,6 @@
 /**
- * Open sockets follow access changes (spec 1, Authentication: a revoked token stops working; Members:
- * a suspended or removed member, or one whose role changed, keeps only what the new state allows).
+ * Open sockets follow access changes (spec 1, States and transitions: a revoked session is over;
+ * likewise a member suspended or removed, and one whose role changed keeps only what it allows).
  * Every node learns of each change (core/auth/part.ts) and checks again the sockets of its own the
  * change touches: those opened with a revoked token; the user's, when their tokens, membership, role
  * or account changed; every member's of a tenant whose roles changed.

@@ -1,8 +1,8 @@
 /**
- * The request log holds no secret of a URL (DESIGN Conventions: logs are pino JSON; spec 1 Members
- * and Email verification, spec 2 Public webhook trigger and public routes): whoever reads the log must
- * not be able to accept an invitation, verify an address, fire a workflow webhook or call a tenant's
- * public route. Real requests against a real platform whose pino lines are captured: every token in a
+ * The request log holds no secret of a URL (DESIGN Conventions: logs are pino JSON; invitation
+ * links, spec 1 Email verification, spec 2 Public webhook trigger, modules' public routes): whoever
+ * reads the log must not be able to accept an invitation, verify an address, fire a workflow webhook
+ * or call a tenant's public route. Real requests against a real platform whose pino lines are captured: every token in a
  * path, and every query parameter named like a secret, is masked in every line; the rest of the path
  * stays as it was, so the line still says which route was called.
  */

@@ -1,6 +1,6 @@
 /**
- * Sockets do not outlive the access they were opened with (spec 1, Authentication and Members; spec
- * 2, Events): an agent's socket on the tenant's live-chat channel stops receiving visitors' messages
+ * Sockets do not outlive the access they were opened with (spec 1, States and transitions: Session;
+ * spec 2, Events): an agent's socket on the tenant's live-chat channel stops receiving visitors' messages
  * as soon as the agent's token is revoked (logout, a session revoked elsewhere, a password change),
  * the agent is suspended or removed, or the agent's role loses the channel's permission; on every
  * node, and, for what nobody announces (a token running out), at the next periodic re-check. Agents
@@ -63,7 +63,7 @@ const login = async (tp: TestPlatform, email: string) => {
   return res.body.token as string;
 };
 
-describe('spec 1 Authentication, Members (hostile): a socket stops receiving once its access is gone', () => {
+describe('spec 1 sessions and members (hostile): a socket stops receiving once its access is gone', () => {
   let tp: TestPlatform;
   let w: RealtimeWorld;
 
@@ -172,7 +172,7 @@ describe('spec 1 Authentication, Members (hostile): a socket stops receiving onc
   });
 });
 
-describe('spec 1 Authentication (hostile): the periodic re-check catches what nobody announces', () => {
+describe('spec 1 sessions (hostile): the periodic re-check catches what nobody announces', () => {
   let tp: TestPlatform;
   let w: RealtimeWorld;
 
@@ -203,7 +203,7 @@ describe('spec 1 Authentication (hostile): the periodic re-check catches what no
   });
 });
 
-describeWithRedis('spec 1 Members (hostile): a removal through one node disconnects the socket on another', () => {
+describeWithRedis('spec 1 members (hostile): a removal or logout through one node disconnects the socket on another', () => {
   let nodes: TwoNodes<TestPlatform>;
   let w: RealtimeWorld;
 

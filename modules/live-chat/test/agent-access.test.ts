@@ -1,5 +1,5 @@
 /**
- * spec 2 Events, with spec 1 Members: an agent's app hears visitors' chats only while the agent may.
+ * spec 2 Events: an agent's app hears visitors' chats only while the agent may.
  * Removing or suspending an agent from the tenant disconnects their socket at once, so it hears no
  * further chat on `private-tenant.{tenantId}.live-chat`; the agents who stay keep hearing every one.
  */
