@@ -85,6 +85,8 @@ export interface Config {
   busRateLimit: { points: number; durationSeconds: number };
   /** Module broadcasts (realtime.broadcast) per tenant and module and window: each one fans out to every socket on its channel. */
   realtimeBroadcastRate: { points: number; durationSeconds: number };
+  /** How often open sockets are checked again against their token, membership and channels (core/drivers/realtime.ts, recheck). */
+  realtimeRecheckSeconds: number;
   /** Tokens a tenant may hold per module for its public routes (public_tokens.register). */
   publicTokenLimit: number;
   /** Requests per client address and window to /api/<prefix>/... that match no registered token (token guessing). */
@@ -225,6 +227,7 @@ export function loadConfig(env: Env = process.env): Config {
     apiRateLimit: rate(env, 'API_RATE_LIMIT', '1200/60'),
     busRateLimit: rate(env, 'BUS_RATE_LIMIT', '6000/60'),
     realtimeBroadcastRate: rate(env, 'REALTIME_BROADCAST_RATE', '100/1'),
+    realtimeRecheckSeconds: atLeast(env, 'REALTIME_RECHECK_SECONDS', 30, 1),
     publicTokenLimit: atLeast(env, 'PUBLIC_TOKEN_LIMIT', 1000, 1),
     publicMissRateLimit: rate(env, 'PUBLIC_MISS_RATE_LIMIT', '30/60'),
     busValidateOutput: bool(env, 'BUS_VALIDATE_OUTPUT', nodeEnv !== 'production'),

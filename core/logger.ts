@@ -5,6 +5,7 @@
  */
 import pino, { type Logger } from 'pino';
 import pretty from 'pino-pretty';
+import { logSafeUrl } from './log-safe-url';
 
 export type { Logger };
 
@@ -23,4 +24,13 @@ export function createLogger(level: string, opts: { pretty?: boolean; destinatio
   if (opts.destination) return pino(options, opts.destination);
   if (!opts.pretty) return pino(options);
   return pino(options, pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,app', singleLine: true, sync: true }));
+}
+
+/**
+ * logger, writing every `url` with its secrets masked (core/log-safe-url.ts): the platform logs
+ * through it whatever logger it is given, so no invitation, verification, webhook or public-route
+ * token reaches a line, and no route has to mask its own.
+ */
+export function withSafeUrls(logger: Logger): Logger {
+  return logger.child({}, { serializers: { url: (url: unknown) => (typeof url === 'string' ? logSafeUrl(url) : url) } });
 }

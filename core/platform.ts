@@ -6,7 +6,7 @@
 import type http from 'node:http';
 import type { Express } from 'express';
 import type { Config } from './config';
-import { createLogger, type Logger } from './logger';
+import { createLogger, withSafeUrls, type Logger } from './logger';
 import { startParts, type Part } from './parts';
 import { givenPart, type PlatformParts } from './parts/platform-parts';
 import { centralPart, dbServerPart, tenantDbsPart } from './data/parts';
@@ -47,7 +47,7 @@ export interface PlatformOptions {
 export function platformParts(config: Config, logger: Logger, options: PlatformOptions = {}): Part<PlatformParts>[] {
   return [
     givenPart('config', config),
-    givenPart('logger', logger),
+    givenPart('logger', withSafeUrls(logger)),
     dbServerPart,
     centralPart,
     keysPart,

@@ -1,7 +1,8 @@
 /**
  * Access tokens and who they stand for. Token checks run on every request, so the principal and
  * the membership are cached in process; revocation is immediate on every node because each change
- * is announced (see `onInvalidate`) and every node drops what it cached.
+ * is announced (`changed`) and every node drops what it cached, then tells its `onChange` listeners
+ * (open sockets are checked again: core/realtime/access-changes.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
@@ -24,7 +25,7 @@ export interface MembershipInfo {
   permissions: Set<string>;
 }
 
-export type Invalidation = { tokenHash: string } | { userId: number } | { tenantId: string };
+export type Invalidation = { tokenHash: string; tokenId: string } | { userId: number } | { tenantId: string };
 
 export interface IssuedToken {
   token: string;
@@ -40,6 +41,7 @@ export class AuthService {
   private readonly principals = new LRUCache<string, Principal>({ max: 50_000, ttl: 60_000 });
   private readonly memberships = new LRUCache<string, MembershipInfo | false>({ max: 50_000, ttl: 30_000 });
   private readonly lastUsedWritten = new LRUCache<string, number>({ max: 50_000 });
+  private readonly listeners = new Set<(change: Invalidation) => void>();
 
   constructor(
     private readonly central: CentralDb,
@@ -122,7 +124,7 @@ export class AuthService {
     const row = await this.central.models.AccessToken.findByPk(tokenId);
     if (!row || row.revoked_at) return false;
     await row.update({ revoked_at: new Date() });
-    this.changed({ tokenHash: row.token_hash });
+    this.changed({ tokenHash: row.token_hash, tokenId: row.id });
     return true;
   }
 
@@ -141,6 +143,7 @@ export class AuthService {
     this.announce(change);
   }
 
+  /** Drops what this node cached about change, then tells the listeners (on the node that made it, and again when its announcement comes back). */
   dropCached(change: Invalidation): void {
     if ('tokenHash' in change) this.principals.delete(change.tokenHash);
     else if ('userId' in change) {
@@ -149,6 +152,12 @@ export class AuthService {
     } else {
       for (const key of this.memberships.keys()) if (key.startsWith(`${change.tenantId}:`)) this.memberships.delete(key);
     }
+    for (const listener of this.listeners) listener(change);
+  }
+
+  /** Calls listener after every change this node learns of, once its caches no longer hold what changed. */
+  onChange(listener: (change: Invalidation) => void): void {
+    this.listeners.add(listener);
   }
 
   // last_used_at is written at most once a minute per token: a write per request would cost more than the request.

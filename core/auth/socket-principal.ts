@@ -3,6 +3,8 @@
  * must be issued for that tenant, and its user an active member of it or a platform super admin.
  * A visitor's (spec 2, Events: the embedded widget) names a visitor grant and a tenant instead; the
  * grant must be genuine, unexpired and issued for that tenant (core/realtime/visitor-grants.ts).
+ * Open sockets are held to the same rule again whenever their access may have changed
+ * (core/drivers/realtime.ts, recheck).
  */
 import type { Authenticate } from '../drivers/realtime';
 import type { VisitorGrants } from '../realtime/visitor-grants';
@@ -23,6 +25,7 @@ export function socketPrincipal(auth: AuthService, tenants: TenantService, grant
     if (!principal || !ref || principal.tenantId !== ref.id) return null;
     const membership = await auth.membership(ref.id, principal.user.id);
     if (membership?.status !== 'active' && !principal.user.isSuperAdmin) return null;
-    return { userId: principal.user.id, tenantId: ref.id };
+    // The token id lets a revocation find the sockets opened with that token (core/realtime/access-changes.ts).
+    return { userId: principal.user.id, tenantId: ref.id, tokenId: principal.tokenId };
   };
 }

@@ -2,6 +2,7 @@
 import { socketPrincipal } from '../auth/socket-principal';
 import { defaultChannelPolicy } from '../notifications/channel-policy';
 import { platformPart } from '../parts/platform-parts';
+import { recheckOnAccessChange } from '../realtime/access-changes';
 import { ModuleChannels } from '../realtime/module-channels';
 import { registerRealtimeOperations } from '../realtime/realtime-operations';
 import { VisitorGrants } from '../realtime/visitor-grants';
@@ -26,11 +27,13 @@ export const realtimePart = platformPart({
     const realtime = createRealtime(drivers, socketPrincipal(auth, tenants, grants), {
       authorize: defaultChannelPolicy(auth, channels, clock).authorize,
       now: () => clock.now(),
+      recheckEveryMs: config.realtimeRecheckSeconds * 1000,
       // The socket's long-polling transport is plain HTTP: the same origins as the API (websocket is not bound by CORS).
       server: config.corsOrigins ? { cors: { origin: config.corsOrigins, credentials: false } } : {},
     });
     // Broadcasts from other nodes reach this one only once the Redis adapter has subscribed.
     await withTimeout(realtime.ready(), 5_000, () => logger.warn('realtime adapter not ready after 5 s; continuing'));
+    recheckOnAccessChange(auth, realtime);
     registerRealtimeOperations(kernel.bus, { channels, grants, realtime, rateLimiter: drivers.rateLimiter, clock, broadcastRate: config.realtimeBroadcastRate });
     return realtime;
   },

@@ -23,6 +23,13 @@
  * identity with `expiresAt` (a visitor's grant) is disconnected when it expires, on the platform
  * clock's reading at connection: a grant is short-lived and the module that issued it decides whether
  * to issue another, so a socket never keeps receiving on a grant that has run out.
+ *
+ * An open socket keeps only the access its identity still has (spec 1, States and transitions: a
+ * revoked session is over; likewise a member suspended or removed): `recheck` runs `authenticate` on the socket's handshake again and
+ * `authorize` for each channel it is in, disconnecting a socket whose identity is refused now and
+ * taking it off each channel it may no longer join. The platform calls it for the sockets an access
+ * change touches, on every node (core/realtime/access-changes.ts), and for all of them every
+ * `recheckEveryMs`, for what nobody announces (a token running out).
  */
 import type { Server as HttpServer } from 'node:http';
 import { createAdapter } from '@socket.io/redis-adapter';
@@ -33,7 +40,7 @@ import { closeRedisClient, createRedisClient } from './redis-connection';
 
 /** A member (access token) or a visitor (a module's visitor grant), always of one tenant. */
 export type RealtimeIdentity =
-  | { tenantId: string; userId: string | number; expiresAt?: undefined }
+  | { tenantId: string; userId: string | number; tokenId?: string; expiresAt?: undefined }
   | { tenantId: string; visitor: { id: string; module: string; channels: readonly string[] }; expiresAt: number };
 
 /** Who is connecting (from `handshake.auth.token` and `.tenant`), or null to refuse the connection. */
@@ -47,6 +54,8 @@ export interface RealtimeOptions {
   authorize?: Authorize;
   /** The clock identities' `expiresAt` is read against (the platform clock); Date.now by default. */
   now?: () => number;
+  /** How often every open socket is checked again (`recheck`); never when unset. */
+  recheckEveryMs?: number;
   /** Passed to socket.io (path, cors, pingInterval...). */
   server?: Partial<ServerOptions>;
 }
@@ -63,11 +72,19 @@ export interface Realtime {
   ready(): Promise<void>;
   /** Sends event with payload to every socket in the tenant's channel, on every node (nothing once closing). */
   broadcast(tenantId: string, channel: string, event: string, payload: unknown): void;
+  /**
+   * Checks this node's sockets (those `which` selects) again as at connection and subscription: a
+   * socket whose identity no longer authenticates is disconnected, one that may no longer join a
+   * channel leaves it. Resolves when every selected socket has been checked.
+   */
+  recheck(which?: (identity: RealtimeIdentity) => boolean): Promise<void>;
   /** Disconnects this node's sockets and releases its Redis connections; the HTTP server stays open. */
   close(): Promise<void>;
 }
 
 const MAX_CHANNEL_LENGTH = 200;
+/** Sockets checked at once by `recheck`: a pass over many sockets must not take every database connection. */
+const RECHECK_CONCURRENCY = 8;
 
 export const roomOf = (tenantId: string, channel: string) => `tenant:${tenantId}:${channel}`;
 export const userChannel = (userId: string | number) => `private-user.${userId}`;
@@ -110,9 +127,13 @@ export function createRealtime(drivers: Drivers, authenticate: Authenticate, opt
     );
   });
 
+  const ownChannel = (identity: RealtimeIdentity) => ('userId' in identity ? userChannel(identity.userId) : undefined);
+  const mayJoin = async (identity: RealtimeIdentity, channel: string): Promise<AuthorizeResult> =>
+    channel === ownChannel(identity) || (options.authorize ? await options.authorize(identity, channel) : !channel.startsWith('private-'));
+
   io.on('connection', (socket) => {
     const identity = socket.data.identity as RealtimeIdentity;
-    const own = 'userId' in identity ? userChannel(identity.userId) : undefined;
+    const own = ownChannel(identity);
     if (own) void socket.join(roomOf(identity.tenantId, own));
     if (identity.expiresAt !== undefined) {
       const expiry = setTimeout(() => socket.disconnect(true), Math.max(0, identity.expiresAt - (options.now ?? Date.now)()));
@@ -123,8 +144,7 @@ export function createRealtime(drivers: Drivers, authenticate: Authenticate, opt
       const reply = typeof ack === 'function' ? (ack as (r: object) => void) : () => {};
       if (!isChannel(channel)) return reply({ ok: false, error: 'Invalid channel.' });
       try {
-        const verdict =
-          channel === own || (options.authorize ? await options.authorize(identity, channel) : !channel.startsWith('private-'));
+        const verdict = await mayJoin(identity, channel);
         if (verdict !== true) return reply({ ok: false, error: verdict === false ? 'Forbidden.' : verdict.error });
         await socket.join(roomOf(identity.tenantId, channel));
         reply({ ok: true });
@@ -140,6 +160,38 @@ export function createRealtime(drivers: Drivers, authenticate: Authenticate, opt
     });
   });
 
+  const recheckSocket = async (socket: Socket): Promise<void> => {
+    const identity = socket.data.identity as RealtimeIdentity;
+    try {
+      const current = await authenticate(socket.handshake);
+      if (!current || whoIs(current) !== whoIs(identity)) return void socket.disconnect(true);
+      const prefix = roomOf(identity.tenantId, '');
+      for (const room of [...socket.rooms]) {
+        if (!room.startsWith(prefix)) continue; // the socket's own id
+        if ((await mayJoin(identity, room.slice(prefix.length))) !== true) await socket.leave(room);
+      }
+    } catch (err) {
+      // A database that does not answer now must not drop every socket: the next check decides.
+      logger.warn({ err, socket: socket.id }, 'realtime recheck failed');
+    }
+  };
+
+  const recheck = async (which: (identity: RealtimeIdentity) => boolean = () => true): Promise<void> => {
+    const selected = [...io.of('/').sockets.values()].filter((s) => which(s.data.identity as RealtimeIdentity));
+    const worker = async () => {
+      for (let s = selected.pop(); s; s = selected.pop()) await recheckSocket(s);
+    };
+    await Promise.all(Array.from({ length: Math.min(RECHECK_CONCURRENCY, selected.length) }, worker));
+  };
+
+  // One pass at a time: a slow pass is not overtaken by the next.
+  let pass: Promise<void> | undefined;
+  const periodic = options.recheckEveryMs
+    ? setInterval(() => {
+        pass ??= recheck().finally(() => (pass = undefined));
+      }, options.recheckEveryMs).unref()
+    : undefined;
+
   let closing: Promise<void> | undefined;
   return {
     io,
@@ -154,9 +206,12 @@ export function createRealtime(drivers: Drivers, authenticate: Authenticate, opt
       if (closing) return;
       io.to(roomOf(tenantId, channel)).emit(event, payload, { channel });
     },
+    recheck: (which) => (closing ? Promise.resolve() : recheck(which)),
     close() {
       // Not io.close(): that also closes the HTTP server, whose shutdown belongs to its owner.
       closing ??= (async () => {
+        clearInterval(periodic);
+        await pass;
         io.local.disconnectSockets(true);
         await io.of('/').adapter.close();
         if (served) io.engine.close(); // the engine exists once served
@@ -166,6 +221,9 @@ export function createRealtime(drivers: Drivers, authenticate: Authenticate, opt
     },
   };
 }
+
+/** Who an identity stands for: a recheck that authenticates someone else refuses the socket. */
+const whoIs = (i: RealtimeIdentity) => `${i.tenantId}:${'userId' in i ? `user:${i.userId}` : `visitor:${i.visitor.module}:${i.visitor.id}`}`;
 
 function isChannel(channel: unknown): channel is string {
   return typeof channel === 'string' && channel.length > 0 && channel.length <= MAX_CHANNEL_LENGTH;

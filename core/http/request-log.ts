@@ -1,8 +1,8 @@
 /**
  * Request ids and one log line per finished request. Lighter than pino-http: no child logger per
  * request and no header serialisation, and nothing at all is built when info is not enabled.
- * Headers are never logged (they carry bearer tokens); a route whose path carries a secret sets
- * `res.locals.logUrl` to the URL with it masked (core/modules/public-routes.ts).
+ * Headers are never logged (they carry bearer tokens); the platform's logger masks the secrets a URL
+ * carries (core/logger.ts, withSafeUrls).
  */
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
@@ -21,7 +21,7 @@ export function requestLog(logger: Logger): RequestHandler {
       const status = res.statusCode;
       const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
       if (!logger.isLevelEnabled(level)) return;
-      logger[level]({ reqId: id, method: req.method, url: (res.locals.logUrl as string | undefined) ?? req.originalUrl, status, ms: Math.round((performance.now() - started) * 100) / 100 }, 'request');
+      logger[level]({ reqId: id, method: req.method, url: req.originalUrl, status, ms: Math.round((performance.now() - started) * 100) / 100 }, 'request');
     });
     next();
   };

@@ -120,8 +120,6 @@ export function publicModuleRoutes(deps: {
 
   // Mounted at /api for paths outside /api/v1 only (core/http/app.ts): req.path is /<prefix>/...
   return async (req, res) => {
-    // Tokens open a tenant's routes to anyone holding them: like bearer tokens, they stay out of the logs.
-    res.locals.logUrl = req.originalUrl.replace(/[^/?&=]+/g, (part) => (PUBLIC_TOKEN.test(part) ? ':token' : part));
     const found = await resolve(req.path);
     if (!found.length) {
       await run(missLimit, req, res);
