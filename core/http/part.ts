@@ -83,7 +83,7 @@ async function listen(d: HttpDeps): Promise<Listening> {
       registerActivityRoutes(api, { tenantDbs, authenticated });
       registerModuleAdminRoutes(api, { lifecycle: rings.moduleLifecycle, authenticated });
       registerSeedRoute(api, { env: config.env, authenticated, selfUrl: () => selfUrl });
-      registerFetchOriginRoutes(api, { central, authenticated });
+      registerFetchOriginRoutes(api, { central, authenticated, changed: kernel.fetchGrantsChanged });
       registerProviderRoutes(api, { modules: kernel.modules, providers: kernel.providers, authenticated });
       registerPrivateNetworkRoute(api, { central, tenants, authenticated });
       const adminAuthenticated = adminAuthenticate({ auth, publishers: registry.publishers });
