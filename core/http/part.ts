@@ -15,6 +15,7 @@ import { registerAuthRoutes } from '../auth/auth-routes';
 import { registerOnboardingRoutes } from '../tenancy/onboarding-routes';
 import { registerMemberRoutes } from '../tenancy/member-routes';
 import { registerSubResellerRoutes } from '../tenancy/sub-reseller-routes';
+import { registerResellerApplicationRoutes } from '../tenancy/reseller-application-routes';
 import { registerActivityRoutes } from '../activity/activity-routes';
 import { registerAccountRoutes } from '../accounts';
 import { registerModuleAdminRoutes } from '../modules/module-admin-routes';
@@ -77,6 +78,7 @@ async function listen(d: HttpDeps): Promise<Listening> {
       registerAuthRoutes(api, { central, auth, authenticated, accounts, modules: kernel.modules });
       registerMemberRoutes(api, { central, auth, authenticated, invitations: accounts.invitations });
       registerSubResellerRoutes(api, { tenants, authenticated, rateLimiter: drivers.rateLimiter });
+      registerResellerApplicationRoutes(api, { tenants, authenticated, rateLimiter: drivers.rateLimiter });
       registerAccountRoutes(api, { accounts, authenticated });
       registerNotificationRoutes(api, { notifications, authenticated, config });
       registerClientReleaseRoutes(api, { config, central, keys, cache: drivers.cache, clock, logger, authenticated });
