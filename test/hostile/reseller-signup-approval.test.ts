@@ -5,9 +5,8 @@
  * applicant is not in the parent's tree, and neither the applicant nor another tenant's admin can
  * approve it. Real platform over HTTP, real sandbox (the relay fixture), real PostgreSQL.
  */
-import { addMember, type TestPlatform } from '../support/test-platform';
+import { addMember, startTestPlatform, type TestPlatform } from '../support/test-platform';
 import { addModule, apply, fixtureDir } from '../tenancy/support';
-import { startTestPlatform } from '../support/test-platform';
 
 describe('spec 3 reseller network: a reseller application under a parent waits for that parent’s approval', () => {
   let tp: TestPlatform;
