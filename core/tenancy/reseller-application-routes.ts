@@ -10,30 +10,25 @@
  *   records the refusal, no link. An application not made to the current tenant is 404 (a tenant
  *   learns nothing of others'), a decided one 409.
  * - GET /reseller/application: the current tenant's own application and its status, for any member.
- * Errors have the reseller shape {error, code, details} (spec 3, Errors); spec 3's Limits apply:
- * 100 reads and 30 writes a minute per user and tenant.
+ * Errors have the reseller shape and spec 3's Limits apply (./reseller-listing.ts).
  */
 import type { RequestHandler, Router } from 'express';
 import { pagination } from '../accounts/listing-query';
-import { requirePermission, userInTenant } from '../auth/authenticate';
+import { requirePermission } from '../auth/authenticate';
 import { currentContext } from '../context';
-import { rateLimit, type RateLimiter } from '../drivers';
+import type { RateLimiter } from '../drivers';
 import { notFound } from '../errors';
-import { useErrorShape } from '../http/error-handler';
 import { BodyReader } from '../http/validate-body';
 import * as Type from '../../sdk/runtime/schema';
 import { APPLICATION_STATUSES } from './reseller-applications';
+import { PAGE_QUERY, readListing, resellerMiddleware } from './reseller-listing';
 import type { TenantService } from './tenant-service';
 
-const DEFAULT_PER_PAGE = 20;
-const MAX_PER_PAGE = 100;
-const WHOLE_NUMBER = { pattern: '^[1-9][0-9]{0,5}$' } as const;
 const PERMISSION = 'reseller.applications.manage';
 
 const LIST_QUERY = Type.Object({
   status: Type.Optional(Type.StringEnum(APPLICATION_STATUSES, { errorMessage: { enum: `The status must be one of: ${APPLICATION_STATUSES.join(', ')}.` } })),
-  page: Type.Optional(Type.String({ ...WHOLE_NUMBER, errorMessage: 'The page must be a whole number from 1.' })),
-  per_page: Type.Optional(Type.String({ ...WHOLE_NUMBER, errorMessage: `The per page must be a whole number from 1 to ${MAX_PER_PAGE}.` })),
+  ...PAGE_QUERY,
 });
 const REJECTION = Type.Object({ reason: Type.String({ minLength: 1, maxLength: 2000 }) });
 
@@ -44,19 +39,13 @@ export interface ResellerApplicationRouteDeps {
 }
 
 export function registerResellerApplicationRoutes(api: Router, { tenants, authenticated, rateLimiter }: ResellerApplicationRouteDeps): void {
-  const shape = useErrorShape('reseller');
+  const { shape, reads, writes } = resellerMiddleware(rateLimiter);
   const applications = tenants.applications;
-  const reads = rateLimit(rateLimiter, { name: 'reseller.read', points: 100, durationSeconds: 60, key: userInTenant });
-  const writes = rateLimit(rateLimiter, { name: 'reseller.write', points: 30, durationSeconds: 60, key: userInTenant });
   const here = () => currentContext()!.tenant!.id;
   const manage = requirePermission(PERMISSION);
 
   api.get('/reseller/applications', shape, authenticated, reads, manage, async (req, res) => {
-    const query = new BodyReader(req.query, LIST_QUERY);
-    const perPage = Number(query.value.per_page ?? DEFAULT_PER_PAGE);
-    if (perPage > MAX_PER_PAGE) query.fail('per_page', `The per page must be a whole number from 1 to ${MAX_PER_PAGE}.`);
-    const q = query.done();
-    const page = Number(q.page ?? 1);
+    const { q, page, perPage } = readListing(new BodyReader(req.query, LIST_QUERY));
     const found = await applications.forParent(here(), { status: q.status ?? 'pending', page, perPage });
     res.json({ applications: found.items, pagination: pagination(page, perPage, found.total) });
   });

@@ -94,6 +94,8 @@ describe('spec 3 reseller network: a reseller application under a parent waits f
   });
 
   test('a rejection leaves no link, records the reason, which the applicant sees, and cannot be turned into an approval', async () => {
+    const noReason = await tp.api(`/reseller/applications/${ids.trudy}/reject`, { ...as('victim'), body: {} });
+    expect(noReason).toMatchObject({ status: 422, body: { code: 'VALIDATION_FAILED', error: expect.any(String), details: { errors: { reason: [expect.any(String)] } } } });
     const rejected = await tp.api(`/reseller/applications/${ids.trudy}/reject`, { ...as('victim'), body: { reason: 'We do not know this company.' } });
     expect(rejected).toMatchObject({ status: 200, body: { application: { id: ids.trudy, status: 'rejected', reason: 'We do not know this company.' } } });
     const status = await tp.api('/reseller/application', as('trudy'));
