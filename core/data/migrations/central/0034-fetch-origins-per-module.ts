@@ -4,7 +4,8 @@
  * list of `{origin, module}`. Which module needed an origin of the old list was never recorded, so
  * each one is granted to every module installed in the tenant now: no module loses an origin it
  * could reach, and the admin's listing (GET /modules/fetch-origins) shows each of those grants, to
- * be narrowed with PUT. Origins a module adds from now on are granted to it alone.
+ * be narrowed with PUT (which, like fetch_origins.add, takes at most 50 grants). Origins a module
+ * adds from now on are granted to it alone.
  */
 import type { QueryInterface } from 'sequelize';
 
