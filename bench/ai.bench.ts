@@ -83,7 +83,7 @@ const benchmark: Benchmark = {
         for (const dir of MODULES) await addLocalModule(platform, dir);
         const owner = await installOwner(bench, { name: 'AI Bench', slug: 'aibench' });
         for (const alias of ['orders', 'shipping_shiprocket', 'ai']) await platform.kernel.modules.install(owner.tenantId, alias);
-        await owner.api('PUT', '/modules/fetch-origins', { fetch_origins: [llm.origin] });
+        await owner.api('PUT', '/modules/fetch-origins', { fetch_origins: [{ origin: llm.origin, module: 'ai' }] });
         await owner.api('PATCH', `/admin/tenants/${owner.tenantId}/private-networks`, { allow_private_networks: true });
         await owner.api('POST', '/ai/providers', { id: 'standin', name: 'Stand-in', type: 'vendora_compatible', base_url: `${llm.origin}/v1`, models: ['stand-in-model'] });
         await owner.api('PUT', '/ai/providers/standin/credentials', { api_key: 'sk-standin-0123456789', model: 'stand-in-model' });

@@ -98,7 +98,7 @@ describe('spec/DESIGN: sandbox host.fetch reaches only the origins the tenant co
     const other = origin.replace('127.0.0.1', 'localhost');
     await expect(invoke('refused', { url: `${other}/v1/chat` })).resolves.toEqual({
       code: 'FETCH_DENIED',
-      message: expect.stringContaining(`fetch to ${other} is not allowed for this tenant; allowed origins: ${origin}`),
+      message: expect.stringContaining(`fetch to ${other} is not allowed for this module in this tenant; allowed origins: ${origin}`),
     });
     await expect(invoke('refused', { url: 'file:///etc/passwd' })).resolves.toMatchObject({ code: 'FETCH_DENIED' });
     await expect(invoke('refused', { url: '/relative' })).resolves.toMatchObject({ code: 'FETCH_DENIED' });

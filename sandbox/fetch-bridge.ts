@@ -1,6 +1,6 @@
 /**
- * host.fetch for one tenant: real HTTP, only to the origins the tenant configured (e.g. an AI
- * provider's base URL), and only to addresses the platform's outbound policy allows that tenant
+ * host.fetch for one module in one tenant: real HTTP, only to the origins the tenant granted that
+ * module (e.g. an AI provider's base URL), and only to addresses the platform's outbound policy allows that tenant
  * (core/net/outbound-policy.ts: never link-local or metadata, private networks only when a platform
  * admin allowed them; checked at connect time, so DNS rebinding gets nowhere). Redirects are returned,
  * not followed, so a server cannot bounce a module to an origin that is not on the list.
@@ -24,6 +24,8 @@ export interface FetchBridgeOptions {
   maxStreamMs?: number;
   /** Streamed bodies open at once through this bridge (one tenant's); more are refused. */
   maxOpenStreams?: number;
+  /** The count of open streams, shared by the bridges of one tenant's modules so the limit stays the tenant's. */
+  streams?: { open: number };
   /** The tenant's `webhooks.allow_private_networks`, set by a platform admin: private and loopback addresses. */
   allowPrivateNetworks?: boolean;
   /** DNS for the outbound policy (tests play rebinding with it); the system's by default. */
@@ -38,19 +40,19 @@ export function createFetchBridge(allowedOrigins: string[], options: FetchBridge
   const allowed = new Set(allowedOrigins.map(originOf));
   const { timeoutMs, maxResponseBytes, maxStreamBytes, maxStreamMs, maxOpenStreams } = { ...DEFAULTS, ...options };
   const policy = { allowPrivate: options.allowPrivateNetworks === true, plainHttp: 'any' as const, resolve: options.resolve };
-  let openStreams = 0;
+  const streams = options.streams ?? { open: 0 };
 
   return async (req: FetchRequest): Promise<FetchResponse> => {
     const url = checkUrl(req.url, allowed);
     const target = `${req.method} ${url.origin}${url.pathname}`;
-    if (req.stream && openStreams >= maxOpenStreams) {
+    if (req.stream && streams.open >= maxOpenStreams) {
       throw new SandboxError('FETCH_STREAM_LIMIT', `fetch ${target}: this tenant already has ${maxOpenStreams} streamed responses open; read them to the end or cancel them first.`, { limit: maxOpenStreams });
     }
     // Counted from the request on, so a burst of streams cannot all pass the check before any connects.
-    if (req.stream) openStreams++;
+    if (req.stream) streams.open++;
     let counted = req.stream === true;
     const release = () => {
-      if (counted) openStreams--;
+      if (counted) streams.open--;
       counted = false;
     };
     // Read only for a URL that passed: a refused fetch costs the host no upload reads. Its errors
@@ -114,8 +116,8 @@ function checkUrl(raw: string, allowed: ReadonlySet<string>): URL {
     throw new SandboxError('FETCH_DENIED', `fetch only speaks http and https, not ${url.protocol}`);
   }
   if (!allowed.has(url.origin)) {
-    const list = allowed.size > 0 ? [...allowed].join(', ') : 'none are configured';
-    throw new SandboxError('FETCH_DENIED', `fetch to ${url.origin} is not allowed for this tenant; allowed origins: ${list}.`, {
+    const list = allowed.size > 0 ? [...allowed].join(', ') : 'none are granted to it';
+    throw new SandboxError('FETCH_DENIED', `fetch to ${url.origin} is not allowed for this module in this tenant; allowed origins: ${list}.`, {
       origin: url.origin,
       allowed: [...allowed],
     });

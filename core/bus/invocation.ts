@@ -26,7 +26,8 @@ export interface InvocationHost {
   events: EventBus;
   clock: Clock;
   logger: Logger;
-  fetcher(tenantId: string): Promise<HostBridge['fetch']>;
+  /** host.fetch for one module in one tenant (only the origins granted to that module). */
+  fetcher(tenantId: string, alias: string): Promise<HostBridge['fetch']>;
 }
 
 // Owner keys of host.db transactions only need to be unique in this process and are never shown to
@@ -74,7 +75,7 @@ export class Invocation implements HostBridge {
   }
 
   async fetch(req: FetchRequest): Promise<FetchResponse> {
-    const fetch = await this.host.fetcher(this.ctx.tenantId);
+    const fetch = await this.host.fetcher(this.ctx.tenantId, this.mod.alias);
     if (!req.bodyParts) return fetch(req);
     const { bodyParts, ...rest } = req;
     return fetch({ ...rest, loadBody: () => uploadBody(bodyParts, (input) => this.call('files.read_upload', input)) });

@@ -10,6 +10,7 @@ import { MandiError } from '../errors';
 import type { Logger } from '../logger';
 import type { ModuleDataService } from '../module-data';
 import type { LoadedModule } from '../modules/loaded-module';
+import type { FetchGrant } from '../modules/fetch-grants';
 import type { ModuleQuarantine } from '../modules/module-quarantine';
 import type { Bus } from './bus';
 import type { EventBus } from './events';
@@ -45,8 +46,8 @@ export interface SandboxInvokerDeps {
 
 /** What a tenant's modules may reach with host.fetch. */
 export interface FetchAccess {
-  /** Origins (scheme://host[:port]) the tenant allows modules to fetch from. */
-  origins: string[];
+  /** Origins (scheme://host[:port]) the tenant allows, each to one module (core/modules/fetch-grants.ts). */
+  grants: FetchGrant[];
   /** Private and loopback addresses too (core/tenancy/private-networks.ts). */
   allowPrivateNetworks: boolean;
 }
@@ -54,6 +55,8 @@ export interface FetchAccess {
 export class SandboxInvoker {
   private host!: InvocationHost;
   private readonly fetchers = new LRUCache<string, { access: string; fetch: HostBridge['fetch'] }>({ max: 5_000 });
+  /** Open streamed fetches per tenant, shared by its modules' bridges. */
+  private readonly streams = new LRUCache<string, { open: number }>({ max: 5_000 });
   /** Per-handler sandbox and bridge time (benchmarks read it in process). */
   readonly timings = new SandboxTimings();
 
@@ -62,7 +65,7 @@ export class SandboxInvoker {
   /** The bus and the invoker need each other: the bus dispatches here, host.call goes back to the bus. */
   attach(bus: Bus): void {
     const { moduleData, events, clock, logger } = this.deps;
-    this.host = { bus, moduleData, events, clock, logger, fetcher: (tenantId) => this.fetcher(tenantId) };
+    this.host = { bus, moduleData, events, clock, logger, fetcher: (tenantId, alias) => this.fetcher(tenantId, alias) };
   }
 
   async invoke(mod: LoadedModule, args: InvokeArgs): Promise<unknown> {
@@ -106,13 +109,18 @@ export class SandboxInvoker {
     });
   }
 
-  private async fetcher(tenantId: string): Promise<HostBridge['fetch']> {
-    const { origins, allowPrivateNetworks } = await this.deps.fetchAccess(tenantId);
-    const key = `${allowPrivateNetworks} ${origins.slice().sort().join(' ')}`;
-    const cached = this.fetchers.get(tenantId);
+  /** host.fetch for one module in one tenant: only the origins granted to that module. */
+  private async fetcher(tenantId: string, alias: string): Promise<HostBridge['fetch']> {
+    const { grants, allowPrivateNetworks } = await this.deps.fetchAccess(tenantId);
+    const origins = grants.filter((g) => g.module === alias).map((g) => g.origin);
+    const key = `${allowPrivateNetworks} ${origins.sort().join(' ')}`;
+    const owner = `${tenantId} ${alias}`;
+    const cached = this.fetchers.get(owner);
     if (cached && cached.access === key) return cached.fetch;
-    const fetch = createFetchBridge(origins, { allowPrivateNetworks });
-    this.fetchers.set(tenantId, { access: key, fetch });
+    let streams = this.streams.get(tenantId);
+    if (!streams) this.streams.set(tenantId, (streams = { open: 0 }));
+    const fetch = createFetchBridge(origins, { allowPrivateNetworks, streams });
+    this.fetchers.set(owner, { access: key, fetch });
     return fetch;
   }
 }

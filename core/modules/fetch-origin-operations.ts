@@ -1,7 +1,7 @@
 /**
- * fetch_origins.add: a module adds one origin to its tenant's `modules.fetch_origins` (the list
- * host.fetch allows, core/modules/fetch-origins-routes.ts) while serving a tenant admin who is
- * configuring it, e.g. the ai module when an admin adds a provider with the vendor's base URL. The
+ * fetch_origins.add: a module adds one origin, granted to itself only, to its tenant's
+ * `modules.fetch_origins` (the grants host.fetch allows, ./fetch-grants.ts) while serving a tenant
+ * admin who is configuring it, e.g. the ai module when an admin adds a provider with the vendor's base URL. The
  * admin's act is what authorises the origin, so the call must run on behalf of a user who holds
  * `modules.manage` or the calling module's own `<alias>.configure`; system work (events, jobs,
  * schedules) and edge callers are refused. The outbound policy still applies to every fetch
@@ -12,15 +12,15 @@ import { holdsPermission } from '../auth/authenticate';
 import type { Bus } from '../bus/bus';
 import type { CentralDb } from '../data/central-db';
 import { forbidden, invalid } from '../errors';
-import { MAX_ORIGINS, fetchOriginsOf, toOrigin } from './fetch-origins-routes';
+import { MAX_GRANTS, fetchGrantsOf, toOrigin } from './fetch-grants';
 
 export function registerFetchOriginOperations(bus: Bus, deps: { central: CentralDb; changed: (tenantId: string) => void }): void {
   bus.registerCore({
     name: 'fetch_origins.add',
     description:
-      "Adds an origin (scheme, host, port) to the tenant's allowed host.fetch origins, while serving a user who holds modules.manage or the calling module's <alias>.configure. Answers {origin, added}.",
+      "Grants the calling module an origin (scheme, host, port) for host.fetch in this tenant, while serving a user who holds modules.manage or the calling module's <alias>.configure. Answers {origin, module, added}.",
     input: { type: 'object', required: ['origin'], additionalProperties: false, properties: { origin: { type: 'string', maxLength: 500 } } },
-    output: { type: 'object', required: ['origin', 'added'], properties: { origin: { type: 'string' }, added: { type: 'boolean' } } },
+    output: { type: 'object', required: ['origin', 'module', 'added'], properties: { origin: { type: 'string' }, module: { type: 'string' }, added: { type: 'boolean' } } },
     public: true,
     handler: async (input: { origin: string }, ctx, caller) => {
       if (caller.kind !== 'module') throw forbidden('fetch_origins.add is for module code serving a tenant admin.');
@@ -36,20 +36,21 @@ export function registerFetchOriginOperations(bus: Bus, deps: { central: Central
         origin = toOrigin(input.origin);
       }
       if (typeof origin !== 'string') throw invalid('origin', `The origin ${origin.error}.`);
+      const grant = { origin, module: caller.alias };
       // One statement: appended only when absent and while the list has room, so concurrent adds
-      // neither duplicate an origin nor pass the cap.
+      // neither duplicate a grant nor pass the cap.
       const updated = await deps.central.sequelize.query(
-        `UPDATE tenants SET settings = jsonb_set(settings, '{modules}', COALESCE(settings->'modules', '{}'::jsonb) || jsonb_build_object('fetch_origins', COALESCE(settings->'modules'->'fetch_origins', '[]'::jsonb) || jsonb_build_array($2::text))), updated_at = now()
-          WHERE id = $1 AND NOT (COALESCE(settings->'modules'->'fetch_origins', '[]'::jsonb) ? $2) AND jsonb_array_length(COALESCE(settings->'modules'->'fetch_origins', '[]'::jsonb)) < $3 RETURNING id`,
-        { bind: [ctx.tenantId, origin, MAX_ORIGINS], type: QueryTypes.SELECT },
+        `UPDATE tenants SET settings = jsonb_set(settings, '{modules}', COALESCE(settings->'modules', '{}'::jsonb) || jsonb_build_object('fetch_origins', COALESCE(settings->'modules'->'fetch_origins', '[]'::jsonb) || jsonb_build_array($2::jsonb))), updated_at = now()
+          WHERE id = $1 AND NOT (COALESCE(settings->'modules'->'fetch_origins', '[]'::jsonb) @> jsonb_build_array($2::jsonb)) AND jsonb_array_length(COALESCE(settings->'modules'->'fetch_origins', '[]'::jsonb)) < $3 RETURNING id`,
+        { bind: [ctx.tenantId, JSON.stringify(grant), MAX_GRANTS], type: QueryTypes.SELECT },
       );
       if (updated.length === 0) {
-        const list = await fetchOriginsOf(deps.central, ctx.tenantId);
-        if (!list.includes(origin)) throw invalid('origin', `The tenant already allows ${MAX_ORIGINS} fetch origins, the most there may be; remove one with PUT /modules/fetch-origins.`);
-        return { origin, added: false };
+        const held = (await fetchGrantsOf(deps.central, ctx.tenantId)).some((g) => g.origin === grant.origin && g.module === grant.module);
+        if (!held) throw invalid('origin', `The tenant already has ${MAX_GRANTS} fetch origin grants, the most there may be; remove one with PUT /modules/fetch-origins.`);
+        return { ...grant, added: false };
       }
       deps.changed(ctx.tenantId);
-      return { origin, added: true };
+      return { ...grant, added: true };
     },
   });
 }

@@ -32,6 +32,7 @@ import type { AppKeys } from '../accounts/app-key';
 import { ModuleSecrets } from '../secrets/module-secrets';
 import { registerSecretOperations } from '../secrets/secret-operations';
 import { registerFetchOriginOperations } from './fetch-origin-operations';
+import { grantsIn } from './fetch-grants';
 import { ModuleJobs } from './module-jobs';
 import { ModuleJobStore } from './module-job-store';
 
@@ -55,6 +56,8 @@ export interface ModuleKernel {
   jobs: ModuleJobs;
   /** Time spent in sandboxed handlers, per handler (core/bus/sandbox-timings.ts). */
   sandboxTimings: SandboxTimings;
+  /** Drops this node's cached fetch grants of a tenant after an admin changed them. */
+  fetchGrantsChanged(tenantId: string): void;
   close(): Promise<void>;
 }
 
@@ -101,23 +104,21 @@ export async function createModuleKernel(deps: {
   const audit = new AuditWriter(central, logger);
   const events = new EventBus({ queue: drivers.queue, modules, logger, clock }, { ...deps.config.eventDelivery, concurrency: 8 });
 
-  // Tenant settings `modules.fetch_origins` (the origins module code may reach with host.fetch) and
-  // `webhooks.allow_private_networks` (whether those may be private addresses; a super admin's call).
+  // Tenant settings `modules.fetch_origins` (the origins each module may reach with host.fetch,
+  // ./fetch-grants.ts) and `webhooks.allow_private_networks` (whether those may be private
+  // addresses; a super admin's call).
   const access = new LRUCache<string, FetchAccess>({ max: 10_000, ttl: 30_000 });
   const fetchAccess = async (tenantId: string) => {
     let found = access.get(tenantId);
     if (!found) {
       const tenant = await central.models.Tenant.findByPk(tenantId, { attributes: ['settings'] });
-      const settings = tenant?.settings as { modules?: { fetch_origins?: unknown } } | undefined;
-      const configured = settings?.modules?.fetch_origins;
-      found = {
-        origins: Array.isArray(configured) ? configured.filter((o): o is string => typeof o === 'string') : [],
-        allowPrivateNetworks: privateNetworksAllowed(settings),
-      };
+      found = { grants: grantsIn(tenant?.settings), allowPrivateNetworks: privateNetworksAllowed(tenant?.settings) };
       access.set(tenantId, found);
     }
     return found;
   };
+  // This node sees a changed grant at once; others within the cache's 30 seconds.
+  const fetchGrantsChanged = (tenantId: string) => void access.delete(tenantId);
 
   const invoker = new SandboxInvoker({ runtime, moduleData, events, clock, logger, fetchAccess, quarantine, maxMemoryMb: deps.config.sandboxMaxMemoryMb });
   const bus = new Bus({ modules, providers, invoker, rateLimiter: drivers.rateLimiter, audit, clock, logger, rateLimit: deps.config.busRateLimit, validateOutput: deps.config.busValidateOutput });
@@ -129,8 +130,7 @@ export async function createModuleKernel(deps: {
   registerViewOperations(bus, moduleData);
   const secrets = new ModuleSecrets({ central, keys: deps.keys, clock, logger });
   registerSecretOperations(bus, { store: secrets, modules });
-  // This node sees an added origin at once; others within the cache's 30 seconds.
-  registerFetchOriginOperations(bus, { central, changed: (tenantId) => access.delete(tenantId) });
+  registerFetchOriginOperations(bus, { central, changed: fetchGrantsChanged });
 
   // Module subscribers run as the subscribing module, for the tenant the event happened in.
   events.start(async (alias, envelope) => {
@@ -166,6 +166,7 @@ export async function createModuleKernel(deps: {
     secrets,
     jobs,
     sandboxTimings: invoker.timings,
+    fetchGrantsChanged,
     close: async () => {
       await audit.close();
       runtime.dispose();

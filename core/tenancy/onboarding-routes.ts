@@ -12,17 +12,19 @@
  *   (the upstream tenant's id or alias; without it, the super admin's level-0 tenant) places the
  *   new tenant one level under it in the reseller network (spec 3; ./tenant-network.ts): an
  *   unknown tenant, one outside the network, a suspended one, or one already at the chain's
- *   maximum depth (`max_chain_depth` 10) is a 422 on errors.parent_tenant. Spec 3 shows no approval
- *   step: the link is active at once, and the parent may suspend it. Off unless RESELLER_SIGNUP=true:
- *   403 {code: RESELLER_SIGNUP_DISABLED} (an application makes an active tenant, so it is public
- *   signup under another name and follows its own switch). The tenant gets its random
+ *   maximum depth (`max_chain_depth` 10) is a 422 on errors.parent_tenant. The application waits for
+ *   that tenant's approval (./reseller-applications.ts, ./reseller-application-routes.ts): until
+ *   then the new tenant is outside the chain, so naming a parent gives no reach into it. Off unless
+ *   RESELLER_SIGNUP=true: 403 {code: RESELLER_SIGNUP_DISABLED} (an application makes an active
+ *   tenant, so it is public signup under another name and follows its own switch). The tenant gets its random
  *   8-character id as always, and an alias: preferred_domain when free; when it is taken or reserved
  *   the application still succeeds with the alias `<preferred_domain>-<8 random characters>` (clearly
  *   derived, unique, and never confusable with the tenant that owns the name), and the response says
  *   so in `domain`; a malformed preferred_domain is a 422 (errors.preferred_domain). Without one, the
  *   alias is made from the organisation name.
  * - Each answers 201 {message, tenant, user, token, requires_verification: true} (apply adds
- *   domain: {requested, assigned, fallback_applied, reason}), creates the tenant database and domain
+ *   domain: {requested, assigned, fallback_applied, reason} and application: {status: pending,
+ *   parent_tenant: {id, name}}), creates the tenant database and domain
  *   rows, and mails the owner a verification link. Passwords follow the rule in
  *   core/accounts/password-rules.ts. The two public endpoints allow 10 requests an hour per address
  *   (an IPv6 client is its /64, as in every rate limit).
@@ -122,7 +124,7 @@ export function registerOnboardingRoutes(api: Router, { central, tenants, authen
     else if (link.level >= MAX_CHAIN_DEPTH) {
       body.fail(PARENT_FIELD, `The selected parent tenant is at level ${link.level}; the reseller chain may be at most ${MAX_CHAIN_DEPTH} levels deep.`);
     }
-    return { parentId: parent.id, field: PARENT_FIELD };
+    return { parentId: parent.id, parentName: parent.name, field: PARENT_FIELD };
   }
 
   const created = (r: Awaited<ReturnType<typeof registration.create>>, message: string) => ({
@@ -203,9 +205,10 @@ export function registerOnboardingRoutes(api: Router, { central, tenants, authen
     checkPassword(body, body.value, true);
     const preferred = checkAlias(body, 'preferred_domain', body.value.preferred_domain, false);
     if (body.value.email && !body.errors.email && (await registration.emailTaken(body.value.email))) body.fail('email', 'The email has already been taken.');
-    const network = await placement(body, body.value.parent_tenant);
+    const parent = await placement(body, body.value.parent_tenant);
     const { phone, message: note, parent_tenant: _parent, ...fields } = body.done();
     const owner = applicant(fields);
+    const network = parent && { applyingTo: parent.parentId, contact: { email: owner.email, phone: phone ?? null, message: note ?? null } };
 
     const fallbackFor = (p: string) => `${p.slice(0, 54)}-${newTenantId()}`;
     let reason: 'taken' | 'reserved' | null = null;
@@ -236,9 +239,11 @@ export function registerOnboardingRoutes(api: Router, { central, tenants, authen
       r = await registration.create(organisation(alias));
     }
     const assigned = r.tenant.domains.find((d) => d !== r.tenant.id)!;
+    const waiting = parent ? `Application received; it waits for ${parent.parentName}'s approval.` : 'Application received.';
     res.status(201).json({
-      ...created(r, reason ? `Application received. "${preferred}" is ${reason}; your organisation is at "${assigned}".` : 'Application received.'),
+      ...created(r, reason ? `${waiting} "${preferred}" is ${reason}; your organisation is at "${assigned}".` : waiting),
       domain: { requested: preferred ?? null, assigned, fallback_applied: reason !== null, reason },
+      application: parent ? { status: 'pending', parent_tenant: { id: parent.parentId, name: parent.parentName } } : null,
     });
   });
 

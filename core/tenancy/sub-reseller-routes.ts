@@ -16,25 +16,20 @@
  */
 import type { RequestHandler, Router } from 'express';
 import { pagination } from '../accounts/listing-query';
-import { requirePermission, userInTenant } from '../auth/authenticate';
+import { requirePermission } from '../auth/authenticate';
 import { currentContext } from '../context';
-import { rateLimit, type RateLimiter } from '../drivers';
+import type { RateLimiter } from '../drivers';
 import { notFound } from '../errors';
-import { useErrorShape } from '../http/error-handler';
 import { BodyReader } from '../http/validate-body';
 import * as Type from '../../sdk/runtime/schema';
+import { PAGE_QUERY, readListing, resellerMiddleware } from './reseller-listing';
 import type { TenantService } from './tenant-service';
 import { LINK_STATUSES, type LinkStatus, type SubReseller } from './tenant-network';
-
-const DEFAULT_PER_PAGE = 20;
-const MAX_PER_PAGE = 100;
-const WHOLE_NUMBER = { pattern: '^[1-9][0-9]{0,5}$', errorMessage: 'must be a whole number from 1' } as const;
 
 const LIST_QUERY = Type.Object({
   scope: Type.Optional(Type.StringEnum(['direct', 'subtree'] as const, { errorMessage: { enum: 'The scope must be one of: direct, subtree.' } })),
   status: Type.Optional(Type.StringEnum(LINK_STATUSES, { errorMessage: { enum: `The status must be one of: ${LINK_STATUSES.join(', ')}.` } })),
-  page: Type.Optional(Type.String({ ...WHOLE_NUMBER, errorMessage: 'The page must be a whole number from 1.' })),
-  per_page: Type.Optional(Type.String({ ...WHOLE_NUMBER, errorMessage: `The per page must be a whole number from 1 to ${MAX_PER_PAGE}.` })),
+  ...PAGE_QUERY,
 });
 
 export interface SubResellerRouteDeps {
@@ -56,17 +51,11 @@ const present = (s: SubReseller) => ({
 });
 
 export function registerSubResellerRoutes(api: Router, { tenants, authenticated, rateLimiter }: SubResellerRouteDeps): void {
-  const shape = useErrorShape('reseller');
+  const { shape, reads, writes } = resellerMiddleware(rateLimiter);
   const network = tenants.network;
-  const reads = rateLimit(rateLimiter, { name: 'reseller.read', points: 100, durationSeconds: 60, key: userInTenant });
-  const writes = rateLimit(rateLimiter, { name: 'reseller.write', points: 30, durationSeconds: 60, key: userInTenant });
 
   api.get('/reseller/sub-resellers', shape, authenticated, reads, requirePermission('reseller.sub_resellers.view'), async (req, res) => {
-    const query = new BodyReader(req.query, LIST_QUERY);
-    const perPage = Number(query.value.per_page ?? DEFAULT_PER_PAGE);
-    if (perPage > MAX_PER_PAGE) query.fail('per_page', `The per page must be a whole number from 1 to ${MAX_PER_PAGE}.`);
-    const q = query.done();
-    const page = Number(q.page ?? 1);
+    const { q, page, perPage } = readListing(new BodyReader(req.query, LIST_QUERY));
     const found = await network.subResellers(currentContext()!.tenant!.id, { subtree: q.scope === 'subtree', status: q.status, page, perPage });
     res.json({ sub_resellers: found.items.map(present), pagination: pagination(page, perPage, found.total) });
   });

@@ -13,6 +13,7 @@ import type { TenantDatabases } from '../data/tenant-databases';
 import type { TenantRef } from '../context';
 import { ValidationError } from '../errors';
 import { ALIAS_PATTERN, RESERVED_ALIASES, newTenantId, normaliseSubdomain } from './tenant-id';
+import { ResellerApplications, type Contact } from './reseller-applications';
 import { TenantNetwork } from './tenant-network';
 
 export interface CreateTenantInput {
@@ -21,9 +22,10 @@ export interface CreateTenantInput {
   ring?: string;
   /**
    * Its place in the reseller network (./tenant-network.ts), written in the same transaction as
-   * its rows: the level-0 tenant, or a child of a linked tenant (whose depth is checked there).
+   * its rows: the level-0 tenant, a child of a linked tenant (whose depth is checked there), or an
+   * application to one, linked only once that tenant approves it (./reseller-applications.ts).
    */
-  network?: { root: true } | { parentId: string; field: string };
+  network?: { root: true } | { parentId: string; field: string } | { applyingTo: string; contact: Contact };
 }
 
 export interface TenantWithDomains extends TenantRef {
@@ -38,9 +40,11 @@ export class TenantService {
   /** Bumped by every invalidation: a lookup that started before one must not cache what it read. */
   private generation = 0;
   readonly network: TenantNetwork;
+  readonly applications: ResellerApplications;
 
   constructor(private readonly central: CentralDb, private readonly databases: TenantDatabases, private readonly pubsub: PubSub) {
     this.network = new TenantNetwork(central);
+    this.applications = new ResellerApplications(central, this.network);
   }
 
   /** Listens for domain changes made on any node. */
@@ -80,6 +84,7 @@ export class TenantService {
         await Domain.create({ tenant_id: id, domain: alias ?? (await this.aliasFromName(input.name, id)), kind: 'alias' }, { transaction });
         const place = input.network;
         if (place && 'root' in place) await this.network.addRoot(id, transaction);
+        else if (place && 'applyingTo' in place) await this.applications.submit(id, place.applyingTo, place.contact, transaction);
         else if (place) await this.network.addChild(id, place.parentId, transaction, place.field);
       });
     } catch (err) {

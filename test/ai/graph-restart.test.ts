@@ -36,7 +36,7 @@ describe('spec 2 Graph run (persisted per tenant): a paused run survives a platf
     const as = (p: string, init: { method?: string; body?: unknown } = {}) => a!.api(p, { token: owner.token, tenant: 'acme', ...init });
     for (const alias of ['orders', 'shipping_shiprocket', 'ai']) expect((await as(`/modules/${alias}/install`, { body: {} })).status).toBe(201);
     for (const [method, p, body] of [
-      ['PUT', '/modules/fetch-origins', { fetch_origins: [llm.origin] }],
+      ['PUT', '/modules/fetch-origins', { fetch_origins: [{ origin: llm.origin, module: 'ai' }] }],
       ['PATCH', `/admin/tenants/${owner.tenantId}/private-networks`, { allow_private_networks: true }],
       ['POST', '/ai/providers', { id: 'standin', name: 'Stand-in', type: 'vendora_compatible', base_url: `${llm.origin}/v1`, models: ['stand-in-model'] }],
       ['PUT', '/ai/providers/standin/credentials', { api_key: 'sk-standin-0123456789', model: 'stand-in-model' }],

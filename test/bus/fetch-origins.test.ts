@@ -1,6 +1,6 @@
 /**
- * A tenant admin chooses the origins its modules may reach with host.fetch (GET/PUT
- * /modules/fetch-origins, permission modules.manage), and the sandbox then lets a module's fetch
+ * A tenant admin chooses the origins each of its modules may reach with host.fetch (GET/PUT
+ * /modules/fetch-origins, permission modules.manage), and the sandbox then lets that module's fetch
  * through to a real server on 127.0.0.1.
  */
 import http from 'node:http';
@@ -32,22 +32,23 @@ describe('DESIGN Sandbox: host.fetch reaches only the origins the tenant configu
 
   const fetchAsModule = (url: string) => tp.platform.kernel.bus.call({ kind: 'core' }, 'fetcher.get', { url }, { tenantId: owner.tenantId, user: null });
 
-  test('an admin sets the list as origins; bad entries are 422 and nothing is stored', async () => {
+  test('an admin sets the list as origins granted to modules; bad entries are 422 and nothing is stored', async () => {
     expect(await tp.api('/modules/fetch-origins', { token: owner.token, tenant: 'acme' })).toMatchObject({ status: 200, body: { fetch_origins: [] } });
 
-    const bad = await tp.api('/modules/fetch-origins', { method: 'PUT', token: owner.token, tenant: 'acme', body: { fetch_origins: ['https://ok.example', 'ftp://files.example'] } });
+    const bad = await tp.api('/modules/fetch-origins', { method: 'PUT', token: owner.token, tenant: 'acme', body: { fetch_origins: [{ origin: 'https://ok.example', module: 'fetcher' }, { origin: 'ftp://files.example', module: 'fetcher' }] } });
     expect(bad.status).toBe(422);
     expect(bad.body.errors['fetch_origins.1'][0]).toContain('must use http or https');
-    const path = await tp.api('/modules/fetch-origins', { method: 'PUT', token: owner.token, tenant: 'acme', body: { fetch_origins: ['https://api.example/v1'] } });
+    const path = await tp.api('/modules/fetch-origins', { method: 'PUT', token: owner.token, tenant: 'acme', body: { fetch_origins: [{ origin: 'https://api.example/v1', module: 'fetcher' }] } });
     expect(path.body.errors['fetch_origins.0'][0]).toContain('origin only');
     expect((await tp.api('/modules/fetch-origins', { method: 'PUT', token: owner.token, tenant: 'acme', body: {} })).status).toBe(422);
     expect((await tp.api('/modules/fetch-origins', { token: owner.token, tenant: 'acme' })).body).toEqual({ fetch_origins: [] });
 
-    const set = await tp.api('/modules/fetch-origins', { method: 'PUT', token: owner.token, tenant: 'acme', body: { fetch_origins: [`${origin}/`, 'https://API.Vendor.example'] } });
-    expect(set).toMatchObject({ status: 200, body: { fetch_origins: [origin, 'https://api.vendor.example'] } });
+    const set = await tp.api('/modules/fetch-origins', { method: 'PUT', token: owner.token, tenant: 'acme', body: { fetch_origins: [{ origin: `${origin}/`, module: 'fetcher' }, { origin: 'https://API.Vendor.example', module: 'fetcher' }] } });
+    const granted = [{ origin, module: 'fetcher' }, { origin: 'https://api.vendor.example', module: 'fetcher' }];
+    expect(set).toMatchObject({ status: 200, body: { fetch_origins: granted } });
     // Other settings in the same JSON survive the change.
     const tenant = await tp.platform.central.models.Tenant.findByPk(owner.tenantId);
-    expect(tenant!.settings).toMatchObject({ onboarding: { path: 'install' }, modules: { fetch_origins: [origin, 'https://api.vendor.example'] } });
+    expect(tenant!.settings).toMatchObject({ onboarding: { path: 'install' }, modules: { fetch_origins: granted } });
   });
 
   test('a member without modules.manage may not read or change it', async () => {

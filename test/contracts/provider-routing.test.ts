@@ -28,7 +28,7 @@ describe('spec 3 Payments (payment.createLink) through the payment@1 contract: r
     tp = await startTestPlatform();
     owner = await tp.install('acme');
     await as('PATCH', '/admin/tenants/acme/private-networks', { allow_private_networks: true });
-    await as('PUT', '/modules/fetch-origins', { fetch_origins: [rzp.origin] });
+    await as('PUT', '/modules/fetch-origins', { fetch_origins: [{ origin: rzp.origin, module: 'payment_razorpay' }] });
     await addModules(tp, [dirs.orders, dirs.razorpay, dirs.fakepay, dirs.checkout]);
     await install('checkout');
   }, 240_000);
@@ -68,7 +68,7 @@ describe('spec 3 Payments (payment.createLink) through the payment@1 contract: r
     expect(rzp.seen.length).toBe(before + 1);
     // The choice is the tenant's setting; other settings in the same JSON survive it.
     const tenant = await tp.platform.central.models.Tenant.findByPk(owner.tenantId);
-    expect(tenant!.settings).toMatchObject({ providers: { payment: 'payment_fakepay' }, modules: { fetch_origins: [rzp.origin] } });
+    expect(tenant!.settings).toMatchObject({ providers: { payment: 'payment_fakepay' }, modules: { fetch_origins: [{ origin: rzp.origin, module: 'payment_razorpay' }] } });
   });
 
   test('the audit record names the contract operation and the provider that served it', async () => {

@@ -16,7 +16,7 @@ describe('DESIGN Host capabilities for modules: fetch_origins.add under attack',
   let tp: TestPlatform;
   let acme: Awaited<ReturnType<TestPlatform['install']>>;
   let betaId: string;
-  const origins = async (tenant: string, token: string) => (await tp.api('/modules/fetch-origins', { token, tenant })).body.fetch_origins as string[];
+  const origins = async (tenant: string, token: string) => ((await tp.api('/modules/fetch-origins', { token, tenant })).body.fetch_origins as Array<{ origin: string; module: string }>).map((g) => `${g.module} ${g.origin}`);
   const add = (tenantId: string, origin: string, who: { user: typeof someone | null; permissions?: string[] }) =>
     tp.platform.kernel.bus.call({ kind: 'core' }, 'widener.raw', { op: 'fetch_origins.add', input: { origin } }, { tenantId, user: who.user, permissions: new Set(who.permissions ?? []) });
 
@@ -47,10 +47,10 @@ describe('DESIGN Host capabilities for modules: fetch_origins.add under attack',
     await expect(tp.platform.kernel.bus.call({ kind: 'edge', via: 'http' }, 'fetch_origins.add', { origin: 'https://evil.example' }, { tenantId: acme.tenantId, user: someone, permissions: new Set(['*']) })).rejects.toMatchObject({ status: 403 });
   });
 
-  test('with the admin’s permission it adds the origin to that tenant only, reduced to scheme, host and port, once', async () => {
-    expect(await add(acme.tenantId, 'https://user:pw@API.Vendor.example:8443/v1/chat?x=1', { user: someone, permissions: ['widener.configure'] })).toEqual({ origin: 'https://api.vendor.example:8443', added: true });
-    expect(await add(acme.tenantId, 'https://api.vendor.example:8443', { user: someone, permissions: ['modules.manage'] })).toEqual({ origin: 'https://api.vendor.example:8443', added: false });
-    expect(await origins('acme', acme.token)).toEqual(['https://api.vendor.example:8443']);
+  test('with the admin’s permission it grants the origin to the calling module in that tenant only, reduced to scheme, host and port, once', async () => {
+    expect(await add(acme.tenantId, 'https://user:pw@API.Vendor.example:8443/v1/chat?x=1', { user: someone, permissions: ['widener.configure'] })).toEqual({ origin: 'https://api.vendor.example:8443', module: 'widener', added: true });
+    expect(await add(acme.tenantId, 'https://api.vendor.example:8443', { user: someone, permissions: ['modules.manage'] })).toEqual({ origin: 'https://api.vendor.example:8443', module: 'widener', added: false });
+    expect(await origins('acme', acme.token)).toEqual(['widener https://api.vendor.example:8443']);
     const bea = await tp.api('/auth/login', { tenant: 'beta', body: { email: 'bea@beta.example', password: 'bea-password-77' } });
     expect(await origins('beta', bea.body.token)).toEqual([]);
     expect(betaId).not.toBe(acme.tenantId);

@@ -45,7 +45,7 @@ describe('DESIGN Sandbox: host.fetch follows the outbound policy, whatever origi
       // The tenant lists the internal service and the metadata endpoints as fetch origins.
       await tp.platform.central.sequelize.query(
         `UPDATE tenants SET settings = jsonb_set(settings, '{modules}', jsonb_build_object('fetch_origins', $2::jsonb)) WHERE id = $1`,
-        { bind: [id, JSON.stringify([internal.origin, ...METADATA])] },
+        { bind: [id, JSON.stringify([internal.origin, ...METADATA].map((origin) => ({ origin, module: 'fetcher' })))] },
       );
     }
     const patched = await tp.api('/admin/tenants/globex/private-networks', { method: 'PATCH', token: owner.token, tenant: 'acme', body: { allow_private_networks: true } });

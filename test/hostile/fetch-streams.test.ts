@@ -132,7 +132,7 @@ describe('DESIGN Sandbox: streamed host.fetch is bounded and cleaned up whatever
   test("another tenant's origin, or a loopback one the tenant may not reach, is refused before any connection", async () => {
     const hits = v.hits();
     h.bridge.onFetch = createFetchBridge(['https://api.other-tenant.example'], { allowPrivateNetworks: true });
-    await expect(h.invoke('open', { url: `${v.origin}/endless`, count: 1 })).resolves.toMatchObject({ opened: 0, refused: { code: 'FETCH_DENIED', message: expect.stringContaining('not allowed for this tenant') } });
+    await expect(h.invoke('open', { url: `${v.origin}/endless`, count: 1 })).resolves.toMatchObject({ opened: 0, refused: { code: 'FETCH_DENIED', message: expect.stringContaining('not allowed for this module in this tenant') } });
     h.bridge.onFetch = createFetchBridge([v.origin]);
     await expect(h.invoke('open', { url: `${v.origin}/endless`, count: 1 })).resolves.toMatchObject({ opened: 0, refused: { code: 'FETCH_DENIED', message: expect.stringContaining('private or loopback address') } });
     expect(v.hits()).toBe(hits);

@@ -53,7 +53,7 @@ describe('DESIGN Host capabilities for modules: reading uploads back, under atta
     for (const id of [acme.tenantId, betaId]) {
       await tp.platform.central.sequelize.query(
         `UPDATE tenants SET settings = jsonb_set(jsonb_set(settings, '{modules}', jsonb_build_object('fetch_origins', $2::jsonb)), '{webhooks}', '{"allow_private_networks": true}'::jsonb) WHERE id = $1`,
-        { bind: [id, JSON.stringify([vendorOrigin])] },
+        { bind: [id, JSON.stringify(['keeper', 'widener'].map((module) => ({ origin: vendorOrigin, module })))] },
       );
     }
   });

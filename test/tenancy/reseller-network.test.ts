@@ -1,6 +1,6 @@
 import { startTestPlatform, addMember, type TestPlatform } from '../support/test-platform';
 import { TenantNetwork } from '../../core/tenancy/tenant-network';
-import { apply } from './support';
+import { apply, approve } from './support';
 
 /**
  * Spec 3 (reseller network; Limits: max_chain_depth 10; Authentication 1: X-Effective-Tenant) and
@@ -22,14 +22,17 @@ describe('spec 3 reseller network: the chain of tenants', () => {
   }, 120_000);
   afterAll(() => tp.close());
 
-  test('the install tenant is level 0; apply places the new tenant under parent_tenant given by alias or id', async () => {
+  test('the install tenant is level 0; apply places the new tenant under parent_tenant given by alias or id once that tenant approves', async () => {
     expect(await link(owner.tenantId)).toEqual({ tenant_id: owner.tenantId, parent_id: null, level: 0, status: 'active' });
     const east = await apply(tp, 'east', { parent_tenant: 'ACME' });
     expect(east.status).toBe(201);
     eastToken = east.body.token;
+    expect(await link(east.body.tenant.id)).toBeUndefined();
+    await approve(tp, asRoot, east.body.tenant.id);
     expect(await link(east.body.tenant.id)).toMatchObject({ parent_id: owner.tenantId, level: 1, status: 'active' });
     const eastA = await apply(tp, 'easta', { parent_tenant: east.body.tenant.id });
     expect(eastA.status).toBe(201);
+    await approve(tp, { token: eastToken, tenant: 'east' }, eastA.body.tenant.id);
     expect(await link(eastA.body.tenant.id)).toMatchObject({ parent_id: east.body.tenant.id, level: 2 });
   });
 

@@ -2,9 +2,9 @@
  * A platform with a small reseller network, each tenant running the relay fixture module:
  *
  *   acme (level 0, the install's tenant)
- *   ├── north (applied with parent_tenant "acme")
- *   │   └── northa (applied with parent_tenant = north's id)
- *   └── south (created by the super admin, under acme by default)
+ *   ├── north (applied with parent_tenant "acme", approved by acme)
+ *   │   └── northa (applied with parent_tenant = north's id, approved by north)
+ *   └── south (applied without parent_tenant, so under acme, approved by acme)
  */
 import path from 'node:path';
 import { loadModuleFromDir } from '../../core/modules/loaded-module';
@@ -44,15 +44,27 @@ export function apply(tp: TestPlatform, alias: string, extra: Record<string, unk
   });
 }
 
+/** The parent's admin approves an application (POST /reseller/applications/{id}/approve). */
+export async function approve(tp: TestPlatform, parent: { token: string; tenant: string }, applicantId: string): Promise<void> {
+  const res = await tp.api(`/reseller/applications/${applicantId}/approve`, { ...parent, body: {} });
+  if (res.status !== 200) throw new Error(`approve ${applicantId}: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
+/** An application the parent approves at once: the tenant is then linked under it. */
+export async function applyApproved(tp: TestPlatform, alias: string, parent: { token: string; tenant: string }, extra: Record<string, unknown> = {}) {
+  const res = await apply(tp, alias, extra);
+  if (res.status !== 201) throw new Error(`apply ${alias}: ${res.status} ${JSON.stringify(res.body)}`);
+  await approve(tp, parent, res.body.tenant.id);
+  return res;
+}
+
 export async function startNetwork(): Promise<Network> {
   const tp = await startTestPlatform({ RESELLER_SIGNUP: 'true' });
   const owner = await tp.install('acme');
-  const north = await apply(tp, 'north', { parent_tenant: 'acme' });
-  if (north.status !== 201) throw new Error(`apply north: ${north.status} ${JSON.stringify(north.body)}`);
-  const northa = await apply(tp, 'northa', { parent_tenant: north.body.tenant.id });
-  if (northa.status !== 201) throw new Error(`apply northa: ${northa.status} ${JSON.stringify(northa.body)}`);
-  const south = await apply(tp, 'south');
-  if (south.status !== 201) throw new Error(`apply south: ${south.status} ${JSON.stringify(south.body)}`);
+  const asAcme = { token: owner.token, tenant: 'acme' };
+  const north = await applyApproved(tp, 'north', asAcme, { parent_tenant: 'acme' });
+  const northa = await applyApproved(tp, 'northa', { token: north.body.token, tenant: north.body.tenant.id }, { parent_tenant: north.body.tenant.id });
+  const south = await applyApproved(tp, 'south', asAcme);
   const ids = { acme: owner.tenantId, north: north.body.tenant.id, northa: northa.body.tenant.id, south: south.body.tenant.id };
   const tokens = { acme: owner.token, north: north.body.token, northa: northa.body.token, south: south.body.token };
   await addModule(tp, fixtureDir('relay'));

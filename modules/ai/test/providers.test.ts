@@ -46,7 +46,7 @@ describe('spec 2, AI configuration: language-model providers', () => {
 
   it("adds each provider's origin to the tenant's fetch origins when an admin adds it", async () => {
     const res = await host.request('GET', '/modules/fetch-origins');
-    expect(res.body.fetch_origins).toEqual(expect.arrayContaining([a.origin, b.origin]));
+    expect(res.body.fetch_origins).toEqual(expect.arrayContaining([{ origin: a.origin, module: 'ai' }, { origin: b.origin, module: 'ai' }]));
   });
 
   it('lists providers with status and a key hint, never the key', async () => {
@@ -62,7 +62,7 @@ describe('spec 2, AI configuration: language-model providers', () => {
     expect(res.status).toBe(422);
     expect(JSON.stringify(res.body)).toMatch(/type/);
     expect((await host.request('GET', '/ai/providers')).body.data.map((p: { id: string }) => p.id)).toEqual(['alpha', 'beta']);
-    expect((await host.request('GET', '/modules/fetch-origins')).body.fetch_origins).not.toContain('https://api.gamma.example');
+    expect((await host.request('GET', '/modules/fetch-origins')).body.fetch_origins).not.toContainEqual(expect.objectContaining({ origin: 'https://api.gamma.example' }));
   });
 
   it('refuses a duplicate id (409), an unknown provider in config (422), and a model not offered (422)', async () => {
@@ -80,7 +80,7 @@ describe('spec 2, AI configuration: language-model providers', () => {
     expect((await host.request('POST', '/ai/providers', { id: 'moving', name: 'Moving', type: 'vendorb', base_url: b.url })).status).toBe(201);
     const moved = await host.request('PUT', '/ai/providers/moving', { name: 'Moved', base_url: 'https://api.moved.example/v2', models: ['m2'], input_cost_per_1k: '0.25' });
     expect(moved.body.data).toMatchObject({ id: 'moving', name: 'Moved', type: 'vendorb', base_url: 'https://api.moved.example/v2', models: ['m2'], input_cost_per_1k: '0.250000' });
-    expect((await host.request('GET', '/modules/fetch-origins')).body.fetch_origins).toContain('https://api.moved.example');
+    expect((await host.request('GET', '/modules/fetch-origins')).body.fetch_origins).toContainEqual({ origin: 'https://api.moved.example', module: 'ai' });
     expect((await host.request('PUT', '/ai/providers/moving', { type: 'vendorc' })).status).toBe(422);
     const withKey = await host.request('PUT', '/ai/providers/moving', { base_url: 'https://u:sk-in-url-0000000000@api.moved.example/v2?key=sk-x' });
     expect([withKey.status, Object.keys(withKey.body.errors)]).toEqual([422, ['base_url']]);

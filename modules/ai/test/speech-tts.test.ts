@@ -49,7 +49,7 @@ describe('spec 2, Endpoints AI: text-to-speech providers from presets', () => {
     }
     const config = await host.request('PUT', '/ai/tts/config', { default_provider: 'google_tts', fallback_provider: 'google_tts-2' });
     expect(config.body.data).toEqual({ default_provider: 'google_tts', fallback_provider: 'google_tts-2', default_voice: null });
-    expect((await host.request('GET', '/modules/fetch-origins')).body.fetch_origins).toEqual(expect.arrayContaining([main.origin, spare.origin]));
+    expect((await host.request('GET', '/modules/fetch-origins')).body.fetch_origins).toEqual(expect.arrayContaining([{ origin: main.origin, module: 'ai' }, { origin: spare.origin, module: 'ai' }]));
   });
 
   it('refuses an unknown preset and a preset the platform cannot use with 422, writing nothing', async () => {

@@ -12,7 +12,7 @@ import { startOrdersHost } from './support';
 let host: TestHost;
 
 beforeAll(async () => {
-  host = await startOrdersHost([]);
+  host = await startOrdersHost({});
 }, 60_000);
 afterAll(() => host?.close());
 

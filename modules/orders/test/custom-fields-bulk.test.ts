@@ -9,7 +9,7 @@ import { holdsAndStays, orderBody, recorded, startOrdersHost, unordered } from '
 let host: TestHost;
 
 beforeAll(async () => {
-  host = await startOrdersHost([]);
+  host = await startOrdersHost({});
 }, 60_000);
 
 afterAll(async () => {

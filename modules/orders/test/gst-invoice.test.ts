@@ -10,7 +10,7 @@ import { createOrder, startOrdersHost } from './support';
 let host: TestHost;
 
 beforeAll(async () => {
-  host = await startOrdersHost([]);
+  host = await startOrdersHost({});
 }, 60_000);
 
 afterAll(async () => {

@@ -17,7 +17,7 @@ let msg91: Awaited<ReturnType<typeof msg91StandIn>>;
 
 beforeAll(async () => {
   msg91 = await msg91StandIn('msg91-key', 'tmpl-orders');
-  host = await startHostAllowing({ modulePath: ORDERS_DIR, withModules: [SMS_DIR] }, [msg91.origin]);
+  host = await startHostAllowing({ modulePath: ORDERS_DIR, withModules: [SMS_DIR] }, { sms_msg91: [msg91.origin] });
   expect((await host.request('PUT', '/sms-msg91/settings', { authkey: 'msg91-key', template_id: 'tmpl-orders', base_url: msg91.origin })).status).toBe(200);
 }, 90_000);
 afterAll(async () => {

@@ -22,7 +22,7 @@ beforeAll(async () => {
   wa = await whatsappStandIn('wa-token', '1065403522');
   host = await startHostAllowing(
     { modulePath: ORDERS_DIR, withModules: [RAZORPAY_DIR, SHIPROCKET_DIR, RECORDER_DIR, SMS_DIR, WHATSAPP_DIR], smtp: true },
-    [msg91.origin, wa.origin],
+    { sms_msg91: [msg91.origin], whatsapp_cloud: [wa.origin] },
   );
   expect((await host.request('PUT', '/sms-msg91/settings', { authkey: 'msg91-key', template_id: 'tmpl-orders', base_url: msg91.origin })).status).toBe(200);
   expect((await host.request('PUT', '/whatsapp-cloud/settings', { access_token: 'wa-token', phone_number_id: '1065403522', base_url: wa.origin })).status).toBe(200);

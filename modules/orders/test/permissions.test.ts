@@ -40,7 +40,7 @@ let paymentId: string;
 let taxConfigId: number;
 
 beforeAll(async () => {
-  host = await startOrdersHost([]);
+  host = await startOrdersHost({});
   await role('orders-viewer', ['orders.view']);
   await role('orders-clerk', ['orders.create']);
   viewer = await member('vera@test-org.example', 'orders-viewer');

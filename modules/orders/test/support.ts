@@ -162,19 +162,21 @@ export function shiprocketStandIn(tracking: Map<string, Array<Record<string, unk
 }
 
 /**
- * A test host whose tenant lets its modules fetch these origins (the stand-ins' own, on 127.0.0.1),
- * which the owner, a super admin, allows as private networks do (core/tenancy/private-networks.ts).
+ * A test host whose tenant lets each named module fetch its origins (the stand-ins' own, on
+ * 127.0.0.1; a grant is per module), which the owner, a super admin, allows as private networks do
+ * (core/tenancy/private-networks.ts).
  */
-export async function startHostAllowing(opts: TestHostOptions, fetchOrigins: string[]): Promise<TestHost> {
+export async function startHostAllowing(opts: TestHostOptions, grants: Record<string, string[]>): Promise<TestHost> {
   const host = await createTestHost(opts);
+  const fetchOrigins = Object.entries(grants).flatMap(([module, origins]) => origins.map((origin) => ({ origin, module })));
   const origins = await host.request('PUT', '/modules/fetch-origins', { fetch_origins: fetchOrigins });
   const networks = await host.request('PATCH', `/admin/tenants/${host.tenantId}/private-networks`, { allow_private_networks: true });
-  if (origins.status !== 200 || networks.status !== 200) throw new Error(`allowing ${fetchOrigins.join(', ')} failed: ${JSON.stringify([origins.body, networks.body])}`);
+  if (origins.status !== 200 || networks.status !== 200) throw new Error(`allowing ${JSON.stringify(fetchOrigins)} failed: ${JSON.stringify([origins.body, networks.body])}`);
   return host;
 }
 
-export function startOrdersHost(fetchOrigins: string[]): Promise<TestHost> {
-  return startHostAllowing({ modulePath: ORDERS_DIR, withModules: [RAZORPAY_DIR, SHIPROCKET_DIR, RECORDER_DIR] }, fetchOrigins);
+export function startOrdersHost(grants: Record<string, string[]>): Promise<TestHost> {
+  return startHostAllowing({ modulePath: ORDERS_DIR, withModules: [RAZORPAY_DIR, SHIPROCKET_DIR, RECORDER_DIR] }, grants);
 }
 
 /**
@@ -183,7 +185,7 @@ export function startOrdersHost(fetchOrigins: string[]): Promise<TestHost> {
  */
 export async function startOrdersWithRazorpay(webhookSecret: string) {
   const rzp = await razorpayStandIn('rzp_test_key', 'rzp_secret');
-  const host = await startOrdersHost([rzp.origin]);
+  const host = await startOrdersHost({ payment_razorpay: [rzp.origin] });
   const close = async () => {
     host.clock.reset();
     await host.close();
@@ -208,7 +210,7 @@ export interface OrdersWithProviders {
 export async function startOrdersWithProviders(tracking = new Map<string, Array<Record<string, unknown>>>()): Promise<OrdersWithProviders> {
   const rzp = await razorpayStandIn('rzp_test_key', 'rzp_secret');
   const sr = await shiprocketStandIn(tracking);
-  const host = await startOrdersHost([rzp.origin, sr.origin]);
+  const host = await startOrdersHost({ payment_razorpay: [rzp.origin], shipping_shiprocket: [sr.origin] });
   const close = async () => {
     await host.close();
     await Promise.all([rzp.close(), sr.close()]);

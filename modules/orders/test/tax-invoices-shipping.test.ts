@@ -9,7 +9,7 @@ const WEBHOOK_TOKEN = 'sr-webhook-token-0123456789';
 
 beforeAll(async () => {
   sr = await shiprocketStandIn(tracking);
-  host = await startOrdersHost([sr.origin]);
+  host = await startOrdersHost({ shipping_shiprocket: [sr.origin] });
   expect((await host.request('PUT', '/shipping-shiprocket/settings', { email: 'ops@test-org.example', password: 'sr-pass', base_url: sr.origin, webhook_token: WEBHOOK_TOKEN })).status).toBe(200);
 }, 60_000);
 

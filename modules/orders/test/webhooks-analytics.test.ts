@@ -32,7 +32,7 @@ let host: TestHost;
 const SECRET = 'whsec_0123456789abcdef';
 
 beforeAll(async () => {
-  host = await startOrdersHost([]);
+  host = await startOrdersHost({});
 }, 60_000);
 afterAll(() => host?.close());
 

@@ -286,7 +286,7 @@ export default defineModule({
     configure: operation({
       ai_tool: false,
       description:
-        "Sets the tenant's Razorpay key_id, key_secret, API base URL (the origin must also be in the tenant setting modules.fetch_origins) and, optionally, the webhook secret.",
+        "Sets the tenant's Razorpay key_id, key_secret, API base URL (the origin must also be granted to payment_razorpay in the tenant setting modules.fetch_origins) and, optionally, the webhook secret.",
       permission: 'payment_razorpay.manage',
       input: Type.Object(
         {

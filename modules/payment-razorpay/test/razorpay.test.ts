@@ -8,7 +8,7 @@ let rzp: Awaited<ReturnType<typeof razorpayStandIn>>;
 
 beforeAll(async () => {
   rzp = await razorpayStandIn('rzp_key', 'rzp_secret');
-  host = await startHostAllowing({ modulePath: path.resolve(__dirname, '..') }, [rzp.origin]);
+  host = await startHostAllowing({ modulePath: path.resolve(__dirname, '..') }, { payment_razorpay: [rzp.origin] });
 }, 60_000);
 afterAll(async () => {
   await host?.close();

@@ -226,7 +226,7 @@ export default defineModule({
     configure: operation({
       ai_tool: false,
       description:
-        "Sets the tenant's Shiprocket API user (email, password), base URL and pickup location name (the origin must be in modules.fetch_origins). With webhook_token, Shiprocket's tracking webhook (POST /shipping-shiprocket/webhook) is accepted.",
+        "Sets the tenant's Shiprocket API user (email, password), base URL and pickup location name (the origin must be granted to shipping_shiprocket in modules.fetch_origins). With webhook_token, Shiprocket's tracking webhook (POST /shipping-shiprocket/webhook) is accepted.",
       permission: 'shipping_shiprocket.manage',
       input: Type.Object(
         {

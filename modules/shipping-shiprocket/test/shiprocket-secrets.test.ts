@@ -8,7 +8,7 @@ let sr: Awaited<ReturnType<typeof shiprocketStandIn>>;
 
 beforeAll(async () => {
   sr = await shiprocketStandIn(new Map());
-  host = await startHostAllowing({ modulePath: path.resolve(__dirname, '..') }, [sr.origin]);
+  host = await startHostAllowing({ modulePath: path.resolve(__dirname, '..') }, { shipping_shiprocket: [sr.origin] });
 }, 60_000);
 afterAll(async () => {
   await host?.close();

@@ -123,7 +123,7 @@ export default defineModule({
     configure: operation({
       ai_tool: false,
       description:
-        "Sets the tenant's MSG91 authkey, template id, the template variable that carries the text, the API base URL (its origin must also be in the tenant setting modules.fetch_origins) and the default country code.",
+        "Sets the tenant's MSG91 authkey, template id, the template variable that carries the text, the API base URL (its origin must also be granted to sms_msg91 in the tenant setting modules.fetch_origins) and the default country code.",
       permission: 'sms_msg91.manage',
       input: Type.Object(
         {

@@ -9,7 +9,7 @@ let msg91: Awaited<ReturnType<typeof msg91StandIn>>;
 
 beforeAll(async () => {
   msg91 = await msg91StandIn('msg91-key', 'tmpl-order-updates');
-  host = await startHostAllowing({ modulePath: path.resolve(__dirname, '..') }, [msg91.origin]);
+  host = await startHostAllowing({ modulePath: path.resolve(__dirname, '..') }, { sms_msg91: [msg91.origin] });
 }, 60_000);
 afterAll(async () => {
   await host?.close();

@@ -123,7 +123,7 @@ export default defineModule({
     }),
     configure: operation({
       ai_tool: false,
-      description: "Sets the tenant's access token, phone number id, Graph API version, API base URL (its origin must also be in the tenant setting modules.fetch_origins) and default country code.",
+      description: "Sets the tenant's access token, phone number id, Graph API version, API base URL (its origin must also be granted to whatsapp_cloud in the tenant setting modules.fetch_origins) and default country code.",
       permission: 'whatsapp_cloud.manage',
       input: Type.Object(
         {

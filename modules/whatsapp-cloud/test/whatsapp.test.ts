@@ -9,7 +9,7 @@ let wa: Awaited<ReturnType<typeof whatsappStandIn>>;
 
 beforeAll(async () => {
   wa = await whatsappStandIn('EAAG-token', '106540352242922');
-  host = await startHostAllowing({ modulePath: path.resolve(__dirname, '..') }, [wa.origin]);
+  host = await startHostAllowing({ modulePath: path.resolve(__dirname, '..') }, { whatsapp_cloud: [wa.origin] });
 }, 60_000);
 afterAll(async () => {
   await host?.close();
