@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { createTestHost, type TestHost } from '../../sdk/testing';
-import { WORKFLOWS_CODE_DIR, WORKFLOWS_DIR, settled } from '../workflows/support';
+import { WORKFLOWS_CODE_DIR, WORKFLOWS_DIR } from '../workflows/support';
 
 const ORDERS_DIR = path.resolve(__dirname, '../../modules/orders');
 
