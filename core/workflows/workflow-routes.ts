@@ -135,6 +135,7 @@ export function registerWorkflowRoutes(api: Router, g: Guards, w: Workflows): vo
   api.post('/workflows/:id/execute', ...g.run, async (req, res) => {
     const graph = await load(req);
     const data = triggerData(bodyOf(req).data);
+    await w.assertHolds(tenantId(), 'run', graph.nodes, actor());
     const run = (await w.engine.execute(tenantId(), graph, { type: 'manual', data, triggeredBy: userId() }))!;
     res.json({ success: true, message: 'Workflow execution started', data: { execution_id: run.id, status: 'pending' } });
   });
@@ -144,6 +145,7 @@ export function registerWorkflowRoutes(api: Router, g: Guards, w: Workflows): vo
     const data = triggerData(bodyOf(req).data);
     const errors = checkGraph(graph, await w.catalogFor(tenantId()));
     if (errors.length) return void res.status(422).json({ success: false, message: 'Workflow validation failed', errors });
+    await w.assertHolds(tenantId(), 'run', graph.nodes, actor());
     const run = await w.test(tenantId(), graph, data, userId());
     res.json({ success: true, message: run.status === 'completed' ? 'Workflow test completed' : `Workflow test ${run.status}`, data: { execution_id: run.id, status: run.status, result: run.result ?? null, error_message: run.error_message } });
   });

@@ -96,7 +96,7 @@ export class Workflows {
    * nodes need (node-permissions.ts).
    */
   async create(tenantId: string, input: WorkflowInput, actor: Actor): Promise<Graph> {
-    await this.assertMayRun(tenantId, 'save', input.nodes, actor);
+    await this.assertHolds(tenantId, 'save', input.nodes, actor);
     const graph = await this.store.create(tenantId, input, actor.user.id);
     await this.tokens.add(tenantId, graph.workflow.webhook_token, graph.workflow.id);
     this.eventTriggers.delete(tenantId);
@@ -116,7 +116,7 @@ export class Workflows {
    * its nodes need, so a run never acts with more than its last editor may do (README, Owner and permissions).
    */
   async update(tenantId: string, current: Graph, input: WorkflowInput, actor: Actor): Promise<Graph | undefined> {
-    await this.assertMayRun(tenantId, 'save', input.nodes, actor);
+    await this.assertHolds(tenantId, 'save', input.nodes, actor);
     const graph = await this.store.update(tenantId, current.workflow.id, input, actor.user.id);
     this.eventTriggers.delete(tenantId);
     if (graph) await this.changed(tenantId, actor, 'workflow_updated', graph, { previous_owner_id: Number(current.workflow.owner_id) });
@@ -125,7 +125,7 @@ export class Workflows {
 
   /** Activation turns on runs as the owner: `actor` must hold every permission the nodes need too. */
   async activate(tenantId: string, graph: Graph, actor: Actor): Promise<void> {
-    await this.assertMayRun(tenantId, 'activate', graph.nodes, actor);
+    await this.assertHolds(tenantId, 'activate', graph.nodes, actor);
     await this.setStatus(tenantId, graph, 'active', actor);
   }
 
@@ -144,7 +144,11 @@ export class Workflows {
     await notifyOwnerInactive(this.deps, tenantId, g);
   }
 
-  private async assertMayRun(tenantId: string, action: string, nodes: readonly { label: string; node_type: string }[], actor: Actor): Promise<void> {
+  /**
+   * 403 unless `actor` holds every permission the nodes need: to save or activate a workflow, or to
+   * run one by hand, whose trigger data (an order id, say) the person choosing it steers.
+   */
+  async assertHolds(tenantId: string, action: string, nodes: readonly { label: string; node_type: string }[], actor: Actor): Promise<void> {
     await assertHoldsNodePermissions(action, nodes, await this.catalogFor(tenantId), (op) => this.deps.bus.permissionOf(tenantId, op), actor);
   }
 

@@ -79,6 +79,16 @@ describe('hostile: editing a workflow never borrows its owner\'s permissions (sp
     expect((await host.request('POST', `/workflows/${draft.id}/activate`)).status).toBe(200);
   });
 
+  test("an editor without orders.view cannot run the admin's order workflow by hand with an order id of their choosing: 403, no run", async () => {
+    const wf = (await host.request('POST', '/workflows', { name: 'Admin payments', trigger_type: 'manual', ...ordersGraph })).body.data;
+    for (const action of ['execute', 'test']) {
+      const refused = await host.requestAs(editor, 'POST', `/workflows/${wf.id}/${action}`, { data: { order_id: orderId } });
+      expect([action, refused.status, refused.body.code]).toEqual([action, 403, 'WORKFLOW_PERMISSION_MISSING']);
+    }
+    expect((await host.request('GET', `/workflow-executions?workflow_id=${wf.id}`)).body.data).toEqual([]);
+    expect(await payments()).toEqual([]);
+  });
+
   test('an editor holding every permission its nodes need saves, becomes the owner, and the run acts as them; the activity log says who changed what', async () => {
     const wf = (await host.request('POST', '/workflows', harmless)).body.data;
     const adminId = wf.owner_id as number;
@@ -98,9 +108,10 @@ describe('hostile: editing a workflow never borrows its owner\'s permissions (sp
       expect.objectContaining({ user_id: adminId, action: 'workflow_created' }),
       expect.objectContaining({ user_id: trustedId, action: 'workflow_updated', properties: expect.objectContaining({ previous_owner_id: adminId, owner_id: trustedId }) }),
     ]);
-    // Later the editor loses orders.manage: the next run's payment node is refused (checked at execute time, as the owner).
+    // Later the editor loses the orders permissions: a run the admin starts acts as the owner, so its
+    // order node is refused (checked at execute time, against the owner as they are now).
     await host.request('PATCH', `/members/${trustedId}`, { role: 'wf-editor' });
-    const refused = await host.requestAs(trusted, 'POST', `/workflows/${wf.id}/test`, { data: { order_id: orderId } });
+    const refused = await host.request('POST', `/workflows/${wf.id}/test`, { data: { order_id: orderId } });
     expect(refused.body.data.status).toBe('failed');
     expect(refused.body.data.error_message).toEqual(expect.stringContaining('orders.view'));
     expect((await payments()).length).toBe(1);
