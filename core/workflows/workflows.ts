@@ -15,13 +15,14 @@ import type { RequestContext } from '../context';
 import type { CentralDb } from '../data/central-db';
 import type { TenantDatabases } from '../data/tenant-databases';
 import type { JobQueue } from '../drivers';
+import { MandiError } from '../errors';
 import { isObject } from '../is-object';
 import type { Logger } from '../logger';
 import type { ModuleHost } from '../modules/module-host';
 import type { TenantService } from '../tenancy/tenant-service';
 import { WorkflowEngine } from './engine';
 import { assertHoldsNodePermissions, type Actor } from './node-permissions';
-import { notifyOwnerInactive, ownerInactiveReason } from './owner-inactive';
+import { notifyOwnerInactive, OWNER_INACTIVE, ownerInactiveReason } from './owner-inactive';
 import { WORKFLOWS_MODULE } from './route-support';
 import type { SimulateDeps } from './simulate';
 import type { ExecutionRow, Graph } from './workflow';
@@ -123,9 +124,13 @@ export class Workflows {
     return graph;
   }
 
-  /** Activation turns on runs as the owner: `actor` must hold every permission the nodes need too. */
+  /**
+   * Activation turns on runs as the owner: `actor` must hold every permission the nodes need too, and
+   * an owner who is no longer an active member would only stop them again (409: save it first to take it over).
+   */
   async activate(tenantId: string, graph: Graph, actor: Actor): Promise<void> {
     await this.assertHolds(tenantId, 'activate', graph.nodes, actor);
+    if (!(await this.deps.auth.actingUser(tenantId, Number(graph.workflow.owner_id)))) throw new MandiError(OWNER_INACTIVE, ownerInactiveReason(graph.workflow.owner_id), 409);
     await this.setStatus(tenantId, graph, 'active', actor);
   }
 
@@ -141,7 +146,8 @@ export class Workflows {
     if (!(await this.store.pauseActive(tenantId, g.workflow.id, reason))) return;
     this.eventTriggers.delete(tenantId);
     await this.changed(tenantId, null, 'workflow_deactivated', g, { reason });
-    await notifyOwnerInactive(this.deps, tenantId, g);
+    // The pause is what stops the runs; a notice that could not be sent must not fail the run's job.
+    await notifyOwnerInactive(this.deps, tenantId, g).catch((err) => this.deps.logger.error({ err, workflow: g.workflow.id }, 'owner-inactive notification not sent'));
   }
 
   /**

@@ -88,6 +88,9 @@ describe('hostile: an inactive owner\'s workflows stop on every trigger (spec 2,
     expect(refused.body.data).toMatchObject({ status: 'failed', error_message: expect.stringContaining('WORKFLOW_OWNER_INACTIVE') });
     expect(await workflow(wf.id)).toMatchObject({ status: 'paused', owner_id: members.leaver.userId });
 
+    // Turning it on again as it is would only stop it again: it must be taken over first.
+    const early = await host.request('POST', `/workflows/${wf.id}/activate`);
+    expect([early.status, early.body.code]).toEqual([409, 'WORKFLOW_OWNER_INACTIVE']);
     const saved = await host.request('PUT', `/workflows/${wf.id}`, { description: 'taken over' });
     expect(saved.body.data.owner_id).not.toBe(members.leaver.userId);
     expect((await host.request('POST', `/workflows/${wf.id}/activate`)).status).toBe(200);
