@@ -192,6 +192,21 @@ export class Bus {
     throw busErrors.invalidOutput(op, module, errors);
   }
 
+  /**
+   * The permission an edge caller needs to call `op` in the tenant, resolved as call() resolves it
+   * (a contract's operation: the chosen provider's); undefined when it needs none or does not exist.
+   */
+  async permissionOf(tenantId: string, op: string): Promise<string | undefined> {
+    const core = this.core.get(op);
+    if (core) return core.def.permission;
+    const mods = await this.deps.modules.modulesFor(tenantId);
+    const own = mods.operation(op);
+    if (own) return own.def.permission;
+    // No provider chosen or installed: the call itself would fail, so it needs nothing here.
+    const routed = await (async () => this.routed(mods, op, tenantId))().catch(() => undefined);
+    return routed?.def.permission;
+  }
+
   /** Whether an operation exists for the tenant (for routers and schema builders). */
   async exists(tenantId: string, op: string): Promise<boolean> {
     if (this.core.has(op)) return true;

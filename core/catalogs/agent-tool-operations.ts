@@ -4,7 +4,7 @@
  * the ones the model asks for **as that user**, never as itself.
  *
  *   tools.list {only?}                 → {tools: [{name, module, description, input}]}
- *   tools.call {name, input, grant?}   → the operation's result
+ *   tools.call {name, input, grant?, bound_by?} → the operation's result
  *   tools.grant {ttl_seconds?}         → {grant, expires_at}
  *
  * A plain host.call runs as the calling module (its api.consumes, no user permission), which would
@@ -17,7 +17,10 @@
  * host.call. A call without a user (an event, a schedule, a job) is refused, unless it brings a
  * grant: `tools.grant`, asked for during a call of the user, lets the same module act for that user
  * later (a graph run resumed by a reviewer or after a restart), with the user's permissions as they
- * are then (./acting-grants.ts).
+ * are then (./acting-grants.ts). Acting for the grant's user in another user's call, or with
+ * `bound_by` (that other user's own grant, for a job carrying their work on), the call needs every
+ * permission from each of them: a reviewer never gets a tool through someone else's run, and the
+ * run never gains the reviewer's extra permissions (spec 2, Graph run).
  *
  * Both are core operations that are not public: a module lists them in api.consumes to use them, so
  * a tenant's admins see at install which modules act for their users.
@@ -116,20 +119,34 @@ export function registerAgentToolOperations(bus: Bus, deps: AgentToolDeps): void
       type: 'object',
       required: ['name'],
       additionalProperties: false,
-      properties: { name: { type: 'string', minLength: 3, maxLength: 200 }, input: {}, grant: { type: 'string', minLength: 3, maxLength: 2000 } },
+      properties: {
+        name: { type: 'string', minLength: 3, maxLength: 200 },
+        input: {},
+        grant: { type: 'string', minLength: 3, maxLength: 2000 },
+        bound_by: { type: 'string', minLength: 3, maxLength: 2000 },
+      },
     },
-    handler: async (input: { name: string; input?: unknown; grant?: string }, callCtx, caller) => {
+    handler: async (input: { name: string; input?: unknown; grant?: string; bound_by?: string }, callCtx, caller) => {
       if (caller.kind !== 'module') throw forbidden('tools.call is called by a module\'s agent, for the user of its call.');
       const ctx = input.grant !== undefined ? await asGrantUser(input.grant, callCtx, caller.alias) : callCtx;
       const alias = agentCall('tools.call', ctx, caller);
+      // Acting for the grant's user in someone else's call, or bound by another grant (a graph run's
+      // resumer, after a restart): only what every one of them may do, never one's extra permissions.
+      const bounds = [
+        ...(input.grant !== undefined && callCtx.user && callCtx.user.id !== ctx.user!.id ? [callCtx] : []),
+        ...(input.bound_by !== undefined ? [await asGrantUser(input.bound_by, callCtx, alias)] : []),
+      ];
       const mods = await modules.modulesFor(ctx.tenantId);
       const provider = mods.operation(input.name)?.module;
       const tool = provider ? moduleTools(provider).get(input.name) : undefined;
-      if (tool) {
-        const missing = tool.needs.find((p) => !holdsPermission(ctx.user, ctx.permissions, p));
-        if (missing) throw forbidden(`The tool "${input.name}" needs the permission "${missing}", which the user lacks.`, { tool: input.name, permission: missing });
-      } else if (!matchesConsumes(mods.byAlias.get(alias)?.manifest.api?.consumes ?? [], input.name)) {
+      if (!tool && !matchesConsumes(mods.byAlias.get(alias)?.manifest.api?.consumes ?? [], input.name)) {
         throw forbidden(`"${input.name}" is not an AI tool of this tenant, nor an operation module "${alias}" consumes.`, { tool: input.name, module: alias });
+      }
+      const own = await bus.permissionOf(ctx.tenantId, input.name);
+      const needs = [...(tool?.needs ?? []), ...(own ? [own] : [])];
+      for (const who of [ctx, ...bounds]) {
+        const missing = needs.find((p) => !holdsPermission(who.user, who.permissions, p));
+        if (missing) throw forbidden(`"${input.name}" needs the permission "${missing}", which user ${who.user!.id} lacks.`, { tool: input.name, permission: missing, user_id: who.user!.id });
       }
       // The bus checks the operation's own permission for the edge caller, validates, rate-limits and audits as the user.
       return bus.call(AI_EDGE, input.name, input.input ?? {}, ctx);

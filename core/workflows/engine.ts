@@ -20,7 +20,8 @@ import { MandiError } from '../errors';
 import { isObject } from '../is-object';
 import type { Logger } from '../logger';
 import { nodeInput } from './node-input';
-import type { Acting } from './owner';
+import type { Actor } from './node-permissions';
+import { ownerInactiveReason } from './owner-inactive';
 import type { ConnectionRow, ExecutionRow, Graph, NodeRow, RunContext } from './workflow';
 import type { WorkflowStore } from './workflow-store';
 
@@ -41,7 +42,10 @@ export interface EngineDeps {
   clock: Clock;
   logger: Logger;
   catalogFor(tenantId: string): Promise<Catalog>;
-  acting(tenantId: string, ownerId: number): Promise<Acting>;
+  /** The owner as a request of theirs would act now; undefined when no longer an active member (./owner-inactive.ts). */
+  acting(tenantId: string, ownerId: number): Promise<Actor | undefined>;
+  /** Pauses a workflow whose owner is no longer an active member and tells its admins. */
+  ownerInactive(tenantId: string, g: Graph): Promise<void>;
   workers: number;
 }
 
@@ -119,6 +123,10 @@ export class WorkflowEngine {
     const g = this.graphs.get(`${tenantId}:${e.workflow_id}`) ?? (await store.graph(tenantId, e.workflow_id));
     if (!g) return void (await this.finish(tenantId, e, 'failed', null, 'The workflow was deleted.'));
     const acting = await this.deps.acting(tenantId, Number(g.workflow.owner_id));
+    if (!acting) {
+      await this.finish(tenantId, e, 'failed', null, ownerInactiveReason(g.workflow.owner_id));
+      return void (await this.deps.ownerInactive(tenantId, g));
+    }
     for (;;) {
       if (e.pause_requested) {
         await store.transition(tenantId, e.id, ['running'], 'status = $3, pause_requested = false, resume_at = NULL', ['paused']);
@@ -160,7 +168,7 @@ export class WorkflowEngine {
   }
 
   /** One attempt of one node, and its checkpoint. Undefined when the checkpoint was not ours to write. */
-  private async step(tenantId: string, e: ExecutionRow, g: Graph, node: NodeRow, acting: Acting): Promise<ExecutionRow | undefined> {
+  private async step(tenantId: string, e: ExecutionRow, g: Graph, node: NodeRow, acting: Actor): Promise<ExecutionRow | undefined> {
     const { store, clock } = this.deps;
     const attempt = e.scheduler.attempt ?? 0;
     const context: RunContext = { variables: e.context.variables ?? {}, nodes: e.context.nodes ?? {} };
@@ -210,10 +218,9 @@ export class WorkflowEngine {
     return failed && { ...failed, status: 'failed' };
   }
 
-  private async callNode(tenantId: string, e: ExecutionRow, node: NodeRow, entry: NodeEntry | undefined, input: unknown, attempt: number, acting: Acting): Promise<unknown> {
+  private async callNode(tenantId: string, e: ExecutionRow, node: NodeRow, entry: NodeEntry | undefined, input: unknown, attempt: number, acting: Actor): Promise<unknown> {
     if (!entry) throw new MandiError('NODE_UNAVAILABLE', `The node type "${node.node_type}" is no longer installed in this tenant.`, 422);
     if (!entry.operation) throw new MandiError('NODE_NOT_RUNNABLE', `The node type "${node.node_type}" names no operation.`, 422);
-    if (!acting.user) throw new MandiError('OWNER_GONE', "The workflow's owner is no longer a member of this tenant.", 403);
     const key = `${e.id}:${node.id}:${attempt}`;
     const ctx = { tenantId, user: acting.user, permissions: acting.permissions, requestId: key, idempotencyKey: key };
     const call = (async () => {

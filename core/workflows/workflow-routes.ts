@@ -25,6 +25,7 @@ import { ValidationError } from '../errors';
 import { isObject } from '../is-object';
 import { bodyOf } from '../catalogs/workflow-node-routes';
 import { checkGraph } from './graph-check';
+import type { Actor } from './node-permissions';
 import { simulate } from './simulate';
 import { exportOf, inputOf } from './workflow-export';
 import { parseWorkflowInput } from './workflow-input';
@@ -37,6 +38,11 @@ const SORTABLE = ['created_at', 'updated_at', 'name', 'status', 'trigger_type', 
 
 const tenantId = () => currentContext()!.tenant!.id;
 const userId = () => currentContext()!.user!.id;
+/** The signed-in user as the owner a save makes them (node-permissions.ts). */
+const actor = (): Actor => {
+  const ctx = currentContext()!;
+  return { user: ctx.user!, permissions: ctx.permissions ?? new Set() };
+};
 
 export function registerWorkflowRoutes(api: Router, g: Guards, w: Workflows): void {
   const load = async (req: Request): Promise<Graph> => {
@@ -67,7 +73,7 @@ export function registerWorkflowRoutes(api: Router, g: Guards, w: Workflows): vo
 
   api.post('/workflows', ...g.manage, async (req, res) => {
     const input = parseWorkflowInput(bodyOf(req), await w.catalogFor(tenantId()));
-    const graph = await w.create(tenantId(), input, userId());
+    const graph = await w.create(tenantId(), input, actor());
     res.status(201).json({ success: true, message: 'Workflow created', data: withSecret(graph) });
   });
 
@@ -82,7 +88,7 @@ export function registerWorkflowRoutes(api: Router, g: Guards, w: Workflows): vo
     if (version !== undefined && version !== '1.0') throw new ValidationError({ 'workflow.version': ['Only exports of version "1.0" can be imported.'] }, 'Validation failed');
     const { version: _v, exported_at: _e, ...fields } = body.workflow;
     const input = parseWorkflowInput({ ...fields, status: 'draft' }, await w.catalogFor(tenantId()));
-    const graph = await w.create(tenantId(), input, userId());
+    const graph = await w.create(tenantId(), input, actor());
     res.status(201).json({ success: true, message: 'Workflow imported', data: withSecret(graph) });
   });
 
@@ -93,14 +99,14 @@ export function registerWorkflowRoutes(api: Router, g: Guards, w: Workflows): vo
   api.put('/workflows/:id', ...g.manage, async (req, res) => {
     const current = await load(req);
     const input = parseWorkflowInput(bodyOf(req), await w.catalogFor(tenantId()), inputOf(current));
-    const graph = await w.update(tenantId(), current.workflow.id, input);
+    const graph = await w.update(tenantId(), current, input, actor());
     if (!graph) throw workflowNotFound();
     res.json({ success: true, message: 'Workflow updated', data: toWorkflow(graph) });
   });
 
   api.delete('/workflows/:id', ...g.manage, async (req, res) => {
     const graph = await load(req);
-    await w.remove(tenantId(), graph);
+    await w.remove(tenantId(), graph, actor());
     res.json({ success: true, message: 'Workflow deleted' });
   });
 
@@ -108,13 +114,13 @@ export function registerWorkflowRoutes(api: Router, g: Guards, w: Workflows): vo
     const graph = await load(req);
     const errors = checkGraph(graph, await w.catalogFor(tenantId()));
     if (errors.length) return void res.status(422).json({ success: false, message: 'Workflow validation failed', errors });
-    await w.setStatus(tenantId(), graph.workflow.id, 'active');
+    await w.activate(tenantId(), graph, actor());
     res.json({ success: true, message: 'Workflow activated', data: toWorkflow((await w.store.graph(tenantId(), graph.workflow.id))!) });
   });
 
   api.post('/workflows/:id/deactivate', ...g.manage, async (req, res) => {
     const graph = await load(req);
-    await w.setStatus(tenantId(), graph.workflow.id, 'paused');
+    await w.setStatus(tenantId(), graph, 'paused', actor());
     res.json({ success: true, message: 'Workflow deactivated', data: toWorkflow((await w.store.graph(tenantId(), graph.workflow.id))!) });
   });
 
@@ -122,13 +128,14 @@ export function registerWorkflowRoutes(api: Router, g: Guards, w: Workflows): vo
     const graph = await load(req);
     const body = bodyOf(req);
     const input = parseWorkflowInput({ ...exportOf(graph, new Date(w.now())), name: body.name ?? `${graph.workflow.name} (copy)`, status: 'draft' }, await w.catalogFor(tenantId()));
-    res.status(201).json({ success: true, message: 'Workflow duplicated', data: withSecret(await w.create(tenantId(), input, userId())) });
+    res.status(201).json({ success: true, message: 'Workflow duplicated', data: withSecret(await w.create(tenantId(), input, actor())) });
   });
 
   tooLargeIsInvalid();
   api.post('/workflows/:id/execute', ...g.run, async (req, res) => {
     const graph = await load(req);
     const data = triggerData(bodyOf(req).data);
+    await w.assertHolds(tenantId(), 'run', graph.nodes, actor());
     const run = (await w.engine.execute(tenantId(), graph, { type: 'manual', data, triggeredBy: userId() }))!;
     res.json({ success: true, message: 'Workflow execution started', data: { execution_id: run.id, status: 'pending' } });
   });
@@ -138,6 +145,7 @@ export function registerWorkflowRoutes(api: Router, g: Guards, w: Workflows): vo
     const data = triggerData(bodyOf(req).data);
     const errors = checkGraph(graph, await w.catalogFor(tenantId()));
     if (errors.length) return void res.status(422).json({ success: false, message: 'Workflow validation failed', errors });
+    await w.assertHolds(tenantId(), 'run', graph.nodes, actor());
     const run = await w.test(tenantId(), graph, data, userId());
     res.json({ success: true, message: run.status === 'completed' ? 'Workflow test completed' : `Workflow test ${run.status}`, data: { execution_id: run.id, status: run.status, result: run.result ?? null, error_message: run.error_message } });
   });

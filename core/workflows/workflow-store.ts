@@ -89,14 +89,15 @@ export class WorkflowStore {
     );
   }
 
-  async update(tenantId: string, id: string, input: WorkflowInput): Promise<Graph | undefined> {
+  /** Replaces the workflow and binds it to `ownerId`, who saved it (node-permissions.ts). */
+  async update(tenantId: string, id: string, input: WorkflowInput, ownerId: number): Promise<Graph | undefined> {
     return this.with(tenantId, (db) =>
       db.transaction(async (t) => {
         const [w] = await this.q<WorkflowRow>(
           db,
-          `UPDATE workflows SET name = $2, description = $3, status = $4, trigger_type = $5, trigger_config = $6::jsonb, settings = $7::jsonb, tags = $8::jsonb, updated_at = now()
+          `UPDATE workflows SET name = $2, description = $3, status = $4, trigger_type = $5, trigger_config = $6::jsonb, settings = $7::jsonb, tags = $8::jsonb, owner_id = $9, updated_at = now()
            WHERE id = $1 RETURNING *`,
-          [id, input.name, input.description, input.status, input.trigger_type, json(input.trigger_config), json(input.settings), json(input.tags)],
+          [id, input.name, input.description, input.status, input.trigger_type, json(input.trigger_config), json(input.settings), json(input.tags), ownerId],
           t,
         );
         if (!w) return undefined;
@@ -191,8 +192,15 @@ export class WorkflowStore {
     return this.with(tenantId, async (db) => (await this.q(db, 'DELETE FROM workflows WHERE id = $1 RETURNING id', [id])).length > 0);
   }
 
+  /** An operator's status change; it clears the platform's reason for a pause (pauseActive). */
   async setStatus(tenantId: string, id: string, status: string): Promise<void> {
-    await this.with(tenantId, (db) => db.query('UPDATE workflows SET status = $2, updated_at = now() WHERE id = $1', { bind: [id, status] }));
+    await this.with(tenantId, (db) => db.query('UPDATE workflows SET status = $2, paused_reason = NULL, updated_at = now() WHERE id = $1', { bind: [id, status] }));
+  }
+
+  /** Pauses the workflow if it is active, recording why; whether it was active (only one caller pauses it). */
+  async pauseActive(tenantId: string, id: string, reason: string): Promise<boolean> {
+    const rows = await this.tenantDbs.query(tenantId, "UPDATE workflows SET status = 'paused', paused_reason = $2, updated_at = now() WHERE id = $1 AND status = 'active' RETURNING id", [id, reason]);
+    return rows.length > 0;
   }
 
   async rotateSecret(tenantId: string, id: string): Promise<string> {

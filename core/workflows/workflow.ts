@@ -30,6 +30,8 @@ export interface ConnectionRow extends Omit<ConnectionInput, 'source_node_index'
 export interface WorkflowRow extends Omit<WorkflowInput, 'nodes' | 'connections'> {
   id: string;
   owner_id: string;
+  /** Why the platform paused it (its owner is no longer an active member); null otherwise. */
+  paused_reason: string | null;
   webhook_token: string;
   webhook_secret: string;
   execution_count: number;
@@ -112,7 +114,7 @@ export const toConnection = (c: ConnectionRow) => ({
 });
 
 export const toWorkflow = (g: Graph) => ({
-  id: g.workflow.id, name: g.workflow.name, description: g.workflow.description, status: g.workflow.status,
+  id: g.workflow.id, name: g.workflow.name, description: g.workflow.description, status: g.workflow.status, paused_reason: g.workflow.paused_reason, owner_id: Number(g.workflow.owner_id),
   trigger_type: g.workflow.trigger_type, trigger_config: g.workflow.trigger_config, settings: g.workflow.settings, tags: g.workflow.tags,
   execution_count: g.workflow.execution_count, success_count: g.workflow.success_count, failure_count: g.workflow.failure_count,
   last_executed_at: iso(g.workflow.last_executed_at), created_at: iso(g.workflow.created_at), updated_at: iso(g.workflow.updated_at),

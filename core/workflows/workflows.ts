@@ -4,6 +4,7 @@
  * workflow-routes.ts, execution-routes.ts and webhook-route.ts.
  */
 import { LRUCache } from 'lru-cache';
+import { ActivityLog } from '../activity/activity-log';
 import type { AuthService } from '../auth/auth-service';
 import type { Bus } from '../bus/bus';
 import type { EventBus, EventEnvelope } from '../bus/events';
@@ -14,12 +15,14 @@ import type { RequestContext } from '../context';
 import type { CentralDb } from '../data/central-db';
 import type { TenantDatabases } from '../data/tenant-databases';
 import type { JobQueue } from '../drivers';
+import { MandiError } from '../errors';
 import { isObject } from '../is-object';
 import type { Logger } from '../logger';
 import type { ModuleHost } from '../modules/module-host';
 import type { TenantService } from '../tenancy/tenant-service';
 import { WorkflowEngine } from './engine';
-import { actingOwner, type Acting } from './owner';
+import { assertHoldsNodePermissions, type Actor } from './node-permissions';
+import { notifyOwnerInactive, OWNER_INACTIVE, ownerInactiveReason } from './owner-inactive';
 import { WORKFLOWS_MODULE } from './route-support';
 import type { SimulateDeps } from './simulate';
 import type { ExecutionRow, Graph } from './workflow';
@@ -49,8 +52,8 @@ export class Workflows {
   readonly store: WorkflowStore;
   readonly engine: WorkflowEngine;
   readonly tokens: WebhookTokens;
+  private readonly activity: ActivityLog;
   private readonly rings = new LRUCache<string, string>({ max: 10_000, ttl: 30_000 });
-  private readonly owners = new LRUCache<string, Promise<Acting>>({ max: 10_000, ttl: 5_000 });
   /**
    * Per tenant, the events its active event-triggered workflows follow: most events start nothing,
    * so most deliveries end here without a query. Dropped on this node at every change; another
@@ -61,19 +64,12 @@ export class Workflows {
   constructor(private readonly deps: WorkflowsDeps) {
     this.store = new WorkflowStore(deps.tenantDbs);
     this.tokens = new WebhookTokens(deps.central);
+    this.activity = new ActivityLog(deps.tenantDbs);
     this.engine = new WorkflowEngine({
       store: this.store, queue: deps.queue, bus: deps.bus, events: deps.events, clock: deps.clock, logger: deps.logger, workers: deps.workers,
       catalogFor: (id) => this.catalogFor(id),
-      acting: (tenantId, ownerId) => {
-        // The owner's user row, briefly cached like memberships (auth): a run makes one lookup, not one per node.
-        const key = `${tenantId}:${ownerId}`;
-        const hit = this.owners.get(key);
-        if (hit) return hit;
-        const found = actingOwner(deps.central, deps.auth, tenantId, ownerId);
-        this.owners.set(key, found);
-        found.catch(() => this.owners.delete(key));
-        return found;
-      },
+      acting: (tenantId, ownerId) => deps.auth.actingUser(tenantId, ownerId),
+      ownerInactive: (tenantId, g) => this.ownerInactive(tenantId, g),
     });
   }
 
@@ -96,28 +92,78 @@ export class Workflows {
     return (await this.deps.catalogs.forTenant({ id: tenantId, ring })).catalog;
   }
 
-  async create(tenantId: string, input: WorkflowInput, ownerId: number): Promise<Graph> {
-    const graph = await this.store.create(tenantId, input, ownerId);
+  /**
+   * A new workflow (create, import, duplicate), owned by `actor`, who must hold every permission its
+   * nodes need (node-permissions.ts).
+   */
+  async create(tenantId: string, input: WorkflowInput, actor: Actor): Promise<Graph> {
+    await this.assertHolds(tenantId, 'save', input.nodes, actor);
+    const graph = await this.store.create(tenantId, input, actor.user.id);
     await this.tokens.add(tenantId, graph.workflow.webhook_token, graph.workflow.id);
     this.eventTriggers.delete(tenantId);
+    await this.changed(tenantId, actor, 'workflow_created', graph);
     return graph;
   }
 
-  async remove(tenantId: string, graph: Graph): Promise<void> {
+  async remove(tenantId: string, graph: Graph, actor: Actor): Promise<void> {
     await this.store.remove(tenantId, graph.workflow.id);
     await this.tokens.remove(tenantId, graph.workflow.webhook_token);
     this.eventTriggers.delete(tenantId);
+    await this.changed(tenantId, actor, 'workflow_deleted', graph);
   }
 
-  async update(tenantId: string, id: string, input: WorkflowInput): Promise<Graph | undefined> {
-    const graph = await this.store.update(tenantId, id, input);
+  /**
+   * A save: the workflow becomes `actor`'s, whoever owned it, and `actor` must hold every permission
+   * its nodes need, so a run never acts with more than its last editor may do (README, Owner and permissions).
+   */
+  async update(tenantId: string, current: Graph, input: WorkflowInput, actor: Actor): Promise<Graph | undefined> {
+    await this.assertHolds(tenantId, 'save', input.nodes, actor);
+    const graph = await this.store.update(tenantId, current.workflow.id, input, actor.user.id);
     this.eventTriggers.delete(tenantId);
+    if (graph) await this.changed(tenantId, actor, 'workflow_updated', graph, { previous_owner_id: Number(current.workflow.owner_id) });
     return graph;
   }
 
-  async setStatus(tenantId: string, id: string, status: string): Promise<void> {
-    await this.store.setStatus(tenantId, id, status);
+  /**
+   * Activation turns on runs as the owner: `actor` must hold every permission the nodes need too, and
+   * an owner who is no longer an active member would only stop them again (409: save it first to take it over).
+   */
+  async activate(tenantId: string, graph: Graph, actor: Actor): Promise<void> {
+    await this.assertHolds(tenantId, 'activate', graph.nodes, actor);
+    if (!(await this.deps.auth.actingUser(tenantId, Number(graph.workflow.owner_id)))) throw new MandiError(OWNER_INACTIVE, ownerInactiveReason(graph.workflow.owner_id), 409);
+    await this.setStatus(tenantId, graph, 'active', actor);
+  }
+
+  async setStatus(tenantId: string, graph: Graph, status: string, actor: Actor): Promise<void> {
+    await this.store.setStatus(tenantId, graph.workflow.id, status);
     this.eventTriggers.delete(tenantId);
+    await this.changed(tenantId, actor, status === 'active' ? 'workflow_activated' : 'workflow_deactivated', graph);
+  }
+
+  /** Spec 2, deactivate: "prevents automatic execution"; the platform does it once for an owner who left (./owner-inactive.ts). */
+  private async ownerInactive(tenantId: string, g: Graph): Promise<void> {
+    const reason = ownerInactiveReason(g.workflow.owner_id);
+    if (!(await this.store.pauseActive(tenantId, g.workflow.id, reason))) return;
+    this.eventTriggers.delete(tenantId);
+    await this.changed(tenantId, null, 'workflow_deactivated', g, { reason });
+    // The pause is what stops the runs; a notice that could not be sent must not fail the run's job.
+    await notifyOwnerInactive(this.deps, tenantId, g).catch((err) => this.deps.logger.error({ err, workflow: g.workflow.id }, 'owner-inactive notification not sent'));
+  }
+
+  /**
+   * 403 unless `actor` holds every permission the nodes need: to save or activate a workflow, or to
+   * run one by hand, whose trigger data (an order id, say) the person choosing it steers.
+   */
+  async assertHolds(tenantId: string, action: string, nodes: readonly { label: string; node_type: string }[], actor: Actor): Promise<void> {
+    await assertHoldsNodePermissions(action, nodes, await this.catalogFor(tenantId), (op) => this.deps.bus.permissionOf(tenantId, op), actor);
+  }
+
+  /** The tenant's activity log: who (null: the platform) changed which workflow, and whose it is now. */
+  private changed(tenantId: string, actor: Actor | null, action: string, graph: Graph, extra: Record<string, unknown> = {}): Promise<void> {
+    return this.activity.record(tenantId, {
+      userId: actor?.user.id ?? null, action, subjectType: 'workflow', subjectId: graph.workflow.id,
+      properties: { name: graph.workflow.name, owner_id: Number(graph.workflow.owner_id), ...extra },
+    });
   }
 
   /** POST /workflows/{id}/test: a run made and run to its end (or first suspension) before answering. */

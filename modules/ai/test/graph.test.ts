@@ -199,8 +199,8 @@ describe('spec 2 Graph run: input, permissions, listing and cancel', () => {
     expect((await status(paused.body.run_id)).body).toMatchObject({ status: 'failed', error: { code: 'FORBIDDEN' } });
   });
 
-  it('a reviewer with ai.configure alone resumes a run the owner started, and the owner\'s action is taken', async () => {
-    const reviewer = await host.memberWith('graph-approver', ['ai.view', 'ai.configure']);
+  it('a reviewer who may cancel orders too resumes a run the owner started, and the owner\'s action is taken', async () => {
+    const reviewer = await host.memberWith('graph-approver', ['ai.view', 'ai.configure', 'orders.view', 'orders.manage']);
     const order = await createOrder(host, '500.00', { status: 'pending' });
     answer({ risk_score: 0.6 });
     const paused = await run('fraud_review', { order_id: order.id });

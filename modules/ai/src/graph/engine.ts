@@ -27,6 +27,8 @@ export interface RunView {
   state: Record<string, Json>;
   /** Lets tool nodes act as the user who started the run, whoever moves it now (tools.grant). */
   grant: string | null;
+  /** The last resumer's grant: tool nodes do only what both the starter and they may (tools.call bound_by). */
+  bound: string | null;
 }
 
 export interface NodeOutcome {
@@ -78,12 +80,13 @@ export interface RunRow {
   error: { code: string; message: string } | null;
   started_by: number | null;
   acting_grant: string | null;
+  resumer_grant: string | null;
   version: number;
   created_at: string;
   updated_at: string;
 }
 
-const view = (row: RunRow): RunView => ({ id: row.id, input: row.input_data, state: row.state, grant: row.acting_grant });
+const view = (row: RunRow): RunView => ({ id: row.id, input: row.input_data, state: row.state, grant: row.acting_grant, bound: row.resumer_grant });
 const nowIso = (ctx: HandlerContext) => new Date(ctx.host.now()).toISOString();
 
 /** Writes `changes` if the run is still at the version read; the row as written. */
@@ -107,7 +110,7 @@ export async function startRun(ctx: HandlerContext, flow: Flow, input: Json): Pr
   const { grant } = await ctx.host.call<{ grant: string }>('tools.grant', {});
   const row = await ctx.host.db.create<RunRow>('GraphRun', {
     flow_type: flow.type, status: 'running', current_node: flow.start, input_data: input, state: {}, node_results: [],
-    total_tokens: 0, total_cost: '0', started_by: ctx.user?.id ?? null, acting_grant: grant, version: 0, created_at: nowIso(ctx), updated_at: nowIso(ctx),
+    total_tokens: 0, total_cost: '0', started_by: ctx.user?.id ?? null, acting_grant: grant, resumer_grant: null, version: 0, created_at: nowIso(ctx), updated_at: nowIso(ctx),
   });
   return advance(ctx, flow, row);
 }
@@ -123,8 +126,11 @@ export async function resumeRun(ctx: HandlerContext, flow: Flow, row: RunRow, hu
   const errors = schemaErrors(node.schema, humanInput, 'human_input') ?? node.check?.(input, view(row)) ?? null;
   if (errors) throw new AiError('VALIDATION_FAILED', 'The human_input does not match the human_input_schema of the paused node.', { status: 422, errors });
   const name = row.current_node!;
+  // The resumer's permissions bound what the rest of the run does, whoever carries it on (README, Who acts).
+  const { grant } = await ctx.host.call<{ grant: string }>('tools.grant', {});
   const resumed = await save(ctx, row, {
     status: 'running',
+    resumer_grant: grant,
     state: { ...row.state, [name]: input },
     node_results: [...row.node_results, { node_name: name, status: 'completed', output: input }],
     current_node: node.next(input, view(row)),

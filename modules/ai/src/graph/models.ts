@@ -22,6 +22,8 @@ export const graphModels: Record<string, Model> = {
       started_by: { type: 'integer', nullable: true },
       /** The platform's grant to act for started_by later (tools.grant); never in an answer. */
       acting_grant: { type: 'text', nullable: true },
+      /** The last resumer's grant: a run they moved acts within their permissions too, even in the watch job; never in an answer. */
+      resumer_grant: { type: 'text', nullable: true },
       /** Bumped by every write: a write that lost a race (two resumes, a cancel) changes nothing. */
       version: { type: 'integer', nullable: false, default: 0 },
       created_at: { type: 'datetime', nullable: false, default: { $fn: 'now' } },

@@ -1,9 +1,9 @@
 /**
  * What the flows' nodes share: tool nodes call orders through `tools.call` as the user who started
  * the run (caller edge `ai`, with that user's permissions as they are now, through the run's acting
- * grant), whoever's request moves it; agent nodes ask the tenant's
- * language model for a JSON object at temperature 0.1 (spec 2: graph flows need a language-model
- * provider).
+ * grant), bounded by the permissions of whoever resumed it last (their grant as `bound_by`); agent
+ * nodes ask the tenant's language model for a JSON object at temperature 0.1 (spec 2: graph flows
+ * need a language-model provider).
  */
 import type { HandlerContext } from '../../../../../sdk';
 import { AiError } from '../../agent/errors';
@@ -11,7 +11,7 @@ import { chat } from '../../llm';
 import type { Json, NodeOutcome, RunView } from '../engine';
 
 export const callTool = <T>(ctx: HandlerContext, run: RunView, name: string, input: unknown): Promise<T> =>
-  ctx.host.call<T>('tools.call', { name, input, ...(run.grant ? { grant: run.grant } : {}) });
+  ctx.host.call<T>('tools.call', { name, input, ...(run.grant ? { grant: run.grant } : {}), ...(run.bound ? { bound_by: run.bound } : {}) });
 
 /** One model call answering a JSON object; the outcome carries its usage. */
 export async function askJson(ctx: HandlerContext, system: string, facts: Json): Promise<{ answer: Json; usage: NonNullable<NodeOutcome['usage']> }> {
