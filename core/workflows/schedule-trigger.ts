@@ -8,6 +8,7 @@
  */
 import { parseExpression } from 'cron-parser';
 import type { Bus } from '../bus/bus';
+import { scheduleErrors } from '../bus/errors';
 import type { Workflows } from './workflows';
 
 export const FIRE_SCHEDULES = 'workflow_engine.fire_schedules';
@@ -59,11 +60,17 @@ export function cronSlot(cron: string, timezone: string, at: number): number | u
 export function registerScheduleOperation(bus: Bus, w: Workflows): void {
   bus.registerCore({
     name: FIRE_SCHEDULES,
-    description: "Starts the tenant's active schedule-triggered workflows due in the minute ending at scheduled_at (called by the workflows module's schedule).",
-    input: { type: 'object', additionalProperties: true, properties: { scheduled_at: { type: 'string', format: 'date-time' } } },
+    description: "Starts the tenant's active schedule-triggered workflows due in the minute starting at scheduled_at, the current slot of the schedule making the call (the workflows module's).",
+    input: { type: 'object', additionalProperties: true, required: ['scheduled_at'], properties: { scheduled_at: { type: 'string', format: 'date-time' } } },
     output: { type: 'object', required: ['started'], properties: { started: { type: 'integer' } } },
     handler: async (input: { scheduled_at?: string }, ctx) => {
-      const at = input.scheduled_at ? Date.parse(input.scheduled_at) + MINUTE - 1 : w.now();
+      // Only a schedule fires, and only the slot it runs for while that slot is the current one:
+      // neither a module nor a replayed job starts another minute's workflows.
+      const slot = Date.parse(input.scheduled_at ?? '');
+      const now = w.now();
+      if (!ctx.schedule) throw scheduleErrors.scheduleOnly(FIRE_SCHEDULES);
+      if (input.scheduled_at !== ctx.schedule.slot || !(slot <= now && now < slot + MINUTE)) throw scheduleErrors.slotNotCurrent(FIRE_SCHEDULES, input.scheduled_at);
+      const at = slot + MINUTE - 1;
       let started = 0;
       for (const g of await w.store.activeByTrigger(ctx.tenantId, 'schedule')) {
         const cron = g.workflow.trigger_config.cron;

@@ -15,6 +15,9 @@ export default defineModule({
   main: 'dist/index.js',
   operations: {
     evaluate: operation({
+      // The code node's evaluator: reached through that node only, run for an owner who may execute workflows.
+      permission: 'workflows.execute',
+      graphql_expose: false,
       ai_tool: false,
       description: 'Evaluates a JavaScript expression over `data`; answers {result} (JSON).',
       input: Type.Object({ expression: Type.String({ minLength: 1, maxLength: 10_000 }), data: Type.Optional(Type.Unknown()) }),
