@@ -5,8 +5,9 @@
  * a workflow node (spec 2, Node registry; the engine checks the node's permission for the workflow's
  * owner). An AI tool always has one: spec 2's Tool discovery rule 2 infers it from the tool's name and
  * the agent checks it on every call. An operation may go without one on an edge only when
- * `open_to_members` says why every member may call it. A schedule's operation runs with no user
- * and only from the platform's scheduler, so it is on no edge at all. Fields bound in schema or
+ * `open_to_members` says why every member may call it. A schedule's operation that names no
+ * permission runs with no user and only from the platform's scheduler (core/bus/bus.ts), so it is on
+ * no edge at all, open_to_members or not. Fields bound in schema or
  * provider files are checked by the gateway when it binds them (core/graphql/field-resolvers.ts).
  */
 import { childPointer, type ManifestIssue } from './issues';
@@ -47,10 +48,10 @@ export function edgePermissionIssues(doc: unknown): ManifestIssue[] {
     const hasPermission = at(op, 'permission') !== undefined;
     const open = at(op, 'open_to_members') !== undefined;
     if (hasPermission && open) issues.push({ pointer: `${p}/open_to_members`, message: `"${name}" names a permission, so it is not open to every member: drop open_to_members` });
-    if (scheduled.has(name)) {
+    if (scheduled.has(name) && !hasPermission) {
       const routed = [...list(at(doc, 'http', 'routes')), ...list(at(doc, 'http', 'public', 'routes'))].some((r) => at(r, 'operation') === name);
       const also = [...reached.filter((e) => !e.startsWith('an http route')), ...(routed ? ['an http route'] : []), ...(at(op, 'ai_tool') !== false ? ['an AI tool'] : [])];
-      if (also.length) issues.push({ pointer: p, message: `"${name}" runs from schedules, with no user, and must not also be ${also.join(' or ')}: set graphql_expose and ai_tool to false and give it no route or node` });
+      if (also.length) issues.push({ pointer: p, message: `"${name}" runs from schedules, with no user and no permission, and must not also be ${also.join(' or ')}: set graphql_expose and ai_tool to false and give it no route or node, or name the permission a member needs to run it too` });
       return;
     }
     if (reached.length && !hasPermission && !open) {

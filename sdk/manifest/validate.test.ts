@@ -543,14 +543,20 @@ describe('DESIGN wave 3: an operation reachable from an edge always has a permis
     expect(pointers(m)).toEqual(['/api/provides/1/open_to_members', '/api/provides/2/open_to_members']);
   });
 
-  it("keeps a schedule's operation off every edge, even with a permission", () => {
+  it("keeps a schedule's operation that names no permission off every edge, open_to_members or not", () => {
     const m = base();
-    m.api.provides.push({ name: 'orders.fire', description: 'x', permission: 'orders.create' });
+    m.api.provides.push({ name: 'orders.fire', description: 'x', open_to_members: 'any member may fire it' });
     m.schedules = [{ name: 'tick', operation: 'orders.fire', every_ms: 60_000 }];
     expect(errorsOf(m)).toEqual([
-      { pointer: '/api/provides/2', message: '"orders.fire" runs from schedules, with no user, and must not also be a GraphQL field or an AI tool: set graphql_expose and ai_tool to false and give it no route or node' },
+      {
+        pointer: '/api/provides/2',
+        message: '"orders.fire" runs from schedules, with no user and no permission, and must not also be a GraphQL field or an AI tool: set graphql_expose and ai_tool to false and give it no route or node, or name the permission a member needs to run it too',
+      },
     ]);
-    Object.assign(m.api.provides[2], { graphql_expose: false, ai_tool: false });
+    m.api.provides[2] = { name: 'orders.fire', description: 'x', graphql_expose: false, ai_tool: false };
+    expect(validateManifest(m).ok).toBe(true);
+    // With a permission, members holding it may run it by hand too (e.g. "sync now").
+    m.api.provides[2] = { name: 'orders.fire', description: 'x', permission: 'orders.create' };
     expect(validateManifest(m).ok).toBe(true);
   });
 });
