@@ -4,9 +4,12 @@
  * scheduled workflows for a time slot of their choosing, and running code in the code node's
  * evaluator. An operation reachable from an edge always has a permission (DESIGN.md, wave 3); node
  * and schedule operations are not reachable from any edge at all, and a node runs only when the
- * workflow's owner holds workflows.execute. Beside each refusal, the legitimate path still works.
+ * workflow's owner holds workflows.execute. A GraphQL field a module's schema file binds to a
+ * platform operation that names no permission is FORBIDDEN unless the field names one. Beside each
+ * refusal, the legitimate path still works.
  */
-import type { TestHost } from '../../sdk/testing';
+import path from 'node:path';
+import { createTestHost, type TestHost } from '../../sdk/testing';
 import { settled, startHost } from '../workflows/support';
 
 type Gql = { status: number; body: { data?: Record<string, unknown> | null; errors?: Array<{ message: string; extensions?: { code?: string } }> } };
@@ -110,5 +113,28 @@ describe('hostile: operations without a permission are not member-callable edges
     expect(done.status).toBe('failed');
     expect(JSON.stringify(done)).toContain('workflows.execute');
     expect((await host.inbox()).filter((m) => m.to.includes('victim2@elsewhere.example'))).toEqual([]);
+  });
+});
+
+describe('hostile: a schema file binding a platform operation that names no permission', () => {
+  let host: TestHost;
+  const gqlAs = (token: string, query: string): Promise<Gql> => host.requestAs(token, 'POST', '/graphql', { query });
+  const answer = (res: Gql) => ({ code: res.body.errors?.[0]?.extensions?.code ?? null, token: typeof (res.body.data?.token as { token?: unknown } | null)?.token === 'string' });
+
+  beforeAll(async () => {
+    host = await createTestHost({ modulePath: path.join(__dirname, 'fixtures/field-binder') });
+  }, 240_000);
+  afterAll(() => host?.close());
+
+  test('the bare field is FORBIDDEN to every member and the admin; behind the field\'s permission its holders and the admin get it', async () => {
+    const nobody = await host.memberWith('nobody', []);
+    const holder = await host.memberWith('binder', ['field_binder.use']);
+    const bare = 'mutation { token: bareToken(bytes: 16) }';
+    const guarded = 'mutation { token: guardedToken(bytes: 16) }';
+    expect(answer(await gqlAs(nobody, bare))).toEqual({ code: 'FORBIDDEN', token: false });
+    expect(answer(await gqlAs(host.token, bare))).toEqual({ code: 'FORBIDDEN', token: false });
+    expect(answer(await gqlAs(nobody, guarded))).toEqual({ code: 'FORBIDDEN', token: false });
+    expect(answer(await gqlAs(holder, guarded))).toEqual({ code: null, token: true });
+    expect(answer(await gqlAs(host.token, guarded))).toEqual({ code: null, token: true });
   });
 });

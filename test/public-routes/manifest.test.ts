@@ -14,7 +14,7 @@ const base = {
   version: '1.0.0',
   compatibility: { platform: '^2.0.0' },
   main: 'dist/index.js',
-  api: { provides: [{ name: 'hooks.receive', description: 'Receives a webhook.', input: { type: 'object' } }] },
+  api: { provides: [{ name: 'hooks.receive', description: 'Receives a webhook.', graphql_expose: false, input: { type: 'object' } }] },
 };
 const withPublic = (pub: unknown, extra: Record<string, unknown> = {}) => ({ ...base, ...extra, http: { public: pub } });
 const route = { method: 'POST', path: '/:token', token: 'token', operation: 'hooks.receive' };
