@@ -26,7 +26,7 @@ export function operationEdges(doc: unknown): Map<string, string[]> {
     if (!found.includes(edge)) edges.set(op, [...found, edge]);
   };
   // A public route (a gateway's callback) runs with no user and authenticates its caller itself.
-  for (const r of list(at(doc, 'http', 'routes'))) if (at(r, 'public') !== true && at(r, 'permission') === undefined) add(at(r, 'operation'), 'an http route without a permission');
+  for (const r of list(at(doc, 'http', 'routes'))) if (at(r, 'public') !== true && at(r, 'permission') === undefined) add(at(r, 'operation'), 'an authenticated http route');
   const derives = at(doc, 'graphql', 'schema') === undefined && at(doc, 'graphql', 'auto_resolve') !== false;
   for (const op of list(at(doc, 'api', 'provides'))) {
     const name = at(op, 'name');
@@ -50,14 +50,14 @@ export function edgePermissionIssues(doc: unknown): ManifestIssue[] {
     if (hasPermission && open) issues.push({ pointer: `${p}/open_to_members`, message: `"${name}" names a permission, so it is not open to every member: drop open_to_members` });
     if (scheduled.has(name) && !hasPermission) {
       const routed = [...list(at(doc, 'http', 'routes')), ...list(at(doc, 'http', 'public', 'routes'))].some((r) => at(r, 'operation') === name);
-      const also = [...reached.filter((e) => !e.startsWith('an http route')), ...(routed ? ['an http route'] : []), ...(at(op, 'ai_tool') !== false ? ['an AI tool'] : [])];
-      if (also.length) issues.push({ pointer: p, message: `"${name}" runs from schedules, with no user and no permission, and must not also be ${also.join(' or ')}: set graphql_expose and ai_tool to false and give it no route or node, or name the permission a member needs to run it too` });
+      const also = [...reached.filter((e) => e !== 'an authenticated http route'), ...(routed ? ['an http route'] : []), ...(at(op, 'ai_tool') !== false ? ['an AI tool'] : [])];
+      if (also.length) issues.push({ pointer: p, message: `"${name}" runs from schedules, with no user and no permission, and must not also be reachable from ${also.join(' or ')}: set graphql_expose and ai_tool to false and give it no route or node, or name the permission a member needs to run it too` });
       return;
     }
     if (reached.length && !hasPermission && !open) {
       issues.push({
         pointer: `${p}/permission`,
-        message: `"${name}" is ${reached.join(' and ')} but names no permission, so any member could call it: name one, take internal work off those edges (graphql_expose: false, no route or node), or say in open_to_members why every member may`,
+        message: `"${name}" is reachable from ${reached.join(' and ')} but names no permission, so any member could call it: name one, take internal work off those edges (graphql_expose: false, no route or node), or say in open_to_members why every member may`,
       });
     }
   });

@@ -507,7 +507,7 @@ describe('DESIGN Manifest: loadManifest', () => {
 
 describe('DESIGN wave 3: an operation reachable from an edge always has a permission', () => {
   const unguarded = (name: string, edges: string) =>
-    `"${name}" is ${edges} but names no permission, so any member could call it: name one, take internal work off those edges (graphql_expose: false, no route or node), or say in open_to_members why every member may`;
+    `"${name}" is reachable from ${edges} but names no permission, so any member could call it: name one, take internal work off those edges (graphql_expose: false, no route or node), or say in open_to_members why every member may`;
 
   it('refuses a derived GraphQL field, a route without a permission of its own and a workflow node with no permission', () => {
     const m = base();
@@ -516,7 +516,7 @@ describe('DESIGN wave 3: an operation reachable from an edge always has a permis
     m.workflow = { nodes: [{ type: 'orders:mail', name: 'Mail', category: 'action', description: 'Mails', operation: 'orders.mail' }] };
     expect(errorsOf(m)).toEqual([
       { pointer: '/api/provides/2/permission', message: unguarded('orders.notify_all', 'a GraphQL field') },
-      { pointer: '/api/provides/3/permission', message: unguarded('orders.ping', 'an http route without a permission') },
+      { pointer: '/api/provides/3/permission', message: unguarded('orders.ping', 'an authenticated http route') },
       { pointer: '/api/provides/4/permission', message: unguarded('orders.mail', 'a workflow node') },
     ]);
   });
@@ -550,7 +550,7 @@ describe('DESIGN wave 3: an operation reachable from an edge always has a permis
     expect(errorsOf(m)).toEqual([
       {
         pointer: '/api/provides/2',
-        message: '"orders.fire" runs from schedules, with no user and no permission, and must not also be a GraphQL field or an AI tool: set graphql_expose and ai_tool to false and give it no route or node, or name the permission a member needs to run it too',
+        message: '"orders.fire" runs from schedules, with no user and no permission, and must not also be reachable from a GraphQL field or an AI tool: set graphql_expose and ai_tool to false and give it no route or node, or name the permission a member needs to run it too',
       },
     ]);
     m.api.provides[2] = { name: 'orders.fire', description: 'x', graphql_expose: false, ai_tool: false };

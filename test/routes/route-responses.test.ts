@@ -257,9 +257,11 @@ describe('DESIGN Host capabilities for modules: declared responses in manifests'
       name: 'feeds',
       version: '1.0.0',
       compatibility: { platform: '^2.0.0' },
+      permissions: [{ name: 'feeds.view', description: 'Read feeds' }],
       operations: {
         get: operation({
           description: 'A feed',
+          permission: 'feeds.view',
           input: Type.Object({}),
           output: Type.Null(),
           http: { method: 'GET', path: '/feeds', response: { kind: 'stream', timeout_s: 120 } },
