@@ -40,7 +40,7 @@ export interface CallContext {
    * Set by the module scheduler on the call that runs a schedule and the calls it makes: the slot it
    * fires (ISO 8601), so what the schedule starts can tell it from a call made at any other time.
    */
-  schedule?: { alias: string; name: string; slot: string };
+  scheduleSlot?: string;
 }
 
 export interface CallOptions {

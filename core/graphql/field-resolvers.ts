@@ -1,8 +1,8 @@
 /**
  * Turns a field binding into a resolver. Order of checks: the field's own permission (rule 4),
  * then whether the declaring module may reach the operation at all (rule 3: a module's schema can
- * only call what its manifest consumes, like its code) and whether anything guards it, then the bus, which checks the operation's
- * permission, rate limit and input and writes the audit record.
+ * only call what its manifest consumes, like its code) and whether a permission guards it, then the
+ * bus, which checks the operation's permission, rate limit and input and writes the audit record.
  */
 import { defaultFieldResolver, type GraphQLFieldResolver } from 'graphql';
 import { matchesConsumes } from '../../sdk/manifest';

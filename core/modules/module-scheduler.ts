@@ -73,7 +73,6 @@ export class ModuleScheduler {
   /** Runs one schedule's operation now, as its queued run job does (also a test host's runSchedule). */
   run(job: RunJob): Promise<unknown> {
     this.deps.logger.debug({ ...job }, 'running module schedule');
-    const schedule = { alias: job.alias, name: job.schedule, slot: job.scheduledAt };
-    return this.deps.bus.call(SCHEDULER, job.operation, { schedule: job.schedule, scheduled_at: job.scheduledAt }, { tenantId: job.tenantId, user: null, schedule });
+    return this.deps.bus.call(SCHEDULER, job.operation, { schedule: job.schedule, scheduled_at: job.scheduledAt }, { tenantId: job.tenantId, user: null, scheduleSlot: job.scheduledAt });
   }
 }
