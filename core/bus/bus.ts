@@ -1,7 +1,8 @@
 /**
  * The module API bus (DESIGN.md, Bus). Every call takes the same path:
  *   exists in the tenant's modules (a provider contract's operation, `payment.createLink`, is the
- *   one of the provider the tenant chose) → caller may call it → rate limit (tenant, caller, operation)
+ *   one of the provider the tenant chose) → caller may call it (a schedule's operation with no
+ *   permission: only the scheduler) → rate limit (tenant, caller, operation)
  *   → input validated → dispatched in the host or the module's sandbox → output validated (when
  *   on) → audit record (batched).
  * REST routes, GraphQL fields, workflow nodes, AI tools and modules all call through here.
@@ -19,9 +20,9 @@ import { resolveProvider, type ProviderChoices } from '../modules/provider-choic
 import { LoadedModule } from '../modules/loaded-module';
 import type { SandboxInvoker } from './sandbox-invoker';
 import type { AuditWriter } from './audit-writer';
-import { busErrors } from './errors';
+import { busErrors, scheduleErrors } from './errors';
 import { SchemaValidators } from './schema-validators';
-import { callerName, type Caller, type CallContext, type CallOptions, type CoreOperation } from './types';
+import { callerName, SCHEDULER, type Caller, type CallContext, type CallOptions, type CoreOperation } from './types';
 
 /**
  * Nested calls within one tenant before the bus calls it a loop. A related-tenant call starts the
@@ -104,6 +105,8 @@ export class Bus {
           target = routed instanceof Promise ? await routed : routed;
         }
       }
+      // A schedule's operation with no permission runs with no user for the slot the scheduler names: nobody else starts it.
+      if (target.module?.scheduleOnly.has(op) && !(caller.kind === 'core' && caller.name === SCHEDULER.name)) throw scheduleErrors.scheduleOnly(op);
       if (caller.kind === 'module') {
         // A module calls its own operations and public core ones freely; anything else must be consumed.
         if (target.module?.alias !== caller.alias && !target.def.public) {

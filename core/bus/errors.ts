@@ -64,3 +64,11 @@ export const jobErrors = {
   notInJob: () => new MandiError('NOT_IN_JOB', "jobs.progress reports from inside a running job's own call only.", 409),
   timeout: (job: string, ms: number) => new MandiError('JOB_TIMEOUT', `The job "${job}" ran longer than its ${ms / 1000} s timeout.`, 504, { job }),
 };
+
+/** Errors of module schedules (core/modules/module-scheduler.ts) and what they start. */
+export const scheduleErrors = {
+  scheduleOnly: (op: string) =>
+    new MandiError('SCHEDULE_ONLY', `Operation "${op}" runs only from its module's schedule (schedules[].operation), started by the platform's scheduler: no member, edge or module may call it.`, 403, { operation: op }),
+  slotNotCurrent: (op: string, scheduledAt: unknown) =>
+    new MandiError('SCHEDULE_SLOT_NOT_CURRENT', `Operation "${op}" fires the current time slot of the schedule that runs it, and ${JSON.stringify(scheduledAt)} is not that slot.`, 422, { operation: op, scheduled_at: scheduledAt ?? null }),
+};

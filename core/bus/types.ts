@@ -36,6 +36,11 @@ export interface CallContext {
   idempotencyKey?: string;
   /** Set on the call that runs a module job and the calls it makes, so jobs.progress knows which job reports (core/modules/module-jobs.ts). */
   job?: { id: string; alias: string };
+  /**
+   * Set by the module scheduler on the call that runs a schedule and the calls it makes: the slot it
+   * fires (ISO 8601), so what the schedule starts can tell it from a call made at any other time.
+   */
+  scheduleSlot?: string;
 }
 
 export interface CallOptions {
@@ -62,6 +67,9 @@ export interface CoreOperation {
   public?: boolean;
   handler: (input: any, ctx: CallContext, caller: Caller) => Promise<unknown>; // eslint-disable-line @typescript-eslint/no-explicit-any -- validated by `input`
 }
+
+/** The platform's module scheduler: the one caller of a schedule's operation. */
+export const SCHEDULER = { kind: 'core', name: 'scheduler' } as const satisfies Caller;
 
 /** The caller in audit records and rate-limit keys: "module:<alias>", "core[:<part>]", "edge:<via>". */
 export const callerName = (c: Caller): string => (c.kind === 'module' ? `module:${c.alias}` : c.kind === 'core' ? `core${c.name ? `:${c.name}` : ''}` : `edge:${c.via}`);

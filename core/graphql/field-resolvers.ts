@@ -1,8 +1,8 @@
 /**
  * Turns a field binding into a resolver. Order of checks: the field's own permission (rule 4),
  * then whether the declaring module may reach the operation at all (rule 3: a module's schema can
- * only call what its manifest consumes, like its code), then the bus, which checks the operation's
- * permission, rate limit and input and writes the audit record.
+ * only call what its manifest consumes, like its code) and whether a permission guards it, then the
+ * bus, which checks the operation's permission, rate limit and input and writes the audit record.
  */
 import { defaultFieldResolver, type GraphQLFieldResolver } from 'graphql';
 import { matchesConsumes } from '../../sdk/manifest';
@@ -29,6 +29,22 @@ export function consumesRefusal(operation: string, c: Contribution, scope: Resol
   if (!found && !scope.core.has(operation)) return undefined; // absent: the bus answers OPERATION_NOT_FOUND
   if (matchesConsumes(c.declaredBy.manifest.api?.consumes ?? [], operation)) return undefined;
   return busErrors.notConsumed(c.declaredBy.alias, operation);
+}
+
+/**
+ * Why no member may call the field at all, if so (checked once, at build): an operation reachable
+ * from an edge always has a permission (DESIGN.md, wave 3), the field's own or the operation's,
+ * unless its manifest says in open_to_members why every member may call it. A module's schema file
+ * may bind any operation it consumes, core ones included, so this is the gateway's check, not only
+ * the manifest's.
+ */
+export function unguardedRefusal(field: string, binding: FieldBinding, scope: ResolverScope): MandiError | undefined {
+  const operation = binding.operation;
+  if (!operation || binding.permission) return undefined;
+  const declared = scope.modules.operation(operation)?.def;
+  const def = declared ?? scope.core.get(operation);
+  if (!def || def.permission || declared?.open_to_members) return undefined;
+  return forbidden(`The field "${field}" calls "${operation}", which names no permission: no member may call it from GraphQL until the field or the operation names one.`, { field, operation });
 }
 
 export function fieldResolver(

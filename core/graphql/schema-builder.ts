@@ -12,7 +12,7 @@ import { assertValidSchema, buildASTSchema, GraphQLObjectType, Kind, OperationTy
 import type { CoreOperation } from '../bus/types';
 import type { TenantModules } from '../modules/tenant-modules';
 import { collectContributions, type Contribution } from './contributions';
-import { consumesRefusal, fieldResolver, type ResolverScope } from './field-resolvers';
+import { consumesRefusal, fieldResolver, unguardedRefusal, type ResolverScope } from './field-resolvers';
 import { JSONScalar } from './json-scalar';
 
 const BASE = parse(`
@@ -103,7 +103,7 @@ export async function buildSchema(ring: string, modules: TenantModules, core: re
         continue;
       }
       bound.set(key, c.source);
-      const refusal = binding.operation ? consumesRefusal(binding.operation, c, scope) : undefined;
+      const refusal = binding.operation ? (consumesRefusal(binding.operation, c, scope) ?? unguardedRefusal(key, binding, scope)) : undefined;
       (resolvers[typeName] ??= {})[fieldName] = fieldResolver(key, binding, { writes: typeName === mutationType, refusal });
     }
   }

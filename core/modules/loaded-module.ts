@@ -17,10 +17,13 @@ export class LoadedModule {
   readonly key: string;
   /** Full operation name → its declaration. */
   readonly operations: ReadonlyMap<string, Operation>;
+  /** The operations its schedules run that name no permission: the bus lets only the scheduler start them. */
+  readonly scheduleOnly: ReadonlySet<string>;
 
   constructor(readonly manifest: Manifest, readonly code: string, readonly files: ModuleFiles) {
     this.key = `${manifest.name}@${manifest.version}`;
     this.operations = new Map((manifest.api?.provides ?? []).map((op) => [op.name, op]));
+    this.scheduleOnly = new Set((manifest.schedules ?? []).map((s) => s.operation).filter((op) => !this.operations.get(op)?.permission));
   }
 
   get alias(): string {

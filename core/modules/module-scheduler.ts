@@ -7,6 +7,7 @@
 import { parseExpression } from 'cron-parser';
 import type { ModuleSchedule } from '../../sdk/manifest';
 import type { Bus } from '../bus/bus';
+import { SCHEDULER } from '../bus/types';
 import type { Clock } from '../clock';
 import type { CentralDb } from '../data/central-db';
 import type { JobQueue } from '../drivers';
@@ -72,6 +73,6 @@ export class ModuleScheduler {
   /** Runs one schedule's operation now, as its queued run job does (also a test host's runSchedule). */
   run(job: RunJob): Promise<unknown> {
     this.deps.logger.debug({ ...job }, 'running module schedule');
-    return this.deps.bus.call({ kind: 'core', name: 'scheduler' }, job.operation, { schedule: job.schedule, scheduled_at: job.scheduledAt }, { tenantId: job.tenantId, user: null });
+    return this.deps.bus.call(SCHEDULER, job.operation, { schedule: job.schedule, scheduled_at: job.scheduledAt }, { tenantId: job.tenantId, user: null, scheduleSlot: job.scheduledAt });
   }
 }

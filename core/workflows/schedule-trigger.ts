@@ -5,9 +5,12 @@
  * every active schedule workflow of the tenant whose cron (trigger_config.cron, in
  * trigger_config.timezone, default UTC: spec 1 gives tenants no time zone) has a slot in that
  * minute. The slot is the execution's trigger key, so a slot runs once however many nodes tick.
+ * Only a scheduler run fires, and only its own slot while it is current (a member or a module that
+ * could name any minute would start the admins' workflows at will: spec 2, Execution).
  */
 import { parseExpression } from 'cron-parser';
 import type { Bus } from '../bus/bus';
+import { scheduleErrors } from '../bus/errors';
 import type { Workflows } from './workflows';
 
 export const FIRE_SCHEDULES = 'workflow_engine.fire_schedules';
@@ -59,11 +62,17 @@ export function cronSlot(cron: string, timezone: string, at: number): number | u
 export function registerScheduleOperation(bus: Bus, w: Workflows): void {
   bus.registerCore({
     name: FIRE_SCHEDULES,
-    description: "Starts the tenant's active schedule-triggered workflows due in the minute ending at scheduled_at (called by the workflows module's schedule).",
-    input: { type: 'object', additionalProperties: true, properties: { scheduled_at: { type: 'string', format: 'date-time' } } },
+    description: "Starts the tenant's active schedule-triggered workflows due in the minute starting at scheduled_at, the current slot of the schedule making the call (the workflows module's).",
+    input: { type: 'object', additionalProperties: true, required: ['scheduled_at'], properties: { scheduled_at: { type: 'string', format: 'date-time' } } },
     output: { type: 'object', required: ['started'], properties: { started: { type: 'integer' } } },
-    handler: async (input: { scheduled_at?: string }, ctx) => {
-      const at = input.scheduled_at ? Date.parse(input.scheduled_at) + MINUTE - 1 : w.now();
+    handler: async (input: { scheduled_at: string }, ctx) => {
+      // Only a schedule fires, and only the slot it runs for while that slot is the current one:
+      // neither a module nor a replayed job starts another minute's workflows.
+      const firing = Date.parse(input.scheduled_at);
+      const now = w.now();
+      if (!ctx.scheduleSlot) throw scheduleErrors.scheduleOnly(FIRE_SCHEDULES);
+      if (input.scheduled_at !== ctx.scheduleSlot || !(firing <= now && now < firing + MINUTE)) throw scheduleErrors.slotNotCurrent(FIRE_SCHEDULES, input.scheduled_at);
+      const at = firing + MINUTE - 1;
       let started = 0;
       for (const g of await w.store.activeByTrigger(ctx.tenantId, 'schedule')) {
         const cron = g.workflow.trigger_config.cron;

@@ -11,7 +11,8 @@ const manifest = (extra: Record<string, unknown> = {}) => ({
   name: 'points',
   version: '1.0.0',
   compatibility: { platform: '^2.0.0' },
-  api: { provides: [{ name: 'points.balance', description: 'Balance of a customer' }] },
+  api: { provides: [{ name: 'points.balance', description: 'Balance of a customer', permission: 'points.view' }] },
+  permissions: [{ name: 'points.view', description: 'See balances' }],
   ...extra,
 });
 
@@ -55,7 +56,7 @@ describe('issue 3 item 7: mandi module build bundles one script for the isolate'
   });
 
   it('refuses an invalid hand-written manifest, listing every error', async () => {
-    const dir = await moduleDir(GOOD, { version: 'x', api: { provides: [{ name: 'other.balance', description: 'd' }] } }, {
+    const dir = await moduleDir(GOOD, { version: 'x', api: { provides: [{ name: 'other.balance', description: 'd', graphql_expose: false }] } }, {
       'src/math.ts': 'export const double = (n: number): number => n * 2;',
     });
     const err = (await buildModule(dir).catch((e: unknown) => e)) as ManifestError;

@@ -157,9 +157,13 @@ export interface Operation {
    */
   output?: JsonSchema;
   /**
-   * Permission the calling user needs; none means any authenticated user of the tenant.
+   * Permission the calling user needs. An operation reachable from an edge (an authenticated http route without a permission of its own, a derived GraphQL field, an AI tool, a workflow node) must name one, unless `open_to_members` says why every member may call it.
    */
   permission?: string;
+  /**
+   * Why any authenticated member of the tenant may call this operation from an edge without a permission (e.g. "reads the caller's own profile"). The only way an edge-reachable operation goes without `permission`; reviewers grep for it.
+   */
+  open_to_members?: string;
   /**
    * Include this operation when GraphQL fields are derived from api.provides (spec 1, GraphQL rule 7).
    */

@@ -12,12 +12,15 @@ const base = (): Record<string, any> => ({
   compatibility: { platform: '^2.0.0' },
   api: {
     provides: [
-      { name: 'orders.get', description: 'One order', input: { type: 'object', properties: { id: { type: 'integer' } } } },
+      { name: 'orders.get', description: 'One order', permission: 'orders.view', input: { type: 'object', properties: { id: { type: 'integer' } } } },
       { name: 'orders.create', description: 'New order', permission: 'orders.create' },
     ],
     consumes: ['customers.get', 'payments.*'],
   },
-  permissions: [{ name: 'orders.create', description: 'Create orders' }],
+  permissions: [
+    { name: 'orders.view', description: 'See orders' },
+    { name: 'orders.create', description: 'Create orders' },
+  ],
   http: { routes: [{ method: 'GET', path: '/orders/:id', operation: 'orders.get' }] },
 });
 
@@ -103,7 +106,7 @@ describe('DESIGN Manifest: every error is listed by JSON pointer', () => {
     m.compatibility = { platform: 'banana' };
     m.mian = 'dist/x.js';
     m.dependencies = { Bad: '^1.0.0', customers: 'soon' };
-    m.api.provides.push({ name: 'orders.list' });
+    m.api.provides.push({ name: 'orders.list', permission: 'orders.view' });
     m.http.routes.push({ method: 'get', path: '/orders/:id/', operation: 'orders.get' });
     m.limits = { memory_mb: 4 };
     const errors = errorsOf(m);
@@ -182,7 +185,7 @@ describe('DESIGN Manifest: every error is listed by JSON pointer', () => {
 describe('issue 3 item 1: operation names are <own alias>.<method>', () => {
   it('refuses an operation named after another module', () => {
     const m = base();
-    m.api.provides.push({ name: 'customers.get', description: 'x' });
+    m.api.provides.push({ name: 'customers.get', description: 'x', graphql_expose: false });
     expect(errorsOf(m)).toEqual([
       { pointer: '/api/provides/2/name', message: 'must be named "orders.<method>": operations carry the module\'s own alias' },
     ]);
@@ -190,13 +193,13 @@ describe('issue 3 item 1: operation names are <own alias>.<method>', () => {
 
   it('refuses names that are not <module>.<method>', () => {
     const m = base();
-    m.api.provides.push({ name: 'get', description: 'x' }, { name: 'orders.get.one', description: 'x' });
+    m.api.provides.push({ name: 'get', description: 'x', graphql_expose: false }, { name: 'orders.get.one', description: 'x', graphql_expose: false });
     expect(pointers(m)).toEqual(['/api/provides/2/name', '/api/provides/3/name']);
   });
 
   it('refuses duplicate operation names', () => {
     const m = base();
-    m.api.provides.push({ name: 'orders.get', description: 'again' });
+    m.api.provides.push({ name: 'orders.get', description: 'again', permission: 'orders.view' });
     expect(errorsOf(m)).toEqual([
       { pointer: '/api/provides/2/name', message: 'duplicates /api/provides/0/name ("orders.get"); each operation is provided once' },
     ]);
@@ -252,7 +255,8 @@ describe('issue 3 item 1: operation names are <own alias>.<method>', () => {
       name: 'ai',
       version: '1.0.0',
       compatibility: { platform: '^2.0.0' },
-      api: { provides: [{ name: 'ai.translate', description: 'd', input: { type: 'object' }, output: { type: 'object' } }] },
+      api: { provides: [{ name: 'ai.translate', description: 'd', permission: 'ai.view', input: { type: 'object' }, output: { type: 'object' } }] },
+      permissions: [{ name: 'ai.view', description: 'd' }],
       http: { routes: [{ method: 'POST', path: '/ai/translate', operation: 'ai.translate' }, { method: 'GET', path: '/auth/x', operation: 'ai.translate' }] },
     };
     expect(errorsOf(ai)).toEqual([{ pointer: '/http/routes/1/path', message: "/auth belongs to the platform's own routes; choose a path of the module's own" }]);
@@ -308,7 +312,6 @@ describe('issue 3 item 1: operation names are <own alias>.<method>', () => {
 
   it('spec 2 Events: realtime channel patterns are the module\'s own, opened to someone, declared once', () => {
     const m = base();
-    m.permissions.push({ name: 'orders.view', description: 'd' });
     const channels = (...list: unknown[]) => {
       m.realtime = { channels: list };
       const result = validateManifest(m);
@@ -499,5 +502,61 @@ describe('DESIGN Manifest: loadManifest', () => {
       { pointer: '/graphql/resolvers', message: 'file graphql/resolvers.json does not exist' },
       { pointer: '/data/migrations/0/down', message: 'file migrations/001.down.sql does not exist' },
     ]);
+  });
+});
+
+describe('DESIGN wave 3: an operation reachable from an edge always has a permission', () => {
+  const unguarded = (name: string, edges: string) =>
+    `"${name}" is reachable from ${edges} but names no permission, so any member could call it: name one, take internal work off those edges (graphql_expose: false, no route or node), or say in open_to_members why every member may`;
+
+  it('refuses a derived GraphQL field, a route without a permission of its own and a workflow node with no permission', () => {
+    const m = base();
+    m.api.provides.push({ name: 'orders.notify_all', description: 'x' }, { name: 'orders.ping', description: 'x', graphql_expose: false }, { name: 'orders.mail', description: 'x', graphql_expose: false });
+    m.http.routes.push({ method: 'POST', path: '/orders/ping', operation: 'orders.ping' });
+    m.workflow = { nodes: [{ type: 'orders:mail', name: 'Mail', category: 'action', description: 'Mails', operation: 'orders.mail' }] };
+    expect(errorsOf(m)).toEqual([
+      { pointer: '/api/provides/2/permission', message: unguarded('orders.notify_all', 'a GraphQL field') },
+      { pointer: '/api/provides/3/permission', message: unguarded('orders.ping', 'an authenticated http route') },
+      { pointer: '/api/provides/4/permission', message: unguarded('orders.mail', 'a workflow node') },
+    ]);
+  });
+
+  it('accepts the route\'s own permission, internal work on no edge, a module opted out of derivation, and open_to_members with its reason', () => {
+    const m = base();
+    m.api.provides.push(
+      { name: 'orders.ping', description: 'x', graphql_expose: false },
+      { name: 'orders.sweep', description: 'x', graphql_expose: false, ai_tool: false },
+      { name: 'orders.whoami', description: 'x', open_to_members: "reads the caller's own member profile" },
+    );
+    m.http.routes.push({ method: 'POST', path: '/orders/ping', operation: 'orders.ping', permission: 'orders.create' });
+    expect(validateManifest(m).ok).toBe(true);
+    const optedOut = base();
+    optedOut.api.provides.push({ name: 'orders.internal', description: 'x' });
+    optedOut.graphql = { auto_resolve: false };
+    expect(validateManifest(optedOut).ok).toBe(true);
+  });
+
+  it('refuses open_to_members beside a permission, and a reason too short to say anything', () => {
+    const m = base();
+    m.api.provides[1].open_to_members = 'every member may create one';
+    m.api.provides.push({ name: 'orders.whoami', description: 'x', open_to_members: 'ok' });
+    expect(pointers(m)).toEqual(['/api/provides/1/open_to_members', '/api/provides/2/open_to_members']);
+  });
+
+  it("keeps a schedule's operation that names no permission off every edge, open_to_members or not", () => {
+    const m = base();
+    m.api.provides.push({ name: 'orders.fire', description: 'x', open_to_members: 'any member may fire it' });
+    m.schedules = [{ name: 'tick', operation: 'orders.fire', every_ms: 60_000 }];
+    expect(errorsOf(m)).toEqual([
+      {
+        pointer: '/api/provides/2',
+        message: '"orders.fire" runs from schedules, with no user and no permission, and must not also be reachable from a GraphQL field or an AI tool: set graphql_expose and ai_tool to false and give it no route or node, or name the permission a member needs to run it too',
+      },
+    ]);
+    m.api.provides[2] = { name: 'orders.fire', description: 'x', graphql_expose: false, ai_tool: false };
+    expect(validateManifest(m).ok).toBe(true);
+    // With a permission, members holding it may run it by hand too (e.g. "sync now").
+    m.api.provides[2] = { name: 'orders.fire', description: 'x', permission: 'orders.create' };
+    expect(validateManifest(m).ok).toBe(true);
   });
 });

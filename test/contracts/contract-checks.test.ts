@@ -59,7 +59,7 @@ describe('manifest validation (build, pack, publish) of api.implements', () => {
 
   test('a contract name is no module\'s alias', () => {
     for (const name of ['payment', 'shipping']) {
-      const m = { name, version: '1.0.0', compatibility: { platform: '^2.0.0' }, api: { provides: [{ name: `${name}.createLink`, description: 'x', input: { type: 'object' } }] } };
+      const m = { name, version: '1.0.0', compatibility: { platform: '^2.0.0' }, api: { provides: [{ name: `${name}.createLink`, description: 'x', graphql_expose: false, input: { type: 'object' } }] } };
       expect(problems(m)).toEqual([expect.stringMatching(new RegExp(`^/name: "${name}" is reserved: it names a provider contract`))]);
     }
   });

@@ -7,7 +7,7 @@ const withJobs = (jobs: unknown, limits?: unknown): Record<string, any> => ({
   name: 'ledger',
   version: '1.0.0',
   compatibility: { platform: '^2.0.0' },
-  api: { provides: [{ name: 'ledger.sweep', description: 'Sweeps due remittances.' }] },
+  api: { provides: [{ name: 'ledger.sweep', description: 'Sweeps due remittances.', graphql_expose: false, ai_tool: false }] },
   jobs,
   ...(limits ? { limits } : {}),
 });

@@ -14,7 +14,7 @@ const base = {
   version: '1.0.0',
   compatibility: { platform: '^2.0.0' },
   main: 'dist/index.js',
-  api: { provides: [{ name: 'hooks.receive', description: 'Receives a webhook.', input: { type: 'object' } }] },
+  api: { provides: [{ name: 'hooks.receive', description: 'Receives a webhook.', graphql_expose: false, input: { type: 'object' } }] },
 };
 const withPublic = (pub: unknown, extra: Record<string, unknown> = {}) => ({ ...base, ...extra, http: { public: pub } });
 const route = { method: 'POST', path: '/:token', token: 'token', operation: 'hooks.receive' };
@@ -52,7 +52,7 @@ describe('spec 2: http.public in module.json', () => {
       '/http/public/routes/0/permission: a public route has no user to hold a permission; remove it',
       '/http/public/routes/0/upload: a public route cannot take uploads (anyone could fill the disk); use an authenticated route under http.routes',
     ]);
-    expect(errorsOf({ ...base, http: { routes: [{ method: 'POST', path: '/hooks/:token', operation: 'hooks.receive', token: 'token' }] } })).toEqual([
+    expect(errorsOf({ ...base, http: { routes: [{ method: 'POST', path: '/hooks/:token', operation: 'hooks.receive', token: 'token', public: true }] } })).toEqual([
       '/http/routes/0/token: "token" applies to routes under http.public (served outside /api/v1, the tenant taken from a token); move the route there or remove it',
     ]);
   });
@@ -62,7 +62,7 @@ describe('spec 2: http.public in module.json', () => {
       ...base,
       api: undefined,
       public_prefix: 'webhooks/workflows',
-      operations: { receive: { description: 'Receives a webhook.', input: { type: 'object' }, output: { type: 'object' }, public_http: { method: 'POST', path: '/:token', token: 'token' }, handler: () => ({}) } },
+      operations: { receive: { description: 'Receives a webhook.', graphql_expose: false, input: { type: 'object' }, output: { type: 'object' }, public_http: { method: 'POST', path: '/:token', token: 'token' }, handler: () => ({}) } },
     }) as { http: unknown };
     expect(manifest.http).toEqual({ public: { prefix: 'webhooks/workflows', routes: [{ method: 'POST', path: '/:token', token: 'token', operation: 'hooks.receive' }] } });
     expect(errorsOf(manifest)).toEqual([]);

@@ -242,7 +242,8 @@ describe('DESIGN Host capabilities for modules: declared responses in manifests'
     name: 'feeds',
     version: '1.0.0',
     compatibility: { platform: '^2.0.0' },
-    api: { provides: [{ name: 'feeds.get', description: 'A feed' }] },
+    api: { provides: [{ name: 'feeds.get', description: 'A feed', permission: 'feeds.view' }] },
+    permissions: [{ name: 'feeds.view', description: 'Read feeds' }],
     http: { routes: [{ method: 'GET', path: '/feeds', operation: 'feeds.get', ...route }] },
   });
   const errors = (route: Record<string, unknown>): ManifestIssue[] => {
@@ -282,9 +283,11 @@ describe('DESIGN Host capabilities for modules: declared responses in manifests'
       name: 'feeds',
       version: '1.0.0',
       compatibility: { platform: '^2.0.0' },
+      permissions: [{ name: 'feeds.view', description: 'Read feeds' }],
       operations: {
         get: operation({
           description: 'A feed',
+          permission: 'feeds.view',
           input: Type.Object({}),
           output: Type.Null(),
           http: { method: 'GET', path: '/feeds', response: { kind: 'stream', timeout_s: 120 } },

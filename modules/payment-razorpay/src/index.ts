@@ -248,6 +248,8 @@ export default defineModule({
      * duplicates are harmless.
      */
     webhook: operation({
+      // Razorpay's, on the public route only: no member reaches it from GraphQL.
+      graphql_expose: false,
       ai_tool: false,
       description:
         "Razorpay's webhook (public route): checks X-Razorpay-Signature (hex HMAC-SHA256 of the raw body under the webhook secret); hands payment_link.paid / .expired / .cancelled to orders.apply_payment_update and refund.processed / refund.failed to orders.apply_refund_update.",

@@ -111,6 +111,8 @@ export default defineModule({
 
     ancestors_for_child: operation({
       description: 'Runs in the parent for a direct sub-reseller (related call): the levels from 0 down to this tenant.',
+      // Reached only by the same module in a related tenant: on no edge.
+      graphql_expose: false,
       ai_tool: false,
       related: true,
       input: Type.Object({}, { additionalProperties: false }),
@@ -124,6 +126,8 @@ export default defineModule({
 
     subtree_for_parent: operation({
       description: 'Runs in a sub-reseller for its parent (related call): its direct sub-resellers count and, for a subtree, everything below it.',
+      // Reached only by the same module in a related tenant: on no edge.
+      graphql_expose: false,
       ai_tool: false,
       related: true,
       input: Type.Object({ subtree: Type.Boolean() }, { additionalProperties: false }),

@@ -276,6 +276,8 @@ export default defineModule({
      * in `x-api-key`; the body names the AWB and the current status label.
      */
     webhook: operation({
+      // Shiprocket's, on the public route only: no member reaches it from GraphQL.
+      graphql_expose: false,
       ai_tool: false,
       description: "Shiprocket's tracking webhook: checks the x-api-key token and hands the update to orders.apply_tracking_update.",
       input: Type.Unsafe<WebhookIn>({ type: 'object', required: ['_request'] }),

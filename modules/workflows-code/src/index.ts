@@ -17,6 +17,9 @@ export default defineModule({
   main: 'dist/index.js',
   operations: {
     evaluate: operation({
+      // The code node's evaluator: reached through that node only, run for an owner who may execute workflows.
+      permission: 'workflows.execute',
+      graphql_expose: false,
       ai_tool: false,
       description: 'Evaluates a JavaScript expression over `data` and the values of its `{{path}}` placeholders (`placeholders`, by path), each in a fresh context; answers {result} (JSON).',
       input: Type.Object({

@@ -26,8 +26,16 @@ function compare(left: unknown, operator: string, right: unknown): boolean {
   }
 }
 
+/**
+ * What every node's operation declares: the engine runs it for the workflow's owner, who must hold
+ * workflows.execute (spec 2, Execution), and it is reachable from no other edge.
+ */
+const NODE = { permission: 'workflows.execute', graphql_expose: false, ai_tool: false } as const;
+
 export const operations = {
   fire_schedules: operation({
+    // Runs from the schedule only (the bus refuses every other caller): on no edge.
+    graphql_expose: false,
     ai_tool: false,
     description: "The one-minute schedule: asks the engine to start this tenant's schedule-triggered workflows due in that minute.",
     input: Type.Object({ schedule: Type.String(), scheduled_at: Type.String() }),
@@ -37,7 +45,7 @@ export const operations = {
     },
   }),
   condition: operation({
-    ai_tool: false,
+    ...NODE,
     description: 'Condition node: compares left with right; answers branch "true" or "false".',
     input: Type.Object({
       left: Type.Optional(Any),
@@ -51,7 +59,7 @@ export const operations = {
     },
   }),
   switch: operation({
-    ai_tool: false,
+    ...NODE,
     description: 'Switch node: answers the branch named by value when it is one of cases, else "default".',
     input: Type.Object({ value: Type.Optional(Any), cases: Type.Array(Type.String(), { maxItems: 50 }) }),
     output: Branch,
@@ -61,7 +69,7 @@ export const operations = {
     },
   }),
   delay: operation({
-    ai_tool: false,
+    ...NODE,
     description: 'Delay node: asks the engine to suspend the run for `seconds`.',
     input: Type.Object({ seconds: Type.Integer({ minimum: 1, maximum: 2_592_000 }) }),
     output: Type.Object({ suspend_seconds: Type.Integer() }),
@@ -70,7 +78,7 @@ export const operations = {
     },
   }),
   transform: operation({
-    ai_tool: false,
+    ...NODE,
     description: 'Transform node: answers {values}, its resolved values ({{nodes.<label>.output.values.<key>}}).',
     input: Type.Object({ values: Type.Record(Type.String(), Any) }),
     output: Type.Object({ values: Type.Record(Type.String(), Any) }),
@@ -79,7 +87,7 @@ export const operations = {
     },
   }),
   set_variable: operation({
-    ai_tool: false,
+    ...NODE,
     description: 'Set-variable node: answers {variables: {name: value}}, which the engine merges into context.variables.',
     input: Type.Object({ name: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' }), value: Type.Optional(Any) }),
     output: Type.Object({ variables: Type.Record(Type.String(), Any) }),
@@ -88,7 +96,7 @@ export const operations = {
     },
   }),
   http_request: operation({
-    ai_tool: false,
+    ...NODE,
     description: "HTTP request node: calls the URL through host.fetch (only origins the tenant allowed; the SSRF rule applies).",
     input: Type.Object({
       url: Type.String({ minLength: 1, maxLength: 2048 }),
@@ -116,7 +124,7 @@ export const operations = {
     },
   }),
   send_email: operation({
-    ai_tool: false,
+    ...NODE,
     description: 'Send-email node: a plain-text mail through the platform mail transport (mail.send).',
     input: Type.Object({ to: Type.String({ minLength: 3, maxLength: 320 }), subject: Type.String({ minLength: 1, maxLength: 255 }), body: Type.String({ maxLength: 100_000 }) }),
     output: Type.Object({ sent: Type.Boolean(), to: Type.String() }),
@@ -126,7 +134,7 @@ export const operations = {
     },
   }),
   send_notification: operation({
-    ai_tool: false,
+    ...NODE,
     description: 'Send-notification node: an in-app notification to user_id, or to every member when user_id is absent.',
     input: Type.Object({ user_id: Type.Optional(Type.Integer({ minimum: 1 })), title: Type.String({ minLength: 1, maxLength: 255 }), body: Type.Optional(Type.String({ maxLength: 65_535 })) }),
     output: Type.Object({ sent: Type.Boolean() }),
