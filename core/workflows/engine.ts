@@ -42,6 +42,8 @@ export interface EngineDeps {
   catalogFor(tenantId: string): Promise<Catalog>;
   acting(tenantId: string, ownerId: number): Promise<Acting>;
   workers: number;
+  /** Workers one tenant's runs may hold while another tenant's runs are due (fair-share.ts). */
+  tenantWorkers: number;
 }
 
 export interface Trigger {
@@ -84,7 +86,7 @@ export class WorkflowEngine {
   }
 
   start(): void {
-    this.deps.queue.process<RunJob, void>(RUNS_QUEUE, this.deps.workers, (job) => this.run(job.data.tenantId, job.data.executionId));
+    this.deps.queue.process<RunJob, void>(RUNS_QUEUE, this.deps.workers, (job) => this.run(job.data.tenantId, job.data.executionId), { groupCap: this.deps.tenantWorkers });
   }
 
   /** A new execution (pending) queued to run; undefined when the trigger key already ran. */
@@ -101,7 +103,7 @@ export class WorkflowEngine {
   }
 
   async enqueue(tenantId: string, executionId: string, jobId: string, delayMs = 0): Promise<void> {
-    await this.deps.queue.add<RunJob>(RUNS_QUEUE, 'run', { tenantId, executionId }, { jobId, delay: delayMs, attempts: 5, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: true });
+    await this.deps.queue.add<RunJob>(RUNS_QUEUE, 'run', { tenantId, executionId }, { jobId, group: tenantId, delay: delayMs, attempts: 5, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: true });
   }
 
   /** Runs (or continues) one execution until it finishes, suspends, pauses or is cancelled. */

@@ -43,6 +43,7 @@ export interface WorkflowsDeps {
   logger: Logger;
   appUrl: string;
   workers: number;
+  tenantWorkers: number;
 }
 
 export class Workflows {
@@ -62,7 +63,7 @@ export class Workflows {
     this.store = new WorkflowStore(deps.tenantDbs);
     this.tokens = new WebhookTokens(deps.central);
     this.engine = new WorkflowEngine({
-      store: this.store, queue: deps.queue, bus: deps.bus, events: deps.events, clock: deps.clock, logger: deps.logger, workers: deps.workers,
+      store: this.store, queue: deps.queue, bus: deps.bus, events: deps.events, clock: deps.clock, logger: deps.logger, workers: deps.workers, tenantWorkers: deps.tenantWorkers,
       catalogFor: (id) => this.catalogFor(id),
       acting: (tenantId, ownerId) => {
         // The owner's user row, briefly cached like memberships (auth): a run makes one lookup, not one per node.
