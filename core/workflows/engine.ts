@@ -86,6 +86,8 @@ export class WorkflowEngine {
   }
 
   start(): void {
+    // Tenants share the workers as module jobs do (fair-share.ts): one tenant's burst of runs holds
+    // at most tenantWorkers of them while another tenant's runs are due.
     this.deps.queue.process<RunJob, void>(RUNS_QUEUE, this.deps.workers, (job) => this.run(job.data.tenantId, job.data.executionId), { groupCap: this.deps.tenantWorkers });
   }
 
