@@ -1,8 +1,8 @@
 /**
  * The order of a bull queue's shared wait list, so that every node takes tenants' jobs in turn (DESIGN,
  * wave 3: scheduling tenants fairly). Start-time fair queueing: a grouped job is added with a bull
- * priority, its tag, one after the later of its group's last tag and the tag of the job last started
- * on any node (the floor). A group's burst thus spreads out over tags floor+1, floor+2, ... and a job
+ * priority, its tag, one after the later of its group's last tag and the highest tag started on any
+ * node so far (the floor). A group's burst thus spreads out over tags floor+1, floor+2, ... and a job
  * another group adds meanwhile gets floor+1 and goes ahead of the rest of the burst. bull keeps the
  * wait list sorted by priority (also when delayed and retried jobs come due), so the order holds across
  * nodes and no job is moved, copied or taken out of bull's hands: none is lost or run twice by it.

@@ -12,21 +12,14 @@ export class FairShare<T> {
   private readonly waiting = new Map<string, T[]>();
   /** Jobs running per group on this node. */
   private readonly running = new Map<string, number>();
-  private count = 0;
 
-  /** `cap`: workers one group may hold while another waits (Infinity: no cap, plain FIFO per group). */
+  /** `cap`: workers one group may hold while another waits (Infinity: no cap, only the round robin). */
   constructor(public cap = Infinity) {}
-
-  /** Jobs waiting, all groups together. */
-  get size(): number {
-    return this.count;
-  }
 
   add(group: string, item: T): void {
     const list = this.waiting.get(group);
     if (list) list.push(item);
     else this.waiting.set(group, [item]);
-    this.count++;
   }
 
   /** Takes the job the next free worker runs, counted as running until done(); undefined: none may start. */
@@ -37,7 +30,6 @@ export class FairShare<T> {
     const item = list.shift()!;
     this.waiting.delete(group);
     if (list.length > 0) this.waiting.set(group, list);
-    this.count--;
     this.running.set(group, (this.running.get(group) ?? 0) + 1);
     return { group, item };
   }
