@@ -79,6 +79,8 @@ export interface Config {
   workflowWebhookRateLimit: { points: number; durationSeconds: number };
   /** Workflow executions run at once per node (core/workflows/engine.ts). */
   workflowWorkers: number;
+  /** Of those, how many one tenant may hold while another tenant's runs wait (fair share). */
+  workflowTenantWorkers: number;
   /** Requests per client (a token that authenticates, else the address) and window on /api/v1. */
   apiRateLimit: { points: number; durationSeconds: number };
   /** Bus calls per (tenant, caller, operation) and window. */
@@ -95,8 +97,11 @@ export interface Config {
   busValidateOutput: boolean;
   /** Module event deliveries: attempts per subscriber, and the first retry's delay (doubling after). */
   eventDelivery: { attempts: number; backoffMs: number };
-  /** Jobs modules enqueue (core/modules/module-jobs.ts): pending ones per tenant and module, data size, workers per node. */
-  moduleJobs: { maxPending: number; maxDataBytes: number; workers: number };
+  /**
+   * Jobs modules enqueue (core/modules/module-jobs.ts): pending ones per tenant and module, data size,
+   * workers per node, and how many of those one tenant may hold while another tenant's jobs wait.
+   */
+  moduleJobs: { maxPending: number; maxDataBytes: number; workers: number; tenantWorkers: number };
   /** Outgoing mail server, e.g. smtp://user:pw@host:587. Unset: mails go to <dataDir>/outbox. */
   smtpUrl: string | undefined;
   /** Sender of platform mails. */
@@ -150,6 +155,14 @@ function atLeast(env: Env, name: string, fallback: number, min: number): number 
   return n;
 }
 
+/**
+ * Workers of a pool of `workers` that one tenant may hold while another tenant's jobs wait
+ * (core/drivers/queue/fair-share.ts): by default half of them, rounded up.
+ */
+function tenantShare(env: Env, name: string, workers: number): number {
+  return atLeast(env, name, Math.ceil(workers / 2), 1);
+}
+
 function bool(env: Env, name: string, fallback: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -179,6 +192,8 @@ export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 3000);
   const dataDir = path.resolve(env.DATA_DIR || './data');
   const appUrl = (env.APP_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  const workflowWorkers = atLeast(env, 'WORKFLOW_WORKERS', 16, 1);
+  const moduleJobWorkers = atLeast(env, 'MODULE_JOBS_WORKERS', 4, 1);
   return {
     env: nodeEnv,
     port,
@@ -223,7 +238,8 @@ export function loadConfig(env: Env = process.env): Config {
     workflowRateLimit: rate(env, 'WORKFLOW_RATE_LIMIT', '60/60'),
     workflowExecuteRateLimit: rate(env, 'WORKFLOW_EXECUTE_RATE_LIMIT', '30/60'),
     workflowWebhookRateLimit: rate(env, 'WORKFLOW_WEBHOOK_RATE_LIMIT', '120/60'),
-    workflowWorkers: atLeast(env, 'WORKFLOW_WORKERS', 16, 1),
+    workflowWorkers,
+    workflowTenantWorkers: tenantShare(env, 'WORKFLOW_TENANT_WORKERS', workflowWorkers),
     apiRateLimit: rate(env, 'API_RATE_LIMIT', '1200/60'),
     busRateLimit: rate(env, 'BUS_RATE_LIMIT', '6000/60'),
     realtimeBroadcastRate: rate(env, 'REALTIME_BROADCAST_RATE', '100/1'),
@@ -235,7 +251,8 @@ export function loadConfig(env: Env = process.env): Config {
     moduleJobs: {
       maxPending: atLeast(env, 'MODULE_JOBS_MAX_PENDING', 1000, 1),
       maxDataBytes: atLeast(env, 'MODULE_JOBS_MAX_DATA_BYTES', 65_536, 1024),
-      workers: atLeast(env, 'MODULE_JOBS_WORKERS', 4, 1),
+      workers: moduleJobWorkers,
+      tenantWorkers: tenantShare(env, 'MODULE_JOBS_TENANT_WORKERS', moduleJobWorkers),
     },
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || `Mandi <no-reply@${(env.ROOT_DOMAIN || 'localhost').toLowerCase()}>`,

@@ -21,7 +21,7 @@ import { closeRedisClient, createRedisClient, pingRedis } from './redis-connecti
 
 export type { Cache } from './cache/types';
 export type { MessageHandler, PubSub } from './pubsub/types';
-export type { AddOptions, Backoff, Job, JobEvents, JobHandler, JobInfo, JobQueue, JobState, Repeat } from './queue/types';
+export type { AddOptions, Backoff, Job, JobEvents, JobHandler, JobInfo, JobQueue, JobState, ProcessOptions, Repeat } from './queue/types';
 export type { RateLimiter, RateLimitPolicy, RateLimitResult } from './rate-limit/types';
 export { rateLimit, type RateLimitOptions } from './rate-limit/middleware';
 export { attachRealtime, createRealtime, type Authenticate, type Authorize, type AuthorizeResult, type Realtime, type RealtimeIdentity, type RealtimeOptions } from './realtime';

@@ -152,7 +152,9 @@ export class ModuleJobs {
   /** Starts this node's worker and the hourly sweep of ended jobs (one schedule shared by every node). */
   async start(): Promise<void> {
     const { queue } = this.deps;
-    queue.process<QueuedModuleJob, unknown>(MODULE_JOBS_QUEUE, this.deps.limits.workers, (job) => this.work(job));
+    // Tenants share the workers (fair-share.ts): a burst of one tenant's jobs, across its modules, holds
+    // at most tenantWorkers of them while another tenant's jobs are due.
+    queue.process<QueuedModuleJob, unknown>(MODULE_JOBS_QUEUE, this.deps.limits.workers, (job) => this.work(job), { groupCap: this.deps.limits.tenantWorkers });
     queue.process<unknown, number>(PRUNE_QUEUE, 1, () => this.prune());
     await queue.add(PRUNE_QUEUE, 'prune', {}, { repeat: { every: 3600_000 }, jobId: 'module-jobs-prune', removeOnComplete: true, removeOnFail: 100 });
   }
@@ -213,6 +215,7 @@ export class ModuleJobs {
     const data: QueuedModuleJob = { id: row.id, tenantId: row.tenant_id, alias: row.alias, attempts, before };
     return this.deps.queue.add(MODULE_JOBS_QUEUE, `${row.alias}:${row.job}`, data, {
       jobId: requeued ? `mj:${row.id}:${before}:${Date.now()}` : `mj:${row.id}`,
+      group: row.tenant_id,
       attempts: attempts - before,
       backoff: { type: backoff.type, delay: Math.round(backoff.delay_seconds * 1000) },
       delay: Math.round(delayMs),

@@ -47,6 +47,8 @@ export interface EngineDeps {
   /** Pauses a workflow whose owner is no longer an active member and tells its admins. */
   ownerInactive(tenantId: string, g: Graph): Promise<void>;
   workers: number;
+  /** Workers one tenant's runs may hold while another tenant's runs are due (fair-share.ts). */
+  tenantWorkers: number;
 }
 
 export interface Trigger {
@@ -89,7 +91,9 @@ export class WorkflowEngine {
   }
 
   start(): void {
-    this.deps.queue.process<RunJob, void>(RUNS_QUEUE, this.deps.workers, (job) => this.run(job.data.tenantId, job.data.executionId));
+    // Tenants share the workers as module jobs do (fair-share.ts): one tenant's burst of runs holds
+    // at most tenantWorkers of them while another tenant's runs are due.
+    this.deps.queue.process<RunJob, void>(RUNS_QUEUE, this.deps.workers, (job) => this.run(job.data.tenantId, job.data.executionId), { groupCap: this.deps.tenantWorkers });
   }
 
   /** A new execution (pending) queued to run; undefined when the trigger key already ran. */
@@ -106,7 +110,7 @@ export class WorkflowEngine {
   }
 
   async enqueue(tenantId: string, executionId: string, jobId: string, delayMs = 0): Promise<void> {
-    await this.deps.queue.add<RunJob>(RUNS_QUEUE, 'run', { tenantId, executionId }, { jobId, delay: delayMs, attempts: 5, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: true });
+    await this.deps.queue.add<RunJob>(RUNS_QUEUE, 'run', { tenantId, executionId }, { jobId, group: tenantId, delay: delayMs, attempts: 5, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: true });
   }
 
   /** Runs (or continues) one execution until it finishes, suspends, pauses or is cancelled. */

@@ -8,7 +8,7 @@ export const workflowsPart = platformPart({
   init: ({ config, central, tenantDbs, tenants, auth, kernel, catalogs, drivers, clock, logger }) =>
     createWorkflows({
       central, tenantDbs, tenants, auth, modules: kernel.modules, bus: kernel.bus, events: kernel.events, catalogs: catalogs.tenants,
-      queue: drivers.queue, clock, logger, appUrl: config.appUrl, workers: config.workflowWorkers, rateLimiter: drivers.rateLimiter,
+      queue: drivers.queue, clock, logger, appUrl: config.appUrl, workers: config.workflowWorkers, tenantWorkers: config.workflowTenantWorkers, rateLimiter: drivers.rateLimiter,
       limits: { standard: config.workflowRateLimit, execute: config.workflowExecuteRateLimit, webhook: config.workflowWebhookRateLimit },
     }),
 });

@@ -46,6 +46,7 @@ export interface WorkflowsDeps {
   logger: Logger;
   appUrl: string;
   workers: number;
+  tenantWorkers: number;
 }
 
 export class Workflows {
@@ -66,7 +67,7 @@ export class Workflows {
     this.tokens = new WebhookTokens(deps.central);
     this.activity = new ActivityLog(deps.tenantDbs);
     this.engine = new WorkflowEngine({
-      store: this.store, queue: deps.queue, bus: deps.bus, events: deps.events, clock: deps.clock, logger: deps.logger, workers: deps.workers,
+      store: this.store, queue: deps.queue, bus: deps.bus, events: deps.events, clock: deps.clock, logger: deps.logger, workers: deps.workers, tenantWorkers: deps.tenantWorkers,
       catalogFor: (id) => this.catalogFor(id),
       acting: (tenantId, ownerId) => deps.auth.actingUser(tenantId, ownerId),
       ownerInactive: (tenantId, g) => this.ownerInactive(tenantId, g),

@@ -196,6 +196,64 @@ describe.each(kinds())('job queue (%s)', (kind) => {
     expect(peak).toBe(2);
   });
 
+  it('shares workers between groups (groupCap): a group alone uses every worker, another group gets the next free one before the rest of a burst', async () => {
+    const queue = fresh();
+    const starts: string[] = [];
+    const waiting = new Map<string, () => void>();
+    let releaseAll = false;
+    drivers.queue.process<{ name: string }, void>(
+      queue,
+      2,
+      async (job) => {
+        starts.push(job.data.name);
+        if (!releaseAll) await new Promise<void>((resolve) => waiting.set(job.data.name, resolve));
+      },
+      { groupCap: 1 },
+    );
+    const ids: string[] = [];
+    for (let i = 1; i <= 6; i++) ids.push(await drivers.queue.add(queue, 'work', { name: `hog${i}` }, { group: 'hog' }));
+    // Nobody else waits: the burst takes both workers although its cap is 1.
+    await waitFor(() => starts.length === 2, 'the burst on both workers');
+    ids.push(await drivers.queue.add(queue, 'work', { name: 'other' }, { group: 'other' }));
+    // The burst's jobs end one at a time, oldest first, until the other group's job has started.
+    while (!starts.includes('other') && starts.length < 7) {
+      const oldest = starts.find((name) => waiting.has(name))!;
+      const before = starts.length;
+      waiting.get(oldest)!();
+      waiting.delete(oldest);
+      await waitFor(() => starts.length > before, 'the next start');
+    }
+    // In process the first free worker goes to it; with bull the node already held hog3 for it.
+    expect(starts.indexOf('other')).toBeGreaterThanOrEqual(2);
+    expect(starts.indexOf('other')).toBeLessThanOrEqual(3);
+    releaseAll = true;
+    for (const release of waiting.values()) release();
+    await waitFor(async () => (await Promise.all(ids.map((id) => drivers.queue.getJob(queue, id)))).every((j) => j?.state === 'completed'), 'all jobs');
+    expect([...starts].sort()).toEqual(['hog1', 'hog2', 'hog3', 'hog4', 'hog5', 'hog6', 'other']);
+  });
+
+  it('grouped jobs still retry with backoff, wait their delay and deduplicate by jobId', async () => {
+    const queue = fresh();
+    const seen: string[] = [];
+    drivers.queue.process<{ name: string }, void>(
+      queue,
+      2,
+      async (job) => {
+        seen.push(`${job.data.name}:${job.attemptsMade}`);
+        if (job.data.name === 'flaky' && job.attemptsMade === 0) throw new Error('first attempt fails');
+      },
+      { groupCap: 1 },
+    );
+    const addedAt = Date.now();
+    const flaky = await drivers.queue.add(queue, 'work', { name: 'flaky' }, { group: 'a', attempts: 2, backoff: { type: 'fixed', delay: 100 } });
+    const later = await drivers.queue.add(queue, 'work', { name: 'later' }, { group: 'b', delay: 300, jobId: 'later-1' });
+    expect(await drivers.queue.add(queue, 'work', { name: 'twice' }, { group: 'b', jobId: 'later-1' })).toBe(later);
+    await waitFor(async () => (await drivers.queue.getJob(queue, flaky))?.state === 'completed' && (await drivers.queue.getJob(queue, later))?.state === 'completed', 'both jobs');
+    expect(Date.parse((await drivers.queue.getJob(queue, later))!.finishedAt!) - addedAt).toBeGreaterThanOrEqual(290);
+    expect(seen.sort()).toEqual(['flaky:0', 'flaky:1', 'later:0']);
+    expect(() => drivers.queue.process(fresh(), 1, async () => null, { groupCap: 0 })).toThrow(/groupCap/);
+  });
+
   it('repeats a job every interval, once per slot however often the schedule is declared', async () => {
     const queue = fresh();
     const runs: string[] = [];

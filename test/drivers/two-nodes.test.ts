@@ -78,6 +78,40 @@ describeRedis('two nodes on one Redis', () => {
     for (const nodes of ranBy.values()) expect(nodes).toHaveLength(1);
   });
 
+  it("share a fair queue: another group's job goes before the rest of a burst that fills both nodes, and each job runs exactly once", async () => {
+    const queue = 'fair-runs';
+    const starts: string[] = [];
+    const ranBy = new Map<string, string[]>();
+    const waiting = new Map<string, () => void>();
+    let releaseAll = false;
+    const handler = (node: string) => async (job: { data: { name: string } }) => {
+      starts.push(job.data.name);
+      ranBy.set(job.data.name, [...(ranBy.get(job.data.name) ?? []), node]);
+      if (!releaseAll) await new Promise<void>((resolve) => waiting.set(job.data.name, resolve));
+    };
+    a.queue.process(queue, 1, handler('A'), { groupCap: 1 });
+    b.queue.process(queue, 1, handler('B'), { groupCap: 1 });
+    const names = Array.from({ length: 8 }, (_, i) => `hog${i + 1}`);
+    for (const name of names) await a.queue.add(queue, 'run', { name }, { group: 'hog' });
+    await waitFor(() => starts.length === 2, 'the burst on both nodes');
+    await b.queue.add(queue, 'run', { name: 'other' }, { group: 'other' });
+    while (!starts.includes('other') && starts.length < 9) {
+      const oldest = starts.find((name) => waiting.has(name))!;
+      const before = starts.length;
+      waiting.get(oldest)!();
+      waiting.delete(oldest);
+      await waitFor(() => starts.length > before, 'the next start');
+    }
+    // Each node holds one job more than its worker; the next free one after those goes to 'other'.
+    expect(starts.indexOf('other')).toBeLessThanOrEqual(4);
+    releaseAll = true;
+    for (const release of waiting.values()) release();
+    await waitFor(() => ranBy.size === 9, 'all 9 jobs');
+    await sleep(300);
+    expect([...ranBy.keys()].sort()).toEqual([...names, 'other'].sort());
+    for (const nodes of ranBy.values()) expect(nodes).toHaveLength(1);
+  });
+
   it('share the cache and the message bus', async () => {
     await a.cache.set('schema:stable', { v: 1 }, 60);
     expect(await b.cache.get('schema:stable')).toEqual({ v: 1 });

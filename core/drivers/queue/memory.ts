@@ -6,9 +6,10 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Logger } from '../../logger';
-import { validateAddOptions } from './options';
+import { FairShare } from './fair-share';
+import { validateAddOptions, validateGroupCap } from './options';
 import { backoffDelay, nextRun, repeatKey } from './schedule';
-import type { AddOptions, Job, JobEvents, JobHandler, JobInfo, JobQueue, JobState, Repeat, Unsubscribe } from './types';
+import type { AddOptions, Job, JobEvents, JobHandler, JobInfo, JobQueue, JobState, ProcessOptions, Repeat, Unsubscribe } from './types';
 
 /** Finished jobs kept per queue and state when no removeOn* says otherwise; bounds memory. */
 const DEFAULT_KEPT = 1000;
@@ -40,7 +41,8 @@ interface Schedule {
 interface QueueState {
   name: string;
   jobs: Map<string, StoredJob>;
-  waiting: StoredJob[];
+  /** Jobs due, by group; the order free workers take them in. */
+  waiting: FairShare<StoredJob>;
   active: number;
   concurrency: number;
   handler: JobHandler<any, any> | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any -- one queue runs jobs of any payload type
@@ -73,13 +75,15 @@ export class MemoryJobQueue implements JobQueue {
     return this.scheduleNext(q, key, Date.now());
   }
 
-  process<T, R>(queue: string, concurrency: number, handler: JobHandler<T, R>): void {
+  process<T, R>(queue: string, concurrency: number, handler: JobHandler<T, R>, options: ProcessOptions = {}): void {
     this.assertOpen();
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error('concurrency must be a positive integer');
+    validateGroupCap(options.groupCap);
     const q = this.state(queue);
     if (q.handler) throw new Error(`queue "${queue}" already has a handler on this node`);
     q.handler = handler;
     q.concurrency = concurrency;
+    q.waiting.cap = options.groupCap ?? Infinity;
     this.pump(q);
   }
 
@@ -146,7 +150,7 @@ export class MemoryJobQueue implements JobQueue {
       q = {
         name,
         jobs: new Map(),
-        waiting: [],
+        waiting: new FairShare(),
         active: 0,
         concurrency: 1,
         handler: undefined,
@@ -204,13 +208,14 @@ export class MemoryJobQueue implements JobQueue {
 
   private enqueue(q: QueueState, job: StoredJob): void {
     job.state = 'waiting';
-    q.waiting.push(job);
+    q.waiting.add(job.opts.group ?? '', job);
     this.pump(q);
   }
 
   private pump(q: QueueState): void {
-    while (!this.closed && q.handler && q.active < q.concurrency && q.waiting.length > 0) {
-      const job = q.waiting.shift()!;
+    while (!this.closed && q.handler && q.active < q.concurrency) {
+      const job = q.waiting.take()?.item;
+      if (!job) return;
       const run = this.run(q, job, q.handler);
       this.running.add(run);
       void run.finally(() => this.running.delete(run));
@@ -241,6 +246,7 @@ export class MemoryJobQueue implements JobQueue {
       this.failed(q, job, err);
     } finally {
       q.active--;
+      q.waiting.done(job.opts.group ?? '');
       this.pump(q);
     }
   }

@@ -26,3 +26,7 @@ export function validateRepeat(repeat: Repeat): void {
   }
   if (hasCron) parseExpression(repeat.cron!, { tz: repeat.tz }); // throws on a bad pattern
 }
+
+export function validateGroupCap(cap: number | undefined): void {
+  if (cap !== undefined && !(Number.isInteger(cap) && cap >= 1)) throw new Error('groupCap must be a positive integer');
+}

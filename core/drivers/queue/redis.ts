@@ -6,8 +6,10 @@
 import Bull from 'bull';
 import type { Logger } from '../../logger';
 import { redisOptionsFromUrl } from '../redis-connection';
-import { validateAddOptions } from './options';
-import type { AddOptions, Job, JobEvents, JobHandler, JobInfo, JobQueue, JobState, Repeat, Unsubscribe } from './types';
+import { FairGate } from './fair-gate';
+import { FairOrder } from './fair-order';
+import { validateAddOptions, validateGroupCap } from './options';
+import type { AddOptions, Job, JobEvents, JobHandler, JobInfo, JobQueue, JobState, ProcessOptions, Repeat, Unsubscribe } from './types';
 
 export interface RedisJobQueueOptions {
   redisUrl: string;
@@ -71,7 +73,8 @@ export class RedisJobQueue implements JobQueue {
 
   async add<T>(queue: string, name: string, data: T, opts: AddOptions = {}): Promise<string> {
     validateAddOptions(opts);
-    const job = await this.queue(queue).add(name, data, {
+    const q = this.queue(queue);
+    const job = await q.add(name, data, {
       attempts: opts.attempts,
       backoff: opts.backoff,
       delay: opts.delay,
@@ -79,15 +82,34 @@ export class RedisJobQueue implements JobQueue {
       removeOnComplete: opts.removeOnComplete,
       removeOnFail: opts.removeOnFail,
       repeat: opts.repeat ? toBullRepeat(opts.repeat) : undefined,
+      // Kept in the job's options, for the fair gate of the node that takes it.
+      ...(opts.group !== undefined && { group: opts.group, priority: await this.order(queue, q).nextTag(opts.group) }),
     });
     return String(job.id);
   }
 
-  process<T, R>(queue: string, concurrency: number, handler: JobHandler<T, R>): void {
+  process<T, R>(queue: string, concurrency: number, handler: JobHandler<T, R>, options: ProcessOptions = {}): void {
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error('concurrency must be a positive integer');
-    // '*' takes every job name; bull's promise settles only when the queue closes.
+    validateGroupCap(options.groupCap);
     const q = this.queue(queue);
-    q.process('*', concurrency, (job: Bull.Job<T>) => handler(toJob(queue, job))).catch((err: unknown) => this.opts.logger.error({ err, queue }, 'job worker stopped'));
+    let run = (job: Bull.Job<T>): Promise<R> => Promise.resolve(handler(toJob(queue, job)));
+    let taken = concurrency;
+    if (options.groupCap !== undefined) {
+      // Fair share (fair-order.ts, fair-gate.ts): one job more than workers is taken, to wait here.
+      const gate = new FairGate(concurrency, options.groupCap);
+      const order = this.order(queue, q);
+      const plain = run;
+      run = (job) => {
+        const { group, priority } = job.opts as Bull.JobOptions & { group?: string };
+        return gate.run(group ?? '', async () => {
+          if (priority) await order.started(priority);
+          return plain(job);
+        });
+      };
+      taken = concurrency + 1;
+    }
+    // '*' takes every job name; bull's promise settles only when the queue closes.
+    q.process('*', taken, run).catch((err: unknown) => this.opts.logger.error({ err, queue }, 'job worker stopped'));
     const started = workerStarted(q).finally(() => this.starting.delete(started));
     this.starting.add(started);
   }
@@ -144,6 +166,10 @@ export class RedisJobQueue implements JobQueue {
     // bull's close waits for this node's active jobs, then disconnects.
     await Promise.all([...this.queues.values()].map((q) => q.close()));
     this.queues.clear();
+  }
+
+  private order(name: string, q: Bull.Queue): FairOrder {
+    return new FairOrder(q.client, `${this.opts.prefix}:${name}`);
   }
 
   private queue(name: string): Bull.Queue {

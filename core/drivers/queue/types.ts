@@ -35,6 +35,11 @@ export interface AddOptions {
   /** Same as removeOnComplete, for jobs that failed for good. */
   removeOnFail?: boolean | number;
   /**
+   * Whose job it is (the tenant), for a queue processed with `groupCap`: workers are shared fairly
+   * between groups (fair-share.ts). Jobs without a group form one group of their own.
+   */
+  group?: string;
+  /**
    * Runs the job on a schedule. Adding the same (name, repeat, jobId) again does not add a second
    * schedule, so every node may declare its schedules at boot.
    */
@@ -53,6 +58,14 @@ export interface Job<T = unknown> {
 }
 
 export type JobHandler<T = unknown, R = unknown> = (job: Job<T>) => Promise<R> | R;
+
+export interface ProcessOptions {
+  /**
+   * Shares this node's workers fairly between the groups of the jobs (AddOptions.group): round robin
+   * between groups with jobs due, and at most this many workers to one group while another waits.
+   */
+  groupCap?: number;
+}
 
 export interface JobInfo {
   id: string;
@@ -84,8 +97,8 @@ export interface JobQueue {
   readonly durable: boolean;
   /** Returns the job id (the existing one when `jobId` deduplicates). */
   add<T>(queue: string, name: string, data: T, opts?: AddOptions): Promise<string>;
-  /** Starts a worker for every job name of `queue` on this node. One handler per queue per node. */
-  process<T, R>(queue: string, concurrency: number, handler: JobHandler<T, R>): void;
+  /** Starts `concurrency` workers for every job name of `queue` on this node. One handler per queue per node. */
+  process<T, R>(queue: string, concurrency: number, handler: JobHandler<T, R>, options?: ProcessOptions): void;
   getJob(queue: string, id: string): Promise<JobInfo | null>;
   /**
    * Listens to events of every job of `queue`, wherever it runs. Resolves once the listener is
