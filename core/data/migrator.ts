@@ -18,6 +18,7 @@ import * as central0030 from './migrations/central/0030-module-public-tokens';
 import * as central0031 from './migrations/central/0031-tenant-links';
 import * as central0032 from './migrations/central/0032-module-secrets';
 import * as central0033 from './migrations/central/0033-module-jobs';
+import * as central0034 from './migrations/central/0034-public-ownership';
 import * as tenant0005 from './migrations/tenant/0005-notifications';
 import * as tenant0006 from './migrations/tenant/0006-push-devices';
 import * as tenant0007 from './migrations/tenant/0007-workflows';
@@ -40,6 +41,7 @@ const CENTRAL: Array<[string, MigrationModule]> = [
   ['0031-tenant-links', central0031],
   ['0032-module-secrets', central0032],
   ['0033-module-jobs', central0033],
+  ['0034-public-ownership', central0034],
 ];
 const TENANT: Array<[string, MigrationModule]> = [
   ['0001-core', tenant0001],

@@ -232,13 +232,13 @@ describe(`spec 1 Server-driven screens and the admin console, in Chromium${'reas
   }, 60_000);
 
   browserTest('spec 1 Client behaviour: a path no screen is registered for falls back to the module\'s own page, framed without the console\'s origin', async () => {
-    await tp.platform.kernel.bus.call({ kind: 'core', name: 'test' }, 'showcase.open_pages', {}, { tenantId: owner.tenantId, user: null });
+    const { token } = (await tp.platform.kernel.bus.call({ kind: 'core', name: 'test' }, 'showcase.open_pages', {}, { tenantId: owner.tenantId, user: null })) as { token: string };
     const page = await newPage();
     await shot(page, 'module-page', async () => {
-      await page.goto(`${tp.url}/m/showcase/showcase-page-token-0001/hello`);
+      await page.goto(`${tp.url}/m/showcase/${token}/hello`);
       const frame = page.locator('iframe.module-page');
       await frame.waitFor();
-      expect(await frame.getAttribute('src')).toBe('/api/showcase/showcase-page-token-0001/hello');
+      expect(await frame.getAttribute('src')).toBe(`/api/showcase/${token}/hello`);
       expect(await frame.getAttribute('sandbox')).not.toContain('allow-same-origin');
       await until(async () => ((await page.frameLocator('iframe.module-page').locator('h1').textContent().catch(() => '')) ?? '').includes('Hello from the showcase page'), 'the module page');
       // Neither a screen nor a page: the 404 is said.
@@ -247,7 +247,7 @@ describe(`spec 1 Server-driven screens and the admin console, in Chromium${'reas
     });
     // As spec 1 says, each first load asks the definition by the path first: those 404s are the answers that lead to the fallback.
     expect(problems).toEqual([
-      '404 GET /api/v1/mobile/screens/showcase/showcase-page-token-0001/hello',
+      `404 GET /api/v1/mobile/screens/showcase/${token}/hello`,
       '404 GET /api/v1/mobile/screens/showcase/nothing/here',
       '404 GET /api/showcase/nothing/here',
     ]);
