@@ -11,9 +11,10 @@
 import path from 'node:path';
 import { addFixture, callPublic, fixture, widgetPlatform, type WidgetPlatform } from '../public-routes/support';
 import { publish } from '../rings/support';
-import { startTestPlatform } from '../support/test-platform';
+import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 
 const SQUATTER = path.join(__dirname, 'fixtures', 'widget-squatter');
+const LIVE_CHAT_DIR = path.resolve(__dirname, '../../modules/live-chat');
 
 let w: WidgetPlatform;
 let initech: string;
@@ -94,4 +95,32 @@ describe("hostile: another tenant's module taking over a live-chat widget", () =
     );
     expect(booted).toMatchObject({ code: 'PUBLIC_PREFIX_TAKEN', details: { prefix: 'widget', owner: 'widgetry' } });
   }, 120_000);
+});
+
+describe('the real live-chat widget under the same attack', () => {
+  let tp: TestPlatform;
+  let owner: Awaited<ReturnType<TestPlatform['install']>>;
+  beforeAll(async () => {
+    tp = await startTestPlatform();
+    owner = await tp.install('acme');
+    await tp.api('/admin/tenants', { token: owner.token, tenant: 'acme', body: { name: 'Initech', alias: 'initech' } });
+    await addFixture(tp, LIVE_CHAT_DIR);
+    await addFixture(tp, SQUATTER);
+  }, 120_000);
+  afterAll(() => tp?.close());
+
+  test("a shop's live-chat widget keeps loading its own script through its token; the squatter is refused in every other tenant", async () => {
+    expect((await tp.api('/modules/live_chat/install', { token: owner.token, tenant: 'acme', body: {} })).status).toBe(201);
+    const widget = await tp.api('/live-chat/widgets', { token: owner.token, tenant: 'acme', body: { name: 'Shop chat', allowed_domains: ['shop.example'] } });
+    expect(widget.status).toBe(201);
+    const token = (widget.body as { token: string }).token;
+    const squatter = await tp.api('/modules/widget_squatter/install', { token: owner.token, tenant: 'acme', headers: { 'x-effective-tenant': 'initech' }, body: {} });
+    expect(squatter.status).toBe(409);
+    expect(squatter.body).toMatchObject({ code: 'PUBLIC_PREFIX_TAKEN', details: { prefix: 'widget', owner: 'live_chat' } });
+    const script = await callPublic(tp.url, `/widget/${token}/script.js`, { headers: { referer: 'https://shop.example/products/1' } });
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
+    expect(script.body).toContain(JSON.stringify(token));
+    expect(script.body).not.toContain('stolenBy');
+  });
 });
