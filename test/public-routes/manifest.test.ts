@@ -7,7 +7,7 @@
 import { validateManifest } from '../../sdk/manifest';
 import { declaredManifest } from '../../sdk/build/declared-manifest';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
-import { promoteOk, publish, publishOk } from '../rings/support';
+import { promote, promoteOk, publish, publishOk } from '../rings/support';
 import { addFixture, fixture } from './support';
 
 const base = {
@@ -121,5 +121,32 @@ describe('DESIGN wave 3: a public prefix has one owner on the whole platform, re
   test('the owner is promoted as before and keeps its prefix', async () => {
     await promoteOk(tp, owner.token, 'stable', 'widgetry', '1.0.0');
     expect(await tp.platform.kernel.modules.prefixes.owns('widgetry', 'widget')).toBe(true);
+  });
+});
+
+describe('DESIGN wave 3: promotion claims the prefix of a package published before prefixes had owners', () => {
+  let tp: TestPlatform;
+  let owner: Awaited<ReturnType<TestPlatform['install']>>;
+  beforeAll(async () => {
+    tp = await startTestPlatform();
+    owner = await tp.install('acme');
+    // Both published as they were before migration 0034: widgetry's claim is dropped, so widget_clone's publish passes.
+    await publishOk(tp, owner.token, fixture('widgetry'));
+    await tp.platform.central.sequelize.query('DELETE FROM public_prefix_owners');
+    await publishOk(tp, owner.token, fixture('widget-clone'));
+  }, 120_000);
+  afterAll(() => tp.close());
+
+  test('promoting it into a ring with no tenant is refused when another module owns an overlapping prefix', async () => {
+    const refused = await promote(tp, owner.token, 'canary', 'widgetry', '1.0.0');
+    expect(refused.status).toBe(422);
+    expect(refused.body.code).toBe('PROMOTION_REFUSED');
+    expect(refused.body.details.reasons).toEqual([
+      {
+        kind: 'routes',
+        message: 'Module widgetry cannot serve public routes under /api/widget: /api/widget/v2 belongs to module widget_clone on this platform (a public prefix has one owner across every ring and tenant); choose another prefix.',
+      },
+    ]);
+    await promoteOk(tp, owner.token, 'canary', 'widget_clone', '1.0.0');
   });
 });
