@@ -1,6 +1,7 @@
 /**
  * Modules' public routes (http.public), served at /api/<prefix><path> outside /api/v1 (spec 2:
- * `/api/webhooks/workflows/{token}` and `/api/widget/{token}/...`, unversioned, no authentication).
+ * `/api/widget/{token}/...`, unversioned, no authentication), beside the platform's own public areas
+ * there (/api/webhooks, sdk/manifest/route-overlap.ts), which no module prefix may take.
  * The tenant comes from the token alone, never from X-Tenant, X-Effective-Tenant or the subdomain:
  * every path segment shaped like a token is hashed and looked up among the tokens modules registered
  * (public_tokens.register); a token names one row, and the row the module and the tenant. The request

@@ -2,7 +2,7 @@
  * Attacks on the platform's own public areas outside /api/v1 (spec 2, Public webhook trigger:
  * POST /api/webhooks/workflows/{token}):
  *  - impersonation: a module taking the prefix `webhooks` would answer GET (or any method the
- *    platform does not serve there) at /api/webhooks/workflows/{token} with a page of its own, in
+ *    platform does not serve there) at /api/webhooks/workflows/{token} with an answer of its own, in
  *    the platform's name;
  *  - guessing: workflow webhook tokens tried one after another spend the same per-address miss
  *    budget as widget tokens (PUBLIC_MISS_RATE_LIMIT), so they cannot be found by trying either.
@@ -25,7 +25,7 @@ describe("hostile: a module answering in the platform's webhook area", () => {
   }, 120_000);
   afterAll(() => tp?.close());
 
-  test('a module cannot take /api/webhooks: its prefix is refused, and /api/webhooks/workflows/{token} never shows its page', async () => {
+  test('a module cannot take /api/webhooks: its prefix is refused, and /api/webhooks/workflows/{token} never gives its answer', async () => {
     await expect(addFixture(tp, IMPOSTOR)).rejects.toThrow('/http/public/prefix: "webhooks" is an area of the platform\'s own routes');
     // Whatever got through, the attacker's next steps must lead nowhere.
     await tp.api('/modules/webhook_impostor/install', { token: owner.token, tenant: 'acme', body: {} });
