@@ -124,3 +124,38 @@ describe('the real live-chat widget under the same attack', () => {
     expect(script.body).not.toContain('stolenBy');
   });
 });
+
+describe('a squatter installed before prefixes had owners', () => {
+  let tp: TestPlatform;
+  let restarted: TestPlatform | undefined;
+  let owner: Awaited<ReturnType<TestPlatform['install']>>;
+  let initechId: string;
+  beforeAll(async () => {
+    tp = await startTestPlatform();
+    owner = await tp.install('acme');
+    initechId = (await tp.api('/admin/tenants', { token: owner.token, tenant: 'acme', body: { name: 'Initech', alias: 'initech' } })).body.tenant.id;
+    await addFixture(tp, SQUATTER);
+  }, 120_000);
+  afterAll(async () => {
+    await restarted?.close();
+    await tp?.close();
+  });
+
+  test("answers none of its tokens under the prefix once the owner is recorded; the owner's widget answers", async () => {
+    // The squatter got in first, with a token of its own; migration 0034 then names widgetry, the first to publish "widget", its owner.
+    expect((await tp.api('/modules/widget_squatter/install', { token: owner.token, tenant: 'acme', headers: { 'x-effective-tenant': 'initech' }, body: {} })).status).toBe(201);
+    const { token: squatterToken } = (await tp.platform.kernel.bus.call({ kind: 'core' }, 'widget_squatter.register', {}, { tenantId: initechId, user: null })) as { token: string };
+    await tp.platform.central.sequelize.query("UPDATE public_prefix_owners SET alias = 'widgetry' WHERE prefix = 'widget'");
+    // A node started after the migration, on the same central database.
+    restarted = await startTestPlatform({}, new URL(tp.config.databaseUrl!).pathname.slice(1));
+    for (const dir of [fixture('widgetry'), SQUATTER]) await addFixture(restarted, dir);
+
+    expect((await restarted.api('/modules/widgetry/install', { token: owner.token, tenant: 'acme', body: {} })).status).toBe(201);
+    const opened = await restarted.api('/widgetry/widgets', { token: owner.token, tenant: 'acme', body: { name: 'Acme chat', domains: [] } });
+    expect(opened.status).toBe(201);
+    expect(await (await fetch(`${restarted.url}/api/widget/${(opened.body as { token: string }).token}/script.js`)).text()).toBe('window.widgetName = "Acme chat";');
+    const stale = await callPublic(restarted.url, `/widget/${squatterToken}/script.js`);
+    expect(stale.status).toBe(404);
+    expect(stale.body).toMatchObject({ code: 'ROUTE_NOT_FOUND' });
+  }, 120_000);
+});
