@@ -6,6 +6,8 @@
  *    visitors (a token of its choosing is refused outright: public-prefix-takeover.test.ts);
  *  - cross-module: a module without public routes registering tokens, or one with its own prefix
  *    handing in another module's token, to receive requests under that module's prefix;
+ *  - ambiguity: a path whose token-shaped segments name two registrations is refused, not answered
+ *    by one of them;
  *  - header switching: X-Tenant, X-Effective-Tenant, the subdomain, even a super admin's bearer token,
  *    never move a public request out of its token's tenant;
  *  - leaks: tokens never reach the request log;
@@ -68,6 +70,17 @@ describe("hostile: tokens under another module's prefix", () => {
     expect(res.status).toBe(201);
     expect((await call(`/thief/${res.body.token}/peek`)).body).toEqual({ stolen_from: w.owner.tenantId });
     expect((await call(`/widget/${res.body.token}/config`)).status).toBe(404);
+  });
+});
+
+describe('hostile: a path carrying two registrations', () => {
+  test('is refused with the one 404, never answered through whichever registration the lookup returns first', async () => {
+    const first = (await w.asOwner('/thief/tokens', {})).body.token as string;
+    const second = (await w.asOwner('/thief/tokens', {})).body.token as string;
+    expect((await call(`/thief/${first}/peek`)).status).toBe(200);
+    const res = await call(`/thief/${first}/pair/${second}`);
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: 'ROUTE_NOT_FOUND' });
   });
 });
 
