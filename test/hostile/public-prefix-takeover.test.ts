@@ -134,7 +134,8 @@ describe('a squatter installed before prefixes had owners', () => {
     tp = await startTestPlatform();
     owner = await tp.install('acme');
     initechId = (await tp.api('/admin/tenants', { token: owner.token, tenant: 'acme', body: { name: 'Initech', alias: 'initech' } })).body.tenant.id;
-    await addFixture(tp, SQUATTER);
+    // Every node has every module: with REDIS_URL either node may run an install job.
+    for (const dir of [fixture('widgetry'), SQUATTER]) await addFixture(tp, dir);
   }, 120_000);
   afterAll(async () => {
     await restarted?.close();
