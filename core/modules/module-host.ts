@@ -1,8 +1,9 @@
 /**
  * Installs, moves and removes module versions per tenant and answers "which modules does this
  * tenant run". Installing checks the platform range and the dependencies against what the tenant
- * already has, then creates the module's schema and runs its migrations in the tenant database; only
- * then is the install recorded, so a failure leaves the tenant as it was. Rolling back runs the down
+ * already has and claims the module's public prefix on the whole platform, then creates the
+ * module's schema and runs its migrations in the tenant database; only then is the install
+ * recorded, so a failure leaves the tenant as it was. Rolling back runs the down
  * migrations of the newer version back to the older version's last one, then records the older
  * version. This is the mechanism; which versions a tenant may run is decided by its ring (rings/).
  */
