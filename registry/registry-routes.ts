@@ -16,7 +16,8 @@
  *        → 201 {package}; 422 PACKAGE_INVALID {issues} / SIGNATURE_REQUIRED / SIGNATURE_INVALID /
  *        SIGNATURE_UNVERIFIABLE / MODULE_MEMORY_OVER_CAP (limits.memory_mb over SANDBOX_MAX_MEMORY_MB) /
  *        ROUTES_OVERLAP {reasons} (a route that could take requests of a module a ring releases);
- *        409 VERSION_EXISTS; 403 ALIAS_OWNED (alias of another publisher).
+ *        409 VERSION_EXISTS; 409 PUBLIC_PREFIX_TAKEN {prefix, owner, owned_prefix} (an http.public
+ *        prefix another module owns on the platform); 403 ALIAS_OWNED (alias of another publisher).
  *   GET  /registry/publishers                     super admin → {publishers}
  *   POST /registry/publishers {name, public_key?} super admin → 201 {publisher, token} (token shown once)
  *   PUT  /registry/publishers/{name}/key {public_key|null}   super admin → {publisher}

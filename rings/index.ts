@@ -79,6 +79,8 @@ export async function createRings(
     const reasons = await publishRefusals(manifest, releases, manifestReader(shared));
     if (reasons.length) throw refused('ROUTES_OVERLAP', `Cannot publish ${manifest.name}@${manifest.version}`, reasons);
   });
+  // Last of the checks, so that a refused package claims nothing: its public prefix is recorded at its first publish.
+  deps.registry.service.addPublishCheck((manifest) => deps.kernel.modules.prefixes.claim(manifest));
   // Request contexts carry the tenant's ring from TenantService's cache: drop it on every node.
   await service.onTenantMoved(() => deps.tenants.invalidate());
 

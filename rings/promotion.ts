@@ -75,6 +75,8 @@ export class Promotions {
     for (const t of tenants) {
       await modules.assertInstallable(t.tenantId, candidate).catch((err: Error) => reasons.push({ kind: 'tenant', message: `tenant ${t.tenantId}: ${err.message}` }));
     }
+    // In every ring, with or without tenants: a package published before prefixes had owners is claimed here.
+    if (!reasons.length) await modules.prefixes.claim(candidate.manifest).catch((err: Error) => reasons.push({ kind: 'routes', message: err.message }));
     if (reasons.length) throw refused('PROMOTION_REFUSED', `Cannot promote ${alias}@${version} to ring ${to}`, reasons);
     return { current, tenants: tenants.length };
   }

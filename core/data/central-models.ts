@@ -120,6 +120,13 @@ export class ModulePublicToken extends Model<InferAttributes<ModulePublicToken>,
   declare created_at: CreationOptional<Date>;
 }
 
+/** The module alias that owns a public prefix (http.public) on the whole platform (core/modules/public-prefix-owners.ts). */
+export class PublicPrefixOwner extends Model<InferAttributes<PublicPrefixOwner>, InferCreationAttributes<PublicPrefixOwner>> {
+  declare prefix: string;
+  declare alias: string;
+  declare claimed_at: CreationOptional<Date>;
+}
+
 // A function, not a shared object: Sequelize writes the column name into each attribute definition.
 const now = () => ({ type: DataTypes.DATE, allowNull: false, defaultValue: DataTypes.NOW });
 const base = { underscored: true, timestamps: false } as const;
@@ -266,6 +273,15 @@ export function defineCentralModels(sequelize: Sequelize) {
     },
     { sequelize, tableName: 'module_public_tokens', ...base },
   );
+  const PublicPrefixOwnerM = class extends PublicPrefixOwner {};
+  PublicPrefixOwnerM.init(
+    {
+      prefix: { type: DataTypes.STRING(200), primaryKey: true },
+      alias: { type: DataTypes.STRING(50), allowNull: false },
+      claimed_at: now(),
+    },
+    { sequelize, tableName: 'public_prefix_owners', ...base },
+  );
   const ModuleSecretM = class extends ModuleSecret {};
   ModuleSecretM.init(
     {
@@ -282,6 +298,7 @@ export function defineCentralModels(sequelize: Sequelize) {
   return {
     ModuleInstall: ModuleInstallM,
     ModulePublicToken: ModulePublicTokenM,
+    PublicPrefixOwner: PublicPrefixOwnerM,
     ModuleSecret: ModuleSecretM,
     Tenant: TenantM,
     Domain: DomainM,

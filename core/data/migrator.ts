@@ -20,6 +20,7 @@ import * as central0032 from './migrations/central/0032-module-secrets';
 import * as central0033 from './migrations/central/0033-module-jobs';
 import * as central0034 from './migrations/central/0034-fetch-origins-per-module';
 import * as central0035 from './migrations/central/0035-reseller-applications';
+import * as central0036 from './migrations/central/0036-public-ownership';
 import * as tenant0005 from './migrations/tenant/0005-notifications';
 import * as tenant0006 from './migrations/tenant/0006-push-devices';
 import * as tenant0007 from './migrations/tenant/0007-workflows';
@@ -45,6 +46,7 @@ const CENTRAL: Array<[string, MigrationModule]> = [
   ['0033-module-jobs', central0033],
   ['0034-fetch-origins-per-module', central0034],
   ['0035-reseller-applications', central0035],
+  ['0036-public-ownership', central0036],
 ];
 const TENANT: Array<[string, MigrationModule]> = [
   ['0001-core', tenant0001],

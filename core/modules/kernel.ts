@@ -18,6 +18,7 @@ import type { Logger } from '../logger';
 import { ModuleDataService } from '../module-data';
 import { registerViewOperations } from '../module-data/materialized-views';
 import { registerWebhookOperations } from '../webhooks/deliver';
+import { PublicPrefixOwners } from './public-prefix-owners';
 import { ModuleHost, type ModuleSource } from './module-host';
 import { ModuleQuarantine } from './module-quarantine';
 import { ProviderChoices } from './provider-choices';
@@ -81,6 +82,9 @@ export async function createModuleKernel(deps: {
 }): Promise<ModuleKernel> {
   const { central, tenantDbs, drivers, clock } = deps;
   const logger = deps.logger.child({ part: 'modules' });
+  // A development module claims its public prefix first of all: one whose prefix another alias owns stops the boot, saying which.
+  const prefixes = new PublicPrefixOwners(central);
+  for (const mod of deps.localModules ?? []) await prefixes.claim(mod.manifest);
   const quarantine = new ModuleQuarantine({ central, pubsub: drivers.pubsub, clock, cooldownSeconds: deps.config.moduleQuarantineSeconds, logger });
   await quarantine.start();
   const runtime = new SandboxRuntime({
@@ -97,7 +101,7 @@ export async function createModuleKernel(deps: {
   const moduleData = new ModuleDataService(tenantDbs, deps.logger, { roles: deps.config.moduleDbRoles });
   const source = new ModuleSources(deps.config.sandboxMaxMemoryMb, deps.registry);
   for (const mod of deps.localModules ?? []) source.add(mod);
-  const modules = new ModuleHost({ central, source, moduleData, pubsub: drivers.pubsub, logger });
+  const modules = new ModuleHost({ central, source, moduleData, pubsub: drivers.pubsub, logger, prefixes });
   await modules.start();
   const providers = new ProviderChoices({ central, pubsub: drivers.pubsub });
   await providers.start();

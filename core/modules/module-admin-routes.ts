@@ -19,7 +19,8 @@
  *
  * For modules released through rings the tenant's ring decides the version (DESIGN.md, Rings and the
  * registry): install takes the ring's version, naming another is refused (VERSION_NOT_IN_RING), a
- * module the ring does not release is refused (MODULE_NOT_IN_RING).
+ * module the ring does not release is refused (MODULE_NOT_IN_RING). A module whose public prefix
+ * another module owns on the platform is refused (409 PUBLIC_PREFIX_TAKEN {prefix, owner}).
  */
 import type { RequestHandler, Response, Router } from 'express';
 import { requirePermission } from '../auth/authenticate';

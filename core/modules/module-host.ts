@@ -1,8 +1,9 @@
 /**
  * Installs, moves and removes module versions per tenant and answers "which modules does this
  * tenant run". Installing checks the platform range and the dependencies against what the tenant
- * already has, then creates the module's schema and runs its migrations in the tenant database; only
- * then is the install recorded, so a failure leaves the tenant as it was. Rolling back runs the down
+ * already has and claims the module's public prefix on the whole platform, then creates the
+ * module's schema and runs its migrations in the tenant database; only then is the install
+ * recorded, so a failure leaves the tenant as it was. Rolling back runs the down
  * migrations of the newer version back to the older version's last one, then records the older
  * version. This is the mechanism; which versions a tenant may run is decided by its ring (rings/).
  */
@@ -15,6 +16,7 @@ import { MandiError, notFound } from '../errors';
 import type { Logger } from '../logger';
 import type { ModuleDataService } from '../module-data';
 import { assertCompatible, type LoadedModule } from './loaded-module';
+import type { PublicPrefixOwners } from './public-prefix-owners';
 import { TenantModules } from './tenant-modules';
 
 const CHANGED_CHANNEL = 'mandi:modules:changed';
@@ -54,10 +56,14 @@ export class InProcessModuleSource implements ModuleSource {
 
 export class ModuleHost {
   private readonly cache = new LRUCache<string, TenantModules>({ max: 10_000, ttl: 300_000 });
+  /** Who owns each public prefix on the platform: claimed at publish, install, promotion and MODULE_PATHS. */
+  readonly prefixes: PublicPrefixOwners;
 
   constructor(
-    private readonly deps: { central: CentralDb; source: ModuleSource; moduleData: ModuleDataService; pubsub: PubSub; logger: Logger },
-  ) {}
+    private readonly deps: { central: CentralDb; source: ModuleSource; moduleData: ModuleDataService; pubsub: PubSub; logger: Logger; prefixes: PublicPrefixOwners },
+  ) {
+    this.prefixes = deps.prefixes;
+  }
 
   async start(): Promise<void> {
     await this.deps.pubsub.subscribe(CHANGED_CHANNEL, (msg) => {
@@ -115,6 +121,8 @@ export class ModuleHost {
     if (problems.length) {
       throw new MandiError('MODULE_DEPENDENCIES', problems.map((p) => p.message).join('; '), 422, { problems });
     }
+    // Unique within the tenant's set above; across every tenant and ring here (a development module's first claim).
+    await this.prefixes.claim(mod.manifest);
   }
 
   /** Installs the version, or upgrades to it from the installed one (up migrations only). */

@@ -1,14 +1,17 @@
 /**
  * Modules' public routes (http.public), served at /api/<prefix><path> outside /api/v1 (spec 2:
- * `/api/webhooks/workflows/{token}` and `/api/widget/{token}/...`, unversioned, no authentication).
+ * `/api/widget/{token}/...`, unversioned, no authentication), beside the platform's own public areas
+ * there (/api/webhooks, sdk/manifest/route-overlap.ts), which no module prefix may take.
  * The tenant comes from the token alone, never from X-Tenant, X-Effective-Tenant or the subdomain:
  * every path segment shaped like a token is hashed and looked up among the tokens modules registered
- * (public_tokens.register); a row names the module and the tenant, and the request is that module's
- * when the tenant (active) runs it, its prefix and one of its routes match the path, and the route's
- * token parameter is the registered token. Anything else (unknown or revoked token, a module no
- * longer installed, another module's token) is the same 404, with the same body, so answers say
- * nothing about which tokens exist; misses spend a per-address budget (PUBLIC_MISS_RATE_LIMIT), so
- * tokens cannot be found by trying.
+ * (public_tokens.register); a token names one row, and the row the module and the tenant. The request
+ * is that module's when the tenant (active) runs it, the module owns its prefix on the platform
+ * (public-prefix-owners.ts; DESIGN.md, wave 3), its prefix and one of its routes match the path, and
+ * the route's token parameter is the registered token; a path whose tokens name two rows is refused,
+ * never answered by one picked of them. Anything else (unknown or revoked token, a module no longer
+ * installed, another module's token) is the same 404, with the same body, so answers say nothing
+ * about which tokens exist; misses spend the per-address budget (public-miss-budget.ts), so tokens
+ * cannot be found by trying.
  * A matched route is limited per token and client address by its `rate_limit` (spec 2, Limits: one
  * visitor on a busy widget does not spend the budget of the others, nor one token another's), with
  * the X-RateLimit-* headers on every answer. The operation runs with no user, called from the http
@@ -23,13 +26,14 @@ import type { HttpRoute } from '../../sdk/manifest';
 import type { Bus } from '../bus/bus';
 import { currentContext, type TenantRef } from '../context';
 import type { CentralDb } from '../data/central-db';
-import { rateLimit, type RateLimiter } from '../drivers';
+import { rateLimit, type RateLimiter, type RateLimitPolicy } from '../drivers';
 import { MandiError } from '../errors';
 import type { Logger } from '../logger';
 import { addressBucket } from '../net/address-bucket';
 import type { TenantService } from '../tenancy/tenant-service';
 import type { LoadedModule } from './loaded-module';
 import type { ModuleHost } from './module-host';
+import { publicMissBudget } from './public-miss-budget';
 import { PublicRouteCors } from './public-route-cors';
 import { hashToken, PUBLIC_TOKEN } from './public-tokens';
 
@@ -61,13 +65,13 @@ export function publicModuleRoutes(deps: {
   modules: ModuleHost;
   bus: Bus;
   rateLimiter: RateLimiter;
-  missRateLimit: { points: number; durationSeconds: number };
+  missRateLimit: RateLimitPolicy;
   logger: Logger;
   /** Streamed responses open per tenant on this node, shared with the authenticated routes (stream-slots.ts). */
   streams: StreamSlots;
 }): RequestHandler {
   const cors = new PublicRouteCors({ bus: deps.bus, logger: deps.logger });
-  const missLimit = rateLimit(deps.rateLimiter, { name: 'public-route-miss', ...deps.missRateLimit });
+  const spendMiss = publicMissBudget(deps.rateLimiter, deps.missRateLimit);
   const run = (gate: RequestHandler, req: Request, res: Response) =>
     new Promise<void>((resolve, reject) => gate(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
 
@@ -103,13 +107,19 @@ export function publicModuleRoutes(deps: {
       const tenant = await deps.tenants.resolve(row.tenant_id);
       if (!tenant || tenant.status !== 'active') continue;
       const mod = (await deps.modules.modulesFor(tenant.id)).byAlias.get(row.alias);
-      if (!mod) continue;
+      const prefix = mod?.manifest.http?.public?.prefix;
+      // A module installed before prefixes had owners may serve another's prefix in its tenant: it answers nothing there.
+      if (!mod || !prefix || !(await deps.modules.prefixes.owns(mod.alias, prefix))) continue;
       for (const r of routesOf(mod)) {
         const m = r.match(path);
         if (m && m.params[r.route.token] === candidates.get(row.token_hash)) {
           found.push({ tenant, mod, route: r.route, params: m.params, token: candidates.get(row.token_hash)!, tokenHash: row.token_hash });
         }
       }
+    }
+    if (new Set(found.map((f) => f.tokenHash)).size > 1) {
+      deps.logger.warn({ modules: found.map((f) => `${f.tenant.id}:${f.mod.alias}`) }, 'public route path carries tokens of several registrations; refused');
+      return [];
     }
     return found;
   };
@@ -122,7 +132,7 @@ export function publicModuleRoutes(deps: {
   return async (req, res) => {
     const found = await resolve(req.path);
     if (!found.length) {
-      await run(missLimit, req, res);
+      await spendMiss(req, res);
       throw notFound();
     }
     const origin = req.get('origin');

@@ -2,26 +2,25 @@
  * `public_tokens.register` and `public_tokens.revoke`: how a module tells the host which tenant a
  * token of its public routes (http.public; spec 2, Public webhook trigger and the widget endpoints)
  * belongs to. The tenant is always the one the module is running for and the module always the
- * caller: nobody can register a token for another tenant or under another module's prefix. Module
- * code has no secure random source of its own, so the host makes the token when none is given. Only the
- * token's sha256 is stored (tokens are long random strings: a fast hash loses nothing), unique per
- * module, so (prefix owner, token) names one tenant. A tenant holds at most PUBLIC_TOKEN_LIMIT tokens
- * per module, so a module (or a tenant admin driving it) cannot fill the central database.
+ * caller: nobody can register a token for another tenant or under another module's prefix. The host
+ * makes every token (DESIGN.md, wave 3: a public token belongs to one module): a token is public once
+ * it is in a page, and one a caller could choose could be one another module's visitors already
+ * carry. Only the token's sha256 is stored (tokens are long random strings: a fast hash loses
+ * nothing), unique on its own, so a token names one module in one tenant. A tenant holds at most
+ * PUBLIC_TOKEN_LIMIT tokens per module, so a module (or a tenant admin driving it) cannot fill the
+ * central database.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { UniqueConstraintError } from 'sequelize';
 import type { Bus } from '../bus/bus';
 import type { Caller } from '../bus/types';
 import type { CentralDb } from '../data/central-db';
-import { conflict, forbidden, MandiError } from '../errors';
+import { forbidden, MandiError } from '../errors';
 import type { ModuleHost } from './module-host';
 
 /** What a token may look like: URL-safe, long enough not to be guessed (spec 2: a widget token has 32 characters). */
 export const PUBLIC_TOKEN = /^[A-Za-z0-9_-]{20,128}$/;
 
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
-
-const tokenInput = { type: 'string', pattern: PUBLIC_TOKEN.source, description: 'A random URL-safe string of 20 to 128 characters.' };
 
 export function registerPublicTokenOperations(bus: Bus, deps: { central: CentralDb; modules: ModuleHost; limit: number }): void {
   const { ModulePublicToken } = deps.central.models;
@@ -39,30 +38,21 @@ export function registerPublicTokenOperations(bus: Bus, deps: { central: Central
   bus.registerCore({
     name: 'public_tokens.register',
     description:
-      "Opens the module's public routes (http.public) to a token for the current tenant: requests to /api/<prefix>/... carrying it run in this tenant. Without `token` the host makes a random one (32 characters). Registering a token twice is a no-op.",
-    input: { type: 'object', additionalProperties: false, properties: { token: tokenInput, label: { type: 'string', maxLength: 200 } } },
+      "Makes a random token (32 characters) and opens the module's public routes (http.public) to it for the current tenant: requests to /api/<prefix>/... carrying it run in this tenant. The answer holds the token; the host keeps only its hash.",
+    input: { type: 'object', additionalProperties: false, properties: { label: { type: 'string', maxLength: 200 } } },
     output: { type: 'object', required: ['registered', 'token'], properties: { registered: { type: 'boolean' }, token: { type: 'string' } } },
     public: true,
-    handler: async (input: { token?: string; label?: string }, ctx, caller) => {
+    handler: async (input: { label?: string }, ctx, caller) => {
       const alias = await owner(caller, ctx.tenantId);
-      const token = input.token ?? randomBytes(24).toString('base64url');
-      const tokenHash = hashToken(token);
+      const token = randomBytes(24).toString('base64url');
       await deps.central.sequelize.transaction(async (transaction) => {
         // One registration per (tenant, module) at a time, so concurrent calls cannot pass the limit together.
         await deps.central.sequelize.query('SELECT pg_advisory_xact_lock(hashtext($1))', { bind: [`public_tokens:${ctx.tenantId}:${alias}`], transaction });
-        const mine = await ModulePublicToken.findOne({ where: { alias, token_hash: tokenHash, tenant_id: ctx.tenantId }, transaction });
-        if (mine) return;
         const count = await ModulePublicToken.count({ where: { alias, tenant_id: ctx.tenantId }, transaction });
         if (count >= deps.limit) {
           throw new MandiError('PUBLIC_TOKEN_LIMIT', `This tenant holds ${deps.limit} public tokens of module "${alias}" already (PUBLIC_TOKEN_LIMIT); revoke unused ones first.`, 422, { limit: deps.limit });
         }
-        try {
-          await ModulePublicToken.create({ alias, token_hash: tokenHash, tenant_id: ctx.tenantId, label: input.label ?? null }, { transaction });
-        } catch (err) {
-          // Held by the same module in another tenant: a token names one tenant, never two.
-          if (err instanceof UniqueConstraintError) throw conflict('This token is taken; generate a new random one.');
-          throw err;
-        }
+        await ModulePublicToken.create({ alias, token_hash: hashToken(token), tenant_id: ctx.tenantId, label: input.label ?? null }, { transaction });
       });
       return { registered: true, token };
     },

@@ -19,7 +19,7 @@ export interface WorkflowPart {
   webhook: Router;
 }
 
-export function createWorkflows(deps: WorkflowsDeps & { rateLimiter: RateLimiter; limits: { standard: RateLimitPolicy; execute: RateLimitPolicy; webhook: RateLimitPolicy } }): WorkflowPart {
+export function createWorkflows(deps: WorkflowsDeps & { rateLimiter: RateLimiter; limits: { standard: RateLimitPolicy; execute: RateLimitPolicy; webhook: RateLimitPolicy; publicMiss: RateLimitPolicy } }): WorkflowPart {
   const service = new Workflows(deps);
   service.start();
   registerScheduleOperation(deps.bus, service);
@@ -32,6 +32,6 @@ export function createWorkflows(deps: WorkflowsDeps & { rateLimiter: RateLimiter
       registerWorkflowRoutes(api, g, service);
       registerExecutionRoutes(api, g, service);
     },
-    webhook: webhookRouter(service, { rateLimiter: deps.rateLimiter, limit: deps.limits.webhook }),
+    webhook: webhookRouter(service, { rateLimiter: deps.rateLimiter, limit: deps.limits.webhook, missLimit: deps.limits.publicMiss }),
   };
 }

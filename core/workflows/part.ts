@@ -9,6 +9,6 @@ export const workflowsPart = platformPart({
     createWorkflows({
       central, tenantDbs, tenants, auth, modules: kernel.modules, bus: kernel.bus, events: kernel.events, catalogs: catalogs.tenants,
       queue: drivers.queue, clock, logger, appUrl: config.appUrl, workers: config.workflowWorkers, tenantWorkers: config.workflowTenantWorkers, rateLimiter: drivers.rateLimiter,
-      limits: { standard: config.workflowRateLimit, execute: config.workflowExecuteRateLimit, webhook: config.workflowWebhookRateLimit },
+      limits: { standard: config.workflowRateLimit, execute: config.workflowExecuteRateLimit, webhook: config.workflowWebhookRateLimit, publicMiss: config.publicMissRateLimit },
     }),
 });

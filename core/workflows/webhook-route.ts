@@ -4,7 +4,9 @@
  * data is `data`. When the workflow's trigger_config.require_signature is true, X-Webhook-Signature
  * must be `sha256=<hex>` of HMAC-SHA256 over the raw body with the workflow's webhook secret,
  * compared in constant time; missing or wrong is 401 and nothing runs. Only active webhook
- * workflows fire. 120 requests per minute per token (spec 2, Limits), with the X-RateLimit-* headers.
+ * workflows fire. 120 requests per minute per token (spec 2, Limits), with the X-RateLimit-* headers;
+ * an unknown token also spends the client address's miss budget, the one widget tokens spend
+ * (PUBLIC_MISS_RATE_LIMIT), so webhook tokens cannot be found by trying either.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import express, { type Router } from 'express';
@@ -12,6 +14,7 @@ import { rateLimit, type RateLimiter, type RateLimitPolicy } from '../drivers';
 import { MandiError, ValidationError } from '../errors';
 import { useErrorShape } from '../http/error-handler';
 import { isObject } from '../is-object';
+import { publicMissBudget } from '../modules/public-miss-budget';
 import { hashToken } from '../modules/public-tokens';
 import { triggerData } from './trigger-data';
 import { workflowNotFound } from './route-support';
@@ -27,14 +30,18 @@ export function signatureValid(secret: string, rawBody: Buffer, header: string |
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-export function webhookRouter(w: Workflows, deps: { rateLimiter: RateLimiter; limit: RateLimitPolicy }): Router {
+export function webhookRouter(w: Workflows, deps: { rateLimiter: RateLimiter; limit: RateLimitPolicy; missLimit: RateLimitPolicy }): Router {
   const router = express.Router();
   const limit = rateLimit(deps.rateLimiter, { name: 'workflow-webhook', ...deps.limit, key: (req) => hashToken(String(req.params.token)) });
+  const spendMiss = publicMissBudget(deps.rateLimiter, deps.missLimit);
   router.post(WEBHOOK_PATH, useErrorShape('workflows'), limit, async (req, res) => {
     const token = String(req.params.token);
     const tenantId = await w.tokens.tenantOf(token);
     const graph = tenantId ? await w.store.byToken(tenantId, token) : undefined;
-    if (!tenantId || !graph) throw workflowNotFound();
+    if (!tenantId || !graph) {
+      await spendMiss(req, res);
+      throw workflowNotFound();
+    }
     const { workflow } = graph;
     if (workflow.trigger_config.require_signature === true) {
       const raw = (req as { rawBody?: Buffer }).rawBody ?? Buffer.alloc(0);

@@ -503,11 +503,11 @@ export interface RouteResponse {
   timeout_s?: number;
 }
 /**
- * Public routes served at /api/<prefix><path>, outside /api/v1 (spec 2: /api/widget/{token}/..., /api/webhooks/workflows/{token}): no authentication, no X-Tenant; the tenant is the one that registered the route's token with public_tokens.register. Only one installed module of a ring may own a prefix.
+ * Public routes served at /api/<prefix><path>, outside /api/v1 (spec 2: /api/widget/{token}/...): no authentication, no X-Tenant; the tenant is the one whose module got the route's token from public_tokens.register. A prefix has one owner on the whole platform: the first module to publish it (or, for a development module, to install it); any other module using it, or one overlapping it, is refused at publish, install and promotion.
  */
 export interface HttpPublic {
   /**
-   * Path under /api/ the module owns, e.g. "widget" or "webhooks/workflows"; "v1" and the platform's own areas are refused.
+   * Path under /api/ the module owns, e.g. "widget" or "hooks/incoming"; "v1" and the platform's own areas (its /api/v1 areas, and "webhooks") are refused.
    */
   prefix: string;
   /**

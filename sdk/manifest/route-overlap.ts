@@ -59,6 +59,17 @@ export const PLATFORM_PATH_AREAS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * First path segments the platform itself serves under /api outside /api/v1 (spec 2: POST
+ * /api/webhooks/workflows/{token}, core/workflows/webhook-route.ts). No module may take them, as a
+ * public prefix or as a route: a module could otherwise answer there (another method, another
+ * sub-path) in the platform's name. test/foundation/platform-paths.test.ts keeps the list equal to
+ * what the platform mounts there.
+ */
+export const PLATFORM_PUBLIC_AREAS: ReadonlySet<string> = new Set(['webhooks']);
+
+const isPlatformArea = (area: string) => PLATFORM_PATH_AREAS.has(area) || PLATFORM_PUBLIC_AREAS.has(area);
+
+/**
  * Areas the platform shares with the module of the same name: the platform serves a few exact
  * paths there (GET /ai/agent/tools, mounted first, so it always wins), the module everything else
  * (spec 2's /ai endpoints). No other module may use them.
@@ -71,19 +82,19 @@ export function platformPathProblem(path: string, alias?: string): string | null
   if (isParam(first)) return `must start with a fixed word, not the parameter ${first}: it would also match the platform's routes and every other module's`;
   const area = first.toLowerCase();
   if (MODULE_SHARED_AREAS.has(area) && alias === area) return null;
-  if (PLATFORM_PATH_AREAS.has(area)) return `/${first} belongs to the platform's own routes; choose a path of the module's own`;
+  if (isPlatformArea(area)) return `/${first} belongs to the platform's own routes; choose a path of the module's own`;
   return null;
 }
 
 /**
  * Why a module may not own `prefix` under /api/ for its public routes (http.public), or null when it
- * may: /api/v1 is the platform's API, and its areas' names stay the platform's outside it too, so
- * that /api/auth or /api/admin never answer in a module's name.
+ * may: /api/v1 is the platform's API, its areas' names stay the platform's outside it too, so that
+ * /api/auth or /api/admin never answer in a module's name, and so do its public areas (/api/webhooks).
  */
 export function publicPrefixProblem(prefix: string): string | null {
   const first = prefix.split('/')[0]!.toLowerCase();
   if (first === 'v1') return '/api/v1 is the platform\'s own API; choose a prefix of the module\'s own, e.g. its alias';
-  if (PLATFORM_PATH_AREAS.has(first)) return `"${first}" is an area of the platform's own routes; choose a prefix of the module's own, e.g. its alias`;
+  if (isPlatformArea(first)) return `"${first}" is an area of the platform's own routes; choose a prefix of the module's own, e.g. its alias`;
   return null;
 }
 

@@ -157,9 +157,10 @@ function checkPathParams(s: Scope, p: string, method: string | undefined, path: 
 }
 
 /**
- * http.public (spec 2: /api/widget/{token}/..., /api/webhooks/workflows/{token}): a prefix the
- * platform does not use, and routes that each name the path parameter their token is in, since the
- * token is the only thing that says which tenant a request is for. Nothing that needs a user applies.
+ * http.public (spec 2: /api/widget/{token}/...): a prefix the platform does not use (its /api/v1
+ * areas, and those it serves outside, such as /api/webhooks), and routes that each name the path
+ * parameter their token is in, since the token is the only thing that says which tenant a request is
+ * for. Nothing that needs a user applies.
  */
 function checkPublicRoutes(doc: Obj, s: Scope) {
   const prefix = str(at(doc, 'http', 'public', 'prefix'));

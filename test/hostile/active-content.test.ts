@@ -18,7 +18,6 @@ import { QueryTypes } from 'sequelize';
 import { filesInDir, LoadedModule } from '../../core/modules/loaded-module';
 import { validateManifest, type Manifest } from '../../sdk/manifest';
 import { signIn, until } from '../console/support';
-import { newToken } from '../public-routes/support';
 import { findChromium } from '../support/chromium';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 
@@ -31,9 +30,9 @@ const browserTest = 'path' in found ? test : test.skip;
 let tp: TestPlatform;
 let owner: Awaited<ReturnType<TestPlatform['install']>>;
 let browser: Browser | undefined;
-const token = newToken();
-const lureUrl = `/api/lure/${token}/page`;
-const reportUrl = `/api/lure/${token}/report`;
+let token: string;
+let lureUrl: string;
+let reportUrl: string;
 
 beforeAll(async () => {
   tp = await startTestPlatform();
@@ -43,7 +42,9 @@ beforeAll(async () => {
   tp.platform.kernel.source.add(new LoadedModule(manifest, readFileSync(path.join(LURE, 'index.js'), 'utf8'), filesInDir(LURE)));
   const installed = await tp.api('/modules/lure/install', { token: owner.token, tenant: 'acme', body: {} });
   if (installed.status !== 201) throw new Error(`install lure: ${installed.status} ${JSON.stringify(installed.body)}`);
-  await tp.platform.kernel.bus.call({ kind: 'core', name: 'test' }, 'lure.open', { token }, { tenantId: owner.tenantId, user: null });
+  ({ token } = (await tp.platform.kernel.bus.call({ kind: 'core', name: 'test' }, 'lure.open', {}, { tenantId: owner.tenantId, user: null })) as { token: string });
+  lureUrl = `/api/lure/${token}/page`;
+  reportUrl = `/api/lure/${token}/report`;
   if ('path' in found) browser = await chromium.launch({ executablePath: found.path, args: ['--no-sandbox'] });
   mkdirSync(ARTIFACTS, { recursive: true });
 }, 240_000);
@@ -202,7 +203,7 @@ describe('hostile: notification links name console paths only', () => {
         (err: { code?: string; details?: { errors?: Record<string, string[]> } }) => `${err.code}: ${err.details?.errors?.action_url?.[0] ?? ''}`,
       );
 
-  test.each([lureUrl, '/api/v1/auth/me', '/API/v1/x', '/m/../api/lure/x', '/m/%2e%2e/api/x', '//evil.example/x', 'https://evil.example/', 'javascript:alert(1)', '/\\evil.example'])(
+  test.each(['/api/lure/aToken0123456789abcdefghijklmn/page', '/api/v1/auth/me', '/API/v1/x', '/m/../api/lure/x', '/m/%2e%2e/api/x', '//evil.example/x', 'https://evil.example/', 'javascript:alert(1)', '/\\evil.example'])(
     'refused: %s',
     async (url) => {
       expect(await send(url)).toMatch(/^VALIDATION_FAILED: The action url must be a console path/);

@@ -1,12 +1,13 @@
 /**
  * Spec 2 (public webhook trigger, public widget endpoints) as module authors declare them: the
  * manifest section http.public and the refusals that say what to fix: a prefix the platform uses, a
- * route without its token parameter, what needs a user, and a prefix another installed module owns.
+ * route without its token parameter, what needs a user, and a prefix another module owns (in the
+ * tenant, and on the whole platform).
  */
 import { validateManifest } from '../../sdk/manifest';
 import { declaredManifest } from '../../sdk/build/declared-manifest';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
-import { promote, promoteOk, publishOk } from '../rings/support';
+import { promote, promoteOk, publish, publishOk } from '../rings/support';
 import { addFixture, fixture } from './support';
 
 const base = {
@@ -24,14 +25,21 @@ const errorsOf = (doc: unknown) => {
 };
 
 describe('spec 2: http.public in module.json', () => {
-  test('a prefix of several segments with token routes is valid (spec 2: /api/webhooks/workflows/{token})', () => {
-    expect(errorsOf(withPublic({ prefix: 'webhooks/workflows', routes: [{ ...route, rate_limit: '120/60' }] }))).toEqual([]);
+  test('a prefix of several segments with token routes is valid', () => {
+    expect(errorsOf(withPublic({ prefix: 'hooks/incoming', routes: [{ ...route, rate_limit: '120/60' }] }))).toEqual([]);
   });
 
   test('a prefix the platform uses is refused: v1 and its areas', () => {
     expect(errorsOf(withPublic({ prefix: 'v1', routes: [route] }))).toEqual(["/http/public/prefix: /api/v1 is the platform's own API; choose a prefix of the module's own, e.g. its alias"]);
     expect(errorsOf(withPublic({ prefix: 'auth/hooks', routes: [route] }))).toEqual([
       "/http/public/prefix: \"auth\" is an area of the platform's own routes; choose a prefix of the module's own, e.g. its alias",
+    ]);
+    // The platform's own public area outside /api/v1 (spec 2: /api/webhooks/workflows/{token}), as a prefix and as a route.
+    expect(errorsOf(withPublic({ prefix: 'webhooks/workflows', routes: [route] }))).toEqual([
+      "/http/public/prefix: \"webhooks\" is an area of the platform's own routes; choose a prefix of the module's own, e.g. its alias",
+    ]);
+    expect(errorsOf({ ...base, http: { routes: [{ method: 'GET', path: '/webhooks/workflows/:id', operation: 'hooks.receive' }] } })).toEqual([
+      "/http/routes/0/path: /webhooks belongs to the platform's own routes; choose a path of the module's own",
     ]);
     expect(errorsOf(withPublic({ prefix: '/widget/', routes: [route] }))[0]).toMatch(/^\/http\/public\/prefix: must be one to four lowercase path segments/);
   });
@@ -61,10 +69,10 @@ describe('spec 2: http.public in module.json', () => {
     const manifest = declaredManifest({
       ...base,
       api: undefined,
-      public_prefix: 'webhooks/workflows',
+      public_prefix: 'hooks/incoming',
       operations: { receive: { description: 'Receives a webhook.', graphql_expose: false, input: { type: 'object' }, output: { type: 'object' }, public_http: { method: 'POST', path: '/:token', token: 'token' }, handler: () => ({}) } },
     }) as { http: unknown };
-    expect(manifest.http).toEqual({ public: { prefix: 'webhooks/workflows', routes: [{ method: 'POST', path: '/:token', token: 'token', operation: 'hooks.receive' }] } });
+    expect(manifest.http).toEqual({ public: { prefix: 'hooks/incoming', routes: [{ method: 'POST', path: '/:token', token: 'token', operation: 'hooks.receive' }] } });
     expect(errorsOf(manifest)).toEqual([]);
   });
 });
@@ -90,25 +98,55 @@ describe('spec 2: one installed module owns a public prefix', () => {
   });
 });
 
-describe('spec 2: a ring never releases two modules owning one public prefix', () => {
+describe('DESIGN wave 3: a public prefix has one owner on the whole platform, recorded at its first publish', () => {
   let tp: TestPlatform;
   let owner: Awaited<ReturnType<TestPlatform['install']>>;
   beforeAll(async () => {
     tp = await startTestPlatform();
     owner = await tp.install('acme');
     await publishOk(tp, owner.token, fixture('widgetry'));
+  }, 120_000);
+  afterAll(() => tp.close());
+
+  test('publishing a module whose prefix overlaps one another module owns is refused, in no ring yet, naming the owner', async () => {
+    const refused = await publish(tp, owner.token, fixture('widget-clone'));
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({
+      code: 'PUBLIC_PREFIX_TAKEN',
+      message: 'Module widget_clone cannot serve public routes under /api/widget/v2: /api/widget belongs to module widgetry on this platform (a public prefix has one owner across every ring and tenant); choose another prefix.',
+      details: { prefix: 'widget/v2', owner: 'widgetry', owned_prefix: 'widget' },
+    });
+  });
+
+  test('the owner is promoted as before and keeps its prefix', async () => {
+    await promoteOk(tp, owner.token, 'stable', 'widgetry', '1.0.0');
+    expect(await tp.platform.kernel.modules.prefixes.owns('widgetry', 'widget')).toBe(true);
+  });
+});
+
+describe('DESIGN wave 3: promotion claims the prefix of a package published before prefixes had owners', () => {
+  let tp: TestPlatform;
+  let owner: Awaited<ReturnType<TestPlatform['install']>>;
+  beforeAll(async () => {
+    tp = await startTestPlatform();
+    owner = await tp.install('acme');
+    // Both published as they were before migration 0036: widgetry's claim is dropped, so widget_clone's publish passes.
+    await publishOk(tp, owner.token, fixture('widgetry'));
+    await tp.platform.central.sequelize.query('DELETE FROM public_prefix_owners');
     await publishOk(tp, owner.token, fixture('widget-clone'));
   }, 120_000);
   afterAll(() => tp.close());
 
-  test('promoting a module whose prefix overlaps a released module\'s is refused, naming both', async () => {
-    await promoteOk(tp, owner.token, 'stable', 'widgetry', '1.0.0');
-    const refused = await promote(tp, owner.token, 'stable', 'widget_clone', '1.0.0');
+  test('promoting it into a ring with no tenant is refused when another module owns an overlapping prefix', async () => {
+    const refused = await promote(tp, owner.token, 'canary', 'widgetry', '1.0.0');
     expect(refused.status).toBe(422);
     expect(refused.body.code).toBe('PROMOTION_REFUSED');
-    expect(refused.body.details.reasons).toContainEqual({
-      kind: 'routes',
-      message: 'in ring stable: module widget_clone@1.0.0 serves public routes under /api/widget/v2, which overlaps /api/widget of module widgetry@1.0.0: only one installed module may own a public prefix; choose another prefix',
-    });
+    expect(refused.body.details.reasons).toEqual([
+      {
+        kind: 'routes',
+        message: 'Module widgetry cannot serve public routes under /api/widget: /api/widget/v2 belongs to module widget_clone on this platform (a public prefix has one owner across every ring and tenant); choose another prefix.',
+      },
+    ]);
+    await promoteOk(tp, owner.token, 'canary', 'widget_clone', '1.0.0');
   });
 });

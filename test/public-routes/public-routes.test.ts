@@ -7,13 +7,13 @@
 import { widgetPlatform, callPublic, newToken, type WidgetPlatform } from './support';
 
 let w: WidgetPlatform;
-const acmeToken = newToken();
-const globexToken = newToken();
+let acmeToken: string;
+let globexToken: string;
 
 beforeAll(async () => {
   w = await widgetPlatform();
-  await w.openWidget('acme', acmeToken, 'Acme chat', ['https://shop.acme.example']);
-  await w.openWidget('globex', globexToken, 'Globex chat', ['https://globex.example']);
+  acmeToken = await w.openWidget('acme', 'Acme chat', ['https://shop.acme.example']);
+  globexToken = await w.openWidget('globex', 'Globex chat', ['https://globex.example']);
 }, 120_000);
 afterAll(() => w.tp.close());
 
@@ -40,8 +40,7 @@ describe('spec 2: public widget endpoints under /api/widget/{token}, the tenant 
   });
 
   test('an unknown token, a revoked token and an unknown path all get the same 404 in the platform shape', async () => {
-    const token = newToken();
-    await w.openWidget('acme', token, 'Short-lived');
+    const token = await w.openWidget('acme', 'Short-lived');
     expect((await call(`/widget/${token}/config`)).status).toBe(200);
     const revoked = await w.asOwner('/widgetry/widgets/close', { token });
     expect(revoked.body).toEqual({ revoked: true });
@@ -55,8 +54,7 @@ describe('spec 2: public widget endpoints under /api/widget/{token}, the tenant 
   test('a tenant that uninstalled the module no longer answers its tokens; a purge drops them', async () => {
     const wp = await widgetPlatform();
     try {
-      const token = newToken();
-      await wp.openWidget('globex', token, 'Soon gone');
+      const token = await wp.openWidget('globex', 'Soon gone');
       const status = async () => (await callPublic(wp.tp.url, `/widget/${token}/config`)).status;
       expect(await status()).toBe(200);
       const inGlobex = { token: wp.owner.token, tenant: 'acme', headers: { 'x-effective-tenant': 'globex' } };
@@ -73,7 +71,7 @@ describe('spec 2: public widget endpoints under /api/widget/{token}, the tenant 
     }
   }, 120_000);
 
-  test('without a token of its own, the module gets a random 32-character one from the host, which opens its routes', async () => {
+  test('the module gets a random 32-character token from the host, which opens its routes', async () => {
     const res = await w.asOwner('/widgetry/raw-tokens', { label: 'made by the host' });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ registered: true, token: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/) });
@@ -104,8 +102,7 @@ describe('spec 2: public routes answer as their route declares (text script, ser
   });
 
   test('a streamed public route sends its events from the token\'s tenant', async () => {
-    const token = newToken();
-    await w.openWidget('globex', token, 'Streaming');
+    const token = await w.openWidget('globex', 'Streaming');
     expect((await call(`/widget/${token}/messages`, { body: { text: 'first' } })).status).toBe(201);
     const res = await fetch(`${w.tp.url}/api/widget/${token}/events`);
     expect(res.status).toBe(200);
@@ -118,8 +115,7 @@ describe('spec 2: public routes answer as their route declares (text script, ser
 
 describe('spec 2, Limits: per-route rate limits, per token and client address, with X-RateLimit-* on every answer', () => {
   test('the route\'s limit (3/60) is counted per token: headers on each answer, then 429 with Retry-After', async () => {
-    const token = newToken();
-    await w.openWidget('acme', token, 'Busy');
+    const token = await w.openWidget('acme', 'Busy');
     const seen: PublicResponseLike[] = [];
     for (let i = 0; i < 3; i++) seen.push(await call(`/widget/${token}/messages`, { body: { text: `m${i}` } }));
     expect(seen.map((r) => r.status)).toEqual([201, 201, 201]);
@@ -134,8 +130,7 @@ describe('spec 2, Limits: per-route rate limits, per token and client address, w
     expect(spent.headers.get('x-ratelimit-remaining')).toBe('0');
     expect(spent.body).toMatchObject({ message: 'Too Many Requests.' });
     // Another token's budget is its own.
-    const other = newToken();
-    await w.openWidget('acme', other, 'Quiet');
+    const other = await w.openWidget('acme', 'Quiet');
     expect((await call(`/widget/${other}/messages`, { body: { text: 'fine' } })).status).toBe(201);
   });
 

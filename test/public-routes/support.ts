@@ -19,8 +19,8 @@ export interface WidgetPlatform {
   globexId: string;
   /** Calls /api/v1<path> as the owner in acme, or (tenant 'globex') acting in globex. */
   asOwner(p: string, body?: unknown, tenant?: 'acme' | 'globex'): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON under test
-  /** Opens a widget in the tenant: stored in its database, its token registered with the host. */
-  openWidget(tenant: 'acme' | 'globex', token: string, name: string, domains?: string[]): Promise<void>;
+  /** Opens a widget in the tenant: its token made by the host, the widget stored in the tenant's database; answers the token. */
+  openWidget(tenant: 'acme' | 'globex', name: string, domains?: string[]): Promise<string>;
 }
 
 export async function widgetPlatform(env: Record<string, string> = {}, logger?: Logger): Promise<WidgetPlatform> {
@@ -34,9 +34,10 @@ export async function widgetPlatform(env: Record<string, string> = {}, logger?: 
   }
   const asOwner: WidgetPlatform['asOwner'] = (p, body, tenant = 'acme') =>
     tp.api(p, { token: owner.token, tenant: 'acme', headers: tenant === 'globex' ? { 'x-effective-tenant': 'globex' } : {}, ...(body === undefined ? {} : { body }) });
-  const openWidget: WidgetPlatform['openWidget'] = async (tenant, token, name, domains = []) => {
-    const res = await asOwner('/widgetry/widgets', { token, name, domains }, tenant);
+  const openWidget: WidgetPlatform['openWidget'] = async (tenant, name, domains = []) => {
+    const res = await asOwner('/widgetry/widgets', { name, domains }, tenant);
     if (res.status !== 201) throw new Error(`open widget in ${tenant}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.token as string;
   };
   return { tp, owner, globexId: made.body.tenant.id, asOwner, openWidget };
 }
