@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import { createTestHost, type TestHost } from '../../sdk/testing';
-import { settled, startHost } from '../workflows/support';
+import { startHost } from '../workflows/support';
 
 type Gql = { status: number; body: { data?: Record<string, unknown> | null; errors?: Array<{ message: string; extensions?: { code?: string } }> } };
 

@@ -38,7 +38,7 @@ describe('spec 2: http.public in module.json', () => {
     expect(errorsOf(withPublic({ prefix: 'webhooks/workflows', routes: [route] }))).toEqual([
       "/http/public/prefix: \"webhooks\" is an area of the platform's own routes; choose a prefix of the module's own, e.g. its alias",
     ]);
-    expect(errorsOf({ ...base, http: { routes: [{ method: 'GET', path: '/webhooks/workflows/:id', operation: 'hooks.receive' }] } })).toEqual([
+    expect(errorsOf({ ...base, http: { routes: [{ method: 'GET', path: '/webhooks/workflows/:id', operation: 'hooks.receive', permission: 'hooks.manage' }] }, permissions: [{ name: 'hooks.manage', description: 'x' }] })).toEqual([
       "/http/routes/0/path: /webhooks belongs to the platform's own routes; choose a path of the module's own",
     ]);
     expect(errorsOf(withPublic({ prefix: '/widget/', routes: [route] }))[0]).toMatch(/^\/http\/public\/prefix: must be one to four lowercase path segments/);
