@@ -54,8 +54,8 @@ describe("hostile: one tenant's workflow runs cannot hold every tenant's workflo
       const res = await host.request('PATCH', `/admin/tenants/${id}/private-networks`, { allow_private_networks: true });
       if (res.status !== 200) throw new Error(`private networks ${id}: ${res.status} ${JSON.stringify(res.body)}`);
     }
-    expect((await host.request('PUT', '/modules/fetch-origins', { fetch_origins: [origin] })).status).toBe(200);
-    expect((await globex('PUT', '/modules/fetch-origins', { fetch_origins: [origin] })).status).toBe(200);
+    expect((await host.request('PUT', '/modules/fetch-origins', { fetch_origins: [{ origin, module: 'workflows' }] })).status).toBe(200);
+    expect((await globex('PUT', '/modules/fetch-origins', { fetch_origins: [{ origin, module: 'workflows' }] })).status).toBe(200);
   }, 240_000);
   afterAll(async () => {
     for (const answer of held.values()) answer();

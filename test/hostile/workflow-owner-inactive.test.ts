@@ -45,7 +45,7 @@ describe('hostile: an inactive owner\'s workflows stop on every trigger (spec 2,
     const waits = await activeOf('maker', graph('Waits', { node_type: 'workflows:manual-trigger' }, {}, [{ node_type: 'workflows:delay', label: 'Wait', config: { seconds: 2 } }]));
     const hook = await activeOf('maker', graph('Hook', { node_type: 'workflows:webhook-trigger' }, { trigger_type: 'webhook' }));
     const follows = await activeOf('maker', graph('Follows', { node_type: 'workflows:event-trigger', config: { event: 'order.created' } }, { trigger_type: 'event', trigger_config: { event: 'order.created' } }));
-    const ticks = await activeOf('maker', graph('Ticks', { node_type: 'workflows:schedule-trigger', config: { cron: '* * * * *' } }, { trigger_type: 'schedule', trigger_config: { cron: '* * * * *' } }));
+    const ticks = await activeOf('maker', graph('Ticks', { node_type: 'workflows:schedule-trigger', config: { cron: '*/5 * * * *' } }, { trigger_type: 'schedule', trigger_config: { cron: '*/5 * * * *' } }));
     // While the owner is active, the run starts and waits.
     const waiting = (await host.requestAs(members.maker.token, 'POST', `/workflows/${waits.id}/execute`, { data: {} })).body.data.execution_id;
     await settled(host, waiting, ['running']);
@@ -54,9 +54,15 @@ describe('hostile: an inactive owner\'s workflows stop on every trigger (spec 2,
 
     expect((await webhook(hook)).status).toBe(200);
     await host.emit('order.created', { total: 1 }, { settle: true });
-    // The schedule fires only its current slot (the platform clock runs on, for the wait): keep clear of a minute's end.
-    if (Date.now() % 60_000 > 55_000) await new Promise((r) => setTimeout(r, 60_000 - (Date.now() % 60_000) + 100));
-    expect(await host.runSchedule('workflow_schedules', { at: Date.now() })).toEqual({ started: 1 });
+    // The schedule fires only its current slot: the clock (which runs on from there) is at a five-minute
+    // slot a day ahead, which the platform's own minute tick never reaches during the test.
+    const slot = Math.ceil((Date.now() + 86_400_000) / 300_000) * 300_000;
+    host.clock.set(slot);
+    try {
+      expect(await host.runSchedule('workflow_schedules', { at: slot })).toEqual({ started: 1 });
+    } finally {
+      host.clock.reset();
+    }
     for (const wf of [waits, hook, follows, ticks]) {
       const [run] = await host.eventually(async () => {
         const rows = await executions(wf.id);
