@@ -12,8 +12,9 @@
  *   cancel: pending_forward (where the order is now), or accepted/processing at the fulfiller
  */
 import Decimal from 'decimal.js';
-import { jobs, related, typedCall, type HandlerContext } from '../../../sdk';
+import { related, typedCall, type HandlerContext } from '../../../sdk';
 import { ChainError, codeOf, invalidStatus, noParent, notCatalogOrder, notFound, notTop } from './errors';
+import { propagate } from './propagations';
 
 export const STATUSES = ['pending_forward', 'forwarded', 'accepted', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
 export type ChainStatus = (typeof STATUSES)[number];
@@ -301,32 +302,18 @@ const BEFORE: Record<string, ChainStatus[]> = {
   cancelled: ['forwarded', 'accepted', 'processing'],
 };
 
-export type Push = { tenant: string; chain_ref: string; status: ChainStatus; values: Record<string, unknown> };
-
 /**
  * Hands a state to every level below on the order's path, all at once. A tenant may call any
  * tenant below it, so each level is one call from here rather than a call nested per level: the
  * depth stays the same for a chain of 10, and as each level changes only its own copy the calls
- * need no order among them. A level that cannot be reached now (suspended, or failing) gets it from
- * a retried job (`push`); its copy then catches up, states in order (sync refuses a state whose
- * predecessor has not arrived, and the job tries again).
+ * need no order among them. A level that cannot be reached now (suspended, or failing) gets it
+ * later (propagations.ts: the push job, then the re-drive schedule); its copy then catches up,
+ * states in order (sync refuses a state whose predecessor has not arrived, and it is tried again).
  */
 async function pushDown(ctx: HandlerContext, row: ChainOrderRow, status: ChainStatus, values: Record<string, unknown>) {
   const below = row.chain_path.map((p) => p.tenant_id).filter((t) => t !== ctx.tenantId);
-  await Promise.all(
-    below.map(async (tenant) => {
-      const push: Push = { tenant, chain_ref: row.chain_ref, status, values };
-      try {
-        await sendPush(ctx, push);
-      } catch (err) {
-        ctx.host.log.warn('state push deferred to a job', { tenant, status, code: codeOf(err) });
-        await jobs<{ push: Push }>(ctx.host).enqueue('push', push, { key: `push:${row.chain_ref}:${tenant}:${status}`, delaySeconds: 30 });
-      }
-    }),
-  );
+  await Promise.all(below.map((tenant) => propagate(ctx, { tenant, chain_ref: row.chain_ref, status, values })));
 }
-
-export const sendPush = (ctx: HandlerContext, p: Push) => related(ctx.host).call(p.tenant, 'reseller_orders.sync', { chain_ref: p.chain_ref, status: p.status, values: p.values });
 
 /**
  * Below the level that moved the order: its state change applied to this copy. The host lets only

@@ -26,6 +26,11 @@ export const notCatalogOrder = (skus: string[]) =>
   new ChainError('NOT_CATALOG_ORDER', `Every item of a chain order must carry a master-product SKU; missing or unknown: ${skus.join(', ') || '(no SKU)'}.`, { status: 422, skus });
 export const onlyRelated = (op: string) => new ChainError('FORBIDDEN', `${op} is called by a related tenant's reseller_orders only.`, { status: 403 });
 
+export const propagationNotFound = (id: string) => new ChainError('NOT_FOUND', `Propagation ${id} was not found.`, { status: 404, id });
+/** A retried propagation that still did not reach the level below: 502, the other tenant failed (details: the propagation as it is now, and why). */
+export const propagationFailed = (propagation: Record<string, unknown>, cause: unknown) =>
+  new ChainError('PROPAGATION_FAILED', `The state could not be handed to the level below: ${(cause as { message?: string })?.message ?? String(cause)}`, { status: 502, propagation, cause: { code: codeOf(cause) ?? null } });
+
 export function codeOf(err: unknown): unknown {
   return typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
 }

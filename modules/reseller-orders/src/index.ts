@@ -5,9 +5,10 @@
  * decisions the spec leaves open: README.md.
  */
 import { defineModule, operation, Type, type HandlerContext } from '../../../sdk';
-import { accept, cancel, createFromOrder, deliver, forward, receive, sendPush, ship, STATUSES, sync, type ChainOrderRow, type ChainStatus, type Forwarded, type Push } from './chain';
+import { accept, cancel, createFromOrder, deliver, forward, receive, ship, STATUSES, sync, type ChainOrderRow, type ChainStatus, type Forwarded } from './chain';
 import { codeOf, notFound, onlyRelated } from './errors';
 import { data } from './models';
+import { listPropagations, propagationOf, PROPAGATION_STATES, PUSH_JOB, pushAttempt, REDRIVE_EVERY_MS, redriveStuck, retryOne, type PropagationState, type Push } from './propagations';
 import { present } from './view';
 import Decimal from 'decimal.js';
 
@@ -69,6 +70,7 @@ export default defineModule({
     { name: 'reseller_orders.view', description: "See the tenant's chain orders, their timelines and stats." },
     { name: 'reseller_orders.manage', description: 'Create, forward, accept and cancel chain orders.' },
     { name: 'reseller_orders.fulfil', description: 'Ship and deliver the chain orders the tenant fulfils.' },
+    { name: 'reseller_orders.repair', description: "See the states that could not be handed to the levels below (stuck propagations, with why) and retry them." },
   ],
   mobile: {
     screens: [
@@ -97,7 +99,9 @@ export default defineModule({
       },
     },
   },
-  jobs: { push: { operation: 'reseller_orders.push', attempts: 10, backoff: { type: 'exponential', delay_seconds: 30 }, timeout_seconds: 30 } },
+  jobs: { push: { operation: 'reseller_orders.push', attempts: PUSH_JOB.attempts, backoff: { type: 'exponential', delay_seconds: PUSH_JOB.delay_seconds }, timeout_seconds: 30 } },
+  // Spec 3, States and transitions: a state that spent the push job's attempts is re-driven until it arrives.
+  schedules: [{ name: 'redrive_propagations', operation: 'reseller_orders.redrive_propagations', every_ms: REDRIVE_EVERY_MS, description: 'Retries the stuck propagations that are due (each backs off from 15 minutes to 6 hours).' }],
   limits: { timeout_ms: 30000 },
   operations: {
     list: operation({
@@ -135,6 +139,43 @@ export default defineModule({
       http: route('GET', '/chain-orders/fulfillment', 'reseller_orders.view'),
       handler: (input, ctx) => list(ctx, input, { is_fulfiller: true, ...(input.status ? {} : { chain_status: { $in: ['accepted', 'processing', 'shipped'] } }) }),
     }),
+    // Before get: a literal path is matched before /chain-orders/:id in declaration order.
+    list_propagations: operation({
+      description: 'The states this tenant could not hand to the levels below: open ones (retrying, stuck) unless a state is asked for, with the last error, attempts and the next retry.',
+      permission: 'reseller_orders.repair',
+      ...internal,
+      input: Type.Object(
+        {
+          state: Type.Optional(Type.StringEnum(PROPAGATION_STATES)),
+          per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+          page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+        },
+        { additionalProperties: false },
+      ),
+      output: Type.Object({ propagations: Type.Array(Loose), pagination: Pagination }),
+      http: route('GET', '/chain-orders/propagations', 'reseller_orders.repair'),
+      handler: (input, ctx) => listPropagations(ctx, input as { state?: PropagationState; per_page?: number; page?: number }),
+    }),
+    retry_propagation: operation({
+      description: 'Retries one propagation now; 502 PROPAGATION_FAILED when the level below still cannot take it. Sending one already applied changes nothing.',
+      permission: 'reseller_orders.repair',
+      ...internal,
+      input: Type.Object({ id: Uuid }, { additionalProperties: false }),
+      output: Type.Object({ applied: Type.Boolean(), propagation: Loose }),
+      http: route('POST', '/chain-orders/propagations/:id/retry', 'reseller_orders.repair', { success_status: 200 }),
+      handler: (input, ctx) => retryOne(ctx, input.id),
+    }),
+    sync: operation({
+      description: "Applies the parent's progress on a forwarded order (accepted, shipped, delivered, cancelled) to this tenant's copy; called by the parent's reseller_orders only.",
+      related: true,
+      ...internal,
+      input: Type.Object({ chain_ref: Type.String({ minLength: 1, maxLength: 100 }), status: Type.StringEnum(['accepted', 'shipped', 'delivered', 'cancelled']), values: Loose }, { additionalProperties: false }),
+      output: Type.Object({ applied: Type.Boolean() }),
+      async handler(input, ctx) {
+        if (!ctx.relatedFrom) throw onlyRelated('reseller_orders.sync');
+        return sync(ctx, ctx.relatedFrom, input.chain_ref, input.status, input.values);
+      },
+    }),
     get_stats: operation({
       description: 'Counts of chain orders per status and their total value (the customer totals of orders not cancelled).',
       permission: 'reseller_orders.view',
@@ -169,7 +210,7 @@ export default defineModule({
       async handler(input, ctx) {
         const row = await ctx.host.db.findOne<ChainOrderRow>('ChainOrder', { where: { id: input.id } });
         if (!row) throw notFound(input.id);
-        return { order: present(row) };
+        return { order: { ...present(row), propagation: await propagationOf(ctx, row.id) } };
       },
     }),
     get_timeline: operation({
@@ -283,18 +324,14 @@ export default defineModule({
       ...internal,
       input: Type.Object({ job: Type.String(), data: Loose, attempt: Type.Integer(), id: Type.String() }, { additionalProperties: true }),
       output: Type.Object({ applied: Type.Boolean() }),
-      handler: async (input, ctx) => sendPush(ctx, input.data as Push) as Promise<{ applied: boolean }>,
+      handler: (input, ctx) => pushAttempt(ctx, { ...input, data: input.data as Push }),
     }),
-    sync: operation({
-      description: "Applies the parent's progress on a forwarded order (accepted, shipped, delivered, cancelled) to this tenant's copy; called by the parent's reseller_orders only.",
-      related: true,
+    redrive_propagations: operation({
+      description: 'Schedule (every 15 minutes): retries the stuck propagations that are due.',
       ...internal,
-      input: Type.Object({ chain_ref: Type.String({ minLength: 1, maxLength: 100 }), status: Type.StringEnum(['accepted', 'shipped', 'delivered', 'cancelled']), values: Loose }, { additionalProperties: false }),
-      output: Type.Object({ applied: Type.Boolean() }),
-      async handler(input, ctx) {
-        if (!ctx.relatedFrom) throw onlyRelated('reseller_orders.sync');
-        return sync(ctx, ctx.relatedFrom, input.chain_ref, input.status, input.values);
-      },
+      input: Type.Object({ schedule: Type.Optional(Type.String()), scheduled_at: Type.Optional(Type.String()) }, { additionalProperties: true }),
+      output: Type.Object({ retried: Type.Integer(), done: Type.Integer(), stuck: Type.Integer() }),
+      handler: (_input, ctx) => redriveStuck(ctx),
     }),
   },
 });

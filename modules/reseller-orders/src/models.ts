@@ -57,5 +57,38 @@ export const data: Data = {
       },
       indexes: [{ fields: ['chain_order_id', 'created_at'] }],
     },
+    /**
+     * A state handed to a level below that did not arrive at once (spec 3, States and transitions:
+     * every level sees the order's progress): retried by the push job, then, once its attempts are
+     * spent, stuck with its reason until the re-drive schedule or an admin's retry applies it.
+     */
+    Propagation: {
+      table: 'chain_order_propagations',
+      columns: {
+        id: col('uuid', { primaryKey: true, default: { $fn: 'uuid' } }),
+        /** One per chain order, level below and state: "<chain_ref>:<tenant>:<status>" (the push job's key). */
+        key: col('string', { length: 200, nullable: false, unique: true }),
+        chain_order_id: col('uuid', { nullable: false }),
+        chain_ref: col('string', { length: 100, nullable: false }),
+        origin_order_number: col('string', { length: 100, nullable: false }),
+        target_tenant_id: col('string', { length: 63, nullable: false }),
+        status: col('string', { length: 20, nullable: false }),
+        values: col('json', { nullable: false, default: {} }),
+        /** retrying (the push job has attempts left), stuck (re-driven by the schedule), done, superseded (the copy below moved past it). */
+        state: col('string', { length: 20, nullable: false, default: 'retrying' }),
+        attempts: col('integer', { nullable: false, default: 0 }),
+        /** Re-drives that failed since it got stuck: the schedule's backoff. */
+        redrives: col('integer', { nullable: false, default: 0 }),
+        last_error_code: col('string', { length: 100 }),
+        last_error_message: col('string', { length: 500 }),
+        last_attempt_at: col('datetime'),
+        next_retry_at: col('datetime'),
+        stuck_at: col('datetime'),
+        done_at: col('datetime'),
+        created_at: col('datetime', { nullable: false, default: NOW }),
+        updated_at: col('datetime', { nullable: false, default: NOW }),
+      },
+      indexes: [{ fields: ['state', 'next_retry_at'] }, { fields: ['chain_order_id'] }],
+    },
   },
 };
