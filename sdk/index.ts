@@ -34,7 +34,7 @@ export type {
   StreamWriter,
 } from './runtime/context';
 export type { FetchBodyReader, FetchInit, FetchResponse, Host, HostLog, StreamingFetchResponse } from './runtime/host';
-export type { DocumentParty, InvoiceDocument, InvoiceDocumentLine } from './runtime/documents';
+export type { DocumentParty, InvoiceDocument, InvoiceDocumentLine, StatementDocument, StatementDocumentLine } from './runtime/documents';
 export type {
   ColumnName,
   Db,

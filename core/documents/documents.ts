@@ -4,7 +4,8 @@
  * out the document with pdfkit, stores it under <DATA_DIR>/documents/<tenant>/<module>/ and returns
  * {path, url, bytes}; `GET /api/v1/documents/<module>/<file>` (authenticated, the tenant's own files
  * only) downloads it. Templates: "invoice" (GST tax invoice, credit note, proforma: the data is
- * sdk's InvoiceDocument, laid out by ./gst-invoice.ts) and "simple" (title + key/value lines).
+ * sdk's InvoiceDocument, laid out by ./gst-invoice.ts), "statement" (a wallet statement: sdk's
+ * StatementDocument, laid out by ./statement-pdf.ts) and "simple" (title + key/value lines).
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -15,15 +16,16 @@ import PDFDocument from 'pdfkit';
 import type { Bus } from '../bus/bus';
 import { currentContext } from '../context';
 import { MandiError, notFound } from '../errors';
-import type { InvoiceDocument } from '../../sdk';
+import type { InvoiceDocument, StatementDocument } from '../../sdk';
 import { layoutGstInvoice } from './gst-invoice';
+import { layoutStatement } from './statement-pdf';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const FILE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,150}\.pdf$/;
 const ALIAS = /^[a-z][a-z0-9_]{1,49}$/;
 
 type SimpleData = { title?: string; fields?: Record<string, unknown> };
-type RenderInput = { template: 'invoice'; name: string; data: InvoiceDocument } | { template: 'simple'; name: string; data: SimpleData };
+type RenderInput = { template: 'invoice'; name: string; data: InvoiceDocument } | { template: 'statement'; name: string; data: StatementDocument } | { template: 'simple'; name: string; data: SimpleData };
 
 const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
@@ -35,11 +37,20 @@ function checkInvoice(d: Partial<InvoiceDocument>) {
   }
 }
 
+/** The statement data's outline, checked before pdfkit meets it. */
+function checkStatement(d: Partial<StatementDocument>) {
+  const missing = (['account_holder', 'account_id', 'currency', 'from', 'to', 'generated_at', 'opening_balance', 'credits_total', 'debits_total', 'closing_balance', 'lines'] as const).filter((k) => d[k] === undefined || d[k] === null);
+  if (missing.length || !Array.isArray(d.lines)) {
+    throw new MandiError('DOCUMENT_INVALID', `The statement data is incomplete${missing.length ? `: ${missing.join(', ')} missing` : ''}.`, 422, { missing });
+  }
+}
+
 export function createDocuments(deps: { dataDir: string; appUrl: string }) {
   const root = path.join(deps.dataDir, 'documents');
 
   async function render(tenantId: string, owner: string, input: RenderInput) {
     if (input.template === 'invoice') checkInvoice(input.data);
+    if (input.template === 'statement') checkStatement(input.data);
     const dir = path.join(root, tenantId, owner);
     await mkdir(dir, { recursive: true });
     const file = `${input.name}-${randomBytes(6).toString('hex')}.pdf`;
@@ -52,6 +63,7 @@ export function createDocuments(deps: { dataDir: string; appUrl: string }) {
       doc.on('error', reject);
       doc.pipe(out);
       if (input.template === 'invoice') layoutGstInvoice(doc, input.data);
+      else if (input.template === 'statement') layoutStatement(doc, input.data);
       else {
         doc.fontSize(16).text(text(input.data.title) || input.name).moveDown().fontSize(10);
         for (const [k, v] of Object.entries(input.data.fields ?? {})) doc.text(`${k}: ${text(v)}`);
@@ -68,13 +80,13 @@ export function createDocuments(deps: { dataDir: string; appUrl: string }) {
     registerOperations(bus: Bus) {
       bus.registerCore({
         name: 'documents.render_pdf',
-        description: 'Renders a PDF (template invoice or simple) for the calling module and stores it; returns {path, url, bytes}.',
+        description: 'Renders a PDF (template invoice, statement or simple) for the calling module and stores it; returns {path, url, bytes}.',
         public: true,
         input: {
           type: 'object',
           additionalProperties: false,
           required: ['template', 'name', 'data'],
-          properties: { template: { type: 'string', enum: ['invoice', 'simple'] }, name: { type: 'string', pattern: NAME.source }, data: { type: 'object' } },
+          properties: { template: { type: 'string', enum: ['invoice', 'statement', 'simple'] }, name: { type: 'string', pattern: NAME.source }, data: { type: 'object' } },
         },
         handler: async (input: RenderInput, ctx, caller) => {
           const owner = caller.kind === 'module' ? caller.alias : 'core';

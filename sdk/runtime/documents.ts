@@ -55,3 +55,33 @@ export interface InvoiceDocument {
   original_invoice?: { number: string; issued_at: string } | null;
   reason?: string | null;
 }
+
+/** One movement line of a wallet statement: `amount` is signed (credit +, debit −), `balance` the running balance after it. */
+export interface StatementDocumentLine {
+  /** ISO 8601 UTC instant; printed as its UTC day, the calendar the statement's period is in. */
+  date: string;
+  type: string;
+  reference: string;
+  order_number: string | null;
+  description: string;
+  amount: string;
+  balance: string;
+}
+
+/**
+ * Data of `documents.render_pdf` with template "statement": a wallet statement of one tenant over
+ * a period of whole UTC days, opening balance, every movement with its running balance, closing balance.
+ */
+export interface StatementDocument {
+  account_holder: string;
+  account_id: string;
+  currency: string;
+  from: string;
+  to: string;
+  generated_at: string;
+  opening_balance: string;
+  credits_total: string;
+  debits_total: string;
+  closing_balance: string;
+  lines: StatementDocumentLine[];
+}

@@ -27,6 +27,18 @@ export const insufficientBalance = (required: string, available: string) =>
     available,
   });
 
+/** README, Payouts: a payout takes only what the wallet has available (no credit limit), else nothing is written. */
+export const payoutTooLarge = (required: string, available: string) =>
+  new FinanceError('INSUFFICIENT_BALANCE', `The wallet has ${available} available; a payout of ${required} cannot be made.`, { status: 422, required, available });
+
+/** README, Top-ups and payouts: one bank reference is one transfer; sent again with other details it is refused. */
+export const duplicateReference = (kind: string, reference: string, id: string) =>
+  new FinanceError('DUPLICATE_REFERENCE', `A ${kind} with bank reference ${reference} is already recorded with other details.`, { status: 409, bank_reference: reference, id });
+
+/** README, Statements: from ≤ to, whole UTC days, at most a year and a day. */
+export const invalidPeriod = (reason: string, from: string, to: string) =>
+  new FinanceError('INVALID_PERIOD', `The statement period is invalid: ${reason}.`, { status: 422, from, to });
+
 export const notPayer = (id: string) =>
   new FinanceError('FORBIDDEN', `Remittance ${id} is paid by the other tenant; only the payer processes it.`, { status: 403, id });
 

@@ -11,6 +11,8 @@ import { AMOUNT_PATTERN, D, money } from './money';
 import { allRows, exportPage, filterWhere, listPage, periodStart, PERIODS, settlementSummary, total, walletSummary, type Period } from './reports';
 import { completeRemittances, DELIVER_ATTEMPTS, envelope, holdRemittances, payHeld, receiveRemittances, recordDelivery, releaseRemittance, remittanceData, type CollectionRow, type RemittanceRow } from './settlement';
 import { inTransaction, walletOf, walletView, type TransactionRow, type WalletRow } from './wallet';
+import { recordTransfer } from './bank-transfers';
+import { statement, statementCsvPage, statementDocument, statementPeriod } from './statement';
 
 const Money = Type.String({ pattern: AMOUNT_PATTERN, description: 'decimal amount with at most 2 places, e.g. "1388.88"' });
 const Uuid = Type.String({ format: 'uuid' });
@@ -23,7 +25,7 @@ const Pagination = Type.Object({ current_page: Type.Integer(), last_page: Type.I
 /** The filters of the transaction list and of its CSV export. */
 const TRANSACTION_FILTERS = {
   type: Type.Optional(Type.StringEnum(['credit', 'debit', 'hold', 'release'])),
-  reference_type: Type.Optional(Type.StringEnum(['chain_order', 'remittance'])),
+  reference_type: Type.Optional(Type.StringEnum(['chain_order', 'remittance', 'top_up', 'payout'])),
   from_date: Type.Optional(Day),
   to_date: Type.Optional(Day),
 };
@@ -48,6 +50,44 @@ const WalletOut = Type.Object({
 });
 
 const Counterparty = Type.Object({ tenant_id: Type.String({ minLength: 1, maxLength: 63 }), name: Type.Optional(Type.Nullable(Type.String())), amount: Money }, { additionalProperties: false });
+
+/** A statement's period (README, Statements): whole UTC days, both ends included; by default this month to today. */
+const STATEMENT_PERIOD = { from: Type.Optional(Day), to: Type.Optional(Day) };
+const StatementTotals = {
+  from: Type.String(),
+  to: Type.String(),
+  opening_balance: Type.String(),
+  credits_total: Type.String(),
+  debits_total: Type.String(),
+  closing_balance: Type.String(),
+  movements_count: Type.Integer(),
+};
+const StatementLineOut = Type.Object({
+  id: Type.String(),
+  date: Type.String(),
+  type: Type.String(),
+  reference_type: Type.String(),
+  reference_id: Type.String(),
+  chain_order_id: Type.Nullable(Type.String()),
+  order_number: Type.Nullable(Type.String()),
+  description: Type.String(),
+  amount: Type.String(),
+  balance: Type.String(),
+});
+/** A bank transfer's details (README, Top-ups and payouts): the bank reference (UTR) is the transfer's identity. */
+const TransferIn = Type.Object(
+  {
+    amount: Type.String({ pattern: '^(?!0+(\\.0{1,2})?$)\\d{1,12}(\\.\\d{1,2})?$', description: 'positive decimal amount with at most 2 places' }),
+    bank_reference: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9/-]{3,63}$', description: "the bank's reference of the transfer (UTR, IMPS/NEFT/RTGS reference): recorded once" }),
+    account_name: Type.String({ minLength: 1, maxLength: 255 }),
+    account_number: Type.Optional(Type.Nullable(Type.String({ pattern: '^[A-Za-z0-9]{4,34}$' }))),
+    bank_name: Type.Optional(Type.Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
+    transfer_date: Day,
+    note: Type.Optional(Type.Nullable(Type.String({ maxLength: 500 }))),
+  },
+  { additionalProperties: false },
+);
+const TransferOut = Type.Object({ transfer: Loose, transaction: Loose, wallet: WalletOut, replayed: Type.Boolean() });
 
 const isoNow = (ctx: HandlerContext) => new Date(ctx.host.now()).toISOString();
 const internal = { graphql_expose: false, ai_tool: false } as const;
@@ -102,6 +142,7 @@ export default defineModule({
     { name: 'reseller_finance.view', description: "See the tenant's wallet, transactions, collections, remittances and summaries." },
     { name: 'reseller_finance.settle', description: 'Process (pay) remittances the tenant owes.' },
     { name: 'reseller_finance.export', description: "Download the wallet's transactions as CSV." },
+    { name: 'reseller_finance.record_transfers', description: "Record bank-transfer top-ups and payouts of the tenant's wallet." },
     { name: 'reseller_finance.admin', description: "Set sub-resellers' credit limits; the super admin's finance stats." },
   ],
   mobile: {
@@ -213,6 +254,70 @@ export default defineModule({
         for (const e of entries) accounts.set(e.account, (accounts.get(e.account) ?? new D(0)).plus(e.amount));
         return { accounts: Object.fromEntries([...accounts].map(([a, v]) => [a, money(v)])), total: money(entries.reduce((a, e) => a.plus(e.amount), new D(0))) };
       },
+    }),
+
+    statement: operation({
+      description: "The wallet's statement of a period (from, to: UTC days): opening balance, every credit and debit with its chain order and running balance, closing balance.",
+      permission: 'reseller_finance.view',
+      ...internal,
+      input: Type.Object(STATEMENT_PERIOD, { additionalProperties: false }),
+      output: Type.Object({ statement: Type.Object({ currency: Type.String(), ...StatementTotals, movements: Type.Array(StatementLineOut) }) }),
+      http: { method: 'GET', path: '/finance/statements', permission: 'reseller_finance.view', ...READ },
+      async handler(input, ctx) {
+        const period = statementPeriod(input, ctx.host.now());
+        const wallet = await walletOf(ctx.host.db);
+        return { statement: { currency: wallet.currency, ...(await statement(ctx.host.db, period)) } };
+      },
+    }),
+
+    export_statement: operation({
+      description: "One page of the wallet's statement as CSV rows: an opening_balance row, the movements, a closing_balance row (the streamed CSV route pages through it).",
+      permission: 'reseller_finance.export',
+      ...internal,
+      input: Type.Object({ ...STATEMENT_PERIOD, cursor: Type.Optional(Type.Nullable(Type.String({ maxLength: 200 }))) }, { additionalProperties: false }),
+      output: Type.Object({ columns: Type.Array(Type.String()), rows: Type.Array(Type.Array(Type.Unknown())), next_cursor: Type.Nullable(Type.String()), filename: Type.String() }),
+      http: { method: 'GET', path: '/finance/statements/export', permission: 'reseller_finance.export', ...EXPORT, stream: { format: 'csv', timeout_s: 300, concurrency: 2 } },
+      handler: (input, ctx) => statementCsvPage(ctx.host.db, statementPeriod(input, ctx.host.now()), input.cursor ?? null),
+    }),
+
+    statement_pdf: operation({
+      description: "The wallet's statement of a period as a PDF, rendered by the host; answers the statement's totals and the document's download URL.",
+      permission: 'reseller_finance.export',
+      ...internal,
+      input: Type.Object(STATEMENT_PERIOD, { additionalProperties: false }),
+      output: Type.Object({ statement: Type.Object(StatementTotals), document: Type.Object({ path: Type.String(), url: Type.String(), bytes: Type.Integer() }) }),
+      http: { method: 'GET', path: '/finance/statements/pdf', permission: 'reseller_finance.export', ...EXPORT },
+      async handler(input, ctx) {
+        const period = statementPeriod(input, ctx.host.now());
+        const [wallet, tenant, s] = await Promise.all([walletOf(ctx.host.db), ctx.host.call<{ id: string; name: string }>('platform.get_tenant', {}), statement(ctx.host.db, period)]);
+        const document = await ctx.host.call<{ path: string; url: string; bytes: number }>('documents.render_pdf', {
+          template: 'statement',
+          name: `statement-${period.from}-${period.to}`,
+          data: statementDocument(s, tenant, wallet.currency, isoNow(ctx)),
+        });
+        const { movements: _lines, ...totals } = s;
+        return { statement: totals, document };
+      },
+    }),
+
+    record_top_up: operation({
+      description: "Records a bank transfer into the tenant's wallet (a credit against its bank account); once per bank reference.",
+      permission: 'reseller_finance.record_transfers',
+      ...internal,
+      input: TransferIn,
+      output: TransferOut,
+      http: { method: 'POST', path: '/finance/wallet/top-ups', permission: 'reseller_finance.record_transfers', ...WRITE },
+      handler: (input, ctx) => recordTransfer(ctx, 'top_up', input),
+    }),
+
+    record_payout: operation({
+      description: "Records a bank transfer out of the tenant's wallet to its bank account (a debit); once per bank reference; INSUFFICIENT_BALANCE above the available balance.",
+      permission: 'reseller_finance.record_transfers',
+      ...internal,
+      input: TransferIn,
+      output: TransferOut,
+      http: { method: 'POST', path: '/finance/wallet/payouts', permission: 'reseller_finance.record_transfers', ...WRITE },
+      handler: (input, ctx) => recordTransfer(ctx, 'payout', input),
     }),
 
     settlements_summary: operation({

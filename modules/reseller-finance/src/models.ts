@@ -108,6 +108,29 @@ export const data: Data = {
       },
       indexes: [{ fields: ['status', 'collected_at'] }],
     },
+    /**
+     * A bank transfer the tenant recorded (README: top-ups and payouts): money it paid into its
+     * wallet (top_up) or took out of it to its bank account (payout). The bank's reference (UTR)
+     * is unique per kind, so a transfer is recorded once however often it is sent.
+     */
+    BankTransfer: {
+      table: 'bank_transfers',
+      columns: {
+        id: id(),
+        kind: col('string', { length: 10, nullable: false }),
+        amount: money(),
+        bank_reference: col('string', { length: 64, nullable: false }),
+        account_name: col('string', { length: 255, nullable: false }),
+        account_number: col('string', { length: 34 }),
+        bank_name: col('string', { length: 255 }),
+        transfer_date: col('date', { nullable: false }),
+        note: col('string', { length: 500 }),
+        transaction_id: col('uuid', { nullable: false }),
+        recorded_by: col('string', { length: 100 }),
+        created_at: col('datetime', { nullable: false, default: NOW }),
+      },
+      indexes: [{ fields: ['kind', 'bank_reference'], unique: true }],
+    },
   },
   migrations: [
     { id: '001_constraints', up: 'migrations/001_constraints.up.sql', down: 'migrations/001_constraints.down.sql' },
