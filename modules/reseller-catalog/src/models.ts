@@ -6,7 +6,8 @@
  * - Cost: this tenant's own cost of each product and the levels above it, as its parent last handed
  *   them down (./chain.ts); empty at level 0, which works costs out from its master products.
  * - StockReservation: what reserve_stock took per reference (level 0), so release_stock gives back
- *   exactly that, once.
+ *   exactly that, once; `reserved` until the chain order is delivered (`consumed`) or cancelled
+ *   (`released`): a reserved row holds its master product against deletion (spec 3, Master product).
  */
 import type { Column, Data } from '../../../sdk';
 
@@ -61,10 +62,11 @@ export type CostRow = {
 export type ReservationRow = {
   id: string;
   reference: string;
+  order_number: string | null;
   master_product_id: string;
   sku: string;
   quantity: number;
-  status: 'reserved' | 'released';
+  status: 'reserved' | 'released' | 'consumed';
   created_at: string;
   updated_at: string;
 };
@@ -136,6 +138,8 @@ export const data: Data = {
       columns: {
         id: col('uuid', { primaryKey: true, default: { $fn: 'uuid' } }),
         reference: col('string', { length: 100, nullable: false }),
+        /** The chain order's origin order number, to name it when it holds a product against deletion. */
+        order_number: col('string', { length: 100 }),
         master_product_id: col('uuid', { nullable: false }),
         sku: col('string', { length: 100, nullable: false }),
         quantity: col('integer', { nullable: false }),

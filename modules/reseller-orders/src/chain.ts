@@ -54,9 +54,10 @@ export type ChainOrderRow = {
 
 type QuoteOut = { items: Array<{ sku: string; quantity: number; name: string; unit_cost: string; cost: string; is_available: boolean }>; total_cost: string; sub_reseller_total?: string };
 type Ops = {
-  'reseller_catalog.quote': { input: { items: Array<{ sku: string; quantity: number }>; sub_reseller_id?: string }; output: QuoteOut };
-  'reseller_catalog.reserve_stock': { input: { reference: string; items: Array<{ sku: string; quantity: number }> }; output: unknown };
+  'reseller_catalog.quote': { input: { items: Array<{ sku: string; quantity: number }>; sub_reseller_id?: string; require_available?: boolean }; output: QuoteOut };
+  'reseller_catalog.reserve_stock': { input: { reference: string; items: Array<{ sku: string; quantity: number }>; sub_reseller_id?: string; order_number?: string }; output: unknown };
   'reseller_catalog.release_stock': { input: { reference: string }; output: unknown };
+  'reseller_catalog.consume_stock': { input: { reference: string }; output: unknown };
   'reseller_finance.record_delivery': { input: Record<string, unknown>; output: { recorded: boolean } };
   'orders.get': { input: { id: string }; output: OrderView };
 };
@@ -121,7 +122,8 @@ export async function createFromOrder(ctx: HandlerContext, orderId: string): Pro
   if (noSku.length || order.items.length === 0) throw notCatalogOrder(noSku);
   let quote: QuoteOut;
   try {
-    quote = await call(ctx)('reseller_catalog.quote', { items: order.items.map((i) => ({ sku: i.sku!, quantity: Number(i.quantity) })) });
+    // Spec 3, Reseller product pricing: a product unavailable to this tenant never enters the chain (PRODUCT_UNAVAILABLE).
+    quote = await call(ctx)('reseller_catalog.quote', { items: order.items.map((i) => ({ sku: i.sku!, quantity: Number(i.quantity) })), require_available: true });
   } catch (err) {
     if (codeOf(err) === 'NOT_FOUND') throw notCatalogOrder(((err as { details?: { skus?: string[] } }).details?.skus ?? []) as string[]);
     throw err;
@@ -202,6 +204,10 @@ export async function forward(ctx: HandlerContext, id: string): Promise<ChainOrd
     payment_status: row.payment_status,
   };
   try {
+    // Spec 3, Reseller product pricing: the level holding an order from below checks, as it passes it
+    // on, that the product is still available to that level (after the move, so a mark committed
+    // before it is seen); the parent checks the same for this tenant as it receives the order.
+    if (row.child_tenant_id) await requireAvailable(ctx, row);
     await related(ctx.host).call(parent.id, 'reseller_orders.receive', payload);
   } catch (err) {
     // The parent did not take it: the order is back where it was, to forward again or cancel.
@@ -211,11 +217,23 @@ export async function forward(ctx: HandlerContext, id: string): Promise<ChainOrd
   return moved;
 }
 
+/** Refuses (PRODUCT_UNAVAILABLE) an order whose products this tenant no longer sells to the level below it. */
+async function requireAvailable(ctx: HandlerContext, row: ChainOrderRow) {
+  try {
+    await call(ctx)('reseller_catalog.quote', { items: row.items.map((i) => ({ sku: i.sku, quantity: i.quantity })), sub_reseller_id: row.child_tenant_id!, require_available: true });
+  } catch (err) {
+    // A child suspended since it sent the order is no longer one this tenant prices for: the order it
+    // sent while active goes on, as it did before this check.
+    if (codeOf(err) !== 'FORBIDDEN') throw err;
+  }
+}
+
 /** In the parent: its own copy of a forwarded order, priced from its own catalog. */
 export async function receive(ctx: HandlerContext, child: string, input: Forwarded): Promise<{ id: string }> {
   const existing = await ctx.host.db.findOne<ChainOrderRow>('ChainOrder', { where: { chain_ref: input.chain_ref } });
   if (existing) return { id: existing.id };
-  const quote = await call(ctx)('reseller_catalog.quote', { items: input.items, sub_reseller_id: child });
+  // Spec 3, Reseller product pricing: refused (PRODUCT_UNAVAILABLE) when a product is not available to the child.
+  const quote = await call(ctx)('reseller_catalog.quote', { items: input.items, sub_reseller_id: child, require_available: true });
   const at = isoNow(ctx);
   const me = await self(ctx);
   const row = await ctx.host.db.transaction(async (tx) => {
@@ -252,8 +270,15 @@ export async function accept(ctx: HandlerContext, id: string): Promise<ChainOrde
   if (row.chain_status !== 'pending_forward') throw invalidStatus('accepted', row.chain_status, ['pending_forward']);
   const { tenant: parent } = await related(ctx.host).parent();
   if (parent) throw notTop();
-  // Stock first (all or nothing, never below zero); the same reference reserves once.
-  await call(ctx)('reseller_catalog.reserve_stock', { reference: row.chain_ref, items: row.items.map((i) => ({ sku: i.sku, quantity: i.quantity })) });
+  // Stock first (all or nothing, never below zero); the same reference reserves once. The catalog
+  // refuses products no longer available to the level below (spec 3, Reseller product pricing),
+  // under the product's lock, so a mark racing this accept is seen or comes after it.
+  await call(ctx)('reseller_catalog.reserve_stock', {
+    reference: row.chain_ref,
+    items: row.items.map((i) => ({ sku: i.sku, quantity: i.quantity })),
+    order_number: row.origin_order_number,
+    ...(row.child_tenant_id ? { sub_reseller_id: row.child_tenant_id } : {}),
+  });
   try {
     const moved = await transition(ctx, row, 'accepted', ['pending_forward'], 'accepted', { is_fulfiller: true }, 'accepted; stock reserved');
     await pushDown(ctx, moved, 'accepted', {});
@@ -280,6 +305,8 @@ export async function deliver(ctx: HandlerContext, id: string): Promise<ChainOrd
   const at = isoNow(ctx);
   // Settlement first (idempotent per chain order), so a copy is never delivered without its money recorded.
   await settle(ctx, row);
+  // The reservation closes with the delivery (idempotent), so it no longer holds the product against deletion (spec 3, Master product).
+  await call(ctx)('reseller_catalog.consume_stock', { reference: row.chain_ref });
   const moved = await transition(ctx, row, 'delivered', ['shipped'], 'delivered', { delivered_at: at, payment_status: 'paid' }, 'delivered to the customer');
   await pushDown(ctx, moved, 'delivered', { delivered_at: at });
   return moved;

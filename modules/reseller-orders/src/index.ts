@@ -65,7 +65,7 @@ export default defineModule({
   compatibility: { platform: '^2.0.0' },
   dependencies: { orders: '^1.0.0', reseller_catalog: '^1.0.0', reseller_finance: '^1.0.0' },
   main: 'dist/index.js',
-  consumes: ['orders.get', 'reseller_catalog.quote', 'reseller_catalog.reserve_stock', 'reseller_catalog.release_stock', 'reseller_finance.record_delivery'],
+  consumes: ['orders.get', 'reseller_catalog.quote', 'reseller_catalog.reserve_stock', 'reseller_catalog.release_stock', 'reseller_catalog.consume_stock', 'reseller_finance.record_delivery'],
   permissions: [
     { name: 'reseller_orders.view', description: "See the tenant's chain orders, their timelines and stats." },
     { name: 'reseller_orders.manage', description: 'Create, forward, accept and cancel chain orders.' },
@@ -87,14 +87,15 @@ export default defineModule({
     namespace: 'chain_order',
     publishes: ['chain_order.created', 'chain_order.status_changed', 'chain_order.delivered'],
     subscribes: {
-      // Spec 3: a chain order is made on order.created when every item is a catalog product; other orders are not ours.
+      // Spec 3: a chain order is made on order.created when every item is a catalog product available to
+      // this tenant (Reseller product pricing: is_available); other orders are not ours.
       async 'order.created'(payload: { order_id?: string; id?: string; data?: { order_id?: string; id?: string } }, ctx) {
         const orderId = payload?.order_id ?? payload?.id ?? payload?.data?.order_id ?? payload?.data?.id;
         if (typeof orderId !== 'string') return;
         try {
           await createFromOrder(ctx, orderId);
         } catch (err) {
-          if (codeOf(err) !== 'NOT_CATALOG_ORDER') throw err;
+          if (codeOf(err) !== 'NOT_CATALOG_ORDER' && codeOf(err) !== 'PRODUCT_UNAVAILABLE') throw err;
         }
       },
     },

@@ -49,16 +49,23 @@ export async function startChain(): Promise<Chain> {
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
   };
+  const chain = { host, ids, tokens, as };
+  await addProduct(chain, 'SKU-1', 1000);
+  return chain;
+}
+
+/** A master product at the top (base cost 1000.00), priced by each parent for its child at a 10% margin. */
+export async function addProduct(c: Chain, sku: string, stock: number): Promise<{ id: string; sku: string }> {
   const ok = async (level: Level, p: string, body: unknown) => {
-    const r = await as(level, 'POST', p, body);
+    const r = await c.as(level, 'POST', p, body);
     if (r.status !== 200 && r.status !== 201) throw new Error(`POST ${p} at ${level}: ${r.status} ${JSON.stringify(r.body)}`);
     return r.body;
   };
-  const { product } = await ok('A', '/reseller-catalog/master-products', { sku: 'SKU-1', name: 'Steel kettle', base_cost: COSTS.A, stock_quantity: 1000 });
+  const { product } = await ok('A', '/reseller-catalog/master-products', { sku, name: `Steel kettle ${sku}`, base_cost: COSTS.A, stock_quantity: stock });
   for (const [parent, child] of [['A', 'B'], ['B', 'C'], ['C', 'D']] as const) {
-    await ok(parent, '/reseller-catalog/pricing/set', { product_id: product.id, sub_reseller_id: ids[child], margin_percent: 10 });
+    await ok(parent, '/reseller-catalog/pricing/set', { product_id: product.id, sub_reseller_id: c.ids[child], margin_percent: 10 });
   }
-  return { host, ids, tokens, as };
+  return { id: product.id, sku };
 }
 
 /** `n` more admins of a level (writes are limited to 30 a minute per user: spread a burst over several). */
@@ -70,13 +77,13 @@ export async function admins(c: Chain, level: Level, n: number, tag: string): Pr
 
 let serial = 0;
 
-/** An order (COD unless `cod` is false) of one SKU-1 kettle in D's orders module; resolves to {id, order_number, total}. */
-export async function placeOrder(c: Chain, level: Level = 'D', customer = 'Asha Rao', cod = true) {
+/** An order (COD unless `cod` is false) of one kettle (SKU-1 unless `sku` says) in D's orders module; resolves to {id, order_number, total}. */
+export async function placeOrder(c: Chain, level: Level = 'D', customer = 'Asha Rao', cod = true, sku = 'SKU-1') {
   serial += 1;
   const made = await c.as(level, 'POST', '/orders', {
     order_number: `ORD-${level}-${Date.now().toString(36)}-${serial}`,
     customer: { name: customer, phone: '9800000000' },
-    items: [{ name: 'Steel kettle', sku: 'SKU-1', quantity: 1, unit_price: '1500.00' }],
+    items: [{ name: 'Steel kettle', sku, quantity: 1, unit_price: '1500.00' }],
     is_cod: cod,
   });
   if (made.status !== 201) throw new Error(`POST /orders: ${made.status} ${JSON.stringify(made.body)}`);

@@ -6,10 +6,11 @@
  */
 import { CatalogError, invalid, notFound } from '../errors';
 import { operation, Type, type HandlerContext } from '../../../../sdk';
-import { autoMarkup, cascade, deliveries, directChildren, ownLines, requireAncestor, self, store, type CostLine, type Delivery } from '../chain';
+import { autoMarkup, cascade, deliveries, directChildren, isTop, ownLines, requireAncestor, self, store, type CostLine, type Delivery } from '../chain';
 import { CONSTANTS } from '../constants';
 import type { PricingRow } from '../models';
 import { D, marked, parsePercent, pct, str } from '../money';
+import { lockProduct } from '../product-lock';
 import { BreakdownRow, CatalogProduct, Money, PercentIn, TenantRef, Uuid } from '../schemas';
 
 /** A cost line as handed down a cascade (chain.ts, CostLine); checked loosely: it comes from this module's own copy above. */
@@ -177,20 +178,25 @@ export const catalogOperations = {
       const cost = marked(line.cost, margin);
       const me = await self(ctx);
       const at = new Date(ctx.host.now()).toISOString();
-      const row = await ctx.host.db.upsert<PricingRow>(
-        'Pricing',
-        {
-          master_product_id: line.product.id,
-          reseller_tenant_id: child.id,
-          parent_tenant_id: me.id,
-          margin_percent: margin.toFixed(2),
-          cost_to_reseller: cost.toFixed(2),
-          minimum_margin_percent: minimumForChild.toFixed(2),
-          is_available: input.is_available ?? true,
-          updated_at: at,
-        },
-        { conflictFields: ['master_product_id', 'reseller_tenant_id'] },
-      );
+      const row = await ctx.host.db.transaction(async (tx) => {
+        // At level 0 the price row changes under the product's lock, as reserve_stock reads it
+        // (product-lock.ts): an accept racing this mark sees it or comes wholly before it.
+        if (isTop(me) && !(await lockProduct(tx, line.product.id))) throw notFound('Product', line.product.id);
+        return tx.upsert<PricingRow>(
+          'Pricing',
+          {
+            master_product_id: line.product.id,
+            reseller_tenant_id: child.id,
+            parent_tenant_id: me.id,
+            margin_percent: margin.toFixed(2),
+            cost_to_reseller: cost.toFixed(2),
+            minimum_margin_percent: minimumForChild.toFixed(2),
+            is_available: input.is_available ?? true,
+            updated_at: at,
+          },
+          { conflictFields: ['master_product_id', 'reseller_tenant_id'] },
+        );
+      });
       const pricing = {
         id: row.id,
         product_id: line.product.id,

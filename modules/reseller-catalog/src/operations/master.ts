@@ -6,8 +6,9 @@
 import { operation, Type, type HandlerContext } from '../../../../sdk';
 import { cascade, isTop, self } from '../chain';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../constants';
-import { invalid, notFound, superAdminOnly } from '../errors';
-import type { MasterProductRow, PricingRow } from '../models';
+import { conflict, invalid, notFound, productInUse, superAdminOnly } from '../errors';
+import type { MasterProductRow, PricingRow, ReservationRow } from '../models';
+import { lockProduct } from '../product-lock';
 import { parseAmount, parsePercent, pct, str } from '../money';
 import { MasterProduct, MoneyIn, Pagination, PercentIn, Uuid } from '../schemas';
 import { READ, WRITE } from './routes';
@@ -200,7 +201,7 @@ export const masterOperations = {
   }),
 
   delete_master_product: operation({
-    description: "Deletes a master product and this tenant's prices for it (ResellerAdmin).",
+    description: "Deletes a master product and this tenant's prices for it, unless open chain orders hold its stock (ResellerAdmin).",
     permission: PERMISSION,
     input: Type.Object({ id: Uuid }, { additionalProperties: false }),
     output: Type.Object({ message: Type.String() }),
@@ -209,6 +210,12 @@ export const masterOperations = {
       await requireTop(ctx);
       const row = await load(ctx, input.id);
       await ctx.host.db.transaction(async (tx) => {
+        // Spec 3, Master product: not while a chain order accepted at the top holds its stock (a
+        // reserved StockReservation: not yet delivered or cancelled). The product's lock first
+        // (product-lock.ts), so a reservation racing this delete is either seen here or finds it gone.
+        if (!(await lockProduct(tx, row.id, row.status))) throw conflict('The master product changed while it was being deleted; try again.', { product_id: row.id });
+        const open = await tx.find<ReservationRow>('StockReservation', { where: { master_product_id: row.id, status: 'reserved' }, order: [['created_at', 'ASC'], ['id', 'ASC']] });
+        if (open.length) throw productInUse(row, open.map((r) => ({ reference: r.reference, order_number: r.order_number, quantity: r.quantity, reserved_at: new Date(r.created_at).toISOString() })));
         await tx.destroy<PricingRow>('Pricing', { where: { master_product_id: row.id } });
         await tx.destroy<MasterProductRow>('MasterProduct', { where: { id: row.id } });
       });
