@@ -321,7 +321,7 @@ export default defineModule({
     }),
 
     settlements_summary: operation({
-      description: 'Settlement summary of a period: wallet balance, pending credits and debits, collections, remittances paid and received, net earnings.',
+      description: 'Settlement summary of a period: wallet balance, pending credits and debits, collections, remittances paid and received, GST collected as the origin, net earnings.',
       permission: 'reseller_finance.view',
       ...internal,
       input: Type.Object({ period: PeriodIn }, { additionalProperties: false }),
@@ -517,8 +517,9 @@ export default defineModule({
           flow_type: Type.StringEnum(['upstream', 'downstream']),
           collector_tenant_id: Type.String({ minLength: 1, maxLength: 63 }),
           collected: Type.Nullable(Type.Object({ amount: Money, method: Type.StringEnum(['cod', 'prepaid']) }, { additionalProperties: false })),
-          pay: Type.Nullable(Counterparty),
-          receive: Type.Nullable(Counterparty),
+          tax: Type.Optional(Money),
+          pay: Type.Array(Counterparty, { maxItems: 2 }),
+          receive: Type.Array(Counterparty, { maxItems: 2 }),
         },
         { additionalProperties: false },
       ),

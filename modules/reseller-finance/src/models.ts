@@ -101,6 +101,8 @@ export const data: Data = {
         collector_tenant_id: col('string', { length: 63, nullable: false }),
         cod_amount: money(),
         amount: money(),
+        /** At the origin: the GST its invoice charged the customer, within `amount` but owed to the tax authority, never earnings. */
+        tax_amount: money(),
         flow_type: col('string', { length: 10, nullable: false, default: 'upstream' }),
         status: col('string', { length: 10, nullable: false, default: 'pending' }),
         collected_at: col('datetime', { nullable: false, default: NOW }),

@@ -62,13 +62,16 @@ export async function settlementSummary(db: Db, since: string, tenantId: string)
   const received = total(remittances.filter((r) => r.direction === 'incoming'));
   // The customer's money this tenant took itself (COD or prepaid), as the origin of an order.
   const ownIn = total(collections.filter((c) => c.collector_tenant_id === tenantId));
+  // GST of this tenant's sales as the origin, once their money is in (collected itself, or settled to it): owed, not earned.
+  const tax = total(collections.filter((c) => c.collector_tenant_id === tenantId || c.status === 'settled').map((c) => ({ amount: c.tax_amount })));
   return {
     collections_count: collections.length,
     collections_total: money(collections.reduce((a, c) => a.plus(c.amount), new D(0))),
     remittances_paid: paid,
     remittances_received: received,
-    // What stayed with this tenant: the customers' money it collected plus remittances in, less remittances out.
-    net_earnings: money(new D(ownIn).plus(received).minus(paid)),
+    tax_collected: tax,
+    // What stayed with this tenant: the customers' money it collected plus remittances in, less remittances out and the GST it owes.
+    net_earnings: money(new D(ownIn).plus(received).minus(paid).minus(tax)),
   };
 }
 

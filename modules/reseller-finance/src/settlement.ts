@@ -47,6 +47,7 @@ export type CollectionRow = {
   collector_tenant_id: string;
   cod_amount: string;
   amount: string;
+  tax_amount: string;
   flow_type: FlowType;
   status: 'pending' | 'settled';
   collected_at: string;
@@ -76,10 +77,15 @@ export interface DeliveryInput {
   collector_tenant_id: string;
   /** Set at the level that took the customer's money: collected by the carrier (cod) or a payment gateway (prepaid). */
   collected: { amount: string; method: 'cod' | 'prepaid' } | null;
-  /** Remittance this level pays: to its parent (upstream, its own cost) or its child (downstream, the total less the child's cost); null at the end of the flow. */
-  pay: Counterparty | null;
-  /** Remittance this level receives, from the other side; null where the money came in. */
-  receive: Counterparty | null;
+  /** At the origin: the GST its invoice charged, part of the customer's money but not its earnings. */
+  tax?: string;
+  /**
+   * Remittances this level pays: to its parent (upstream, its own cost) or its child (downstream, the
+   * total less the child's cost, or to its parent the shortfall of a sale below its own cost); none at the end of the flow.
+   */
+  pay: Counterparty[];
+  /** Remittances this level receives, from the other side (downstream, a child's shortfall too); none where the money came in. */
+  receive: Counterparty[];
 }
 
 const isoNow = (ctx: HandlerContext) => new Date(ctx.host.now()).toISOString();
@@ -93,7 +99,7 @@ export async function recordDelivery(ctx: HandlerContext, input: DeliveryInput):
     if (await tx.findOne<CollectionRow>('Collection', { where: { chain_ref: input.chain_ref }, attributes: ['id'] })) return { recorded: false, remittances: [] as RemittanceRow[] };
     let wallet = await walletOf(tx);
     const own = input.collected && new D(input.collected.amount).gt(0) ? input.collected : null;
-    const collected = own?.amount ?? input.receive?.amount ?? '0.00';
+    const collected = own?.amount ?? input.receive.reduce((a, r) => a.plus(r.amount), new D(0));
     // A level that took the customer's money and pays nobody is settled now; another once it has paid (or, paying nobody, been paid).
     await tx.create<CollectionRow>('Collection', {
       chain_ref: input.chain_ref,
@@ -102,10 +108,11 @@ export async function recordDelivery(ctx: HandlerContext, input: DeliveryInput):
       collector_tenant_id: input.collector_tenant_id,
       cod_amount: own?.method === 'cod' ? own.amount : '0.00',
       amount: money(collected),
+      tax_amount: input.tax ?? '0.00',
       flow_type: input.flow_type,
-      status: own && !input.pay ? 'settled' : 'pending',
+      status: own && !input.pay.length ? 'settled' : 'pending',
       collected_at: at,
-      settled_at: own && !input.pay ? at : null,
+      settled_at: own && !input.pay.length ? at : null,
     });
     if (own) {
       wallet = await changeWallet(tx, wallet, { balance: own.amount, total_earned: own.amount, last_settlement_at: at }, at);
@@ -126,17 +133,15 @@ export async function recordDelivery(ctx: HandlerContext, input: DeliveryInput):
     }
     const remittances: RemittanceRow[] = [];
     const base = { chain_ref: input.chain_ref, chain_order_id: input.chain_order_id, origin_order_number: input.origin_order_number, flow_type: input.flow_type, status: 'pending' as const, due_date: due, created_at: at };
-    if (input.pay && new D(input.pay.amount).gt(0)) {
-      remittances.push(
-        await tx.create<RemittanceRow>('Remittance', { ...base, direction: 'outgoing', payer_tenant_id: ctx.tenantId, recipient_tenant_id: input.pay.tenant_id, counterparty_name: input.pay.name ?? null, amount: input.pay.amount }),
-      );
-      wallet = await changeWallet(tx, wallet, { pending_debits: input.pay.amount }, at);
+    for (const pay of input.pay.filter((p) => new D(p.amount).gt(0))) {
+      remittances.push(await tx.create<RemittanceRow>('Remittance', { ...base, direction: 'outgoing', payer_tenant_id: ctx.tenantId, recipient_tenant_id: pay.tenant_id, counterparty_name: pay.name ?? null, amount: pay.amount }));
+      wallet = await changeWallet(tx, wallet, { pending_debits: pay.amount }, at);
     }
-    if (input.receive && new D(input.receive.amount).gt(0)) {
+    for (const receive of input.receive.filter((r) => new D(r.amount).gt(0))) {
       remittances.push(
-        await tx.create<RemittanceRow>('Remittance', { ...base, direction: 'incoming', payer_tenant_id: input.receive.tenant_id, recipient_tenant_id: ctx.tenantId, counterparty_name: input.receive.name ?? null, amount: input.receive.amount }),
+        await tx.create<RemittanceRow>('Remittance', { ...base, direction: 'incoming', payer_tenant_id: receive.tenant_id, recipient_tenant_id: ctx.tenantId, counterparty_name: receive.name ?? null, amount: receive.amount }),
       );
-      await changeWallet(tx, wallet, { pending_credits: input.receive.amount }, at);
+      wallet = await changeWallet(tx, wallet, { pending_credits: receive.amount }, at);
     }
     return { recorded: true, remittances };
   });
@@ -279,8 +284,23 @@ async function completeBatch(tx: DbTransaction, ids: string[], at: string): Prom
     }),
     at,
   );
-  await tx.update<CollectionRow>('Collection', { status: 'settled', settled_at: at }, { where: { chain_ref: { $in: moved.map((r) => r.chain_ref) }, status: 'pending' } });
+  await settleCollections(tx, moved.map((r) => r.chain_ref), at);
   return moved.map((remittance) => ({ remittance, wallet: next }));
+}
+
+/**
+ * A level's collection of an order is settled once it has paid every remittance it owes for it, or,
+ * paying none (the top, or a level owed by both neighbours), once every one owed to it is in.
+ */
+async function settleCollections(tx: DbTransaction, refs: string[], at: string) {
+  const unique = [...new Set(refs)];
+  const rems = await tx.find<RemittanceRow>('Remittance', { where: { chain_ref: { $in: unique } }, attributes: ['chain_ref', 'direction', 'status'], limit: unique.length * 4 });
+  const done = unique.filter((ref) => {
+    const mine = rems.filter((r) => r.chain_ref === ref);
+    const paying = mine.filter((r) => r.direction === 'outgoing');
+    return (paying.length ? paying : mine).every((r) => r.status === 'completed');
+  });
+  if (done.length) await tx.update<CollectionRow>('Collection', { status: 'settled', settled_at: at }, { where: { chain_ref: { $in: done }, status: 'pending' } });
 }
 
 /** The recipient could not be credited: processing → pending and the hold released, so it can be processed again. */
@@ -370,10 +390,7 @@ export async function receiveRemittances(ctx: HandlerContext, payer: string, ite
       }),
       at,
     );
-    // The top of the chain pays nobody: its collection is settled once its money is in.
-    const paying = new Set((await tx.find<RemittanceRow>('Remittance', { where: { chain_ref: { $in: pending.map((r) => r.chain_ref) }, direction: 'outgoing' }, attributes: ['chain_ref'], limit: pending.length })).map((r) => r.chain_ref));
-    const settled = pending.map((r) => r.chain_ref).filter((ref) => !paying.has(ref));
-    if (settled.length) await tx.update<CollectionRow>('Collection', { status: 'settled', settled_at: at }, { where: { chain_ref: { $in: settled }, status: 'pending' } });
+    await settleCollections(tx, pending.map((r) => r.chain_ref), at);
     return { received: pending.length };
   });
 }

@@ -11,6 +11,7 @@
  *   ship: accepted, processing (the fulfiller)             deliver: shipped (the fulfiller)
  *   cancel: pending_forward (where the order is now), or accepted/processing at the fulfiller
  */
+import { assertSettlementCurrency, taxableValue } from './pricing';
 import Decimal from 'decimal.js';
 import { related, typedCall, type HandlerContext } from '../../../sdk';
 import { ChainError, codeOf, invalidStatus, noParent, notCatalogOrder, notFound, notTop } from './errors';
@@ -52,7 +53,7 @@ export type ChainOrderRow = {
   updated_at: string;
 };
 
-type QuoteOut = { items: Array<{ sku: string; quantity: number; name: string; unit_cost: string; cost: string; is_available: boolean }>; total_cost: string; sub_reseller_total?: string };
+type QuoteOut = { items: Array<{ sku: string; quantity: number; name: string; unit_cost: string; cost: string; is_available: boolean }>; total_cost: string };
 type Ops = {
   'reseller_catalog.quote': { input: { items: Array<{ sku: string; quantity: number }>; sub_reseller_id?: string; require_available?: boolean }; output: QuoteOut };
   'reseller_catalog.reserve_stock': { input: { reference: string; items: Array<{ sku: string; quantity: number }>; sub_reseller_id?: string; order_number?: string }; output: unknown };
@@ -69,7 +70,9 @@ export type OrderView = {
   shipping_address: unknown;
   is_cod: boolean;
   payment_status: string;
+  currency: string;
   total: string;
+  tax_total: string;
   items: Array<{ sku: string | null; name: string; quantity: number }>;
 };
 
@@ -118,6 +121,7 @@ export async function createFromOrder(ctx: HandlerContext, orderId: string): Pro
   const chainRef = `${ctx.tenantId}:${order.id}`;
   const existing = await ctx.host.db.findOne<ChainOrderRow>('ChainOrder', { where: { chain_ref: chainRef } });
   if (existing) return { row: existing, created: false };
+  assertSettlementCurrency(order.currency);
   const noSku = order.items.filter((i) => !i.sku).map((i) => i.name);
   if (noSku.length || order.items.length === 0) throw notCatalogOrder(noSku);
   let quote: QuoteOut;
@@ -143,8 +147,9 @@ export async function createFromOrder(ctx: HandlerContext, orderId: string): Pro
     shipping_address: order.shipping_address ?? null,
     items: quote.items.map((q) => ({ sku: q.sku, name: q.name, quantity: q.quantity, unit_cost: q.unit_cost, cost: q.cost })),
     origin_total: order.total,
+    // The price that binds this level for this order, fixed now (carried up with the forward).
     your_cost: quote.total_cost,
-    sell_total: order.total,
+    sell_total: taxableValue(order),
     cod_amount: cod ? order.total : '0.00',
     payment_method: cod ? 'cod' : 'prepaid',
     payment_status: cod ? 'pending' : order.payment_status,
@@ -178,6 +183,8 @@ export interface Forwarded {
   shipping_address: unknown;
   items: Array<{ sku: string; quantity: number }>;
   origin_total: string;
+  /** The child's cost of the order, bound when it entered the child's level: the parent's price to it. */
+  child_cost: string;
   cod_amount: string;
   payment_method: string;
   payment_status: string;
@@ -199,6 +206,7 @@ export async function forward(ctx: HandlerContext, id: string): Promise<ChainOrd
     shipping_address: row.shipping_address,
     items: row.items.map((i) => ({ sku: i.sku, quantity: i.quantity })),
     origin_total: row.origin_total,
+    child_cost: row.your_cost,
     cod_amount: row.cod_amount,
     payment_method: row.payment_method,
     payment_status: row.payment_status,
@@ -228,11 +236,16 @@ async function requireAvailable(ctx: HandlerContext, row: ChainOrderRow) {
   }
 }
 
-/** In the parent: its own copy of a forwarded order, priced from its own catalog. */
+/**
+ * In the parent: its own copy of a forwarded order. Its cost is bound now, from its own catalog; its
+ * price to the child is the child's bound cost, so a re-price between the child's costing and its
+ * forward changes neither side of their remittance (spec 3, Reseller product pricing).
+ */
 export async function receive(ctx: HandlerContext, child: string, input: Forwarded): Promise<{ id: string }> {
   const existing = await ctx.host.db.findOne<ChainOrderRow>('ChainOrder', { where: { chain_ref: input.chain_ref } });
   if (existing) return { id: existing.id };
-  // Spec 3, Reseller product pricing: refused (PRODUCT_UNAVAILABLE) when a product is not available to the child.
+  // With sub_reseller_id the catalog also checks that the child is directly under this tenant; refused
+  // (PRODUCT_UNAVAILABLE) when a product is not available to the child (spec 3, Reseller product pricing).
   const quote = await call(ctx)('reseller_catalog.quote', { items: input.items, sub_reseller_id: child, require_available: true });
   const at = isoNow(ctx);
   const me = await self(ctx);
@@ -251,7 +264,7 @@ export async function receive(ctx: HandlerContext, child: string, input: Forward
       items: quote.items.map((q) => ({ sku: q.sku, name: q.name, quantity: q.quantity, unit_cost: q.unit_cost, cost: q.cost })),
       origin_total: input.origin_total,
       your_cost: quote.total_cost,
-      sell_total: quote.sub_reseller_total ?? quote.total_cost,
+      sell_total: input.child_cost,
       cod_amount: input.cod_amount,
       payment_method: input.payment_method,
       payment_status: input.payment_status,
@@ -368,32 +381,47 @@ export async function sync(ctx: HandlerContext, from: string, chainRef: string, 
  * COD was collected by the carrier for the origin (seller of record) and settles upstream: each level
  * owes its parent its own cost. A prepaid order was paid through the top's gateway and settles
  * downstream: each level owes its child the customer total less the child's cost (the margins below
- * it). Either way each level keeps its margin (README: decisions).
+ * it); where that is negative (a sale below the child's cost) the child owes the difference, as it
+ * would under COD. Either way every level keeps the margin of its bound prices and the seller alone
+ * bears a sale below its cost (README: decisions).
  */
 async function settle(ctx: HandlerContext, row: ChainOrderRow) {
-  const base = { chain_ref: row.chain_ref, chain_order_id: row.id, origin_order_number: row.origin_order_number };
-  const party = (tenant: string | null, amount: Decimal.Value) => (tenant && new Decimal(amount).gt(0) ? { tenant_id: tenant, amount: new Decimal(amount).toFixed(2) } : null);
+  const isOrigin = row.origin_tenant_id === ctx.tenantId;
+  // At the origin sell_total is the taxable value: the rest of the customer's total is its invoice's GST.
+  const tax = isOrigin ? { tax: new Decimal(row.origin_total).minus(row.sell_total).toFixed(2) } : {};
+  const base = { chain_ref: row.chain_ref, chain_order_id: row.id, origin_order_number: row.origin_order_number, ...tax };
+  const pay: Party[] = [];
+  const receive: Party[] = [];
+  // What `tenant` owes this level for the order: positive is a remittance from it, negative one to it.
+  const owes = (tenant: string | null, amount: Decimal) => {
+    if (tenant && !amount.isZero()) (amount.gt(0) ? receive : pay).push({ tenant_id: tenant, amount: amount.abs().toFixed(2) });
+  };
   if (row.payment_method === 'cod') {
-    const isOrigin = row.origin_tenant_id === ctx.tenantId;
+    owes(row.parent_tenant_id, new Decimal(row.your_cost).neg());
+    owes(row.child_tenant_id, new Decimal(row.sell_total));
     await call(ctx)('reseller_finance.record_delivery', {
       ...base,
       flow_type: 'upstream',
       collector_tenant_id: row.origin_tenant_id,
       collected: isOrigin ? { amount: row.origin_total, method: 'cod' } : null,
-      pay: party(row.parent_tenant_id, row.your_cost),
-      receive: party(row.child_tenant_id, row.sell_total),
+      pay,
+      receive,
     });
     return;
   }
   // The top is the copy with no parent (the order was accepted there); a level below learns no tenant above its parent.
   const isTop = !row.parent_tenant_id;
   const total = new Decimal(row.origin_total);
+  owes(row.parent_tenant_id, total.minus(row.your_cost));
+  owes(row.child_tenant_id, new Decimal(row.sell_total).minus(total));
   await call(ctx)('reseller_finance.record_delivery', {
     ...base,
     flow_type: 'downstream',
     collector_tenant_id: row.parent_tenant_id ?? ctx.tenantId,
     collected: isTop ? { amount: row.origin_total, method: 'prepaid' } : null,
-    pay: party(row.child_tenant_id, total.minus(row.sell_total)),
-    receive: party(row.parent_tenant_id, total.minus(row.your_cost)),
+    pay,
+    receive,
   });
 }
+
+type Party = { tenant_id: string; amount: string };

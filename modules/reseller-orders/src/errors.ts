@@ -24,6 +24,8 @@ export const noParent = () => new ChainError('NO_PARENT', 'This tenant is at the
 export const notTop = () => new ChainError('NOT_TOP', 'Only the top of the chain (the level-0 tenant, which holds the stock) accepts orders; forward it.', { status: 422 });
 export const notCatalogOrder = (skus: string[]) =>
   new ChainError('NOT_CATALOG_ORDER', `Every item of a chain order must carry a master-product SKU; missing or unknown: ${skus.join(', ') || '(no SKU)'}.`, { status: 422, skus });
+export const currencyNotSettled = (currency: string, settlement: string) =>
+  new ChainError('CURRENCY_NOT_SETTLED', `The reseller network settles in ${settlement}; an order in ${currency} cannot enter the chain.`, { status: 422, currency, settlement_currency: settlement });
 export const onlyRelated = (op: string) => new ChainError('FORBIDDEN', `${op} is called by a related tenant's reseller_orders only.`, { status: 403 });
 
 export const propagationNotFound = (id: string) => new ChainError('NOT_FOUND', `Propagation ${id} was not found.`, { status: 404, id });

@@ -58,6 +58,9 @@ async function list(ctx: HandlerContext, input: ListInput, scope: Record<string,
 
 const route = (method: 'GET' | 'POST', path: string, permission: string, extra: Record<string, unknown> = {}) => ({ method, path, permission, error_shape: 'reseller' as const, rate_limit: LIMITS[method], ...extra });
 
+/** order.created errors that only mean the order is not the chain's (spec 3, Chain order): not retried. */
+const IGNORED_ORDERS = new Set(['NOT_CATALOG_ORDER', 'PRODUCT_UNAVAILABLE', 'CURRENCY_NOT_SETTLED']);
+
 export default defineModule({
   name: 'reseller_orders',
   version: '1.0.0',
@@ -88,14 +91,15 @@ export default defineModule({
     publishes: ['chain_order.created', 'chain_order.status_changed', 'chain_order.delivered'],
     subscribes: {
       // Spec 3: a chain order is made on order.created when every item is a catalog product available to
-      // this tenant (Reseller product pricing: is_available); other orders are not ours.
+      // this tenant (Reseller product pricing: is_available) and the order is in the settlement
+      // currency; other orders are not ours.
       async 'order.created'(payload: { order_id?: string; id?: string; data?: { order_id?: string; id?: string } }, ctx) {
         const orderId = payload?.order_id ?? payload?.id ?? payload?.data?.order_id ?? payload?.data?.id;
         if (typeof orderId !== 'string') return;
         try {
           await createFromOrder(ctx, orderId);
         } catch (err) {
-          if (codeOf(err) !== 'NOT_CATALOG_ORDER' && codeOf(err) !== 'PRODUCT_UNAVAILABLE') throw err;
+          if (!IGNORED_ORDERS.has(String(codeOf(err)))) throw err;
         }
       },
     },
@@ -308,6 +312,7 @@ export default defineModule({
           shipping_address: Type.Unknown(),
           items: Type.Array(Type.Object({ sku: Type.String(), quantity: Type.Integer({ minimum: 1 }) }), { minItems: 1, maxItems: 200 }),
           origin_total: Type.String(),
+          child_cost: Type.String({ pattern: '^\\d+\\.\\d{2}$' }),
           cod_amount: Type.String(),
           payment_method: Type.String(),
           payment_status: Type.String(),

@@ -19,7 +19,8 @@ describe('spec 3 Chain order, States and transitions, Wallet/transaction/remitta
     const again = await c.as('D', 'POST', '/chain-orders', { order_id: order.id });
     expect(again.status).toBe(201);
     expect(again.body.order).toMatchObject({ origin_order_number: order.order_number, chain_status: 'pending_forward', chain_path: [{ tenant_id: c.ids.D, level: 3 }] });
-    expect(again.body.order.pricing).toEqual({ origin_total: order.total, your_cost: COSTS.D, your_margin: money(new Decimal(order.total).minus(COSTS.D)), cod_amount: order.total });
+    // The origin's margin is on the taxable value (the 1500.00 kettle), never on the GST in its total.
+    expect(again.body.order.pricing).toEqual({ origin_total: order.total, your_cost: COSTS.D, your_margin: money(new Decimal('1500.00').minus(COSTS.D)), cod_amount: order.total });
     copies.D = again.body.order.id;
   });
 
@@ -112,6 +113,7 @@ describe('spec 3 Chain order, States and transitions, Wallet/transaction/remitta
       collections_total: COSTS.D,
       remittances_paid: COSTS.C,
       remittances_received: COSTS.D,
+      tax_collected: '0.00',
       net_earnings: margins.C,
     });
     expect((await c.as('D', 'GET', '/finance/wallet/summary?period=month')).body.summary).toMatchObject({ transactions_count: 4, credits_total: order.total, debits_total: COSTS.D, net_change: margins.D });
