@@ -43,6 +43,17 @@ export class RateLimitedError extends MandiError {
   }
 }
 
+/**
+ * What of an error's details a client may see: everything but the fields that steer the platform.
+ * A module names its HTTP status in `details.status` (the bus answers with it) and a stack is never
+ * a client's business (DESIGN.md, Conventions), so neither appears in any answer's details.
+ */
+export function publicDetails(details: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!details) return undefined;
+  const { status: _status, stack: _stack, ...rest } = details;
+  return Object.keys(rest).length ? rest : undefined;
+}
+
 /** Single-field validation failure, the most common case. */
 export function invalid(field: string, message: string): ValidationError {
   return new ValidationError({ [field]: [message] });

@@ -5,11 +5,11 @@
  * logged with the request id, so stacks and internals never reach the client.
  */
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { MandiError, ValidationError } from '../errors';
+import { MandiError, publicDetails, ValidationError } from '../errors';
 import type { Logger } from '../logger';
 
 function extensionsOf(err: MandiError): Record<string, unknown> {
-  const details = err instanceof ValidationError ? { errors: err.errors } : (err.details ?? {});
+  const details = err instanceof ValidationError ? { errors: err.errors } : publicDetails(err.details);
   return { ...details, code: err.code };
 }
 

@@ -11,7 +11,9 @@ import type { Logger } from '../logger';
 import { runWithContext } from '../context';
 import { apiAnswerHeaders } from './api-answer-headers';
 import { corsMiddleware, type CorsOrigins } from './cors';
-import { errorHandler, notFoundHandler } from './error-handler';
+import { allowedMethods } from './allowed-methods';
+import { bodyParserError, deferBodyError } from './body-errors';
+import { errorHandler, notFoundHandler, shapeOfPath } from './error-handler';
 import type { TrustProxy } from './trust-proxy';
 
 export interface AppOptions {
@@ -45,10 +47,24 @@ export function buildApp(opts: AppOptions): Express {
   app.use((req, _res, next) => runWithContext({ requestId: String(req.id) }, next));
   // Before body parsing, so that a refused body's error carries them too.
   app.use('/api', apiAnswerHeaders);
-  // The raw bytes are kept for webhook routes that verify a sender's signature over them.
-  app.use(express.json({ limit: opts.bodyLimit, strict: false, verify: (req, _res, buf) => ((req as { rawBody?: Buffer }).rawBody = buf) }));
-
   const api = express.Router();
+  // A path whose area only a module's route knows: not a core route, nor a path of a fixed area.
+  const moduleMayServe = (path: string) =>
+    !shapeOfPath(path) && (/^\/api\/v1(?:\/|$)/i.test(path) ? allowedMethods(api, path.slice('/api/v1'.length) || '/').length === 0 : modulePublicPath(path));
+  // The raw bytes are kept for webhook routes that verify a sender's signature over them.
+  const json = express.json({ limit: opts.bodyLimit, strict: false, verify: (req, _res, buf) => ((req as { rawBody?: Buffer }).rawBody = buf) });
+  app.use((req, res, next) =>
+    json(req, res, (err?: unknown) => {
+      const refused = err ? bodyParserError(err) : undefined;
+      // The module's route raises it in its own area's shape (./body-errors.ts).
+      if (refused && moduleMayServe(req.path)) {
+        deferBodyError(res, refused);
+        return next();
+      }
+      next(err);
+    }),
+  );
+
   opts.mountApi(api);
   // Spec 1, Email verification: mails link to `<app_url>/email/verify/...`, outside /api/v1; it is the API's route.
   app.get('/email/verify/:id/:hash', (req, _res, next) => {

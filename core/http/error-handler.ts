@@ -5,9 +5,10 @@
  */
 import type { ErrorRequestHandler, RequestHandler, Response, Router } from 'express';
 import type { Logger } from '../logger';
-import { MandiError, RateLimitedError, ValidationError } from '../errors';
+import { MandiError, publicDetails, RateLimitedError, ValidationError } from '../errors';
 import { isObject } from '../is-object';
 import { allowedMethods } from './allowed-methods';
+import { bodyParserError } from './body-errors';
 
 export type ErrorShape = 'platform' | 'workflows' | 'reseller' | 'graphql';
 
@@ -17,7 +18,7 @@ const pathShapes = new Map<string, { shape: ErrorShape; subpaths: boolean }>();
 export function useErrorShapeForPath(path: string, shape: ErrorShape, subpaths = false): void {
   pathShapes.set(path, { shape, subpaths });
 }
-function shapeOfPath(path: string): ErrorShape | undefined {
+export function shapeOfPath(path: string): ErrorShape | undefined {
   for (const [prefix, { shape, subpaths }] of pathShapes) if (path === prefix || (subpaths && path.startsWith(`${prefix}/`))) return shape;
   return undefined;
 }
@@ -42,16 +43,11 @@ export function useErrorShape(shape: ErrorShape): RequestHandler {
 /** Turns body-parser and other framework errors into typed ones. */
 function normalise(err: unknown): MandiError | undefined {
   if (err instanceof MandiError) return err;
-  const e = err as { type?: string; status?: number; limit?: number; expose?: boolean; message?: string };
-  if (e?.type === 'entity.parse.failed') return new MandiError('MALFORMED_JSON', 'The request body is not valid JSON.', 400);
-  if (e?.type === 'entity.too.large') {
-    return new MandiError('PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${e.limit} bytes.`, 413, { limit: e.limit });
-  }
+  const parsed = bodyParserError(err);
+  if (parsed) return parsed;
+  const e = err as { status?: number; expose?: boolean; message?: string };
   // The router's failure to decode a path parameter (e.g. "%E0%A4%A").
   if (err instanceof URIError) return new MandiError('BAD_REQUEST', 'The request path is not valid percent-encoding.', 400);
-  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
-    return new MandiError('UNSUPPORTED_ENCODING', e.message ?? 'Unsupported body encoding.', 415);
-  }
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
     return new MandiError('BAD_REQUEST', e.message ?? 'Bad request.', e.status);
   }
@@ -80,15 +76,16 @@ function body(err: MandiError, shape: ErrorShape): Record<string, unknown> {
   if (err instanceof RateLimitedError) return { message: err.message, retry_after: err.retryAfterSeconds };
   const details = stripErrors(err);
   if (!details) return { message: err.message, code: err.code };
-  // A 422 raised by a module or core check carries its field errors in details; they are also lifted
-  // to the top so every 422 has the validation shape {message, errors} that clients key on.
-  const fieldErrors = err.status === 422 ? details.errors : undefined;
+  // A 422 raised by a module or core check, or a 400 for a body that cannot be read, carries its
+  // field errors in details; they are also lifted to the top so that every input error has the
+  // validation shape {message, errors} that clients key on (spec 1, Errors).
+  const fieldErrors = err.status === 422 || err.status === 400 ? details.errors : undefined;
   return isObject(fieldErrors) ? { message: err.message, code: err.code, errors: fieldErrors, details } : { message: err.message, code: err.code, details };
 }
 
 function stripErrors(err: MandiError): Record<string, unknown> | undefined {
   if (err instanceof ValidationError) return { errors: err.errors };
-  return err.details && Object.keys(err.details).length ? err.details : undefined;
+  return publicDetails(err.details);
 }
 
 export function sendError(res: Response, err: MandiError): void {

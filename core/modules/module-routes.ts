@@ -18,6 +18,7 @@ import { hasPermission, userInTenant } from '../auth/authenticate';
 import type { Bus } from '../bus/bus';
 import { currentContext } from '../context';
 import { forbidden } from '../errors';
+import { raiseDeferredBodyError } from '../http/body-errors';
 import type { ModuleHost } from './module-host';
 import { rateLimit, type RateLimiter } from '../drivers';
 import type { TenantModules } from './tenant-modules';
@@ -117,6 +118,8 @@ export function moduleRoutes(deps: {
     const { route, params } = found;
     if (!route.public && route.rate_limit) await pass(routeLimit(found.alias, route));
     if (route.permission && !hasPermission(route.permission)) throw forbidden(`This action requires the permission "${route.permission}".`, { permission: route.permission });
+    // A body the parser refused is answered now that the route's error shape is set.
+    raiseDeferredBodyError(res);
     const dispatch = async (body: Record<string, unknown>, operation = route.operation, stream?: CallStream) => {
       const input: Record<string, unknown> = { ...(req.query as Record<string, unknown>), ...body, ...params };
       if (route.public) {

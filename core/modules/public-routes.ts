@@ -28,6 +28,7 @@ import { currentContext, type TenantRef } from '../context';
 import type { CentralDb } from '../data/central-db';
 import { rateLimit, type RateLimiter, type RateLimitPolicy } from '../drivers';
 import { MandiError } from '../errors';
+import { raiseDeferredBodyError } from '../http/body-errors';
 import type { Logger } from '../logger';
 import { addressBucket } from '../net/address-bucket';
 import type { TenantService } from '../tenancy/tenant-service';
@@ -171,6 +172,8 @@ export function publicModuleRoutes(deps: {
       return PublicRouteCors.preflight(res, origin, methods);
     }
     if (allowed) PublicRouteCors.allowOn(res, origin!);
+    // A body the parser refused is answered now that the route's error shape (and CORS) are set.
+    raiseDeferredBodyError(res);
 
     // The operation runs in the token's tenant, with no user: whatever reads the context sees that tenant.
     const ctx = currentContext();

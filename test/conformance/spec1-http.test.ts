@@ -124,9 +124,9 @@ describe('DESIGN Conventions: every unknown route, wrong method, malformed or ov
 
   test('malformed JSON is 400 MALFORMED_JSON; on the GraphQL endpoint in the GraphQL shape', async () => {
     const rest = await tp.api('/profile', { method: 'PATCH', token: owner.token, tenant: 'acme', rawBody: '{"name": ' });
-    expect([rest.status, rest.body]).toEqual([400, { message: 'The request body is not valid JSON.', code: 'MALFORMED_JSON' }]);
+    expect([rest.status, rest.body]).toEqual([400, { message: 'The request body is not valid JSON.', code: 'MALFORMED_JSON', errors: { request: ['The request body is not valid JSON.'] }, details: { errors: { request: ['The request body is not valid JSON.'] } } }]);
     const gql = await tp.api('/graphql', { token: owner.token, tenant: 'acme', rawBody: '{"query": ' });
-    expect([gql.status, gql.body]).toEqual([400, { errors: [{ message: 'The request body is not valid JSON.', extensions: { code: 'MALFORMED_JSON' } }] }]);
+    expect([gql.status, gql.body]).toEqual([400, { errors: [{ message: 'The request body is not valid JSON.', extensions: { code: 'MALFORMED_JSON', errors: { request: ['The request body is not valid JSON.'] } } }] }]);
   });
 
   test('a body over BODY_LIMIT is 413 PAYLOAD_TOO_LARGE naming the limit, in either shape', async () => {

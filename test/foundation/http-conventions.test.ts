@@ -11,7 +11,7 @@ describe('DESIGN Conventions: JSON errors, limits and health', () => {
   test('malformed JSON is a 400 JSON error without a stack', async () => {
     const res = await tp.api('/install/owner', { rawBody: '{"organization_name": ', headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ message: 'The request body is not valid JSON.', code: 'MALFORMED_JSON' });
+    expect(res.body).toEqual({ message: 'The request body is not valid JSON.', code: 'MALFORMED_JSON', errors: { request: ['The request body is not valid JSON.'] }, details: { errors: { request: ['The request body is not valid JSON.'] } } });
   });
 
   test('a body over the limit is a 413 JSON error', async () => {

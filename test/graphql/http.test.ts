@@ -93,7 +93,7 @@ describe('spec 1 GraphQL gateway over HTTP', () => {
     test('malformed JSON: 400 as a GraphQL error, though it fails before routing', async () => {
       const res = await tp.api('/graphql', { token: owner.token, tenant: 'acme', rawBody: '{"query": "{ _gateway', headers: { 'content-type': 'application/json' } });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ errors: [{ message: 'The request body is not valid JSON.', extensions: { code: 'MALFORMED_JSON' } }] });
+      expect(res.body).toEqual({ errors: [{ message: 'The request body is not valid JSON.', extensions: { code: 'MALFORMED_JSON', errors: { request: ['The request body is not valid JSON.'] } } }] });
     });
 
     test('no query, a non-string query, a batch array, non-object variables: 400', async () => {

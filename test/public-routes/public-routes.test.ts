@@ -4,6 +4,7 @@
  * the token the module registered (core/modules/public-routes.ts), over real HTTP on a real platform
  * with the widgetry fixture running in the sandbox in two tenants.
  */
+import { httpRequest } from '../support/test-platform';
 import { widgetPlatform, callPublic, newToken, type WidgetPlatform } from './support';
 
 let w: WidgetPlatform;
@@ -37,6 +38,14 @@ describe('spec 2: public widget endpoints under /api/widget/{token}, the tenant 
     expect(inGlobex.body.messages.map((m: { text: string }) => m.text)).toEqual(['hello globex']);
     const inAcme = await w.asOwner('/widgetry/messages');
     expect(inAcme.body.messages).toEqual([]);
+  });
+
+  test('DESIGN Conventions: a malformed JSON body is answered by the route it reaches (400 with errors.request); on no route it is the 404', async () => {
+    const post = (p: string) => httpRequest(`${w.tp.url}/api${p}`, 'POST', { 'content-type': 'application/json' }, '{"text": ').then((r) => ({ status: r.status, body: JSON.parse(r.text) }));
+    const bad = await post(`/widget/${acmeToken}/messages`);
+    expect(bad).toEqual({ status: 400, body: expect.objectContaining({ code: 'MALFORMED_JSON', errors: { request: ['The request body is not valid JSON.'] } }) });
+    const nowhere = await post(`/widget/${newToken()}/messages`);
+    expect(nowhere).toEqual({ status: 404, body: expect.objectContaining({ code: 'ROUTE_NOT_FOUND' }) });
   });
 
   test('an unknown token, a revoked token and an unknown path all get the same 404 in the platform shape', async () => {

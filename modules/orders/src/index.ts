@@ -18,7 +18,7 @@ import { paymentOperations } from './operations/payments';
 import { shippingOperations } from './operations/shipping';
 import { webhookOperations } from './operations/webhooks';
 import { applyRules } from './notification-dispatch';
-import { fanOut, ORDER_EVENTS, WEBHOOK_EVENTS } from './webhooks';
+import { fanOut, ORDER_EVENTS, PUBLISHED_EVENTS, WEBHOOK_EVENTS } from './webhooks';
 import { workflowNodes } from './workflow-nodes';
 
 /**
@@ -50,10 +50,11 @@ export default defineModule({
   consumes: ['payment.*', 'shipping.*', 'sms_msg91.*', 'whatsapp_cloud.*', 'documents.render_pdf'],
   events: {
     namespace: 'order',
-    publishes: WEBHOOK_EVENTS,
+    publishes: PUBLISHED_EVENTS,
     // The module subscribes to its own events: notification rules, then outbound webhooks. Rules go
     // first because they are idempotent per event id: a redelivery after a webhook failure resends none.
-    // An import's summary concerns no one order, so it goes to webhooks only.
+    // An import's summary concerns no one order, so it goes to webhooks only; so do the reseller
+    // events, which the outbound endpoints carry too (spec 3, Events).
     subscribes: Object.fromEntries(
       WEBHOOK_EVENTS.map((event) => [event, async (payload: unknown, ctx: HandlerContext) => {
         if (ORDER_EVENTS.includes(event)) await applyRules(event, payload, ctx);

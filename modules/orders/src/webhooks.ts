@@ -16,6 +16,8 @@
  * added inside the signed body so that receivers can de-duplicate on a value an attacker cannot
  * change. `timestamp` is the time of the attempt (each retry is re-signed), also sent as
  * X-Webhook-Timestamp; X-Webhook-Id carries the delivery id (the same on every retry).
+ * Reseller events (spec 3, Events: "available for webhooks") are delivered, signed, retried and
+ * logged alike, in their own payload shape: {id, event, timestamp, tenant_id, data}.
  */
 import pLimit from 'p-limit';
 import type { HandlerContext } from '../../../sdk';
@@ -24,8 +26,15 @@ import { getSetting, nowIso, UUID_RE } from './store';
 
 /** The events of spec 3, Events: published on the module event bus, subscribable by webhooks and rules. */
 export const ORDER_EVENTS = ['order.created', 'order.status_changed', 'order.payment_updated', 'order.refund_processed', 'order.shipment_created', 'order.fulfilled', 'order.delivered'];
-/** Webhooks may also follow imports: an import publishes one order.imported summary, not an order.created per row. */
-export const WEBHOOK_EVENTS = [...ORDER_EVENTS, 'order.imported'];
+/** What this module publishes: also one order.imported summary per import, not an order.created per row. */
+export const PUBLISHED_EVENTS = [...ORDER_EVENTS, 'order.imported'];
+/**
+ * Spec 3, Events: the reseller events available for webhooks, published by reseller_orders and
+ * reseller_finance with the payload {event, timestamp, tenant_id, data}. (The catalog's
+ * MasterProductCreated and the like are not listed as available for webhooks: not here.)
+ */
+export const RESELLER_EVENTS = ['chain_order.created', 'chain_order.status_changed', 'chain_order.delivered', 'remittance.created', 'remittance.due', 'remittance.overdue', 'wallet.low_balance'];
+export const WEBHOOK_EVENTS = [...PUBLISHED_EVENTS, ...RESELLER_EVENTS];
 
 type Endpoint = {
   id: string;
@@ -59,6 +68,7 @@ type Delivery = {
   event_id: string | null;
 };
 type Outcome = { ok: boolean; status: number | null; duration_ms: number; error?: string };
+type ResellerPayload = { tenant_id?: string; data?: unknown };
 
 const MAX_RETRIES = 3;
 const SENDS_AT_ONCE = 16;
@@ -209,9 +219,16 @@ async function claimAndAttempt(ctx: HandlerContext, endpoint: Endpoint, d: Deliv
   return true;
 }
 
+/** The signed body of one attempt: spec 3's order shape, or its reseller shape for a reseller event. */
+function deliveryBody(ctx: HandlerContext, d: Delivery, timestamp: string): string {
+  if (!RESELLER_EVENTS.includes(d.event)) return JSON.stringify({ id: d.id, event: d.event, payload: d.payload, timestamp });
+  const { tenant_id, data } = (d.payload ?? {}) as ResellerPayload;
+  return JSON.stringify({ id: d.id, event: d.event, timestamp, tenant_id: tenant_id ?? ctx.tenantId, data: data ?? {} });
+}
+
 async function attempt(ctx: HandlerContext, endpoint: Endpoint, d: Delivery) {
   const timestamp = nowIso(ctx);
-  const body = JSON.stringify({ id: d.id, event: d.event, payload: d.payload, timestamp });
+  const body = deliveryBody(ctx, d, timestamp);
   const outcome = await ctx.host.call<Outcome>('webhooks.deliver', { url: endpoint.url, secret: endpoint.secret, body, delivery_id: d.id, timestamp, event: d.event });
   const attempts = d.attempts + 1;
   const entry: Attempt = { at: timestamp, status: outcome.status, duration_ms: outcome.duration_ms, ...(outcome.error ? { error: outcome.error } : {}) };

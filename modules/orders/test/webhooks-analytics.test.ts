@@ -10,23 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestHost } from '../../../sdk/testing';
 import { orderBody, startOrdersHost } from './support';
-
-interface Received { headers: http.IncomingHttpHeaders; raw: string }
-
-/** A webhook receiver: records raw bodies and headers; answers with `status()`. */
-async function receiver(status: () => number) {
-  const got: Received[] = [];
-  const server = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      got.push({ headers: req.headers, raw });
-      res.writeHead(status(), { 'content-type': 'text/plain' }).end('ok');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, got, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
+import { receiver } from './webhook-receiver';
 
 let host: TestHost;
 const SECRET = 'whsec_0123456789abcdef';

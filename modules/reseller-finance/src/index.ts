@@ -8,6 +8,7 @@ import { defineModule, jobs, operation, related, Type, type HandlerContext } fro
 import { FinanceError, messageOf, notFound, onlyModule, onlyRelated, superAdminOnly } from './errors';
 import { data } from './models';
 import { AMOUNT_PATTERN, D, money } from './money';
+import { adminStats, networkFigures, TenantFigures } from './network-stats';
 import { allRows, exportPage, filterWhere, listPage, periodStart, PERIODS, settlementSummary, total, walletSummary, type Period } from './reports';
 import { completeRemittances, DELIVER_ATTEMPTS, envelope, holdRemittances, payHeld, receiveRemittances, recordDelivery, releaseRemittance, remittanceData, type CollectionRow, type RemittanceRow } from './settlement';
 import { inTransaction, walletOf, walletView, type TransactionRow, type WalletRow } from './wallet';
@@ -417,7 +418,7 @@ export default defineModule({
     }),
 
     get_admin_stats: operation({
-      description: "The super admin's settlement stats of a period: collections, pending and completed remittances, overdue ones, top debtors.",
+      description: "The super admin's settlement stats of a period over its whole network: collections, pending and completed remittances, overdue ones, top debtors (named, with their level).",
       permission: 'reseller_finance.admin',
       input: Type.Object({ period: PeriodIn }, { additionalProperties: false }),
       output: Type.Object({
@@ -425,36 +426,28 @@ export default defineModule({
         start_date: Type.String(),
         totals: Type.Object({ collections: Type.String(), pending_remittances: Type.String(), completed_remittances: Type.String() }),
         overdue: Type.Object({ count: Type.Integer(), total_amount: Type.String(), items: Type.Array(Loose) }),
-        top_debtors: Type.Array(Type.Object({ tenant_id: Type.String(), tenant_name: Type.Nullable(Type.String()), total_owed: Type.String() })),
+        top_debtors: Type.Array(Type.Object({ tenant_id: Type.String(), tenant_name: Type.String(), level: Type.Integer(), total_owed: Type.String() })),
       }),
       http: { method: 'GET', path: '/finance/admin/stats', permission: 'reseller_finance.admin', ...READ },
       async handler(input, ctx) {
         await requireTop(ctx);
         const period = (input.period ?? 'month') as Period;
         const start = periodStart(ctx.host.now(), period);
-        const [collections, remittances, pendingIn] = await Promise.all([
-          allRows<CollectionRow>(ctx.host.db, 'Collection', { where: { collected_at: { $gte: start } } }),
-          allRows<RemittanceRow>(ctx.host.db, 'Remittance', { where: { created_at: { $gte: start } } }),
-          allRows<RemittanceRow>(ctx.host.db, 'Remittance', { where: { status: 'pending', direction: 'incoming' } }),
-        ]);
-        const overdue = pendingIn.filter((r) => r.is_overdue);
-        const owed = new Map<string, { name: string | null; total: InstanceType<typeof D> }>();
-        for (const r of pendingIn) {
-          const cur = owed.get(r.payer_tenant_id) ?? { name: r.counterparty_name, total: new D(0) };
-          owed.set(r.payer_tenant_id, { name: cur.name, total: cur.total.plus(r.amount) });
-        }
-        const debtors = [...owed.entries()].sort((a, b) => b[1].total.comparedTo(a[1].total)).slice(0, 10);
-        return {
-          period,
-          start_date: start,
-          totals: {
-            collections: total(collections),
-            pending_remittances: total(remittances.filter((r) => r.status === 'pending')),
-            completed_remittances: total(remittances.filter((r) => r.status === 'completed')),
-          },
-          overdue: { count: overdue.length, total_amount: total(overdue), items: overdue.slice(0, 50) },
-          top_debtors: debtors.map(([tenantId, d]) => ({ tenant_id: tenantId, tenant_name: d.name, total_owed: money(d.total) })),
-        };
+        return { period, start_date: start, ...adminStats(await networkFigures(ctx, start)) };
+      },
+    }),
+
+    network_figures: operation({
+      description: "Runs in a sub-reseller for its direct parent (related call): this tenant's own finance figures since a date, and those of every tenant below it.",
+      related: true,
+      ...internal,
+      input: Type.Object({ since: Type.String({ format: 'date-time' }) }, { additionalProperties: false }),
+      output: Type.Object({ tenants: Type.Array(TenantFigures) }),
+      async handler(input, ctx) {
+        // Only the direct parent asks: a tenant's figures go up the chain one level at a time.
+        const { tenant: parent } = await related(ctx.host).parent();
+        if (!ctx.relatedFrom || parent?.id !== ctx.relatedFrom) throw onlyRelated('reseller_finance.network_figures');
+        return { tenants: await networkFigures(ctx, input.since) };
       },
     }),
 
