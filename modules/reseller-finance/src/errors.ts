@@ -39,6 +39,13 @@ export const duplicateReference = (kind: string, reference: string, id: string) 
 export const invalidPeriod = (reason: string, from: string, to: string) =>
   new FinanceError('INVALID_PERIOD', `The statement period is invalid: ${reason}.`, { status: 422, from, to });
 
+/** A delivered order is reversed only while none of its remittances is being paid (README: returns and refunds). */
+export const reversalWaits = (chainRef: string) =>
+  new FinanceError('REVERSAL_WAITS', `A remittance of chain order ${chainRef} is being paid; the reversal runs once it is completed or released.`, { status: 409, chain_ref: chainRef });
+
+export const remittanceCancelled = (chainRef: string) =>
+  new FinanceError('REMITTANCE_CANCELLED', `The remittance of chain order ${chainRef} was cancelled: its order was returned or refunded.`, { status: 422, chain_ref: chainRef });
+
 export const notPayer = (id: string) =>
   new FinanceError('FORBIDDEN', `Remittance ${id} is paid by the other tenant; only the payer processes it.`, { status: 403, id });
 

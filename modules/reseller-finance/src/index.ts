@@ -7,6 +7,7 @@
 import { defineModule, jobs, operation, related, Type, type HandlerContext } from '../../../sdk';
 import { FinanceError, messageOf, notFound, onlyModule, onlyRelated, superAdminOnly } from './errors';
 import { data } from './models';
+import { reverseDelivery } from './reversal';
 import { AMOUNT_PATTERN, D, money } from './money';
 import { adminStats, networkFigures, TenantFigures } from './network-stats';
 import { allRows, exportPage, filterWhere, listPage, periodStart, PERIODS, settlementSummary, total, walletSummary, type Period } from './reports';
@@ -358,7 +359,7 @@ export default defineModule({
       permission: 'reseller_finance.view',
       ...internal,
       input: Type.Object(
-        { status: Type.Optional(Type.StringEnum(['pending', 'settled'])), flow_type: Type.Optional(Type.StringEnum(['upstream', 'downstream'])), from_date: Type.Optional(Day), to_date: Type.Optional(Day), per_page: PerPage, page: PageNo },
+        { status: Type.Optional(Type.StringEnum(['pending', 'settled', 'reversed'])), flow_type: Type.Optional(Type.StringEnum(['upstream', 'downstream'])), from_date: Type.Optional(Day), to_date: Type.Optional(Day), per_page: PerPage, page: PageNo },
         { additionalProperties: false },
       ),
       output: Type.Object({ collections: Type.Array(Loose), pagination: Pagination }),
@@ -375,7 +376,7 @@ export default defineModule({
       permission: 'reseller_finance.view',
       ...internal,
       input: Type.Object(
-        { status: Type.Optional(Type.StringEnum(['pending', 'processing', 'completed'])), direction: Type.Optional(Type.StringEnum(['incoming', 'outgoing'])), from_date: Type.Optional(Day), to_date: Type.Optional(Day), per_page: PerPage, page: PageNo },
+        { status: Type.Optional(Type.StringEnum(['pending', 'processing', 'completed', 'cancelled'])), direction: Type.Optional(Type.StringEnum(['incoming', 'outgoing'])), from_date: Type.Optional(Day), to_date: Type.Optional(Day), per_page: PerPage, page: PageNo },
         { additionalProperties: false },
       ),
       output: Type.Object({ remittances: Type.Array(Loose), pagination: Pagination }),
@@ -520,6 +521,17 @@ export default defineModule({
       async handler(input, ctx) {
         if (ctx.caller !== 'reseller_orders') throw onlyModule('reseller_finance.record_delivery');
         return recordDelivery(ctx, input);
+      },
+    }),
+
+    reverse_delivery: operation({
+      description: "Reverses a delivered chain order's money at this level when it is returned or refunded: the customer's money given back, unpaid remittances cancelled, paid ones owed back; called by reseller_orders in the same tenant.",
+      ...internal,
+      input: Type.Object({ chain_ref: Type.String({ minLength: 1, maxLength: 100 }), cause: Type.StringEnum(['returned', 'refunded']) }, { additionalProperties: false }),
+      output: Type.Object({ reversed: Type.Boolean(), remittance_ids: Type.Array(Type.String()) }),
+      async handler(input, ctx) {
+        if (ctx.caller !== 'reseller_orders') throw onlyModule('reseller_finance.reverse_delivery');
+        return reverseDelivery(ctx, input);
       },
     }),
 

@@ -137,5 +137,6 @@ export const data: Data = {
   migrations: [
     { id: '001_constraints', up: 'migrations/001_constraints.up.sql', down: 'migrations/001_constraints.down.sql' },
     { id: '002_holds', up: 'migrations/002_holds.up.sql', down: 'migrations/002_holds.down.sql' },
+    { id: '003_reversals', up: 'migrations/003_reversals.up.sql', down: 'migrations/003_reversals.down.sql' },
   ],
 };

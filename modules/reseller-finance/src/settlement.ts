@@ -12,7 +12,7 @@
  * back to pending (the hold released) when the recipient cannot be credited.
  */
 import { jobs, related, type DbTransaction, type HandlerContext } from '../../../sdk';
-import { codeOf, contended, FinanceError, insufficientBalance, invalidStatus, notFound, notPayer } from './errors';
+import { codeOf, contended, FinanceError, insufficientBalance, invalidStatus, notFound, notPayer, remittanceCancelled } from './errors';
 import { D, money } from './money';
 import { availableOf, CLEARING_ACCOUNTS, changeWallet, HELD_ACCOUNT, inTransaction, post, postAll, tenantAccount, walletOf, type WalletRow } from './wallet';
 
@@ -30,7 +30,7 @@ export type RemittanceRow = {
   counterparty_name: string | null;
   amount: string;
   flow_type: FlowType;
-  status: 'pending' | 'processing' | 'completed';
+  status: 'pending' | 'processing' | 'completed' | 'cancelled';
   due_date: string;
   is_overdue: boolean;
   due_notified_at: string | null;
@@ -49,7 +49,7 @@ export type CollectionRow = {
   amount: string;
   tax_amount: string;
   flow_type: FlowType;
-  status: 'pending' | 'settled';
+  status: 'pending' | 'settled' | 'reversed';
   collected_at: string;
   settled_at: string | null;
 };
@@ -370,6 +370,8 @@ export async function receiveRemittances(ctx: HandlerContext, payer: string, ite
     for (const item of items) {
       const rem = byRef.get(item.chain_ref);
       if (!rem) throw notFound('Remittance of chain order', item.chain_ref);
+      // Its order was reversed before this payment arrived: the payer is told, and its hold is released in time.
+      if (rem.status === 'cancelled') throw remittanceCancelled(item.chain_ref);
       if (!new D(rem.amount).eq(item.amount)) throw new FinanceError('AMOUNT_MISMATCH', `The remittance is for ${rem.amount}, not ${item.amount}.`, { status: 422 });
     }
     const pending = [...byRef.values()].filter((r) => r.status === 'pending');

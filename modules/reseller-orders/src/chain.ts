@@ -8,16 +8,21 @@
  *
  * Source states (spec 3 leaves them open; README: decisions):
  *   forward: pending_forward (a tenant below the top)      accept: pending_forward (the top only)
- *   ship: accepted, processing (the fulfiller)             deliver: shipped (the fulfiller)
+ *   process: accepted (the fulfiller)                       ship: accepted, processing (the fulfiller)
+ *   deliver: shipped (the fulfiller)                        return: delivered (the fulfiller)
  *   cancel: pending_forward (where the order is now), or accepted/processing at the fulfiller
  */
 import { assertSettlementCurrency, taxableValue } from './pricing';
 import Decimal from 'decimal.js';
 import { related, typedCall, type HandlerContext } from '../../../sdk';
+import { markOriginProcessing } from './origin-order';
+import { requirePaid } from './payment';
 import { ChainError, codeOf, invalidStatus, noParent, notCatalogOrder, notFound, notTop } from './errors';
 import { propagate } from './propagations';
 
-export const STATUSES = ['pending_forward', 'forwarded', 'accepted', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
+export const STATUSES = ['pending_forward', 'forwarded', 'accepted', 'processing', 'shipped', 'delivered', 'cancelled', 'returned', 'refunded'] as const;
+/** A delivered order reversed: its goods came back (returned) or its prepaid money went back (refunded) (README: returns and refunds). */
+export const REVERSED = ['returned', 'refunded'] as const;
 export type ChainStatus = (typeof STATUSES)[number];
 
 export type PathEntry = { tenant_id: string; tenant_name: string | null; level: number | null };
@@ -60,6 +65,7 @@ type Ops = {
   'reseller_catalog.release_stock': { input: { reference: string }; output: unknown };
   'reseller_catalog.consume_stock': { input: { reference: string }; output: unknown };
   'reseller_finance.record_delivery': { input: Record<string, unknown>; output: { recorded: boolean } };
+  'reseller_finance.reverse_delivery': { input: { chain_ref: string; cause: string }; output: { reversed: boolean } };
   'orders.get': { input: { id: string }; output: OrderView };
 };
 export type OrderView = {
@@ -82,7 +88,7 @@ const isoNow = (ctx: HandlerContext) => new Date(ctx.host.now()).toISOString();
 /** Spec 3, Events: {event, timestamp, tenant_id, data}. */
 export const envelope = (ctx: HandlerContext, event: string, data: Record<string, unknown>) => ({ event, timestamp: isoNow(ctx), tenant_id: ctx.tenantId, data });
 
-async function find(ctx: HandlerContext, id: string): Promise<ChainOrderRow> {
+export async function find(ctx: HandlerContext, id: string): Promise<ChainOrderRow> {
   const row = await ctx.host.db.findOne<ChainOrderRow>('ChainOrder', { where: { id } });
   if (!row) throw notFound(id);
   return row;
@@ -98,7 +104,7 @@ async function self(ctx: HandlerContext): Promise<PathEntry> {
  * Moves one copy from one of `from` to `to` (the conditional update is the lock), writes the
  * timeline and announces it. Returns the row as it is now, or throws INVALID_STATUS.
  */
-async function transition(ctx: HandlerContext, row: ChainOrderRow, action: string, from: readonly ChainStatus[], to: ChainStatus, values: Partial<ChainOrderRow>, note: string | null): Promise<ChainOrderRow> {
+export async function transition(ctx: HandlerContext, row: ChainOrderRow, action: string, from: readonly ChainStatus[], to: ChainStatus, values: Partial<ChainOrderRow>, note: string | null): Promise<ChainOrderRow> {
   const at = isoNow(ctx);
   const changed = await ctx.host.db.transaction(async (tx) => {
     const n = await tx.update<ChainOrderRow>('ChainOrder', { ...values, chain_status: to, updated_at: at }, { where: { id: row.id, chain_status: { $in: [...from] } } });
@@ -302,6 +308,16 @@ export async function accept(ctx: HandlerContext, id: string): Promise<ChainOrde
   }
 }
 
+/** The fulfiller starts fulfilling it (picking, packing): accepted → processing, at every level (README: states). */
+export async function startProcessing(ctx: HandlerContext, id: string): Promise<ChainOrderRow> {
+  const row = await find(ctx, id);
+  if (!row.is_fulfiller) throw invalidStatus('processing', row.chain_status, ['accepted']);
+  await markOriginProcessing(ctx, row);
+  const moved = await transition(ctx, row, 'processing', ['accepted'], 'processing', {}, 'being fulfilled');
+  await pushDown(ctx, moved, 'processing', {});
+  return moved;
+}
+
 export async function ship(ctx: HandlerContext, id: string, carrier: string, trackingNumber: string): Promise<ChainOrderRow> {
   const row = await find(ctx, id);
   if (!row.is_fulfiller) throw invalidStatus('shipped', row.chain_status, ['accepted', 'processing']);
@@ -315,6 +331,8 @@ export async function deliver(ctx: HandlerContext, id: string): Promise<ChainOrd
   const row = await find(ctx, id);
   if (!row.is_fulfiller) throw invalidStatus('delivered', row.chain_status, ['shipped']);
   if (row.chain_status !== 'shipped') throw invalidStatus('delivered', row.chain_status, ['shipped']);
+  // Spec 3, Order payment: a prepaid order's money is what the origin's orders module records as paid.
+  if (row.payment_method === 'prepaid') await requirePaid(ctx, row);
   const at = isoNow(ctx);
   // Settlement first (idempotent per chain order), so a copy is never delivered without its money recorded.
   await settle(ctx, row);
@@ -337,9 +355,12 @@ export async function cancel(ctx: HandlerContext, id: string, reason: string): P
 /** The states a copy below may be in before each state that travels down. */
 const BEFORE: Record<string, ChainStatus[]> = {
   accepted: ['forwarded'],
+  processing: ['forwarded', 'accepted'],
   shipped: ['forwarded', 'accepted', 'processing'],
   delivered: ['shipped'],
   cancelled: ['forwarded', 'accepted', 'processing'],
+  returned: ['delivered'],
+  refunded: ['delivered'],
 };
 
 /**
@@ -350,9 +371,10 @@ const BEFORE: Record<string, ChainStatus[]> = {
  * later (propagations.ts: the push job, then the re-drive schedule); its copy then catches up,
  * states in order (sync refuses a state whose predecessor has not arrived, and it is tried again).
  */
-async function pushDown(ctx: HandlerContext, row: ChainOrderRow, status: ChainStatus, values: Record<string, unknown>) {
+export async function pushDown(ctx: HandlerContext, row: ChainOrderRow, status: ChainStatus, values: Record<string, unknown>, opts: { later?: boolean } = {}) {
   const below = row.chain_path.map((p) => p.tenant_id).filter((t) => t !== ctx.tenantId);
-  await Promise.all(below.map((tenant) => propagate(ctx, { tenant, chain_ref: row.chain_ref, status, values })));
+  // `later`: the levels below are waiting on this very call (a report on its way up), so each gets it from the push job.
+  await Promise.all(below.map((tenant) => propagate(ctx, { tenant, chain_ref: row.chain_ref, status, values }, opts)));
 }
 
 /**
@@ -372,9 +394,21 @@ export async function sync(ctx: HandlerContext, from: string, chainRef: string, 
     if (!BEFORE.delivered.includes(row.chain_status)) throw invalidStatus(status, row.chain_status, BEFORE.delivered);
     await settle(ctx, row);
   }
+  // The origin's order in its orders module follows, before the copy does (a failure is retried with the push).
+  if (status === 'processing') await markOriginProcessing(ctx, row);
+  if (isReversal(status)) {
+    if (!BEFORE[status].includes(row.chain_status)) throw invalidStatus(status, row.chain_status, BEFORE[status]);
+    // This level's money is given back before its copy says so, as settlement comes before delivered.
+    await reverseMoney(ctx, row, status);
+  }
   await transition(ctx, row, status, BEFORE[status] ?? [], status, allowed, `${status} (reported by the tenant above)`);
   return { applied: true };
 }
+
+export const isReversal = (s: string): s is (typeof REVERSED)[number] => (REVERSED as readonly string[]).includes(s);
+
+/** A returned or refunded order's money at this level, reversed by its own finance module (once per chain order). */
+export const reverseMoney = (ctx: HandlerContext, row: ChainOrderRow, cause: (typeof REVERSED)[number]) => call(ctx)('reseller_finance.reverse_delivery', { chain_ref: row.chain_ref, cause });
 
 /**
  * Spec 3: delivery triggers settlement; each level records its side with its own finance module.

@@ -26,6 +26,9 @@ export const notCatalogOrder = (skus: string[]) =>
   new ChainError('NOT_CATALOG_ORDER', `Every item of a chain order must carry a master-product SKU; missing or unknown: ${skus.join(', ') || '(no SKU)'}.`, { status: 422, skus });
 export const currencyNotSettled = (currency: string, settlement: string) =>
   new ChainError('CURRENCY_NOT_SETTLED', `The reseller network settles in ${settlement}; an order in ${currency} cannot enter the chain.`, { status: 422, currency, settlement_currency: settlement });
+/** A prepaid order is delivered (and its money credited at the top) only once the origin records it paid (spec 3, Order payment). */
+export const paymentPending = (paid: { payment_status: string; amount_paid: string; total: string }) =>
+  new ChainError('PAYMENT_PENDING', `This prepaid order is ${paid.payment_status}: ${paid.amount_paid} of ${paid.total} paid at the origin; it is delivered once paid in full.`, { status: 422, ...paid });
 export const onlyRelated = (op: string) => new ChainError('FORBIDDEN', `${op} is called by a related tenant's reseller_orders only.`, { status: 403 });
 
 export const propagationNotFound = (id: string) => new ChainError('NOT_FOUND', `Propagation ${id} was not found.`, { status: 404, id });

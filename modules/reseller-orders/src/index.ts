@@ -5,10 +5,12 @@
  * decisions the spec leaves open: README.md.
  */
 import { defineModule, operation, Type, type HandlerContext } from '../../../sdk';
-import { accept, cancel, createFromOrder, deliver, forward, receive, ship, STATUSES, sync, type ChainOrderRow, type ChainStatus, type Forwarded } from './chain';
+import { accept, cancel, createFromOrder, deliver, forward, receive, ship, startProcessing, STATUSES, sync, type ChainOrderRow, type ChainStatus, type Forwarded } from './chain';
 import { codeOf, notFound, onlyRelated } from './errors';
 import { data } from './models';
+import { paymentOf } from './payment';
 import { listPropagations, propagationOf, PROPAGATION_STATES, PUSH_JOB, pushAttempt, REDRIVE_EVERY_MS, redriveStuck, retryOne, type PropagationState, type Push } from './propagations';
+import { onRefundProcessed, reportRefund, returnOrder } from './reversal';
 import { present } from './view';
 import Decimal from 'decimal.js';
 
@@ -68,7 +70,7 @@ export default defineModule({
   compatibility: { platform: '^2.0.0' },
   dependencies: { orders: '^1.0.0', reseller_catalog: '^1.0.0', reseller_finance: '^1.0.0' },
   main: 'dist/index.js',
-  consumes: ['orders.get', 'reseller_catalog.quote', 'reseller_catalog.reserve_stock', 'reseller_catalog.release_stock', 'reseller_catalog.consume_stock', 'reseller_finance.record_delivery'],
+  consumes: ['orders.get', 'orders.update_status', 'reseller_catalog.quote', 'reseller_catalog.reserve_stock', 'reseller_catalog.release_stock', 'reseller_catalog.consume_stock', 'reseller_finance.record_delivery', 'reseller_finance.reverse_delivery'],
   permissions: [
     { name: 'reseller_orders.view', description: "See the tenant's chain orders, their timelines and stats." },
     { name: 'reseller_orders.manage', description: 'Create, forward, accept and cancel chain orders.' },
@@ -101,6 +103,11 @@ export default defineModule({
         } catch (err) {
           if (!IGNORED_ORDERS.has(String(codeOf(err)))) throw err;
         }
+      },
+      // README, returns and refunds: a prepaid chain order refunded in full at the origin is reversed through the chain.
+      async 'order.refund_processed'(payload: { order_id?: string; data?: { order_id?: string } }, ctx) {
+        const orderId = payload?.order_id ?? payload?.data?.order_id;
+        if (typeof orderId === 'string') await onRefundProcessed(ctx, orderId);
       },
     },
   },
@@ -171,10 +178,10 @@ export default defineModule({
       handler: (input, ctx) => retryOne(ctx, input.id),
     }),
     sync: operation({
-      description: "Applies the parent's progress on a forwarded order (accepted, shipped, delivered, cancelled) to this tenant's copy; called by the parent's reseller_orders only.",
+      description: "Applies the parent's progress on a forwarded order (accepted, processing, shipped, delivered, cancelled, returned, refunded) to this tenant's copy; called by the parent's reseller_orders only.",
       related: true,
       ...internal,
-      input: Type.Object({ chain_ref: Type.String({ minLength: 1, maxLength: 100 }), status: Type.StringEnum(['accepted', 'shipped', 'delivered', 'cancelled']), values: Loose }, { additionalProperties: false }),
+      input: Type.Object({ chain_ref: Type.String({ minLength: 1, maxLength: 100 }), status: Type.StringEnum(['accepted', 'processing', 'shipped', 'delivered', 'cancelled', 'returned', 'refunded']), values: Loose }, { additionalProperties: false }),
       output: Type.Object({ applied: Type.Boolean() }),
       async handler(input, ctx) {
         if (!ctx.relatedFrom) throw onlyRelated('reseller_orders.sync');
@@ -264,6 +271,17 @@ export default defineModule({
         return { message: 'Chain order accepted.', order: present(await accept(ctx, input.id)) };
       },
     }),
+    process: operation({
+      description: "Starts fulfilling an accepted chain order at the fulfiller (processing at every level; the origin's order moves to processing).",
+      permission: 'reseller_orders.fulfil',
+      ...internal,
+      input: Type.Object({ id: Uuid }, { additionalProperties: false }),
+      output: Type.Object({ message: Type.String(), order: Loose }),
+      http: route('POST', '/chain-orders/:id/process', 'reseller_orders.fulfil', { success_status: 200 }),
+      async handler(input, ctx) {
+        return { message: 'Chain order being fulfilled.', order: present(await startProcessing(ctx, input.id)) };
+      },
+    }),
     ship: operation({
       description: 'Ships an accepted chain order with its carrier and tracking number; every level then sees it shipped.',
       permission: 'reseller_orders.fulfil',
@@ -297,6 +315,28 @@ export default defineModule({
         return { message: 'Chain order cancelled.', order: present(await cancel(ctx, input.id, input.reason)) };
       },
     }),
+    return: operation({
+      description: 'Takes back a delivered chain order at the fulfiller: every level gives back its margin and the remittances are cancelled or owed back.',
+      permission: 'reseller_orders.fulfil',
+      ...internal,
+      input: Type.Object({ id: Uuid, reason: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false }),
+      output: Type.Object({ message: Type.String(), order: Loose }),
+      http: route('POST', '/chain-orders/:id/return', 'reseller_orders.fulfil', { success_status: 200 }),
+      async handler(input, ctx) {
+        return { message: 'Chain order returned.', order: present(await returnOrder(ctx, input.id, input.reason)) };
+      },
+    }),
+    report_refund: operation({
+      description: "Hands a prepaid chain order's full refund at the origin up the chain to the top; called by the reseller_orders of the sub-reseller the order came from only.",
+      related: true,
+      ...internal,
+      input: Type.Object({ chain_ref: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
+      output: Type.Object({ reported: Type.Boolean() }),
+      async handler(input, ctx) {
+        if (!ctx.relatedFrom) throw onlyRelated('reseller_orders.report_refund');
+        return reportRefund(ctx, ctx.relatedFrom, input.chain_ref);
+      },
+    }),
     receive: operation({
       description: "Takes an order forwarded by a direct sub-reseller into this tenant's chain orders; called by the child's reseller_orders only.",
       related: true,
@@ -323,6 +363,17 @@ export default defineModule({
       async handler(input, ctx) {
         if (!ctx.relatedFrom) throw onlyRelated('reseller_orders.receive');
         return receive(ctx, ctx.relatedFrom, input as Forwarded);
+      },
+    }),
+    payment_of: operation({
+      description: "In the origin: what its orders module records as paid for a prepaid chain order (spec 3, Order payment); called by the reseller_orders of a tenant above only.",
+      related: true,
+      ...internal,
+      input: Type.Object({ chain_ref: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
+      output: Type.Object({ payment_status: Type.String(), amount_paid: Type.String(), total: Type.String() }),
+      async handler(input, ctx) {
+        if (!ctx.relatedFrom) throw onlyRelated('reseller_orders.payment_of');
+        return paymentOf(ctx, ctx.relatedFrom, input.chain_ref);
       },
     }),
     push: operation({

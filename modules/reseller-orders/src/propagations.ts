@@ -49,7 +49,7 @@ export type PropagationRow = {
 type OnFailure = { state: 'retrying'; retryInMs: number } | { state: 'stuck' };
 
 /** A copy's state order below the top: a push of a state the copy has reached or passed is superseded. */
-const RANK: Record<string, number> = { pending_forward: 0, forwarded: 1, accepted: 2, processing: 3, shipped: 4, delivered: 5, cancelled: 5 };
+const RANK: Record<string, number> = { pending_forward: 0, forwarded: 1, accepted: 2, processing: 3, shipped: 4, delivered: 5, cancelled: 5, returned: 6, refunded: 6 };
 
 const keyOf = (p: Pick<Push, 'chain_ref' | 'tenant' | 'status'>) => `${p.chain_ref}:${p.tenant}:${p.status}`;
 const pushOf = (r: PropagationRow): Push => ({ tenant: r.target_tenant_id, chain_ref: r.chain_ref, status: r.status, values: r.values });
@@ -142,7 +142,11 @@ async function drive(ctx: HandlerContext, push: Push, onFailure: OnFailure | nul
 }
 
 /** At the state change: one try now; a level not reached gets the state from the push job. */
-export async function propagate(ctx: HandlerContext, push: Push): Promise<void> {
+export async function propagate(ctx: HandlerContext, push: Push, opts: { later?: boolean } = {}): Promise<void> {
+  if (opts.later) {
+    await jobs<{ push: Push }>(ctx.host).enqueue('push', push, { key: `push:${keyOf(push)}`, delaySeconds: 0 });
+    return;
+  }
   const { error } = await drive(ctx, push, { state: 'retrying', retryInMs: PUSH_JOB.delay_seconds * 1000 });
   if (error === undefined) return;
   ctx.host.log.warn('state push deferred to a job', { tenant: push.tenant, status: push.status, code: codeOf(error) });

@@ -98,7 +98,7 @@ export async function copyAt(c: Chain, level: Level, orderNumber: string) {
   return r.body.orders[0] as { id: string; chain_status: string; pricing: Record<string, string>; shipping: Record<string, string | null> } | undefined;
 }
 
-/** Creates the chain order at D and moves it up to the top, accepted, shipped and delivered. */
+/** Creates the chain order at D (paid there when prepaid) and moves it up to the top, accepted, shipped and delivered. */
 export async function deliveredChainOrder(c: Chain, cod = true) {
   const order = await placeOrder(c, 'D', 'Asha Rao', cod);
   const created = await c.as('D', 'POST', '/chain-orders', { order_id: order.id });
@@ -107,6 +107,11 @@ export async function deliveredChainOrder(c: Chain, cod = true) {
     const copy = await copyAt(c, level, order.order_number);
     const r = await c.as(level, 'POST', `/chain-orders/${copy!.id}/forward`);
     if (r.status !== 200) throw new Error(`forward at ${level}: ${r.status} ${JSON.stringify(r.body)}`);
+  }
+  // Spec 3, Order payment: a prepaid order is delivered once the origin records it paid.
+  if (!cod) {
+    const paid = await c.as('D', 'POST', `/orders/${order.id}/payments`, { method: 'bank_transfer', amount: order.total });
+    if (paid.status !== 201) throw new Error(`payment: ${paid.status} ${JSON.stringify(paid.body)}`);
   }
   const top = (await copyAt(c, 'A', order.order_number))!;
   for (const [step, body] of [['accept', undefined], ['ship', { tracking_number: `TRK-${order.order_number}`, carrier: 'Delhivery' }], ['deliver', undefined]] as const) {

@@ -1,0 +1,127 @@
+/**
+ * Returns and refunds across the chain (spec 3 is silent; reseller-orders README: returns and
+ * refunds), on spec 3's Wallet, transaction, remittance and States and transitions (remittance): a
+ * delivered order taken back reverses each level's margin and the remittances, and every ledger
+ * still sums to zero.
+ */
+import Decimal from 'decimal.js';
+import { copyAt, deliveredChainOrder, placeOrder, startChain, type Chain, type Level } from './support';
+
+let c: Chain;
+beforeAll(async () => {
+  c = await startChain();
+}, 240_000);
+afterAll(() => c?.host.close());
+
+type Wallet = Record<string, string>;
+const wallet = async (level: Level): Promise<Wallet> => (await c.as(level, 'GET', '/finance/wallet')).body.wallet;
+const money = (w: Wallet) => ({ balance: w.balance, available_balance: w.available_balance, held: w.held, pending_credits: w.pending_credits, pending_debits: w.pending_debits });
+const remittances = async (level: Level, orderNumber: string, query: string) =>
+  (await c.as(level, 'GET', `/finance/settlements/remittances?per_page=100&${query}`)).body.remittances.filter((r: { origin_order_number: string }) => r.origin_order_number === orderNumber);
+const processOutgoing = async (level: Level, orderNumber: string) => {
+  const [rem] = await remittances(level, orderNumber, 'direction=outgoing&status=pending');
+  const r = await c.as(level, 'POST', `/finance/settlements/remittances/${rem.id}/process`);
+  expect({ level, status: r.status, remittance: r.body.remittance?.status }).toEqual({ level, status: 200, remittance: 'completed' });
+};
+const chainOrderMovements = async (level: Level, orderNumber: string) =>
+  (await c.as(level, 'GET', '/finance/wallet/transactions?reference_type=chain_order&per_page=100')).body.transactions.filter((t: { description: string }) => t.description.includes(orderNumber));
+async function balancedEverywhere(levels: readonly Level[]) {
+  let remitted = new Decimal(0);
+  for (const level of levels) {
+    expect({ level, total: (await c.as(level, 'GET', '/finance/ledger/trial-balance')).body.total }).toEqual({ level, total: '0.00' });
+    for (const t of (await c.as(level, 'GET', '/finance/wallet/transactions?reference_type=remittance&per_page=100')).body.transactions) {
+      if (t.type === 'credit') remitted = remitted.plus(t.amount);
+      if (t.type === 'debit') remitted = remitted.minus(t.amount);
+    }
+  }
+  expect(remitted.toFixed(2)).toBe('0.00');
+}
+
+/** Waits (polling once a second: reads are rate-limited) until every level's copy is `status`. */
+async function reachesStatus(levels: readonly Level[], orderNumber: string, status: string) {
+  let seen: Record<string, string | undefined> = {};
+  for (let i = 0; i < 20; i++) {
+    seen = Object.fromEntries(await Promise.all(levels.map(async (l) => [l, (await copyAt(c, l, orderNumber))?.chain_status])));
+    if (levels.every((l) => seen[l] === status)) break;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  expect(seen).toEqual(Object.fromEntries(levels.map((l) => [l, status])));
+}
+
+/** A prepaid order sold by `origin`, forwarded to the top A, paid at the origin and delivered. */
+async function deliveredPrepaidFrom(origin: Level, path: readonly Level[]) {
+  const order = await placeOrder(c, origin, 'Meera Iyer', false);
+  expect((await c.as(origin, 'POST', '/chain-orders', { order_id: order.id })).status).toBe(201);
+  for (const level of path) expect((await c.as(level, 'POST', `/chain-orders/${(await copyAt(c, level, order.order_number))!.id}/forward`)).status).toBe(200);
+  const top = (await copyAt(c, 'A', order.order_number))!;
+  const paid = await c.as(origin, 'POST', `/orders/${order.id}/payments`, { method: 'bank_transfer', amount: order.total });
+  expect(paid.status).toBe(201);
+  for (const [step, body] of [['accept', undefined], ['ship', { tracking_number: `TRK-${order.order_number}`, carrier: 'Delhivery' }], ['deliver', undefined]] as const) {
+    expect((await c.as('A', 'POST', `/chain-orders/${top.id}/${step}`, body)).status).toBe(200);
+  }
+  return { order, paymentId: paid.body.id as string, topId: top.id };
+}
+
+const refund = async (origin: Level, order: { id: string; total: string }, paymentId: string) => {
+  const r = await c.as(origin, 'POST', `/orders/${order.id}/refund`, { payment_id: paymentId, amount: order.total, reason: 'customer changed their mind' });
+  expect(r.status).toBe(201);
+};
+
+describe('returns and refunds across the chain (spec 3 Wallet, transaction, remittance; remittance states)', () => {
+  test('a full refund of a prepaid delivered order in a 3-level chain (A → B → C) leaves every wallet as before the sale', async () => {
+    const levels = ['A', 'B', 'C'] as const;
+    const before = Object.fromEntries(await Promise.all(levels.map(async (l) => [l, money(await wallet(l))])));
+    const { order, paymentId } = await deliveredPrepaidFrom('C', ['C', 'B']);
+    await processOutgoing('A', order.order_number);
+    await processOutgoing('B', order.order_number);
+    await refund('C', order, paymentId);
+    await reachesStatus(['A'], order.order_number, 'refunded');
+    // The top hands the refund down through its push job (the levels below were waiting on the report).
+    await c.host.runJobs();
+    await reachesStatus(levels, order.order_number, 'refunded');
+    // The top gave the customer's money back; what it paid down is now owed back up, level by level.
+    expect((await chainOrderMovements('A', order.order_number)).map((t: { type: string }) => t.type).sort()).toEqual(['credit', 'debit']);
+    expect(await remittances('C', order.order_number, 'direction=outgoing&status=pending')).toEqual([expect.objectContaining({ recipient_tenant_id: c.ids.B })]);
+    expect(await remittances('B', order.order_number, 'direction=outgoing&status=pending')).toEqual([expect.objectContaining({ recipient_tenant_id: c.ids.A })]);
+    // Paid back from the customer's end first: each level pays back what it was paid.
+    await processOutgoing('C', order.order_number);
+    await processOutgoing('B', order.order_number);
+    for (const level of levels) expect({ level, ...money(await wallet(level)) }).toEqual({ level, ...before[level] });
+    await balancedEverywhere(levels);
+  }, 90_000);
+
+  test('a return of a delivered COD order (two at once: one wins) reverses the margins and remittances: unpaid ones cancelled, a paid one owed back', async () => {
+    const levels = ['A', 'B', 'C', 'D'] as const;
+    const before = Object.fromEntries(await Promise.all(levels.map(async (l) => [l, money(await wallet(l))])));
+    const order = await deliveredChainOrder(c, true);
+    await processOutgoing('D', order.order_number); // D has paid C; C and B have not paid yet
+    const top = (await copyAt(c, 'A', order.order_number))!;
+    // Two returns at once: one takes it back, the other is refused, and the money moves once.
+    const answers = await Promise.all([0, 1].map(() => c.as('A', 'POST', `/chain-orders/${top.id}/return`, { reason: 'customer refused the parcel after opening' })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 422]);
+    expect(answers.find((a) => a.status === 200)!.body.order.chain_status).toBe('returned');
+    for (const level of levels) expect((await copyAt(c, level, order.order_number))!.chain_status).toBe('returned');
+    for (const level of ['C', 'B'] as const) expect(await remittances(level, order.order_number, 'direction=outgoing&status=cancelled')).toHaveLength(1);
+    expect(await remittances('C', order.order_number, 'direction=outgoing&status=pending')).toEqual([expect.objectContaining({ recipient_tenant_id: c.ids.D })]);
+    // The COD cash went back to the customer from the origin.
+    expect((await chainOrderMovements('D', order.order_number)).map((t: { type: string }) => t.type).sort()).toEqual(['credit', 'debit']);
+    // A second return is refused and changes nothing.
+    expect((await c.as('A', 'POST', `/chain-orders/${top.id}/return`, { reason: 'again' })).body).toMatchObject({ code: 'INVALID_STATUS', details: { current_status: 'returned' } });
+    await processOutgoing('C', order.order_number);
+    for (const level of levels) expect({ level, ...money(await wallet(level)) }).toEqual({ level, ...before[level] });
+    await balancedEverywhere(levels);
+  }, 90_000);
+
+  test('the refund event delivered again, twice at once, reverses the money once', async () => {
+    // A sells directly (origin and top): the test host emits A's events, so it can replay them.
+    const before = money(await wallet('A'));
+    const { order, paymentId } = await deliveredPrepaidFrom('A', []);
+    await refund('A', order, paymentId);
+    await reachesStatus(['A'], order.order_number, 'refunded');
+    const payload = { order_id: order.id, order_number: order.order_number, amount: order.total };
+    await Promise.all([0, 1].map(() => c.host.emit('order.refund_processed', payload, { settle: true })));
+    expect((await chainOrderMovements('A', order.order_number)).map((t: { type: string }) => t.type).sort()).toEqual(['credit', 'debit']);
+    expect(money(await wallet('A'))).toEqual(before);
+    expect((await c.as('A', 'GET', '/finance/ledger/trial-balance')).body.total).toBe('0.00');
+  }, 90_000);
+});
