@@ -168,7 +168,8 @@ describe('issue 3 item 6 / DESIGN.md How a request flows: http.routes with permi
     expect(refused.body).toEqual({
       message: 'Customer h-1 has 25 points; 26 are needed.',
       code: 'INSUFFICIENT_POINTS',
-      details: { status: 422, available: 25, requested: 26 },
+      // HTTP details carry no internal status (DESIGN Conventions): the answer's status says it.
+      details: { available: 25, requested: 26 },
     });
   });
 

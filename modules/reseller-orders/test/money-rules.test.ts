@@ -31,6 +31,11 @@ async function sale(unitPrice: string, cod: boolean, currency?: string) {
   });
   if (made.status !== 201) throw new Error(`POST /orders: ${made.status} ${JSON.stringify(made.body)}`);
   const order = made.body.order ?? made.body;
+  // Spec 3, Order payment: a prepaid order is delivered once the origin records it paid.
+  if (!cod) {
+    const paid = await c.as('D', 'POST', `/orders/${order.id}/payments`, { method: 'bank_transfer', amount: order.total });
+    if (paid.status !== 201) throw new Error(`payment: ${paid.status} ${JSON.stringify(paid.body)}`);
+  }
   const chain = await c.as('D', 'POST', '/chain-orders', { order_id: order.id });
   return { order: order as { id: string; order_number: string; total: string; tax_total: string }, chain };
 }
