@@ -77,13 +77,15 @@ export async function admins(c: Chain, level: Level, n: number, tag: string): Pr
 
 let serial = 0;
 
-/** An order (COD unless `cod` is false) of one kettle (SKU-1 unless `sku` says) in D's orders module; resolves to {id, order_number, total}. */
-export async function placeOrder(c: Chain, level: Level = 'D', customer = 'Asha Rao', cod = true, sku = 'SKU-1') {
+export type OrderItem = { name: string; sku: string; quantity: number; unit_price: string; tax_rate?: string };
+
+/** An order (COD unless `cod` is false) in a level's orders module: one kettle of a SKU (SKU-1 unless `items` names another), or the items given; resolves to {id, order_number, total}. */
+export async function placeOrder(c: Chain, level: Level = 'D', customer = 'Asha Rao', cod = true, items: string | OrderItem[] = 'SKU-1') {
   serial += 1;
   const made = await c.as(level, 'POST', '/orders', {
     order_number: `ORD-${level}-${Date.now().toString(36)}-${serial}`,
     customer: { name: customer, phone: '9800000000' },
-    items: [{ name: 'Steel kettle', sku, quantity: 1, unit_price: '1500.00' }],
+    items: typeof items === 'string' ? [{ name: 'Steel kettle', sku: items, quantity: 1, unit_price: '1500.00' }] : items,
     is_cod: cod,
   });
   if (made.status !== 201) throw new Error(`POST /orders: ${made.status} ${JSON.stringify(made.body)}`);
