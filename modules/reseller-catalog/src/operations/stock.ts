@@ -100,7 +100,14 @@ export const stockOperations = {
         // Named for the level the refusal comes from: this tenant when a level above marked it off for
         // it (the sub-reseller's line inherits that), else the sub-reseller this tenant marked it off for.
         refuseUnavailable({ tenant_id: me.id, level: me.level }, skus.map((sku) => mine.get(sku)!));
-        if (theirs) refuseUnavailable({ tenant_id: input.sub_reseller_id!, level: me.level === null ? null : me.level + 1 }, skus.map((sku) => theirs.get(sku)!));
+        const off = theirs ? skus.filter((sku) => !theirs.get(sku)!.is_available) : [];
+        if (off.length) {
+          // The sub-reseller's lines were read after this tenant's: a mark made above in between shows
+          // only in theirs, so this tenant's lines are read again to name the level it came from.
+          const now = bySku(await ownLines(ctx, me, { skus: off }));
+          refuseUnavailable({ tenant_id: me.id, level: me.level }, off.flatMap((sku) => now.get(sku) ?? []));
+          refuseUnavailable({ tenant_id: input.sub_reseller_id!, level: me.level === null ? null : me.level + 1 }, off.map((sku) => theirs!.get(sku)!));
+        }
       }
       let total = new D(0);
       let childTotal = new D(0);
