@@ -8,6 +8,7 @@ import { defineModule, operation, Type, type HandlerContext } from '../../../sdk
 import { accept, cancel, createFromOrder, deliver, forward, receive, ship, startProcessing, STATUSES, sync, type ChainOrderRow, type ChainStatus, type Forwarded } from './chain';
 import { codeOf, notFound, onlyRelated } from './errors';
 import { data } from './models';
+import { findPage } from './paging';
 import { paymentOf } from './payment';
 import { listPropagations, propagationOf, PROPAGATION_STATES, PUSH_JOB, pushAttempt, REDRIVE_EVERY_MS, redriveStuck, retryOne, type PropagationState, type Push } from './propagations';
 import { onRefundProcessed, reportRefund, returnOrder } from './reversal';
@@ -49,13 +50,8 @@ async function list(ctx: HandlerContext, input: ListInput, scope: Record<string,
     const like = `%${input.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     where.$or = [{ origin_order_number: { $iLike: like } }, { customer_name: { $iLike: like } }];
   }
-  const perPage = input.per_page ?? 20;
-  const pageNo = input.page ?? 1;
-  const [rows, count] = await Promise.all([
-    ctx.host.db.find<ChainOrderRow>('ChainOrder', { where: where as never, order: [['created_at', 'DESC'], ['id', 'DESC']], limit: perPage, offset: (pageNo - 1) * perPage }),
-    ctx.host.db.count('ChainOrder', { where: where as never }),
-  ]);
-  return { orders: rows.map(present), pagination: { current_page: pageNo, last_page: Math.max(1, Math.ceil(count / perPage)), per_page: perPage, total: count } };
+  const { rows, pagination } = await findPage<ChainOrderRow>(ctx, 'ChainOrder', where, [['created_at', 'DESC'], ['id', 'DESC']], input);
+  return { orders: rows.map(present), pagination };
 }
 
 const route = (method: 'GET' | 'POST', path: string, permission: string, extra: Record<string, unknown> = {}) => ({ method, path, permission, error_shape: 'reseller' as const, rate_limit: LIMITS[method], ...extra });

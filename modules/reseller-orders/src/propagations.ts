@@ -10,6 +10,7 @@
 import { jobs, related, type HandlerContext, type JobInput } from '../../../sdk';
 import type { ChainOrderRow, ChainStatus } from './chain';
 import { codeOf, propagationFailed, propagationNotFound } from './errors';
+import { findPage } from './paging';
 
 /** The push job (manifest `jobs.push`): total tries and the base of its exponential backoff. */
 export const PUSH_JOB = { attempts: 10, delay_seconds: 30 } as const;
@@ -219,13 +220,8 @@ export function presentPropagation(r: PropagationRow) {
 /** The admin's list: open ones (retrying, stuck) unless a state is asked for, oldest first. */
 export async function listPropagations(ctx: HandlerContext, input: { state?: PropagationState; per_page?: number; page?: number }) {
   const where = { state: input.state ?? { $in: ['retrying', 'stuck'] } };
-  const perPage = input.per_page ?? 20;
-  const pageNo = input.page ?? 1;
-  const [rows, count] = await Promise.all([
-    ctx.host.db.find<PropagationRow>('Propagation', { where: where as never, order: [['created_at', 'ASC'], ['id', 'ASC']], limit: perPage, offset: (pageNo - 1) * perPage }),
-    ctx.host.db.count('Propagation', { where: where as never }),
-  ]);
-  return { propagations: rows.map(presentPropagation), pagination: { current_page: pageNo, last_page: Math.max(1, Math.ceil(count / perPage)), per_page: perPage, total: count } };
+  const { rows, pagination } = await findPage<PropagationRow>(ctx, 'Propagation', where, [['created_at', 'ASC'], ['id', 'ASC']], input);
+  return { propagations: rows.map(presentPropagation), pagination };
 }
 
 /** A chain order's view: how its states are getting to the levels below (synced when nothing is open). */
