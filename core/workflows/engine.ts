@@ -19,6 +19,8 @@ import type { JobQueue } from '../drivers';
 import { MandiError } from '../errors';
 import { isObject } from '../is-object';
 import type { Logger } from '../logger';
+import { errorRunOf, type RunFailure } from './error-workflow';
+import { readyFirst, withMergeInputs } from './merge';
 import { nodeInput } from './node-input';
 import type { Actor } from './node-permissions';
 import { ownerInactiveReason } from './owner-inactive';
@@ -46,6 +48,8 @@ export interface EngineDeps {
   acting(tenantId: string, ownerId: number): Promise<Actor | undefined>;
   /** Pauses a workflow whose owner is no longer an active member and tells its admins. */
   ownerInactive(tenantId: string, g: Graph): Promise<void>;
+  /** A run just finished (completed or failed): webhook calls waiting for it wake (run-waiters.ts). */
+  finished(tenantId: string, run: ExecutionRow): void;
   workers: number;
   /** Workers one tenant's runs may hold while another tenant's runs are due (fair-share.ts). */
   tenantWorkers: number;
@@ -57,6 +61,8 @@ export interface Trigger {
   triggeredBy: number | null;
   /** One execution per workflow and key (an event id, a schedule slot). */
   key?: string;
+  /** The run starts at the trigger nodes of this type only (an error run: error-workflow.ts); at every trigger without. */
+  entryType?: string;
 }
 
 /** The values placeholders resolve against: the trigger data at the root, and trigger, nodes, variables. */
@@ -98,7 +104,7 @@ export class WorkflowEngine {
 
   /** A new execution (pending) queued to run; undefined when the trigger key already ran. */
   async execute(tenantId: string, g: Graph, t: Trigger): Promise<ExecutionRow | undefined> {
-    const entries = g.nodes.filter((n) => n.node_category === 'trigger').map((n) => n.id);
+    const entries = g.nodes.filter((n) => n.node_category === 'trigger' && (!t.entryType || n.node_type === t.entryType)).map((n) => n.id);
     const row = await this.deps.store.createExecution(tenantId, g, { trigger_type: t.type, trigger_data: t.data, triggered_by: t.triggeredBy, trigger_key: t.key, queue: entries });
     // The graph as triggered, for this node's worker; another node reads it from the database.
     this.graphs.set(`${tenantId}:${g.workflow.id}`, g);
@@ -128,7 +134,8 @@ export class WorkflowEngine {
     if (!g) return void (await this.finish(tenantId, e, 'failed', null, 'The workflow was deleted.'));
     const acting = await this.deps.acting(tenantId, Number(g.workflow.owner_id));
     if (!acting) {
-      await this.finish(tenantId, e, 'failed', null, ownerInactiveReason(g.workflow.owner_id));
+      const reason = ownerInactiveReason(g.workflow.owner_id);
+      await this.finish(tenantId, e, 'failed', null, reason, { g, message: reason, code: 'WORKFLOW_OWNER_INACTIVE' });
       return void (await this.deps.ownerInactive(tenantId, g));
     }
     for (;;) {
@@ -139,7 +146,10 @@ export class WorkflowEngine {
       const queue = e.scheduler.queue ?? [];
       if (queue.length === 0) return void (await this.finish(tenantId, e, 'completed', this.lastOutput(e.context, g), null));
       const node = g.nodes.find((n) => n.id === queue[0]);
-      if (!node) return void (await this.finish(tenantId, e, 'failed', null, 'A node of this run was removed from the workflow.'));
+      if (!node) {
+        const removed = 'A node of this run was removed from the workflow.';
+        return void (await this.finish(tenantId, e, 'failed', null, removed, { g, message: removed }));
+      }
       // Only a trigger (no effects) runs before its run is marked running.
       if (e.status === 'pending' && node.node_category !== 'trigger') {
         e = (await this.markRunning(tenantId, executionId)) ?? (await store.execution(tenantId, executionId));
@@ -181,15 +191,17 @@ export class WorkflowEngine {
     let input: unknown = node.node_category === 'trigger' ? e.trigger_data : null;
     let output: unknown;
     let failure: string | undefined;
+    let code: string | undefined;
     try {
       if (node.node_category === 'trigger') output = e.trigger_data;
       else {
         const entry = (await this.deps.catalogFor(tenantId)).node(node.node_type);
-        input = nodeInput(node.config, placeholderValues(e.trigger_data, e.trigger_type, context), entry);
+        input = withMergeInputs(g, node, context, nodeInput(node.config, placeholderValues(e.trigger_data, e.trigger_type, context), entry));
         output = await this.callNode(tenantId, e, node, entry, input, attempt, acting);
       }
     } catch (err) {
       failure = errorText(err);
+      code = err instanceof MandiError ? err.code : undefined;
     }
     const log = {
       node_id: node.id, node_type: node.node_type, node_label: node.label, status: failure === undefined ? 'completed' : 'failed',
@@ -200,10 +212,11 @@ export class WorkflowEngine {
     if (failure === undefined) {
       context.nodes[node.label] = { output: output ?? null };
       if (isObject(output) && isObject(output.variables) && node.node_type.startsWith('workflows:')) Object.assign(context.variables, output.variables);
-      const rest = queue.slice(1);
-      const done = new Set(Object.keys(context.nodes));
-      const labelOf = new Map(g.nodes.map((n) => [n.id, n.label]));
-      for (const id of successors(g, node.id, output)) if (!rest.includes(id) && !done.has(labelOf.get(id)!)) rest.push(id);
+      const done = new Set(g.nodes.filter((n) => context.nodes[n.label] !== undefined).map((n) => n.id));
+      const next = queue.slice(1);
+      for (const id of successors(g, node.id, output)) if (!next.includes(id) && !done.has(id)) next.push(id);
+      // A merge whose other branches can still run waits behind them (merge.ts): it runs once, last.
+      const rest = readyFirst(g, next, done);
       const suspend = isObject(output) && typeof output.suspend_seconds === 'number' && output.suspend_seconds > 0 ? output.suspend_seconds : 0;
       const resumeAt = suspend ? new Date(clock.now() + suspend * 1000) : null;
       // The last node's checkpoint also ends the run, and the first's of a run not started yet starts it.
@@ -218,7 +231,7 @@ export class WorkflowEngine {
       return store.checkpoint(tenantId, e.id, { log, scheduler: { queue, attempt: attempt + 1 }, resume_at: delay ? new Date(clock.now() + delay * 1000) : null });
     }
     const failed = await store.checkpoint(tenantId, e.id, { log, failed: 1 });
-    if (failed) await this.finish(tenantId, failed, 'failed', null, `Node "${node.label}" failed: ${failure}`);
+    if (failed) await this.finish(tenantId, failed, 'failed', null, `Node "${node.label}" failed: ${failure}`, { g, node, message: failure, code });
     return failed && { ...failed, status: 'failed' };
   }
 
@@ -249,16 +262,29 @@ export class WorkflowEngine {
     }
   }
 
-  /** The run's end: its status, result and duration, the workflow's counters, and its lifecycle event. */
-  private async finish(tenantId: string, e: ExecutionRow, status: 'completed' | 'failed', result: unknown, error: string | null): Promise<void> {
+  /**
+   * The run's end: its status, result and duration, the workflow's counters, and its lifecycle event;
+   * a failure also starts the workflow's error workflow (error-workflow.ts), once per failed run.
+   */
+  private async finish(tenantId: string, e: ExecutionRow, status: 'completed' | 'failed', result: unknown, error: string | null, failure?: RunFailure & { g: Graph }): Promise<void> {
     const { store, clock } = this.deps;
     const now = new Date(clock.now());
     const done = await store.finish(tenantId, e.id, status, result, error, now);
-    if (done) await this.announce(tenantId, done);
+    if (!done) return;
+    await this.announce(tenantId, done);
+    if (!failure) return;
+    try {
+      const errorRun = await errorRunOf(store, tenantId, failure.g, done, failure, now);
+      if (errorRun) await this.execute(tenantId, errorRun.graph, errorRun.trigger);
+    } catch (err) {
+      // The failed run is written; an error run that could not be started is logged, never this run's failure.
+      this.logger.error({ err, execution: done.id }, 'error workflow not started');
+    }
   }
 
   /** The lifecycle event of a run that just finished, so other workflows can follow it (spec 2, event trigger). */
   private async announce(tenantId: string, done: ExecutionRow): Promise<void> {
+    this.deps.finished(tenantId, done);
     const payload = { execution_id: done.id, workflow_id: done.workflow_id, workflow_name: done.workflow_name, status: done.status, error_message: done.error_message, duration_ms: done.duration_ms };
     await this.deps.events.emit(tenantId, `workflow.execution.${done.status}`, payload, 'workflows').catch((err) => this.logger.error({ err }, 'workflow lifecycle event not emitted'));
   }

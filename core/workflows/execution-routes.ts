@@ -56,6 +56,8 @@ export function registerExecutionRoutes(api: Router, g: Guards, w: Workflows): v
     const e = await load(req);
     const done = await w.store.transition(tenantId(), e.id, ['pending', 'running'], 'status = $3, resume_at = NULL, completed_at = $4', ['cancelled', new Date(w.now())]);
     if (!done) throw invalid('status', `Only a pending or running execution can be cancelled; this one is ${e.status}.`);
+    // A webhook call waiting for this run answers now (run-waiters.ts).
+    w.waiters.finished(tenantId(), done);
     res.json({ success: true, message: 'Execution cancelled' });
   });
 

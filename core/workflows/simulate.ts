@@ -3,12 +3,15 @@
  * Simulation result). Walks the graph like a run with the given data: nodes whose registry entry
  * says `effects: none` run on the bus as the requesting user (conditions pick real branches); the
  * others are stubbed with an empty output. Nothing is written: no execution, no log. A delay
- * node's suspension is not waited out.
+ * node's suspension is not waited out. A merge waits for its branches as in a run (merge.ts); an
+ * error workflow simulated without data gets a sample failed run's context (error-workflow.ts).
  */
 import type { Catalog } from '../catalogs/catalog';
 import { isObject } from '../is-object';
 import { checkGraph } from './graph-check';
 import { placeholderValues, successors } from './engine';
+import { ERROR_TRIGGER, type ErrorTriggerData } from './error-workflow';
+import { readyFirst, withMergeInputs } from './merge';
 import { nodeInput } from './node-input';
 import type { Graph, RunContext } from './workflow';
 
@@ -38,6 +41,14 @@ export interface SimulateDeps {
   call(operation: string, input: unknown): Promise<unknown>;
 }
 
+/** What an error trigger's output looks like, for a simulation given no data. */
+const NIL = '00000000-0000-0000-0000-000000000000';
+const SAMPLE_FAILURE: ErrorTriggerData = {
+  execution_id: NIL, workflow_id: NIL, workflow_name: 'A failed workflow',
+  failed_node: { id: NIL, label: 'Failed node', node_type: 'workflows:http-request' },
+  error: { message: 'A sample failure', code: 'SAMPLE' }, trigger_data: {}, failed_at: new Date(0).toISOString(),
+};
+
 const PLACEHOLDER = /\{\{\s*([\w.-]+)\s*\}\}/g;
 
 function unknownPlaceholders(config: unknown, values: Record<string, unknown>, out: Set<string>): void {
@@ -50,7 +61,9 @@ function unknownPlaceholders(config: unknown, values: Record<string, unknown>, o
   else if (isObject(config)) Object.values(config).forEach((c) => unknownPlaceholders(c, values, out));
 }
 
-export async function simulate(g: Graph, data: Record<string, unknown>, catalog: Catalog, deps: SimulateDeps): Promise<SimulationResult> {
+export async function simulate(g: Graph, given: Record<string, unknown>, catalog: Catalog, deps: SimulateDeps): Promise<SimulationResult> {
+  const sampled = Object.keys(given).length === 0 && g.nodes.some((n) => n.node_type === ERROR_TRIGGER);
+  const data: Record<string, unknown> = sampled ? { ...SAMPLE_FAILURE } : given;
   const errors = checkGraph(g, catalog);
   const warnings: string[] = [];
   const steps: SimulationStep[] = [];
@@ -66,14 +79,14 @@ export async function simulate(g: Graph, data: Record<string, unknown>, catalog:
       unknownPlaceholders(node.config, values, missing);
       for (const p of missing) warnings.push(`Node "${node.label}": the placeholder {{${p}}} resolves to nothing and renders empty.`);
       const entry = catalog.node(node.node_type)!;
-      const input = node.node_category === 'trigger' ? data : nodeInput(node.config, values, entry);
+      const input = node.node_category === 'trigger' ? data : withMergeInputs(g, node, ctx, nodeInput(node.config, values, entry));
       let output: unknown = {};
       let mode: SimulationStep['mode'] = 'stubbed';
       let reason: string;
       if (node.node_category === 'trigger') {
         output = data;
         mode = 'executed';
-        reason = 'trigger: its output is the given data';
+        reason = sampled && node.node_type === ERROR_TRIGGER ? "error trigger: its output is a sample failed run's context (no data given)" : 'trigger: its output is the given data';
       } else if (entry.effects === 'none' && entry.operation) {
         try {
           output = await deps.call(entry.operation, input ?? {});
@@ -94,6 +107,9 @@ export async function simulate(g: Graph, data: Record<string, unknown>, catalog:
           queue.push(id);
         }
       }
+      // A merge waits for the branches that can still reach it, as in a run.
+      const done = new Set(g.nodes.filter((n) => ctx.nodes[n.label] !== undefined).map((n) => n.id));
+      queue.splice(0, queue.length, ...readyFirst(g, queue, done));
     }
   }
   const reached = new Set(steps.map((s) => s.label));

@@ -6,7 +6,9 @@
  * compared in constant time; missing or wrong is 401 and nothing runs. Only active webhook
  * workflows fire. 120 requests per minute per token (spec 2, Limits), with the X-RateLimit-* headers;
  * an unknown token also spends the client address's miss budget, the one widget tokens spend
- * (PUBLIC_MISS_RATE_LIMIT), so webhook tokens cannot be found by trying either.
+ * (PUBLIC_MISS_RATE_LIMIT), so webhook tokens cannot be found by trying either. With
+ * trigger_config.respond "last_node" the call waits for the run's end (webhook-respond.ts,
+ * run-waiters.ts).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import express, { type Router } from 'express';
@@ -17,6 +19,7 @@ import { isObject } from '../is-object';
 import { publicMissBudget } from '../modules/public-miss-budget';
 import { hashToken } from '../modules/public-tokens';
 import { triggerData } from './trigger-data';
+import { sendRunResult, waitMs } from './webhook-respond';
 import { workflowNotFound } from './route-support';
 import type { Workflows } from './workflows';
 
@@ -54,8 +57,21 @@ export function webhookRouter(w: Workflows, deps: { rateLimiter: RateLimiter; li
     if (!isObject(body)) throw new ValidationError({ body: ['The body must be a JSON object {event, data}.'] }, 'Validation failed');
     if (body.event !== undefined && typeof body.event !== 'string') throw new ValidationError({ event: ['The event must be a string.'] }, 'Validation failed');
     const data = triggerData(body.data);
-    const run = (await w.engine.execute(tenantId, graph, { type: 'webhook', data, triggeredBy: null }))!;
-    res.json({ success: true, message: 'Workflow triggered', data: { execution_id: run.id } });
+    const wait = waitMs(workflow.trigger_config);
+    if (wait === undefined) {
+      const run = (await w.engine.execute(tenantId, graph, { type: 'webhook', data, triggeredBy: null }))!;
+      return void res.json({ success: true, message: 'Workflow triggered', data: { execution_id: run.id } });
+    }
+    // Waiting for the run's end (webhook-respond.ts): the slot is taken before anything runs, so a flood is refused whole.
+    const release = w.waiters.take(tenantId);
+    const gone = new AbortController();
+    res.on('close', () => gone.abort());
+    try {
+      const run = (await w.engine.execute(tenantId, graph, { type: 'webhook', data, triggeredBy: null }))!;
+      sendRunResult(res, run.id, await w.waiters.wait(tenantId, run.id, wait, gone.signal));
+    } finally {
+      release();
+    }
   });
   return router;
 }

@@ -8,6 +8,7 @@ import { isObject } from '../is-object';
 import type { Catalog } from '../catalogs/catalog';
 import { validateNodeConfig } from '../catalogs/node-config';
 import { scheduleConfigErrors } from './schedule-trigger';
+import { respondConfigErrors } from './webhook-respond';
 import { TRIGGER_TYPES, WORKFLOW_STATUSES, type TriggerType } from './workflow';
 
 /** Spec 2 Limits: "workflow size: not shown". Ours, so one save or run stays a bounded piece of work. */
@@ -64,7 +65,9 @@ export function parseWorkflowInput(body: unknown, catalog: Catalog, current?: Wo
   const triggerType = has('trigger_type') ? b.trigger_type : (current?.trigger_type ?? 'manual');
   if (!TRIGGER_TYPES.includes(triggerType as never)) add('trigger_type', `The trigger_type must be one of ${TRIGGER_TYPES.join(', ')}.`);
   for (const k of ['trigger_config', 'settings'] as const) if (has(k) && !isObject(b[k])) add(k, `The ${k} must be an object.`);
-  if (has('trigger_config') && isObject(b.trigger_config)) for (const [field, message] of Object.entries(scheduleConfigErrors(b.trigger_config))) add(field, message);
+  if (has('trigger_config') && isObject(b.trigger_config)) {
+    for (const [field, message] of Object.entries({ ...scheduleConfigErrors(b.trigger_config), ...respondConfigErrors(b.trigger_config) })) add(field, message);
+  }
   const tags = has('tags') ? b.tags : (current?.tags ?? []);
   if (!Array.isArray(tags) || tags.length > 50 || tags.some((t) => typeof t !== 'string' || !t || t.length > 50)) add('tags', 'The tags must be an array of at most 50 strings.');
 

@@ -14,16 +14,18 @@ import type { Clock } from '../clock';
 import type { RequestContext } from '../context';
 import type { CentralDb } from '../data/central-db';
 import type { TenantDatabases } from '../data/tenant-databases';
-import type { JobQueue } from '../drivers';
+import type { JobQueue, PubSub } from '../drivers';
 import { MandiError } from '../errors';
 import { isObject } from '../is-object';
 import type { Logger } from '../logger';
 import type { ModuleHost } from '../modules/module-host';
 import type { TenantService } from '../tenancy/tenant-service';
 import { WorkflowEngine } from './engine';
+import { checkErrorWorkflowSetting } from './error-workflow';
 import { assertHoldsNodePermissions, type Actor } from './node-permissions';
 import { notifyOwnerInactive, OWNER_INACTIVE, ownerInactiveReason } from './owner-inactive';
 import { WORKFLOWS_MODULE } from './route-support';
+import { RunWaiters } from './run-waiters';
 import type { SimulateDeps } from './simulate';
 import type { ExecutionRow, Graph } from './workflow';
 import type { WorkflowInput } from './workflow-input';
@@ -42,17 +44,21 @@ export interface WorkflowsDeps {
   events: EventBus;
   catalogs: TenantCatalogs;
   queue: JobQueue;
+  pubsub: PubSub;
   clock: Clock;
   logger: Logger;
   appUrl: string;
   workers: number;
   tenantWorkers: number;
+  /** Webhook calls one tenant may have waiting for their run on this node (WORKFLOW_WEBHOOK_WAITS_PER_TENANT). */
+  webhookWaitsPerTenant: number;
 }
 
 export class Workflows {
   readonly store: WorkflowStore;
   readonly engine: WorkflowEngine;
   readonly tokens: WebhookTokens;
+  readonly waiters: RunWaiters;
   private readonly activity: ActivityLog;
   private readonly rings = new LRUCache<string, string>({ max: 10_000, ttl: 30_000 });
   /**
@@ -66,11 +72,13 @@ export class Workflows {
     this.store = new WorkflowStore(deps.tenantDbs);
     this.tokens = new WebhookTokens(deps.central);
     this.activity = new ActivityLog(deps.tenantDbs);
+    this.waiters = new RunWaiters({ pubsub: deps.pubsub, store: this.store, logger: deps.logger, perTenant: deps.webhookWaitsPerTenant });
     this.engine = new WorkflowEngine({
       store: this.store, queue: deps.queue, bus: deps.bus, events: deps.events, clock: deps.clock, logger: deps.logger, workers: deps.workers, tenantWorkers: deps.tenantWorkers,
       catalogFor: (id) => this.catalogFor(id),
       acting: (tenantId, ownerId) => deps.auth.actingUser(tenantId, ownerId),
       ownerInactive: (tenantId, g) => this.ownerInactive(tenantId, g),
+      finished: (tenantId, run) => this.waiters.finished(tenantId, run),
     });
   }
 
@@ -99,6 +107,7 @@ export class Workflows {
    */
   async create(tenantId: string, input: WorkflowInput, actor: Actor): Promise<Graph> {
     await this.assertHolds(tenantId, 'save', input.nodes, actor);
+    await checkErrorWorkflowSetting(this.store, tenantId, input.settings);
     const graph = await this.store.create(tenantId, input, actor.user.id);
     await this.tokens.add(tenantId, graph.workflow.webhook_token, graph.workflow.id);
     this.eventTriggers.delete(tenantId);
@@ -119,6 +128,7 @@ export class Workflows {
    */
   async update(tenantId: string, current: Graph, input: WorkflowInput, actor: Actor): Promise<Graph | undefined> {
     await this.assertHolds(tenantId, 'save', input.nodes, actor);
+    await checkErrorWorkflowSetting(this.store, tenantId, input.settings, current.workflow.id);
     const graph = await this.store.update(tenantId, current.workflow.id, input, actor.user.id);
     this.eventTriggers.delete(tenantId);
     if (graph) await this.changed(tenantId, actor, 'workflow_updated', graph, { previous_owner_id: Number(current.workflow.owner_id) });

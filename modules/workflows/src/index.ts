@@ -10,7 +10,7 @@ import { operations } from './operations';
 export default defineModule({
   name: 'workflows',
   version: '1.0.0',
-  description: 'Built-in workflow nodes: manual, schedule, webhook and event triggers; condition, switch, delay, transform, set-variable, HTTP request, send email, send notification and code (spec 2).',
+  description: 'Built-in workflow nodes: manual, schedule, webhook, event and error triggers; condition, switch, merge, delay, transform, set-variable, HTTP request, send email, send notification and code (spec 2).',
   compatibility: { platform: '^2.0.0' },
   main: 'dist/index.js',
   operations,

@@ -27,6 +27,9 @@ export const workflowNodes: WorkflowNode[] = [
   trigger('event-trigger', 'Platform event', 'Starts on a platform event named in config.event, e.g. order.created.', {
     type: 'object', properties: { event: str }, required: ['event'],
   }),
+  // Runs as another workflow's error workflow (settings.error_workflow_id): its output is the failed
+  // run's context (core/workflows/error-workflow.ts).
+  trigger('error-trigger', 'Error trigger', "Starts when a run of a workflow naming this one in settings.error_workflow_id fails; its output is {execution_id, workflow_id, workflow_name, failed_node, error, trigger_data, failed_at}."),
   pure('condition', 'Condition', 'condition', 'Compares two values; follows the true or false handle.', {
     type: 'object',
     properties: { left: {}, operator: { type: 'string', enum: ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'contains', 'empty', 'not_empty'] }, right: {} },
@@ -43,6 +46,11 @@ export const workflowNodes: WorkflowNode[] = [
   }),
   pure('set-variable', 'Set variable', 'transformer', 'Sets context.variables[name] for later nodes ({{variables.<name>}}).', {
     type: 'object', properties: { name: str, value: {} }, required: ['name', 'value'],
+  }),
+  // The engine holds it until every incoming branch that can still run has run, and hands it their
+  // outputs as `inputs` (core/workflows/merge.ts).
+  pure('merge', 'Merge', 'transformer', 'Joins branches: runs once, after every incoming branch that ran or can still run; its output is {inputs: {<label>: output}}.', {
+    type: 'object', properties: {},
   }),
   step('http-request', 'HTTP request', 'action', "Calls a URL through the host fetch (the tenant's allowed origins).", {
     type: 'object',

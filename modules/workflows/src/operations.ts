@@ -95,6 +95,15 @@ export const operations = {
       return { variables: { [input.name]: input.value ?? null } };
     },
   }),
+  merge: operation({
+    ...NODE,
+    description: 'Merge node: answers {inputs}, the outputs of the branches it joined by node label, which the engine hands it.',
+    input: Type.Object({ inputs: Type.Record(Type.String(), Any) }),
+    output: Type.Object({ inputs: Type.Record(Type.String(), Any) }),
+    async handler(input) {
+      return { inputs: input.inputs };
+    },
+  }),
   http_request: operation({
     ...NODE,
     description: "HTTP request node: calls the URL through host.fetch (only origins the tenant allowed; the SSRF rule applies).",
