@@ -21,6 +21,8 @@ export interface SimulationStep {
   node_type: string;
   input: unknown;
   config: Record<string, unknown>;
+  /** Ours, beyond the spec's step fields: what the node answered (`{}` when stubbed), for the editor's graph. */
+  output: unknown;
   mode: 'executed' | 'stubbed';
   reason: string;
 }
@@ -97,7 +99,7 @@ export async function simulate(g: Graph, given: Record<string, unknown>, catalog
           reason = 'failed';
         }
       } else reason = `stubbed: ${entry.operation ?? node.node_type} may have real-world effects`;
-      steps.push({ index: steps.length, label: node.label, node_type: node.node_type, input: input ?? null, config: node.config, mode, reason });
+      steps.push({ index: steps.length, label: node.label, node_type: node.node_type, input: input ?? null, config: node.config, output, mode, reason });
       ctx.nodes[node.label] = { output };
       if (isObject(output) && isObject(output.variables) && node.node_type.startsWith('workflows:')) Object.assign(ctx.variables, output.variables);
       // A stubbed branching node has no real answer: every way out is walked.

@@ -29,6 +29,10 @@ describe('spec 2 simulate: nothing persisted, no step with real-world effects ru
       ['Start', 'executed'], ['Remember', 'executed'], ['Big?', 'executed'], ['Shape', 'executed'], ['Mail', 'stubbed'], ['Notify CRM', 'stubbed'],
     ]);
     expect(sim.steps[4]).toMatchObject({ index: 4, node_type: 'workflows:send-email', input: { to: 'asha@example.com', subject: 'Thanks Asha' }, config: body.nodes[4].config, reason: expect.stringContaining('stubbed') });
+    // Each step's output (ours, for the editor's graph): what an executed node answered, nothing for a stubbed one.
+    expect(sim.steps[3].output).toMatchObject({ values: { subject: 'Thanks Asha', total: 250 } });
+    expect(sim.steps[2].output).toMatchObject({ branch: 'true' });
+    expect(sim.steps[4].output).toEqual({});
     expect([await count('workflow_executions'), await count('workflow_execution_logs'), (await host.inbox()).length]).toEqual(before);
   });
 

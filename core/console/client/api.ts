@@ -11,7 +11,10 @@ export class ApiError extends Error {
     message: string,
     readonly code?: string,
     readonly details?: Record<string, unknown>,
-    readonly errors?: Record<string, string[]>,
+    /** A field map (`{name: [message]}`), or the workflows' list of messages (spec 2: activate, test). */
+    readonly errors?: Record<string, string[]> | string[],
+    /** The whole answer, for refusals that carry data (spec 2: a simulation that could not run is a 422 with its result). */
+    readonly body?: unknown,
   ) {
     super(message);
   }
@@ -24,7 +27,8 @@ export class ApiError extends Error {
     // A module's broken screen definition (502 SCREEN_DEFINITION_INVALID) lists its problems.
     const problems = this.details?.problems;
     if (Array.isArray(problems)) for (const p of problems) out.push(String(p));
-    if (this.errors) for (const [field, msgs] of Object.entries(this.errors)) for (const m of msgs) out.push(`${field}: ${m}`);
+    if (Array.isArray(this.errors)) out.push(...this.errors.map(String));
+    else if (this.errors) for (const [field, msgs] of Object.entries(this.errors)) for (const m of msgs) out.push(`${field}: ${m}`);
     return out;
   }
 }
@@ -62,10 +66,10 @@ export async function api<T = unknown>(path: string, opts: CallOptions = {}): Pr
     /* not JSON: kept as text */
   }
   if (!res.ok) {
-    const b = (body && typeof body === 'object' ? body : {}) as { message?: string; code?: string; details?: Record<string, unknown>; errors?: Record<string, string[]> };
+    const b = (body && typeof body === 'object' ? body : {}) as { message?: string; code?: string; details?: Record<string, unknown>; errors?: Record<string, string[]> | string[] };
     // An expired or revoked token: back to sign-in, with the API's message shown there.
     if (res.status === 401 && session && !path.startsWith('/auth/login')) setSession(null);
-    throw new ApiError(res.status, b.message ?? (typeof body === 'string' && body ? body : `${res.status} ${res.statusText}`), b.code, b.details, b.errors);
+    throw new ApiError(res.status, b.message ?? (typeof body === 'string' && body ? body : `${res.status} ${res.statusText}`), b.code, b.details, b.errors, body);
   }
   return body as T;
 }

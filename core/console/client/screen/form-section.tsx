@@ -72,7 +72,7 @@ export function FormSection({ section, row, host }: { section: Row; row: Row; ho
       } else await runAction(action, data, host);
     } catch (err) {
       const e = err as ApiError;
-      if (e.errors) setErrors(Object.fromEntries(Object.entries(e.errors).map(([k, v]) => [k, v.join(' ')])));
+      if (e.errors && !Array.isArray(e.errors)) setErrors(Object.fromEntries(Object.entries(e.errors).map(([k, v]) => [k, v.join(' ')])));
       toast('error', e.message, e.reasons);
     } finally {
       setBusy(false);

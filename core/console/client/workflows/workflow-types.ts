@@ -9,6 +9,9 @@ export interface WorkflowNode {
   config: Record<string, unknown>;
   position: { x: number; y: number } | null;
   is_entry_point: boolean;
+  retry_count?: number;
+  retry_delay_seconds?: number;
+  timeout_seconds?: number;
 }
 
 export interface Connection {
@@ -16,6 +19,7 @@ export interface Connection {
   source_node_id: string;
   target_node_id: string;
   source_handle: string | null;
+  target_handle?: string | null;
   condition_path: string | null;
 }
 
@@ -24,8 +28,14 @@ export interface Workflow {
   name: string;
   description: string | null;
   status: string;
+  paused_reason?: string | null;
   trigger_type: string;
+  trigger_config?: Record<string, unknown>;
+  settings?: Record<string, unknown>;
   tags: string[];
+  updated_at?: string;
+  /** Answered once the versions API is in (workflow versions; versions-panel.tsx). */
+  version?: number;
   execution_count: number;
   success_count: number;
   failure_count: number;
@@ -64,6 +74,61 @@ export interface ExecutionLog {
   started_at: string | null;
   completed_at: string | null;
   duration_ms: number | null;
+}
+
+/** A node registry entry (spec 2, Node registry: GET /workflow-nodes/grouped), as the editor reads it. */
+export interface NodeEntry {
+  identifier: string;
+  name: string;
+  category: string;
+  description: string;
+  color: string;
+  module: string;
+  inputs: { name: string; label: string }[];
+  outputs: { name: string; label: string }[];
+  configSchema: JsonSchema & { properties: Record<string, JsonSchema>; required: string[] };
+  defaultConfig: Record<string, unknown>;
+}
+
+export interface NodeGroup {
+  category: string;
+  label: string;
+  color: string;
+  description: string;
+  nodes: NodeEntry[];
+}
+
+/** The part of JSON Schema the config form reads (node-form.tsx). */
+export interface JsonSchema {
+  type?: string | string[];
+  title?: string;
+  description?: string;
+  enum?: unknown[];
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  contentMediaType?: string;
+}
+
+/** Simulation result (spec 2, Resources); `output` per step is ours (core/workflows/README.md). */
+export interface SimulationStep {
+  index: number;
+  label: string;
+  node_type: string;
+  input: unknown;
+  output?: unknown;
+  mode: 'executed' | 'stubbed';
+  reason: string;
+}
+
+export interface SimulationResult {
+  ok: boolean;
+  errors: string[];
+  warnings: string[];
+  steps: SimulationStep[];
+  unreached: string[];
+  executed: number;
+  stubbed: number;
 }
 
 /** Badge colour of a workflow, execution or node-log status. */

@@ -1,11 +1,14 @@
 /**
- * Workflows, read-only (spec 2, Workflows and Executions): the list with status and counters
- * (GET /workflows), one workflow's graph and its executions (GET /workflows/{id},
- * /workflows/{id}/executions), and one execution with its log per node (GET /workflow-executions/{id}).
- * Paths: /admin/workflows, /admin/workflows/{id}, /admin/workflows/{id}/executions/{execution}.
+ * Workflows (spec 2, Workflows and Executions): the list with status and counters (GET /workflows),
+ * one workflow's graph and its executions (GET /workflows/{id}, /workflows/{id}/executions), one
+ * execution with its log per node (GET /workflow-executions/{id}), and the editor (editor/).
+ * Paths: /admin/workflows, /admin/workflows/{id}, /admin/workflows/{id}/executions/{execution},
+ * /admin/workflows/new, /admin/workflows/{id}/edit.
  */
 import { useState } from 'preact/hooks';
 import { ErrorBox } from '../dialogs';
+import { can, type Me } from '../me';
+import { EditorPage } from './editor/editor-page';
 import { ExecutionView } from './execution-view';
 import { WorkflowGraph } from './graph';
 import { useWrapped } from './use-wrapped';
@@ -14,19 +17,22 @@ import { duration, statusVariant, when, WORKFLOWS_PATH, type Execution, type Wor
 
 const STATUSES = ['draft', 'active', 'paused', 'archived'];
 
-export function WorkflowsPage({ sub }: { sub: string }) {
+export function WorkflowsPage({ me, sub }: { me: Me; sub: string }) {
   const [, workflowId, kind, executionId] = sub.split('/');
+  // One element for both editor paths: a first save moves /new to /{id}/edit without a reload.
+  if (workflowId === 'new' || kind === 'edit') return <EditorPage id={workflowId === 'new' ? null : workflowId} />;
   if (workflowId && kind === 'executions' && executionId) return <ExecutionView workflowId={workflowId} id={executionId} />;
-  if (workflowId) return <WorkflowDetail id={workflowId} />;
-  return <WorkflowList />;
+  if (workflowId) return <WorkflowDetail id={workflowId} canEdit={can(me, 'workflows.manage')} />;
+  return <WorkflowList canEdit={can(me, 'workflows.manage')} />;
 }
 
-function WorkflowList() {
+function WorkflowList({ canEdit }: { canEdit: boolean }) {
   const [status, setStatus] = useState('');
   const { data, error } = useWrapped<Workflow[]>('/workflows', { status: status || undefined, per_page: 100 });
   return (
     <div class="page">
       <h1>Workflows</h1>
+      {canEdit && <p><a class="button-link" href={`${WORKFLOWS_PATH}/new`}>New workflow</a></p>}
       <div class="list-tools">
         <label class="field-label">Status
           <select data-filter="workflow-status" value={status} onChange={(e) => setStatus((e.target as HTMLSelectElement).value)}>
@@ -55,7 +61,7 @@ function WorkflowList() {
   );
 }
 
-function WorkflowDetail({ id }: { id: string }) {
+function WorkflowDetail({ id, canEdit }: { id: string; canEdit: boolean }) {
   const workflow = useWrapped<Workflow>(`/workflows/${id}`);
   const executions = useWrapped<Execution[]>(`/workflows/${id}/executions`, { per_page: 50 });
   if (workflow.error) return <ErrorBox error={workflow.error} title="The workflow could not be loaded" />;
@@ -65,6 +71,7 @@ function WorkflowDetail({ id }: { id: string }) {
     <div class="page" data-workflow-detail={w.id}>
       <p><a href={WORKFLOWS_PATH}>← Workflows</a></p>
       <h1>{w.name} <span class={`badge badge-${statusVariant(w.status)}`}>{w.status}</span></h1>
+      {canEdit && <p><a class="button-link" href={`${WORKFLOWS_PATH}/${w.id}/edit`}>Edit in the editor</a></p>}
       {w.description && <p>{w.description}</p>}
       <p class="muted">Trigger: {w.trigger_type}{w.tags.length ? ` · tags: ${w.tags.join(', ')}` : ''} · {w.nodes.length} nodes, {w.connections.length} connections</p>
       <WorkflowGraph nodes={w.nodes} connections={w.connections} />
