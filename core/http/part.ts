@@ -76,7 +76,7 @@ async function listen(d: HttpDeps): Promise<Listening> {
       api.use(resolveTenant(tenants, config.rootDomain));
       registerOnboardingRoutes(api, { central, tenants, auth, authenticated, accounts });
       registerAuthRoutes(api, { central, auth, authenticated, accounts, modules: kernel.modules });
-      registerMemberRoutes(api, { central, auth, authenticated, invitations: accounts.invitations });
+      registerMemberRoutes(api, { central, auth, authenticated, invitations: accounts.invitations, events: kernel.events });
       registerSubResellerRoutes(api, { tenants, authenticated, rateLimiter: drivers.rateLimiter });
       registerResellerApplicationRoutes(api, { tenants, authenticated, rateLimiter: drivers.rateLimiter });
       registerAccountRoutes(api, { accounts, authenticated });

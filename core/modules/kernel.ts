@@ -63,7 +63,7 @@ export interface ModuleKernel {
 }
 
 export async function createModuleKernel(deps: {
-  config: Pick<Config, 'busRateLimit' | 'publicTokenLimit' | 'busValidateOutput' | 'eventDelivery' | 'moduleDbRoles' | 'sandboxMaxMemoryMb' | 'moduleQuarantineSeconds' | 'moduleJobs'>;
+  config: Pick<Config, 'busRateLimit' | 'publicTokenLimit' | 'busValidateOutput' | 'eventDelivery' | 'moduleDbRoles' | 'sandboxMaxMemoryMb' | 'moduleQuarantineSeconds' | 'moduleJobs' | 'appUrl' | 'rootDomain'>;
   central: CentralDb;
   keys: AppKeys;
   tenantDbs: TenantDatabases;
@@ -127,7 +127,7 @@ export async function createModuleKernel(deps: {
   const invoker = new SandboxInvoker({ runtime, moduleData, events, clock, logger, fetchAccess, quarantine, maxMemoryMb: deps.config.sandboxMaxMemoryMb });
   const bus = new Bus({ modules, providers, invoker, rateLimiter: drivers.rateLimiter, audit, clock, logger, rateLimit: deps.config.busRateLimit, validateOutput: deps.config.busValidateOutput });
   invoker.attach(bus);
-  registerPlatformOperations(bus, central);
+  registerPlatformOperations(bus, central, { appUrl: deps.config.appUrl, rootDomain: deps.config.rootDomain });
   registerPublicTokenOperations(bus, { central, modules, limit: deps.config.publicTokenLimit });
   registerRelatedOperations(bus, { central, modules, audit, clock });
   registerWebhookOperations(bus, central);

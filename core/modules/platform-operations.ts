@@ -4,12 +4,13 @@ import type { CentralDb } from '../data/central-db';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { notFound } from '../errors';
 import { TenantNetwork } from '../tenancy/tenant-network';
+import { tenantUrl } from '../tenancy/tenant-url';
 
-export function registerPlatformOperations(bus: Bus, central: CentralDb): void {
+export function registerPlatformOperations(bus: Bus, central: CentralDb, site: { appUrl: string; rootDomain: string }): void {
   const network = new TenantNetwork(central);
   bus.registerCore({
     name: 'platform.get_tenant',
-    description: "The current tenant: id, name, ring, its domains, and its level in the reseller network (0 for the super admin's tenant; null outside it).",
+    description: "The current tenant: id, name, ring, its domains, its public URL (`url`: APP_URL, on the tenant's subdomain when APP_URL's host is ROOT_DOMAIN), and its level in the reseller network (0 for the super admin's tenant; null outside it).",
     input: { type: 'object', additionalProperties: false },
     public: true,
     handler: async (_input, ctx) => {
@@ -19,7 +20,31 @@ export function registerPlatformOperations(bus: Bus, central: CentralDb): void {
       // The level tells a module whether it runs in the super admin's tenant (spec 3: the master
       // catalog lives at level 0), which related_parent cannot: it is also null for a suspended link.
       const link = await network.link(tenant.id);
-      return { id: tenant.id, name: tenant.name, ring: tenant.ring, domains: domains.map((d) => d.domain), reseller_level: link?.level ?? null };
+      return {
+        id: tenant.id,
+        name: tenant.name,
+        ring: tenant.ring,
+        domains: domains.map((d) => d.domain),
+        // Links a module hands out (a widget's embed code) must reach this platform from anywhere.
+        url: tenantUrl(site.appUrl, site.rootDomain, domains),
+        reseller_level: link?.level ?? null,
+      };
+    },
+  });
+
+  // A module that keeps people of the tenant (live chat's agents) must know they are members: only
+  // of the calling tenant, and only whether they are active (and their name while they are).
+  bus.registerCore({
+    name: 'platform.get_member',
+    description: "Whether a user is an active member of the current tenant (membership active and account active), with the member's name when so. Anyone else, a member of another tenant included, is `{active: false, name: null}`.",
+    input: { type: 'object', required: ['user_id'], additionalProperties: false, properties: { user_id: { type: 'integer', minimum: 1, maximum: 2147483647 } } },
+    output: { type: 'object', required: ['user_id', 'active', 'name'], properties: { user_id: { type: 'integer' }, active: { type: 'boolean' }, name: { type: ['string', 'null'] } } },
+    public: true,
+    handler: async (input: { user_id: number }, ctx) => {
+      const membership = await central.models.Membership.findOne({ where: { tenant_id: ctx.tenantId, user_id: input.user_id }, attributes: ['status'] });
+      const user = membership?.status === 'active' ? await central.models.User.findByPk(input.user_id, { attributes: ['name', 'status'] }) : null;
+      const active = user?.status === 'active';
+      return { user_id: input.user_id, active, name: active ? user.name : null };
     },
   });
 

@@ -7,7 +7,9 @@
  * The owner role is the owner's to give: members.manage does not make anyone owner, nor demote,
  * suspend or remove an owner; only an owner (or a platform super admin) does, and the organisation
  * always keeps one active owner. Every change is announced so that cached memberships on every node
- * drop at once.
+ * drop at once, and a membership that ends is an event of the tenant for modules that keep people
+ * (live chat's agents): `member.suspended` and `member.removed`, payload `{user_id}` (README, Events
+ * of the platform).
  */
 import type { RequestHandler, Router } from 'express';
 import { Op, type Transaction } from 'sequelize';
@@ -19,6 +21,7 @@ import { MandiError, conflict, invalid, notFound } from '../errors';
 import * as Type from '../../sdk/runtime/schema';
 import { BodyReader, Email } from '../http/validate-body';
 import type { Invitations } from '../accounts/invitations';
+import type { EventBus } from '../bus/events';
 
 const STATUSES = ['active', 'suspended'] as const;
 
@@ -44,10 +47,13 @@ export interface MemberRouteDeps {
   auth: AuthService;
   authenticated: RequestHandler;
   invitations: Invitations;
+  events: EventBus;
 }
 
 export function registerMemberRoutes(api: Router, deps: MemberRouteDeps): void {
-  const { central, auth, authenticated, invitations } = deps;
+  const { central, auth, authenticated, invitations, events } = deps;
+  // Emitted after the change, again on a repeated suspend: subscribers handle an ended membership idempotently.
+  const membershipEnded = (tenantId: string, userId: number, how: 'suspended' | 'removed') => events.emit(tenantId, `member.${how}`, { user_id: userId }, 'core');
   const { User, Membership, Role } = central.models;
   const manage = requirePermission('members.manage');
 
@@ -141,6 +147,7 @@ export function registerMemberRoutes(api: Router, deps: MemberRouteDeps): void {
       await m.update(update);
     }
     auth.changed({ userId: m.user_id });
+    if (status === 'suspended') await membershipEnded(tenantId, m.user_id, 'suspended');
     res.json({ member: { user_id: m.user_id, role: m.role, status: m.status } });
   });
 
@@ -156,6 +163,7 @@ export function registerMemberRoutes(api: Router, deps: MemberRouteDeps): void {
       await m.destroy();
     }
     auth.changed({ userId });
+    await membershipEnded(tenantId, userId, 'removed');
     res.json({ message: 'Member removed.' });
   });
 

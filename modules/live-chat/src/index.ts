@@ -6,6 +6,7 @@
  */
 import { defineModule } from '../../../sdk';
 import { data } from './models';
+import { membershipEnded } from './agent-removal';
 import { agentOperations } from './operations/agents';
 import { conversationOperations } from './operations/conversations';
 import { handlerOperations } from './operations/handlers';
@@ -33,6 +34,8 @@ export default defineModule({
   },
   operations: { ...conversationOperations, ...agentOperations, ...widgetOperations, ...publicOperations, ...handlerOperations },
   // The ai_bot handler asks the ai module's agent; the workflow handler checks and starts workflows (README, Handlers).
+  // The platform's events for a membership that ended: the member stops being an agent (README, Agents).
+  events: { subscribes: { 'member.suspended': membershipEnded, 'member.removed': membershipEnded } },
   consumes: ['ai.agent_reply', 'ai.list_roles', 'workflow_engine.get_workflow', 'workflow_engine.start'],
   jobs: { bot_reply: { operation: 'live_chat.bot_reply', attempts: 2, timeout_seconds: 60 } },
   workflow: { nodes: workflowNodes },

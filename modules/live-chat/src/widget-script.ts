@@ -4,10 +4,13 @@
  * whose layout is set inline (inline styles win over a page's `* { all: unset }`), so the page's CSS
  * cannot reach it and its CSS cannot reach the page. Every piece of text from the server or the
  * visitor is set with textContent, never as HTML. It talks to the public widget API (base URL: the
- * script's own origin) and follows its conversation over socket.io with the visitor grant, through
- * a small hand-written client of the socket.io v4 protocol on a WebSocket (connect with `{grant,
- * tenant}`, subscribe to `chat.conversation.{id}`, answer pings): no 50 KB client library, and
- * nothing leaked into the page's globals. The session id is kept in localStorage per widget token.
+ * script's own origin, the embed code's base) and follows its conversation over socket.io with the
+ * visitor grant (README, Following a conversation in realtime): the `grant` and `tenant` of the
+ * answer to `POST …/conversations`, or of `POST …/session` for a returning visitor with an open
+ * conversation, go in the handshake auth `{grant, tenant}`, then it emits `subscribe` with
+ * `chat.conversation.{id}` and answers pings, through a small hand-written client of the socket.io
+ * v4 protocol on a WebSocket: no 50 KB client library, and nothing leaked into the page's globals.
+ * The session id is kept in localStorage per widget token.
  */
 const SOURCE = String.raw`(function () {
   var TOKEN = __TOKEN__;

@@ -3,6 +3,7 @@
  * widget API as a browser on some page would call it, and socket.io clients (agents with their token,
  * visitors with their grant) that record what they receive.
  */
+import net from 'node:net';
 import path from 'node:path';
 import { connectError as connectRefusal, createTestHost, socketClient as connectClient, type SocketClient, type TestHost } from '../../../sdk/testing';
 
@@ -111,3 +112,12 @@ export const connectError = (host: TestHost, auth: Record<string, unknown>): Pro
 
 export const tenantChannel = (host: TestHost) => `private-tenant.${host.tenantId}.live-chat`;
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A port nothing listens on now (for a platform whose APP_URL must name its port before it starts). */
+export async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((resolve, reject) => srv.once('error', reject).listen(0, '127.0.0.1', resolve));
+  const { port } = srv.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  return port;
+}

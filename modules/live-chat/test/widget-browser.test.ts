@@ -6,27 +6,19 @@
  * answers; the answer shows in the widget without a reload. A page on an origin outside
  * allowed_domains gets no widget. A screenshot of the open widget goes to artifacts/live-chat-widget.png.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { TestHost } from '../../../sdk/testing';
+import { findChromium, ROOT } from './chromium';
 import { addAgent, closeSockets, createWidget, requestAs, setStatus, socketClient, startHost, tenantChannel, type Agent } from './support';
 
-const ROOT = path.resolve(__dirname, '..', '..', '..');
 /** The page's getComputedStyle, as evaluated in the browser (the tests compile without the DOM library). */
 type StyleOf = (el: unknown) => { backgroundColor: string; fontSize: string };
 declare const getComputedStyle: StyleOf;
 
-function findChromium(): { path: string } | { reason: string } {
-  try {
-    return { path: execFileSync(path.join(ROOT, 'scripts', 'ensure-chromium.sh'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000 }).trim() };
-  } catch (err) {
-    return { reason: String((err as { stderr?: string }).stderr || (err as Error).message).trim() };
-  }
-}
 const found = findChromium();
 if ('reason' in found) console.warn(`live chat browser test skipped: ${found.reason}`);
 const browserTest = 'path' in found ? test : test.skip;

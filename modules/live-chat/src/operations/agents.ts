@@ -5,11 +5,11 @@
  * platform when an agent reaches the maximum and lifted when a slot frees.
  */
 import { operation, Type, type HandlerContext } from '../../../../sdk';
-import { releaseSlot } from '../assignment';
+import { removeAgent } from '../agent-removal';
 import { assignPending } from '../conversations';
 import { agentById } from '../db';
 import { notAnAgent, validation, ChatError } from '../errors';
-import { HOLDS_SLOT, nowIso, type AgentRow, type ConversationRow } from '../records';
+import { nowIso, type AgentRow } from '../records';
 import { Agent } from '../outputs';
 import { AgentStatus, Id } from '../schemas';
 
@@ -55,10 +55,13 @@ export const agentOperations = {
     output: Agent,
     http: { method: 'POST', path: '/live-chat/agents', permission: MANAGE, success_status: 201 },
     handler: async (input, ctx) => {
+      // Only a member answers chats (spec 2, Agent: user_id is a member); an ended membership removes the agent (../agent-removal.ts).
+      const member = await ctx.host.call<{ active: boolean; name: string | null }>('platform.get_member', { user_id: input.user_id });
+      if (!member.active) throw validation('user_id', `User ${input.user_id} is not an active member of this tenant.`);
       if (await ctx.host.db.findOne<AgentRow>('Agent', { where: { user_id: input.user_id } })) {
         throw new ChatError('AGENT_EXISTS', `User ${input.user_id} is an agent already.`, { status: 409 });
       }
-      const name = input.name ?? (ctx.user?.id === input.user_id ? ctx.user.name : `Agent ${input.user_id}`);
+      const name = input.name ?? (member.name ?? `Agent ${input.user_id}`).slice(0, 100);
       return ctx.host.db.create<AgentRow>('Agent', { user_id: input.user_id, name, max_concurrent_chats: input.max_concurrent_chats ?? 5, status: 'offline', created_at: nowIso(ctx) });
     },
   }),
@@ -123,15 +126,7 @@ export const agentOperations = {
     http: { method: 'DELETE', path: '/live-chat/agents/:id', permission: MANAGE },
     handler: async (input, ctx) => {
       await agentById(ctx, input.id);
-      await ctx.host.db.update<AgentRow>('Agent', { status: 'offline' }, { where: { id: input.id } });
-      const open = await ctx.host.db.find<ConversationRow>('Conversation', { where: { agent_id: input.id, status: { $in: [...HOLDS_SLOT] } }, limit: 1000 });
-      for (const c of open) {
-        const moved = await ctx.host.db.update<ConversationRow>('Conversation', { agent_id: null, status: 'pending', updated_at: nowIso(ctx) }, { where: { id: c.id, agent_id: input.id, status: c.status } });
-        if (moved) await releaseSlot(ctx, input.id);
-      }
-      await ctx.host.db.destroy('Agent', { where: { id: input.id } });
-      await assignPending(ctx);
-      return { deleted: true, id: input.id, requeued: open.length };
+      return { deleted: true, id: input.id, requeued: await removeAgent(ctx, input.id) };
     },
   }),
 };

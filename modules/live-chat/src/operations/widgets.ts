@@ -152,8 +152,10 @@ export const widgetOperations = {
   }),
 };
 
-/** The tenant's first domain over HTTPS, or a root-relative URL when it has none. */
+/**
+ * Where pages reach the platform: the tenant's public URL the host derives from APP_URL (its scheme
+ * and port, on the tenant's subdomain where ROOT_DOMAIN makes one; README, Embed code).
+ */
 async function platformBase(ctx: HandlerContext): Promise<string> {
-  const tenant = await ctx.host.call<{ domains: string[] }>('platform.get_tenant', {});
-  return tenant.domains[0] ? `https://${tenant.domains[0]}` : '';
+  return (await ctx.host.call<{ url: string }>('platform.get_tenant', {})).url;
 }
