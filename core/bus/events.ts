@@ -20,6 +20,11 @@ export interface EventEnvelope {
   /** Who emitted it: a module alias or "core". */
   source: string;
   emittedAt: string;
+  /**
+   * The workflows of the chain of runs the event was emitted under (CallContext.workflowChain), when
+   * a workflow run caused it: a run it starts is refused if it would loop (core/workflows/run-chain.ts).
+   */
+  chain?: readonly string[];
 }
 
 interface DeliveryJob {
@@ -71,9 +76,10 @@ export class EventBus {
     });
   }
 
-  /** Queues one delivery per subscriber; returns the event id. */
-  async emit(tenantId: string, event: string, payload: unknown, source: string): Promise<string> {
+  /** Queues one delivery per subscriber; returns the event id. `chain`: the workflow runs it was emitted under. */
+  async emit(tenantId: string, event: string, payload: unknown, source: string, chain?: readonly string[]): Promise<string> {
     const envelope: EventEnvelope = { id: randomUUID(), tenantId, event, payload, source, emittedAt: new Date(this.deps.clock.now()).toISOString() };
+    if (chain?.length) envelope.chain = chain;
     const modules = (await this.deps.modules.modulesFor(tenantId)).subscribersOf(event);
     const jobs = modules.map((m) => ({ subscriber: `module:${m.alias}`, jobId: deliveryJobId(envelope.id, m.alias) }));
     for (const [name, sub] of this.core) {

@@ -52,7 +52,9 @@ export class Invocation implements HostBridge {
 
   call(op: string, input: unknown): Promise<unknown> {
     // What the handler calls in turn is its own module's doing in this tenant, not the related tenant's.
-    const ctx = this.ctx.relatedFrom === undefined && this.ctx.idempotencyKey === undefined ? this.ctx : { ...this.ctx, relatedFrom: undefined, idempotencyKey: undefined };
+    const ctx = this.ctx.relatedFrom === undefined && this.ctx.idempotencyKey === undefined && this.ctx.workflowExecutionId === undefined
+      ? this.ctx
+      : { ...this.ctx, relatedFrom: undefined, idempotencyKey: undefined, workflowExecutionId: undefined };
     return this.host.bus.call({ kind: 'module', alias: this.mod.alias }, op, input, ctx).catch((err: unknown) => this.remember(err));
   }
 
@@ -66,7 +68,7 @@ export class Invocation implements HostBridge {
 
   async emit(event: string, payload: unknown): Promise<void> {
     if (!(this.mod.manifest.events?.publishes ?? []).includes(event)) this.remember(busErrors.eventNotDeclared(this.mod.alias, event));
-    await this.host.events.emit(this.ctx.tenantId, event, payload, this.mod.alias);
+    await this.host.events.emit(this.ctx.tenantId, event, payload, this.mod.alias, this.ctx.workflowChain);
   }
 
   log(level: LogLevel, message: string, data?: unknown): void {

@@ -41,6 +41,17 @@ export interface CallContext {
    * fires (ISO 8601), so what the schedule starts can tell it from a call made at any other time.
    */
   scheduleSlot?: string;
+  /**
+   * Set by the workflow engine on a node's call and kept on the calls it makes: the workflows of the
+   * chain of runs that led to this call, the calling run's own last (core/workflows/run-chain.ts).
+   * Events emitted under it carry it, so a run they start knows its chain.
+   */
+  workflowChain?: readonly string[];
+  /**
+   * Set by the workflow engine on a node's own call, like idempotencyKey (calls it makes do not
+   * have it): the run the node belongs to, which a sub-workflow node waits in.
+   */
+  workflowExecutionId?: string;
 }
 
 export interface CallOptions {

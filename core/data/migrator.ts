@@ -26,6 +26,7 @@ import * as tenant0006 from './migrations/tenant/0006-push-devices';
 import * as tenant0007 from './migrations/tenant/0007-workflows';
 import * as tenant0008 from './migrations/tenant/0008-workflow-log-order';
 import * as tenant0009 from './migrations/tenant/0009-workflow-paused-reason';
+import * as tenant0010 from './migrations/tenant/0010-workflow-run-chains';
 
 interface MigrationModule {
   up: (p: { context: QueryInterface }) => Promise<void>;
@@ -57,6 +58,7 @@ const TENANT: Array<[string, MigrationModule]> = [
   ['0007-workflows', tenant0007],
   ['0008-workflow-log-order', tenant0008],
   ['0009-workflow-paused-reason', tenant0009],
+  ['0010-workflow-run-chains', tenant0010],
 ];
 
 function migrator(sequelize: Sequelize, list: Array<[string, MigrationModule]>, table: string) {

@@ -145,7 +145,8 @@ export async function createModuleKernel(deps: {
       name: envelope.event,
       input: envelope.payload,
       caller: { kind: 'core', name: 'events' },
-      ctx: { tenantId: envelope.tenantId, user: null },
+      // What a subscriber emits in turn was caused by the same workflow runs (core/workflows/run-chain.ts).
+      ctx: { tenantId: envelope.tenantId, user: null, workflowChain: envelope.chain },
       event: { id: envelope.id, name: envelope.event, emitted_at: envelope.emittedAt },
     });
   });

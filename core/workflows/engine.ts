@@ -24,12 +24,24 @@ import { readyFirst, withMergeInputs } from './merge';
 import { nodeInput } from './node-input';
 import type { Actor } from './node-permissions';
 import { ownerInactiveReason } from './owner-inactive';
+import { chainRefusal } from './run-chain';
+import { awaitedChild, childOutcome, WAIT_RECHECK_SECONDS } from './sub-workflow';
 import type { ConnectionRow, ExecutionRow, Graph, NodeRow, RunContext } from './workflow';
 import type { WorkflowStore } from './workflow-store';
 
 export const RUNS_QUEUE = 'workflow-runs';
+/** The prefix of the lifecycle events every finished run emits (`.completed`, `.failed`). */
+export const LIFECYCLE_EVENTS = 'workflow.execution.';
 /** Times a node's call is made again after its module restarted under it. */
 const RESTART_RETRIES = 3;
+/** Retries of a node whose retry_count is 0 in a workflow with settings.retry_on_failure true (README, Node retries). */
+export const DEFAULT_NODE_RETRIES = 3;
+
+/** The retries a node gets (spec 2: settings.retry_on_failure, the node's retry_count). */
+export function retriesOf(settings: Record<string, unknown>, node: NodeRow): number {
+  if (settings.retry_on_failure === false) return 0;
+  return settings.retry_on_failure === true && node.retry_count === 0 ? DEFAULT_NODE_RETRIES : node.retry_count;
+}
 
 interface RunJob {
   tenantId: string;
@@ -53,6 +65,8 @@ export interface EngineDeps {
   workers: number;
   /** Workers one tenant's runs may hold while another tenant's runs are due (fair-share.ts). */
   tenantWorkers: number;
+  /** WORKFLOW_MAX_CHAIN_DEPTH (./run-chain.ts). */
+  maxChainDepth: number;
 }
 
 export interface Trigger {
@@ -61,6 +75,10 @@ export interface Trigger {
   triggeredBy: number | null;
   /** One execution per workflow and key (an event id, a schedule slot). */
   key?: string;
+  /** The workflows of the runs that led to this one (./run-chain.ts). */
+  chain?: readonly string[];
+  /** The run whose sub-workflow node waits for this one (./sub-workflow.ts). */
+  parentExecutionId?: string;
   /** The run starts at the trigger nodes of this type only (an error run: error-workflow.ts); at every trigger without. */
   entryType?: string;
 }
@@ -105,7 +123,9 @@ export class WorkflowEngine {
   /** A new execution (pending) queued to run; undefined when the trigger key already ran. */
   async execute(tenantId: string, g: Graph, t: Trigger): Promise<ExecutionRow | undefined> {
     const entries = g.nodes.filter((n) => n.node_category === 'trigger' && (!t.entryType || n.node_type === t.entryType)).map((n) => n.id);
-    const row = await this.deps.store.createExecution(tenantId, g, { trigger_type: t.type, trigger_data: t.data, triggered_by: t.triggeredBy, trigger_key: t.key, queue: entries });
+    const row = await this.deps.store.createExecution(tenantId, g, {
+      trigger_type: t.type, trigger_data: t.data, triggered_by: t.triggeredBy, trigger_key: t.key, queue: entries, chain: t.chain, parent_execution_id: t.parentExecutionId,
+    });
     // The graph as triggered, for this node's worker; another node reads it from the database.
     this.graphs.set(`${tenantId}:${g.workflow.id}`, g);
     if (row) {
@@ -132,6 +152,9 @@ export class WorkflowEngine {
     if (e.resume_at && e.resume_at.getTime() > clock.now()) return;
     const g = this.graphs.get(`${tenantId}:${e.workflow_id}`) ?? (await store.graph(tenantId, e.workflow_id));
     if (!g) return void (await this.finish(tenantId, e, 'failed', null, 'The workflow was deleted.'));
+    // A run that would loop is refused before its first node, and announces nothing: its event would start the next refusal.
+    const refused = e.status === 'pending' && e.nodes_executed === 0 ? chainRefusal(g.workflow.id, e.chain ?? [], this.deps.maxChainDepth) : undefined;
+    if (refused) return void (await this.finish(tenantId, e, 'failed', null, refused.message, undefined, false));
     const acting = await this.deps.acting(tenantId, Number(g.workflow.owner_id));
     if (!acting) {
       const reason = ownerInactiveReason(g.workflow.owner_id);
@@ -166,7 +189,9 @@ export class WorkflowEngine {
       e = next;
       if (e.status === 'completed') return void (await this.announce(tenantId, e));
       if (e.status !== 'running' || e.resume_at) {
-        if (e.status === 'running' && e.resume_at) await this.enqueue(tenantId, e.id, `${e.id}:${e.nodes_executed}:${e.scheduler.attempt ?? 0}`, Math.max(0, e.resume_at.getTime() - clock.now()));
+        // A sub-workflow's wait is checked again each WAIT_RECHECK_SECONDS: each check its own job.
+        const wake = e.scheduler.waiting_for ? `${e.id}:wait:${e.resume_at?.getTime()}` : `${e.id}:${e.nodes_executed}:${e.scheduler.attempt ?? 0}`;
+        if (e.status === 'running' && e.resume_at) await this.enqueue(tenantId, e.id, wake, Math.max(0, e.resume_at.getTime() - clock.now()));
         return;
       }
     }
@@ -197,7 +222,15 @@ export class WorkflowEngine {
       else {
         const entry = (await this.deps.catalogFor(tenantId)).node(node.node_type);
         input = withMergeInputs(g, node, context, nodeInput(node.config, placeholderValues(e.trigger_data, e.trigger_type, context), entry));
-        output = await this.callNode(tenantId, e, node, entry, input, attempt, acting);
+        // A sub-workflow node waits for the run it started without holding this worker (./sub-workflow.ts).
+        const waitingFor = e.scheduler.waiting_for;
+        if (!waitingFor) output = await this.callNode(tenantId, e, node, entry, input, attempt, acting);
+        const child = waitingFor ?? awaitedChild(entry, output);
+        if (child) {
+          const outcome = await childOutcome(store, tenantId, child);
+          if (!outcome.done) return this.awaitChild(tenantId, e, child);
+          output = outcome.output;
+        }
       }
     } catch (err) {
       failure = errorText(err);
@@ -225,8 +258,8 @@ export class WorkflowEngine {
         log, context, scheduler: { queue: rest, attempt: 0 }, resume_at: resumeAt, executed: 1, start: e.status === 'pending' ? started : undefined, complete,
       });
     }
-    if (attempt < node.retry_count) {
-      // Retry with exponential backoff (spec 2, Execution: retry_count, retry_delay_seconds); suspended meanwhile.
+    if (attempt < retriesOf(g.workflow.settings, node)) {
+      // Retry with exponential backoff (spec 2, Execution: retry_count, retry_delay_seconds; settings.retry_on_failure); suspended meanwhile.
       const delay = node.retry_delay_seconds * 2 ** attempt;
       return store.checkpoint(tenantId, e.id, { log, scheduler: { queue, attempt: attempt + 1 }, resume_at: delay ? new Date(clock.now() + delay * 1000) : null });
     }
@@ -239,7 +272,8 @@ export class WorkflowEngine {
     if (!entry) throw new MandiError('NODE_UNAVAILABLE', `The node type "${node.node_type}" is no longer installed in this tenant.`, 422);
     if (!entry.operation) throw new MandiError('NODE_NOT_RUNNABLE', `The node type "${node.node_type}" names no operation.`, 422);
     const key = `${e.id}:${node.id}:${attempt}`;
-    const ctx = { tenantId, user: acting.user, permissions: acting.permissions, requestId: key, idempotencyKey: key };
+    // The chain with this run's workflow goes with the call, so what it emits or starts knows it (./run-chain.ts).
+    const ctx = { tenantId, user: acting.user, permissions: acting.permissions, requestId: key, idempotencyKey: key, workflowChain: [...(e.chain ?? []), e.workflow_id], workflowExecutionId: e.id };
     const call = (async () => {
       // A call interrupted because its module's isolate was rebuilt (another run's runaway code node,
       // say) is not this node's failure: it runs again, with the same idempotency key.
@@ -263,29 +297,55 @@ export class WorkflowEngine {
   }
 
   /**
-   * The run's end: its status, result and duration, the workflow's counters, and its lifecycle event;
-   * a failure also starts the workflow's error workflow (error-workflow.ts), once per failed run.
+   * The first queued node waits for `child`: recorded with a recheck at WAIT_RECHECK_SECONDS (a wake
+   * the child's end could not send, a restart), and the child's end wakes it sooner. A child that
+   * ended meanwhile is read at once.
    */
-  private async finish(tenantId: string, e: ExecutionRow, status: 'completed' | 'failed', result: unknown, error: string | null, failure?: RunFailure & { g: Graph }): Promise<void> {
+  private async awaitChild(tenantId: string, e: ExecutionRow, child: string): Promise<ExecutionRow | undefined> {
+    const { store, clock } = this.deps;
+    const waiting = await store.transition(tenantId, e.id, ['running'], 'scheduler = $3::jsonb, resume_at = $4', [JSON.stringify({ ...e.scheduler, waiting_for: child }), new Date(clock.now() + WAIT_RECHECK_SECONDS * 1000)]);
+    if (!waiting || !(await childOutcome(store, tenantId, child)).done) return waiting;
+    return store.transition(tenantId, e.id, ['running'], 'resume_at = NULL');
+  }
+
+  /**
+   * The run's end: its status, result and duration, the workflow's counters, and its lifecycle event
+   * (none for a refused run: `emit` false); a failure also starts the workflow's error workflow
+   * (error-workflow.ts), once per failed run, with the failed run's chain (./run-chain.ts).
+   */
+  private async finish(tenantId: string, e: ExecutionRow, status: 'completed' | 'failed', result: unknown, error: string | null, failure?: RunFailure & { g: Graph }, emit = true): Promise<void> {
     const { store, clock } = this.deps;
     const now = new Date(clock.now());
     const done = await store.finish(tenantId, e.id, status, result, error, now);
     if (!done) return;
-    await this.announce(tenantId, done);
+    await this.announce(tenantId, done, emit);
     if (!failure) return;
     try {
       const errorRun = await errorRunOf(store, tenantId, failure.g, done, failure, now);
-      if (errorRun) await this.execute(tenantId, errorRun.graph, errorRun.trigger);
+      if (errorRun) await this.execute(tenantId, errorRun.graph, { ...errorRun.trigger, chain: [...(done.chain ?? []), done.workflow_id] });
     } catch (err) {
       // The failed run is written; an error run that could not be started is logged, never this run's failure.
       this.logger.error({ err, execution: done.id }, 'error workflow not started');
     }
   }
 
-  /** The lifecycle event of a run that just finished, so other workflows can follow it (spec 2, event trigger). */
-  private async announce(tenantId: string, done: ExecutionRow): Promise<void> {
+  /**
+   * A run just finished: the run waiting for it as a sub-workflow wakes, so do webhook calls waiting
+   * for it, and its lifecycle event lets other workflows follow it (spec 2, event trigger), with its
+   * chain (./run-chain.ts).
+   */
+  private async announce(tenantId: string, done: ExecutionRow, emit = true): Promise<void> {
+    if (done.parent_execution_id) await this.wakeParent(tenantId, done).catch((err) => this.logger.error({ err }, 'parent run not woken'));
     this.deps.finished(tenantId, done);
+    if (!emit) return;
     const payload = { execution_id: done.id, workflow_id: done.workflow_id, workflow_name: done.workflow_name, status: done.status, error_message: done.error_message, duration_ms: done.duration_ms };
-    await this.deps.events.emit(tenantId, `workflow.execution.${done.status}`, payload, 'workflows').catch((err) => this.logger.error({ err }, 'workflow lifecycle event not emitted'));
+    const chain = [...(done.chain ?? []), done.workflow_id];
+    await this.deps.events.emit(tenantId, `${LIFECYCLE_EVENTS}${done.status}`, payload, 'workflows', chain).catch((err) => this.logger.error({ err }, 'workflow lifecycle event not emitted'));
+  }
+
+  /** Wakes the run whose sub-workflow node waits for `child`, if it still does (a paused one reads the child when resumed). */
+  private async wakeParent(tenantId: string, child: ExecutionRow): Promise<void> {
+    const parent = await this.deps.store.transition(tenantId, child.parent_execution_id!, ['running'], 'resume_at = NULL', [child.id], "scheduler->>'waiting_for' = $3");
+    if (parent) await this.enqueue(tenantId, parent.id, `${parent.id}:child:${child.id}`);
   }
 }

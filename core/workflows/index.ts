@@ -6,6 +6,7 @@ import { guards } from './route-support';
 import { registerScheduleOperation } from './schedule-trigger';
 import { registerScreenOperations } from './screen-operations';
 import { registerStartOperation } from './start-operation';
+import { registerSubWorkflowOperation } from './sub-workflow-operation';
 import { webhookRouter } from './webhook-route';
 import { registerWorkflowRoutes } from './workflow-routes';
 import { Workflows, type WorkflowsDeps } from './workflows';
@@ -25,6 +26,7 @@ export function createWorkflows(deps: WorkflowsDeps & { rateLimiter: RateLimiter
   registerScheduleOperation(deps.bus, service);
   registerScreenOperations(deps.bus, service);
   registerStartOperation(deps.bus, service, deps.modules);
+  registerSubWorkflowOperation(deps.bus, service, deps.maxChainDepth);
   return {
     service,
     registerRoutes: (api, authenticated) => {

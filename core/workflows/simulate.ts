@@ -8,11 +8,13 @@
  */
 import type { Catalog } from '../catalogs/catalog';
 import { isObject } from '../is-object';
+import { pathValue, placeholderPaths } from '../catalogs/placeholders';
 import { checkGraph } from './graph-check';
-import { placeholderValues, successors } from './engine';
+import { LIFECYCLE_EVENTS, placeholderValues, successors } from './engine';
 import { ERROR_TRIGGER, type ErrorTriggerData } from './error-workflow';
 import { readyFirst, withMergeInputs } from './merge';
 import { nodeInput } from './node-input';
+import { CHAIN_LOOP } from './run-chain';
 import type { Graph, RunContext } from './workflow';
 
 export interface SimulationStep {
@@ -41,6 +43,8 @@ export interface SimulationResult {
 export interface SimulateDeps {
   /** Runs a side-effect-free node's operation on the bus (as the requesting user). */
   call(operation: string, input: unknown): Promise<unknown>;
+  /** The events a module declares it publishes (its manifest's events.publishes); none for an unknown one. */
+  publishes(alias: string): Promise<readonly string[]>;
 }
 
 /** What an error trigger's output looks like, for a simulation given no data. */
@@ -51,23 +55,38 @@ const SAMPLE_FAILURE: ErrorTriggerData = {
   error: { message: 'A sample failure', code: 'SAMPLE' }, trigger_data: {}, failed_at: new Date(0).toISOString(),
 };
 
-const PLACEHOLDER = /\{\{\s*([\w.-]+)\s*\}\}/g;
-
-function unknownPlaceholders(config: unknown, values: Record<string, unknown>, out: Set<string>): void {
+/** Each placeholder of a config that resolves to nothing, with where it is (`config.values.subject`). */
+function unknownPlaceholders(config: unknown, values: Record<string, unknown>, at: string, out: Array<{ at: string; path: string }>): void {
   if (typeof config === 'string') {
-    for (const m of config.matchAll(PLACEHOLDER)) {
-      const v = m[1].split('.').reduce<unknown>((acc, k) => (isObject(acc) ? acc[k] : undefined), values);
-      if (v === undefined) out.add(m[1]);
-    }
-  } else if (Array.isArray(config)) config.forEach((c) => unknownPlaceholders(c, values, out));
-  else if (isObject(config)) Object.values(config).forEach((c) => unknownPlaceholders(c, values, out));
+    for (const path of placeholderPaths(config)) if (pathValue(values, path) === undefined) out.push({ at, path });
+  } else if (Array.isArray(config)) config.forEach((c, i) => unknownPlaceholders(c, values, `${at}.${i}`, out));
+  else if (isObject(config)) for (const [key, c] of Object.entries(config)) unknownPlaceholders(c, values, `${at}.${key}`, out);
+}
+
+/**
+ * An event trigger following an event this workflow's own runs emit: every run emits
+ * workflow.execution.completed / .failed, and a node's operation may emit its module's events. Such
+ * a run would start itself, which the run chain rule refuses (./run-chain.ts).
+ */
+async function selfTriggerWarnings(g: Graph, catalog: Catalog, deps: SimulateDeps): Promise<string[]> {
+  const event = g.workflow.trigger_type === 'event' ? g.workflow.trigger_config.event : undefined;
+  if (typeof event !== 'string') return [];
+  const refused = `a run it starts that way would start itself and is refused (${CHAIN_LOOP}).`;
+  if (event.startsWith(LIFECYCLE_EVENTS)) return [`The trigger follows "${event}", which every run of a workflow emits, this one's too: ${refused}`];
+  const warnings: string[] = [];
+  for (const node of g.nodes) {
+    const operation = catalog.node(node.node_type)?.operation;
+    const alias = operation?.slice(0, operation.indexOf('.'));
+    if (alias && (await deps.publishes(alias)).includes(event)) warnings.push(`The trigger follows "${event}", which node "${node.label}" (${operation}) may emit: ${refused}`);
+  }
+  return warnings;
 }
 
 export async function simulate(g: Graph, given: Record<string, unknown>, catalog: Catalog, deps: SimulateDeps): Promise<SimulationResult> {
   const sampled = Object.keys(given).length === 0 && g.nodes.some((n) => n.node_type === ERROR_TRIGGER);
   const data: Record<string, unknown> = sampled ? { ...SAMPLE_FAILURE } : given;
   const errors = checkGraph(g, catalog);
-  const warnings: string[] = [];
+  const warnings: string[] = errors.length ? [] : await selfTriggerWarnings(g, catalog, deps);
   const steps: SimulationStep[] = [];
   const ctx: RunContext = { variables: {}, nodes: {} };
   if (!errors.length) {
@@ -77,9 +96,9 @@ export async function simulate(g: Graph, given: Record<string, unknown>, catalog
       const id = queue.shift();
       const node = g.nodes.find((n) => n.id === id)!;
       const values = placeholderValues(data, g.workflow.trigger_type, ctx);
-      const missing = new Set<string>();
-      unknownPlaceholders(node.config, values, missing);
-      for (const p of missing) warnings.push(`Node "${node.label}": the placeholder {{${p}}} resolves to nothing and renders empty.`);
+      const missing: Array<{ at: string; path: string }> = [];
+      unknownPlaceholders(node.config, values, 'config', missing);
+      for (const m of missing) warnings.push(`Node "${node.label}", ${m.at}: the placeholder {{${m.path}}} resolves to nothing and renders empty.`);
       const entry = catalog.node(node.node_type)!;
       const input = node.node_category === 'trigger' ? data : withMergeInputs(g, node, ctx, nodeInput(node.config, values, entry));
       let output: unknown = {};

@@ -8,6 +8,7 @@
  *   execution", and a module's start is automatic. A missing one is 404 WORKFLOW_NOT_FOUND.
  * - The run is an ordinary execution (trigger_type `module`, trigger_data the given `data`, at most
  *   MAX_TRIGGER_BYTES), run as the workflow's owner like every other; `key` makes it once per key.
+ *   Called under a workflow node (ctx.workflowChain), the run carries that chain (./run-chain.ts).
  * - Modules call it only when their manifest consumes it (the bus); edge callers need
  *   workflows.execute, as POST /workflows/{id}/execute does.
  */
@@ -41,7 +42,7 @@ export function registerStartOperation(bus: Bus, w: Workflows, modules: ModuleHo
       const g = await w.store.graph(ctx.tenantId, input.workflow_id);
       if (!g) throw new MandiError('WORKFLOW_NOT_FOUND', 'Workflow not found', 404, { workflow_id: input.workflow_id });
       if (g.workflow.status !== 'active') throw new MandiError('WORKFLOW_NOT_ACTIVE', `Workflow ${input.workflow_id} is ${g.workflow.status}; only an active workflow starts.`, 409, { status: g.workflow.status });
-      const run = await w.engine.execute(ctx.tenantId, g, { type: 'module', data, triggeredBy: ctx.user?.id ?? null, key: input.key && `module:${input.key}` });
+      const run = await w.engine.execute(ctx.tenantId, g, { type: 'module', data, triggeredBy: ctx.user?.id ?? null, key: input.key && `module:${input.key}`, chain: ctx.workflowChain });
       // A key that already ran starts nothing: the caller asked for once.
       return run ? { execution_id: run.id, status: run.status } : { execution_id: null, status: 'duplicate' };
     },

@@ -38,7 +38,7 @@ export interface ExecutionFilter {
 
 /** The columns of ExecutionRow, for a prepared statement (whose result must not change when a column is added). */
 const EXECUTION_COLUMNS = (['id', 'workflow_id', 'workflow_name', 'status', 'trigger_type', 'trigger_data', 'triggered_by', 'context', 'result', 'error_message', 'nodes_total',
-  'nodes_executed', 'nodes_failed', 'started_at', 'completed_at', 'duration_ms', 'resume_at', 'pause_requested', 'scheduler', 'created_at'] satisfies (keyof ExecutionRow)[]).map((c) => `w.${c}`).join(', ');
+  'nodes_executed', 'nodes_failed', 'started_at', 'completed_at', 'duration_ms', 'resume_at', 'pause_requested', 'scheduler', 'created_at', 'chain', 'parent_execution_id'] satisfies (keyof ExecutionRow)[]).map((c) => `w.${c}`).join(', ');
 /** A finished run's duration: from its start (or its creation, if it never started) to `at`. */
 const DURATION_MS = (at: string, row = 'workflow_executions') => `GREATEST(0, (EXTRACT(EPOCH FROM (${at}::timestamptz - COALESCE(${row}.started_at, ${row}.created_at))) * 1000)::int)`;
 
@@ -216,16 +216,21 @@ export class WorkflowStore {
   async createExecution(
     tenantId: string,
     g: Graph,
-    e: { trigger_type: string; trigger_data: unknown; triggered_by: number | null; trigger_key?: string; queue: string[] },
+    e: { trigger_type: string; trigger_data: unknown; triggered_by: number | null; trigger_key?: string; queue: string[]; chain?: readonly string[]; parent_execution_id?: string },
   ): Promise<ExecutionRow | undefined> {
     const [row] = await this.tenantDbs.query<ExecutionRow>(
       tenantId,
-      `INSERT INTO workflow_executions (workflow_id, workflow_name, trigger_type, trigger_data, triggered_by, trigger_key, nodes_total, context, scheduler)
-       VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, '{"variables":{},"nodes":{}}', $8::jsonb)
+      `INSERT INTO workflow_executions (workflow_id, workflow_name, trigger_type, trigger_data, triggered_by, trigger_key, nodes_total, context, scheduler, chain, parent_execution_id)
+       VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, '{"variables":{},"nodes":{}}', $8::jsonb, $9::jsonb, $10)
        ON CONFLICT (workflow_id, trigger_key) WHERE trigger_key IS NOT NULL DO NOTHING RETURNING *`,
-      [g.workflow.id, g.workflow.name, e.trigger_type, json(e.trigger_data), e.triggered_by, e.trigger_key ?? null, g.nodes.length, json({ queue: e.queue, attempt: 0 })],
+      [g.workflow.id, g.workflow.name, e.trigger_type, json(e.trigger_data), e.triggered_by, e.trigger_key ?? null, g.nodes.length, json({ queue: e.queue, attempt: 0 }), json(e.chain ?? []), e.parent_execution_id ?? null],
     );
     return row;
+  }
+
+  /** The execution a trigger key already made for a workflow (a sub-workflow node's call made again). */
+  async executionByKey(tenantId: string, workflowId: string, key: string): Promise<ExecutionRow | undefined> {
+    return (await this.tenantDbs.query<ExecutionRow>(tenantId, 'SELECT * FROM workflow_executions WHERE workflow_id = $1 AND trigger_key = $2', [workflowId, key]))[0];
   }
 
   async execution(tenantId: string, id: string): Promise<ExecutionRow | undefined> {

@@ -69,6 +69,10 @@ export interface ExecutionRow {
   pause_requested: boolean;
   scheduler: Scheduler;
   created_at: Date;
+  /** The workflows of the runs that led to this one, oldest first (./run-chain.ts). */
+  chain: string[];
+  /** The run whose sub-workflow node started this one and waits for it; null otherwise. */
+  parent_execution_id: string | null;
 }
 
 /** What placeholders resolve against (spec 2: {{customer.email}}, {{trigger.data.x}}, {{nodes.<label>.output.y}}). */
@@ -83,6 +87,8 @@ export interface Scheduler {
   attempt?: number;
   /** The first queued node already ran and asked to suspend (delay): it is done once the run wakes. */
   suspended_output?: unknown;
+  /** The first queued node (a sub-workflow node) waits for this execution of another workflow to finish. */
+  waiting_for?: string;
 }
 
 export interface LogRow {
@@ -126,6 +132,7 @@ export const toExecution = (e: ExecutionRow) => ({
   trigger_data: e.trigger_data, triggered_by: e.triggered_by === null ? null : Number(e.triggered_by), context: { variables: e.context.variables ?? {} },
   result: e.result ?? null, error_message: e.error_message, nodes_total: e.nodes_total, nodes_executed: e.nodes_executed, nodes_failed: e.nodes_failed,
   started_at: iso(e.started_at), completed_at: iso(e.completed_at), duration_ms: e.duration_ms, resume_at: iso(e.resume_at), created_at: iso(e.created_at),
+  chain: e.chain ?? [], parent_execution_id: e.parent_execution_id ?? null,
 });
 
 export const toLog = (l: LogRow) => ({

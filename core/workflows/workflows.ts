@@ -23,6 +23,7 @@ import type { TenantService } from '../tenancy/tenant-service';
 import { WorkflowEngine } from './engine';
 import { checkErrorWorkflowSetting } from './error-workflow';
 import { assertHoldsNodePermissions, type Actor } from './node-permissions';
+import { chainOf } from './run-chain';
 import { notifyOwnerInactive, OWNER_INACTIVE, ownerInactiveReason } from './owner-inactive';
 import { WORKFLOWS_MODULE } from './route-support';
 import { RunWaiters } from './run-waiters';
@@ -50,6 +51,8 @@ export interface WorkflowsDeps {
   appUrl: string;
   workers: number;
   tenantWorkers: number;
+  /** WORKFLOW_MAX_CHAIN_DEPTH (./run-chain.ts). */
+  maxChainDepth: number;
   /** Webhook calls one tenant may have waiting for their run on this node (WORKFLOW_WEBHOOK_WAITS_PER_TENANT). */
   webhookWaitsPerTenant: number;
 }
@@ -74,7 +77,7 @@ export class Workflows {
     this.activity = new ActivityLog(deps.tenantDbs);
     this.waiters = new RunWaiters({ pubsub: deps.pubsub, store: this.store, logger: deps.logger, perTenant: deps.webhookWaitsPerTenant });
     this.engine = new WorkflowEngine({
-      store: this.store, queue: deps.queue, bus: deps.bus, events: deps.events, clock: deps.clock, logger: deps.logger, workers: deps.workers, tenantWorkers: deps.tenantWorkers,
+      store: this.store, queue: deps.queue, bus: deps.bus, events: deps.events, clock: deps.clock, logger: deps.logger, workers: deps.workers, tenantWorkers: deps.tenantWorkers, maxChainDepth: deps.maxChainDepth,
       catalogFor: (id) => this.catalogFor(id),
       acting: (tenantId, ownerId) => deps.auth.actingUser(tenantId, ownerId),
       ownerInactive: (tenantId, g) => this.ownerInactive(tenantId, g),
@@ -185,14 +188,17 @@ export class Workflows {
   }
 
   simulateDeps(tenantId: string, ctx: RequestContext): SimulateDeps {
-    return { call: (op, input) => this.deps.bus.call({ kind: 'edge', via: 'workflow' }, op, input, { tenantId, user: ctx.user ?? null, permissions: ctx.permissions, requestId: ctx.requestId }) };
+    return {
+      call: (op, input) => this.deps.bus.call({ kind: 'edge', via: 'workflow' }, op, input, { tenantId, user: ctx.user ?? null, permissions: ctx.permissions, requestId: ctx.requestId }),
+      publishes: async (alias) => (await this.deps.modules.modulesFor(tenantId)).byAlias.get(alias)?.manifest.events?.publishes ?? [],
+    };
   }
 
   webhookUrl(token: string): string {
     return `${this.deps.appUrl}/api/webhooks/workflows/${token}`;
   }
 
-  /** Spec 2: an event trigger starts each active workflow naming the event, once per event id. */
+  /** Spec 2: an event trigger starts each active workflow naming the event, once per event id, with the event's run chain (./run-chain.ts). */
   private async onEvent(envelope: EventEnvelope): Promise<void> {
     const mods = await this.deps.modules.modulesFor(envelope.tenantId);
     if (!mods.byAlias.has(WORKFLOWS_MODULE)) return;
@@ -206,7 +212,7 @@ export class Workflows {
     const graphs = (await this.store.activeByTrigger(envelope.tenantId, 'event')).filter((g) => g.workflow.trigger_config.event === envelope.event);
     for (const g of graphs) {
       const data = isObject(envelope.payload) ? envelope.payload : { payload: envelope.payload };
-      await this.engine.execute(envelope.tenantId, g, { type: 'event', data, triggeredBy: null, key: `event:${envelope.id}` });
+      await this.engine.execute(envelope.tenantId, g, { type: 'event', data, triggeredBy: null, key: `event:${envelope.id}`, chain: chainOf(envelope.chain) });
     }
   }
 }

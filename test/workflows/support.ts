@@ -9,9 +9,12 @@ export const WORKFLOWS_DIR = path.resolve(__dirname, '../../modules/workflows');
 /** The code node's evaluator, which `workflows` depends on. */
 export const WORKFLOWS_CODE_DIR = path.resolve(__dirname, '../../modules/workflows-code');
 
+/** Test nodes that emit events, fail their first two attempts, or need a permission of their own (fixtures/chain-nodes). */
+export const CHAIN_NODES_DIR = path.resolve(__dirname, 'fixtures/chain-nodes');
+
 /** The spec's per-minute limits are raised unless a test sets them: these tests poll executions. */
-export function startHost(env: Record<string, string> = {}): Promise<TestHost> {
-  return createTestHost({ modulePath: WORKFLOWS_DIR, withModules: [WORKFLOWS_CODE_DIR], env: { WORKFLOW_RATE_LIMIT: '100000/60', WORKFLOW_EXECUTE_RATE_LIMIT: '100000/60', ...env } });
+export function startHost(env: Record<string, string> = {}, withModules: string[] = []): Promise<TestHost> {
+  return createTestHost({ modulePath: WORKFLOWS_DIR, withModules: [WORKFLOWS_CODE_DIR, ...withModules], env: { WORKFLOW_RATE_LIMIT: '100000/60', WORKFLOW_EXECUTE_RATE_LIMIT: '100000/60', ...env } });
 }
 
 type Json = Record<string, unknown>;

@@ -11,7 +11,7 @@
  */
 
 /** The engine's placeholder syntax (core/catalogs/placeholders.ts), which a module cannot import. */
-const PLACEHOLDER = /\{\{\s*([\w.-]+)\s*\}\}/g;
+const PLACEHOLDER = /\{\{\s*([^{}]+?)\s*\}\}/g;
 /** The same, stateless (a global regex's test() moves its lastIndex, which matchAll then copies). */
 const HAS_PLACEHOLDER = new RegExp(PLACEHOLDER.source);
 /** A one-line '…' or "…" string literal (escapes kept as written). */

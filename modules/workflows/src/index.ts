@@ -10,12 +10,12 @@ import { operations } from './operations';
 export default defineModule({
   name: 'workflows',
   version: '1.0.0',
-  description: 'Built-in workflow nodes: manual, schedule, webhook, event and error triggers; condition, switch, merge, delay, transform, set-variable, HTTP request, send email, send notification and code (spec 2).',
+  description: 'Built-in workflow nodes: manual, schedule, webhook, event and error triggers; condition, switch, merge, delay, transform, set-variable, HTTP request, send email, send notification, code and sub-workflow (spec 2).',
   compatibility: { platform: '^2.0.0' },
   main: 'dist/index.js',
   operations,
   dependencies: { workflows_code: '^1.0.0' },
-  consumes: ['mail.send', 'notifications.send', 'workflow_engine.fire_schedules', 'workflow_engine.list_workflows', 'workflow_engine.get_workflow', 'workflow_engine.list_executions', 'workflows_code.evaluate'],
+  consumes: ['mail.send', 'notifications.send', 'workflow_engine.fire_schedules', 'workflow_engine.list_workflows', 'workflow_engine.get_workflow', 'workflow_engine.list_executions', 'workflow_engine.sub_workflow', 'workflows_code.evaluate'],
   schedules: [{ name: 'workflow_schedules', operation: 'workflows.fire_schedules', every_ms: 60_000 }],
   permissions: [
     { name: 'workflows.view', description: 'See workflows, their executions and statistics.' },

@@ -69,4 +69,9 @@ export const workflowNodes: WorkflowNode[] = [
   pure('code', 'Code', 'transformer', 'Evaluates a JavaScript expression over `data` and its {{placeholders}} (as values) in the sandbox; its output is {result}.', {
     type: 'object', properties: { expression: { type: 'string', contentMediaType: 'text/javascript' }, data: {} }, required: ['expression'],
   }, { operation: 'workflows_code.evaluate' }),
+  // The engine's own operation: it starts the child run, and the engine waits for it without holding
+  // a worker and makes the child's result this node's output (core/workflows/README.md, Sub-workflows).
+  step('sub-workflow', 'Sub-workflow', 'action', "Runs another active workflow of the tenant with `data` as its trigger data and waits for it; its output is the child's result.", {
+    type: 'object', properties: { workflow_id: str, data: {} }, required: ['workflow_id'],
+  }, { operation: 'workflow_engine.sub_workflow' }),
 ];
