@@ -38,7 +38,7 @@ export interface SandboxInvokerDeps {
   events: EventBus;
   clock: Clock;
   logger: Logger;
-  fetchAccess: (tenantId: string) => Promise<FetchAccess>;
+  fetchAccess: (tenantId: string, alias: string) => Promise<FetchAccess>;
   quarantine: Pick<ModuleQuarantine, 'refusal'>;
   /** SANDBOX_MAX_MEMORY_MB: also bounds versions published before the cap existed. */
   maxMemoryMb: number;
@@ -111,7 +111,7 @@ export class SandboxInvoker {
 
   /** host.fetch for one module in one tenant: only the origins granted to that module. */
   private async fetcher(tenantId: string, alias: string): Promise<HostBridge['fetch']> {
-    const { grants, allowPrivateNetworks } = await this.deps.fetchAccess(tenantId);
+    const { grants, allowPrivateNetworks } = await this.deps.fetchAccess(tenantId, alias);
     const origins = grants.filter((g) => g.module === alias).map((g) => g.origin);
     const key = `${allowPrivateNetworks} ${origins.sort().join(' ')}`;
     const owner = `${tenantId} ${alias}`;

@@ -2,12 +2,13 @@
  * The AI tool list (spec 2, Tools; Tool discovery and permission enforcement): a tool is a bus
  * operation a module provides, {name, module, description}. An operation with `ai_tool: false` in its
  * manifest is not offered (internal work such as scheduled jobs), nor is one a public route dispatches
- * to (a gateway's callback, which checks its own signature and has no user). A user sees only the tools they
+ * to (a gateway's callback, which checks its own signature and has no user), nor any operation of a
+ * module that runs agents (its agents' own configuration: sdk/manifest/agent-tools.ts). A user sees only the tools they
  * could use: rule 2 infers a permission from the tool's name, and the operation's own `permission`
  * (which the bus enforces on every call) must be held too, so the list is never wider than what a
  * call would be allowed to do (rule 3).
  */
-import type { Manifest } from '../../sdk/manifest';
+import { runsAgents, type Manifest } from '../../sdk/manifest';
 
 export interface ToolEntry {
   name: string;
@@ -43,6 +44,7 @@ export function inferredPermission(name: string): string {
 }
 
 export function catalogTools(module: string, manifest: Pick<Manifest, 'api' | 'http'>): CatalogTool[] {
+  if (runsAgents(manifest.api?.consumes)) return [];
   const publicOps = new Set((manifest.http?.routes ?? []).filter((r) => r.public).map((r) => r.operation));
   return (manifest.api?.provides ?? [])
     .filter((op) => op.ai_tool !== false && !publicOps.has(op.name))

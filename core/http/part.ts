@@ -87,7 +87,7 @@ async function listen(d: HttpDeps): Promise<Listening> {
       registerSeedRoute(api, { env: config.env, authenticated, selfUrl: () => selfUrl });
       registerFetchOriginRoutes(api, { central, authenticated, changed: kernel.fetchGrantsChanged });
       registerProviderRoutes(api, { modules: kernel.modules, providers: kernel.providers, authenticated });
-      registerPrivateNetworkRoute(api, { central, tenants, authenticated });
+      registerPrivateNetworkRoute(api, { central, tenants, authenticated, changed: kernel.fetchGrantsChanged });
       const adminAuthenticated = adminAuthenticate({ auth, publishers: registry.publishers });
       registry.registerRoutes(api, adminAuthenticated);
       registerQuarantineRoutes(api, { quarantine: kernel.quarantine, adminAuthenticated });

@@ -14,7 +14,7 @@ import type { CentralDb } from '../data/central-db';
 import { forbidden, invalid } from '../errors';
 import { MAX_GRANTS, fetchGrantsOf, toOrigin } from './fetch-grants';
 
-export function registerFetchOriginOperations(bus: Bus, deps: { central: CentralDb; changed: (tenantId: string) => void }): void {
+export function registerFetchOriginOperations(bus: Bus, deps: { central: CentralDb; changed: (tenantId: string) => Promise<void> }): void {
   bus.registerCore({
     name: 'fetch_origins.add',
     description:
@@ -49,7 +49,7 @@ export function registerFetchOriginOperations(bus: Bus, deps: { central: Central
         if (!held) throw invalid('origin', `The tenant already has ${MAX_GRANTS} fetch origin grants, the most there may be; remove one with PUT /modules/fetch-origins.`);
         return { ...grant, added: false };
       }
-      deps.changed(ctx.tenantId);
+      await deps.changed(ctx.tenantId);
       return { ...grant, added: true };
     },
   });

@@ -6,7 +6,8 @@
  *                                reduced to scheme, host and port and must be http(s) with no path,
  *                                query or credentials; module is a module alias; at most 50 grants.
  *                                422 {message, errors} otherwise.
- * This node applies a change at once; other nodes cache the grants for 30 seconds.
+ * A change takes effect at once on this node, a removal at once everywhere, an addition on the other
+ * nodes when the announcement arrives (./fetch-access.ts).
  */
 import type { RequestHandler, Router } from 'express';
 import { requirePermission } from '../auth/authenticate';
@@ -26,7 +27,7 @@ function readGrants(body: unknown): FetchGrant[] {
   return [...unique.values()];
 }
 
-export function registerFetchOriginRoutes(api: Router, deps: { central: CentralDb; authenticated: RequestHandler; changed: (tenantId: string) => void }): void {
+export function registerFetchOriginRoutes(api: Router, deps: { central: CentralDb; authenticated: RequestHandler; changed: (tenantId: string) => Promise<void> }): void {
   const manage = requirePermission('modules.manage');
   const tenantId = () => currentContext()!.tenant!.id;
 
@@ -41,7 +42,7 @@ export function registerFetchOriginRoutes(api: Router, deps: { central: CentralD
       `UPDATE tenants SET settings = jsonb_set(settings, '{modules}', COALESCE(settings->'modules', '{}'::jsonb) || jsonb_build_object('fetch_origins', $2::jsonb)), updated_at = now() WHERE id = $1`,
       { bind: [tenantId(), JSON.stringify(grants)] },
     );
-    deps.changed(tenantId());
+    await deps.changed(tenantId());
     res.json({ fetch_origins: await fetchGrantsOf(deps.central, tenantId()) });
   });
 }

@@ -2,12 +2,11 @@
  * The module runtime assembled: sandbox, module data, module host, bus, events. The platform and
  * the SDK's test host build it the same way, so an author's tests exercise the real path.
  */
-import { LRUCache } from 'lru-cache';
 import { SandboxRuntime } from '../../sandbox';
 import { AuditWriter } from '../bus/audit-writer';
 import { Bus } from '../bus/bus';
 import { EventBus } from '../bus/events';
-import { SandboxInvoker, type FetchAccess } from '../bus/sandbox-invoker';
+import { SandboxInvoker } from '../bus/sandbox-invoker';
 import type { SandboxTimings } from '../bus/sandbox-timings';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
@@ -22,7 +21,6 @@ import { PublicPrefixOwners } from './public-prefix-owners';
 import { ModuleHost, type ModuleSource } from './module-host';
 import { ModuleQuarantine } from './module-quarantine';
 import { ProviderChoices } from './provider-choices';
-import { privateNetworksAllowed } from '../tenancy/private-networks';
 import type { LoadedModule } from './loaded-module';
 import { ModuleSources } from './module-sources';
 import { registerPlatformOperations } from './platform-operations';
@@ -33,7 +31,7 @@ import type { AppKeys } from '../accounts/app-key';
 import { ModuleSecrets } from '../secrets/module-secrets';
 import { registerSecretOperations } from '../secrets/secret-operations';
 import { registerFetchOriginOperations } from './fetch-origin-operations';
-import { grantsIn } from './fetch-grants';
+import { FetchAccessCache } from './fetch-access';
 import { ModuleJobs } from './module-jobs';
 import { ModuleJobStore } from './module-job-store';
 
@@ -57,8 +55,8 @@ export interface ModuleKernel {
   jobs: ModuleJobs;
   /** Time spent in sandboxed handlers, per handler (core/bus/sandbox-timings.ts). */
   sandboxTimings: SandboxTimings;
-  /** Drops this node's cached fetch grants of a tenant after an admin changed them. */
-  fetchGrantsChanged(tenantId: string): void;
+  /** A tenant's fetch origins or private-network grant changed: this node's copy goes, the others are told (./fetch-access.ts). */
+  fetchGrantsChanged(tenantId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -108,23 +106,13 @@ export async function createModuleKernel(deps: {
   const audit = new AuditWriter(central, logger);
   const events = new EventBus({ queue: drivers.queue, modules, logger, clock }, { ...deps.config.eventDelivery, concurrency: 8 });
 
-  // Tenant settings `modules.fetch_origins` (the origins each module may reach with host.fetch,
-  // ./fetch-grants.ts) and `webhooks.allow_private_networks` (whether those may be private
-  // addresses; a super admin's call).
-  const access = new LRUCache<string, FetchAccess>({ max: 10_000, ttl: 30_000 });
-  const fetchAccess = async (tenantId: string) => {
-    let found = access.get(tenantId);
-    if (!found) {
-      const tenant = await central.models.Tenant.findByPk(tenantId, { attributes: ['settings'] });
-      found = { grants: grantsIn(tenant?.settings), allowPrivateNetworks: privateNetworksAllowed(tenant?.settings) };
-      access.set(tenantId, found);
-    }
-    return found;
-  };
-  // This node sees a changed grant at once; others within the cache's 30 seconds.
-  const fetchGrantsChanged = (tenantId: string) => void access.delete(tenantId);
+  // What host.fetch may reach per tenant: narrowing at once everywhere, widening at once here and on
+  // the other nodes when the announcement arrives (./fetch-access.ts).
+  const fetchAccess = new FetchAccessCache({ central, pubsub: drivers.pubsub });
+  await fetchAccess.start();
+  const fetchGrantsChanged = (tenantId: string) => fetchAccess.changed(tenantId);
 
-  const invoker = new SandboxInvoker({ runtime, moduleData, events, clock, logger, fetchAccess, quarantine, maxMemoryMb: deps.config.sandboxMaxMemoryMb });
+  const invoker = new SandboxInvoker({ runtime, moduleData, events, clock, logger, fetchAccess: (tenantId, alias) => fetchAccess.forModule(tenantId, alias), quarantine, maxMemoryMb: deps.config.sandboxMaxMemoryMb });
   const bus = new Bus({ modules, providers, invoker, rateLimiter: drivers.rateLimiter, audit, clock, logger, rateLimit: deps.config.busRateLimit, validateOutput: deps.config.busValidateOutput });
   invoker.attach(bus);
   registerPlatformOperations(bus, central, { appUrl: deps.config.appUrl, rootDomain: deps.config.rootDomain });

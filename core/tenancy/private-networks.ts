@@ -4,7 +4,10 @@
  * may reach private and loopback addresses. Only a platform super admin sets it, never a tenant:
  *   PATCH /admin/tenants/{id or alias}/private-networks {allow_private_networks: boolean}
  *     → 200 {tenant_id, allow_private_networks}; 404 unknown tenant; 422 {message, errors} bad body.
- * Link-local and cloud metadata addresses stay out of reach whatever it says.
+ * Link-local and cloud metadata addresses stay out of reach whatever it says. host.fetch applies a
+ * change at once on the node that answered, turning it off at once on every node, and turning it on
+ * on the others when the change's announcement arrives (core/modules/fetch-access.ts); the other
+ * outbound callers read the setting for each call.
  */
 import type { RequestHandler, Router } from 'express';
 import { requireSuperAdmin } from '../auth/authenticate';
@@ -22,7 +25,7 @@ export async function allowsPrivateNetworks(central: CentralDb, tenantId: string
   return privateNetworksAllowed(tenant?.settings);
 }
 
-export function registerPrivateNetworkRoute(api: Router, deps: { central: CentralDb; tenants: TenantService; authenticated: RequestHandler }): void {
+export function registerPrivateNetworkRoute(api: Router, deps: { central: CentralDb; tenants: TenantService; authenticated: RequestHandler; changed: (tenantId: string) => Promise<void> }): void {
   api.patch('/admin/tenants/:id/private-networks', deps.authenticated, requireSuperAdmin, async (req, res) => {
     const allow = (req.body as { allow_private_networks?: unknown } | undefined)?.allow_private_networks;
     if (typeof allow !== 'boolean') throw invalid('allow_private_networks', 'The allow_private_networks field must be true or false.');
@@ -33,6 +36,8 @@ export function registerPrivateNetworkRoute(api: Router, deps: { central: Centra
       `UPDATE tenants SET settings = jsonb_set(settings, '{webhooks}', COALESCE(settings->'webhooks', '{}'::jsonb) || jsonb_build_object('allow_private_networks', $2::boolean)), updated_at = now() WHERE id = $1`,
       { bind: [tenant.id, allow] },
     );
+    // host.fetch sees it before this answers (core/modules/fetch-access.ts).
+    await deps.changed(tenant.id);
     res.json({ tenant_id: tenant.id, allow_private_networks: await allowsPrivateNetworks(deps.central, tenant.id) });
   });
 }

@@ -3,6 +3,7 @@ export * from './manifest.types';
 export { validateManifest, loadManifest, type ManifestValidation } from './validate';
 export { ManifestError, formatIssues, type ManifestIssue } from './issues';
 export { contractIssues } from './contract-rules';
+export { runsAgents } from './agent-tools';
 export { referencedFiles, type FileReference } from './referenced-files';
 export {
   PLATFORM_VERSION,

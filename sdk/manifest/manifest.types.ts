@@ -169,7 +169,7 @@ export interface Operation {
    */
   graphql_expose?: boolean;
   /**
-   * Offer this operation to AI agents as a tool (spec 2, Tools); absent means true. Set false for internal work such as scheduled jobs.
+   * Offer this operation to AI agents as a tool (spec 2, Tools); absent means true, except in a module that runs agents (consumes tools.list or tools.call), whose operations are never tools and where true is refused. Set false for internal work such as scheduled jobs.
    */
   ai_tool?: boolean;
   /**

@@ -1,7 +1,7 @@
 /**
  * validateManifest and loadManifest: the one gate every module.json passes, in the sdk (build, pack),
  * the registry (publish) and the core (install). Structural rules come from manifest.schema.json,
- * the rest from semantic-rules.ts, contract-rules.ts and edge-permissions.ts; all run every time, so one pass lists every problem.
+ * the rest from semantic-rules.ts, contract-rules.ts, edge-permissions.ts and agent-tools.ts; all run every time, so one pass lists every problem.
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { schemaIssues } from './schema-check';
 import { contractIssues } from './contract-rules';
 import { edgePermissionIssues } from './edge-permissions';
 import { semanticIssues } from './semantic-rules';
+import { agentToolIssues } from './agent-tools';
 
 export type ManifestValidation = { ok: true; manifest: Manifest } | { ok: false; errors: ManifestIssue[] };
 
@@ -26,7 +27,7 @@ export function validateManifest(value: unknown): ManifestValidation {
   } catch {
     return { ok: false, errors: [{ pointer: '', message: 'must be plain JSON data' }] };
   }
-  const errors = tidyIssues([...schemaIssues(doc), ...semanticIssues(doc), ...contractIssues(doc), ...edgePermissionIssues(doc)]);
+  const errors = tidyIssues([...schemaIssues(doc), ...semanticIssues(doc), ...contractIssues(doc), ...edgePermissionIssues(doc), ...agentToolIssues(doc)]);
   return errors.length === 0 ? { ok: true, manifest: doc as Manifest } : { ok: false, errors };
 }
 

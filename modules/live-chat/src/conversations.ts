@@ -7,13 +7,13 @@
  * conversation (the slot moves to the new agent). Visitors write only in open conversations.
  */
 import type { HandlerContext } from '../../../sdk';
-import { drainQueue, releaseSlot } from './assignment';
+import { assignTo, drainQueue, releaseSlot } from './assignment';
 import { agentNameOf, conversationUpdated, messageSent, pushAssigned, pushVisitorMessage, type ConversationChange } from './broadcast';
-import { conversationById } from './db';
-import { invalidState } from './errors';
+import { agentById, conversationById } from './db';
+import { errorCode, invalidState } from './errors';
 import { handlerFor, type ConversationHandler } from './handlers';
 import { LIMITS } from './schemas';
-import { HOLDS_SLOT, nowIso, type ConversationRow, type ConversationStatus, type MessageRow, type SenderType } from './records';
+import { HOLDS_SLOT, nowIso, type AgentRow, type ConversationRow, type ConversationStatus, type MessageRow, type SenderType } from './records';
 
 export const OPEN: readonly ConversationStatus[] = ['pending', 'active', 'waiting'];
 
@@ -109,6 +109,35 @@ export async function handToHuman(ctx: HandlerContext, c: ConversationRow): Prom
   if (!(await escalate(ctx, c))) return false;
   await assignPending(ctx);
   return true;
+}
+
+/** Who an agent cannot take a conversation from directly: at their maximum, or the conversation moved meanwhile. */
+const NOT_TAKEN = new Set(['AGENT_AT_CAPACITY', 'LIVE_CHAT_BUSY']);
+
+/**
+ * A workflow's route node naming an agent (README, Handlers): the hand-over goes straight to that
+ * agent when they are online with a free slot, otherwise (offline, away, busy, full meanwhile, or
+ * the queue gave the conversation to someone first) to the queue like any hand-over. Resolves to
+ * whether this call handed it over and the agent it went to directly (null: queued).
+ */
+export async function handToAgent(ctx: HandlerContext, c: ConversationRow, agent: AgentRow): Promise<{ routed: boolean; agent_id: number | null }> {
+  if (!(await escalate(ctx, c))) return { routed: false, agent_id: null };
+  if (agent.status === 'online' && agent.current_chats_count < agent.max_concurrent_chats) {
+    try {
+      await assignTo(ctx, await conversationById(ctx, c.id), agent.id);
+    } catch (err) {
+      if (!NOT_TAKEN.has(String(errorCode(err)))) throw err;
+    }
+    const fresh = await conversationById(ctx, c.id);
+    // assignTo takes nothing from an agent deleted meanwhile: then the queue decides.
+    if (fresh.agent_id === agent.id) {
+      await conversationUpdated(ctx, fresh, 'assigned');
+      await pushAssigned(ctx, fresh, await agentById(ctx, agent.id), 'assigned');
+      return { routed: true, agent_id: agent.id };
+    }
+  }
+  await assignPending(ctx);
+  return { routed: true, agent_id: null };
 }
 
 /** A visitor's first message opens a conversation; its handler decides who answers. */

@@ -8,7 +8,7 @@
  */
 import type { TestHost } from '../../../sdk/testing';
 import { modelStandIn, useModel, type Completion, type ModelStandIn } from './model-standin';
-import { addAgent, closeSockets, createWidget, HANDLER_MODULES, requestAs, socketClient, startHost, visitor, type Agent } from './support';
+import { addAgent, closeSockets, createWidget, HANDLER_MODULES, requestAs, setStatus, socketClient, startHost, visitor, type Agent } from './support';
 
 let host: TestHost;
 let model: ModelStandIn;
@@ -167,6 +167,73 @@ describe('spec 2 Live chat: workflow handler', () => {
     const lateId: number = (await late.start('Hello?')).body.conversation.id;
     expect(await conversation(lateId)).toMatchObject({ handler_type: 'agent', agent_id: agent.id });
     expect((await messages(lateId)).map((m) => m.sender_type)).toEqual(['visitor', 'system']);
+  });
+});
+
+describe('spec 2 Live chat: the workflow handler routes to a named agent ("routed to a department or agent")', () => {
+  /** A workflow whose only step hands the conversation to `agentId`, behind a widget of its own; returns the widget token. */
+  const routingTo = async (agentId: number) => {
+    const made = await host.request('POST', '/workflows', {
+      name: `To agent ${agentId}`,
+      trigger_type: 'manual',
+      nodes: [
+        { node_type: 'workflows:manual-trigger', node_category: 'trigger', label: 'Visitor wrote', config: {}, position: { x: 0, y: 0 } },
+        { node_type: 'live_chat:route-to-agent', node_category: 'action', label: 'To them', config: { conversation_id: '{{conversation_id}}', agent_id: agentId }, position: { x: 1, y: 0 } },
+      ],
+      connections: [{ source_node_index: 0, target_node_index: 1 }],
+    });
+    expect(made.status).toBe(201);
+    expect((await host.request('POST', `/workflows/${made.body.data.id}/activate`)).status).toBe(200);
+    return (await createWidget(host, { name: `Route ${agentId}`, handler_type: 'workflow', workflow_id: made.body.data.id })).token as string;
+  };
+  const routedTo = (id: number) =>
+    host.eventually(async () => {
+      const now = await conversation(id);
+      if (now.agent_id === null) throw new Error('not routed yet');
+      return now.agent_id as number;
+    }, 20_000);
+
+  test('the named agent gets the conversation though the queue would pick another; offline, the queue decides', async () => {
+    // Meera has no chats, so assignment by workload would choose her; the workflow names Hari.
+    const meera = await addAgent(host, { name: 'Meera', max: 5 });
+    const token = await routingTo(agent.id);
+    const first = await visitor(host, token);
+    const id: number = (await first.start('I want Hari')).body.conversation.id;
+    expect(await routedTo(id)).toBe(agent.id);
+    expect(await conversation(id)).toMatchObject({ handler_type: 'agent', status: 'active' });
+
+    await setStatus(host, agent, 'offline');
+    try {
+      const second = await visitor(host, token);
+      const queuedId: number = (await second.start('Anyone?')).body.conversation.id;
+      expect(await routedTo(queuedId)).toBe(meera.id);
+    } finally {
+      await setStatus(host, agent, 'online');
+      await setStatus(host, meera, 'offline');
+    }
+  });
+
+  test('an agent id that is no agent of this tenant is refused (422 errors.agent_id) and the conversation stays with the workflow', async () => {
+    const made = await host.request('POST', '/workflows', {
+      name: 'Asks and waits',
+      trigger_type: 'manual',
+      nodes: [
+        { node_type: 'workflows:manual-trigger', node_category: 'trigger', label: 'Visitor wrote', config: {}, position: { x: 0, y: 0 } },
+        { node_type: 'live_chat:ask-question', node_category: 'action', label: 'Name', config: { conversation_id: '{{conversation_id}}', question: 'Your name?', metadata_key: 'name' }, position: { x: 1, y: 0 } },
+      ],
+      connections: [{ source_node_index: 0, target_node_index: 1 }],
+    });
+    expect((await host.request('POST', `/workflows/${made.body.data.id}/activate`)).status).toBe(200);
+    const v = await visitor(host, (await createWidget(host, { name: 'Waits', handler_type: 'workflow', workflow_id: made.body.data.id })).token);
+    const id: number = (await v.start('hello')).body.conversation.id;
+    await until(id, ['visitor', 'bot']);
+    // Agent ids are per tenant (the module's own table): another tenant's agent is no agent here either.
+    await expect(host.call('live_chat.workflow_route', { conversation_id: id, agent_id: 999_999 })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED', details: { errors: { agent_id: [expect.stringContaining('not a live chat agent')] } },
+    });
+    expect(await conversation(id)).toMatchObject({ handler_type: 'workflow', agent_id: null });
+    expect(await host.call('live_chat.workflow_route', { conversation_id: id, agent_id: agent.id })).toEqual({ routed: true, agent_id: agent.id });
+    expect(await conversation(id)).toMatchObject({ handler_type: 'agent', agent_id: agent.id });
   });
 });
 

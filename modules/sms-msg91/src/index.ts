@@ -63,12 +63,13 @@ const Status = Type.Object({
 
 export default defineModule({
   name: 'sms_msg91',
-  version: '1.1.0',
+  version: '1.2.0',
   description:
     'SMS through MSG91 (records name it sms-msg91): one DLT template whose variable carries the message, sent with MSG91\'s Flow API (POST /api/v5/flow, authkey header) through host.fetch.',
   compatibility: { platform: '^2.0.0' },
   main: 'dist/index.js',
   permissions: [
+    { name: 'sms_msg91.view', description: 'Use the SMS tools of AI agents: spec 2 (Tool discovery rule 2) infers sms_msg91.view from the names send and status; sending also needs sms_msg91.use, the status sms_msg91.manage.' },
     { name: 'sms_msg91.use', description: 'Send SMS through MSG91.' },
     { name: 'sms_msg91.manage', description: 'Configure the MSG91 key and template.' },
   ],
@@ -78,8 +79,8 @@ export default defineModule({
   // with nothing left to move is one read.
   schedules: [{ name: 'legacy_secrets', operation: 'sms_msg91.move_legacy_secrets', every_ms: 900_000 }],
   operations: {
+    // An AI tool (spec 2, Tools: Communications), needing sms_msg91.view (rule 2) and its own permission.
     send: operation({
-      ai_tool: false,
       description: 'SMS contract: sends text to one mobile number; returns {id (MSG91 request id), to, status: "sent"}.',
       permission: 'sms_msg91.use',
       input: Type.Object(
@@ -158,8 +159,8 @@ export default defineModule({
         return { checked: true as const };
       },
     }),
+    // An AI tool (spec 2, Tools: Communications): the settings' state, never the secret.
     status: operation({
-      ai_tool: false,
       description: 'Whether the tenant configured MSG91 (template, variable, base URL; never the authkey).',
       permission: 'sms_msg91.manage',
       input: Type.Object({}, { additionalProperties: false }),

@@ -68,12 +68,13 @@ const Status = Type.Object({
 
 export default defineModule({
   name: 'whatsapp_cloud',
-  version: '1.1.0',
+  version: '1.2.0',
   description:
     "WhatsApp through Meta's WhatsApp Cloud API (records name it whatsapp-cloud): text messages with POST /{version}/{phone_number_id}/messages and a bearer token, through host.fetch.",
   compatibility: { platform: '^2.0.0' },
   main: 'dist/index.js',
   permissions: [
+    { name: 'whatsapp_cloud.view', description: 'Use the WhatsApp tools of AI agents: spec 2 (Tool discovery rule 2) infers whatsapp_cloud.view from the names send and status; sending also needs whatsapp_cloud.use, the status whatsapp_cloud.manage.' },
     { name: 'whatsapp_cloud.use', description: 'Send WhatsApp messages.' },
     { name: 'whatsapp_cloud.manage', description: 'Configure the WhatsApp Cloud token and number.' },
   ],
@@ -83,8 +84,8 @@ export default defineModule({
   // with nothing left to move is one read.
   schedules: [{ name: 'legacy_secrets', operation: 'whatsapp_cloud.move_legacy_secrets', every_ms: 900_000 }],
   operations: {
+    // An AI tool (spec 2, Tools: Communications), needing whatsapp_cloud.view (rule 2) and its own permission.
     send: operation({
-      ai_tool: false,
       description: 'WhatsApp contract: sends a text message to one number; returns {id (wamid), to, status: "sent"}.',
       permission: 'whatsapp_cloud.use',
       input: Type.Object(
@@ -158,8 +159,8 @@ export default defineModule({
         return { checked: true as const };
       },
     }),
+    // An AI tool (spec 2, Tools: Communications): the settings' state, never the secret.
     status: operation({
-      ai_tool: false,
       description: 'Whether the tenant configured WhatsApp Cloud (phone number id, version, base URL; never the token).',
       permission: 'whatsapp_cloud.manage',
       input: Type.Object({}, { additionalProperties: false }),

@@ -16,6 +16,12 @@ import { allowedBy, runTool, toolSpec, userTools } from './tools';
 export const MAX_ROUNDS = 6;
 /** Tokens (in and out, all rounds) one chat message may use. */
 export const MAX_CHAT_TOKENS = 32_000;
+/**
+ * Tools run per chat message (all rounds): tools act in the world (an SMS, a WhatsApp message, an
+ * order change), so a prompt that has the model ask for hundreds at once gets this many run and the
+ * rest refused (TOOL_CALL_LIMIT), without running.
+ */
+export const MAX_TOOL_CALLS = 16;
 /** A tool result is cut to this many characters before it goes to the model. */
 const MAX_TOOL_RESULT_CHARS = 16_000;
 
@@ -94,6 +100,7 @@ export async function runChat(ctx: HandlerContext, input: ChatInput, onEvent: ((
   const offered = new Set(tools.map((t) => t.name));
   const history: ChatMessage[] = [...conversation.messages, { role: 'user', content: input.message }];
   const calls: ToolCallRecord[] = [];
+  let ran = 0;
   const usage = { input_tokens: 0, output_tokens: 0, total_tokens: 0, cost: new Decimal(0) };
   let last: ChatResult | undefined;
   let stop: ChatAnswer['stop_reason'] = 'max_rounds';
@@ -122,9 +129,13 @@ export async function runChat(ctx: HandlerContext, input: ChatInput, onEvent: ((
       }
       for (const call of asked) {
         // A tool the role does not offer is refused here; tools.call refuses what the user may not do.
-        const result = offered.has(call.name)
-          ? await runTool(ctx, call.name, call.arguments)
-          : { error: { code: 'TOOL_NOT_ALLOWED', message: `The tool "${call.name}" is not offered to the role "${role.id}".` } };
+        let result: Awaited<ReturnType<typeof runTool>>;
+        if (!offered.has(call.name)) result = { error: { code: 'TOOL_NOT_ALLOWED', message: `The tool "${call.name}" is not offered to the role "${role.id}".` } };
+        else if (ran >= MAX_TOOL_CALLS) result = { error: { code: 'TOOL_CALL_LIMIT', message: `At most ${MAX_TOOL_CALLS} tools run for one message; "${call.name}" did not.` } };
+        else {
+          ran++;
+          result = await runTool(ctx, call.name, call.arguments);
+        }
         calls.push({ name: call.name, input: call.arguments, ...result });
         if (onEvent) await onEvent({ type: 'tool_result', id: call.id, name: call.name, ...result });
         history.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(result).slice(0, MAX_TOOL_RESULT_CHARS) });

@@ -5,9 +5,10 @@
  */
 import { operation, Type, type HandlerContext } from '../../../../sdk';
 import { botReply } from '../bot';
-import { botSays, handToHuman, OPEN } from '../conversations';
+import { botSays, handToAgent, handToHuman, OPEN } from '../conversations';
 import { conversationById } from '../db';
-import type { ConversationRow } from '../records';
+import type { AgentRow, ConversationRow } from '../records';
+import { validation } from '../errors';
 import { Content, Id } from '../schemas';
 
 const REPLY = 'live_chat.reply';
@@ -63,14 +64,20 @@ export const handlerOperations = {
     },
   }),
   workflow_route: operation({
-    description: 'Node live_chat:route-to-agent: hands the conversation to the agent queue (assignment by workload).',
+    description:
+      'Node live_chat:route-to-agent: hands the conversation to the agent queue (assignment by workload), or to the agent agent_id names when they are online with a free slot (otherwise the queue). Teams: not built.',
     permission: REPLY,
     ...INTERNAL,
-    input: Type.Object({ conversation_id: Id }, { additionalProperties: false }),
-    output: Type.Object({ routed: Type.Boolean() }),
+    input: Type.Object({ conversation_id: Id, agent_id: Type.Optional(Id) }, { additionalProperties: false }),
+    output: Type.Object({ routed: Type.Boolean(), agent_id: Type.Union([Id, Type.Null()], { description: 'the agent it went to directly; null: queued (or not routed)' }) }),
     handler: async (input, ctx) => {
       const c = await conversationById(ctx, input.conversation_id);
-      return { routed: driven(c) && (await handToHuman(ctx, c)) };
+      // The named agent must be one of this tenant's, whether or not the conversation is still the workflow's.
+      const agent = input.agent_id === undefined ? undefined : await ctx.host.db.findOne<AgentRow>('Agent', { where: { id: input.agent_id } });
+      if (input.agent_id !== undefined && !agent) throw validation('agent_id', `Agent ${input.agent_id} is not a live chat agent of this tenant.`);
+      if (!driven(c)) return { routed: false, agent_id: null };
+      if (agent) return handToAgent(ctx, c, agent);
+      return { routed: await handToHuman(ctx, c), agent_id: null };
     },
   }),
 };
