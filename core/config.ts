@@ -83,6 +83,8 @@ export interface Config {
   workflowTenantWorkers: number;
   /** Runs a chain of workflow runs (events they emit, sub-workflow nodes) may hold before the next is refused (core/workflows/run-chain.ts). */
   workflowMaxChainDepth: number;
+  /** Versions kept per workflow, besides those unfinished runs are pinned to (core/workflows/README.md, Versions). */
+  workflowVersionsKeep: number;
   /** Webhook calls one tenant may have waiting for their run's end on one node (trigger_config.respond "last_node"); more get 429. */
   workflowWebhookWaitsPerTenant: number;
   /** Requests per client (a token that authenticates, else the address) and window on /api/v1. */
@@ -245,6 +247,7 @@ export function loadConfig(env: Env = process.env): Config {
     workflowWorkers,
     workflowTenantWorkers: tenantShare(env, 'WORKFLOW_TENANT_WORKERS', workflowWorkers),
     workflowMaxChainDepth: atLeast(env, 'WORKFLOW_MAX_CHAIN_DEPTH', 5, 1),
+    workflowVersionsKeep: atLeast(env, 'WORKFLOW_VERSIONS_KEEP', 100, 2),
     workflowWebhookWaitsPerTenant: atLeast(env, 'WORKFLOW_WEBHOOK_WAITS_PER_TENANT', 20, 1),
     apiRateLimit: rate(env, 'API_RATE_LIMIT', '1200/60'),
     busRateLimit: rate(env, 'BUS_RATE_LIMIT', '6000/60'),

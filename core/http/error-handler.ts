@@ -62,6 +62,8 @@ function body(err: MandiError, shape: ErrorShape): Record<string, unknown> {
   if (shape === 'reseller') return { error: err.message, code: err.code, details: stripErrors(err) ?? {} };
   if (shape === 'workflows') {
     if (err instanceof ValidationError) return { success: false, message: err.message, errors: err.errors };
+    // Spec 2, Errors: a workflow that fails activation's checks is 422 with a list of readable strings.
+    if (err.status === 422 && Array.isArray(err.details?.errors)) return { success: false, message: err.message, errors: err.details.errors };
     // Spec 2, Errors: a request that cannot be read is 400 "Invalid request" with what was wrong in errors.
     if (err.status === 400) {
       const given = err.details?.errors;

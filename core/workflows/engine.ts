@@ -32,6 +32,8 @@ import type { WorkflowStore } from './workflow-store';
 export const RUNS_QUEUE = 'workflow-runs';
 /** The prefix of the lifecycle events every finished run emits (`.completed`, `.failed`). */
 export const LIFECYCLE_EVENTS = 'workflow.execution.';
+/** A graph cached for the runs pinned to its version. */
+const graphKey = (tenantId: string, workflowId: string, version: number | null) => `${tenantId}:${workflowId}:${version}`;
 /** Times a node's call is made again after its module restarted under it. */
 const RESTART_RETRIES = 3;
 /** Retries of a node whose retry_count is 0 in a workflow with settings.retry_on_failure true (README, Node retries). */
@@ -102,7 +104,7 @@ const errorText = (err: unknown) => (err instanceof Error ? err.message : String
 
 export class WorkflowEngine {
   private readonly logger: Logger;
-  /** Graphs this node started runs of lately, so their jobs need not read them again (a save makes a new one). */
+  /** Graphs (per version) this node started runs of lately, so their jobs need not read them again. */
   private readonly graphs = new LRUCache<string, Graph>({ max: 1_000, ttl: 10_000 });
   /**
    * Runs this node created whose job has not started yet, so it need not read them again (taken by
@@ -126,8 +128,33 @@ export class WorkflowEngine {
     const row = await this.deps.store.createExecution(tenantId, g, {
       trigger_type: t.type, trigger_data: t.data, triggered_by: t.triggeredBy, trigger_key: t.key, queue: entries, chain: t.chain, parent_execution_id: t.parentExecutionId,
     });
+    return this.queued(tenantId, g, row);
+  }
+
+  /**
+   * A retry of a finished run on graph `g` (README, Retry): from its trigger with fresh context, or
+   * (`fromFailedNode`) from the node it failed at with the outputs its other nodes had; undefined
+   * when `once` and the run was retried already. 409 when the node it failed at is not in `g`.
+   */
+  async retry(tenantId: string, g: Graph, of: ExecutionRow, r: { fromFailedNode: boolean; triggeredBy: number; once: boolean }): Promise<ExecutionRow | undefined> {
+    let queue = g.nodes.filter((n) => n.node_category === 'trigger').map((n) => n.id);
+    let context: RunContext = { variables: {}, nodes: {} };
+    if (r.fromFailedNode) {
+      const left = of.scheduler.queue ?? [];
+      if (!left.length) throw new MandiError('RETRY_NOTHING_LEFT', 'This execution has no node left to run: retry it from its trigger.', 409);
+      if (!g.nodes.some((n) => n.id === left[0])) {
+        throw new MandiError('RETRY_NODE_REMOVED', `The node this execution failed at (${left[0]}) is not in version ${g.workflow.version} of the workflow: retry it on version "same" or from its trigger.`, 409, { node_id: left[0] });
+      }
+      queue = left.filter((id) => g.nodes.some((n) => n.id === id));
+      context = { variables: of.context.variables ?? {}, nodes: of.context.nodes ?? {} };
+    }
+    const row = await this.deps.store.createRetry(tenantId, g, of, { queue, context, triggered_by: r.triggeredBy, once: r.once });
+    return this.queued(tenantId, g, row);
+  }
+
+  private async queued(tenantId: string, g: Graph, row: ExecutionRow | undefined): Promise<ExecutionRow | undefined> {
     // The graph as triggered, for this node's worker; another node reads it from the database.
-    this.graphs.set(`${tenantId}:${g.workflow.id}`, g);
+    this.graphs.set(graphKey(tenantId, g.workflow.id, g.workflow.version), g);
     if (row) {
       this.created.set(row.id, row);
       await this.enqueue(tenantId, row.id, row.id);
@@ -150,8 +177,9 @@ export class WorkflowEngine {
     if (!e || (e.status !== 'running' && e !== created)) return;
     // Woken early (a duplicate job): the delayed job that is due will come.
     if (e.resume_at && e.resume_at.getTime() > clock.now()) return;
-    const g = this.graphs.get(`${tenantId}:${e.workflow_id}`) ?? (await store.graph(tenantId, e.workflow_id));
-    if (!g) return void (await this.finish(tenantId, e, 'failed', null, 'The workflow was deleted.'));
+    // The run walks the version it started on, whatever was saved since (README, Versions).
+    const g = this.graphs.get(graphKey(tenantId, e.workflow_id, e.workflow_version)) ?? (await store.graphAt(tenantId, e.workflow_id, e.workflow_version));
+    if (!g) return void (await this.finish(tenantId, e, 'failed', null, 'The workflow was deleted, or the version this run started on is no longer kept.'));
     // A run that would loop is refused before its first node, and announces nothing: its event would start the next refusal.
     const refused = e.status === 'pending' && e.nodes_executed === 0 ? chainRefusal(g.workflow.id, e.chain ?? [], this.deps.maxChainDepth) : undefined;
     if (refused) return void (await this.finish(tenantId, e, 'failed', null, refused.message, undefined, false));

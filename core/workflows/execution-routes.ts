@@ -7,11 +7,13 @@
  *   POST /workflow-executions/{id}/pause       running → paused after the current node's checkpoint; finished or
  *                                              already paused (or pausing) → 400. A suspended run pauses at once.
  *   POST /workflow-executions/{id}/resume      paused → running, re-dispatched (spec: "not shown"; ours)
- *   POST /workflow-executions/{id}/retry       finished → a new execution with the same trigger data; else 400
+ *   POST /workflow-executions/{id}/retry       finished → a new execution with the same trigger data; else 400 (execution-retry.ts)
+ *   POST /workflow-executions/retry            bulk retry (ours; execution-retry.ts)
  */
 import type { Request, Router } from 'express';
 import { currentContext } from '../context';
-import { toExecution, toLog, FINISHED } from './workflow';
+import { registerRetryRoutes } from './execution-retry';
+import { toExecution, toLog } from './workflow';
 import { executionNotFound, failIf, invalid, meta, paging, queryText, type Guards } from './route-support';
 import { isUuid } from './workflow-store';
 import type { Workflows } from './workflows';
@@ -25,6 +27,8 @@ export function registerExecutionRoutes(api: Router, g: Guards, w: Workflows): v
     if (!e) throw executionNotFound();
     return e;
   };
+
+  registerRetryRoutes(api, g, w);
 
   api.get('/workflow-executions', ...g.view, async (req, res) => {
     const errors: Record<string, string[]> = {};
@@ -77,14 +81,5 @@ export function registerExecutionRoutes(api: Router, g: Guards, w: Workflows): v
     if (!resumed) throw invalid('status', `Only a paused execution can be resumed; this one is ${e.status}.`);
     await w.engine.enqueue(tenantId(), e.id, `${e.id}:resume:${resumed.nodes_executed}:${Date.now()}`);
     res.json({ success: true, message: 'Execution resumed' });
-  });
-
-  api.post('/workflow-executions/:id/retry', ...g.run, async (req, res) => {
-    const e = await load(req);
-    if (!FINISHED.includes(e.status as never)) throw invalid('status', `Only a finished execution can be retried; this one is ${e.status}.`);
-    const graph = await w.store.graph(tenantId(), e.workflow_id);
-    if (!graph) throw invalid('workflow_id', 'The workflow of this execution was deleted.');
-    const run = (await w.engine.execute(tenantId(), graph, { type: e.trigger_type, data: e.trigger_data, triggeredBy: currentContext()!.user!.id }))!;
-    res.json({ success: true, message: 'Execution retried', data: { execution_id: run.id } });
   });
 }

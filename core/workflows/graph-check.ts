@@ -5,9 +5,11 @@
  */
 import type { Catalog } from '../catalogs/catalog';
 import { validateNodeConfig } from '../catalogs/node-config';
+import { MandiError } from '../errors';
 import type { Graph } from './workflow';
+import type { WorkflowInput } from './workflow-input';
 
-export function checkGraph(g: Graph, catalog: Catalog): string[] {
+export function checkGraph(g: Pick<Graph, 'nodes' | 'connections'>, catalog: Catalog): string[] {
   const errors: string[] = [];
   const triggers = g.nodes.filter((n) => n.node_category === 'trigger');
   if (triggers.length === 0) errors.push('The workflow has no trigger node.');
@@ -25,7 +27,23 @@ export function checkGraph(g: Graph, catalog: Catalog): string[] {
   return errors;
 }
 
-function hasCycle(g: Graph): boolean {
+/** A save's graph before it has ids (nodes by index), checked as checkGraph checks a stored one. */
+export function checkInput(input: Pick<WorkflowInput, 'nodes' | 'connections'>, catalog: Catalog): string[] {
+  return checkGraph({
+    nodes: input.nodes.map((n, i) => ({ ...n, id: String(i), workflow_id: '', position_index: i, is_entry_point: n.node_category === 'trigger' })),
+    connections: input.connections.map((c, i) => ({ ...c, id: String(i), workflow_id: '', source_node_id: String(c.source_node_index), target_node_id: String(c.target_node_index) })),
+  }, catalog);
+}
+
+/**
+ * Every way into `active` (activate, and a create, PUT, restore that leaves it active) answers the
+ * activate route's 422 (spec 2, Errors: {success: false, message: 'Workflow validation failed', errors: [...]}).
+ */
+export function assertActivatable(errors: string[]): void {
+  if (errors.length) throw new MandiError('WORKFLOW_INVALID', 'Workflow validation failed', 422, { errors });
+}
+
+function hasCycle(g: Pick<Graph, 'nodes' | 'connections'>): boolean {
   const next = new Map<string, string[]>();
   for (const c of g.connections) next.set(c.source_node_id, [...(next.get(c.source_node_id) ?? []), c.target_node_id]);
   const state = new Map<string, 1 | 2>();

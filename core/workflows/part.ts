@@ -8,7 +8,8 @@ export const workflowsPart = platformPart({
   init: ({ config, central, tenantDbs, tenants, auth, kernel, catalogs, drivers, clock, logger }) =>
     createWorkflows({
       central, tenantDbs, tenants, auth, modules: kernel.modules, bus: kernel.bus, events: kernel.events, catalogs: catalogs.tenants,
-      queue: drivers.queue, pubsub: drivers.pubsub, clock, logger, appUrl: config.appUrl, workers: config.workflowWorkers, tenantWorkers: config.workflowTenantWorkers, webhookWaitsPerTenant: config.workflowWebhookWaitsPerTenant, maxChainDepth: config.workflowMaxChainDepth, rateLimiter: drivers.rateLimiter,
+      queue: drivers.queue, pubsub: drivers.pubsub, clock, logger, appUrl: config.appUrl, workers: config.workflowWorkers, tenantWorkers: config.workflowTenantWorkers, webhookWaitsPerTenant: config.workflowWebhookWaitsPerTenant, maxChainDepth: config.workflowMaxChainDepth,
+      versionsKeep: config.workflowVersionsKeep, rateLimiter: drivers.rateLimiter,
       limits: { standard: config.workflowRateLimit, execute: config.workflowExecuteRateLimit, webhook: config.workflowWebhookRateLimit, publicMiss: config.publicMissRateLimit },
     }),
 });

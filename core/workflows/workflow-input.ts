@@ -16,6 +16,8 @@ export const MAX_NODES = 100;
 export const MAX_CONNECTIONS = 400;
 
 export interface NodeInput {
+  /** A node's id from GET /workflows/{id}: a save keeps it (workflow-versions.ts, stable node ids). */
+  id?: string;
   node_type: string;
   node_category: string;
   label: string;
@@ -76,9 +78,13 @@ export function parseWorkflowInput(body: unknown, catalog: Catalog, current?: Wo
   if (rawNodes !== undefined && (!Array.isArray(rawNodes) || rawNodes.length > MAX_NODES)) add('nodes', `The nodes must be an array of at most ${MAX_NODES} nodes.`);
   else if (Array.isArray(rawNodes)) {
     const labels = new Set<string>();
+    const ids = new Set<string>();
     rawNodes.forEach((n: unknown, i) => {
       const at = `nodes.${i}`;
       if (!isObject(n)) return add(at, 'Each node must be an object.');
+      if (n.id !== undefined && n.id !== null && (typeof n.id !== 'string' || n.id.length > 64)) add(`${at}.id`, 'The id must be the string id of a node of this workflow.');
+      else if (typeof n.id === 'string' && ids.has(n.id)) add(`${at}.id`, `The id "${n.id}" is used by another node of this save.`);
+      else if (typeof n.id === 'string') ids.add(n.id);
       const entry = typeof n.node_type === 'string' ? catalog.node(n.node_type) : undefined;
       if (typeof n.node_type !== 'string') add(`${at}.node_type`, 'The node_type is required.');
       else if (!entry) add(`${at}.node_type`, `Unknown node type "${n.node_type}": it is not in this tenant's node registry.`);
@@ -100,6 +106,7 @@ export function parseWorkflowInput(body: unknown, catalog: Catalog, current?: Wo
       const timeout = n.timeout_seconds ?? 30;
       if (!int(timeout, 1, 3_600)) add(`${at}.timeout_seconds`, 'The timeout_seconds must be an integer from 1 to 3600.');
       nodes.push({
+        ...(typeof n.id === 'string' ? { id: n.id } : {}),
         node_type: String(n.node_type), node_category: String(category), label: String(label), config: config as Record<string, unknown>,
         position: position as { x: number; y: number }, retry_count: retry as number, retry_delay_seconds: delay as number, timeout_seconds: timeout as number,
       });

@@ -12,10 +12,11 @@
  *   POST   /workflows/{id}/test          {data} → validates, runs now → {execution_id, status, result}
  *   POST   /workflows/{id}/simulate      {data?} → simulation result (200 could run, 422 not); nothing persisted
  *   GET    /workflows/{id}/validate      {success, valid, errors}
- *   GET    /workflows/{id}/export        export object (version "1.0")
+ *   GET    /workflows/{id}/export        export object (version "1.0", workflow_version)
  *   GET    /workflows/{id}/executions    executions of that workflow + meta
  *   GET    /workflows/{id}/webhook-url   {url, method: POST, token}
  *   POST   /workflows/{id}/webhook-secret  rotates the secret, answered once (ours; spec: not shown)
+ *   GET|POST /workflows/{id}/versions...  versions and restore (ours; version-routes.ts)
  * Permissions (spec: not shown; ours): workflows.view reads, workflows.manage changes,
  * workflows.execute runs. Rate limits per user: 60/min standard, 30/min execute (spec 2, Limits).
  */
@@ -24,14 +25,16 @@ import { currentContext } from '../context';
 import { ValidationError } from '../errors';
 import { isObject } from '../is-object';
 import { bodyOf } from '../catalogs/workflow-node-routes';
-import { checkGraph } from './graph-check';
+import { assertActivatable, checkGraph } from './graph-check';
 import type { Actor } from './node-permissions';
 import { simulate } from './simulate';
+import { registerVersionRoutes } from './version-routes';
 import { exportOf, inputOf } from './workflow-export';
 import { parseWorkflowInput } from './workflow-input';
 import { toExecution, toWorkflow, TRIGGER_TYPES, WORKFLOW_STATUSES, type Graph } from './workflow';
 import { failIf, meta, paging, queryText, workflowNotFound, type Guards } from './route-support';
 import { tooLargeIsInvalid, triggerData } from './trigger-data';
+import { SUMMARIES } from './workflow-versions';
 import type { Workflows } from './workflows';
 
 const SORTABLE = ['created_at', 'updated_at', 'name', 'status', 'trigger_type', 'execution_count', 'last_executed_at'];
@@ -73,7 +76,7 @@ export function registerWorkflowRoutes(api: Router, g: Guards, w: Workflows): vo
 
   api.post('/workflows', ...g.manage, async (req, res) => {
     const input = parseWorkflowInput(bodyOf(req), await w.catalogFor(tenantId()));
-    const graph = await w.create(tenantId(), input, actor());
+    const graph = await w.create(tenantId(), input, actor(), SUMMARIES.created);
     res.status(201).json({ success: true, message: 'Workflow created', data: withSecret(graph) });
   });
 
@@ -86,11 +89,13 @@ export function registerWorkflowRoutes(api: Router, g: Guards, w: Workflows): vo
     if (!isObject(body.workflow)) throw new ValidationError({ workflow: ['The workflow field is required and must be an object.'] }, 'Validation failed');
     const version = body.workflow.version;
     if (version !== undefined && version !== '1.0') throw new ValidationError({ 'workflow.version': ['Only exports of version "1.0" can be imported.'] }, 'Validation failed');
-    const { version: _v, exported_at: _e, ...fields } = body.workflow;
+    const { version: _v, exported_at: _e, workflow_version: from, ...fields } = body.workflow;
     const input = parseWorkflowInput({ ...fields, status: 'draft' }, await w.catalogFor(tenantId()));
-    const graph = await w.create(tenantId(), input, actor());
+    const graph = await w.create(tenantId(), input, actor(), SUMMARIES.imported(from));
     res.status(201).json({ success: true, message: 'Workflow imported', data: withSecret(graph) });
   });
+
+  registerVersionRoutes(api, g, w, load, actor);
 
   api.get('/workflows/:id', ...g.view, async (req, res) => {
     res.json({ success: true, data: toWorkflow(await load(req)) });
@@ -112,8 +117,6 @@ export function registerWorkflowRoutes(api: Router, g: Guards, w: Workflows): vo
 
   api.post('/workflows/:id/activate', ...g.manage, async (req, res) => {
     const graph = await load(req);
-    const errors = checkGraph(graph, await w.catalogFor(tenantId()));
-    if (errors.length) return void res.status(422).json({ success: false, message: 'Workflow validation failed', errors });
     await w.activate(tenantId(), graph, actor());
     res.json({ success: true, message: 'Workflow activated', data: toWorkflow((await w.store.graph(tenantId(), graph.workflow.id))!) });
   });
@@ -128,7 +131,8 @@ export function registerWorkflowRoutes(api: Router, g: Guards, w: Workflows): vo
     const graph = await load(req);
     const body = bodyOf(req);
     const input = parseWorkflowInput({ ...exportOf(graph, new Date(w.now())), name: body.name ?? `${graph.workflow.name} (copy)`, status: 'draft' }, await w.catalogFor(tenantId()));
-    res.status(201).json({ success: true, message: 'Workflow duplicated', data: withSecret(await w.create(tenantId(), input, actor())) });
+    const copy = await w.create(tenantId(), input, actor(), SUMMARIES.duplicated(graph.workflow.name, graph.workflow.version));
+    res.status(201).json({ success: true, message: 'Workflow duplicated', data: withSecret(copy) });
   });
 
   tooLargeIsInvalid();
@@ -143,8 +147,7 @@ export function registerWorkflowRoutes(api: Router, g: Guards, w: Workflows): vo
   api.post('/workflows/:id/test', ...g.run, async (req, res) => {
     const graph = await load(req);
     const data = triggerData(bodyOf(req).data);
-    const errors = checkGraph(graph, await w.catalogFor(tenantId()));
-    if (errors.length) return void res.status(422).json({ success: false, message: 'Workflow validation failed', errors });
+    assertActivatable(checkGraph(graph, await w.catalogFor(tenantId())));
     await w.assertHolds(tenantId(), 'run', graph.nodes, actor());
     const run = await w.test(tenantId(), graph, data, userId());
     res.json({ success: true, message: run.status === 'completed' ? 'Workflow test completed' : `Workflow test ${run.status}`, data: { execution_id: run.id, status: run.status, result: run.result ?? null, error_message: run.error_message } });

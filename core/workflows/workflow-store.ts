@@ -3,12 +3,13 @@
  * Resources). A save replaces the graph in one transaction; executions move only by conditional
  * updates (`WHERE status = ...`), so two workers or a worker and an operator never both win.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { TenantDatabases } from '../data/tenant-databases';
 import { CheckpointBatches } from './checkpoint-batches';
 import type { ConnectionRow, ExecutionRow, Graph, LogRow, NodeRow, RunContext, Scheduler, WorkflowRow } from './workflow';
 import type { WorkflowInput } from './workflow-input';
+import { connectionIds, contentOf, diffSummary, graphOfVersion, nodeIds, type VersionRow } from './workflow-versions';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (id: string) => UUID.test(id);
@@ -38,9 +39,16 @@ export interface ExecutionFilter {
 
 /** The columns of ExecutionRow, for a prepared statement (whose result must not change when a column is added). */
 const EXECUTION_COLUMNS = (['id', 'workflow_id', 'workflow_name', 'status', 'trigger_type', 'trigger_data', 'triggered_by', 'context', 'result', 'error_message', 'nodes_total',
-  'nodes_executed', 'nodes_failed', 'started_at', 'completed_at', 'duration_ms', 'resume_at', 'pause_requested', 'scheduler', 'created_at', 'chain', 'parent_execution_id'] satisfies (keyof ExecutionRow)[]).map((c) => `w.${c}`).join(', ');
+  'nodes_executed', 'nodes_failed', 'started_at', 'completed_at', 'duration_ms', 'resume_at', 'pause_requested', 'scheduler', 'workflow_version', 'retry_of', 'retried_by',
+  'chain', 'parent_execution_id', 'created_at'] satisfies (keyof ExecutionRow)[]).map((c) => `w.${c}`).join(', ');
 /** A finished run's duration: from its start (or its creation, if it never started) to `at`. */
 const DURATION_MS = (at: string, row = 'workflow_executions') => `GREATEST(0, (EXTRACT(EPOCH FROM (${at}::timestamptz - COALESCE(${row}.started_at, ${row}.created_at))) * 1000)::int)`;
+
+/** Who saves: the owner the save makes, and the version's author. */
+export type Author = { id: number; name: string };
+
+/** Every node id a kept version of a workflow holds: a save may bring one back (a restore). */
+const VERSION_NODE_IDS = "SELECT DISTINCT n->>'id' AS id FROM workflow_versions v, jsonb_array_elements(v.content->'nodes') n WHERE v.workflow_id = $1";
 
 /** A fresh token for the webhook URL and a secret for its signature (spec 2, Public webhook trigger). */
 export const newToken = () => randomBytes(24).toString('hex');
@@ -64,7 +72,11 @@ export interface Checkpoint {
 export class WorkflowStore {
   private readonly checkpoints = new CheckpointBatches<Checkpoint>((tenantId, batch) => this.writeCheckpoints(tenantId, batch));
 
-  constructor(private readonly tenantDbs: TenantDatabases) {}
+  /** `versionsKeep`: versions kept per workflow besides those unfinished runs are pinned to (WORKFLOW_VERSIONS_KEEP). */
+  constructor(
+    private readonly tenantDbs: TenantDatabases,
+    private readonly versionsKeep: number,
+  ) {}
 
   with<T>(tenantId: string, fn: (db: Sequelize) => Promise<T>): Promise<T> {
     return this.tenantDbs.with(tenantId, fn);
@@ -74,63 +86,139 @@ export class WorkflowStore {
     return db.query<T>(sql, { bind, type: QueryTypes.SELECT, transaction });
   }
 
-  async create(tenantId: string, input: WorkflowInput, ownerId: number): Promise<Graph> {
+  async create(tenantId: string, input: WorkflowInput, owner: Author, summary: string): Promise<Graph> {
     return this.with(tenantId, (db) =>
       db.transaction(async (t) => {
         const [w] = await this.q<WorkflowRow>(
           db,
           `INSERT INTO workflows (name, description, status, trigger_type, trigger_config, settings, tags, owner_id, webhook_token, webhook_secret)
            VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9, $10) RETURNING *`,
-          [input.name, input.description, input.status, input.trigger_type, json(input.trigger_config), json(input.settings), json(input.tags), ownerId, newToken(), newSecret()],
+          [input.name, input.description, input.status, input.trigger_type, json(input.trigger_config), json(input.settings), json(input.tags), owner.id, newToken(), newSecret()],
           t,
         );
-        return this.writeGraph(db, w, input, t);
+        const graph = await this.writeGraph(db, w, input, nodeIds(input.nodes, [], new Set()), [], t);
+        return this.addVersion(db, graph, { author: owner, summary }, t);
       }),
     );
   }
 
-  /** Replaces the workflow and binds it to `ownerId`, who saved it (node-permissions.ts). */
-  async update(tenantId: string, id: string, input: WorkflowInput, ownerId: number): Promise<Graph | undefined> {
+  /**
+   * Saves the workflow and binds it to `owner`, who saved it (node-permissions.ts). Node ids stay
+   * (workflow-versions.ts, nodeIds); a save that changes the graph, or one with `save.summary` (a
+   * restore), is a new version.
+   */
+  async update(tenantId: string, id: string, input: WorkflowInput, owner: Author, save: { summary?: string; restoredFrom?: number } = {}): Promise<Graph | undefined> {
+    if (!isUuid(id)) return undefined;
     return this.with(tenantId, (db) =>
       db.transaction(async (t) => {
+        // The row lock orders concurrent saves: each diffs against the version the one before it made.
+        const [locked] = await this.q<WorkflowRow>(db, 'SELECT * FROM workflows WHERE id = $1 FOR UPDATE', [id], t);
+        if (!locked) return undefined;
+        const [current] = await this.graphsOf(db, [locked], t);
+        const known = new Set([...current.nodes.map((n) => n.id), ...(await this.q<{ id: string }>(db, VERSION_NODE_IDS, [id], t)).map((r) => r.id)]);
+        const versionAt = async (n: number | undefined) => (n === undefined ? undefined : (await this.q<VersionRow>(db, 'SELECT * FROM workflow_versions WHERE workflow_id = $1 AND version = $2', [id, n], t))[0]);
+        const previous = await versionAt(locked.version);
+        // A restore brings its version's connections back with their ids too.
+        const restored = (await versionAt(save.restoredFrom))?.content.connections ?? [];
         const [w] = await this.q<WorkflowRow>(
           db,
           `UPDATE workflows SET name = $2, description = $3, status = $4, trigger_type = $5, trigger_config = $6::jsonb, settings = $7::jsonb, tags = $8::jsonb, owner_id = $9, updated_at = now()
            WHERE id = $1 RETURNING *`,
-          [id, input.name, input.description, input.status, input.trigger_type, json(input.trigger_config), json(input.settings), json(input.tags), ownerId],
+          [id, input.name, input.description, input.status, input.trigger_type, json(input.trigger_config), json(input.settings), json(input.tags), owner.id],
           t,
         );
-        if (!w) return undefined;
-        await db.query('DELETE FROM workflow_nodes WHERE workflow_id = $1', { bind: [id], transaction: t });
-        return this.writeGraph(db, w, input, t);
+        const ids = nodeIds(input.nodes, current.nodes, known);
+        await db.query('DELETE FROM workflow_connections WHERE workflow_id = $1', { bind: [id], transaction: t });
+        await db.query('DELETE FROM workflow_nodes WHERE workflow_id = $1 AND NOT (id = ANY($2::uuid[]))', { bind: [id, ids], transaction: t });
+        const graph = await this.writeGraph(db, w, input, ids, [...current.connections, ...restored.map((c) => ({ ...c, workflow_id: id }))], t);
+        const summary = save.summary ?? diffSummary(previous?.content, contentOf(graph));
+        return summary === undefined ? graph : this.addVersion(db, graph, { author: owner, summary, restoredFrom: save.restoredFrom }, t);
       }),
     );
   }
 
-  private async writeGraph(db: Sequelize, w: WorkflowRow, input: WorkflowInput, t: Transaction): Promise<Graph> {
+  /** Writes the nodes (upserted by id: a kept node keeps its row) and the connections of a save. */
+  private async writeGraph(db: Sequelize, w: WorkflowRow, input: WorkflowInput, ids: string[], current: ConnectionRow[], t: Transaction): Promise<Graph> {
     const nodes = input.nodes.length
       ? await this.q<NodeRow>(
           db,
-          `INSERT INTO workflow_nodes (workflow_id, position_index, node_type, node_category, label, config, position, is_entry_point, retry_count, retry_delay_seconds, timeout_seconds)
-           SELECT $1, n.i - 1, n.v->>'node_type', n.v->>'node_category', n.v->>'label', n.v->'config', n.v->'position', n.v->>'node_category' = 'trigger',
+          `INSERT INTO workflow_nodes (id, workflow_id, position_index, node_type, node_category, label, config, position, is_entry_point, retry_count, retry_delay_seconds, timeout_seconds)
+           SELECT (n.v->>'id')::uuid, $1, n.i - 1, n.v->>'node_type', n.v->>'node_category', n.v->>'label', n.v->'config', n.v->'position', n.v->>'node_category' = 'trigger',
                   (n.v->>'retry_count')::int, (n.v->>'retry_delay_seconds')::int, (n.v->>'timeout_seconds')::int
-           FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS n(v, i) ORDER BY n.i RETURNING *`,
-          [w.id, json(input.nodes)],
+           FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS n(v, i) ORDER BY n.i
+           ON CONFLICT (id) DO UPDATE SET position_index = EXCLUDED.position_index, node_type = EXCLUDED.node_type, node_category = EXCLUDED.node_category, label = EXCLUDED.label,
+             config = EXCLUDED.config, position = EXCLUDED.position, is_entry_point = EXCLUDED.is_entry_point, retry_count = EXCLUDED.retry_count,
+             retry_delay_seconds = EXCLUDED.retry_delay_seconds, timeout_seconds = EXCLUDED.timeout_seconds
+           WHERE workflow_nodes.workflow_id = EXCLUDED.workflow_id RETURNING *`,
+          [w.id, json(input.nodes.map((n, i) => ({ ...n, id: ids[i] })))],
           t,
         )
       : [];
     nodes.sort((a, b) => a.position_index - b.position_index);
-    const edges = input.connections.map((c) => ({ s: nodes[c.source_node_index].id, t: nodes[c.target_node_index].id, sh: c.source_handle, th: c.target_handle, p: c.condition_path }));
+    const edges = input.connections.map((c) => ({
+      source_node_id: nodes[c.source_node_index].id, target_node_id: nodes[c.target_node_index].id, source_handle: c.source_handle, target_handle: c.target_handle, condition_path: c.condition_path,
+    }));
+    const edgeIds = connectionIds(edges, current);
     const connections = edges.length
       ? await this.q<ConnectionRow>(
           db,
-          `INSERT INTO workflow_connections (workflow_id, source_node_id, target_node_id, source_handle, target_handle, condition_path)
-           SELECT $1, (e->>'s')::uuid, (e->>'t')::uuid, e->>'sh', e->>'th', e->>'p' FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(e, i) ORDER BY i RETURNING *`,
-          [w.id, json(edges)],
+          `INSERT INTO workflow_connections (id, workflow_id, source_node_id, target_node_id, source_handle, target_handle, condition_path)
+           SELECT (e->>'id')::uuid, $1, (e->>'source_node_id')::uuid, (e->>'target_node_id')::uuid, e->>'source_handle', e->>'target_handle', e->>'condition_path'
+           FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(e, i) ORDER BY i RETURNING *`,
+          [w.id, json(edges.map((e, i) => ({ ...e, id: edgeIds[i] })))],
           t,
         )
       : [];
     return { workflow: w, nodes, connections };
+  }
+
+  /**
+   * The save as the workflow's next version, and the versions past the retention dropped: all but the
+   * newest `versionsKeep`, except those a run not finished yet is pinned to.
+   */
+  private async addVersion(db: Sequelize, g: Graph, v: { author: Author; summary: string; restoredFrom?: number }, t: Transaction): Promise<Graph> {
+    const [w] = await this.q<WorkflowRow>(db, 'UPDATE workflows SET version = version + 1 WHERE id = $1 RETURNING *', [g.workflow.id], t);
+    await this.q(
+      db,
+      'INSERT INTO workflow_versions (workflow_id, version, author_id, author_name, summary, restored_from, content) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb) RETURNING version',
+      [w.id, w.version, v.author.id, v.author.name, v.summary, v.restoredFrom ?? null, json(contentOf(g))],
+      t,
+    );
+    await db.query(
+      `DELETE FROM workflow_versions v WHERE v.workflow_id = $1 AND v.version <= $2
+         AND NOT EXISTS (SELECT 1 FROM workflow_executions e WHERE e.workflow_id = v.workflow_id AND e.workflow_version = v.version AND e.status IN ('pending', 'running', 'paused'))`,
+      { bind: [w.id, w.version - this.versionsKeep], transaction: t },
+    );
+    return { ...g, workflow: w };
+  }
+
+  /** A workflow's versions, newest first, without their graphs. */
+  async versions(tenantId: string, workflowId: string, p: { perPage: number; page: number }): Promise<{ rows: Omit<VersionRow, 'content'>[]; total: number }> {
+    return this.with(tenantId, async (db) => {
+      const [{ total }] = await this.q<{ total: number }>(db, 'SELECT count(*)::int AS total FROM workflow_versions WHERE workflow_id = $1', [workflowId]);
+      const rows = await this.q<Omit<VersionRow, 'content'>>(
+        db,
+        'SELECT workflow_id, version, author_id, author_name, summary, restored_from, created_at FROM workflow_versions WHERE workflow_id = $1 ORDER BY version DESC LIMIT $2 OFFSET $3',
+        [workflowId, p.perPage, (p.page - 1) * p.perPage],
+      );
+      return { rows, total };
+    });
+  }
+
+  async version(tenantId: string, workflowId: string, version: number): Promise<VersionRow | undefined> {
+    return (await this.tenantDbs.query<VersionRow>(tenantId, 'SELECT * FROM workflow_versions WHERE workflow_id = $1 AND version = $2', [workflowId, version]))[0];
+  }
+
+  /**
+   * The graph a run pinned to `version` walks: the current rows when that is the current version (or
+   * the run is older than versions), else the stored version; undefined when the workflow was deleted
+   * or that version is no longer kept.
+   */
+  async graphAt(tenantId: string, workflowId: string, version: number | null): Promise<Graph | undefined> {
+    const g = await this.graph(tenantId, workflowId);
+    if (!g || version === null || version === g.workflow.version) return g;
+    const v = await this.version(tenantId, workflowId, version);
+    return v && graphOfVersion(g.workflow, v);
   }
 
   async graph(tenantId: string, id: string): Promise<Graph | undefined> {
@@ -161,15 +249,16 @@ export class WorkflowStore {
     });
   }
 
-  private async graphsOf(db: Sequelize, rows: WorkflowRow[]): Promise<Graph[]> {
+  private async graphsOf(db: Sequelize, rows: WorkflowRow[], t?: Transaction): Promise<Graph[]> {
     if (!rows.length) return [];
     const ids = rows.map((w) => w.id);
-    const nodes = await this.q<NodeRow>(db, 'SELECT * FROM workflow_nodes WHERE workflow_id = ANY($1::uuid[]) ORDER BY position_index', [ids]);
+    const nodes = await this.q<NodeRow>(db, 'SELECT * FROM workflow_nodes WHERE workflow_id = ANY($1::uuid[]) ORDER BY position_index', [ids], t);
     const connections = await this.q<ConnectionRow>(
       db,
       `SELECT c.* FROM workflow_connections c JOIN workflow_nodes s ON s.id = c.source_node_id JOIN workflow_nodes t ON t.id = c.target_node_id
        WHERE c.workflow_id = ANY($1::uuid[]) ORDER BY s.position_index, t.position_index, c.id`,
       [ids],
+      t,
     );
     return rows.map((workflow) => ({ workflow, nodes: nodes.filter((n) => n.workflow_id === workflow.id), connections: connections.filter((c) => c.workflow_id === workflow.id) }));
   }
@@ -220,10 +309,10 @@ export class WorkflowStore {
   ): Promise<ExecutionRow | undefined> {
     const [row] = await this.tenantDbs.query<ExecutionRow>(
       tenantId,
-      `INSERT INTO workflow_executions (workflow_id, workflow_name, trigger_type, trigger_data, triggered_by, trigger_key, nodes_total, context, scheduler, chain, parent_execution_id)
-       VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, '{"variables":{},"nodes":{}}', $8::jsonb, $9::jsonb, $10)
+      `INSERT INTO workflow_executions (workflow_id, workflow_name, workflow_version, trigger_type, trigger_data, triggered_by, trigger_key, nodes_total, context, scheduler, chain, parent_execution_id)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, '{"variables":{},"nodes":{}}', $9::jsonb, $10::jsonb, $11)
        ON CONFLICT (workflow_id, trigger_key) WHERE trigger_key IS NOT NULL DO NOTHING RETURNING *`,
-      [g.workflow.id, g.workflow.name, e.trigger_type, json(e.trigger_data), e.triggered_by, e.trigger_key ?? null, g.nodes.length, json({ queue: e.queue, attempt: 0 }), json(e.chain ?? []), e.parent_execution_id ?? null],
+      [g.workflow.id, g.workflow.name, g.workflow.version, e.trigger_type, json(e.trigger_data), e.triggered_by, e.trigger_key ?? null, g.nodes.length, json({ queue: e.queue, attempt: 0 }), json(e.chain ?? []), e.parent_execution_id ?? null],
     );
     return row;
   }
@@ -231,6 +320,33 @@ export class WorkflowStore {
   /** The execution a trigger key already made for a workflow (a sub-workflow node's call made again). */
   async executionByKey(tenantId: string, workflowId: string, key: string): Promise<ExecutionRow | undefined> {
     return (await this.tenantDbs.query<ExecutionRow>(tenantId, 'SELECT * FROM workflow_executions WHERE workflow_id = $1 AND trigger_key = $2', [workflowId, key]))[0];
+  }
+
+  /**
+   * A retry of `of` on graph `g` (README, Retry): a new execution with its trigger data, starting at
+   * `queue` with `context`, recorded as `of`'s latest retry in the same statement. With `once`, only
+   * when `of` was never retried: of two concurrent bulk retries one takes it, the other answers undefined.
+   */
+  async createRetry(tenantId: string, g: Graph, of: ExecutionRow, r: { queue: string[]; context: RunContext; triggered_by: number; once: boolean }): Promise<ExecutionRow | undefined> {
+    const [row] = await this.tenantDbs.query<ExecutionRow>(
+      tenantId,
+      `WITH claim AS (UPDATE workflow_executions SET retried_by = $1 WHERE id = $2 AND (NOT $3::boolean OR retried_by IS NULL) RETURNING id)
+       INSERT INTO workflow_executions (id, workflow_id, workflow_name, workflow_version, trigger_type, trigger_data, triggered_by, nodes_total, context, scheduler, retry_of)
+       SELECT $1, $4, $5, $6, $7, $8::jsonb, $9, $10, $11::jsonb, $12::jsonb, $2 WHERE EXISTS (SELECT 1 FROM claim) RETURNING *`,
+      [randomUUID(), of.id, r.once, g.workflow.id, g.workflow.name, g.workflow.version, of.trigger_type, json(of.trigger_data), r.triggered_by, g.nodes.length, json(r.context), json({ queue: r.queue, attempt: 0 })],
+    );
+    return row;
+  }
+
+  /** Finished runs a bulk retry may take (never retried), oldest first. */
+  async retryCandidates(tenantId: string, f: { status: string; workflow_id?: string; since?: Date; until?: Date; ids?: string[]; max: number }): Promise<ExecutionRow[]> {
+    return this.tenantDbs.query<ExecutionRow>(
+      tenantId,
+      `SELECT * FROM workflow_executions WHERE status = $1 AND retried_by IS NULL AND ($2::uuid IS NULL OR workflow_id = $2)
+         AND ($3::timestamptz IS NULL OR created_at >= $3) AND ($4::timestamptz IS NULL OR created_at < $4) AND ($5::uuid[] IS NULL OR id = ANY($5::uuid[]))
+       ORDER BY created_at, id LIMIT $6`,
+      [f.status, f.workflow_id ?? null, f.since ?? null, f.until ?? null, f.ids ?? null, f.max],
+    );
   }
 
   async execution(tenantId: string, id: string): Promise<ExecutionRow | undefined> {

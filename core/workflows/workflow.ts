@@ -11,7 +11,7 @@ export const FINISHED = ['completed', 'failed', 'cancelled'] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
 
 /** A stored node: what was saved (workflow-input.ts), where it sits in the graph, and its ids. */
-export interface NodeRow extends NodeInput {
+export interface NodeRow extends Omit<NodeInput, 'id'> {
   id: string;
   workflow_id: string;
   position_index: number;
@@ -29,6 +29,8 @@ export interface ConnectionRow extends Omit<ConnectionInput, 'source_node_index'
 /** A stored workflow: what was saved (its nodes and connections are rows of their own), its owner, webhook and counters. */
 export interface WorkflowRow extends Omit<WorkflowInput, 'nodes' | 'connections'> {
   id: string;
+  /** The current version's number (workflow-versions.ts); a Graph read at another version carries that one. */
+  version: number;
   owner_id: string;
   /** Why the platform paused it (its owner is no longer an active member); null otherwise. */
   paused_reason: string | null;
@@ -68,6 +70,11 @@ export interface ExecutionRow {
   resume_at: Date | null;
   pause_requested: boolean;
   scheduler: Scheduler;
+  /** The version of the graph the run is pinned to; null only for a run older than versions. */
+  workflow_version: number | null;
+  /** The run this one retries, and the latest retry of this one (README, Retry). */
+  retry_of: string | null;
+  retried_by: string | null;
   created_at: Date;
   /** The workflows of the runs that led to this one, oldest first (./run-chain.ts). */
   chain: string[];
@@ -121,7 +128,7 @@ export const toConnection = (c: ConnectionRow) => ({
 
 export const toWorkflow = (g: Graph) => ({
   id: g.workflow.id, name: g.workflow.name, description: g.workflow.description, status: g.workflow.status, paused_reason: g.workflow.paused_reason, owner_id: Number(g.workflow.owner_id),
-  trigger_type: g.workflow.trigger_type, trigger_config: g.workflow.trigger_config, settings: g.workflow.settings, tags: g.workflow.tags,
+  trigger_type: g.workflow.trigger_type, trigger_config: g.workflow.trigger_config, settings: g.workflow.settings, tags: g.workflow.tags, version: g.workflow.version,
   execution_count: g.workflow.execution_count, success_count: g.workflow.success_count, failure_count: g.workflow.failure_count,
   last_executed_at: iso(g.workflow.last_executed_at), created_at: iso(g.workflow.created_at), updated_at: iso(g.workflow.updated_at),
   nodes: g.nodes.map(toNode), connections: g.connections.map(toConnection),
@@ -133,6 +140,7 @@ export const toExecution = (e: ExecutionRow) => ({
   result: e.result ?? null, error_message: e.error_message, nodes_total: e.nodes_total, nodes_executed: e.nodes_executed, nodes_failed: e.nodes_failed,
   started_at: iso(e.started_at), completed_at: iso(e.completed_at), duration_ms: e.duration_ms, resume_at: iso(e.resume_at), created_at: iso(e.created_at),
   chain: e.chain ?? [], parent_execution_id: e.parent_execution_id ?? null,
+  workflow_version: e.workflow_version, retry_of: e.retry_of, retried_by: e.retried_by,
 });
 
 export const toLog = (l: LogRow) => ({

@@ -21,6 +21,7 @@ import type { Logger } from '../logger';
 import type { ModuleHost } from '../modules/module-host';
 import type { TenantService } from '../tenancy/tenant-service';
 import { WorkflowEngine } from './engine';
+import { assertActivatable, checkGraph, checkInput } from './graph-check';
 import { checkErrorWorkflowSetting } from './error-workflow';
 import { assertHoldsNodePermissions, type Actor } from './node-permissions';
 import { chainOf } from './run-chain';
@@ -31,6 +32,7 @@ import type { SimulateDeps } from './simulate';
 import type { ExecutionRow, Graph } from './workflow';
 import type { WorkflowInput } from './workflow-input';
 import { WorkflowStore } from './workflow-store';
+import { SUMMARIES } from './workflow-versions';
 import { WebhookTokens } from './webhook-tokens';
 
 const EVENT_TRIGGERS_TTL_MS = 5_000;
@@ -53,6 +55,8 @@ export interface WorkflowsDeps {
   tenantWorkers: number;
   /** WORKFLOW_MAX_CHAIN_DEPTH (./run-chain.ts). */
   maxChainDepth: number;
+  /** Versions kept per workflow besides those unfinished runs are pinned to (WORKFLOW_VERSIONS_KEEP). */
+  versionsKeep: number;
   /** Webhook calls one tenant may have waiting for their run on this node (WORKFLOW_WEBHOOK_WAITS_PER_TENANT). */
   webhookWaitsPerTenant: number;
 }
@@ -72,7 +76,7 @@ export class Workflows {
   private readonly eventTriggers = new LRUCache<string, Promise<Set<string>>>({ max: 10_000, ttl: EVENT_TRIGGERS_TTL_MS });
 
   constructor(private readonly deps: WorkflowsDeps) {
-    this.store = new WorkflowStore(deps.tenantDbs);
+    this.store = new WorkflowStore(deps.tenantDbs, deps.versionsKeep);
     this.tokens = new WebhookTokens(deps.central);
     this.activity = new ActivityLog(deps.tenantDbs);
     this.waiters = new RunWaiters({ pubsub: deps.pubsub, store: this.store, logger: deps.logger, perTenant: deps.webhookWaitsPerTenant });
@@ -108,10 +112,11 @@ export class Workflows {
    * A new workflow (create, import, duplicate), owned by `actor`, who must hold every permission its
    * nodes need (node-permissions.ts).
    */
-  async create(tenantId: string, input: WorkflowInput, actor: Actor): Promise<Graph> {
+  async create(tenantId: string, input: WorkflowInput, actor: Actor, summary: string): Promise<Graph> {
     await this.assertHolds(tenantId, 'save', input.nodes, actor);
+    if (input.status === 'active') assertActivatable(checkInput(input, await this.catalogFor(tenantId)));
     await checkErrorWorkflowSetting(this.store, tenantId, input.settings);
-    const graph = await this.store.create(tenantId, input, actor.user.id);
+    const graph = await this.store.create(tenantId, input, actor.user, summary);
     await this.tokens.add(tenantId, graph.workflow.webhook_token, graph.workflow.id);
     this.eventTriggers.delete(tenantId);
     await this.changed(tenantId, actor, 'workflow_created', graph);
@@ -129,10 +134,13 @@ export class Workflows {
    * A save: the workflow becomes `actor`'s, whoever owned it, and `actor` must hold every permission
    * its nodes need, so a run never acts with more than its last editor may do (README, Owner and permissions).
    */
-  async update(tenantId: string, current: Graph, input: WorkflowInput, actor: Actor): Promise<Graph | undefined> {
+  async update(tenantId: string, current: Graph, input: WorkflowInput, actor: Actor, restoredFrom?: number): Promise<Graph | undefined> {
     await this.assertHolds(tenantId, 'save', input.nodes, actor);
+    // An active workflow stays runnable: a save that leaves it active passes activation's checks.
+    if (input.status === 'active') assertActivatable(checkInput(input, await this.catalogFor(tenantId)));
     await checkErrorWorkflowSetting(this.store, tenantId, input.settings, current.workflow.id);
-    const graph = await this.store.update(tenantId, current.workflow.id, input, actor.user.id);
+    const save = restoredFrom === undefined ? {} : { summary: SUMMARIES.restored(restoredFrom), restoredFrom };
+    const graph = await this.store.update(tenantId, current.workflow.id, input, actor.user, save);
     this.eventTriggers.delete(tenantId);
     if (graph) await this.changed(tenantId, actor, 'workflow_updated', graph, { previous_owner_id: Number(current.workflow.owner_id) });
     return graph;
@@ -143,6 +151,7 @@ export class Workflows {
    * an owner who is no longer an active member would only stop them again (409: save it first to take it over).
    */
   async activate(tenantId: string, graph: Graph, actor: Actor): Promise<void> {
+    assertActivatable(checkGraph(graph, await this.catalogFor(tenantId)));
     await this.assertHolds(tenantId, 'activate', graph.nodes, actor);
     if (!(await this.deps.auth.actingUser(tenantId, Number(graph.workflow.owner_id)))) throw new MandiError(OWNER_INACTIVE, ownerInactiveReason(graph.workflow.owner_id), 409);
     await this.setStatus(tenantId, graph, 'active', actor);

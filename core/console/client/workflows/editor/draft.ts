@@ -87,7 +87,8 @@ export function bodyOf(d: Draft) {
   const index = new Map(d.nodes.map((n, i) => [n.key, i]));
   return {
     name: d.name, description: d.description || null, trigger_type: d.trigger_type, trigger_config: d.trigger_config, settings: d.settings, tags: d.tags,
-    nodes: d.nodes.map(({ key: _key, position, ...n }) => ({ ...n, position: { x: Math.round(position.x), y: Math.round(position.y) } })),
+    // A saved node's key is its id, which the save keeps (core/workflows/README.md, Versions); a new node's local key is no id of the workflow's, so it gets one.
+    nodes: d.nodes.map(({ key, position, ...n }) => ({ id: key, ...n, position: { x: Math.round(position.x), y: Math.round(position.y) } })),
     connections: d.connections.map((c) => ({
       source_node_index: index.get(c.source)!, target_node_index: index.get(c.target)!, source_handle: c.source_handle, target_handle: 'input', condition_path: c.condition_path,
     })),
