@@ -83,7 +83,7 @@ const overlayTitle = (page: Page) => page.locator('[data-overlay-title]');
 describe(`spec 2 Workflows: the visual editor in the web console, in Chromium${skipped}`, () => {
   browserTest('a 4-node workflow built by mouse and keyboard, configured by its schema forms, saved, validated, simulated, run, shown on the graph, activated and paused', async () => {
     const page = await consolePage();
-    expected = [/^422 (POST|PUT) \/api\/v1\/workflows/, /^404 GET \/api\/v1\/workflows\/[^/]+\/versions$/];
+    expected = [/^422 (POST|PUT) \/api\/v1\/workflows/];
     try {
       await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Workflow viewer' }).click();
       await page.getByRole('link', { name: 'New workflow' }).click();
@@ -239,8 +239,6 @@ describe(`spec 2 Workflows: the visual editor in the web console, in Chromium${s
       await until(async () => (await page.locator('[data-workflow-status]').textContent()) === 'paused', 'the pause');
       expect((await tp.api(`/workflows/${id}`, who)).body.data.status).toBe('paused');
 
-      // Versions: until the platform serves the route, the panel says so.
-      if ((await tp.api(`/workflows/${id}/versions`, who)).status === 404) await page.locator('[data-versions-unavailable]').waitFor();
     } finally {
       await page.screenshot({ path: path.join(ARTIFACTS, 'console-workflow-editor-final.png') });
       await page.close();
@@ -252,7 +250,7 @@ describe(`spec 2 Workflows: the visual editor in the web console, in Chromium${s
     const created = await tp.api('/workflows', { ...who, body: { name: 'Half built', nodes: [{ node_type: 'workflows:manual-trigger', label: 'Go', position: { x: 40, y: 40 } }, { node_type: 'workflows:code', label: 'Orphan', config: { expression: '1' }, position: { x: 340, y: 40 } }] } });
     expect(created.status).toBe(201);
     const page = await consolePage();
-    expected = [/^422 POST \/api\/v1\/workflows\/[^/]+\/activate$/, /^404 GET \/api\/v1\/workflows\/[^/]+\/versions$/];
+    expected = [/^422 POST \/api\/v1\/workflows\/[^/]+\/activate$/];
     try {
       await page.goto(`${tp.url}/admin/workflows/${created.body.data.id}/edit`);
       await page.locator('[data-action="activate"]').click();
@@ -283,7 +281,7 @@ describe(`hostile input: a node label from a user renders as text in the editor$
     const run = await tp.api(`/workflows/${created.body.data.id}/test`, { ...who, body: { data: { html: HOSTILE } } });
     expect(run.body.data.status).toBe('completed');
     const page = await consolePage();
-    expected = [/^404 GET \/api\/v1\/workflows\/[^/]+\/versions$/];
+    expected = [];
     try {
       await page.goto(`${tp.url}/admin/workflows/${created.body.data.id}/edit`);
       await page.locator('[data-enode]').first().waitFor();
@@ -302,15 +300,10 @@ describe(`hostile input: a node label from a user renders as text in the editor$
   }, 60_000);
 });
 
-/**
- * Pending until the workflow versions API is on this branch: each test asks the route first and
- * checks nothing while it answers 404 (the panel's "not available" state is checked above).
- */
-describe(`workflow versions: the editor's versions panel lists, shows read-only and restores (pending the versions API)${skipped}`, () => {
+describe(`workflow versions: the editor's versions panel lists, shows read-only and restores${skipped}`, () => {
   browserTest('versions newest first; one shown read-only on the canvas; restored', async () => {
     const created = await tp.api('/workflows', { ...who, body: { name: 'Versioned', nodes: [{ node_type: 'workflows:manual-trigger', label: 'First label', position: { x: 40, y: 40 } }] } });
     const id = created.body.data.id;
-    if ((await tp.api(`/workflows/${id}/versions`, who)).status === 404) return console.warn('workflow versions API not on this branch: versions panel test pending');
     const put = await tp.api(`/workflows/${id}`, { ...who, method: 'PUT', body: { nodes: [{ node_type: 'workflows:manual-trigger', label: 'Second label', position: { x: 40, y: 40 } }] } });
     expect(put.status).toBe(200);
     const versions = (await tp.api(`/workflows/${id}/versions`, who)).body.data as Array<{ version: number }>;
