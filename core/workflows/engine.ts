@@ -190,6 +190,11 @@ export class WorkflowEngine {
       return void (await this.deps.ownerInactive(tenantId, g));
     }
     for (;;) {
+      const failed = e.scheduler.failed;
+      if (failed) {
+        const node = g.nodes.find((n) => n.id === failed.node_id);
+        return void (await this.finish(tenantId, e, 'failed', null, `Node "${node?.label ?? failed.node_id}" failed: ${failed.message}`, { g, node, message: failed.message, code: failed.code }));
+      }
       if (e.pause_requested) {
         await store.transition(tenantId, e.id, ['running'], 'status = $3, pause_requested = false, resume_at = NULL', ['paused']);
         return;
@@ -291,7 +296,8 @@ export class WorkflowEngine {
       const delay = node.retry_delay_seconds * 2 ** attempt;
       return store.checkpoint(tenantId, e.id, { log, scheduler: { queue, attempt: attempt + 1 }, resume_at: delay ? new Date(clock.now() + delay * 1000) : null });
     }
-    const failed = await store.checkpoint(tenantId, e.id, { log, failed: 1 });
+    // The failure goes in the checkpoint, so a worker that finds the run still running after a crash ends it (and starts its error workflow) instead of running the node again.
+    const failed = await store.checkpoint(tenantId, e.id, { log, failed: 1, scheduler: { queue, attempt, failed: { node_id: node.id, message: failure, code } } });
     if (failed) await this.finish(tenantId, failed, 'failed', null, `Node "${node.label}" failed: ${failure}`, { g, node, message: failure, code });
     return failed && { ...failed, status: 'failed' };
   }

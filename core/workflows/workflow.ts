@@ -96,6 +96,11 @@ export interface Scheduler {
   suspended_output?: unknown;
   /** The first queued node (a sub-workflow node) waits for this execution of another workflow to finish. */
   waiting_for?: string;
+  /**
+   * The first queued node failed for good and its checkpoint is written, the run's end not yet: a
+   * worker that takes the run up again (a crash between the two) ends it with this failure.
+   */
+  failed?: { node_id: string; message: string; code?: string };
 }
 
 export interface LogRow {

@@ -74,6 +74,27 @@ describe('spec 2 Workflow settings: the error workflow (ours)', () => {
     expect(await executions(handler)).toHaveLength(1);
   });
 
+  test('a failure checkpointed but not ended (the worker died between the two) is ended by the next worker: the node does not run again, the error workflow starts', async () => {
+    const handler = await create(chain('after a crash', [errorTrigger, report]));
+    const failing = await create(chain('fails, then the worker dies', [manual, boom()], { settings: { error_workflow_id: handler } }));
+    const failed = await failRun(failing);
+    const [first] = await oneExecution(handler);
+    // What the node's failing checkpoint leaves when its worker dies before the run's end: the log row
+    // and the failure written, the run not ended, no error run yet. Paused, so that resume re-drives it.
+    await host.arrange(async (sql) => {
+      await sql('DELETE FROM workflow_execution_logs WHERE execution_id = $1', [first.id]);
+      await sql('DELETE FROM workflow_executions WHERE id = $1', [first.id]);
+      await sql("UPDATE workflow_executions SET status = 'paused', completed_at = NULL, error_message = NULL WHERE id = $1", [failed]);
+    });
+    expect((await host.request('POST', `/workflow-executions/${failed}/resume`)).status).toBe(200);
+    const done = await settled(host, failed);
+    expect(done.status).toBe('failed');
+    expect(done.error_message).toMatch(/Node "Boom" failed: .*boom/);
+    expect(done.logs.filter((l) => l.node_label === 'Boom')).toHaveLength(1);
+    const [again] = await oneExecution(handler);
+    expect(again.trigger_data).toMatchObject({ execution_id: failed });
+  });
+
   test("an error workflow's own failure starts no other error workflow (no loops)", async () => {
     const last = await create(chain('last resort', [errorTrigger, report]));
     const handler = await create(chain('failing handler', [errorTrigger, boom('Handler boom')], { settings: { error_workflow_id: last } }));
