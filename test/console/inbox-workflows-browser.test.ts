@@ -154,6 +154,19 @@ describe(`spec 2 Live chat and Workflows in the web console, in Chromium${'reaso
       expect(await inWidget('.m.agent').textContent()).toBe('Yes! It ships <i>today</i>.');
       await until(async () => (await messages.count()) === 2, 'the reply in the open conversation');
 
+      // The `/` shortcut (live chat README, Canned responses): `/` and a prefix offer the matches, Enter inserts one.
+      expect((await tp.api('/live-chat/canned-responses', { ...who, body: { short_code: 'shipping', content: 'Orders ship within 2 business days.' } })).status).toBe(201);
+      expect((await tp.api('/live-chat/canned-responses', { ...who, body: { short_code: 'refund', content: 'Refunds take 5 days.' } })).status).toBe(201);
+      await pane.locator('[data-composer]').fill('/sh');
+      await pane.locator('[data-canned="shipping"]').waitFor();
+      expect(await pane.locator('[data-canned]').count()).toBe(1);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'console-inbox-canned.png') });
+      await pane.locator('[data-composer]').press('Enter');
+      await until(async () => (await pane.locator('[data-composer]').inputValue()) === 'Orders ship within 2 business days.', 'the canned response in the composer');
+      expect(await pane.locator('[data-canned-picker]').count()).toBe(0);
+      expect(await messages.count()).toBe(2);
+      await pane.locator('[data-composer]').fill('');
+
       // An internal note: marked in the inbox, never in the widget. A reply sent after it reaches the
       // widget, so the note would have arrived before it had it been sent there.
       await pane.locator('[data-internal-toggle]').check();

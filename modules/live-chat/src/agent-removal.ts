@@ -5,22 +5,19 @@
  * the record goes, and the queue is drained, so an online agent with room takes them.
  */
 import type { HandlerContext } from '../../../sdk';
-import { releaseSlot } from './assignment';
+import { requeue } from './assignment';
 import { assignPending } from './conversations';
-import { HOLDS_SLOT, nowIso, type AgentRow, type ConversationRow } from './records';
+import { HOLDS_SLOT, type AgentRow, type ConversationRow } from './records';
 
 /** Removes the agent; the number of conversations put back in the queue. */
 export async function removeAgent(ctx: HandlerContext, agentId: number): Promise<number> {
   await ctx.host.db.update<AgentRow>('Agent', { status: 'offline' }, { where: { id: agentId } });
   const open = await ctx.host.db.find<ConversationRow>('Conversation', { where: { agent_id: agentId, status: { $in: [...HOLDS_SLOT] } }, limit: 1000 });
   let requeued = 0;
-  for (const c of open) {
-    const moved = await ctx.host.db.update<ConversationRow>('Conversation', { agent_id: null, status: 'pending', updated_at: nowIso(ctx) }, { where: { id: c.id, agent_id: agentId, status: c.status } });
-    if (moved) {
-      requeued++;
-      await releaseSlot(ctx, agentId);
-    }
-  }
+  for (const c of open) if (await requeue(ctx, c)) requeued++;
+  // Out of every team, and their own canned responses go with them (README, Teams; Canned responses).
+  await ctx.host.db.destroy('TeamMember', { where: { agent_id: agentId } });
+  await ctx.host.db.destroy('CannedResponse', { where: { agent_id: agentId } });
   await ctx.host.db.destroy('Agent', { where: { id: agentId } });
   await assignPending(ctx);
   return requeued;

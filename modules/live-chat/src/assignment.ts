@@ -15,18 +15,26 @@
 import type { DbTransaction, HandlerContext } from '../../../sdk';
 import { agentAtCapacity } from './errors';
 import { retrying } from './db';
-import { nowIso, type AgentRow, type ConversationRow } from './records';
+import { HOLDS_SLOT, nowIso, type AgentRow, type ConversationRow, type TeamMemberRow } from './records';
 
 type LockRow = { id: number; locked_at: string | null };
 
 const BATCH = 100;
 const lastActive = (a: AgentRow) => (a.last_active_at ? Date.parse(a.last_active_at) : 0);
 
-/** The best online agent with a free slot, or undefined. */
-const best = (agents: AgentRow[]) =>
+/** The best online agent with a free slot that may take the conversation (`allowed`: its team's members), or undefined. */
+const best = (agents: AgentRow[], allowed: (a: AgentRow) => boolean = () => true) =>
   agents
-    .filter((a) => a.status === 'online' && a.current_chats_count < a.max_concurrent_chats)
+    .filter((a) => a.status === 'online' && a.current_chats_count < a.max_concurrent_chats && allowed(a))
     .sort((a, b) => a.current_chats_count - b.current_chats_count || lastActive(a) - lastActive(b) || a.id - b.id)[0];
+
+/** Who may take a conversation: anyone, or only the members of its team (README, Teams). */
+async function eligibility(tx: DbTransaction, pending: ConversationRow[]) {
+  const teamIds = [...new Set(pending.map((c) => c.team_id).filter((t): t is number => t !== null))];
+  const members = teamIds.length ? await tx.find<TeamMemberRow>('TeamMember', { where: { team_id: { $in: teamIds } }, limit: 1000 }) : [];
+  const pairs = new Set(members.map((m) => `${m.team_id}:${m.agent_id}`));
+  return (c: ConversationRow) => (c.team_id === null ? undefined : (a: AgentRow) => pairs.has(`${c.team_id}:${a.id}`));
+}
 
 /** The agent's row after taking one more chat: busy at its maximum (spec 2: busy, at maximum chats). */
 const taking = (a: AgentRow) => ({
@@ -40,28 +48,35 @@ const takeSlot = async (db: DbTransaction, a: AgentRow) => (await db.update<Agen
 
 /**
  * Assigns pending agent-handled conversations, oldest first, while agents have free slots. Resolves
- * to the conversations assigned here, with their agent.
+ * to the conversations assigned here, with their agent. A team's conversation goes only to its
+ * team's agents and waits, without holding up the conversations behind it, while none has room; a
+ * conversation of no team finding nobody ends the drain, since no agent at all has room then.
  */
 export async function drainQueue(ctx: HandlerContext): Promise<{ conversation: ConversationRow; agent: AgentRow }[]> {
   const assigned: { conversation: ConversationRow; agent: AgentRow }[] = [];
   // Nobody to give a conversation to: skip the turn. Safe without the lock, because whatever frees a
   // slot or brings an agent online drains after it committed, and sees what is queued by then.
   if (!best(await ctx.host.db.find<AgentRow>('Agent', { where: { status: 'online' }, limit: 1000 }))) return assigned;
+  // Past the conversations a round left waiting for their team, so the next round reads new ones.
+  let after = 0;
   for (;;) {
     const round = await ctx.host.db.transaction(async (tx) => {
       await tx.update<LockRow>('AssignmentLock', { locked_at: nowIso(ctx) }, { where: { id: 1 } });
-      const pending = await tx.find<ConversationRow>('Conversation', { where: { status: 'pending', agent_id: null, handler_type: 'agent' }, order: [['id', 'ASC']], limit: BATCH });
-      if (!pending.length) return { done: [], full: false };
+      const pending = await tx.find<ConversationRow>('Conversation', { where: { status: 'pending', agent_id: null, handler_type: 'agent', id: { $gt: after } }, order: [['id', 'ASC']], limit: BATCH });
+      if (!pending.length) return { done: [], full: false, last: after };
       let agents = await tx.find<AgentRow>('Agent', { where: { status: 'online' }, limit: 1000 });
+      const allowedFor = await eligibility(tx, pending);
       const done: { conversation: ConversationRow; agent: AgentRow }[] = [];
       for (const c of pending) {
-        let agent = best(agents);
+        const allowed = allowedFor(c);
+        let agent = best(agents, allowed);
         // A counter another writer moved (a manual assign, a freed slot): read the agents again.
         while (agent && !(await takeSlot(tx, agent))) {
           agents = await tx.find<AgentRow>('Agent', { where: { status: 'online' }, limit: 1000 });
-          agent = best(agents);
+          agent = best(agents, allowed);
         }
-        if (!agent) return { done, full: false };
+        if (!agent && c.team_id === null) return { done, full: false, last: c.id };
+        if (!agent) continue;
         const moved = await tx.update<ConversationRow>('Conversation', { agent_id: agent.id, status: 'active', updated_at: nowIso(ctx) }, { where: { id: c.id, status: 'pending', agent_id: null } });
         const taken = { ...agent, ...taking(agent) };
         if (!moved) {
@@ -72,10 +87,11 @@ export async function drainQueue(ctx: HandlerContext): Promise<{ conversation: C
         agents = agents.map((a) => (a.id === agent.id ? taken : a));
         done.push({ conversation: { ...c, agent_id: agent.id, status: 'active' }, agent: taken });
       }
-      return { done, full: pending.length === BATCH };
+      return { done, full: pending.length === BATCH, last: pending[pending.length - 1].id };
     });
     assigned.push(...round.done);
     if (!round.full) return assigned;
+    after = round.last;
   }
 }
 
@@ -114,6 +130,17 @@ export async function assignTo(ctx: HandlerContext, conversation: ConversationRo
     }
     throw err;
   }
+}
+
+/**
+ * Puts a held conversation back in the queue (pending, no agent), freeing its agent's slot: its agent
+ * left, or it was routed to a team its agent is not in. False when it changed meanwhile.
+ */
+export async function requeue(ctx: HandlerContext, c: ConversationRow): Promise<boolean> {
+  if (c.agent_id === null || !HOLDS_SLOT.includes(c.status)) return false;
+  const moved = await ctx.host.db.update<ConversationRow>('Conversation', { agent_id: null, status: 'pending', updated_at: nowIso(ctx) }, { where: { id: c.id, agent_id: c.agent_id, status: c.status } });
+  if (moved) await releaseSlot(ctx, c.agent_id);
+  return moved > 0;
 }
 
 /** Frees the slot a conversation held on its agent (resolve, close, transfer away, agent removed). */

@@ -19,7 +19,7 @@ export const tenantChannel = (tenantId: string) => `private-tenant.${tenantId}.l
 export const conversationChannel = (id: number) => `chat.conversation.${id}`;
 export const conversationPath = (id: number) => `/live-chat/conversations/${id}`;
 
-export type ConversationChange = 'assigned' | 'transferred' | 'resolved' | 'closed' | 'reopened' | 'status' | 'priority' | 'rated' | 'escalated';
+export type ConversationChange = 'assigned' | 'transferred' | 'resolved' | 'closed' | 'reopened' | 'status' | 'priority' | 'rated' | 'escalated' | 'team' | 'labels';
 
 const messagePayload = (m: MessageRow | null) =>
   // is_internal beside spec 2's fields: an agent's client tells a note from a reply without reading it back
@@ -39,7 +39,7 @@ function payload(ctx: HandlerContext, c: ConversationRow, message: MessageRow | 
   };
 }
 
-async function send(ctx: HandlerContext, channels: string[], event: string, body: unknown): Promise<void> {
+export async function send(ctx: HandlerContext, channels: string[], event: string, body: unknown): Promise<void> {
   await Promise.all(
     channels.map((channel) =>
       realtime(ctx.host)

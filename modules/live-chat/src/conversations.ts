@@ -13,6 +13,7 @@ import { agentById, conversationById } from './db';
 import { errorCode, invalidState } from './errors';
 import { handlerFor, type ConversationHandler } from './handlers';
 import { LIMITS } from './schemas';
+import { mailTranscript } from './transcript';
 import { HOLDS_SLOT, nowIso, type AgentRow, type ConversationRow, type ConversationStatus, type MessageRow, type SenderType } from './records';
 
 export const OPEN: readonly ConversationStatus[] = ['pending', 'active', 'waiting'];
@@ -143,7 +144,7 @@ export async function handToAgent(ctx: HandlerContext, c: ConversationRow, agent
 /** A visitor's first message opens a conversation; its handler decides who answers. */
 export async function startConversation(
   ctx: HandlerContext,
-  init: Pick<ConversationRow, 'widget_id' | 'visitor_id' | 'handler_type' | 'handler_id' | 'handler_state' | 'source_url' | 'source_page_title' | 'metadata'>,
+  init: Pick<ConversationRow, 'widget_id' | 'visitor_id' | 'handler_type' | 'handler_id' | 'team_id' | 'handler_state' | 'source_url' | 'source_page_title' | 'metadata'>,
   first: NewMessage,
 ): Promise<ConversationRow> {
   const now = nowIso(ctx);
@@ -183,6 +184,7 @@ export async function finish(ctx: HandlerContext, c: ConversationRow, to: 'resol
   if (c.agent_id !== null && HOLDS_SLOT.includes(c.status)) await releaseSlot(ctx, c.agent_id);
   const fresh = await conversationById(ctx, c.id);
   await conversationUpdated(ctx, fresh, to);
+  if (to === 'closed') await mailTranscript(ctx, fresh);
   await assignPending(ctx);
   return fresh;
 }

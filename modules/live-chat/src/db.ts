@@ -5,8 +5,8 @@
  * again. A DB_CONFLICT or DB_RETRY from the host means the same.
  */
 import type { HandlerContext } from '../../../sdk';
-import { busy, notFound } from './errors';
-import type { AgentRow, ConversationRow, VisitorRow, WidgetRow } from './records';
+import { busy, errorCode, notFound, type ChatError } from './errors';
+import type { AgentRow, ConversationRow, LabelRow, TeamRow, VisitorRow, WidgetRow } from './records';
 
 export const widgetById = async (ctx: HandlerContext, id: number) => {
   const w = await ctx.host.db.findOne<WidgetRow>('Widget', { where: { id } });
@@ -25,6 +25,28 @@ export const agentById = async (ctx: HandlerContext, id: number) => {
   if (!a) throw notFound('Agent', id);
   return a;
 };
+
+export const teamById = async (ctx: HandlerContext, id: number) => {
+  const t = await ctx.host.db.findOne<TeamRow>('Team', { where: { id } });
+  if (!t) throw notFound('Team', id);
+  return t;
+};
+
+export const labelById = async (ctx: HandlerContext, id: number) => {
+  const l = await ctx.host.db.findOne<LabelRow>('Label', { where: { id } });
+  if (!l) throw notFound('Label', id);
+  return l;
+};
+
+/** A write a unique index guards: the host's DB_CONFLICT (another writer, maybe at the same moment, holds the name) becomes `taken`. */
+export async function unique<T>(write: () => Promise<T>, taken: () => ChatError): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (errorCode(err) === 'DB_CONFLICT') throw taken();
+    throw err;
+  }
+}
 
 export const visitorById = (ctx: HandlerContext, id: number) => ctx.host.db.findOne<VisitorRow>('Visitor', { where: { id } });
 

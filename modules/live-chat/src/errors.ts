@@ -13,7 +13,7 @@ export class ChatError extends Error {
   }
 }
 
-export const notFound = (what: 'Widget' | 'Conversation' | 'Agent' | 'Session', id: unknown) =>
+export const notFound = (what: 'Widget' | 'Conversation' | 'Agent' | 'Session' | 'Team' | 'Label' | 'Canned response', id: unknown) =>
   new ChatError('NOT_FOUND', `${what} ${String(id)} not found.`, { status: 404 });
 
 /** A public widget call naming a conversation that is not the session's: the same answer as a missing one. */
@@ -31,6 +31,9 @@ export const notAnAgent = () => new ChatError('NOT_AN_AGENT', 'You are not a liv
 export const widgetInactive = () => new ChatError('WIDGET_INACTIVE', 'This chat widget is switched off.', { status: 403 });
 
 export const originNotAllowed = () => new ChatError('ORIGIN_NOT_ALLOWED', 'This page may not use this chat widget (allowed_domains).', { status: 403 });
+
+/** A second record where a name or code must be unique (409). */
+export const exists = (code: 'TEAM_EXISTS' | 'LABEL_EXISTS' | 'CANNED_RESPONSE_EXISTS', message: string) => new ChatError(code, message, { status: 409 });
 
 /** Optimistic updates that kept losing to concurrent writers: the caller may retry. */
 export const busy = (what: string) => new ChatError('LIVE_CHAT_BUSY', `${what} is being changed concurrently; retry.`, { status: 409 });

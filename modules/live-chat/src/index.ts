@@ -8,6 +8,9 @@ import { defineModule } from '../../../sdk';
 import { data } from './models';
 import { membershipEnded } from './agent-removal';
 import { agentOperations } from './operations/agents';
+import { cannedResponseOperations } from './operations/canned-responses';
+import { labelOperations } from './operations/labels';
+import { teamOperations } from './operations/teams';
 import { conversationOperations } from './operations/conversations';
 import { handlerOperations } from './operations/handlers';
 import { publicOperations } from './operations/public';
@@ -16,15 +19,15 @@ import { workflowNodes } from './workflow-nodes';
 
 export default defineModule({
   name: 'live_chat',
-  version: '1.0.0',
+  version: '1.1.0',
   description: 'Live chat: an embeddable website widget, conversations with visitors, automatic assignment to agents by workload, realtime and push updates.',
   compatibility: { platform: '^2.0.0' },
   main: 'dist/index.js',
   public_prefix: 'widget',
   permissions: [
     { name: 'live_chat.view', description: 'See conversations, widgets, agents and the dashboard, and follow the live chat channels.' },
-    { name: 'live_chat.reply', description: 'Answer conversations as an agent: write, add internal notes, assign, transfer, resolve, close, reopen, set priority and your own status.' },
-    { name: 'live_chat.manage', description: 'Create and change widgets and agents.' },
+    { name: 'live_chat.reply', description: 'Answer conversations as an agent: write, add internal notes, assign, transfer, route to a team, label, resolve, close, reopen, set priority and your own status and canned responses.' },
+    { name: 'live_chat.manage', description: "Create and change widgets, agents, teams, labels and the tenant's canned responses." },
   ],
   realtime: {
     channels: [
@@ -32,7 +35,17 @@ export default defineModule({
       { pattern: 'chat.conversation.{id}', description: 'One conversation: its visitor (by grant) and the tenant\'s agents.', join: { permission: 'live_chat.view', visitor: true } },
     ],
   },
-  operations: { ...conversationOperations, ...agentOperations, ...widgetOperations, ...publicOperations, ...handlerOperations },
+  operations: {
+    ...conversationOperations,
+    ...agentOperations,
+    ...widgetOperations,
+    ...publicOperations,
+    ...handlerOperations,
+    // Beyond spec 2 (README: Teams, Canned responses, Labels).
+    ...teamOperations,
+    ...cannedResponseOperations,
+    ...labelOperations,
+  },
   // The ai_bot handler asks the ai module's agent; the workflow handler checks and starts workflows (README, Handlers).
   // The platform's events for a membership that ended: the member stops being an agent (README, Agents).
   events: { subscribes: { 'member.suspended': membershipEnded, 'member.removed': membershipEnded } },

@@ -36,6 +36,8 @@ export const data: Data = {
         show_branding: flag(true),
         allowed_domains: col('json', { nullable: false, default: [] }),
         business_hours: col('json'),
+        // The team its conversations are routed to (README, Teams); null: the general queue.
+        team_id: col('integer'),
         tenant_id: col('string', { length: 100, nullable: false }),
         created_at: col('datetime', { nullable: false, default: NOW }),
         updated_at: col('datetime', { nullable: false, default: NOW }),
@@ -70,6 +72,8 @@ export const data: Data = {
         priority: col('string', { length: 20, nullable: false, default: 'normal' }),
         handler_type: col('string', { length: 20, nullable: false, default: 'agent' }),
         handler_id: col('integer'),
+        // The team whose agents alone may be given it (README, Teams); null: any agent.
+        team_id: col('integer'),
         metadata: col('json'),
         // What the ai_bot and workflow handlers keep between messages (handlers.ts: HandlerState).
         handler_state: col('json'),
@@ -82,10 +86,15 @@ export const data: Data = {
         closed_at: col('datetime'),
         rating: col('integer'),
         feedback: col('text'),
+        // The typing indicator of each side: whether it shows, and when it was last broadcast (src/typing.ts).
+        visitor_typing: flag(false),
+        visitor_typing_at: col('datetime'),
+        agent_typing: flag(false),
+        agent_typing_at: col('datetime'),
         created_at: col('datetime', { nullable: false, default: NOW }),
         updated_at: col('datetime', { nullable: false, default: NOW }),
       },
-      indexes: [{ fields: ['status', 'id'] }, { fields: ['agent_id', 'status'] }, { fields: ['visitor_id'] }, { fields: ['widget_id'] }],
+      indexes: [{ fields: ['status', 'id'] }, { fields: ['team_id'] }, { fields: ['agent_id', 'status'] }, { fields: ['visitor_id'] }, { fields: ['widget_id'] }],
     },
     Message: {
       table: 'messages',
@@ -122,11 +131,69 @@ export const data: Data = {
       },
       indexes: [{ fields: ['status'] }],
     },
+    // Teams of agents with their own queue (README, Teams).
+    Team: {
+      table: 'teams',
+      columns: {
+        id: id(),
+        name: col('string', { length: 100, nullable: false, unique: true }),
+        description: col('string', { length: 500 }),
+        created_at: col('datetime', { nullable: false, default: NOW }),
+        updated_at: col('datetime', { nullable: false, default: NOW }),
+      },
+    },
+    TeamMember: {
+      table: 'team_members',
+      columns: {
+        id: id(),
+        team_id: col('integer', { nullable: false }),
+        agent_id: col('integer', { nullable: false }),
+        created_at: col('datetime', { nullable: false, default: NOW }),
+      },
+      indexes: [{ name: 'team_members_team_agent', fields: ['team_id', 'agent_id'], unique: true }, { fields: ['agent_id'] }],
+    },
+    // Saved replies (README, Canned responses): agent_id null is the tenant's, else one agent's own;
+    // a short code is unique per owner (migration 002).
+    CannedResponse: {
+      table: 'canned_responses',
+      columns: {
+        id: id(),
+        agent_id: col('integer'),
+        short_code: col('string', { length: 50, nullable: false }),
+        content: col('text', { nullable: false }),
+        created_at: col('datetime', { nullable: false, default: NOW }),
+        updated_at: col('datetime', { nullable: false, default: NOW }),
+      },
+      indexes: [{ fields: ['short_code'] }],
+    },
+    // Labels of the tenant (README, Labels); a name is unique whatever its case (migration 002).
+    Label: {
+      table: 'labels',
+      columns: {
+        id: id(),
+        name: col('string', { length: 50, nullable: false }),
+        color: col('string', { length: 7, nullable: false, default: '#1f93ff' }),
+        created_at: col('datetime', { nullable: false, default: NOW }),
+      },
+    },
+    ConversationLabel: {
+      table: 'conversation_labels',
+      columns: {
+        id: id(),
+        conversation_id: col('integer', { nullable: false }),
+        label_id: col('integer', { nullable: false }),
+        created_at: col('datetime', { nullable: false, default: NOW }),
+      },
+      indexes: [{ name: 'conversation_labels_pair', fields: ['conversation_id', 'label_id'], unique: true }, { fields: ['label_id'] }],
+    },
     // One row (made by migration 001), locked by each queue drain: drains take turns (src/assignment.ts).
     AssignmentLock: {
       table: 'assignment_lock',
       columns: { id: col('integer', { primaryKey: true }), locked_at: col('datetime') },
     },
   },
-  migrations: [{ id: '001_assignment', up: 'migrations/001_assignment.up.sql', down: 'migrations/001_assignment.down.sql' }],
+  migrations: [
+    { id: '001_assignment', up: 'migrations/001_assignment.up.sql', down: 'migrations/001_assignment.down.sql' },
+    { id: '002_inbox_tools', up: 'migrations/002_inbox_tools.up.sql', down: 'migrations/002_inbox_tools.down.sql' },
+  ],
 };

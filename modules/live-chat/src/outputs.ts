@@ -19,14 +19,19 @@ export const Visitor = row('Visitor');
 export const Conversation = row('Conversation', { metadata: Metadata, handler_state: HandlerState });
 export const Message = row('Message', { metadata: Metadata });
 export const Agent = row('Agent');
+export const Team = row('Team');
+export const CannedResponse = row('CannedResponse');
+export const Label = row('Label');
+const LabelBrief = Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String() });
 
 /** A conversation in lists: its row, the visitor's name and email, and the agent's name. */
 export const ConversationListed = row('Conversation', { metadata: Metadata, handler_state: HandlerState }, {
   visitor: Type.Nullable(Type.Object({ id: Type.Integer(), name: Type.Nullable(Type.String()), email: Type.Nullable(Type.String()) })),
   agent_name: Type.Nullable(Type.String()),
+  labels: Type.Array(LabelBrief),
 });
 /** One conversation: its row with its visitor and agent records. */
-export const ConversationDetail = row('Conversation', { metadata: Metadata, handler_state: HandlerState }, { visitor: Type.Nullable(Visitor), agent: Type.Nullable(Agent) });
+export const ConversationDetail = row('Conversation', { metadata: Metadata, handler_state: HandlerState }, { visitor: Type.Nullable(Visitor), agent: Type.Nullable(Agent), labels: Type.Array(LabelBrief) });
 
 /** What a visitor sees of a message and of a conversation. */
 export const VisitorMessage = Type.Object({

@@ -42,6 +42,7 @@ export type WidgetRow = {
   show_branding: boolean;
   allowed_domains: string[];
   business_hours: BusinessHours | null;
+  team_id: number | null;
   tenant_id: string;
   created_at: string;
   updated_at: string;
@@ -78,6 +79,7 @@ export type ConversationRow = {
   priority: string;
   handler_type: HandlerType;
   handler_id: number | null;
+  team_id: number | null;
   metadata: Record<string, unknown> | null;
   handler_state: HandlerState | null;
   source_url: string | null;
@@ -89,6 +91,10 @@ export type ConversationRow = {
   closed_at: string | null;
   rating: number | null;
   feedback: string | null;
+  visitor_typing: boolean;
+  visitor_typing_at: string | null;
+  agent_typing: boolean;
+  agent_typing_at: string | null;
   created_at: string;
   updated_at: string;
 };
@@ -121,6 +127,13 @@ export type AgentRow = {
   last_active_at: string | null;
   created_at: string;
 };
+
+export type TeamRow = { id: number; name: string; description: string | null; created_at: string; updated_at: string };
+export type TeamMemberRow = { id: number; team_id: number; agent_id: number; created_at: string };
+/** agent_id null: the tenant's, seen by every agent; else that agent's own, seen by them alone. */
+export type CannedResponseRow = { id: number; agent_id: number | null; short_code: string; content: string; created_at: string; updated_at: string };
+export type LabelRow = { id: number; name: string; color: string; created_at: string };
+export type ConversationLabelRow = { id: number; conversation_id: number; label_id: number; created_at: string };
 
 /** Statuses in which a conversation holds its agent's slot (counted in current_chats_count). */
 export const HOLDS_SLOT: readonly ConversationStatus[] = ['active', 'waiting'];

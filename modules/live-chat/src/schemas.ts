@@ -47,6 +47,7 @@ export const widgetFields = {
   show_branding: Type.Boolean(),
   allowed_domains: Type.Array(Domain, { maxItems: 50, uniqueItems: true }),
   business_hours: Type.Nullable(BusinessHours),
+  team_id: Type.Nullable(Id),
 };
 
 export const StatusFilter = Type.String({ pattern: `^(${CONVERSATION_STATUSES.join('|')})(,(${CONVERSATION_STATUSES.join('|')}))*$` });

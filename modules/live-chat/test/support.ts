@@ -15,8 +15,9 @@ export const AGENT_ROLE = 'chat-agent';
 /** The modules the bot and workflow handlers use, installed next to live chat when a test asks. */
 export const HANDLER_MODULES = ['ai', 'workflows-code', 'workflows'].map((dir) => path.resolve(LIVE_CHAT_DIR, '..', dir));
 
-export async function startHost(env: Record<string, string> = {}, withModules: string[] = []): Promise<TestHost> {
-  const host = await createTestHost({ modulePath: LIVE_CHAT_DIR, env, withModules });
+/** smtp: mail goes to the project's local SMTP stand-in (sdk/testing smtp-sink), read with host.waitForMail. */
+export async function startHost(env: Record<string, string> = {}, withModules: string[] = [], opts: { smtp?: boolean } = {}): Promise<TestHost> {
+  const host = await createTestHost({ modulePath: LIVE_CHAT_DIR, env, withModules, smtp: opts.smtp });
   const role = await host.request('POST', '/roles', { name: AGENT_ROLE, description: 'Answers live chats.', permissions: ['live_chat.view', 'live_chat.reply'] });
   if (role.status !== 201) throw new Error(`role: ${JSON.stringify(role.body)}`);
   return host;

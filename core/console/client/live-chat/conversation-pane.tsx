@@ -3,11 +3,12 @@
  * held whenever the channel says something happened in it (the broadcast carries no `is_internal`,
  * the stored message does); reply or internal note (marked, and never sent to the visitor: the
  * module keeps notes off the visitor's channel and the widget API); assign or transfer; priority;
- * resolve, close and reopen. Every text from a visitor is rendered as text, never as markup.
+ * resolve, close and reopen; `/` in the reply box offers canned responses (canned-picker.tsx). Every text from a visitor is rendered as text, never as markup.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { ErrorBox, toast } from '../dialogs';
+import { useCannedPicker } from './canned-picker';
 import { INBOX_PATH, PRIORITIES, statusVariant, visitorName, type Agent, type Conversation, type Message } from './chat';
 
 interface Detail extends Omit<Conversation, 'visitor'> {
@@ -32,6 +33,7 @@ export function ConversationPane({ id, pulse, agents, canReply, onSeen, onChange
   const [internal, setInternal] = useState(false);
   const [busy, setBusy] = useState(false);
   const held = useRef<Message[]>([]);
+  const canned = useCannedPicker(text, setText);
   const log = useRef<HTMLOListElement>(null);
 
   const loadConversation = () => api<Detail>(`/live-chat/conversations/${id}`).then(setConv, setError);
@@ -141,7 +143,8 @@ export function ConversationPane({ id, pulse, agents, canReply, onSeen, onChange
           <label class="sr-only" for={`reply-${id}`}>{internal ? 'Internal note' : 'Reply'}</label>
           <textarea id={`reply-${id}`} data-composer rows={3} value={text} maxLength={5000} placeholder={internal ? 'A note for agents only' : conv.status === 'closed' ? 'Reopen the conversation to reply' : 'Write a reply'}
             onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
-            onKeyDown={(e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) send(e); }} />
+            onKeyDown={(e) => { if (!canned.onKey(e) && e.key === 'Enter' && (e.ctrlKey || e.metaKey)) send(e); }} />
+          {canned.list}
           <div class="row-end">
             <label class="check"><input type="checkbox" data-internal-toggle checked={internal} onChange={(e) => setInternal((e.target as HTMLInputElement).checked)} /> Internal note</label>
             <button type="submit" class="primary" data-send disabled={busy || !text.trim()}>{internal ? 'Add note' : 'Send'}</button>

@@ -9,6 +9,8 @@ import { conversationUpdated, pushAssigned } from '../broadcast';
 import { addMessage, changed, finish, reopen } from '../conversations';
 import { agentById, conversationById, visitorById } from '../db';
 import { invalidState } from '../errors';
+import { labelledConversations, labelsOf } from '../labels';
+import { typing } from '../typing';
 import { HOLDS_SLOT, nowIso, type AgentRow, type ConversationRow, type MessageRow, type VisitorRow, type WidgetRow } from '../records';
 import { Conversation, ConversationDetail, ConversationListed, Message } from '../outputs';
 import { Content, Id, Page, Priority, StatusFilter } from '../schemas';
@@ -32,14 +34,15 @@ async function withPeople(ctx: HandlerContext, rows: ConversationRow[]) {
   const agentIds = [...new Set(rows.map((r) => r.agent_id).filter((a): a is number => a !== null))];
   const visitors = visitorIds.length ? await ctx.host.db.find<VisitorRow>('Visitor', { where: { id: { $in: visitorIds } }, limit: 1000 }) : [];
   const agents = agentIds.length ? await ctx.host.db.find<AgentRow>('Agent', { where: { id: { $in: agentIds } }, limit: 1000 }) : [];
+  const labels = await labelsOf(ctx, rows.map((r) => r.id));
   return rows.map((r) => {
     const v = visitors.find((x) => x.id === r.visitor_id);
-    return { ...r, visitor: v ? { id: v.id, name: v.name, email: v.email } : null, agent_name: agents.find((a) => a.id === r.agent_id)?.name ?? null };
+    return { ...r, visitor: v ? { id: v.id, name: v.name, email: v.email } : null, agent_name: agents.find((a) => a.id === r.agent_id)?.name ?? null, labels: labels.get(r.id)! };
   });
 }
 
 /** The sender an agent's message carries: their agent record, or the member (an admin without one). */
-async function senderOf(ctx: HandlerContext): Promise<{ sender_id: number | null; sender_name: string }> {
+export async function senderOf(ctx: HandlerContext): Promise<{ sender_id: number | null; sender_name: string }> {
   const agent = ctx.user ? await ctx.host.db.findOne<AgentRow>('Agent', { where: { user_id: ctx.user.id } }) : null;
   return { sender_id: agent?.id ?? null, sender_name: agent?.name ?? ctx.user?.name ?? 'Agent' };
 }
@@ -84,10 +87,18 @@ export const conversationOperations = {
     },
   }),
   search_conversations: operation({
-    description: 'Conversations, newest first, filtered by status (comma-separated), agent or widget, and searched by visitor name, email or message text.',
+    description: 'Conversations, newest first, filtered by status (comma-separated), agent, widget, team or label, and searched by visitor name, email or message text.',
     permission: VIEW,
     input: Type.Object(
-      { status: Type.Optional(StatusFilter), search: Type.Optional(Type.String({ maxLength: 200 })), agent_id: Type.Optional(Id), widget_id: Type.Optional(Id), ...Page },
+      {
+        status: Type.Optional(StatusFilter),
+        search: Type.Optional(Type.String({ maxLength: 200 })),
+        agent_id: Type.Optional(Id),
+        widget_id: Type.Optional(Id),
+        team_id: Type.Optional(Id),
+        label_id: Type.Optional(Id),
+        ...Page,
+      },
       { additionalProperties: false },
     ),
     output: Type.Object({ data: Type.Array(ConversationListed), pagination: Pagination }),
@@ -97,6 +108,8 @@ export const conversationOperations = {
       if (input.status) where.status = { $in: input.status.split(',') };
       if (input.agent_id) where.agent_id = input.agent_id;
       if (input.widget_id) where.widget_id = input.widget_id;
+      if (input.team_id) where.team_id = input.team_id;
+      if (input.label_id) where.id = { $in: await labelledConversations(ctx, input.label_id) };
       const search = input.search?.trim();
       if (search) {
         const like = likeOf(search);
@@ -121,7 +134,12 @@ export const conversationOperations = {
     http: { method: 'GET', path: '/live-chat/conversations/:id', permission: VIEW },
     handler: async (input, ctx) => {
       const c = await conversationById(ctx, input.id);
-      return { ...c, visitor: await visitorById(ctx, c.visitor_id), agent: c.agent_id === null ? null : await ctx.host.db.findOne<AgentRow>('Agent', { where: { id: c.agent_id } }) };
+      return {
+        ...c,
+        visitor: await visitorById(ctx, c.visitor_id),
+        agent: c.agent_id === null ? null : await ctx.host.db.findOne<AgentRow>('Agent', { where: { id: c.agent_id } }),
+        labels: (await labelsOf(ctx, [c.id])).get(c.id)!,
+      };
     },
   }),
   get_messages: operation({
@@ -156,6 +174,15 @@ export const conversationOperations = {
       if (sender.sender_id !== null) await ctx.host.db.update<AgentRow>('Agent', { last_active_at: nowIso(ctx) }, { where: { id: sender.sender_id } });
       return message;
     },
+  }),
+  agent_typing: operation({
+    description: 'The calling agent is typing (typing: true) or stopped (false) in a conversation: chat.typing to its visitor (README, Typing).',
+    permission: REPLY,
+    ...NOT_TOOL,
+    input: Type.Object({ id: Id, typing: Type.Boolean() }, { additionalProperties: false }),
+    output: Type.Object({ sent: Type.Boolean() }),
+    http: { method: 'POST', path: '/live-chat/conversations/:id/typing', permission: REPLY, success_status: 200 },
+    handler: async (input, ctx) => ({ sent: await typing(ctx, await conversationById(ctx, input.id), 'agent', (await senderOf(ctx)).sender_name, input.typing) }),
   }),
   resolve_conversation: operation({
     description: "Marks a conversation solved (resolved), freeing its agent's slot.",

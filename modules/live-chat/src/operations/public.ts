@@ -21,6 +21,7 @@ import { originAllowed, refererOrigin } from '../origins';
 import { nowIso, visitorConversation, visitorMessage, type AgentRow, type ConversationRow, type MessageRow, type VisitorRow, type WidgetRow } from '../records';
 import { VisitorConversation, VisitorMessage, Widget } from '../outputs';
 import { Content, Id, LIMITS, PublicBase, SessionId } from '../schemas';
+import { typing } from '../typing';
 import { widgetScript } from '../widget-script';
 
 const PREFIXED = { ai_tool: false, graphql_expose: false } as const;
@@ -195,6 +196,7 @@ export const publicOperations = {
           visitor_id: visitor.id,
           handler_type: widget.handler_type,
           handler_id: widget.handler_id,
+          team_id: widget.team_id,
           handler_state: widget.handler_type === 'workflow' && widget.workflow_id ? { workflow_id: widget.workflow_id } : null,
           source_url: visitor.current_page,
           source_page_title: input.source_page_title ?? null,
@@ -256,6 +258,19 @@ export const publicOperations = {
       const message = await visitorWrites(ctx, c, { sender_type: 'visitor', sender_id: visitor.id, sender_name: visitor.name ?? 'Visitor', content: input.content });
       await ctx.host.db.update<VisitorRow>('Visitor', { last_seen_at: nowIso(ctx) }, { where: { id: visitor.id } });
       return { message: visitorMessage(message) };
+    },
+  }),
+  visitor_typing: operation({
+    description: 'The visitor is typing (typing: true) or stopped (false) in one of their open conversations: chat.typing to the agents (README, Typing).',
+    ...PREFIXED,
+    input: Type.Object({ ...Session, id: Id, typing: Type.Boolean() }, { additionalProperties: true }),
+    output: Type.Object({ sent: Type.Boolean() }),
+    public_http: { method: 'POST', path: '/:token/conversations/:id/typing', token: 'token', rate_limit: '120/60', cors: CORS, success_status: 200 },
+    handler: async (input, ctx) => {
+      const widget = await widgetFor(ctx, input);
+      const visitor = await visitorFor(ctx, widget, input.session_id);
+      const c = await ownConversation(ctx, widget, visitor, input.id);
+      return { sent: await typing(ctx, c, 'visitor', visitor.name ?? 'Visitor', input.typing) };
     },
   }),
   rate_conversation: operation({

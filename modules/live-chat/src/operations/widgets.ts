@@ -4,7 +4,7 @@ import { businessHoursProblem } from '../business-hours';
 import { widgetById } from '../db';
 import { validation } from '../errors';
 import { checkHandler } from '../handlers';
-import { nowIso, type WidgetRow } from '../records';
+import { nowIso, type TeamRow, type WidgetRow } from '../records';
 import { Widget } from '../outputs';
 import { Id, widgetFields } from '../schemas';
 
@@ -26,6 +26,8 @@ const DEFAULT_OFFLINE = "We're away right now. Leave a message and we'll get bac
 async function checked(ctx: HandlerContext, settings: WidgetSettings, current?: WidgetRow): Promise<WidgetSettings> {
   const problem = businessHoursProblem(settings.business_hours);
   if (problem) throw validation('business_hours', problem);
+  // Its conversations go to this team's queue (README, Teams): a team of this tenant.
+  if (settings.team_id != null && !(await ctx.host.db.findOne<TeamRow>('Team', { where: { id: settings.team_id } }))) throw validation('team_id', `Team ${settings.team_id} not found.`);
   if (!current || settings.handler_type !== undefined || settings.workflow_id !== undefined) {
     await checkHandler(ctx, { handler_type: settings.handler_type ?? current?.handler_type ?? 'agent', workflow_id: settings.workflow_id ?? current?.workflow_id ?? null });
   }
