@@ -41,7 +41,7 @@ const operations = {
 
 export default defineModule({
   name: 'orders',
-  version: '1.1.0',
+  version: '1.2.0',
   description:
     'Orders: lifecycle, payments and refunds with reconciliation, Indian GST, gap-free invoice numbering with credit notes and PDFs, shipments with partial fulfilment, carrier tracking and NDR (spec 3).',
   compatibility: { platform: '^2.0.0' },

@@ -194,6 +194,10 @@ export const data: Data = {
         delivered_at: col('datetime'),
         last_synced_at: col('datetime'),
         created_at: col('datetime', { nullable: false, default: NOW }),
+        /** The carrier as a module that recorded the shipment named it (free text); null for a carrier module's shipment. */
+        carrier_name: col('string', { length: 100 }),
+        /** The module that recorded a shipment booked elsewhere (orders.record_shipment); null when a carrier module booked it. */
+        recorded_by: col('string', { length: 100 }),
       },
       indexes: [{ fields: ['order_id'] }, { fields: ['carrier_module', 'awb_number'], unique: true }, { fields: ['status'] }],
     },

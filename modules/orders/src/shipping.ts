@@ -28,6 +28,7 @@ export type ShipmentRow = {
   id: string; order_id: string; carrier_module: string; awb_number: string; status: string; tracking_url: string | null; label_url: string | null;
   pickup_token: string | null; estimated_delivery_at: string | null; order_item_ids: string[]; dimensions: Record<string, unknown> | null; cod_amount: string;
   ndr_count: number; shipped_at: string | null; delivered_at: string | null; last_synced_at: string | null; created_at: string;
+  carrier_name: string | null; recorded_by: string | null;
 };
 type EventRow = { id: string; shipment_id: string; status: string; location: string | null; description: string | null; raw_data: unknown; occurred_at: string; fingerprint: string };
 type NdrRow = { id: string; shipment_id: string; order_id: string; attempt_number: number; reason: string | null; action: string | null; escalated: boolean; resolved_at: string | null; created_at: string };
@@ -35,8 +36,8 @@ type NdrRow = { id: string; shipment_id: string; order_id: string; attempt_numbe
 const OPEN_SHIPMENT = ['pending', 'picked_up', 'in_transit', 'out_for_delivery', 'rto_initiated'];
 const FINAL_SHIPMENT = new Set(['delivered', 'rto_received', 'cancelled']);
 
-type ShipInput = {
-  id: string; carrier_module: string; awb_number?: string; tracking_url?: string; label_url?: string; estimated_delivery_at?: string;
+export type ShipInput = {
+  id: string; carrier_module: string; carrier_name?: string; recorded_by?: string; awb_number?: string; tracking_url?: string; label_url?: string; estimated_delivery_at?: string;
   dimensions?: Record<string, unknown>; order_item_ids?: string[]; book?: boolean; pickup_address?: Record<string, unknown>;
 };
 
@@ -90,7 +91,7 @@ async function shippedItemIds(db: AnyDb, orderId: string): Promise<Set<string>> 
   return new Set(open.flatMap((s) => s.order_item_ids));
 }
 
-async function createShipment(
+export async function createShipment(
   tx: DbTransaction, order: OrderRow, allItemIds: string[], input: ShipInput & Partial<Booking> & { awb_number: string }, at: string, actor: string, outbox: Outbox,
 ) {
   if (await tx.findOne('Shipment', { where: { carrier_module: input.carrier_module, awb_number: input.awb_number } })) {
@@ -113,6 +114,7 @@ async function createShipment(
     label_url: input.label_url ?? null, pickup_token: input.pickup_token ?? null,
     estimated_delivery_at: input.estimated_delivery_at ? new Date(input.estimated_delivery_at).toISOString() : null, order_item_ids: ids,
     dimensions: input.dimensions ?? null, cod_amount: order.is_cod ? order.total : '0.00', ndr_count: 0, shipped_at: at, created_at: at,
+    carrier_name: input.carrier_name ?? null, recorded_by: input.recorded_by ?? null,
   });
   const fulfilled = shipped.size + ids.length >= allItemIds.length;
   const fulfillment = fulfilled ? 'fulfilled' : 'partial';
@@ -242,7 +244,8 @@ type TrackOut = { events: Array<{ status: string; location?: string; description
 
 /** The 30-minute tracking sync: asks each carrier for the shipments still moving. */
 export async function syncTracking(input: { limit?: number }, ctx: HandlerContext) {
-  const shipments = await ctx.host.db.find<ShipmentRow>('Shipment', { where: { status: { $in: OPEN_SHIPMENT } }, order: [['last_synced_at', 'ASC'], ['created_at', 'ASC']], limit: input.limit ?? 200 });
+  // A shipment recorded by another module (recorded-shipments.ts) has no carrier module to ask.
+  const shipments = await ctx.host.db.find<ShipmentRow>('Shipment', { where: { status: { $in: OPEN_SHIPMENT }, recorded_by: { $is: null } }, order: [['last_synced_at', 'ASC'], ['created_at', 'ASC']], limit: input.limit ?? 200 });
   let applied = 0;
   const errors: Record<string, string> = {};
   for (const s of shipments) {

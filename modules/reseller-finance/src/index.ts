@@ -11,7 +11,8 @@ import { reverseDelivery } from './reversal';
 import { AMOUNT_PATTERN, D, money } from './money';
 import { adminStats, networkFigures, TenantFigures } from './network-stats';
 import { allRows, exportPage, filterWhere, listPage, periodStart, PERIODS, settlementSummary, total, walletSummary, type Period } from './reports';
-import { completeRemittances, DELIVER_ATTEMPTS, envelope, holdRemittances, payHeld, receiveRemittances, recordDelivery, releaseRemittance, remittanceData, type CollectionRow, type RemittanceRow } from './settlement';
+import { completeRemittances, DELIVER_ATTEMPTS, envelope, holdRemittances, paidItem, payHeld, receiveRemittances, recordDelivery, releaseRemittance, remittanceData, type CollectionRow, type RemittanceRow } from './settlement';
+import { applyRefundShare } from './refund-share';
 import { inTransaction, walletOf, walletView, type TransactionRow, type WalletRow } from './wallet';
 import { recordTransfer } from './bank-transfers';
 import { statement, statementCsvPage, statementDocument, statementPeriod } from './statement';
@@ -27,7 +28,7 @@ const Pagination = Type.Object({ current_page: Type.Integer(), last_page: Type.I
 /** The filters of the transaction list and of its CSV export. */
 const TRANSACTION_FILTERS = {
   type: Type.Optional(Type.StringEnum(['credit', 'debit', 'hold', 'release'])),
-  reference_type: Type.Optional(Type.StringEnum(['chain_order', 'remittance', 'top_up', 'payout'])),
+  reference_type: Type.Optional(Type.StringEnum(['chain_order', 'chain_refund', 'remittance', 'top_up', 'payout'])),
   from_date: Type.Optional(Day),
   to_date: Type.Optional(Day),
 };
@@ -136,7 +137,7 @@ async function processOne(ctx: HandlerContext, id: string) {
 
 export default defineModule({
   name: 'reseller_finance',
-  version: '1.0.0',
+  version: '1.1.0',
   description: 'Reseller network finance: wallets, a double-entry ledger, COD collections and remittances settled between the levels of a reseller chain.',
   compatibility: { platform: '^2.0.0' },
   main: 'dist/index.js',
@@ -535,12 +536,40 @@ export default defineModule({
       },
     }),
 
+    refund_share: operation({
+      description: "Applies this level's share of a partial refund of a delivered chain order: the customer's money given back where it came in, each neighbour's share a new pending remittance; once per refund; called by reseller_orders in the same tenant.",
+      ...internal,
+      input: Type.Object(
+        {
+          chain_ref: Type.String({ minLength: 1, maxLength: 100 }),
+          chain_order_id: Type.String({ minLength: 1, maxLength: 100 }),
+          origin_order_number: Type.String({ minLength: 1, maxLength: 100 }),
+          refund_id: Type.String({ minLength: 1, maxLength: 100 }),
+          given_back: Type.Nullable(Money),
+          tax: Type.Optional(Money),
+          pay: Type.Array(Counterparty, { maxItems: 2 }),
+          receive: Type.Array(Counterparty, { maxItems: 2 }),
+        },
+        { additionalProperties: false },
+      ),
+      output: Type.Object({ applied: Type.Boolean(), remittance_ids: Type.Array(Type.String()) }),
+      async handler(input, ctx) {
+        if (ctx.caller !== 'reseller_orders') throw onlyModule('reseller_finance.refund_share');
+        return applyRefundShare(ctx, input);
+      },
+    }),
+
     receive_remittances: operation({
       description: "Credits this tenant for remittances its related payer processed; called by the payer's reseller_finance only.",
       related: true,
       ...internal,
       input: Type.Object(
-        { items: Type.Array(Type.Object({ chain_ref: Type.String({ minLength: 1, maxLength: 100 }), amount: Money }, { additionalProperties: false }), { minItems: 1, maxItems: 100 }) },
+        {
+          items: Type.Array(
+            Type.Object({ chain_ref: Type.String({ minLength: 1, maxLength: 100 }), adjustment_ref: Type.Optional(Type.String({ maxLength: 100 })), amount: Money }, { additionalProperties: false }),
+            { minItems: 1, maxItems: 100 },
+          ),
+        },
         { additionalProperties: false },
       ),
       output: Type.Object({ received: Type.Integer() }),
@@ -560,7 +589,7 @@ export default defineModule({
         const rem = await ctx.host.db.findOne<RemittanceRow>('Remittance', { where: { id: input.data.remittance_id } });
         if (!rem || rem.status !== 'processing') return { delivered: false };
         try {
-          await related(ctx.host).call(rem.recipient_tenant_id, 'reseller_finance.receive_remittances', { items: [{ chain_ref: rem.chain_ref, amount: rem.amount }] });
+          await related(ctx.host).call(rem.recipient_tenant_id, 'reseller_finance.receive_remittances', { items: [paidItem(rem)] });
         } catch (err) {
           if (input.attempt < DELIVER_ATTEMPTS) throw err;
           // Spec 3, States: the payer keeps its money and may process the remittance again.

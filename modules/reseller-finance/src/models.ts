@@ -83,9 +83,15 @@ export const data: Data = {
         overdue_notified_at: col('datetime'),
         completed_at: col('datetime'),
         created_at: col('datetime', { nullable: false, default: NOW }),
+        /**
+         * '' for the delivery's remittance; the refund id of a partial refund's adjustment, or
+         * `reversal` for what a return or full refund leaves owed back (refund-share.ts, reversal.ts).
+         */
+        adjustment_ref: col('string', { length: 100, nullable: false, default: '' }),
       },
       indexes: [
-        { fields: ['chain_ref', 'payer_tenant_id', 'recipient_tenant_id'], unique: true },
+        // One per pair and cause (migration 004 drops the pair-only index that came before adjustments).
+        { name: 'remittances_pair_adjustment_key', fields: ['chain_ref', 'payer_tenant_id', 'recipient_tenant_id', 'adjustment_ref'], unique: true },
         { fields: ['status', 'direction'] },
         { fields: ['due_date'] },
       ],
@@ -109,6 +115,24 @@ export const data: Data = {
         settled_at: col('datetime'),
       },
       indexes: [{ fields: ['status', 'collected_at'] }],
+    },
+    /**
+     * A partial refund of a delivered chain order applied at this level (refund-share.ts), once per
+     * refund: what this level gave back to the customer (the collector only) and the GST in it.
+     */
+    RefundShare: {
+      table: 'refund_shares',
+      columns: {
+        id: id(),
+        chain_ref: col('string', { length: 100, nullable: false }),
+        refund_id: col('string', { length: 100, nullable: false }),
+        chain_order_id: col('string', { length: 100, nullable: false }),
+        origin_order_number: col('string', { length: 100, nullable: false }),
+        given_back: money(),
+        tax_given_back: money(),
+        created_at: col('datetime', { nullable: false, default: NOW }),
+      },
+      indexes: [{ fields: ['chain_ref', 'refund_id'], unique: true }],
     },
     /**
      * A bank transfer the tenant recorded (README: top-ups and payouts): money it paid into its
@@ -138,5 +162,6 @@ export const data: Data = {
     { id: '001_constraints', up: 'migrations/001_constraints.up.sql', down: 'migrations/001_constraints.down.sql' },
     { id: '002_holds', up: 'migrations/002_holds.up.sql', down: 'migrations/002_holds.down.sql' },
     { id: '003_reversals', up: 'migrations/003_reversals.up.sql', down: 'migrations/003_reversals.down.sql' },
+    { id: '004_adjustments', up: 'migrations/004_adjustments.up.sql', down: 'migrations/004_adjustments.down.sql' },
   ],
 };

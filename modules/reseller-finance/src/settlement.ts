@@ -37,7 +37,15 @@ export type RemittanceRow = {
   overdue_notified_at: string | null;
   completed_at: string | null;
   created_at: string;
+  /** '' for the delivery's remittance; a partial refund's id, or `reversal` (models.ts). */
+  adjustment_ref: string;
 };
+
+/** What names one remittance between a payer and a recipient: its order and its cause. */
+export type RemittanceKey = { chain_ref: string; adjustment_ref?: string };
+const keyOf = (r: RemittanceKey) => `${r.chain_ref}\n${r.adjustment_ref ?? ''}`;
+/** What the payer tells the recipient it paid (receive_remittances). */
+export const paidItem = (r: RemittanceRow) => ({ chain_ref: r.chain_ref, adjustment_ref: r.adjustment_ref ?? '', amount: r.amount });
 
 export type CollectionRow = {
   id: string;
@@ -294,7 +302,8 @@ async function completeBatch(tx: DbTransaction, ids: string[], at: string): Prom
  */
 async function settleCollections(tx: DbTransaction, refs: string[], at: string) {
   const unique = [...new Set(refs)];
-  const rems = await tx.find<RemittanceRow>('Remittance', { where: { chain_ref: { $in: unique } }, attributes: ['chain_ref', 'direction', 'status'], limit: unique.length * 4 });
+  // The delivery's remittances only: a partial refund's adjustments come after the collection is settled or not.
+  const rems = await tx.find<RemittanceRow>('Remittance', { where: { chain_ref: { $in: unique }, adjustment_ref: '' }, attributes: ['chain_ref', 'direction', 'status'], limit: unique.length * 4 });
   const done = unique.filter((ref) => {
     const mine = rems.filter((r) => r.chain_ref === ref);
     const paying = mine.filter((r) => r.direction === 'outgoing');
@@ -344,7 +353,7 @@ export async function deliverToRecipients(ctx: HandlerContext, remittances: Remi
     for (let i = 0; i < list.length; i += DELIVERY_BATCH) {
       const batch = list.slice(i, i + DELIVERY_BATCH);
       try {
-        await related(ctx.host).call(recipient, 'reseller_finance.receive_remittances', { items: batch.map((r) => ({ chain_ref: r.chain_ref, amount: r.amount })) });
+        await related(ctx.host).call(recipient, 'reseller_finance.receive_remittances', { items: batch.map(paidItem) });
         for (const r of batch) credited.add(r.id);
       } catch (err) {
         ctx.host.log.warn('remittance delivery deferred to a job', { recipient, count: batch.length, code: codeOf(err) });
@@ -360,15 +369,17 @@ export async function deliverToRecipients(ctx: HandlerContext, remittances: Remi
  * module: a batch (up to DELIVERY_BATCH) in one transaction, all or nothing. A copy already
  * completed is left as it is (a redelivery); the answer counts the copies credited now.
  */
-export async function receiveRemittances(ctx: HandlerContext, payer: string, items: Array<{ chain_ref: string; amount: string }>): Promise<{ received: number }> {
+export async function receiveRemittances(ctx: HandlerContext, payer: string, items: Array<RemittanceKey & { amount: string }>): Promise<{ received: number }> {
   const at = isoNow(ctx);
-  const refs = items.map((i) => i.chain_ref);
+  const refs = [...new Set(items.map((i) => i.chain_ref))];
+  const causes = [...new Set(items.map((i) => i.adjustment_ref ?? ''))];
   return inTransaction(ctx.host.db, async (tx) => {
-    const byRef = new Map(
-      (await tx.find<RemittanceRow>('Remittance', { where: { chain_ref: { $in: refs }, payer_tenant_id: payer, recipient_tenant_id: ctx.tenantId }, limit: refs.length })).map((r) => [r.chain_ref, r]),
-    );
+    // A payer sending no adjustment_ref (a version before adjustments) means the delivery's remittance.
+    const candidates = await tx.find<RemittanceRow>('Remittance', { where: { chain_ref: { $in: refs }, adjustment_ref: { $in: causes }, payer_tenant_id: payer, recipient_tenant_id: ctx.tenantId }, limit: refs.length * causes.length });
+    const wanted = new Set(items.map(keyOf));
+    const byRef = new Map(candidates.filter((r) => wanted.has(keyOf(r))).map((r) => [keyOf(r), r]));
     for (const item of items) {
-      const rem = byRef.get(item.chain_ref);
+      const rem = byRef.get(keyOf(item));
       if (!rem) throw notFound('Remittance of chain order', item.chain_ref);
       // Its order was reversed before this payment arrived: the payer is told, and its hold is released in time.
       if (rem.status === 'cancelled') throw remittanceCancelled(item.chain_ref);

@@ -101,7 +101,7 @@ export interface Movement {
   amount: string;
   /** The account on the other side of the wallet. */
   account: string;
-  reference_type: 'chain_order' | 'remittance' | 'top_up' | 'payout';
+  reference_type: 'chain_order' | 'chain_refund' | 'remittance' | 'top_up' | 'payout';
   reference_id: string;
   counterparty_tenant_id: string | null;
   description: string;

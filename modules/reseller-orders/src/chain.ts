@@ -15,7 +15,7 @@
 import { assertSettlementCurrency, taxableValue } from './pricing';
 import Decimal from 'decimal.js';
 import { related, typedCall, type HandlerContext } from '../../../sdk';
-import { markOriginProcessing } from './origin-order';
+import { markOriginDelivered, markOriginProcessing, markOriginShipped } from './origin-order';
 import { requirePaid } from './payment';
 import { ChainError, codeOf, invalidStatus, noParent, notCatalogOrder, notFound, notTop } from './errors';
 import { propagate } from './propagations';
@@ -53,6 +53,8 @@ export type ChainOrderRow = {
   tracking_number: string | null;
   shipped_at: string | null;
   delivered_at: string | null;
+  /** When the fulfiller's stock reservation was closed (consumed at delivery, released at cancel). */
+  stock_closed_at: string | null;
   cancel_reason: string | null;
   created_at: string;
   updated_at: string;
@@ -83,7 +85,7 @@ export type OrderView = {
 };
 
 const call = (ctx: HandlerContext) => typedCall<Ops>(ctx.host);
-const isoNow = (ctx: HandlerContext) => new Date(ctx.host.now()).toISOString();
+export const isoNow = (ctx: HandlerContext) => new Date(ctx.host.now()).toISOString();
 
 /** Spec 3, Events: {event, timestamp, tenant_id, data}. */
 export const envelope = (ctx: HandlerContext, event: string, data: Record<string, unknown>) => ({ event, timestamp: isoNow(ctx), tenant_id: ctx.tenantId, data });
@@ -318,11 +320,15 @@ export async function startProcessing(ctx: HandlerContext, id: string): Promise<
   return moved;
 }
 
+const SHIPS_FROM: ChainStatus[] = ['accepted', 'processing'];
+
 export async function ship(ctx: HandlerContext, id: string, carrier: string, trackingNumber: string): Promise<ChainOrderRow> {
   const row = await find(ctx, id);
-  if (!row.is_fulfiller) throw invalidStatus('shipped', row.chain_status, ['accepted', 'processing']);
+  if (!row.is_fulfiller || !SHIPS_FROM.includes(row.chain_status)) throw invalidStatus('shipped', row.chain_status, SHIPS_FROM);
   const shipping = { carrier, tracking_number: trackingNumber, shipped_at: isoNow(ctx) };
-  const moved = await transition(ctx, row, 'shipped', ['accepted', 'processing'], 'shipped', shipping, `shipped with ${carrier} (${trackingNumber})`);
+  // The fulfiller that sold the order itself (origin and top): its order ships in its orders module first (README: rule 8).
+  await markOriginShipped(ctx, row, shipping);
+  const moved = await transition(ctx, row, 'shipped', SHIPS_FROM, 'shipped', shipping, `shipped with ${carrier} (${trackingNumber})`);
   await pushDown(ctx, moved, 'shipped', shipping);
   return moved;
 }
@@ -338,7 +344,8 @@ export async function deliver(ctx: HandlerContext, id: string): Promise<ChainOrd
   await settle(ctx, row);
   // The reservation closes with the delivery (idempotent), so it no longer holds the product against deletion (spec 3, Master product).
   await call(ctx)('reseller_catalog.consume_stock', { reference: row.chain_ref });
-  const moved = await transition(ctx, row, 'delivered', ['shipped'], 'delivered', { delivered_at: at, payment_status: 'paid' }, 'delivered to the customer');
+  await markOriginDelivered(ctx, row, at);
+  const moved = await transition(ctx, row, 'delivered', ['shipped'], 'delivered', { delivered_at: at, payment_status: 'paid', stock_closed_at: at }, 'delivered to the customer');
   await pushDown(ctx, moved, 'delivered', { delivered_at: at });
   return moved;
 }
@@ -347,7 +354,10 @@ export async function cancel(ctx: HandlerContext, id: string, reason: string): P
   const row = await find(ctx, id);
   const from: ChainStatus[] = row.is_fulfiller ? ['accepted', 'processing'] : ['pending_forward'];
   const moved = await transition(ctx, row, 'cancelled', from, 'cancelled', { cancel_reason: reason }, reason);
-  if (row.is_fulfiller) await call(ctx)('reseller_catalog.release_stock', { reference: row.chain_ref });
+  if (row.is_fulfiller) {
+    await call(ctx)('reseller_catalog.release_stock', { reference: row.chain_ref });
+    await ctx.host.db.update<ChainOrderRow>('ChainOrder', { stock_closed_at: isoNow(ctx) }, { where: { id: row.id } });
+  }
   await pushDown(ctx, moved, 'cancelled', { cancel_reason: reason });
   return moved;
 }
@@ -387,17 +397,19 @@ export async function sync(ctx: HandlerContext, from: string, chainRef: string, 
   if (!row) throw notFound(chainRef);
   if (!row.parent_tenant_id || from === row.child_tenant_id) throw new ChainError('FORBIDDEN', 'Only a tenant above this one, to which the order was forwarded, reports its progress.', { status: 403 });
   if (row.chain_status === status) return { applied: false }; // a repeated report
+  // Checked before anything follows (settlement, the origin's order, reversals); the transition checks again.
+  if (!(BEFORE[status] ?? []).includes(row.chain_status)) throw invalidStatus(status, row.chain_status, BEFORE[status] ?? []);
   const allowed: Partial<ChainOrderRow> = {};
   for (const key of ['carrier', 'tracking_number', 'shipped_at', 'delivered_at', 'cancel_reason'] as const) if (typeof values[key] === 'string') allowed[key] = values[key] as string;
   if (status === 'delivered') {
     allowed.payment_status = 'paid';
-    if (!BEFORE.delivered.includes(row.chain_status)) throw invalidStatus(status, row.chain_status, BEFORE.delivered);
     await settle(ctx, row);
   }
   // The origin's order in its orders module follows, before the copy does (a failure is retried with the push).
   if (status === 'processing') await markOriginProcessing(ctx, row);
+  if (status === 'shipped') await markOriginShipped(ctx, row, allowed);
+  if (status === 'delivered') await markOriginDelivered(ctx, row, allowed.delivered_at ?? null);
   if (isReversal(status)) {
-    if (!BEFORE[status].includes(row.chain_status)) throw invalidStatus(status, row.chain_status, BEFORE[status]);
     // This level's money is given back before its copy says so, as settlement comes before delivered.
     await reverseMoney(ctx, row, status);
   }

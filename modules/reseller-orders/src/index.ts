@@ -11,7 +11,9 @@ import { data } from './models';
 import { findPage } from './paging';
 import { paymentOf } from './payment';
 import { listPropagations, propagationOf, PROPAGATION_STATES, PUSH_JOB, pushAttempt, REDRIVE_EVERY_MS, redriveStuck, retryOne, type PropagationState, type Push } from './propagations';
+import { reportPartialRefund } from './partial-refunds';
 import { onRefundProcessed, reportRefund, returnOrder } from './reversal';
+import { closeFinishedReservations, STOCK_REPAIR_EVERY_MS } from './stock-repair';
 import { present } from './view';
 import Decimal from 'decimal.js';
 
@@ -61,12 +63,12 @@ const IGNORED_ORDERS = new Set(['NOT_CATALOG_ORDER', 'PRODUCT_UNAVAILABLE', 'CUR
 
 export default defineModule({
   name: 'reseller_orders',
-  version: '1.0.0',
+  version: '1.1.0',
   description: 'Reseller network chain orders: forwarded up the chain to the stock holder, accepted, shipped and delivered, with COD settlement at every level.',
   compatibility: { platform: '^2.0.0' },
-  dependencies: { orders: '^1.0.0', reseller_catalog: '^1.0.0', reseller_finance: '^1.0.0' },
+  dependencies: { orders: '^1.2.0', reseller_catalog: '^1.0.0', reseller_finance: '^1.1.0' },
   main: 'dist/index.js',
-  consumes: ['orders.get', 'orders.update_status', 'reseller_catalog.quote', 'reseller_catalog.reserve_stock', 'reseller_catalog.release_stock', 'reseller_catalog.consume_stock', 'reseller_finance.record_delivery', 'reseller_finance.reverse_delivery'],
+  consumes: ['orders.get', 'orders.update_status', 'orders.record_shipment', 'orders.mark_delivered', 'reseller_catalog.quote', 'reseller_catalog.reserve_stock', 'reseller_catalog.release_stock', 'reseller_catalog.consume_stock', 'reseller_finance.record_delivery', 'reseller_finance.reverse_delivery', 'reseller_finance.refund_share'],
   permissions: [
     { name: 'reseller_orders.view', description: "See the tenant's chain orders, their timelines and stats." },
     { name: 'reseller_orders.manage', description: 'Create, forward, accept and cancel chain orders.' },
@@ -101,15 +103,20 @@ export default defineModule({
         }
       },
       // README, returns and refunds: a prepaid chain order refunded in full at the origin is reversed through the chain.
+      // A partial one: each level gives back its share, pro rata (README: partial refunds).
       async 'order.refund_processed'(payload: { order_id?: string; data?: { order_id?: string } }, ctx) {
-        const orderId = payload?.order_id ?? payload?.data?.order_id;
-        if (typeof orderId === 'string') await onRefundProcessed(ctx, orderId);
+        const event = (typeof payload?.order_id === 'string' ? payload : payload?.data) as { order_id?: unknown } | undefined;
+        if (typeof event?.order_id === 'string') await onRefundProcessed(ctx, event as { order_id: string });
       },
     },
   },
   jobs: { push: { operation: 'reseller_orders.push', attempts: PUSH_JOB.attempts, backoff: { type: 'exponential', delay_seconds: PUSH_JOB.delay_seconds }, timeout_seconds: 30 } },
   // Spec 3, States and transitions: a state that spent the push job's attempts is re-driven until it arrives.
-  schedules: [{ name: 'redrive_propagations', operation: 'reseller_orders.redrive_propagations', every_ms: REDRIVE_EVERY_MS, description: 'Retries the stuck propagations that are due (each backs off from 15 minutes to 6 hours).' }],
+  schedules: [
+    { name: 'redrive_propagations', operation: 'reseller_orders.redrive_propagations', every_ms: REDRIVE_EVERY_MS, description: 'Retries the stuck propagations that are due (each backs off from 15 minutes to 6 hours).' },
+    // Spec 3, Master product: reservations of orders finished before delivery closed them no longer hold their products.
+    { name: 'close_finished_reservations', operation: 'reseller_orders.close_finished_reservations', every_ms: STOCK_REPAIR_EVERY_MS, description: 'Closes the stock reservations of delivered, returned, refunded and cancelled chain orders left open (orders finished before delivery closed them).' },
+  ],
   limits: { timeout_ms: 30000 },
   operations: {
     list: operation({
@@ -333,6 +340,25 @@ export default defineModule({
         return reportRefund(ctx, ctx.relatedFrom, input.chain_ref);
       },
     }),
+    report_partial_refund: operation({
+      description: "Hands a prepaid chain order's partial refund at the origin up the chain, each level applying its share on the way back; called by the reseller_orders of the sub-reseller the order came from only.",
+      related: true,
+      ...internal,
+      input: Type.Object(
+        {
+          chain_ref: Type.String({ minLength: 1, maxLength: 100 }),
+          refund_id: Type.String({ minLength: 1, maxLength: 100 }),
+          amount: Type.String({ pattern: '^\\d{1,12}\\.\\d{2}$' }),
+          total_refunded: Type.String({ pattern: '^\\d{1,12}\\.\\d{2}$' }),
+        },
+        { additionalProperties: false },
+      ),
+      output: Type.Object({ reported: Type.Boolean() }),
+      async handler(input, ctx) {
+        if (!ctx.relatedFrom) throw onlyRelated('reseller_orders.report_partial_refund');
+        return reportPartialRefund(ctx, ctx.relatedFrom, input);
+      },
+    }),
     receive: operation({
       description: "Takes an order forwarded by a direct sub-reseller into this tenant's chain orders; called by the child's reseller_orders only.",
       related: true,
@@ -378,6 +404,13 @@ export default defineModule({
       input: Type.Object({ job: Type.String(), data: Loose, attempt: Type.Integer(), id: Type.String() }, { additionalProperties: true }),
       output: Type.Object({ applied: Type.Boolean() }),
       handler: (input, ctx) => pushAttempt(ctx, { ...input, data: input.data as Push }),
+    }),
+    close_finished_reservations: operation({
+      description: 'Schedule (hourly): closes the stock reservations finished chain orders left open.',
+      ...internal,
+      input: Type.Object({ schedule: Type.Optional(Type.String()), scheduled_at: Type.Optional(Type.String()) }, { additionalProperties: true }),
+      output: Type.Object({ closed: Type.Integer() }),
+      handler: (_input, ctx) => closeFinishedReservations(ctx),
     }),
     redrive_propagations: operation({
       description: 'Schedule (every 15 minutes): retries the stuck propagations that are due.',

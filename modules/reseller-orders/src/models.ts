@@ -39,6 +39,8 @@ export const data: Data = {
         tracking_number: col('string', { length: 100 }),
         shipped_at: col('datetime'),
         delivered_at: col('datetime'),
+        /** The fulfiller's stock reservation closed (stock-repair.ts: null on copies finished before it was kept). */
+        stock_closed_at: col('datetime'),
         cancel_reason: col('string', { length: 500 }),
         created_at: col('datetime', { nullable: false, default: NOW }),
         updated_at: col('datetime', { nullable: false, default: NOW }),

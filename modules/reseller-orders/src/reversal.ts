@@ -15,6 +15,7 @@ import Decimal from 'decimal.js';
 import { related, type HandlerContext } from '../../../sdk';
 import { find, pushDown, reverseMoney, transition, type ChainOrderRow } from './chain';
 import { ChainError, invalidStatus, notFound } from './errors';
+import { refundOf, reportPartial } from './partial-refunds';
 import { originPayment } from './payment';
 
 /** POST /chain-orders/{id}/return at the fulfiller: delivered → returned. */
@@ -47,13 +48,21 @@ async function reportUp(ctx: HandlerContext, row: ChainOrderRow): Promise<void> 
   else await refundAtTop(ctx, row);
 }
 
-/** order.refund_processed at the origin: its chain order, when it has one; a failure is thrown so the event is delivered again. */
-export async function onRefundProcessed(ctx: HandlerContext, orderId: string): Promise<void> {
-  const row = await ctx.host.db.findOne<ChainOrderRow>('ChainOrder', { where: { chain_ref: `${ctx.tenantId}:${orderId}` } });
+/**
+ * order.refund_processed at the origin: its chain order, when it has one; a failure is thrown so the
+ * event is delivered again. Nothing left paid: the order is refunded through the chain; something
+ * still paid: this refund's part is (partial-refunds.ts).
+ */
+export async function onRefundProcessed(ctx: HandlerContext, event: { order_id: string; refund_id?: unknown; amount?: unknown; total_refunded?: unknown }): Promise<void> {
+  const row = await ctx.host.db.findOne<ChainOrderRow>('ChainOrder', { where: { chain_ref: `${ctx.tenantId}:${event.order_id}` } });
   if (!row || row.chain_status !== 'delivered' || row.payment_method !== 'prepaid') return;
-  // A partial refund is not reversed through the chain (README: left open).
-  if (!new Decimal((await originPayment(ctx, row)).amount_paid).isZero()) return;
-  await reportUp(ctx, row);
+  if (new Decimal((await originPayment(ctx, row)).amount_paid).isZero()) return reportUp(ctx, row);
+  const refund = refundOf(row, event);
+  if (!refund) {
+    ctx.host.log.warn('a partial refund without its amounts is not reversed through the chain', { order_id: event.order_id });
+    return;
+  }
+  await reportPartial(ctx, row, refund);
 }
 
 /** reseller_orders.report_refund, in a parent: only the child the order came from reports it. */

@@ -231,3 +231,33 @@ describe('spec 3, Master product: a product that open chain orders hold cannot b
     }
   }, 120_000);
 });
+
+describe('spec 3, Master product: reservations that orders finished before delivery closed them are closed by the repair', () => {
+  test('a delivered and a cancelled order whose reservations were left open (rows as the old code left them) hold their products until close_finished_reservations runs; an open order keeps holding; a second run closes nothing', async () => {
+    const delivered = await addProduct(c, 'OLD-DELIVERED', 5);
+    const cancelled = await addProduct(c, 'OLD-CANCELLED', 5);
+    const open = await addProduct(c, 'OLD-OPEN', 5);
+    const d = await pendingAt(delivered.sku, 'A');
+    for (const [step, body] of [['accept', undefined], ['ship', { tracking_number: 'OLD-1', carrier: 'Delhivery' }], ['deliver', undefined]] as const) expect((await c.as('A', 'POST', `/chain-orders/${d.copy.id}/${step}`, body)).status).toBe(200);
+    const x = await pendingAt(cancelled.sku, 'A');
+    expect((await c.as('A', 'POST', `/chain-orders/${x.copy.id}/accept`)).status).toBe(200);
+    expect((await c.as('A', 'POST', `/chain-orders/${x.copy.id}/cancel`, { reason: 'customer called' })).status).toBe(200);
+    const o = await pendingAt(open.sku, 'A');
+    expect((await c.as('A', 'POST', `/chain-orders/${o.copy.id}/accept`)).status).toBe(200);
+    // As the code before reservations were closed at delivery left them: reserved, and the copy not marked closed
+    // (the cancelled one also with its stock still taken).
+    await chain.host.arrange(async (sql) => {
+      await sql(`UPDATE reseller_catalog.stock_reservations SET status = 'reserved' WHERE reference IN (SELECT chain_ref FROM reseller_orders.chain_orders WHERE id = ANY($1))`, [[d.copy.id, x.copy.id]]);
+      await sql(`UPDATE reseller_catalog.master_products SET stock_quantity = 4 WHERE id = $1`, [cancelled.id]);
+      await sql(`UPDATE reseller_orders.chain_orders SET stock_closed_at = NULL WHERE id = ANY($1)`, [[d.copy.id, x.copy.id]]);
+    });
+    for (const p of [delivered, cancelled, open]) expect((await c.as('A', 'DELETE', `/reseller-catalog/master-products/${p.id}`)).body.code).toBe('PRODUCT_IN_USE');
+    expect(await chain.host.runSchedule('close_finished_reservations')).toEqual({ closed: 2 });
+    expect(await stock(cancelled.id)).toBe(5); // given back, as a cancel does
+    expect(await stock(delivered.id)).toBe(4); // sold: the stock stays taken
+    expect((await c.as('A', 'DELETE', `/reseller-catalog/master-products/${delivered.id}`)).status).toBe(200);
+    expect((await c.as('A', 'DELETE', `/reseller-catalog/master-products/${cancelled.id}`)).status).toBe(200);
+    expect((await c.as('A', 'DELETE', `/reseller-catalog/master-products/${open.id}`)).body.code).toBe('PRODUCT_IN_USE');
+    expect(await chain.host.runSchedule('close_finished_reservations')).toEqual({ closed: 0 });
+  }, 120_000);
+});

@@ -8,7 +8,7 @@
  * prices (some below the origin's cost) and GST rates, and runs their steps interleaved at random
  * with re-pricings (a parent's margin, or the base cost) between costing and forwarding: create,
  * forward level by level, accept, ship, deliver or cancel; prepaid payments and full refunds at
- * random points. Then every level processes its pending remittances, in random order, until none
+ * random points, partial refunds of delivered paid orders (then sometimes the rest, or a return). Then every level processes its pending remittances, in random order, until none
  * is left, and the invariants below are checked; every violation names its invariant and the seed:
  *   ledger-zero         every tenant's trial balance is 0.00; what wallet_held holds is what is processing
  *   no-processing,      none of the case's remittances stays processing or pending once every level
@@ -19,7 +19,9 @@
  *   margins-telescope   Σ your_margin over the levels = taxable value − the top's cost
  *   wallet-shares,      each level's wallet moved by its share (origin: money in − its cost; middle:
  *   money-conserved     price to child − cost; top: level 1's cost), all wallets by the customers'
- *                       money kept (COD delivered; prepaid delivered and paid; nothing once refunded)
+ *                       money kept (COD delivered; prepaid delivered and paid, less partial refunds;
+ *                       nothing once refunded); after partial refunds every price less its pro rata
+ *                       part, D(a, R) = a × R / T in paise half up (reseller-orders README)
  *   stock               master stock = start − quantities delivered (reservations released otherwise)
  *   state-propagated    every copy ends delivered or cancelled with the order
  *   valid-step-accepted a step valid by spec 3 is not refused
@@ -52,12 +54,13 @@ const BUDGET_MS = Number(process.env.PROPERTY_BUDGET_MS ?? 120_000);
  *                      which waits for it: 422 PAYMENT_PENDING);
  *   unpaid             some prepaid orders are never paid: shipped, their delivery refused
  *   refunds, cancels   full refunds of paid delivered orders; cancels (a paid one refunded after)
+ *   partialRefunds     1–2 partial refunds (0.1–40% of the total each) of paid delivered orders
  *   refundUnshipped    a paid order refunded in full before it ships, with no cancel (stock back)
  *   returns            delivered orders returned by the fulfiller
  *   tax, belowCost     GST rates other than 0; sale prices below the origin's cost
  */
 const GENERATE = parseSwitches(
-  { reprice: true, baseCost: true, prepaid: true, payments: true, unpaid: true, refunds: true, cancels: true, refundUnshipped: true, returns: true, tax: true, belowCost: true },
+  { reprice: true, baseCost: true, prepaid: true, payments: true, unpaid: true, refunds: true, cancels: true, refundUnshipped: true, returns: true, tax: true, belowCost: true, partialRefunds: true },
   process.env.PROPERTY_GENERATE ?? '',
 );
 
@@ -119,12 +122,15 @@ interface OrderPlan {
   paid: boolean;
   refunded: boolean;
   returned: boolean;
+  /** Partial refunds after delivery, each in thousandths of the customer total. */
+  partials: number[];
   steps: Step[];
 }
 
 type Step =
   | { kind: 'create' | 'accept' | 'ship' | 'deliver' | 'deliverUnpaid' | 'pay' | 'refund' | 'return'; order: string }
   | { kind: 'forward' | 'cancel'; order: string; level: Level }
+  | { kind: 'partialRefund'; order: string; permille: number }
   | { kind: 'reprice'; parent: Level; child: Level; margin: string }
   | { kind: 'baseCost'; base: string };
 
@@ -135,6 +141,8 @@ interface OrderRun {
   number?: string;
   total?: string;
   paymentId?: string;
+  /** What the partial refunds gave back so far. */
+  partlyRefunded: Decimal;
   copies: Partial<Record<Level, string>>;
   /** Each level's unit cost, fixed when the order entered that level (design, wave 3: one price per level per order). */
   entered: Partial<Record<Level, Decimal>>;
@@ -148,7 +156,7 @@ function moneyIn(run: OrderRun): Decimal {
   const p = run.plan;
   if (p.outcome !== 'delivered' || p.refunded || p.returned) return new Decimal(0);
   if (!p.cod && !p.paid) return new Decimal(0);
-  return new Decimal(run.total!);
+  return new Decimal(run.total!).minus(run.partlyRefunded);
 }
 
 /**
@@ -161,7 +169,9 @@ function shares(run: OrderRun): Partial<Record<Level, Decimal>> {
   const inflow = moneyIn(run);
   if (inflow.isZero()) return {};
   const { path, quantity } = run.plan;
-  const cost = (l: Level) => run.entered[l]!.times(quantity);
+  // Each price less its part of the partial refunds (the pro rata rule; the parts of successive refunds add up to it).
+  const left = (a: Decimal) => a.minus(paise(a.times(run.partlyRefunded).div(run.total!)));
+  const cost = (l: Level) => left(run.entered[l]!.times(quantity));
   const out: Partial<Record<Level, Decimal>> = {};
   path.forEach((level, i) => {
     if (i === 0) out[level] = inflow.minus(cost(level));
@@ -188,8 +198,14 @@ function genOrder(rng: Rng, key: string, prices: Prices): OrderPlan {
   // A paid order that is cancelled is always refunded; a delivered one sometimes.
   const refunded = paid && (outcome === 'refunded-unshipped' || (GENERATE.refunds && (outcome === 'cancelled' || (outcome === 'delivered' && rng.chance(0.3)))));
   const returned = GENERATE.returns && outcome === 'delivered' && !refunded && rng.chance(0.3);
-  const plan: OrderPlan = { key, origin, path, quantity, unitPrice, taxRate: GENERATE.tax ? rng.pick(GST_RATES) : '0', cod, outcome, paid, refunded, returned, steps: [] };
+  const plan: OrderPlan = { key, origin, path, quantity, unitPrice, taxRate: GENERATE.tax ? rng.pick(GST_RATES) : '0', cod, outcome, paid, refunded, returned, partials: [], steps: [] };
   plan.steps = genLifecycle(rng, plan);
+  // Drawn last, so the draws above stay those of the seed without partial refunds.
+  if (GENERATE.partialRefunds && paid && outcome === 'delivered' && rng.chance(0.5)) {
+    plan.partials = Array.from({ length: rng.int(1, 2) }, () => rng.int(1, 400));
+    const after = plan.steps.findIndex((s) => s.kind === 'deliver') + 1;
+    plan.steps.splice(after, 0, ...plan.partials.map((permille) => ({ kind: 'partialRefund' as const, order: key, permille })));
+  }
   return plan;
 }
 
@@ -275,7 +291,7 @@ async function all<T>(level: Level, p: string, key: string): Promise<T[]> {
   }
 }
 
-type Remittance = { id: string; origin_order_number: string; direction: string; payer_tenant_id: string; recipient_tenant_id: string; amount: string; flow_type: string; status: string };
+type Remittance = { id: string; origin_order_number: string; direction: string; payer_tenant_id: string; recipient_tenant_id: string; amount: string; flow_type: string; status: string; adjustment_ref: string };
 const remittances = (level: Level, query = '') => all<Remittance>(level, `/finance/settlements/remittances${query}`, 'remittances');
 const balance = async (level: Level) => new Decimal((await ok(level, 'GET', '/finance/wallet')).wallet.balance as string);
 const stockOf = async (productId: string) => Number((await ok('A', 'GET', `/reseller-catalog/master-products/${productId}`)).product.stock_quantity);
@@ -307,7 +323,7 @@ async function setUpProduct(rng: Rng, seed: number): Promise<Case> {
   return { seed, productId: product.id, sku, prices, stock, runs: new Map(), trace: [], violations: [] };
 }
 
-const describeStep = (s: Step) => ('order' in s ? `${s.kind}(${s.order}${'level' in s ? `@${s.level}` : ''})` : s.kind === 'reprice' ? `reprice(${s.parent}→${s.child} ${s.margin}%)` : `baseCost(${s.base})`);
+const describeStep = (s: Step) => ('order' in s ? `${s.kind}(${s.order}${'level' in s ? `@${s.level}` : ''}${'permille' in s ? ` ${s.permille}‰` : ''})` : s.kind === 'reprice' ? `reprice(${s.parent}→${s.child} ${s.margin}%)` : `baseCost(${s.base})`);
 
 /** One step through the public routes (spec 3 Endpoints: Chain orders, Reseller catalog; orders' Payments, refunds). */
 async function runStep(k: Case, step: Step): Promise<void> {
@@ -364,8 +380,15 @@ async function runStep(k: Case, step: Step): Promise<void> {
       return;
     }
     case 'refund':
-      await ok(plan.origin, 'POST', `/orders/${run.id}/refund`, { payment_id: run.paymentId, amount: run.total, reason: 'property test: full refund' });
+      // What is left of it after the partial refunds.
+      await ok(plan.origin, 'POST', `/orders/${run.id}/refund`, { payment_id: run.paymentId, amount: money(new Decimal(run.total!).minus(run.partlyRefunded)), reason: 'property test: full refund' });
       return;
+    case 'partialRefund': {
+      const amount = Decimal.max('0.01', paise(new Decimal(run.total!).times(step.permille).div(1000)));
+      await ok(plan.origin, 'POST', `/orders/${run.id}/refund`, { payment_id: run.paymentId, amount: money(amount), reason: 'property test: partial refund' });
+      run.partlyRefunded = run.partlyRefunded.plus(amount);
+      return;
+    }
     case 'return':
       await ok(top, 'POST', RETURN_ROUTE(run.copies[top]!), { reason: 'property test: returned' });
       return;
@@ -440,7 +463,7 @@ async function paymentsBalance(k: Case) {
   for (const level of LEVELS) {
     for (const rem of await remittances(level)) {
       if (!numbers.has(rem.origin_order_number)) continue;
-      const key = `${rem.origin_order_number} ${byTenant[rem.payer_tenant_id]}→${byTenant[rem.recipient_tenant_id]} ${rem.flow_type}`;
+      const key = `${rem.origin_order_number} ${byTenant[rem.payer_tenant_id]}→${byTenant[rem.recipient_tenant_id]} ${rem.flow_type} ${rem.adjustment_ref || 'delivery'}`;
       const side = sides.get(key) ?? { seenAt: [] };
       side[rem.direction as 'incoming' | 'outgoing'] = rem;
       side.seenAt.push(level);
@@ -524,10 +547,10 @@ async function runCase(seed: number): Promise<Case> {
   const rng = mulberry32(seed);
   const k = await setUpProduct(rng, seed);
   const plans = Array.from({ length: rng.int(1, 3) }, (_, i) => genOrder(rng, `o${i + 1}`, k.prices));
-  for (const plan of plans) k.runs.set(plan.key, { plan, copies: {}, entered: {} });
+  for (const plan of plans) k.runs.set(plan.key, { plan, copies: {}, entered: {}, partlyRefunded: new Decimal(0) });
   const steps = interleave(rng, plans);
   const before = Object.fromEntries(await Promise.all(LEVELS.map(async (l) => [l, await balance(l)]))) as Record<Level, Decimal>;
-  for (const plan of plans) k.trace.push(`${plan.key}: ${plan.path.join('→')} qty ${plan.quantity} × ${plan.unitPrice} GST ${plan.taxRate}% ${plan.cod ? 'COD' : 'prepaid'}${plan.paid ? ' paid' : ''} → ${plan.outcome}${plan.refunded ? ' refunded' : ''}${plan.returned ? ' returned' : ''}`);
+  for (const plan of plans) k.trace.push(`${plan.key}: ${plan.path.join('→')} qty ${plan.quantity} × ${plan.unitPrice} GST ${plan.taxRate}% ${plan.cod ? 'COD' : 'prepaid'}${plan.paid ? ' paid' : ''} → ${plan.outcome}${plan.partials.length ? ` partly refunded ${plan.partials.join('‰, ')}‰` : ''}${plan.refunded ? ' refunded' : ''}${plan.returned ? ' returned' : ''}`);
   k.trace.push(`steps: ${steps.map(describeStep).join(' ')}`);
   for (const step of steps) {
     try {
@@ -566,12 +589,14 @@ describe('spec 3 Wallet, transaction, remittance: the network\'s money is right 
     const started = Date.now();
     const failed: string[] = [];
     let cases = 0;
+    let partials = 0;
     for (; cases < MAX_CASES && Date.now() - started < BUDGET_MS; cases++) {
       const seed = (BASE_SEED + cases) >>> 0;
       const k = await runCase(seed).catch((err: Error) => ({ trace: [], violations: [`[case-ran] ${err.message}`] }) as Pick<Case, 'trace' | 'violations'>);
+      if ('runs' in k) for (const run of k.runs.values()) partials += run.plan.partials.length;
       if (k.violations.length) failed.push([`case ${cases} — replay with PROPERTY_SEED=${seed} PROPERTY_CASES=1 PROPERTY_GENERATE=${SWITCHES} (run seed ${BASE_SEED}):`, ...k.trace.map((t) => `  ${t}`), ...k.violations.map((v) => `  ✗ ${v}`)].join('\n'));
     }
-    console.log(`money property: ${cases} cases in ${Math.round((Date.now() - started) / 1000)} s from PROPERTY_SEED=${BASE_SEED} (${SWITCHES}), ${failed.length} failing`);
+    console.log(`money property: ${cases} cases (${partials} partial refunds) in ${Math.round((Date.now() - started) / 1000)} s from PROPERTY_SEED=${BASE_SEED} (${SWITCHES}), ${failed.length} failing`);
     if (failed.length) throw new Error(`PROPERTY_SEED=${BASE_SEED}: ${failed.length} of ${cases} cases broke an invariant\n\n${failed.join('\n\n')}`);
   }, 300_000 + BUDGET_MS);
 });

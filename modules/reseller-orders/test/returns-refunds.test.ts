@@ -125,3 +125,101 @@ describe('returns and refunds across the chain (spec 3 Wallet, transaction, remi
     expect((await c.as('A', 'GET', '/finance/ledger/trial-balance')).body.total).toBe('0.00');
   }, 90_000);
 });
+
+/** The pro rata rule (reseller-orders README, partial refunds): a price's part of a refund taking the refunded total from `before` to `after`. */
+const part = (a: Decimal.Value, before: Decimal.Value, after: Decimal.Value, total: Decimal.Value) => {
+  const at = (r: Decimal.Value) => new Decimal(a).times(r).div(total).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+  return at(after).minus(at(before));
+};
+const balanceOf = async (level: Level) => new Decimal((await wallet(level)).balance);
+
+/**
+ * Every level pays every remittance it owes for the order, oldest first, passes until none is left:
+ * a level pays on what it was paid (the delivery's remittances first, then the refunds' the other way).
+ */
+async function processEverything(levels: readonly Level[], orderNumber: string) {
+  for (let pass = 0; pass < 4; pass++) {
+    let left = 0;
+    for (const level of levels) {
+      const pending = (await remittances(level, orderNumber, 'direction=outgoing&status=pending')) as Array<{ id: string; created_at: string }>;
+      for (const rem of pending.sort((a, b) => a.created_at.localeCompare(b.created_at))) {
+        const r = await c.as(level, 'POST', `/finance/settlements/remittances/${rem.id}/process`);
+        if (r.status !== 200) {
+          expect({ level, code: r.body.code }).toEqual({ level, code: 'INSUFFICIENT_BALANCE' });
+          left++;
+        } else expect(r.body.remittance.status).toBe('completed');
+      }
+    }
+    if (!left) return;
+  }
+  throw new Error(`remittances of ${orderNumber} left unpaid`);
+}
+
+/** Waits until `level` has applied the refund `refundId` (its adjustment remittances are there), at most 20 s. */
+async function refundReached(level: Level, orderNumber: string, refundId: string) {
+  for (let i = 0; i < 20; i++) {
+    if ((await remittances(level, orderNumber, '')).some((r: { adjustment_ref: string }) => r.adjustment_ref === refundId)) return;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  throw new Error(`refund ${refundId} of ${orderNumber} never reached ${level}`);
+}
+
+describe('partial refunds through the chain (reseller-orders README: the pro rata rule; spec 3 Wallet, transaction, remittance)', () => {
+  test('two partial refunds of a prepaid delivered order (C → B → A): each level gives back exactly its pro rata share, the shares add up to each refund, ledgers at zero; the rest refunded in full: every wallet as before the sale', async () => {
+    const levels = ['A', 'B', 'C'] as const;
+    const before = Object.fromEntries(await Promise.all(levels.map(async (l) => [l, await balanceOf(l)]))) as Record<(typeof levels)[number], Decimal>;
+    const { order, paymentId } = await deliveredPrepaidFrom('C', ['C', 'B']);
+    const T = new Decimal(order.total);
+    // Each level's end share of the order, from its bound prices (support.ts: C's cost 1210.00, B's 1100.00).
+    const prices = { C: new Decimal('1210.00'), B: new Decimal('1100.00') };
+    const shareAfter = (refunded: Decimal.Value) => {
+      const left = (a: Decimal.Value) => new Decimal(a).minus(part(a, 0, refunded, T));
+      return { C: T.minus(refunded).minus(left(prices.C)), B: left(prices.C).minus(left(prices.B)), A: left(prices.B) };
+    };
+    let refundedSoFar = new Decimal(0);
+    // Amounts that do not divide evenly: every level's part is rounded, and still the parts add up.
+    for (const amount of ['333.33', '0.07']) {
+      const r = await c.as('C', 'POST', `/orders/${order.id}/refund`, { payment_id: paymentId, amount, reason: 'one of the items came damaged' });
+      expect(r.status).toBe(201);
+      for (const level of ['C', 'B', 'A'] as const) await refundReached(level, order.order_number, r.body.id);
+      await processEverything(['A', 'B', 'C'], order.order_number);
+      refundedSoFar = refundedSoFar.plus(amount);
+      const expected = shareAfter(refundedSoFar);
+      let moved = new Decimal(0);
+      for (const level of levels) {
+        const delta = (await balanceOf(level)).minus(before[level]);
+        moved = moved.plus(delta);
+        expect({ level, moved: delta.toFixed(2) }).toEqual({ level, moved: expected[level].toFixed(2) });
+      }
+      expect(moved.toFixed(2)).toBe(T.minus(refundedSoFar).toFixed(2));
+      await balancedEverywhere(levels);
+      for (const level of levels) expect((await copyAt(c, level, order.order_number))!.chain_status).toBe('delivered');
+    }
+    // The rest refunded: the order is refunded through the chain, net of what the partial refunds already moved.
+    const rest = T.minus(refundedSoFar).toFixed(2);
+    expect((await c.as('C', 'POST', `/orders/${order.id}/refund`, { payment_id: paymentId, amount: rest, reason: 'customer returned the rest' })).status).toBe(201);
+    await reachesStatus(['A'], order.order_number, 'refunded');
+    await c.host.runJobs();
+    await reachesStatus(levels, order.order_number, 'refunded');
+    await processEverything(['A', 'B', 'C'], order.order_number);
+    for (const level of levels) expect({ level, balance: (await balanceOf(level)).toFixed(2) }).toEqual({ level, balance: before[level].toFixed(2) });
+    await balancedEverywhere(levels);
+  }, 180_000);
+
+  test('the partial refund event delivered again, twice at once, gives the customer back once; a return afterwards reverses only the rest', async () => {
+    const before = money(await wallet('A'));
+    const { order, paymentId } = await deliveredPrepaidFrom('A', []);
+    const r = await c.as('A', 'POST', `/orders/${order.id}/refund`, { payment_id: paymentId, amount: '100.00', reason: 'partial' });
+    expect(r.status).toBe(201);
+    const refundsOf = async () => (await c.as('A', 'GET', '/finance/wallet/transactions?reference_type=chain_refund&per_page=100')).body.transactions.filter((t: { description: string }) => t.description.includes(order.order_number));
+    for (let i = 0; i < 20 && (await refundsOf()).length === 0; i++) await new Promise((res) => setTimeout(res, 1000));
+    const payload = { order_id: order.id, order_number: order.order_number, refund_id: r.body.id, amount: '100.00', total_refunded: '100.00' };
+    await Promise.all([0, 1].map(() => c.host.emit('order.refund_processed', payload, { settle: true })));
+    expect((await refundsOf()).map((t: { type: string; amount: string }) => [t.type, t.amount])).toEqual([['debit', '100.00']]);
+    expect(new Decimal((await wallet('A')).balance).minus(before.balance).toFixed(2)).toBe(new Decimal(order.total).minus('100.00').toFixed(2));
+    const top = (await copyAt(c, 'A', order.order_number))!;
+    expect((await c.as('A', 'POST', `/chain-orders/${top.id}/return`, { reason: 'the rest came back' })).status).toBe(200);
+    expect(money(await wallet('A'))).toEqual(before);
+    expect((await c.as('A', 'GET', '/finance/ledger/trial-balance')).body.total).toBe('0.00');
+  }, 90_000);
+});

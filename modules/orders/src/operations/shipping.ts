@@ -2,7 +2,14 @@
 import { operation, Type } from '../../../../sdk';
 import { row, ShippingRates } from '../outputs';
 import { AnyObject, Measure, OrderRef, OrderRefInput, PollBatch, RecordId, Uuid } from '../schemas';
+import { markDelivered, recordShipment } from '../recorded-shipments';
 import { applyTrackingUpdate, bulkShip, listNdrCases, listShipments, resolveNdrCase, ship, shippingRates, syncTracking } from '../shipping';
+
+const RecordedShipment = Type.Object({
+  applied: Type.Boolean(),
+  shipment: Type.Object({ id: Type.String(), carrier: Type.Nullable(Type.String()), tracking_number: Type.String(), status: Type.String(), shipped_at: Type.Nullable(Type.String()), delivered_at: Type.Nullable(Type.String()) }),
+  order: Type.Object({ id: Type.String(), order_number: Type.String(), status: Type.String() }),
+});
 
 export const shippingOperations = {
   bulk_ship: operation({
@@ -140,6 +147,34 @@ export const shippingOperations = {
     }),
     http: { method: 'POST', path: '/orders/:id/ship', permission: 'orders.manage' },
     handler: ship,
+  }),
+  // Shipments booked outside a carrier module (recorded-shipments.ts): for modules only, never a route nor a tool.
+  record_shipment: operation({
+    description: 'Records a shipment another module booked (carrier and tracking number as it names them) for every item of the order, which moves to shipped; once per order and recording module.',
+    permission: 'orders.manage',
+    ai_tool: false,
+    graphql_expose: false,
+    input: Type.Object(
+      {
+        id: OrderRef,
+        carrier: Type.String({ minLength: 1, maxLength: 100 }),
+        tracking_number: RecordId,
+        tracking_url: Type.Optional(Type.String({ maxLength: 2000 })),
+        shipped_at: Type.Optional(Type.String({ maxLength: 40 })),
+      },
+      { additionalProperties: false },
+    ),
+    output: RecordedShipment,
+    handler: recordShipment,
+  }),
+  mark_delivered: operation({
+    description: "Reports the delivery of the shipment the calling module recorded: the shipment and the order become delivered; once.",
+    permission: 'orders.manage',
+    ai_tool: false,
+    graphql_expose: false,
+    input: Type.Object({ id: OrderRef, delivered_at: Type.Optional(Type.String({ maxLength: 40 })) }, { additionalProperties: false }),
+    output: RecordedShipment,
+    handler: markDelivered,
   }),
   list_shipments: operation({
     description: 'All shipments of an order with their tracking events and NDR cases.',

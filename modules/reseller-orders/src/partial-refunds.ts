@@ -1,0 +1,115 @@
+/**
+ * Partial refunds of delivered prepaid chain orders (spec 3 is silent; README: partial refunds).
+ * The origin's orders module refunds part of the order (order.refund_processed, something still
+ * paid); the origin reports it up one parent at a time (reseller_orders.report_partial_refund,
+ * each level accepting it from its child only), and each level applies its share of it with its
+ * own finance module (reseller_finance.refund_share, once per refund) after its parent has: the
+ * levels above are done before a level below can pay its share to them.
+ *
+ * The pro rata rule, in paise. For a refund that brings the order's refunded total from Rp to Rc
+ * (the orders module's `total_refunded` after it, less its amount; T the customer total), every
+ * price along the chain (the taxable value at the origin, each level's bound cost) is refunded in
+ * the same proportion as the customer's money, cumulatively:
+ *   D(a, R) = a × R / T, rounded half up to paise;  this refund's part of a = D(a, Rc) − D(a, Rp).
+ * Each level's share of the refund is then the part of its end share (spec 3, each level ends with
+ * its margin: origin T − cost, a middle level price − cost, the top level 1's cost), and
+ * - the shares telescope to the refunded amount exactly (D(T, R) = R), whatever the rounding;
+ * - both sides of a remittance compute the same amount (a child's cost is its parent's price);
+ * - refunds that add up to the whole total refund every price exactly (D(a, T) = a);
+ * - the GST refunded is the origin's: the refund's part of T less its part of the taxable value.
+ * The top (which took the customer's payment) gives the refunded amount back; each neighbour's
+ * share is a new remittance the other way from the delivery's (finance README).
+ */
+import Decimal from 'decimal.js';
+import { related, typedCall, type HandlerContext } from '../../../sdk';
+import { isoNow, type ChainOrderRow } from './chain';
+import { ChainError, notFound } from './errors';
+
+/** The refund as the origin's orders module recorded it (order.refund_processed). */
+export type PartialRefund = { refund_id: string; amount: string; total_refunded: string };
+
+type Party = { tenant_id: string; amount: string };
+type Ops = {
+  'reseller_finance.refund_share': {
+    input: { chain_ref: string; chain_order_id: string; origin_order_number: string; refund_id: string; given_back: string | null; tax?: string; pay: Party[]; receive: Party[] };
+    output: { applied: boolean };
+  };
+};
+
+const paise = (v: Decimal) => v.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+
+/** A refund's amounts, checked against the order: positive, within what the total can refund. */
+export function refundOf(row: ChainOrderRow, input: { refund_id?: unknown; amount?: unknown; total_refunded?: unknown }): PartialRefund | null {
+  const ok = (v: unknown) => typeof v === 'string' && /^\d{1,12}(\.\d{1,2})?$/.test(v);
+  if (typeof input.refund_id !== 'string' || !input.refund_id || input.refund_id.length > 100 || !ok(input.amount) || !ok(input.total_refunded)) return null;
+  const amount = new Decimal(input.amount as string);
+  const total = new Decimal(input.total_refunded as string);
+  if (amount.lte(0) || amount.gt(total) || total.gt(row.origin_total)) return null;
+  return { refund_id: input.refund_id, amount: amount.toFixed(2), total_refunded: total.toFixed(2) };
+}
+
+/** This refund's part of the price `a` (the rule above). */
+export function refundedPart(a: Decimal.Value, refund: PartialRefund, customerTotal: Decimal.Value): Decimal {
+  const T = new Decimal(customerTotal);
+  const after = new Decimal(refund.total_refunded);
+  const before = after.minus(refund.amount);
+  const at = (r: Decimal) => paise(new Decimal(a).times(r).div(T));
+  return at(after).minus(at(before));
+}
+
+/**
+ * This level's share with its finance module. Prepaid settled downstream: the parent owed this
+ * level T − its cost and this level owed its child T − the child's cost (finance README), so the
+ * refund's part of each goes back the other way: R − part(cost) to the parent, R − part(price to
+ * the child) from it; the top gives R back to the customer; the origin's part of GST is R − part(taxable value).
+ */
+async function applyShare(ctx: HandlerContext, row: ChainOrderRow, refund: PartialRefund): Promise<boolean> {
+  const R = new Decimal(refund.amount);
+  const part = (a: string) => refundedPart(a, refund, row.origin_total);
+  const pay: Party[] = [];
+  const receive: Party[] = [];
+  const owes = (tenant: string | null, amount: Decimal) => {
+    if (tenant && !amount.isZero()) (amount.gt(0) ? receive : pay).push({ tenant_id: tenant, amount: amount.abs().toFixed(2) });
+  };
+  owes(row.parent_tenant_id, R.minus(part(row.your_cost)).neg());
+  owes(row.child_tenant_id, R.minus(part(row.sell_total)));
+  const isOrigin = row.origin_tenant_id === ctx.tenantId;
+  const { applied } = await typedCall<Ops>(ctx.host)('reseller_finance.refund_share', {
+    chain_ref: row.chain_ref,
+    chain_order_id: row.id,
+    origin_order_number: row.origin_order_number,
+    refund_id: refund.refund_id,
+    given_back: row.parent_tenant_id ? null : refund.amount,
+    ...(isOrigin ? { tax: R.minus(part(row.sell_total)).toFixed(2) } : {}),
+    pay,
+    receive,
+  });
+  if (applied) await ctx.host.db.create('TimelineEntry', { chain_order_id: row.id, status: row.chain_status, note: `${refund.amount} of ${row.origin_total} refunded to the customer (refunded in all: ${refund.total_refunded})`, tenant_id: ctx.tenantId, created_at: isoNow(ctx) });
+  return applied;
+}
+
+/**
+ * Up to the parent first, then this level's share, unless a level above no longer has the order
+ * delivered (returned or refunded in full since: its money is reversed whole there, and so it will
+ * be here). A failure is thrown, so the origin's event is delivered again (each step applies once).
+ */
+export async function reportPartial(ctx: HandlerContext, row: ChainOrderRow, refund: PartialRefund): Promise<boolean> {
+  if (row.parent_tenant_id) {
+    const { reported } = await related(ctx.host).call<{ reported: boolean }>(row.parent_tenant_id, 'reseller_orders.report_partial_refund', { chain_ref: row.chain_ref, ...refund });
+    if (!reported) return false;
+  }
+  await applyShare(ctx, row, refund);
+  return true;
+}
+
+/** reseller_orders.report_partial_refund, in a parent: only the child the order came from reports it, for a copy delivered here. */
+export async function reportPartialRefund(ctx: HandlerContext, from: string, input: { chain_ref: string } & PartialRefund): Promise<{ reported: boolean }> {
+  const row = await ctx.host.db.findOne<ChainOrderRow>('ChainOrder', { where: { chain_ref: input.chain_ref } });
+  if (!row) throw notFound(input.chain_ref);
+  if (from !== row.child_tenant_id) throw new ChainError('FORBIDDEN', 'Only the sub-reseller the order came from reports its refund.', { status: 403 });
+  const refund = refundOf(row, input);
+  if (!refund) throw new ChainError('VALIDATION_FAILED', 'The refund must be a positive amount within the total refunded, itself within the customer total.', { status: 422 });
+  // Returned or refunded in full since: its money is reversed whole already.
+  if (row.chain_status !== 'delivered' || row.payment_method !== 'prepaid') return { reported: false };
+  return { reported: await reportPartial(ctx, row, refund) };
+}
