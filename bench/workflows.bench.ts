@@ -11,12 +11,23 @@
  * would follow it. Cost split: time inside the sandbox (sandbox timings), in checkpoints and other
  * database statements of the engine (timed around the store's methods), and the rest (queue, event
  * delivery, scheduling), as mean milliseconds per execution summed over concurrent work.
+ *
+ * The webhook row goes through the public route instead (POST /api/webhooks/workflows/{token}, 20
+ * connections of autocannon in a child process for the run's duration) with every setting at its
+ * default but WORKFLOW_WEBHOOK_RATE_LIMIT, BUS_RATE_LIMIT included, on a workflow of three
+ * set-variable nodes: completed runs per second from the first request to the last completion, and
+ * how many runs waited for the bus's rate limit (back-pressure, core/workflows/README.md) instead of
+ * failing. With --profile, a CPU profile of that row (data/bench-profiles/).
  */
 import type { BenchContext, BenchReport, Benchmark, Row } from './benchmark';
 import { percentile } from './support/stats';
 import { withBenchPlatform } from './support/bench-platform';
 import { addLocalModule, installOwner } from './support/bench-tenant';
+import fs from 'node:fs';
 import path from 'node:path';
+import { formatProfileSummary, summarizeProfile } from './support/cpu-profile';
+import { loadInChild } from './support/load-in-child';
+import { startProfile, stopProfile } from './support/profiler';
 import type { Platform } from '../core/platform';
 
 const TARGET = 440;
@@ -134,6 +145,95 @@ async function measure(ctx: BenchContext, label: string, redisUrl: string, count
   );
 }
 
+const WEBHOOK_WORKFLOW = {
+  name: 'bench webhook',
+  trigger_type: 'webhook',
+  nodes: [
+    { node_type: 'workflows:webhook-trigger', label: 'Hook' },
+    { node_type: 'workflows:set-variable', label: 'A', config: { name: 'a', value: '{{customer}}' } },
+    { node_type: 'workflows:set-variable', label: 'B', config: { name: 'b', value: '{{total}}' } },
+    { node_type: 'workflows:set-variable', label: 'C', config: { name: 'c', value: '{{total}}' } },
+    { node_type: 'workflows:transform', label: 'Out', config: { values: { who: '{{variables.a}}', total: '{{variables.b}}' } } },
+  ],
+  connections: [0, 1, 2, 3].map((i) => ({ source_node_index: i, target_node_index: i + 1 })),
+};
+const WEBHOOK_CONNECTIONS = 20;
+
+async function measureWebhook(ctx: BenchContext): Promise<Row> {
+  // Only the webhook limit raised, as a high-volume webhook needs: the bus limit stays at its default.
+  return withBenchPlatform({ name: 'workflows_hook', log: ctx.log, env: { REDIS_URL: '', WORKFLOW_WEBHOOK_RATE_LIMIT: '100000000/60' } }, async (bench) => {
+    const platform = bench.platform as Platform;
+    await addLocalModule(platform, WORKFLOWS_CODE_DIR);
+    await addLocalModule(platform, WORKFLOWS_DIR);
+    const owner = await installOwner(bench, { name: 'Bench Hooks', slug: 'benchhooks' });
+    await owner.api('POST', '/modules/workflows_code/install', {});
+    await owner.api('POST', '/modules/workflows/install', {});
+    const created = await owner.api<{ data: { id: string } }>('POST', '/workflows', WEBHOOK_WORKFLOW);
+    await owner.api('POST', `/workflows/${created.data.id}/activate`, {});
+    const w = platform.workflows.service;
+    const token = (await w.store.graph(owner.tenantId, created.data.id))!.workflow.webhook_token;
+    const accepted = { n: Infinity };
+    let completed = 0;
+    let failed = 0;
+    let lastDone = 0;
+    let settle: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (settle = () => completed + failed >= accepted.n && resolve()));
+    platform.kernel.events.subscribeCore('bench', 'workflow.execution.*', async (e) => {
+      if (e.event.endsWith('.completed')) completed++;
+      else failed++;
+      lastDone = now();
+      settle();
+    });
+    // Where a request's time goes before its run is queued: the token's tenant (central), the graph (tenant), the INSERT.
+    const route: Record<string, number> = {};
+    timeMethods(w.tokens, ['tenantOf'], route);
+    timeMethods(w.store, ['byToken', 'createExecution', 'checkpoint'], route);
+    const profileDir = path.resolve('data/bench-profiles', `workflows-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+    const profiling = ctx.options.profile ? (fs.mkdirSync(profileDir, { recursive: true }), await startProfile(200)) : undefined;
+    ctx.log(`webhook: ${ctx.options.durationSeconds} s of calls, ${WEBHOOK_CONNECTIONS} connections (autocannon in a child process)`);
+    const t0 = now();
+    // A burst as a high-volume webhook sends it: as many calls as the route takes, for the duration.
+    const load = await loadInChild({
+      url: platform.url, method: 'POST', paths: [`/api/webhooks/workflows/${token}`], headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ event: 'order', data: { total: 250, customer: 'Asha' } }), connections: WEBHOOK_CONNECTIONS, durationSeconds: ctx.options.durationSeconds,
+    });
+    accepted.n = load.requests - load.non2xx - load.errors;
+    settle();
+    await done;
+    // A call cut off as the load ended may still have started a run: the counts are the tenant's runs, once all have ended.
+    const counts = async () =>
+      (await platform.tenantDbs.query<{ open: number; completed: number; failed: number }>(owner.tenantId,
+        "SELECT count(*) FILTER (WHERE status IN ('pending', 'running'))::int AS open, count(*) FILTER (WHERE status = 'completed')::int AS completed, count(*) FILTER (WHERE status NOT IN ('pending', 'running', 'completed'))::int AS failed FROM workflow_executions", []))[0];
+    let runs = await counts();
+    while (runs.open > 0) {
+      await new Promise((r) => setTimeout(r, 100));
+      runs = await counts();
+    }
+    const seconds = (lastDone - t0) / 1000;
+    if (profiling) {
+      const file = path.join(profileDir, 'webhook.cpuprofile');
+      await stopProfile(profiling, file);
+      ctx.log(`webhook: profile ${file}\n${formatProfileSummary(summarizeProfile(file, 15))}`);
+    }
+    const [{ waits, waited }] = await platform.tenantDbs.query<{ waits: number; waited: number }>(
+      owner.tenantId, "SELECT count(*)::int AS waits, count(DISTINCT execution_id)::int AS waited FROM workflow_execution_logs WHERE status = 'waiting'", [],
+    );
+    return {
+      path: 'webhook route, defaults (BUS_RATE_LIMIT 6000/60)',
+      executions: runs.completed + runs.failed,
+      failed: runs.failed,
+      'refused calls': load.non2xx + load.errors,
+      'accepted/s': load.requestsPerSecond,
+      'executions/s': runs.completed / seconds,
+      'runs that waited': waited,
+      'rate-limit waits': waits,
+      'token+graph ms/exec': (route.tenantOf + route.byToken) / accepted.n,
+      'insert ms/exec': route.createExecution / accepted.n,
+      'checkpoints ms/exec': route.checkpoint / accepted.n,
+    };
+  });
+}
+
 async function redisReachable(url: string): Promise<boolean> {
   const { Redis } = await import('ioredis');
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
@@ -153,7 +253,7 @@ const bench: Benchmark = {
   async run(ctx): Promise<BenchReport> {
     const count = Math.max(500, Math.round(ctx.options.durationSeconds * 300));
     const concurrency = 32;
-    const rows: Row[] = [await measure(ctx, 'in-process', '', count, concurrency)];
+    const rows: Row[] = [await measure(ctx, 'in-process', '', count, concurrency), await measureWebhook(ctx)];
     const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
     const notes: string[] = [];
     if (await redisReachable(redisUrl)) rows.push(await measure(ctx, 'redis', redisUrl, count, concurrency));
@@ -161,11 +261,15 @@ const bench: Benchmark = {
     notes.push(
       'Work per execution: an INSERT, 5 checkpoints (trigger, condition, 2 set-variable, transform; each a log INSERT + execution UPDATE, the first also starting the run, the last also ending it with the workflow counters; concurrent checkpoints of the tenant share statements), 4 sandboxed bus calls, the run job, one lifecycle event delivered to 2 core subscribers.',
       'ms/exec columns sum time over concurrent work divided by executions: they show where time goes, not wall time.',
+      `Webhook row: ${WEBHOOK_CONNECTIONS} connections, only WORKFLOW_WEBHOOK_RATE_LIMIT raised; the three set-variable nodes share one bus budget (BUS_RATE_LIMIT per tenant, caller and operation), 6,000 calls a minute by default, i.e. 2,000 runs of this workflow a minute: runs beyond it wait for the next window.`,
     );
     return {
       title: 'workflow executions (5 nodes, checkpoint per node)',
       rows,
-      checks: rows.map((r) => ({ name: `${r.path}: ≥ ${TARGET} executions/s`, ok: Number(r['executions/s']) >= TARGET, detail: `${Number(r['executions/s']).toFixed(0)}/s` })),
+      checks: [
+        ...rows.map((r) => ({ name: `${r.path}: ≥ ${TARGET} executions/s`, ok: Number(r['executions/s']) >= TARGET, detail: `${Number(r['executions/s']).toFixed(0)}/s` })),
+        ...rows.filter((r) => String(r.path).startsWith('webhook')).map((r) => ({ name: `${r.path}: no run failed, no call refused`, ok: r.failed === 0 && r['refused calls'] === 0, detail: `${r.failed} of ${r.executions} failed, ${r['refused calls']} calls refused` })),
+      ],
       notes,
     };
   },

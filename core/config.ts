@@ -81,6 +81,10 @@ export interface Config {
   workflowWorkers: number;
   /** Of those, how many one tenant may hold while another tenant's runs wait (fair share). */
   workflowTenantWorkers: number;
+  /** How often each node sweeps for workflow runs nobody holds (core/workflows/run-sweeper.ts). */
+  workflowSweepSeconds: number;
+  /** How long a workflow run's lease lasts unless its worker renews it (core/workflows/run-leases.ts). */
+  workflowRunLeaseSeconds: number;
   /** Runs a chain of workflow runs (events they emit, sub-workflow nodes) may hold before the next is refused (core/workflows/run-chain.ts). */
   workflowMaxChainDepth: number;
   /** Versions kept per workflow, besides those unfinished runs are pinned to (core/workflows/README.md, Versions). */
@@ -246,6 +250,8 @@ export function loadConfig(env: Env = process.env): Config {
     workflowWebhookRateLimit: rate(env, 'WORKFLOW_WEBHOOK_RATE_LIMIT', '120/60'),
     workflowWorkers,
     workflowTenantWorkers: tenantShare(env, 'WORKFLOW_TENANT_WORKERS', workflowWorkers),
+    workflowSweepSeconds: atLeast(env, 'WORKFLOW_SWEEP_SECONDS', 10, 1),
+    workflowRunLeaseSeconds: atLeast(env, 'WORKFLOW_RUN_LEASE_SECONDS', 60, 1),
     workflowMaxChainDepth: atLeast(env, 'WORKFLOW_MAX_CHAIN_DEPTH', 5, 1),
     workflowVersionsKeep: atLeast(env, 'WORKFLOW_VERSIONS_KEEP', 100, 2),
     workflowWebhookWaitsPerTenant: atLeast(env, 'WORKFLOW_WEBHOOK_WAITS_PER_TENANT', 20, 1),

@@ -27,6 +27,7 @@ import * as tenant0007 from './migrations/tenant/0007-workflows';
 import * as tenant0008 from './migrations/tenant/0008-workflow-log-order';
 import * as tenant0009 from './migrations/tenant/0009-workflow-paused-reason';
 import * as tenant0010 from './migrations/tenant/0010-workflow-run-chains';
+import * as tenant0011 from './migrations/tenant/0011-workflow-run-leases';
 import * as tenant0012 from './migrations/tenant/0012-workflow-versions';
 
 interface MigrationModule {
@@ -60,6 +61,7 @@ const TENANT: Array<[string, MigrationModule]> = [
   ['0008-workflow-log-order', tenant0008],
   ['0009-workflow-paused-reason', tenant0009],
   ['0010-workflow-run-chains', tenant0010],
+  ['0011-workflow-run-leases', tenant0011],
   ['0012-workflow-versions', tenant0012],
 ];
 

@@ -7,7 +7,9 @@
  * records the outcome and the nodes still to run, so a redelivered job (a killed worker) continues
  * where the last checkpoint left off and writes each node's outcome once. The idempotency key of a step, `<execution>:<node>:<attempt>`,
  * travels as the call's request id. A Delay node or retry backoff suspends the run with resume_at
- * set and a delayed job (deduplicated by id) wakes it.
+ * set and a delayed job (deduplicated by id) wakes it; so does a call the bus refused for its rate
+ * limit (back-pressure: the run waits for the budget, it does not fail). A run in a worker holds a
+ * lease (run-leases.ts); the sweeper (run-sweeper.ts) queues again the runs nobody holds.
  */
 import { LRUCache } from 'lru-cache';
 import type { Bus } from '../bus/bus';
@@ -16,7 +18,7 @@ import type { Catalog } from '../catalogs/catalog';
 import type { NodeEntry } from '../catalogs/workflow-nodes';
 import type { Clock } from '../clock';
 import type { JobQueue } from '../drivers';
-import { MandiError } from '../errors';
+import { MandiError, RateLimitedError } from '../errors';
 import { isObject } from '../is-object';
 import type { Logger } from '../logger';
 import { errorRunOf, type RunFailure } from './error-workflow';
@@ -25,6 +27,7 @@ import { nodeInput } from './node-input';
 import type { Actor } from './node-permissions';
 import { ownerInactiveReason } from './owner-inactive';
 import { chainRefusal } from './run-chain';
+import { RunLeases } from './run-leases';
 import { awaitedChild, childOutcome, WAIT_RECHECK_SECONDS } from './sub-workflow';
 import type { ConnectionRow, ExecutionRow, Graph, NodeRow, RunContext } from './workflow';
 import type { WorkflowStore } from './workflow-store';
@@ -48,7 +51,17 @@ export function retriesOf(settings: Record<string, unknown>, node: NodeRow): num
 interface RunJob {
   tenantId: string;
   executionId: string;
+  /** A wake-up's position (runPosition): a run found elsewhere has moved on without it. */
+  at?: string;
 }
+
+/** Where a run stands: nodes done, the first queued node's attempt and its rate-limit waits. */
+const runPosition = (e: Pick<ExecutionRow, 'nodes_executed' | 'scheduler'>) =>
+  `${e.nodes_executed}:${e.scheduler.attempt ?? 0}${e.scheduler.waits ? `:w${e.scheduler.waits}` : ''}`;
+
+/** The id of a suspended run's wake-up: a sub-workflow's wait is checked again each WAIT_RECHECK_SECONDS, each check its own job. */
+const wakeJobId = (e: Pick<ExecutionRow, 'id' | 'nodes_executed' | 'scheduler' | 'resume_at'>) =>
+  e.scheduler.waiting_for ? `${e.id}:wait:${e.resume_at?.getTime()}` : `${e.id}:${runPosition(e)}`;
 
 export interface EngineDeps {
   store: WorkflowStore;
@@ -69,6 +82,8 @@ export interface EngineDeps {
   tenantWorkers: number;
   /** WORKFLOW_MAX_CHAIN_DEPTH (./run-chain.ts). */
   maxChainDepth: number;
+  /** How long a run's lease lasts unless its worker renews it (WORKFLOW_RUN_LEASE_SECONDS). */
+  leaseMs: number;
 }
 
 export interface Trigger {
@@ -112,14 +127,22 @@ export class WorkflowEngine {
    */
   private readonly created = new LRUCache<string, ExecutionRow>({ max: 10_000, ttl: 10_000, maxSize: 32 << 20, sizeCalculation: (e) => JSON.stringify(e.trigger_data).length + 1 });
 
+  private readonly leases: RunLeases;
+
   constructor(private readonly deps: EngineDeps) {
     this.logger = deps.logger.child({ part: 'workflows' });
+    this.leases = new RunLeases((tenantId, ids) => deps.store.renewLeases(tenantId, ids), deps.leaseMs, this.logger);
   }
 
   start(): void {
+    this.leases.start();
     // Tenants share the workers as module jobs do (fair-share.ts): one tenant's burst of runs holds
     // at most tenantWorkers of them while another tenant's runs are due.
-    this.deps.queue.process<RunJob, void>(RUNS_QUEUE, this.deps.workers, (job) => this.run(job.data.tenantId, job.data.executionId), { groupCap: this.deps.tenantWorkers });
+    this.deps.queue.process<RunJob, void>(RUNS_QUEUE, this.deps.workers, (job) => this.run(job.data.tenantId, job.data.executionId, job.data.at), { groupCap: this.deps.tenantWorkers });
+  }
+
+  stop(): void {
+    this.leases.stop();
   }
 
   /** A new execution (pending) queued to run; undefined when the trigger key already ran. */
@@ -162,21 +185,42 @@ export class WorkflowEngine {
     return row;
   }
 
-  async enqueue(tenantId: string, executionId: string, jobId: string, delayMs = 0): Promise<void> {
-    await this.deps.queue.add<RunJob>(RUNS_QUEUE, 'run', { tenantId, executionId }, { jobId, group: tenantId, delay: delayMs, attempts: 5, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: true });
+  async enqueue(tenantId: string, executionId: string, jobId: string, delayMs = 0, at?: string): Promise<void> {
+    await this.deps.queue.add<RunJob>(RUNS_QUEUE, 'run', { tenantId, executionId, at }, { jobId, group: tenantId, delay: delayMs, attempts: 5, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: true });
   }
 
-  /** Runs (or continues) one execution until it finishes, suspends, pauses or is cancelled. */
-  async run(tenantId: string, executionId: string): Promise<void> {
+  /**
+   * A run the sweeper claimed (run-sweeper.ts), queued under the id of the job that should be moving
+   * it: a pending run's first job, or the wake-up of where it stands, so a copy of a job that is
+   * still queued or running is absorbed by the queue's deduplication.
+   */
+  async requeue(tenantId: string, e: Pick<ExecutionRow, 'id' | 'status' | 'nodes_executed' | 'scheduler' | 'resume_at'>): Promise<void> {
+    if (e.status === 'pending') return this.enqueue(tenantId, e.id, e.id);
+    await this.enqueue(tenantId, e.id, wakeJobId(e), 0, runPosition(e));
+  }
+
+  /** Runs (or continues) one execution until it finishes, suspends, pauses or is cancelled, holding its lease meanwhile. */
+  async run(tenantId: string, executionId: string, at?: string): Promise<void> {
+    this.leases.hold(tenantId, executionId);
+    try {
+      await this.runHeld(tenantId, executionId, at);
+    } finally {
+      this.leases.release(tenantId, executionId);
+    }
+  }
+
+  private async runHeld(tenantId: string, executionId: string, at: string | undefined): Promise<void> {
     const { store, clock } = this.deps;
     // A run this node created starts with its first checkpoint (the trigger's); another new run starts
-    // (one statement); any other is read where its last checkpoint left it.
+    // (one statement); any other is read where its last checkpoint left it. Both take its lease.
     const created = this.created.get(executionId);
     this.created.delete(executionId);
-    let e = created ?? (await this.markRunning(tenantId, executionId)) ?? (await store.execution(tenantId, executionId));
+    let e = created ?? (await this.markRunning(tenantId, executionId)) ?? (await store.takeUp(tenantId, executionId, new Date(clock.now())));
     if (!e || (e.status !== 'running' && e !== created)) return;
-    // Woken early (a duplicate job): the delayed job that is due will come.
+    // Woken early (a duplicate job): the delayed job that is due will come. A wake-up for a position
+    // the run has left (its job ran meanwhile): that job moves it.
     if (e.resume_at && e.resume_at.getTime() > clock.now()) return;
+    if (at !== undefined && at !== runPosition(e)) return;
     // The run walks the version it started on, whatever was saved since (README, Versions).
     const g = this.graphs.get(graphKey(tenantId, e.workflow_id, e.workflow_version)) ?? (await store.graphAt(tenantId, e.workflow_id, e.workflow_version));
     if (!g) return void (await this.finish(tenantId, e, 'failed', null, 'The workflow was deleted, or the version this run started on is no longer kept.'));
@@ -222,16 +266,15 @@ export class WorkflowEngine {
       e = next;
       if (e.status === 'completed') return void (await this.announce(tenantId, e));
       if (e.status !== 'running' || e.resume_at) {
-        // A sub-workflow's wait is checked again each WAIT_RECHECK_SECONDS: each check its own job.
-        const wake = e.scheduler.waiting_for ? `${e.id}:wait:${e.resume_at?.getTime()}` : `${e.id}:${e.nodes_executed}:${e.scheduler.attempt ?? 0}`;
-        if (e.status === 'running' && e.resume_at) await this.enqueue(tenantId, e.id, wake, Math.max(0, e.resume_at.getTime() - clock.now()));
+        if (e.status === 'running' && e.resume_at) await this.enqueue(tenantId, e.id, wakeJobId(e), Math.max(0, e.resume_at.getTime() - clock.now()), runPosition(e));
         return;
       }
     }
   }
 
   private markRunning(tenantId: string, executionId: string): Promise<ExecutionRow | undefined> {
-    return this.deps.store.transition(tenantId, executionId, ['pending'], 'status = $3, started_at = COALESCE(started_at, $4)', ['running', new Date(this.deps.clock.now())]);
+    const { store } = this.deps;
+    return store.transition(tenantId, executionId, ['pending'], `status = $3, started_at = COALESCE(started_at, $4), ${store.takesLease}`, ['running', new Date(this.deps.clock.now())]);
   }
 
   private lastOutput(context: RunContext, g: Graph): unknown {
@@ -250,10 +293,13 @@ export class WorkflowEngine {
     let output: unknown;
     let failure: string | undefined;
     let code: string | undefined;
+    let limited: RateLimitedError | undefined;
+    let operation = node.node_type;
     try {
       if (node.node_category === 'trigger') output = e.trigger_data;
       else {
         const entry = (await this.deps.catalogFor(tenantId)).node(node.node_type);
+        operation = entry?.operation ?? operation;
         input = withMergeInputs(g, node, context, nodeInput(node.config, placeholderValues(e.trigger_data, e.trigger_type, context), entry));
         // A sub-workflow node waits for the run it started without holding this worker (./sub-workflow.ts).
         const waitingFor = e.scheduler.waiting_for;
@@ -266,9 +312,13 @@ export class WorkflowEngine {
         }
       }
     } catch (err) {
-      failure = errorText(err);
-      code = err instanceof MandiError ? err.code : undefined;
+      if (err instanceof RateLimitedError) limited = err;
+      else {
+        failure = errorText(err);
+        code = err instanceof MandiError ? err.code : undefined;
+      }
     }
+    if (limited) return this.waitForBudget(tenantId, e, node, operation, input, started, limited);
     const log = {
       node_id: node.id, node_type: node.node_type, node_label: node.label, status: failure === undefined ? 'completed' : 'failed',
       input_data: input ?? null, output_data: failure === undefined ? (output ?? null) : null, error_message: failure ?? null, retry_attempt: attempt,
@@ -300,6 +350,26 @@ export class WorkflowEngine {
     const failed = await store.checkpoint(tenantId, e.id, { log, failed: 1, scheduler: { queue, attempt, failed: { node_id: node.id, message: failure, code } } });
     if (failed) await this.finish(tenantId, failed, 'failed', null, `Node "${node.label}" failed: ${failure}`, { g, node, message: failure, code });
     return failed && { ...failed, status: 'failed' };
+  }
+
+  /**
+   * Back-pressure: the bus refused the node's call for the rate limit of its (tenant, caller,
+   * operation), so the operation never ran. That is not the node's failure and costs no attempt: the
+   * run is suspended until the budget frees (the limit's retry-after), with a `waiting` log row.
+   */
+  private waitForBudget(tenantId: string, e: ExecutionRow, node: NodeRow, operation: string, input: unknown, started: Date, err: RateLimitedError): Promise<ExecutionRow | undefined> {
+    const now = this.deps.clock.now();
+    const resumeAt = new Date(now + Math.max(1, err.retryAfterSeconds) * 1000);
+    const attempt = e.scheduler.attempt ?? 0;
+    return this.deps.store.checkpoint(tenantId, e.id, {
+      log: {
+        node_id: node.id, node_type: node.node_type, node_label: node.label, status: 'waiting', input_data: input ?? null,
+        output_data: { waited_for: 'rate_limit', operation, resume_at: resumeAt.toISOString() },
+        error_message: `Waited for the rate limit of ${operation}: the node runs at ${resumeAt.toISOString()}.`,
+        retry_attempt: attempt, started_at: started, completed_at: new Date(now), duration_ms: 0,
+      },
+      scheduler: { ...e.scheduler, waits: (e.scheduler.waits ?? 0) + 1 }, resume_at: resumeAt,
+    });
   }
 
   private async callNode(tenantId: string, e: ExecutionRow, node: NodeRow, entry: NodeEntry | undefined, input: unknown, attempt: number, acting: Actor): Promise<unknown> {
@@ -337,9 +407,10 @@ export class WorkflowEngine {
    */
   private async awaitChild(tenantId: string, e: ExecutionRow, child: string): Promise<ExecutionRow | undefined> {
     const { store, clock } = this.deps;
-    const waiting = await store.transition(tenantId, e.id, ['running'], 'scheduler = $3::jsonb, resume_at = $4', [JSON.stringify({ ...e.scheduler, waiting_for: child }), new Date(clock.now() + WAIT_RECHECK_SECONDS * 1000)]);
+    // Suspended, it releases its lease (a sweep takes the recheck once due); going on here, it takes it again.
+    const waiting = await store.transition(tenantId, e.id, ['running'], 'scheduler = $3::jsonb, resume_at = $4, lease_until = NULL', [JSON.stringify({ ...e.scheduler, waiting_for: child }), new Date(clock.now() + WAIT_RECHECK_SECONDS * 1000)]);
     if (!waiting || !(await childOutcome(store, tenantId, child)).done) return waiting;
-    return store.transition(tenantId, e.id, ['running'], 'resume_at = NULL');
+    return store.transition(tenantId, e.id, ['running'], `resume_at = NULL, ${store.takesLease}`);
   }
 
   /**
@@ -379,7 +450,9 @@ export class WorkflowEngine {
 
   /** Wakes the run whose sub-workflow node waits for `child`, if it still does (a paused one reads the child when resumed). */
   private async wakeParent(tenantId: string, child: ExecutionRow): Promise<void> {
-    const parent = await this.deps.store.transition(tenantId, child.parent_execution_id!, ['running'], 'resume_at = NULL', [child.id], "scheduler->>'waiting_for' = $3");
+    const { store } = this.deps;
+    // Its wake-up job holds it from here: the lease keeps a sweep from queuing it a second time meanwhile.
+    const parent = await store.transition(tenantId, child.parent_execution_id!, ['running'], `resume_at = NULL, ${store.takesLease}`, [child.id], "scheduler->>'waiting_for' = $3");
     if (parent) await this.enqueue(tenantId, parent.id, `${parent.id}:child:${child.id}`);
   }
 }

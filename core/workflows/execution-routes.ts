@@ -77,7 +77,8 @@ export function registerExecutionRoutes(api: Router, g: Guards, w: Workflows): v
 
   api.post('/workflow-executions/:id/resume', ...g.execute, async (req, res) => {
     const e = await load(req);
-    const resumed = await w.store.transition(tenantId(), e.id, ['paused'], 'status = $3, pause_requested = false, resume_at = NULL', ['running']);
+    // Its job holds it from here: the lease keeps a sweep from queuing it a second time meanwhile.
+    const resumed = await w.store.transition(tenantId(), e.id, ['paused'], `status = $3, pause_requested = false, resume_at = NULL, ${w.store.takesLease}`, ['running']);
     if (!resumed) throw invalid('status', `Only a paused execution can be resumed; this one is ${e.status}.`);
     await w.engine.enqueue(tenantId(), e.id, `${e.id}:resume:${resumed.nodes_executed}:${Date.now()}`);
     res.json({ success: true, message: 'Execution resumed' });

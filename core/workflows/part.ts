@@ -10,6 +10,8 @@ export const workflowsPart = platformPart({
       central, tenantDbs, tenants, auth, modules: kernel.modules, bus: kernel.bus, events: kernel.events, catalogs: catalogs.tenants,
       queue: drivers.queue, pubsub: drivers.pubsub, clock, logger, appUrl: config.appUrl, workers: config.workflowWorkers, tenantWorkers: config.workflowTenantWorkers, webhookWaitsPerTenant: config.workflowWebhookWaitsPerTenant, maxChainDepth: config.workflowMaxChainDepth,
       versionsKeep: config.workflowVersionsKeep, rateLimiter: drivers.rateLimiter,
+      sweepMs: config.workflowSweepSeconds * 1000, leaseMs: config.workflowRunLeaseSeconds * 1000,
       limits: { standard: config.workflowRateLimit, execute: config.workflowExecuteRateLimit, webhook: config.workflowWebhookRateLimit, publicMiss: config.publicMissRateLimit },
     }),
+  stop: (workflows) => workflows.service.stop(),
 });

@@ -4,6 +4,7 @@
  * updates (`WHERE status = ...`), so two workers or a worker and an operator never both win.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { TenantDatabases } from '../data/tenant-databases';
 import { CheckpointBatches } from './checkpoint-batches';
@@ -70,12 +71,16 @@ export interface Checkpoint {
 }
 
 export class WorkflowStore {
+  /** Graphs webhook calls read lately, by tenant and workflow, each with the version of its row (byToken). */
+  private readonly savedGraphs = new LRUCache<string, { version: string; graph: Graph }>({ max: 1_000 });
   private readonly checkpoints = new CheckpointBatches<Checkpoint>((tenantId, batch) => this.writeCheckpoints(tenantId, batch));
 
   /** `versionsKeep`: versions kept per workflow besides those unfinished runs are pinned to (WORKFLOW_VERSIONS_KEEP). */
   constructor(
     private readonly tenantDbs: TenantDatabases,
     private readonly versionsKeep: number,
+    /** How long a run's lease lasts unless renewed (README, Execution model: leases and the sweeper). */
+    private readonly leaseMs = 60_000,
   ) {}
 
   with<T>(tenantId: string, fn: (db: Sequelize) => Promise<T>): Promise<T> {
@@ -229,11 +234,22 @@ export class WorkflowStore {
     });
   }
 
+  /**
+   * The workflow a webhook token names, read on every call (its status and secret as they are now),
+   * through the pool's client; its nodes and connections are read again only when the row's
+   * `updated_at` moved (to the microsecond), which every save and status change does and a run's
+   * counters do not: a high-volume webhook would otherwise read them on every call.
+   */
   async byToken(tenantId: string, token: string): Promise<Graph | undefined> {
-    return this.with(tenantId, async (db) => {
-      const [w] = await this.q<WorkflowRow>(db, 'SELECT * FROM workflows WHERE webhook_token = $1', [token]);
-      return w ? (await this.graphsOf(db, [w]))[0] : undefined;
-    });
+    const [row] = await this.tenantDbs.query<WorkflowRow & { row_version: string }>(tenantId, 'SELECT *, updated_at::text AS row_version FROM workflows WHERE webhook_token = $1', [token]);
+    if (!row) return undefined;
+    const { row_version: version, ...w } = row;
+    const key = `${tenantId}:${w.id}`;
+    const known = this.savedGraphs.get(key);
+    if (known?.version === version) return { ...known.graph, workflow: w };
+    const graph = (await this.with(tenantId, (db) => this.graphsOf(db, [w])))[0];
+    this.savedGraphs.set(key, { version, graph });
+    return graph;
   }
 
   /** Active workflows started by `trigger_type` (event and schedule triggers). */
@@ -309,10 +325,11 @@ export class WorkflowStore {
   ): Promise<ExecutionRow | undefined> {
     const [row] = await this.tenantDbs.query<ExecutionRow>(
       tenantId,
-      `INSERT INTO workflow_executions (workflow_id, workflow_name, workflow_version, trigger_type, trigger_data, triggered_by, trigger_key, nodes_total, context, scheduler, chain, parent_execution_id)
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, '{"variables":{},"nodes":{}}', $9::jsonb, $10::jsonb, $11)
+      `INSERT INTO workflow_executions (workflow_id, workflow_name, workflow_version, trigger_type, trigger_data, triggered_by, trigger_key, nodes_total, context, scheduler, chain, parent_execution_id, lease_until)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, '{"variables":{},"nodes":{}}', $9::jsonb, $10::jsonb, $11, now() + $12 * interval '1 millisecond')
        ON CONFLICT (workflow_id, trigger_key) WHERE trigger_key IS NOT NULL DO NOTHING RETURNING *`,
-      [g.workflow.id, g.workflow.name, g.workflow.version, e.trigger_type, json(e.trigger_data), e.triggered_by, e.trigger_key ?? null, g.nodes.length, json({ queue: e.queue, attempt: 0 }), json(e.chain ?? []), e.parent_execution_id ?? null],
+      // The lease covers the time its job waits in the queue; the worker renews it (run-leases.ts).
+      [g.workflow.id, g.workflow.name, g.workflow.version, e.trigger_type, json(e.trigger_data), e.triggered_by, e.trigger_key ?? null, g.nodes.length, json({ queue: e.queue, attempt: 0 }), json(e.chain ?? []), e.parent_execution_id ?? null, this.leaseMs],
     );
     return row;
   }
@@ -371,6 +388,55 @@ export class WorkflowStore {
     return this.with(tenantId, (db) => this.q<LogRow>(db, 'SELECT * FROM workflow_execution_logs WHERE execution_id = $1 ORDER BY position', [executionId]));
   }
 
+  /** The SET clause that gives a run a fresh lease, for a transition that hands it to a job (a resume). */
+  get takesLease(): string {
+    return `lease_until = now() + ${this.leaseMs} * interval '1 millisecond'`;
+  }
+
+  /**
+   * A running execution read by the job that takes it up, with a fresh lease so that no sweep queues
+   * it meanwhile; undefined when it is not running or still suspended at `now` (woken early).
+   */
+  async takeUp(tenantId: string, id: string, now: Date): Promise<ExecutionRow | undefined> {
+    return (
+      await this.tenantDbs.query<ExecutionRow>(
+        tenantId, `UPDATE workflow_executions SET ${this.takesLease} WHERE id = $1 AND status = 'running' AND (resume_at IS NULL OR resume_at <= $2) RETURNING *`, [id, now],
+      )
+    )[0];
+  }
+
+  /**
+   * Renews the leases of runs this node is running (run-leases.ts), one statement per tenant. A row
+   * a checkpoint is writing is skipped (that checkpoint renews it), and the others are locked in id
+   * order, so a renewal and a batch of checkpoints never wait for each other's rows.
+   */
+  async renewLeases(tenantId: string, ids: string[]): Promise<void> {
+    await this.tenantDbs.query(
+      tenantId,
+      `WITH held AS (SELECT id FROM workflow_executions WHERE id = ANY($1::uuid[]) AND status IN ('pending', 'running') ORDER BY id FOR UPDATE SKIP LOCKED)
+       UPDATE workflow_executions w SET lease_until = now() + $2 * interval '1 millisecond' FROM held WHERE w.id = held.id`,
+      [ids, this.leaseMs],
+    );
+  }
+
+  /**
+   * The runs nobody holds, claimed for the caller's sweep (run-sweeper.ts): pending or running, the
+   * lease expired (or released by a suspension), and not suspended past `now`. A claim takes a new
+   * lease, and a row another sweep is claiming is skipped, so two nodes' sweeps never both take one.
+   */
+  async claimUnheld(tenantId: string, now: Date, limit: number): Promise<Pick<ExecutionRow, 'id' | 'status' | 'nodes_executed' | 'scheduler' | 'resume_at'>[]> {
+    return this.tenantDbs.query(
+      tenantId,
+      `WITH due AS (
+         SELECT id FROM workflow_executions
+         WHERE status IN ('pending', 'running') AND (lease_until IS NULL OR lease_until < now()) AND (resume_at IS NULL OR resume_at <= $1)
+         ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+       UPDATE workflow_executions w SET lease_until = now() + $3 * interval '1 millisecond' FROM due
+       WHERE w.id = due.id AND w.status IN ('pending', 'running') RETURNING w.id, w.status, w.nodes_executed, w.scheduler, w.resume_at`,
+      [now, limit, this.leaseMs],
+    );
+  }
+
   /** Applies `set` to an execution in one of the `from` states (and matching `and`); undefined when it was in none. */
   async transition(tenantId: string, id: string, from: readonly string[], set: string, bind: unknown[] = [], and = 'true'): Promise<ExecutionRow | undefined> {
     return (await this.tenantDbs.query<ExecutionRow>(tenantId, `UPDATE workflow_executions SET ${set} WHERE id = $1 AND status = ANY($2::text[]) AND ${and} RETURNING *`, [id, from, ...bind]))[0];
@@ -392,7 +458,8 @@ export class WorkflowStore {
    * its log row was inserted here. A completing checkpoint ends its run as `finish` does, unless a
    * pause was asked for meanwhile (it then stops first, as after any other node); the workflows'
    * counters move once per run ended, their rows locked first and in id order, so that two such
-   * statements (two nodes, each with runs of the same workflows) do not deadlock on them.
+   * statements (two nodes, each with runs of the same workflows) do not deadlock on them. Each
+   * renews its run's lease, or releases it when the run suspends (the sweeper takes it once due).
    */
   private async writeCheckpoints(tenantId: string, batch: { executionId: string; checkpoint: Checkpoint }[]): Promise<Map<string, ExecutionRow>> {
     const rows = batch.map(({ executionId: id, checkpoint: c }) => ({
@@ -412,11 +479,12 @@ export class WorkflowStore {
          INSERT INTO workflow_execution_logs (execution_id, node_id, node_type, node_label, status, input_data, output_data, error_message, retry_attempt, started_at, completed_at, duration_ms)
          SELECT x.execution_id, x.node_id, x.node_type, x.node_label, x.status, x.input_data->'v', x.output_data->'v', x.error_message, x.retry_attempt, x.started_at, x.completed_at, x.duration_ms
          FROM x JOIN workflow_executions e ON e.id = x.execution_id AND e.status = x.from_status
-         ON CONFLICT (execution_id, node_id, retry_attempt) DO NOTHING RETURNING execution_id),
+         ON CONFLICT (execution_id, node_id, retry_attempt) WHERE status <> 'waiting' DO NOTHING RETURNING execution_id),
        e AS (
          UPDATE workflow_executions w SET context = COALESCE(x.context, w.context), scheduler = COALESCE(x.scheduler, w.scheduler),
                 nodes_executed = w.nodes_executed + x.executed, nodes_failed = w.nodes_failed + x.failed,
                 resume_at = CASE WHEN x.set_resume THEN x.resume_at ELSE w.resume_at END, started_at = COALESCE(w.started_at, x.start_at),
+                lease_until = CASE WHEN x.resume_at IS NOT NULL THEN NULL ELSE now() + $2 * interval '1 millisecond' END,
                 status = CASE WHEN ${done} THEN 'completed' ELSE 'running' END,
                 result = CASE WHEN ${done} THEN x.result->'v' ELSE w.result END,
                 completed_at = CASE WHEN ${done} THEN x.complete_at ELSE w.completed_at END,
@@ -428,7 +496,7 @@ export class WorkflowStore {
          UPDATE workflows SET execution_count = execution_count + ended.n, success_count = success_count + ended.n, last_executed_at = GREATEST(last_executed_at, ended.at)
          FROM ended WHERE workflows.id = ended.workflow_id AND (SELECT count(*) FROM locked) > 0)
        SELECT * FROM e`,
-      [JSON.stringify(rows)],
+      [JSON.stringify(rows), this.leaseMs],
       'workflow-checkpoints',
     );
     return new Map(moved.map((r) => [r.id, r]));

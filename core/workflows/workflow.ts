@@ -92,6 +92,8 @@ export interface RunContext {
 export interface Scheduler {
   queue?: string[];
   attempt?: number;
+  /** Times the first queued node's current attempt waited for the bus's rate limit (back-pressure). */
+  waits?: number;
   /** The first queued node already ran and asked to suspend (delay): it is done once the run wakes. */
   suspended_output?: unknown;
   /** The first queued node (a sub-workflow node) waits for this execution of another workflow to finish. */

@@ -21,6 +21,7 @@ import type { Logger } from '../logger';
 import type { ModuleHost } from '../modules/module-host';
 import type { TenantService } from '../tenancy/tenant-service';
 import { WorkflowEngine } from './engine';
+import { RunSweeper } from './run-sweeper';
 import { assertActivatable, checkGraph, checkInput } from './graph-check';
 import { checkErrorWorkflowSetting } from './error-workflow';
 import { assertHoldsNodePermissions, type Actor } from './node-permissions';
@@ -59,6 +60,9 @@ export interface WorkflowsDeps {
   versionsKeep: number;
   /** Webhook calls one tenant may have waiting for their run on this node (WORKFLOW_WEBHOOK_WAITS_PER_TENANT). */
   webhookWaitsPerTenant: number;
+  /** The sweeper's interval (WORKFLOW_SWEEP_SECONDS) and a run's lease (WORKFLOW_RUN_LEASE_SECONDS), in ms. */
+  sweepMs: number;
+  leaseMs: number;
 }
 
 export class Workflows {
@@ -67,6 +71,7 @@ export class Workflows {
   readonly tokens: WebhookTokens;
   readonly waiters: RunWaiters;
   private readonly activity: ActivityLog;
+  private readonly sweeper: RunSweeper;
   private readonly rings = new LRUCache<string, string>({ max: 10_000, ttl: 30_000 });
   /**
    * Per tenant, the events its active event-triggered workflows follow: most events start nothing,
@@ -76,23 +81,31 @@ export class Workflows {
   private readonly eventTriggers = new LRUCache<string, Promise<Set<string>>>({ max: 10_000, ttl: EVENT_TRIGGERS_TTL_MS });
 
   constructor(private readonly deps: WorkflowsDeps) {
-    this.store = new WorkflowStore(deps.tenantDbs, deps.versionsKeep);
+    this.store = new WorkflowStore(deps.tenantDbs, deps.versionsKeep, deps.leaseMs);
     this.tokens = new WebhookTokens(deps.central);
     this.activity = new ActivityLog(deps.tenantDbs);
     this.waiters = new RunWaiters({ pubsub: deps.pubsub, store: this.store, logger: deps.logger, perTenant: deps.webhookWaitsPerTenant });
     this.engine = new WorkflowEngine({
-      store: this.store, queue: deps.queue, bus: deps.bus, events: deps.events, clock: deps.clock, logger: deps.logger, workers: deps.workers, tenantWorkers: deps.tenantWorkers, maxChainDepth: deps.maxChainDepth,
+      store: this.store, queue: deps.queue, bus: deps.bus, events: deps.events, clock: deps.clock, logger: deps.logger, workers: deps.workers, tenantWorkers: deps.tenantWorkers, maxChainDepth: deps.maxChainDepth, leaseMs: deps.leaseMs,
       catalogFor: (id) => this.catalogFor(id),
       acting: (tenantId, ownerId) => deps.auth.actingUser(tenantId, ownerId),
       ownerInactive: (tenantId, g) => this.ownerInactive(tenantId, g),
       finished: (tenantId, run) => this.waiters.finished(tenantId, run),
     });
+    this.sweeper = new RunSweeper({ central: deps.central, store: this.store, engine: this.engine, logger: deps.logger.child({ part: 'workflows' }), now: () => deps.clock.now(), everyMs: deps.sweepMs });
   }
 
   /** This node runs executions and follows platform events for event-triggered workflows. */
   start(): void {
     this.engine.start();
+    this.sweeper.start();
     this.deps.events.subscribeCore('workflows', '*', (envelope) => this.onEvent(envelope));
+  }
+
+  /** Stops this node's sweeps and lease renewals (its runs' leases then expire; another node takes them). */
+  stop(): void {
+    this.sweeper.stop();
+    this.engine.stop();
   }
 
   now(): number {

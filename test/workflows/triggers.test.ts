@@ -69,6 +69,29 @@ describe('spec 2 triggers: schedule, webhook, event', () => {
       wf.webhook_secret = rotated.body.data.webhook_secret;
     });
 
+    test('each call runs the workflow as last saved, and a deactivated one does not fire', async () => {
+      const call = async () => {
+        const body = JSON.stringify({ data: bigOrder });
+        return hook(token, body, { 'x-webhook-signature': sign(wf.webhook_secret, body) });
+      };
+      const first = (await (await call()).json()) as { data: { execution_id: string } };
+      expect((await settled(host, first.data.execution_id)).logs.map((l) => l.node_label)).toEqual(['Start', 'Remember', 'Big?', 'Shape', 'Mail']);
+      // The graph a webhook call read is reused only while the workflow is unchanged.
+      const saved = await host.request('PUT', `/workflows/${wf.id}`, {
+        nodes: [
+          { node_type: 'workflows:webhook-trigger', label: 'Start' },
+          { node_type: 'workflows:set-variable', label: 'Renamed', config: { name: 'x', value: '{{total}}' } },
+        ],
+        connections: [{ source_node_index: 0, target_node_index: 1 }],
+      });
+      expect(saved.status).toBe(200);
+      const second = (await (await call()).json()) as { data: { execution_id: string } };
+      expect((await settled(host, second.data.execution_id)).logs.map((l) => l.node_label)).toEqual(['Start', 'Renamed']);
+      expect((await host.request('POST', `/workflows/${wf.id}/deactivate`)).status).toBe(200);
+      expect((await call()).status).toBe(400);
+      expect((await host.request('POST', `/workflows/${wf.id}/activate`)).status).toBe(200);
+    });
+
     test('an unknown token is 404; a draft webhook workflow does not fire', async () => {
       expect((await hook('f'.repeat(48), '{}')).status).toBe(404);
       const draft = (await host.request('POST', '/workflows', sixNodes({ node_type: 'workflows:webhook-trigger' }, { trigger_type: 'webhook' }))).body.data;
