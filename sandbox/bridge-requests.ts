@@ -4,6 +4,7 @@
  * here trusts their shape.
  */
 import { SandboxError } from './errors';
+import { multipartBody, type MultipartPart } from './multipart-body';
 import type { PendingCall } from './pending-call';
 import type { WireError } from './protocol';
 import type { DbMethod, FetchBodyPart, FetchRequest, FetchResponse, SseEvent } from './types';
@@ -18,7 +19,13 @@ const invalid = (message: string) => new SandboxError('INVALID_REQUEST', message
 const isStringRecord = (v: unknown): v is Record<string, string> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
 
-export function runBridgeRequest(call: PendingCall, kind: unknown, payload: unknown): Promise<unknown> {
+/** The byte arrays that crossed with a guest batch, and where one request's start among them. */
+export interface RequestBlobs {
+  list: readonly Uint8Array[];
+  from: number;
+}
+
+export function runBridgeRequest(call: PendingCall, kind: unknown, payload: unknown, blobs?: RequestBlobs): Promise<unknown> {
   try {
     switch (kind) {
       case 'call':
@@ -28,7 +35,7 @@ export function runBridgeRequest(call: PendingCall, kind: unknown, payload: unkn
       case 'emit':
         return runEmit(call, payload);
       case 'fetch':
-        return runFetch(call, payload);
+        return runFetch(call, payload, blobs);
       case 'body':
         return runBody(call, payload);
       case 'stream':
@@ -55,8 +62,11 @@ function runEmit(call: PendingCall, payload: unknown): Promise<unknown> {
   return call.req.bridge.emit(payload[0], payload[1] ?? undefined);
 }
 
-function runFetch(call: PendingCall, payload: unknown): Promise<unknown> {
-  const p = payload as Partial<FetchRequest> | null;
+/** What the prelude sends for host.fetch: FetchRequest's fields, and bytes named by blob index. */
+type WireFetch = Partial<Omit<FetchRequest, 'body'>> & { body?: unknown; bytes?: unknown; multipart?: unknown };
+
+function runFetch(call: PendingCall, payload: unknown, blobs: RequestBlobs | undefined): Promise<unknown> {
+  const p = payload as WireFetch | null;
   if (typeof p !== 'object' || p === null || typeof p.url !== 'string' || typeof p.method !== 'string' || !isStringRecord(p.headers)) {
     throw invalid('host.fetch(url, {method, headers, body}) needs a URL, a method and string headers');
   }
@@ -65,8 +75,17 @@ function runFetch(call: PendingCall, payload: unknown): Promise<unknown> {
     throw invalid(`host.fetch body_parts must be a list of at most ${MAX_BODY_PARTS} strings and {upload_base64: id} objects, without body`);
   }
   if (p.timeoutMs !== undefined && !(Number.isInteger(p.timeoutMs) && p.timeoutMs >= 1)) throw invalid('host.fetch timeout_ms must be a whole number of milliseconds, at least 1');
+  if (p.response !== undefined && (p.response !== 'bytes' || p.stream === true)) throw invalid("host.fetch response may only be 'bytes', and not with stream: true");
+  if ([p.body, p.bytes, p.multipart, p.bodyParts].filter((b) => b !== undefined).length > 1) throw invalid('host.fetch takes one body: text, bytes, multipart or body_parts');
   const req: FetchRequest = { url: p.url, method: p.method, headers: p.headers };
   if (p.body !== undefined) req.body = p.body;
+  if (p.bytes !== undefined) req.body = asBuffer(blobAt(blobs, p.bytes));
+  if (p.multipart !== undefined) {
+    const form = multipartBody(multipartParts(p.multipart, blobs));
+    req.headers = { ...withoutHeader(p.headers, 'content-type'), 'content-type': form.contentType };
+    req.body = form.body;
+  }
+  if (p.response === 'bytes') req.response = 'bytes';
   if (p.timeoutMs !== undefined) req.timeoutMs = p.timeoutMs;
   if (p.bodyParts !== undefined) req.bodyParts = p.bodyParts;
   if (p.stream === true) return openStream(call, req);
@@ -117,6 +136,31 @@ async function runBody(call: PendingCall, payload: unknown): Promise<string | un
 }
 
 const MAX_BODY_PARTS = 16;
+
+/** A byte array the request named by its index among its own (the guest's counting is not trusted). */
+function blobAt(blobs: RequestBlobs | undefined, index: unknown): Uint8Array {
+  const blob = blobs && Number.isSafeInteger(index) && (index as number) >= 0 ? blobs.list[blobs.from + (index as number)] : undefined;
+  if (!(blob instanceof Uint8Array)) throw invalid('host.fetch body bytes must be a Uint8Array or ArrayBuffer');
+  return blob;
+}
+
+const asBuffer = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+
+function multipartParts(v: unknown, blobs: RequestBlobs | undefined): MultipartPart[] {
+  if (!Array.isArray(v) || v.length === 0 || v.length > MAX_BODY_PARTS) throw invalid(`host.fetch multipart must be a list of 1 to ${MAX_BODY_PARTS} parts`);
+  return v.map((part: unknown) => {
+    const p = part as { name?: unknown; value?: unknown; bytes?: unknown; filename?: unknown; contentType?: unknown } | null;
+    if (typeof p !== 'object' || p === null || typeof p.name !== 'string') throw invalid('each host.fetch multipart part needs a name');
+    for (const field of ['filename', 'contentType'] as const) if (p[field] !== undefined && typeof p[field] !== 'string') throw invalid(`host.fetch multipart part "${p.name}": ${field} must be a string`);
+    if (typeof p.value === 'string' && p.bytes === undefined) return { name: p.name, value: p.value };
+    if (p.value !== undefined) throw invalid(`host.fetch multipart part "${p.name}": value must be a string or {bytes, filename?, content_type?}`);
+    return { name: p.name, value: blobAt(blobs, p.bytes), filename: p.filename as string | undefined, contentType: p.contentType as string | undefined };
+  });
+}
+
+function withoutHeader(headers: Record<string, string>, name: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => k.toLowerCase() !== name));
+}
 
 function isBodyParts(v: unknown): v is FetchBodyPart[] {
   if (!Array.isArray(v) || v.length > MAX_BODY_PARTS) return false;

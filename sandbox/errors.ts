@@ -29,6 +29,8 @@ export type SandboxErrorCode =
   | 'FETCH_DENIED'
   /** Used by createFetchBridge: the request failed, timed out, or its response was too large. */
   | 'FETCH_FAILED'
+  /** Used by createFetchBridge: the module's request body is over `maxRequestBytes`; nothing was sent. */
+  | 'FETCH_BODY_TOO_LARGE'
   /** Seen by guest code: too many streamed fetch bodies open, in the call or in the tenant. */
   | 'FETCH_STREAM_LIMIT'
   /** Seen by guest code: the expression given to host.evaluate threw or does not parse; `details` is `{name}`. */

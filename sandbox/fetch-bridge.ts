@@ -6,6 +6,8 @@
  * not followed, so a server cannot bounce a module to an origin that is not on the list.
  * `{stream: true}` answers at the headers with the body as a reader (./fetch-body.ts), under the
  * same checks; the tenant may have `maxOpenStreams` of those open at once in this process.
+ * `{response: 'bytes'}` answers the body as one buffer, under the same limit as text; a request body
+ * (text, bytes or a multipart form) is refused over `maxRequestBytes` before anything is sent.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { OutboundUrlError, type Resolver } from '../core/net/outbound-policy';
@@ -17,8 +19,10 @@ import type { FetchRequest, FetchResponse, HostBridge } from './types';
 export interface FetchBridgeOptions {
   /** Until the response headers, then between chunks of the body, in ms. */
   timeoutMs?: number;
-  /** Response bodies over this are refused. */
+  /** Response bodies over this are refused (the connection is closed as soon as the body passes it). */
   maxResponseBytes?: number;
+  /** Request bodies the module sends (text, bytes, multipart) over this are refused with FETCH_BODY_TOO_LARGE. */
+  maxRequestBytes?: number;
   /** A streamed body: bytes in all, and time from its headers to its end. */
   maxStreamBytes?: number;
   maxStreamMs?: number;
@@ -33,18 +37,24 @@ export interface FetchBridgeOptions {
 }
 
 // A streamed body may last as long as the longest streamed route (5 minutes) and carry twice the
-// whole-body limit: the guest holds one piece at a time, never all of it.
-const DEFAULTS = { timeoutMs: 30_000, maxResponseBytes: 8 * 1024 * 1024, maxStreamBytes: 16 * 1024 * 1024, maxStreamMs: 300_000, maxOpenStreams: 16 };
+// whole-body limit: the guest holds one piece at a time, never all of it. A request body may carry
+// an audio file at the spec's 25 MB upload limit (spec 2, Limits) with its multipart framing.
+const DEFAULTS = { timeoutMs: 30_000, maxResponseBytes: 8 * 1024 * 1024, maxRequestBytes: 26 * 1024 * 1024, maxStreamBytes: 16 * 1024 * 1024, maxStreamMs: 300_000, maxOpenStreams: 16 };
 
 export function createFetchBridge(allowedOrigins: string[], options: FetchBridgeOptions = {}): HostBridge['fetch'] {
   const allowed = new Set(allowedOrigins.map(originOf));
-  const { timeoutMs, maxResponseBytes, maxStreamBytes, maxStreamMs, maxOpenStreams } = { ...DEFAULTS, ...options };
+  const { timeoutMs, maxResponseBytes, maxRequestBytes, maxStreamBytes, maxStreamMs, maxOpenStreams } = { ...DEFAULTS, ...options };
   const policy = { allowPrivate: options.allowPrivateNetworks === true, plainHttp: 'any' as const, resolve: options.resolve };
   const streams = options.streams ?? { open: 0 };
 
   return async (req: FetchRequest): Promise<FetchResponse> => {
     const url = checkUrl(req.url, allowed);
     const target = `${req.method} ${url.origin}${url.pathname}`;
+    // The module's own body; body_parts (loadBody) has the upload splicer's limit (core/bus/upload-body.ts).
+    const size = req.body === undefined ? 0 : typeof req.body === 'string' ? Buffer.byteLength(req.body) : req.body.byteLength;
+    if (size > maxRequestBytes) {
+      throw new SandboxError('FETCH_BODY_TOO_LARGE', `fetch ${target}: the request body is ${size} bytes, over the limit of ${maxRequestBytes}.`, { limit: maxRequestBytes, bytes: size });
+    }
     if (req.stream && streams.open >= maxOpenStreams) {
       throw new SandboxError('FETCH_STREAM_LIMIT', `fetch ${target}: this tenant already has ${maxOpenStreams} streamed responses open; read them to the end or cancel them first.`, { limit: maxOpenStreams });
     }
@@ -71,6 +81,11 @@ export function createFetchBridge(allowedOrigins: string[], options: FetchBridge
       if (req.stream) {
         const reader = fetchBody(res.stream, { maxBytes: maxStreamBytes, maxMs: maxStreamMs, target, onClose: release });
         return { status: res.status, headers: flatten(res.headers), body: text, reader };
+      }
+      if (req.response === 'bytes') {
+        const bytes = await res.bytes(maxResponseBytes);
+        // An error status's body is what says why: its text too, at most 64 KB of it.
+        return { status: res.status, headers: flatten(res.headers), body: res.status >= 400 ? bytes.subarray(0, 64 * 1024).toString('utf8') : '', bytes };
       }
       text = await res.text(maxResponseBytes);
     } catch (e) {

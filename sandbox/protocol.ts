@@ -68,9 +68,9 @@ export interface EventDelivery {
 export type HostMessage =
   /** Start a call. */
   | [tag: 'c', callId: number, kind: CallKind, name: string, input: unknown, caller: string, user: unknown, event: EventDelivery | null, relatedFrom: string | null, stream: StreamFormat | null, idempotencyKey: string | null]
-  /** Reply to a bridge request. */
+  /** Reply to a bridge request; `blob` indexes the batch's byte arrays (a `response: 'bytes'` fetch's body). */
   | [tag: 'r', reqId: number, status: typeof Status.error, value: WireError]
-  | [tag: 'r', reqId: number, status: typeof Status.ok, value: unknown]
+  | [tag: 'r', reqId: number, status: typeof Status.ok, value: unknown, blob?: number]
   | [tag: 'r', reqId: number, status: typeof Status.undefined]
   /** Forget a call the host gave up on. */
   | [tag: 'x', callId: number]
@@ -88,17 +88,24 @@ export type GuestMessage =
   | [tag: 'd', callId: number, status: typeof Status.undefined]
   | [tag: 'd', callId: number, status: typeof Status.noHandler, name: string]
   | [tag: 'd', callId: number, status: typeof Status.tooLarge, length: number]
-  /** A bridge request; the host answers with an "r" of the same reqId. */
-  | [tag: 'q', callId: number, reqId: number, kind: BridgeKind, payload: unknown]
+  /**
+   * A bridge request; the host answers with an "r" of the same reqId. `blobs`: where the request's
+   * byte arrays start in the batch's (a fetch body's `bytes` indexes count from there).
+   */
+  | [tag: 'q', callId: number, reqId: number, kind: BridgeKind, payload: unknown, blobs?: number]
   /** A log line (no reply). */
   | [tag: 'l', callId: number, level: LogLevel, message: string, data?: unknown];
 
-/** The guest's `receive(batch)`: a JSON array of HostMessage, or 'init' (answered with '' or a problem). */
-export type Receive = (batch: string) => string | undefined;
+/**
+ * The guest's `receive(batch, blobs?)`: a JSON array of HostMessage, or 'init' (answered with '' or a
+ * problem). Bytes never go into the JSON: they cross beside it as `blobs`, copied by isolated-vm in
+ * one piece each (ArrayBuffer copies, no base64), and messages name them by index.
+ */
+export type Receive = (batch: string, blobs?: Uint8Array[]) => string | undefined;
 
 /** The prelude's completion value: called once per context with what it keeps in its closure. */
 export type Boot = (
-  post: (batch: string) => void,
+  post: (batch: string, blobs?: Uint8Array[]) => void,
   clock: (callId: number) => number,
   tenantId: string,
   maxOutput: number,

@@ -33,6 +33,8 @@ export class TenantContext {
   /** Messages waiting for the next flush, and the call each belongs to (undefined: none). */
   private outbox: string[] = [];
   private outboxCalls: (PendingCall | undefined)[] = [];
+  /** A message's byte array (a bytes fetch's body): the message then lacks its closing `,index]`. */
+  private outboxBlobs: (Uint8Array | undefined)[] = [];
   private flushQueued = false;
   /** Batches the guest has finished, so a stuck isolate shows as a count that stops moving. */
   private batchesDone = 0;
@@ -89,6 +91,7 @@ export class TenantContext {
     this.state = 'closed';
     this.outbox = [];
     this.outboxCalls = [];
+    this.outboxBlobs = [];
     clearTimeout(this.probe);
     try {
       this.receive?.release();
@@ -109,7 +112,8 @@ export class TenantContext {
       if (this.closed) return context.release();
       // The guest's `Boot` (protocol.ts); its arguments cross as isolated-vm Callbacks and copies.
       const boot = await prelude.run(context, { reference: true, timeout });
-      const post = new ivm.Callback((batch: string) => this.onGuestBatch(batch), { ignored: true });
+      // A batch's byte arrays (fetch bodies) arrive as copies made by isolated-vm, beside the JSON.
+      const post = new ivm.Callback((batch: string, blobs?: unknown) => this.onGuestBatch(batch, blobs), { ignored: true });
       const clock = new ivm.Callback((id: number) => this.now(id));
       const receive = (await boot.apply(
         undefined,
@@ -129,9 +133,10 @@ export class TenantContext {
     }
   }
 
-  private enqueue(message: string, call: PendingCall | undefined): void {
+  private enqueue(message: string, call: PendingCall | undefined, blob?: Uint8Array): void {
     this.outbox.push(message);
     this.outboxCalls.push(call);
+    this.outboxBlobs.push(blob);
     if (!this.flushQueued) {
       this.flushQueued = true;
       queueMicrotask(this.flushTask);
@@ -143,11 +148,14 @@ export class TenantContext {
     if (this.state !== 'ready' || this.outbox.length === 0 || this.inFlight !== undefined) return;
     const messages = this.outbox;
     const owners = this.outboxCalls;
+    const withBlobs = this.outboxBlobs;
     this.outbox = [];
     this.outboxCalls = [];
+    this.outboxBlobs = [];
 
     // Drop what belongs to calls answered meanwhile (timed out before their context was ready).
     const parts: string[] = [];
+    const blobs: Uint8Array[] = [];
     const calls: PendingCall[] = [];
     let deadline = Infinity;
     for (let i = 0; i < messages.length; i++) {
@@ -157,7 +165,9 @@ export class TenantContext {
         calls.push(call);
         if (call.deadline < deadline) deadline = call.deadline;
       }
-      parts.push(messages[i]);
+      const blob = withBlobs[i];
+      if (blob === undefined) parts.push(messages[i]);
+      else parts.push(`${messages[i]},${blobs.push(blob) - 1}]`);
     }
     if (parts.length === 0) return;
 
@@ -173,7 +183,10 @@ export class TenantContext {
     const batch: Batch = { calls };
     this.inFlight = batch;
     try {
-      this.receive!.apply(undefined, [parts.length === 1 ? `[${parts[0]}]` : `[${parts.join(',')}]`], { timeout }).then(
+      const text = parts.length === 1 ? `[${parts[0]}]` : `[${parts.join(',')}]`;
+      // Bytes are copied into the isolate as ArrayBuffers (counted against its memory limit), not as JSON.
+      const sent = blobs.length === 0 ? this.receive!.apply(undefined, [text], { timeout }) : this.receive!.apply(undefined, [text, blobs], { timeout, arguments: { copy: true } });
+      sent.then(
         () => this.batchDone(batch),
         (e: unknown) => this.batchFailed(batch, e),
       );
@@ -201,8 +214,9 @@ export class TenantContext {
    * A batch from the guest; runs on the host's thread. A working prelude sends GuestMessages
    * (protocol.ts), but module code can break its context, so every field is checked here.
    */
-  private onGuestBatch(batch: string): void {
+  private onGuestBatch(batch: string, given: unknown): void {
     if (this.state === 'closed' || typeof batch !== 'string') return;
+    const blobs = Array.isArray(given) ? (given as unknown[]).map((b) => (b instanceof Uint8Array ? b : undefined)) : [];
     let messages: unknown;
     try {
       messages = JSON.parse(batch);
@@ -213,7 +227,7 @@ export class TenantContext {
     for (const m of messages) {
       if (!Array.isArray(m)) continue;
       if (m[0] === 'd') this.onDone(m);
-      else if (m[0] === 'q') this.onRequest(m);
+      else if (m[0] === 'q') this.onRequest(m, blobs as Uint8Array[]);
       else if (m[0] === 'l') this.onLog(m);
     }
   }
@@ -225,12 +239,13 @@ export class TenantContext {
     this.gen.answered(call, m[2], m[3]);
   }
 
-  private onRequest(m: unknown[]): void {
+  private onRequest(m: unknown[], blobs: readonly Uint8Array[]): void {
     const call = this.calls.get(m[1] as number);
     const reqId = m[2];
     if (call === undefined || typeof reqId !== 'number') return;
     // host.evaluate is the sandbox's own: it runs in this isolate, not on the core's bridge.
-    (m[3] === 'evaluate' ? this.gen.evaluate(call, m[4]) : runBridgeRequest(call, m[3], m[4])).then(
+    const from = typeof m[5] === 'number' ? m[5] : blobs.length;
+    (m[3] === 'evaluate' ? this.gen.evaluate(call, m[4]) : runBridgeRequest(call, m[3], m[4], { list: blobs, from })).then(
       (value) => this.reply(call, reqId, value),
       (error: unknown) => this.replyError(call, reqId, toWireError(error)),
     );
@@ -239,6 +254,12 @@ export class TenantContext {
   private reply(call: PendingCall, reqId: number, value: unknown): void {
     if (this.calls.get(call.id) !== call) return;
     if (value === undefined) return this.enqueue(`["r",${reqId},${Status.undefined}]`, call);
+    // A bytes fetch: its body crosses beside the JSON (flush adds its index).
+    const bytes = typeof value === 'object' && value !== null ? (value as { bytes?: unknown }).bytes : undefined;
+    if (bytes instanceof Uint8Array) {
+      const { bytes: _, ...head } = value as { bytes: Uint8Array };
+      return this.enqueue(`["r",${reqId},${Status.ok},${JSON.stringify(head)}`, call, bytes);
+    }
     let json: string | undefined;
     try {
       json = JSON.stringify(value);

@@ -13,6 +13,8 @@ export interface FetchRequest {
   timeoutMs?: number;
   /** Answer once the headers are in, with the body to read piece by piece (`FetchResponse.reader`). */
   stream?: boolean;
+  /** Answer the body as bytes (`FetchResponse.bytes`) instead of text. */
+  response?: 'bytes';
   /** Instead of `body`: text parts, and uploads the module received, spliced in as base64 by the host. */
   bodyParts?: FetchBodyPart[];
   /** The core's bridge turns `bodyParts` into this; the fetch bridge calls it once the URL passed its checks. */
@@ -24,8 +26,10 @@ export type FetchBodyPart = string | { upload_base64: string };
 export interface FetchResponse {
   status: number;
   headers: Record<string, string>;
-  /** The whole body; '' for a streamed request, whose body is `reader`. */
+  /** The whole body; '' for a streamed request, whose body is `reader`; for `response: 'bytes'`, an error status's text only. */
   body: string;
+  /** The whole body of a `response: 'bytes'` request. */
+  bytes?: Buffer;
   reader?: FetchBody;
 }
 

@@ -33,7 +33,7 @@ export type {
   SseEventInit,
   StreamWriter,
 } from './runtime/context';
-export type { FetchBodyReader, FetchInit, FetchResponse, Host, HostLog, StreamingFetchResponse } from './runtime/host';
+export type { BytesFetchResponse, FetchBodyReader, FetchInit, FetchMultipart, FetchResponse, Host, HostLog, StreamingFetchResponse } from './runtime/host';
 export type { DocumentParty, InvoiceDocument, InvoiceDocumentLine, StatementDocument, StatementDocumentLine } from './runtime/documents';
 export type {
   ColumnName,

@@ -38,6 +38,8 @@ export interface OutboundResponse {
   stream: IncomingMessage;
   /** Reads the body as text: more than `limit` bytes is refused, or with 'cut' only the first `limit` are kept. */
   text(limit?: number, over?: 'refuse' | 'cut'): Promise<string>;
+  /** Reads the body as bytes (one buffer of its own): more than `limit` is refused, the connection closed as soon as it is over. */
+  bytes(limit: number): Promise<Buffer>;
 }
 
 /** The peer could not be reached or stopped answering (as opposed to answering with an error status). */
@@ -90,7 +92,14 @@ export async function outboundRequest(rawUrl: string, req: OutboundRequest): Pro
       }
       continue;
     }
-    return { status: res.statusCode!, headers: res.headers, url, stream: res, text: (limit, over) => readText(res, limit, over) };
+    return {
+      status: res.statusCode!,
+      headers: res.headers,
+      url,
+      stream: res,
+      text: async (limit, over) => (await readBody(res, limit, over)).toString('utf8'),
+      bytes: async (limit) => ownMemory(await readBody(res, limit, 'refuse')),
+    };
   }
 }
 
@@ -125,7 +134,7 @@ async function once(url: URL, method: string, headers: Record<string, string>, b
   });
 }
 
-async function readText(res: IncomingMessage, limit = 5 * 1024 * 1024, over: 'refuse' | 'cut' = 'refuse'): Promise<string> {
+async function readBody(res: IncomingMessage, limit = 5 * 1024 * 1024, over: 'refuse' | 'cut' = 'refuse'): Promise<Buffer> {
   // A body announced as too large is refused before any of it is read.
   if (over === 'refuse' && Number(res.headers['content-length']) > limit) {
     res.destroy();
@@ -137,10 +146,17 @@ async function readText(res: IncomingMessage, limit = 5 * 1024 * 1024, over: 're
     size += (chunk as Buffer).length;
     if (size > limit) {
       res.destroy();
-      if (over === 'cut') return Buffer.concat([...chunks, chunk as Buffer]).subarray(0, limit).toString('utf8');
+      if (over === 'cut') return Buffer.concat([...chunks, chunk as Buffer]).subarray(0, limit);
       throw new OutboundNetworkError(`response larger than ${limit} bytes`, 'ETOOLARGE');
     }
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/** A buffer with memory of its own, not a view of Node's shared pool: it may be copied into an isolate whole. */
+function ownMemory(body: Buffer): Buffer {
+  if (body.byteOffset === 0 && body.byteLength === body.buffer.byteLength) return body;
+  const copy = new Uint8Array(body);
+  return Buffer.from(copy.buffer, 0, copy.byteLength);
 }

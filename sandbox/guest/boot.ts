@@ -49,6 +49,9 @@ import {
   StringCtor,
   asyncIterator,
   TypeErrorCtor,
+  Uint8ArrayCtor,
+  ArrayBufferCtor,
+  isView,
 } from './intrinsics';
 import { removeEscapes } from './escapes';
 import { clip, errorJson, measured, measuredSize, overLimit } from './wire-json';
@@ -61,8 +64,16 @@ interface LiveCall {
   /** The reader of the call's stream went away (host message "k"). */
   closed: boolean;
 }
-/** shape 1: the reply is an HTTP response to wrap; 2: a streamed response's head, whose body is read by id. */
-type ReplyShape = 0 | 1 | 2;
+/**
+ * shape 1: the reply is an HTTP response to wrap; 2: a streamed response's head, whose body is read
+ * by id; 3: a `response: 'bytes'` response, whose body is the byte array the reply names.
+ */
+type ReplyShape = 0 | 1 | 2 | 3;
+/** A request's byte arrays, by index from 0, until they join the outgoing batch's. */
+interface Blobs {
+  list: Record<number, Uint8Array>;
+  count: number;
+}
 interface PendingRequest {
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
@@ -104,6 +115,9 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
   const pending = create<Record<number, PendingRequest>>(null);
   let nextReq = 0;
   let out = '';
+  // The byte arrays the batch in `out` names (fetch bodies): they cross beside it, never as JSON.
+  let outBlobs: Uint8Array[] = [];
+  let outBlobCount = 0;
   let flushing = false;
 
   function send(message: string): void {
@@ -120,7 +134,13 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
     flushing = false;
     const batch = '[' + out + ']';
     out = '';
-    post(batch);
+    if (outBlobCount === 0) post(batch);
+    else {
+      const blobs = outBlobs;
+      outBlobs = [];
+      outBlobCount = 0;
+      post(batch, blobs);
+    }
   }
 
   function failed(id: number, e: unknown, prefix?: string): void {
@@ -214,7 +234,7 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
     else failed(id, value);
   }
 
-  function request(id: number, kind: BridgeKind, payload: unknown, shape: ReplyShape): Promise<unknown> {
+  function request(id: number, kind: BridgeKind, payload: unknown, shape: ReplyShape, blobs?: Blobs): Promise<unknown> {
     const call = live[id];
     return new PromiseCtor(function (resolve, reject) {
       if (call === undefined || live[id] !== call) {
@@ -250,7 +270,13 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
       p.shape = shape;
       pending[reqId] = p;
       call.reqs++;
-      send('["q",' + id + ',' + reqId + ',"' + kind + '",' + json + ']');
+      // Defined, not assigned: an index setter planted on Array.prototype sees nothing.
+      let at = '';
+      if (blobs !== undefined && blobs.count > 0) {
+        at = ',' + outBlobCount;
+        for (let i = 0; i < blobs.count; i++) own(outBlobs, StringCtor(outBlobCount++), blobs.list[i]);
+      }
+      send('["q",' + id + ',' + reqId + ',"' + kind + '",' + json + at + ']');
     });
   }
 
@@ -278,7 +304,26 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
     });
   }
 
-  function reply(reqId: number, status: Status, value: unknown): void {
+  // A `response: 'bytes'` answer: the body as the bytes the host copied in (`body` is an error's text).
+  function bytesResponse(v: WireResponse, bytes: unknown) {
+    const body = typeof v.body === 'string' ? v.body : '';
+    const status = v.status;
+    return freeze({
+      status: status,
+      ok: status >= 200 && status < 300,
+      headers: freeze(v.headers),
+      bytes: bytes instanceof Uint8ArrayCtor ? bytes : new Uint8ArrayCtor(0),
+      body: body,
+      json(): unknown {
+        return parse(body);
+      },
+      text(): string {
+        return body;
+      },
+    });
+  }
+
+  function reply(reqId: number, status: Status, value: unknown, bytes: unknown): void {
     const p = pending[reqId];
     if (p === undefined) return;
     delete pending[reqId];
@@ -288,6 +333,7 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
     else if (status === Status.undefined) p.resolve(undefined);
     else if (p.shape === 1) p.resolve(response(value as WireResponse));
     else if (p.shape === 2) p.resolve(streamedResponse(p.id, value as WireResponse));
+    else if (p.shape === 3) p.resolve(bytesResponse(value as WireResponse, bytes));
     else p.resolve(value);
   }
 
@@ -318,8 +364,56 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
     send(line + ']');
   }
 
+  // A copy of exactly the bytes of a Uint8Array, other view or ArrayBuffer (null for anything else):
+  // a view of part of a larger buffer would otherwise take all of it across.
+  function bytesOf(v: unknown): Uint8Array | null {
+    if (v instanceof ArrayBufferCtor) return new Uint8ArrayCtor(v);
+    if (!isView(v)) return null;
+    const view = v as ArrayBufferView;
+    const u = new Uint8ArrayCtor(view.buffer, view.byteOffset, view.byteLength);
+    return view.byteOffset === 0 && view.byteLength === view.buffer.byteLength ? u : new Uint8ArrayCtor(u);
+  }
+
+  function addBlob(blobs: Blobs, bytes: Uint8Array): number {
+    blobs.list[blobs.count] = bytes;
+    return blobs.count++;
+  }
+
+  // `{multipart: [{name, value: string | bytes | {bytes, filename?, content_type?}}]}`: text fields
+  // and files, each file's bytes a blob; the host assembles the form (bridge-requests.ts checks it).
+  function multipartOf(given: unknown, blobs: Blobs): unknown {
+    const parts = given as ArrayLike<Record<string, unknown>>;
+    const n = parts.length;
+    const out = create<Record<number, unknown>>(null);
+    for (let i = 0; i < n; i++) {
+      const part = parts[i];
+      const p = create<Record<string, unknown>>(null);
+      p.name = StringCtor(part.name);
+      const value = part.value;
+      const direct = bytesOf(value);
+      if (typeof value === 'string') p.value = value;
+      else if (direct !== null) p.bytes = addBlob(blobs, direct);
+      else if (typeof value === 'object' && value !== null) {
+        const file = value as Record<string, unknown>;
+        const bytes = bytesOf(file.bytes);
+        if (bytes === null) throw new TypeErrorCtor('host.fetch multipart part "' + p.name + '": value.bytes must be a Uint8Array or ArrayBuffer');
+        p.bytes = addBlob(blobs, bytes);
+        if (file.filename !== undefined && file.filename !== null) p.filename = StringCtor(file.filename);
+        if (file.content_type !== undefined && file.content_type !== null) p.contentType = StringCtor(file.content_type);
+      } else p.value = StringCtor(value);
+      out[i] = p;
+    }
+    // The host checks the part count; the wire form is a JSON array.
+    const list: unknown[] = [];
+    for (let i = 0; i < n; i++) own(list, StringCtor(i), out[i]);
+    return list;
+  }
+
   function fetchFor(id: number, url: unknown, init: unknown): Promise<unknown> {
     const r = create<Record<string, unknown>>(null);
+    const blobs = create<Blobs>(null);
+    blobs.list = create(null);
+    blobs.count = 0;
     try {
       r.url = StringCtor(url);
       const o = (init === undefined || init === null ? create(null) : init) as Record<string, unknown>;
@@ -332,7 +426,10 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
       }
       const body = o.body;
       if (body !== undefined && body !== null) {
+        const bytes = typeof body === 'string' ? null : bytesOf(body);
         if (typeof body === 'string') r.body = body;
+        else if (bytes !== null) r.bytes = addBlob(blobs, bytes);
+        else if (typeof body === 'object' && hasOwn(body, 'multipart')) r.multipart = multipartOf((body as Record<string, unknown>).multipart, blobs);
         else {
           r.body = stringify(body);
           if (!hasOwn(headers, 'content-type') && !hasOwn(headers, 'Content-Type')) headers['content-type'] = 'application/json';
@@ -342,12 +439,13 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
       // Checked by the host (a whole number of ms, at least 1); anything else is refused there.
       if (o.timeout_ms !== undefined && o.timeout_ms !== null) r.timeoutMs = typeof o.timeout_ms === 'number' ? o.timeout_ms : StringCtor(o.timeout_ms);
       if (o.stream === true) r.stream = true;
+      if (o.response === 'bytes') r.response = 'bytes';
       // Checked by the host (strings and {upload_base64: id}, without body).
       if (o.body_parts !== undefined && o.body_parts !== null) r.bodyParts = o.body_parts;
     } catch (e) {
       return rejected(e);
     }
-    return request(id, 'fetch', r, r.stream === true ? 2 : 1);
+    return request(id, 'fetch', r, r.stream === true ? 2 : r.response === 'bytes' ? 3 : 1, blobs);
   }
 
   // A streamed response: its body is read a piece per host request, so the host holds little of it
@@ -592,7 +690,7 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
     }
   }
 
-  return function receive(batch: string): string | undefined {
+  return function receive(batch: string, blobs?: Uint8Array[]): string | undefined {
     if (batch === 'init') return init();
     const messages = parse(batch) as HostMessage[];
     for (let i = 0; i < messages.length; i++) {
@@ -600,7 +698,7 @@ export const boot: Boot = (post, clock, tenantId, maxOutput, maxLogs, maxPending
       // One message failing (guest code may have broken something it relies on) must not drop the rest.
       try {
         if (m[0] === 'c') start(m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10]);
-        else if (m[0] === 'r') reply(m[1], m[2], m[3]);
+        else if (m[0] === 'r') reply(m[1], m[2], m[3], m.length > 4 && blobs !== undefined ? blobs[m[4] as number] : undefined);
         else if (m[0] === 'x') retire(m[1]);
         else if (m[0] === 'k') {
           const call = live[m[1]];

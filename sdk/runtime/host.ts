@@ -14,8 +14,13 @@ export interface HostLog {
 export interface FetchInit {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
   headers?: Record<string, string>;
-  /** Request body as text; JSON.stringify objects yourself and set content-type. */
-  body?: string;
+  /**
+   * Request body: text (JSON.stringify objects yourself and set content-type); bytes (a Uint8Array,
+   * another typed array or an ArrayBuffer: sent as they are, e.g. raw audio); or a multipart form
+   * the host assembles (`FetchMultipart`, e.g. a file upload to a transcription API). Bytes cross
+   * beside the request, not as JSON; over 26 MB a body is refused with FETCH_BODY_TOO_LARGE.
+   */
+  body?: string | Uint8Array | ArrayBufferView | ArrayBuffer | FetchMultipart;
   /**
    * Give up after this many ms (until the headers, then between pieces of the body) instead of the
    * host's 30 s, never longer: e.g. to leave time for a fallback within the call's own limit.
@@ -34,6 +39,28 @@ export interface FetchInit {
    * 16 parts and 40 MB in all.
    */
   body_parts?: Array<string | { upload_base64: string }>;
+}
+
+/**
+ * A `multipart/form-data` body: text fields and files (at most 16 parts). The host picks the
+ * boundary and sets content-type; `filename` defaults to the part's name, `content_type` to
+ * application/octet-stream.
+ */
+export interface FetchMultipart {
+  multipart: Array<{ name: string; value: string | Uint8Array | { bytes: Uint8Array | ArrayBuffer; filename?: string; content_type?: string } }>;
+}
+
+/** The answer of a `response: 'bytes'` fetch. */
+export interface BytesFetchResponse {
+  status: number;
+  ok: boolean;
+  headers: Record<string, string>;
+  /** The whole body. */
+  bytes: Uint8Array;
+  /** '' for a success; an error status's body as text (its first 64 KB), to read the vendor's reason. */
+  body: string;
+  json<T = unknown>(): T;
+  text(): string;
 }
 
 export interface FetchResponse {
@@ -79,6 +106,8 @@ export interface Host {
   now(): number;
   /** HTTP request to an origin the tenant configured (e.g. an AI provider); others are refused. */
   fetch(url: string, init: FetchInit & { stream: true }): Promise<StreamingFetchResponse>;
+  /** `response: 'bytes'`: the answer's body as a Uint8Array (`BytesFetchResponse`), e.g. synthesized audio; at most 8 MB. */
+  fetch(url: string, init: FetchInit & { stream?: false; response: 'bytes' }): Promise<BytesFetchResponse>;
   fetch(url: string, init?: FetchInit & { stream?: false }): Promise<FetchResponse>;
   /**
    * Evaluates a JavaScript expression in a context of its own, made for it and thrown away after it

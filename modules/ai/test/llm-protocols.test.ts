@@ -51,7 +51,8 @@ function readStream(protocol: Protocol, body: string, names: ToolNames, events: 
 async function send(protocol: Protocol, standIn: StandIn, base: string, req: ChatRequest, stream: boolean) {
   const names = new ToolNames((req.tools ?? []).map((t) => t.name));
   const { url, init } = protocol.request({ base_url: base, model: 'model-x', api_key: 'k-123' }, req, names, stream);
-  const res = await fetch(url, { method: init.method, headers: init.headers, body: init.body });
+  // The chat protocols send text bodies only.
+  const res = await fetch(url, { method: init.method, headers: init.headers, body: init.body as string });
   const body = await res.text();
   const events: ChatStreamEvent[] = [];
   return { names, body, events, parsed: () => (stream ? readStream(protocol, body, names, events) : protocol.parse(body, names)), sent: standIn.requests[standIn.requests.length - 1]! };

@@ -3,11 +3,11 @@
  * text-to-speech offerings), each with a base URL and its models. A language-model preset fills
  * POST /ai/providers; a speech preset is what POST /ai/{stt|tts}/providers is made from.
  *
- * Speech protocols: host.fetch carries text bodies only, so the module speaks the speech APIs whose
- * audio travels as base64 inside JSON — Google Cloud Text-to-Speech (`POST /v1/text:synthesize` →
- * {audioContent}) and Speech-to-Text (`POST /v1/speech:recognize` {audio: {content}}) — protocol
- * `json_base64`. Offerings that send or answer raw audio bytes are listed with `available: false`
- * until the host can fetch bytes; adding a provider from one is refused with 422.
+ * Speech protocols, one per offering's API (../speech/stt.ts, stt-vendors.ts, tts.ts,
+ * tts-vendors.ts): `json_base64` (Google Cloud, audio as base64 inside JSON), and the ones whose
+ * audio travels as bytes through host.fetch binary bodies: `openai_multipart` (Whisper),
+ * `deepgram_raw`, `openai_speech`, `elevenlabs`, `azure_ssml`. Every preset can be added
+ * (`available`, kept in the presets' answer, is true for all).
  */
 export type LlmType = 'vendora_compatible' | 'vendorb';
 export const LLM_TYPES: readonly LlmType[] = ['vendora_compatible', 'vendorb'];
@@ -20,12 +20,14 @@ export interface LlmPreset {
   models: string[];
 }
 
+export type SpeechProtocol = 'json_base64' | 'openai_multipart' | 'deepgram_raw' | 'openai_speech' | 'elevenlabs' | 'azure_ssml';
+
 export interface SpeechPreset {
   id: string;
   name: string;
   base_url: string;
   models: string[];
-  protocol: 'json_base64' | 'binary';
+  protocol: SpeechProtocol;
   available: boolean;
   /** TTS only: the voices the offering lists (voice ids are provider-specific). */
   voices?: Array<{ id: string; name: string; language: string; gender?: string }>;
@@ -47,8 +49,8 @@ export const LLM_PRESETS: LlmPreset[] = [
 
 export const STT_PRESETS: SpeechPreset[] = [
   { id: 'google_stt', name: 'Google Cloud Speech-to-Text', base_url: 'https://speech.googleapis.com', models: ['latest_long', 'latest_short', 'telephony'], protocol: 'json_base64', available: true },
-  { id: 'openai_whisper', name: 'OpenAI Whisper', base_url: 'https://api.openai.com/v1', models: ['whisper-1', 'gpt-4o-transcribe'], protocol: 'binary', available: false },
-  { id: 'deepgram', name: 'Deepgram', base_url: 'https://api.deepgram.com/v1', models: ['nova-3', 'nova-2'], protocol: 'binary', available: false },
+  { id: 'openai_whisper', name: 'OpenAI Whisper', base_url: 'https://api.openai.com/v1', models: ['whisper-1', 'gpt-4o-transcribe'], protocol: 'openai_multipart', available: true },
+  { id: 'deepgram', name: 'Deepgram', base_url: 'https://api.deepgram.com/v1', models: ['nova-3', 'nova-2'], protocol: 'deepgram_raw', available: true },
 ];
 
 export const TTS_PRESETS: SpeechPreset[] = [
@@ -61,7 +63,7 @@ export const TTS_PRESETS: SpeechPreset[] = [
       { id: 'en-US-Neural2-C', name: 'English (US) C', language: 'en-US', gender: 'female' },
     ],
   },
-  { id: 'openai_tts', name: 'OpenAI TTS', base_url: 'https://api.openai.com/v1', models: ['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts'], protocol: 'binary', available: false, voices: [{ id: 'alloy', name: 'Alloy', language: 'multi' }, { id: 'nova', name: 'Nova', language: 'multi' }] },
-  { id: 'elevenlabs', name: 'ElevenLabs', base_url: 'https://api.elevenlabs.io/v1', models: ['eleven_multilingual_v2', 'eleven_flash_v2_5'], protocol: 'binary', available: false, voices: [{ id: '21m00Tcm4TlvDq8ikWAM', name: 'Rachel', language: 'multi' }] },
-  { id: 'azure_tts', name: 'Azure AI Speech', base_url: 'https://centralindia.tts.speech.microsoft.com', models: ['neural'], protocol: 'binary', available: false, voices: [{ id: 'en-IN-NeerjaNeural', name: 'Neerja', language: 'en-IN', gender: 'female' }] },
+  { id: 'openai_tts', name: 'OpenAI TTS', base_url: 'https://api.openai.com/v1', models: ['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts'], protocol: 'openai_speech', available: true, voices: [{ id: 'alloy', name: 'Alloy', language: 'multi' }, { id: 'nova', name: 'Nova', language: 'multi' }] },
+  { id: 'elevenlabs', name: 'ElevenLabs', base_url: 'https://api.elevenlabs.io/v1', models: ['eleven_multilingual_v2', 'eleven_flash_v2_5'], protocol: 'elevenlabs', available: true, voices: [{ id: '21m00Tcm4TlvDq8ikWAM', name: 'Rachel', language: 'multi' }] },
+  { id: 'azure_tts', name: 'Azure AI Speech', base_url: 'https://centralindia.tts.speech.microsoft.com', models: ['neural'], protocol: 'azure_ssml', available: true, voices: [{ id: 'en-IN-NeerjaNeural', name: 'Neerja', language: 'en-IN', gender: 'female' }] },
 ];

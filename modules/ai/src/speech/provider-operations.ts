@@ -61,7 +61,6 @@ export function speechProviderOperations(kind: SpeechKind) {
       async handler(input, ctx) {
         const preset = presetOf(kind, input.preset);
         if (!preset) throw invalid('preset', `Unknown ${label} preset "${input.preset}"; GET /ai/${kind}/presets lists them: ${presetsOf(kind).map((p) => p.id).join(', ')}.`);
-        if (!preset.available) throw invalid('preset', `The ${preset.name} preset sends audio as raw bytes, which the platform's fetch cannot carry yet; use a json_base64 preset (${presetsOf(kind).filter((p) => p.available).map((p) => p.id).join(', ')}).`);
         let id = preset.id;
         for (let n = 2; await findSpeechProvider(ctx, kind, id); n++) id = `${preset.id}-${n}`;
         const baseUrl = input.base_url ?? preset.base_url;

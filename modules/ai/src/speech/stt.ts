@@ -12,11 +12,13 @@
  */
 import type { HandlerContext } from '../../../../sdk';
 import { AiError, invalid, providersFailed } from '../errors';
-import { httpReason, scrub } from '../llm/vendor-error';
+import { scrub } from '../llm/vendor-error';
 import { fromBase64, toBase64 } from './base64';
 import { durationMs, sniff, type AudioFormat } from './duration';
 import { readWav, TARGET_RATE, toMono16k, wavOf } from './pcm';
-import { SPEECH_TIMEOUT_MS, speechChain, type SpeechConnection } from './store';
+import { presetOf, SPEECH_TIMEOUT_MS, speechChain, type SpeechConnection } from './store';
+import { deepgram, whisper, type RawAudio, type Recognized } from './stt-vendors';
+import { errorReason } from './vendor-answer';
 
 export const STT_FORMATS = ['m4a', 'mp3', 'wav', 'webm', 'ogg', 'flac', 'mp4'] as const;
 export const MAX_AUDIO_BYTES = 25 * 1024 * 1024;
@@ -72,7 +74,7 @@ function requestBody(config: Record<string, unknown>, audio: Audio): { body: str
   return { body_parts: [`${before}"content":"`, { upload_base64: audio.upload }, `"${after}`] };
 }
 
-async function recognize(ctx: HandlerContext, conn: SpeechConnection, audio: Audio, config: Record<string, unknown>): Promise<{ ok: true; text: string; confidence: number | null } | { ok: false; reason: string }> {
+async function recognize(ctx: HandlerContext, conn: SpeechConnection, audio: Audio, config: Record<string, unknown>): Promise<Recognized> {
   const url = `${conn.provider.base_url.replace(/\/+$/, '')}/v1/speech:recognize`;
   let res;
   try {
@@ -85,16 +87,7 @@ async function recognize(ctx: HandlerContext, conn: SpeechConnection, audio: Aud
   } catch (err) {
     return { ok: false, reason: scrub((err as Error).message, conn.api_key) };
   }
-  if (res.status >= 400) {
-    let message: string | null = null;
-    try {
-      const e = (JSON.parse(res.body) as { error?: { message?: unknown } }).error?.message;
-      message = typeof e === 'string' ? e : null;
-    } catch {
-      /* not JSON */
-    }
-    return { ok: false, reason: httpReason(res.status, message, conn.api_key) };
-  }
+  if (res.status >= 400) return { ok: false, reason: errorReason(res.status, res.body, conn.api_key) };
   try {
     const results = (JSON.parse(res.body) as { results?: Array<{ alternatives?: Array<{ transcript?: string; confidence?: number }> }> }).results ?? [];
     const best = results.map((r) => r.alternatives?.[0]).filter((a) => a && typeof a.transcript === 'string');
@@ -108,10 +101,21 @@ async function recognize(ctx: HandlerContext, conn: SpeechConnection, audio: Aud
 export async function transcribe(ctx: HandlerContext, upload: UploadRef, language: string) {
   const { format, duration_ms } = await inspect(ctx, upload);
   const { usable, skipped } = await speechChain(ctx, 'stt');
-  const { audio, config } = upload.size > MAX_INLINE_BYTES ? await byReference(ctx, upload, format, language) : await inline(ctx, upload, format, language);
+  // Each protocol's audio is made once, when a provider first needs it.
+  let google: Prepared | undefined;
+  let raw: RawAudio | undefined;
   const failures = [...skipped];
   for (const conn of usable) {
-    const result = await recognize(ctx, conn, audio, config);
+    const protocol = presetOf('stt', conn.provider.preset)?.protocol;
+    let result: Recognized;
+    if (protocol === 'openai_multipart' || protocol === 'deepgram_raw') {
+      // The file as it is, read into the module (at most 25 MB): these vendors take bytes, not base64.
+      raw ??= { bytes: await readAll(ctx, upload), format, language };
+      result = await (protocol === 'openai_multipart' ? whisper : deepgram)(ctx, conn, raw);
+    } else {
+      google ??= upload.size > MAX_INLINE_BYTES ? await byReference(ctx, upload, format, language) : await inline(ctx, upload, format, language);
+      result = await recognize(ctx, conn, google.audio, google.config);
+    }
     if (result.ok) return { text: result.text, confidence: result.confidence, language, format: listedAs(format), duration_ms, provider: conn.provider.id };
     failures.push({ provider: conn.provider.id, reason: result.reason });
     ctx.host.log.warn('STT provider failed', { provider: conn.provider.id, reason: result.reason });

@@ -8,11 +8,16 @@
  */
 import type { HandlerContext } from '../../../../sdk';
 import { providersFailed } from '../errors';
-import { httpReason, scrub } from '../llm/vendor-error';
+import { scrub } from '../llm/vendor-error';
 import { readSettings } from '../providers/settings';
-import { fromBase64 } from './base64';
+import { fromBase64, toBase64 } from './base64';
 import { durationMs, sniff } from './duration';
 import { presetOf, SPEECH_TIMEOUT_MS, speechChain, type SpeechConnection } from './store';
+import { azure, elevenlabs, openaiSpeech, type Fetched, type SpeechRequest } from './tts-vendors';
+import { errorReason } from './vendor-answer';
+
+/** The vendors that answer audio bytes, by their preset's protocol (./tts-vendors.ts). */
+const BYTE_VENDORS = { openai_speech: openaiSpeech, elevenlabs, azure_ssml: azure } as const;
 
 export const TTS_FORMATS = ['wav', 'mp3', 'opus', 'flac'] as const;
 export type TtsFormat = (typeof TTS_FORMATS)[number];
@@ -36,7 +41,8 @@ async function voiceFor(ctx: HandlerContext, conn: SpeechConnection, asked: stri
 /** "en-IN-Neural2-A" → "en-IN". */
 const languageOf = (voice: string) => /^[a-z]{2,3}-[A-Z]{2}/.exec(voice)?.[0] ?? 'en-US';
 
-async function once(ctx: HandlerContext, conn: SpeechConnection, text: string, format: TtsFormat, voice: string): Promise<{ ok: true; audio: string; duration: number } | { ok: false; reason: string }> {
+/** Google's protocol: base64 audio inside JSON. */
+async function google(ctx: HandlerContext, conn: SpeechConnection, { text, format, voice }: SpeechRequest): Promise<Fetched> {
   const url = `${conn.provider.base_url.replace(/\/+$/, '')}/v1/text:synthesize`;
   const body = { input: { text }, voice: { languageCode: languageOf(voice), name: voice }, audioConfig: { audioEncoding: ENCODING[format] }, model: conn.model };
   let res;
@@ -45,16 +51,7 @@ async function once(ctx: HandlerContext, conn: SpeechConnection, text: string, f
   } catch (err) {
     return { ok: false, reason: scrub((err as Error).message, conn.api_key) };
   }
-  if (res.status >= 400) {
-    let message: string | null = null;
-    try {
-      const parsed = JSON.parse(res.body) as { error?: { message?: unknown } };
-      message = typeof parsed.error?.message === 'string' ? parsed.error.message : null;
-    } catch {
-      /* no JSON error */
-    }
-    return { ok: false, reason: httpReason(res.status, message, conn.api_key) };
-  }
+  if (res.status >= 400) return { ok: false, reason: errorReason(res.status, res.body, conn.api_key) };
   let content: unknown;
   try {
     content = (JSON.parse(res.body) as { audioContent?: unknown }).audioContent;
@@ -63,11 +60,21 @@ async function once(ctx: HandlerContext, conn: SpeechConnection, text: string, f
   }
   const bytes = typeof content === 'string' ? fromBase64(content) : null;
   if (!bytes || bytes.length === 0) return { ok: false, reason: 'unreadable answer: no base64 audioContent' };
+  return { ok: true, bytes };
+}
+
+async function once(ctx: HandlerContext, conn: SpeechConnection, text: string, format: TtsFormat, voice: string): Promise<{ ok: true; audio: string; duration: number } | { ok: false; reason: string }> {
+  const protocol = presetOf('tts', conn.provider.preset)?.protocol;
+  const vendor = protocol && protocol in BYTE_VENDORS ? BYTE_VENDORS[protocol as keyof typeof BYTE_VENDORS] : google;
+  const got = await vendor(ctx, conn, { text, format, voice });
+  if (!got.ok) return got;
+  const bytes = got.bytes;
+  if (bytes.length === 0) return { ok: false, reason: 'unreadable answer: no audio' };
   const found = sniff(bytes);
   if (found !== format) return { ok: false, reason: `the audio is ${found ?? 'of an unknown format'}, not ${format}` };
   const duration = durationMs(found, bytes, bytes, bytes.length);
   if (duration === null) return { ok: false, reason: `the ${format} audio does not say how long it is` };
-  return { ok: true, audio: content as string, duration };
+  return { ok: true, audio: toBase64(bytes), duration };
 }
 
 export async function synthesize(ctx: HandlerContext, text: string, format: TtsFormat, voiceId?: string): Promise<Synthesis> {
