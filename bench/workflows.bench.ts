@@ -14,7 +14,7 @@
  *
  * The webhook row goes through the public route instead (POST /api/webhooks/workflows/{token}, 20
  * connections of autocannon in a child process for the run's duration) with every setting at its
- * default but WORKFLOW_WEBHOOK_RATE_LIMIT, BUS_RATE_LIMIT included, on a workflow of three
+ * default but WORKFLOW_WEBHOOK_RATE_LIMIT, BUS_RATE_LIMIT and WORKFLOW_STEP_RATE_LIMIT included, on a workflow of three
  * set-variable nodes: completed runs per second from the first request to the last completion, and
  * how many runs waited for the bus's rate limit (back-pressure, core/workflows/README.md) instead of
  * failing. With --profile, a CPU profile of that row (data/bench-profiles/).
@@ -219,7 +219,7 @@ async function measureWebhook(ctx: BenchContext): Promise<Row> {
       owner.tenantId, "SELECT count(*)::int AS waits, count(DISTINCT execution_id)::int AS waited FROM workflow_execution_logs WHERE status = 'waiting'", [],
     );
     return {
-      path: 'webhook route, defaults (BUS_RATE_LIMIT 6000/60)',
+      path: 'webhook route, defaults (WORKFLOW_STEP_RATE_LIMIT 120000/60)',
       executions: runs.completed + runs.failed,
       failed: runs.failed,
       'refused calls': load.non2xx + load.errors,
@@ -261,7 +261,7 @@ const bench: Benchmark = {
     notes.push(
       'Work per execution: an INSERT, 5 checkpoints (trigger, condition, 2 set-variable, transform; each a log INSERT + execution UPDATE, the first also starting the run, the last also ending it with the workflow counters; concurrent checkpoints of the tenant share statements), 4 sandboxed bus calls, the run job, one lifecycle event delivered to 2 core subscribers.',
       'ms/exec columns sum time over concurrent work divided by executions: they show where time goes, not wall time.',
-      `Webhook row: ${WEBHOOK_CONNECTIONS} connections, only WORKFLOW_WEBHOOK_RATE_LIMIT raised; the three set-variable nodes share one bus budget (BUS_RATE_LIMIT per tenant, caller and operation), 6,000 calls a minute by default, i.e. 2,000 runs of this workflow a minute: runs beyond it wait for the next window.`,
+      `Webhook row: ${WEBHOOK_CONNECTIONS} connections, only WORKFLOW_WEBHOOK_RATE_LIMIT raised; the three set-variable nodes share one bus budget (WORKFLOW_STEP_RATE_LIMIT per tenant and operation), 120,000 calls a minute by default, i.e. 40,000 runs of this workflow a minute: runs beyond it wait for the next window.`,
     );
     return {
       title: 'workflow executions (5 nodes, checkpoint per node)',

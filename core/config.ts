@@ -95,6 +95,8 @@ export interface Config {
   apiRateLimit: { points: number; durationSeconds: number };
   /** Bus calls per (tenant, caller, operation) and window. */
   busRateLimit: { points: number; durationSeconds: number };
+  /** Workflow steps' bus calls per (tenant, operation) and window (the engine waits when refused). */
+  workflowStepRateLimit: { points: number; durationSeconds: number };
   /** Module broadcasts (realtime.broadcast) per tenant and module and window: each one fans out to every socket on its channel. */
   realtimeBroadcastRate: { points: number; durationSeconds: number };
   /** How often open sockets are checked again against their token, membership and channels (core/drivers/realtime.ts, recheck). */
@@ -257,6 +259,7 @@ export function loadConfig(env: Env = process.env): Config {
     workflowWebhookWaitsPerTenant: atLeast(env, 'WORKFLOW_WEBHOOK_WAITS_PER_TENANT', 20, 1),
     apiRateLimit: rate(env, 'API_RATE_LIMIT', '1200/60'),
     busRateLimit: rate(env, 'BUS_RATE_LIMIT', '6000/60'),
+    workflowStepRateLimit: rate(env, 'WORKFLOW_STEP_RATE_LIMIT', '120000/60'),
     realtimeBroadcastRate: rate(env, 'REALTIME_BROADCAST_RATE', '100/1'),
     realtimeRecheckSeconds: atLeast(env, 'REALTIME_RECHECK_SECONDS', 30, 1),
     publicTokenLimit: atLeast(env, 'PUBLIC_TOKEN_LIMIT', 1000, 1),

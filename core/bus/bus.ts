@@ -52,6 +52,11 @@ export interface BusDeps {
   logger: Logger;
   /** Calls per (tenant, caller, operation) and window. */
   rateLimit: RateLimitPolicy;
+  /**
+   * The same for workflow steps (caller edge `workflow`): the engine schedules them (its fair share
+   * across tenants) and waits when refused, so this is a runaway bound rather than a caller's budget.
+   */
+  workflowStepRateLimit: RateLimitPolicy;
   /** Check each result against the operation's output schema (BUS_VALIDATE_OUTPUT). */
   validateOutput: boolean;
 }
@@ -128,7 +133,8 @@ export class Bus {
       const key = `bus:${ctx.tenantId}:${who}:${op}`;
       const limiter = this.deps.rateLimiter;
       // Synchronous from the in-process counters or this node's Redis lease; a round trip otherwise.
-      const spent = limiter.consumeSync?.(key, this.deps.rateLimit) ?? (await limiter.consume(key, this.deps.rateLimit));
+      const policy = caller.kind === 'edge' && caller.via === 'workflow' ? this.deps.workflowStepRateLimit : this.deps.rateLimit;
+      const spent = limiter.consumeSync?.(key, policy) ?? (await limiter.consume(key, policy));
       if (!spent.allowed) throw new RateLimitedError(spent.retryAfterSeconds, `Rate limit for "${op}" exceeded.`);
       contract = target.contract;
       const value = input === undefined ? {} : input;

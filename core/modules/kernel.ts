@@ -61,7 +61,7 @@ export interface ModuleKernel {
 }
 
 export async function createModuleKernel(deps: {
-  config: Pick<Config, 'busRateLimit' | 'publicTokenLimit' | 'busValidateOutput' | 'eventDelivery' | 'moduleDbRoles' | 'sandboxMaxMemoryMb' | 'moduleQuarantineSeconds' | 'moduleJobs' | 'appUrl' | 'rootDomain'>;
+  config: Pick<Config, 'busRateLimit' | 'workflowStepRateLimit' | 'publicTokenLimit' | 'busValidateOutput' | 'eventDelivery' | 'moduleDbRoles' | 'sandboxMaxMemoryMb' | 'moduleQuarantineSeconds' | 'moduleJobs' | 'appUrl' | 'rootDomain'>;
   central: CentralDb;
   keys: AppKeys;
   tenantDbs: TenantDatabases;
@@ -113,7 +113,7 @@ export async function createModuleKernel(deps: {
   const fetchGrantsChanged = (tenantId: string) => fetchAccess.changed(tenantId);
 
   const invoker = new SandboxInvoker({ runtime, moduleData, events, clock, logger, fetchAccess: (tenantId, alias) => fetchAccess.forModule(tenantId, alias), quarantine, maxMemoryMb: deps.config.sandboxMaxMemoryMb });
-  const bus = new Bus({ modules, providers, invoker, rateLimiter: drivers.rateLimiter, audit, clock, logger, rateLimit: deps.config.busRateLimit, validateOutput: deps.config.busValidateOutput });
+  const bus = new Bus({ modules, providers, invoker, rateLimiter: drivers.rateLimiter, audit, clock, logger, rateLimit: deps.config.busRateLimit, workflowStepRateLimit: deps.config.workflowStepRateLimit, validateOutput: deps.config.busValidateOutput });
   invoker.attach(bus);
   registerPlatformOperations(bus, central, { appUrl: deps.config.appUrl, rootDomain: deps.config.rootDomain });
   registerPublicTokenOperations(bus, { central, modules, limit: deps.config.publicTokenLimit });

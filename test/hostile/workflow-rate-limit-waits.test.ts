@@ -1,7 +1,7 @@
 /**
  * Hostile (resource exhaustion, cross-tenant) for workflow back-pressure (spec 2, Execution; spec 1:
  * the bus enforces rate limits): a tenant whose burst of runs exhausts its bus budget makes its own
- * runs wait, never another tenant's. The budget is per tenant, caller and operation (BUS_RATE_LIMIT,
+ * runs wait, never another tenant's. The budget is per tenant and operation for workflow steps (WORKFLOW_STEP_RATE_LIMIT,
  * lowered to 10 per 3 s here), and waiting runs are suspended (they hold no worker meanwhile), so a
  * second tenant's run, started while the first tenant's runs wait, finishes at once with no wait.
  */
@@ -24,7 +24,7 @@ describe("hostile: one tenant's workflow runs over its bus budget wait alone (sp
   let globex: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON under test
 
   beforeAll(async () => {
-    host = await startHost({ BUS_RATE_LIMIT: '10/3', WORKFLOW_WORKERS: '2' });
+    host = await startHost({ WORKFLOW_STEP_RATE_LIMIT: '10/3', WORKFLOW_WORKERS: '2' });
     const made = await host.request('POST', '/admin/tenants', { name: 'Globex', alias: 'globex' });
     if (made.status !== 201) throw new Error(JSON.stringify(made.body));
     const globexId = made.body.tenant.id as string;

@@ -24,7 +24,7 @@ const WORKFLOW = {
 describe('spec 2 Execution: a step over the bus rate limit waits for the budget instead of failing its run', () => {
   let host: TestHost;
   beforeAll(async () => {
-    host = await startHost({ BUS_RATE_LIMIT: '20/2' });
+    host = await startHost({ WORKFLOW_STEP_RATE_LIMIT: '20/2' });
   }, 240_000);
   afterAll(() => host?.close());
 
