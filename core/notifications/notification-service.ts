@@ -78,6 +78,14 @@ export class NotificationService {
     });
   }
 
+  /**
+   * Marks read, for every recipient, the notifications of `module` sent under `groupKey`: the thing
+   * they asked someone to do is done (a paused graph run approved or rejected, spec 2 Graph flows).
+   */
+  async resolve(tenantId: string, module: string, groupKey: string): Promise<{ count: number }> {
+    return { count: await this.deps.store.resolveGroup(tenantId, module, groupKey, this.deps.clock.date()) };
+  }
+
   private async queueDelivery(tenantId: string, created: Notification[]): Promise<void> {
     const jobs: Promise<unknown>[] = [];
     for (let i = 0; i < created.length; i += BROADCAST_CHUNK) {

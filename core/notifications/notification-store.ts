@@ -91,6 +91,18 @@ export class NotificationStore {
     return row.count;
   }
 
+  /** Marks read every unread notification of `module` under `groupKey`, whoever holds it; how many changed. */
+  async resolveGroup(tenantId: string, module: string, groupKey: string, now: Date): Promise<number> {
+    const [row] = await this.tenantDbs.with(tenantId, (db) =>
+      db.query<{ count: number }>(
+        `WITH changed AS (UPDATE notifications SET read_at = $3, updated_at = $3 WHERE module = $1 AND group_key = $2 AND read_at IS NULL RETURNING 1)
+         SELECT count(*)::int AS count FROM changed`,
+        { bind: [module, groupKey, now], type: QueryTypes.SELECT },
+      ),
+    );
+    return row.count;
+  }
+
   async delete(tenantId: string, userId: number, id: string): Promise<boolean> {
     if (!isUuid(id)) return false;
     const rows = await this.tenantDbs.with(tenantId, (db) =>

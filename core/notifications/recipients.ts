@@ -1,6 +1,8 @@
 /**
  * Who receives a notification: the named users, which must be active members of the tenant (a
- * notification to anyone else would be stored where nobody can read it), or every active member.
+ * notification to anyone else would be stored where nobody can read it), every active member, or
+ * the active members (account active too) whose role holds a permission, by the one permission rule
+ * (holdsPermission: the name itself or "*").
  */
 import { QueryTypes } from 'sequelize';
 import type { AuthService } from '../auth/auth-service';
@@ -24,7 +26,20 @@ export class Recipients {
       if (missing.length) throw notMembers('user_ids', missing);
       return target.userIds;
     }
+    if (target.kind === 'holders') return this.holders(tenantId, target.permission);
     return this.activeMembers(tenantId);
+  }
+
+  private async holders(tenantId: string, permission: string): Promise<number[]> {
+    const rows = await this.central.sequelize.query<{ user_id: string }>(
+      `SELECT DISTINCT m.user_id FROM memberships m
+         JOIN users u ON u.id = m.user_id AND u.status = 'active'
+         JOIN roles r ON r.name = m.role AND (r.tenant_id IS NULL OR r.tenant_id = m.tenant_id)
+        WHERE m.tenant_id = $1 AND m.status = 'active' AND (r.permissions @> jsonb_build_array($2::text) OR r.permissions @> '["*"]'::jsonb)
+        ORDER BY m.user_id`,
+      { bind: [tenantId, permission], type: QueryTypes.SELECT },
+    );
+    return rows.map((r) => Number(r.user_id));
   }
 
   private async activeMembers(tenantId: string, among?: number[]): Promise<number[]> {

@@ -2,6 +2,8 @@
  * Input of the `notifications.send` bus operation (spec 1, Notification: "send to one user id, to a
  * list of user ids, or to all members of the tenant. Required input: type, title."), its JSON schema,
  * and the checks a schema cannot say clearly (exactly one target; action_url is a console path).
+ * Beyond the spec, `holders_of`: the active members whose role holds a permission (spec 2, Graph
+ * flows: a paused run is for those who may approve it), a subset of all members, so no wider reach.
  */
 import { ValidationError, type FieldErrors } from '../errors';
 import { SEVERITIES, type NotificationContent } from './notification';
@@ -10,12 +12,13 @@ export const MAX_RECIPIENTS_PER_LIST = 1000;
 /** The data payload travels in every broadcast and push; keep it a payload, not a document. */
 export const MAX_DATA_BYTES = 16 * 1024;
 
-export type Target = { kind: 'user'; userId: number } | { kind: 'users'; userIds: number[] } | { kind: 'all' };
+export type Target = { kind: 'user'; userId: number } | { kind: 'users'; userIds: number[] } | { kind: 'all' } | { kind: 'holders'; permission: string };
 
 export interface SendInput extends NotificationContent {
   user_id?: number;
   user_ids?: number[];
   all_members?: boolean;
+  holders_of?: string;
 }
 
 const nullableString = (max: number) => ({ type: ['string', 'null'], maxLength: max });
@@ -28,6 +31,7 @@ export const SEND_INPUT_SCHEMA = {
     user_id: { type: 'integer', minimum: 1 },
     user_ids: { type: 'array', minItems: 1, maxItems: MAX_RECIPIENTS_PER_LIST, items: { type: 'integer', minimum: 1 } },
     all_members: { type: 'boolean' },
+    holders_of: { type: 'string', minLength: 3, maxLength: 100, pattern: '^[a-z0-9_-]+\\.[a-z0-9_.-]+$' },
     type: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$' },
     title: { type: 'string', minLength: 1, maxLength: 255 },
     body: nullableString(65_535),
@@ -46,14 +50,15 @@ export const SEND_OUTPUT_SCHEMA = {
   properties: { count: { type: 'integer' }, notifications: { type: 'array' } },
 } as const;
 
-/** Exactly one of user_id, user_ids, all_members: true. */
+/** Exactly one of user_id, user_ids, all_members: true, holders_of. */
 export function targetOf(input: SendInput): Target {
-  const given = [input.user_id !== undefined, input.user_ids !== undefined, input.all_members === true].filter(Boolean).length;
+  const given = [input.user_id !== undefined, input.user_ids !== undefined, input.all_members === true, input.holders_of !== undefined].filter(Boolean).length;
   if (given !== 1) {
-    throw new ValidationError({ recipients: ['Give exactly one of user_id, user_ids or all_members: true.'] });
+    throw new ValidationError({ recipients: ['Give exactly one of user_id, user_ids, all_members: true or holders_of.'] });
   }
   if (input.user_id !== undefined) return { kind: 'user', userId: input.user_id };
   if (input.user_ids !== undefined) return { kind: 'users', userIds: [...new Set(input.user_ids)] };
+  if (input.holders_of !== undefined) return { kind: 'holders', permission: input.holders_of };
   return { kind: 'all' };
 }
 

@@ -5,10 +5,12 @@
  * message every member of a tenant just because some edge exposes core operations.
  */
 import type { Bus } from '../bus/bus';
+import { forbidden } from '../errors';
 import type { NotificationService } from './notification-service';
 import { SEND_INPUT_SCHEMA, SEND_OUTPUT_SCHEMA, type SendInput } from './send-input';
 
 export const SEND_OPERATION = 'notifications.send';
+export const RESOLVE_OPERATION = 'notifications.resolve';
 
 export function registerSendOperation(bus: Bus, service: NotificationService): void {
   bus.registerCore({
@@ -19,5 +21,18 @@ export function registerSendOperation(bus: Bus, service: NotificationService): v
     permission: 'notifications.send',
     public: true,
     handler: (input: SendInput, ctx) => service.send(ctx.tenantId, input),
+  });
+  // A module resolves only notifications it sent as itself (module = its alias): never another
+  // module's, whatever group key it names. Edges have no module, so only modules may call it.
+  bus.registerCore({
+    name: RESOLVE_OPERATION,
+    description: "Marks read, for every recipient, this module's notifications (module = the calling module) with the given group_key. Returns {count}.",
+    input: { type: 'object', required: ['group_key'], additionalProperties: false, properties: { group_key: { type: 'string', minLength: 1, maxLength: 100 } } },
+    output: { type: 'object', required: ['count'], properties: { count: { type: 'integer' } } },
+    public: true,
+    handler: (input: { group_key: string }, ctx, caller) => {
+      if (caller.kind !== 'module') throw forbidden('Only a module resolves its own notifications.');
+      return service.resolve(ctx.tenantId, caller.alias, input.group_key);
+    },
   });
 }

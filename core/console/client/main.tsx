@@ -1,10 +1,12 @@
 /**
  * The web console (served by the platform at `/`, core/console/console-routes.ts): sign-in, the
  * navigation (the tenant's entry-point screens and the admin pages of pages.ts), the screen renderer
- * at `/m/[...slug]` (spec 1, Server-driven screens) and the notifications bell.
+ * at `/m/[...slug]` (spec 1, Server-driven screens), the notifications bell and the AI assistant
+ * panel (spec 2, Authentication 3: for users holding ai.view where the tenant installed ai).
  */
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { AssistantPanel } from './ai/assistant-panel';
 import { api } from './api';
 import { Bell } from './bell';
 import { DialogHost, ErrorBox } from './dialogs';
@@ -42,6 +44,7 @@ function Shell({ session }: { session: Session }) {
   const [screens, setScreens] = useState<ScreenEntry[]>([]);
   const [error, setError] = useState<unknown>();
   const [menu, setMenu] = useState(false);
+  const [assistant, setAssistant] = useState(false);
   useEffect(() => {
     api<Me>('/auth/me').then(setMe, setError);
     const loadScreens = () => screenList().then((list) => setScreens(list.filter((s) => s.navigation !== false)), () => undefined);
@@ -71,6 +74,7 @@ function Shell({ session }: { session: Session }) {
     }
   };
   const pages = me ? PAGES.filter((p) => p.visible(me)) : [];
+  const withAssistant = !!me && me.modules.includes('ai') && can(me, 'ai.view');
   const page = PAGES.find((p) => path === p.path || path.startsWith(`${p.path}/`));
   let content;
   // A screen does not wait for /auth/me (only the admin pages need the caller's permissions).
@@ -87,6 +91,9 @@ function Shell({ session }: { session: Session }) {
         <a class="brand" href="/">Mandi</a>
         <span class="tenant muted">{me?.tenant.name ?? session.tenant}</span>
         <span class="spacer" />
+        {withAssistant && (
+          <button type="button" class="ghost" aria-expanded={assistant} aria-controls="ai-panel" onClick={() => setAssistant(!assistant)}>AI assistant</button>
+        )}
         <Bell session={session} />
         <button type="button" class="ghost" onClick={signOut}>Sign out</button>
       </header>
@@ -107,6 +114,8 @@ function Shell({ session }: { session: Session }) {
         </ul>
       </nav>
       <main id="main" class="main">{content}</main>
+      {/* Mounted while closed too: the conversation outlives navigation and closing. */}
+      {withAssistant && <AssistantPanel open={assistant} onClose={() => setAssistant(false)} />}
     </div>
   );
 }

@@ -8,6 +8,7 @@
  *   translate   translate, batch, detect, languages, config
  *   agent       roles, tools, chat (owned by the agent work, see src/agent/index.ts)
  *   graph       graph flows (owned by the agent work, see src/graph/index.ts)
+ *   voice       the voice assistant: speech-to-text → the agent → text-to-speech in one request
  * Language models are called through src/llm (chat, chatStream) only.
  */
 import { defineModule } from '../../../sdk';
@@ -18,8 +19,9 @@ import { permissions } from './permissions';
 import { providersArea } from './providers';
 import { speechArea } from './speech';
 import { translateArea } from './translate';
+import { voiceArea } from './voice';
 
-const merged = mergeAreas([providersArea, speechArea, translateArea, agentArea, graphArea]);
+const merged = mergeAreas([providersArea, speechArea, translateArea, agentArea, graphArea, voiceArea]);
 
 export default defineModule({
   name: 'ai',

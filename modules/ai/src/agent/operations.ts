@@ -8,7 +8,7 @@ import { CONFIGURE, VIEW } from '../permissions';
 import { runChat, type AgentEvent, type ChatInput } from './loop';
 import { deleteRole, listRoles, putRole, setDefaultRole } from './roles';
 
-const ROLE_ID = Type.String({ pattern: '^[a-z][a-z0-9_-]{0,63}$', description: 'lowercase letters, digits, _ and -' });
+export const ROLE_ID = Type.String({ pattern: '^[a-z][a-z0-9_-]{0,63}$', description: 'lowercase letters, digits, _ and -' });
 const TOOL_PATTERN = Type.String({ pattern: '^(\\*|[a-z][a-z0-9_]*\\.(\\*|[A-Za-z0-9_]+))$', description: 'an exact tool name, `module.*` or `*`' });
 
 const RoleSchema = Type.Object({
@@ -48,7 +48,7 @@ const ToolCallSchema = Type.Object({
   error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
 });
 
-const ChatAnswerSchema = Type.Object({
+export const ChatAnswerSchema = Type.Object({
   message: Type.String(),
   tool_calls: Type.Array(ToolCallSchema),
   usage: Type.Object({ input_tokens: Type.Integer(), output_tokens: Type.Integer(), total_tokens: Type.Integer(), cost: Type.String() }),

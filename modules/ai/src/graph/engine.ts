@@ -14,6 +14,7 @@ import type { HandlerContext } from '../../../../sdk';
 import { AiError, notFound } from '../agent/errors';
 import { schemaErrors, type JsonSchema } from './json-schema';
 import type { GraphRunView } from './outputs';
+import { notifyApprovers, resolveApproval } from './approvals';
 import { watchRun } from './watch';
 
 /** Spec 2, Limits: graph engine, 20 nodes per run. */
@@ -137,6 +138,7 @@ export async function resumeRun(ctx: HandlerContext, flow: Flow, row: RunRow, hu
     pending_input_schema: null,
     pending_input_prompt: null,
   });
+  await resolveApproval(ctx, resumed);
   return advance(ctx, flow, resumed);
 }
 
@@ -147,7 +149,9 @@ export async function cancelRun(ctx: HandlerContext, row: RunRow): Promise<RunRo
   if (row.status !== 'running' && row.status !== 'paused') {
     throw new AiError('RUN_NOT_CANCELLABLE', `Graph run ${row.id} is ${row.status}; only a running or paused run can be cancelled.`, { status: 409, run_id: row.id, current_status: row.status });
   }
-  return save(ctx, row, { status: 'cancelled', pending_input_schema: null, pending_input_prompt: null });
+  const cancelled = await save(ctx, row, { status: 'cancelled', pending_input_schema: null, pending_input_prompt: null });
+  if (row.status === 'paused') await resolveApproval(ctx, cancelled);
+  return cancelled;
 }
 
 /** Runs nodes from the current one until the flow ends, a human node pauses it, or a node fails. */
@@ -164,7 +168,9 @@ export async function advance(ctx: HandlerContext, flow: Flow, start: RunRow): P
     const node = flow.nodes[name];
     if (!node) throw new AiError('RUN_BROKEN', `Flow ${flow.type} has no node "${name}".`, { status: 500 });
     if (node.kind === 'human') {
-      return save(ctx, row, { status: 'paused', pending_input_schema: node.schema, pending_input_prompt: node.prompt(view(row)) });
+      const paused = await save(ctx, row, { status: 'paused', pending_input_schema: node.schema, pending_input_prompt: node.prompt(view(row)) });
+      await notifyApprovers(ctx, paused);
+      return paused;
     }
     let outcome: NodeOutcome;
     try {

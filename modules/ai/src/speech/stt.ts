@@ -52,15 +52,23 @@ async function readAll(ctx: HandlerContext, upload: UploadRef): Promise<Uint8Arr
 const unprocessable = (field: string, message: string, extra: Record<string, unknown> = {}) =>
   new AiError('AUDIO_REJECTED', message, { status: 422, errors: { [field]: [message] }, ...extra });
 
-/** Checks the spec's limits from the file's own bytes; answers its format and duration (null when the container does not say). */
-export async function inspect(ctx: HandlerContext, upload: UploadRef): Promise<{ format: AudioFormat; duration_ms: number | null }> {
-  if (upload.size > MAX_AUDIO_BYTES) throw unprocessable('file', `The audio file is ${upload.size} bytes; the most is 25 MB.`);
+/** How long a recording may be: the spec's 5 minutes, or less for a caller with tighter limits (the voice assistant). */
+export interface AudioLimits {
+  max_bytes: number;
+  max_ms: number;
+}
+const SPEC_LIMITS: AudioLimits = { max_bytes: MAX_AUDIO_BYTES, max_ms: MAX_AUDIO_MS };
+const seconds = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}` : `${ms / 1000} seconds`);
+
+/** Checks the limits from the file's own bytes; answers its format and duration (null when the container does not say). */
+export async function inspect(ctx: HandlerContext, upload: UploadRef, limits: AudioLimits = SPEC_LIMITS): Promise<{ format: AudioFormat; duration_ms: number | null }> {
+  if (upload.size > limits.max_bytes) throw unprocessable('file', `The audio file is ${upload.size} bytes; the most is ${limits.max_bytes / (1024 * 1024)} MB.`, { max_bytes: limits.max_bytes });
   const head = await read(ctx, upload.id, 0, Math.min(PROBE, upload.size));
   const format = sniff(head);
   if (!format) throw unprocessable('file', `"${upload.filename}" is not audio in a supported format; send one of ${STT_FORMATS.join(', ')}.`, { formats: STT_FORMATS });
   const tail = upload.size > PROBE ? await read(ctx, upload.id, upload.size - PROBE, PROBE) : head;
   const duration = durationMs(format, head, tail, upload.size);
-  if (duration !== null && duration > MAX_AUDIO_MS) throw unprocessable('file', `The audio is ${Math.round(duration / 1000)} seconds long; the most is 5 minutes.`, { duration_ms: duration });
+  if (duration !== null && duration > limits.max_ms) throw unprocessable('file', `The audio is ${Math.round(duration / 1000)} seconds long; the most is ${seconds(limits.max_ms)}.`, { duration_ms: duration, max_ms: limits.max_ms });
   return { format, duration_ms: duration };
 }
 
@@ -98,8 +106,8 @@ async function recognize(ctx: HandlerContext, conn: SpeechConnection, audio: Aud
   }
 }
 
-export async function transcribe(ctx: HandlerContext, upload: UploadRef, language: string) {
-  const { format, duration_ms } = await inspect(ctx, upload);
+export async function transcribe(ctx: HandlerContext, upload: UploadRef, language: string, limits: AudioLimits = SPEC_LIMITS) {
+  const { format, duration_ms } = await inspect(ctx, upload, limits);
   const { usable, skipped } = await speechChain(ctx, 'stt');
   // Each protocol's audio is made once, when a provider first needs it.
   let google: Prepared | undefined;
