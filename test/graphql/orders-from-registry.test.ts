@@ -3,10 +3,14 @@
  * `mandi module pack` packs it, promoted to stable and installed alone in a fresh tenant. Its schema
  * file only extends Query and Mutation (`extend type ...`), and no other module defines either root.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 import { inTenant, promoteOk, publishOk, tenantIn, type ShopTenant } from '../rings/support';
 import { gql, type Who } from './support';
+
+/** The orders module as it is today: the schema's comments name its version. */
+const ORDERS_VERSION: string = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../modules/orders/module.json'), 'utf8')).version;
 
 const ORDERS = path.resolve(__dirname, '../../modules/orders');
 
@@ -20,7 +24,7 @@ describe('spec 1 GraphQL rule 5(a): orders alone, from the registry, in a fresh 
     tp = await startTestPlatform();
     owner = await tp.install('acme');
     await publishOk(tp, owner.token, ORDERS);
-    await promoteOk(tp, owner.token, 'stable', 'orders', '1.1.0');
+    await promoteOk(tp, owner.token, 'stable', 'orders', ORDERS_VERSION);
     shop = await tenantIn(tp, { token: owner.token, alias: 'acme' }, 'kirana', 'stable');
     const installed = await inTenant(tp, shop, '/modules/orders/install', { body: {} });
     if (installed.status !== 201) throw new Error(`install failed: ${installed.status} ${JSON.stringify(installed.body)}`);
@@ -32,11 +36,11 @@ describe('spec 1 GraphQL rule 5(a): orders alone, from the registry, in a fresh 
     const res = await inTenant(tp, shop, '/graphql/schema');
     expect(res.status).toBe(200);
     const sdl = String(res.body);
-    expect(sdl).toContain('# orders@1.1.0: schema file');
+    expect(sdl).toContain(`# orders@${ORDERS_VERSION}: schema file`);
     expect(sdl).not.toContain('# warning');
     expect(sdl).toMatch(/type Mutation \{\s+createOrder\(/);
     // No other module is there to define a root type.
-    expect((await gql(tp, who, '{ _gateway { modules } }')).body).toEqual({ data: { _gateway: { modules: ['orders@1.1.0'] } } });
+    expect((await gql(tp, who, '{ _gateway { modules } }')).body).toEqual({ data: { _gateway: { modules: [`orders@${ORDERS_VERSION}`] } } });
   });
 
   test('a fresh tenant with nothing installed: the schema builds, Mutation is left out until a module adds a field', async () => {

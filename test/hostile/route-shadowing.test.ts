@@ -6,6 +6,7 @@
  * set of modules is formed: install (development modules from MODULE_PATHS included), promotion into
  * a ring, and publish against what the rings release; a real request then reaches orders.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { loadModuleFromDir } from '../../core/modules/loaded-module';
 import { buildModule } from '../../sdk/build/build-module';
@@ -36,8 +37,11 @@ async function reachesOrders(tp: TestPlatform, who: { token: string; tenant: str
   expect(listed.body.data.map((o: { order_number: string }) => o.order_number)).toEqual([`SHADOW-${n}`]);
 }
 
-const OVERLAP = 'module aaa_tools@1.0.0 declares POST /orders, which overlaps POST /orders of module orders@1.1.0';
-const OVERLAP_REVERSED = 'module orders@1.1.0 declares GET /orders/:id, which overlaps GET /orders/export of module aaa_tools@1.0.0';
+/** The orders module as it is today: the messages name its version. */
+const ORDERS_VERSION: string = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../modules/orders/module.json'), 'utf8')).version;
+const ORDERS_AT = `orders@${ORDERS_VERSION}`;
+const OVERLAP = `module aaa_tools@1.0.0 declares POST /orders, which overlaps POST /orders of module ${ORDERS_AT}`;
+const OVERLAP_REVERSED = `module ${ORDERS_AT} declares GET /orders/:id, which overlaps GET /orders/export of module aaa_tools@1.0.0`;
 
 beforeAll(async () => {
   for (const dir of [ORDERS, ATTACKER]) if (await needsBuild(dir, 'dist/index.js')) await buildModule(dir);
@@ -61,7 +65,7 @@ describe('DESIGN Modules: development modules (MODULE_PATHS) cannot take another
     expect(refused.status).toBe(422);
     expect(refused.body.code).toBe('MODULE_DEPENDENCIES');
     expect(refused.body.message).toContain(OVERLAP);
-    expect(refused.body.message).toContain('module aaa_tools@1.0.0 declares GET /orders/export, which overlaps GET /orders/:id of module orders@1.1.0');
+    expect(refused.body.message).toContain(`module aaa_tools@1.0.0 declares GET /orders/export, which overlaps GET /orders/:id of module ${ORDERS_AT}`);
     expect(refused.body.details.problems).toContainEqual(expect.objectContaining({ kind: 'route', module: 'aaa_tools' }));
     expect((await tp.api('/modules', { token: owner.token, tenant: 'acme' })).body.installed.map((m: { alias: string }) => m.alias)).toEqual(['orders']);
   });
@@ -91,15 +95,15 @@ describe('DESIGN Rings and the registry: a ring never releases two modules servi
   afterAll(() => tp?.close());
 
   test('promotion: aaa_tools into a ring releasing orders is refused naming both, and orders into one releasing aaa_tools', async () => {
-    await promoteOk(tp, owner.token, 'stable', 'orders', '1.1.0');
+    await promoteOk(tp, owner.token, 'stable', 'orders', ORDERS_VERSION);
     const refused = await promote(tp, owner.token, 'stable', 'aaa_tools', '1.0.0');
     expect(refused.status).toBe(422);
     expect(refused.body.code).toBe('PROMOTION_REFUSED');
     expect(refused.body.details.reasons).toContainEqual({ kind: 'routes', message: `in ring stable: ${OVERLAP}: one request could reach either; only one installed module may serve a route` });
-    expect((await tp.api('/rings/stable', { token: owner.token })).body.ring.release.modules).toEqual({ orders: '1.1.0' });
+    expect((await tp.api('/rings/stable', { token: owner.token })).body.ring.release.modules).toEqual({ orders: ORDERS_VERSION });
 
     await promoteOk(tp, owner.token, 'canary', 'aaa_tools', '1.0.0');
-    const reversed = await promote(tp, owner.token, 'canary', 'orders', '1.1.0');
+    const reversed = await promote(tp, owner.token, 'canary', 'orders', ORDERS_VERSION);
     expect(reversed.status).toBe(422);
     expect(reversed.body.details.reasons.map((r: { message: string }) => r.message)).toContainEqual(expect.stringContaining(OVERLAP_REVERSED));
   });
@@ -110,7 +114,7 @@ describe('DESIGN Rings and the registry: a ring never releases two modules servi
     expect(refused.body.code).toBe('ROUTES_OVERLAP');
     expect(refused.body.details.reasons).toContainEqual({
       kind: 'routes',
-      message: 'in ring stable: module aaa_tools@1.0.1 declares POST /orders, which overlaps POST /orders of module orders@1.1.0: one request could reach either; only one installed module may serve a route',
+      message: `in ring stable: module aaa_tools@1.0.1 declares POST /orders, which overlaps POST /orders of module ${ORDERS_AT}: one request could reach either; only one installed module may serve a route`,
     });
     // Ring canary releases aaa_tools@1.0.0 itself: a version is not held against its own alias.
     expect(refused.body.details.reasons.map((r: { message: string }) => r.message.split(':')[0])).toEqual(['in ring stable', 'in ring stable']);

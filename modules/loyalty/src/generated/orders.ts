@@ -1,12 +1,12 @@
 /* eslint-disable */
 /**
- * GENERATED from the manifest of orders@1.1.0 (range ^1.0.0). Do not edit by hand;
+ * GENERATED from the manifest of orders@1.2.0 (range ^1.0.0). Do not edit by hand;
  * refresh with:
  *   mandi module types orders@^1.0.0 --from modules/orders --out modules/loyalty/src/generated/orders.ts
  */
 
 /**
- * Every operation of orders@1.1.0: its input and its output.
+ * Every operation of orders@1.2.0: its input and its output.
  */
 export interface OrdersOperations {
   /**
@@ -141,6 +141,20 @@ export interface OrdersOperations {
   'orders.ship': {
     input: OrdersShipInput;
     output: OrdersShipOutput;
+  };
+  /**
+   * Records a shipment another module booked (carrier and tracking number as it names them) for every item of the order, which moves to shipped; once per order and recording module.
+   */
+  'orders.record_shipment': {
+    input: OrdersRecordShipmentInput;
+    output: OrdersRecordShipmentOutput;
+  };
+  /**
+   * Reports the delivery of the shipment the calling module recorded: the shipment and the order become delivered; once.
+   */
+  'orders.mark_delivered': {
+    input: OrdersMarkDeliveredInput;
+    output: OrdersMarkDeliveredOutput;
   };
   /**
    * All shipments of an order with their tracking events and NDR cases.
@@ -1219,6 +1233,7 @@ export interface OrdersShipInput {
 export interface OrdersShipOutput {
   awb_number: string;
   carrier_module: string;
+  carrier_name: string | null;
   /**
    * decimal, as a string
    */
@@ -1252,12 +1267,62 @@ export interface OrdersShipOutput {
   order_id: string;
   order_item_ids: unknown;
   pickup_token: string | null;
+  recorded_by: string | null;
   /**
    * ISO 8601 timestamp
    */
   shipped_at: string | null;
   status: string;
   tracking_url: string | null;
+}
+export interface OrdersRecordShipmentInput {
+  carrier: string;
+  /**
+   * order UUID or order_number
+   */
+  id: string;
+  shipped_at?: string;
+  tracking_number: string;
+  tracking_url?: string;
+}
+export interface OrdersRecordShipmentOutput {
+  applied: boolean;
+  order: {
+    id: string;
+    order_number: string;
+    status: string;
+  };
+  shipment: {
+    carrier: string | null;
+    delivered_at: string | null;
+    id: string;
+    shipped_at: string | null;
+    status: string;
+    tracking_number: string;
+  };
+}
+export interface OrdersMarkDeliveredInput {
+  delivered_at?: string;
+  /**
+   * order UUID or order_number
+   */
+  id: string;
+}
+export interface OrdersMarkDeliveredOutput {
+  applied: boolean;
+  order: {
+    id: string;
+    order_number: string;
+    status: string;
+  };
+  shipment: {
+    carrier: string | null;
+    delivered_at: string | null;
+    id: string;
+    shipped_at: string | null;
+    status: string;
+    tracking_number: string;
+  };
 }
 export interface OrdersListShipmentsInput {
   /**
@@ -1272,6 +1337,7 @@ export interface OrdersListShipmentsOutput {
   shipments: {
     awb_number: string;
     carrier_module: string;
+    carrier_name: string | null;
     /**
      * decimal, as a string
      */
@@ -1328,6 +1394,7 @@ export interface OrdersListShipmentsOutput {
     order_id: string;
     order_item_ids: unknown;
     pickup_token: string | null;
+    recorded_by: string | null;
     /**
      * ISO 8601 timestamp
      */
