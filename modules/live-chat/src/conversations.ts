@@ -150,6 +150,10 @@ export async function startConversation(
   const now = nowIso(ctx);
   const created = await ctx.host.db.create<ConversationRow>('Conversation', { ...init, status: 'pending', priority: 'normal', created_at: now, updated_at: now });
   const { conversation, message } = await addMessage(ctx, created, first);
+  await ctx.host.emit('live_chat.conversation_started', {
+    conversation_id: conversation.id, widget_id: conversation.widget_id, visitor_id: conversation.visitor_id, handler_type: conversation.handler_type,
+    message: { id: message.id, content: message.content, created_at: message.created_at },
+  });
   const handler = handlerFor(conversation.handler_type, agentHandler);
   let next = await handler.onStart(ctx, conversation);
   // A handler that takes the conversation answers its first message too, and may hand it over there.

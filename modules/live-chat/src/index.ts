@@ -48,7 +48,9 @@ export default defineModule({
   },
   // The ai_bot handler asks the ai module's agent; the workflow handler checks and starts workflows (README, Handlers).
   // The platform's events for a membership that ended: the member stops being an agent (README, Agents).
-  events: { subscribes: { 'member.suspended': membershipEnded, 'member.removed': membershipEnded } },
+  // conversation_started lets other modules react to a visitor's first message through the bus
+  // (the ai module's out-of-hours answer answers with live_chat.auto_answer; README, Events for modules).
+  events: { publishes: ['live_chat.conversation_started'], subscribes: { 'member.suspended': membershipEnded, 'member.removed': membershipEnded } },
   consumes: ['ai.agent_reply', 'ai.list_roles', 'workflow_engine.get_workflow', 'workflow_engine.start'],
   jobs: { bot_reply: { operation: 'live_chat.bot_reply', attempts: 2, timeout_seconds: 60 } },
   workflow: { nodes: workflowNodes },

@@ -1,8 +1,8 @@
 /**
- * The JSON Schema subset graph flows use for their input data and human input (object, properties,
- * required, additionalProperties false, type incl. arrays of types, enum, minLength, maxLength,
- * minimum, maximum, pattern), checked in the sandbox before anything is written. Errors come keyed
- * by field, the platform's 422 shape.
+ * The JSON Schema subset graph flows use for their input data and human input, and the assist
+ * features for a model's answer (object, properties, required, additionalProperties false, type incl.
+ * arrays of types, enum, minLength, maxLength, minimum, maximum, pattern, items, maxItems), checked in
+ * the sandbox before anything is written. Errors come keyed by field, the platform's 422 shape.
  */
 export interface JsonSchema {
   type?: string | string[];
@@ -15,6 +15,8 @@ export interface JsonSchema {
   minimum?: number;
   maximum?: number;
   pattern?: string;
+  items?: JsonSchema;
+  maxItems?: number;
   description?: string;
 }
 
@@ -44,6 +46,10 @@ function checkValue(schema: JsonSchema, v: unknown, field: string, errors: Recor
   if (typeof v === 'number') {
     if (schema.minimum !== undefined && v < schema.minimum) add(`must be at least ${schema.minimum}`);
     if (schema.maximum !== undefined && v > schema.maximum) add(`must be at most ${schema.maximum}`);
+  }
+  if (Array.isArray(v)) {
+    if (schema.maxItems !== undefined && v.length > schema.maxItems) add(`must have at most ${schema.maxItems} items`);
+    else if (schema.items) v.forEach((item, i) => checkValue(schema.items!, item, `${field}.${i}`, errors));
   }
   if (schema.properties && typeOf(v) === 'object') checkObject(schema, v as Record<string, unknown>, `${field}.`, errors);
 }

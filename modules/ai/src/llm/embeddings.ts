@@ -5,7 +5,7 @@
  * model is the caller's (embedding models differ from chat models) or the provider's.
  */
 import type { HandlerContext } from '../../../../sdk';
-import { notConfigured, providersFailed } from '../errors';
+import { AiError, notConfigured, providersFailed } from '../errors';
 import { apiKeyOf } from '../providers/credentials';
 import { readSettings } from '../providers/settings';
 import { findLlmProvider } from '../providers/store';
@@ -31,10 +31,18 @@ export async function embed(ctx: HandlerContext, req: EmbedRequest): Promise<Emb
   const settings = await readSettings(ctx, 'llm');
   const first = req.provider_id ?? settings.default_provider;
   if (!first) throw notConfigured('No language-model provider is configured for embeddings (PUT /ai/config).');
-  const ids = settings.fallback_provider && settings.fallback_provider !== first ? [first, settings.fallback_provider] : [first];
+  // A provider asked for by id is the only one tried (the caller chose it); else default, then fallback.
+  const ids = req.provider_id ? [first] : settings.fallback_provider && settings.fallback_provider !== first ? [first, settings.fallback_provider] : [first];
+  const chain = await Promise.all(ids.map((id) => findLlmProvider(ctx, id)));
+  const types = chain.flatMap((p) => (p ? [{ provider: p.id, type: p.type }] : []));
+  // Spec 2: embeddings need an OpenAI-compatible provider. When none of them is one, the answer is
+  // a 422 naming the types rather than a 502: no retry would help, the configuration must change.
+  if (types.length === ids.length && types.every((t) => t.type !== 'vendora_compatible')) {
+    throw new AiError('EMBEDDINGS_UNSUPPORTED', `Embeddings need a vendora_compatible provider; ${types.map((t) => `"${t.provider}" is ${t.type}`).join(', ')}, which has no embeddings.`, { status: 422, providers: types, errors: { provider_id: [`provider type ${types[0]!.type} does not support embeddings`] } });
+  }
   const failures: Array<{ provider: string; reason: string }> = [];
-  for (const id of ids) {
-    const provider = await findLlmProvider(ctx, id);
+  for (const [i, id] of ids.entries()) {
+    const provider = chain[i];
     const key = provider ? await apiKeyOf(ctx, 'llm', id) : null;
     const model = req.model ?? provider?.model ?? provider?.models[0];
     if (!provider) failures.push({ provider: id, reason: 'the provider does not exist' });

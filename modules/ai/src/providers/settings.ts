@@ -4,6 +4,7 @@
  *   stt          {default_provider, fallback_provider}                           (STT settings)
  *   tts          {default_provider, fallback_provider, default_voice}            (TTS settings)
  *   translation  {provider_id, model}                                            (Translation settings)
+ *   auto_response {enabled, business_hours, answer, message}                     (README, Assist: out-of-hours answer)
  */
 import type { HandlerContext } from '../../../../sdk';
 import { forgetConfig } from '../config-cache';
@@ -27,11 +28,21 @@ export interface TranslationSettings {
   model: string | null;
 }
 
+export interface AutoResponseSettings {
+  enabled: boolean;
+  /** Spec 2's business hours object, checked by live chat (live_chat.business_hours_status). */
+  business_hours: ({ timezone: string } & Record<string, unknown>) | null;
+  /** `message`: the message as written; `ai`: the model answers the visitor's first message (the message when it cannot). */
+  answer: 'message' | 'ai';
+  message: string;
+}
+
 interface SettingsByKey {
   llm: LlmSettings;
   stt: SpeechSettings;
   tts: TtsSettings;
   translation: TranslationSettings;
+  auto_response: AutoResponseSettings;
 }
 
 const DEFAULTS: SettingsByKey = {
@@ -39,6 +50,7 @@ const DEFAULTS: SettingsByKey = {
   stt: { default_provider: null, fallback_provider: null },
   tts: { default_provider: null, fallback_provider: null, default_voice: null },
   translation: { provider_id: null, model: null },
+  auto_response: { enabled: false, business_hours: null, answer: 'message', message: 'Thanks for your message! We are closed right now and will answer as soon as we are back.' },
 };
 
 export async function readSettings<K extends keyof SettingsByKey>(ctx: HandlerContext, key: K): Promise<SettingsByKey[K]> {

@@ -9,7 +9,8 @@ import { botSays, handToAgent, handToHuman, OPEN } from '../conversations';
 import { conversationById } from '../db';
 import type { AgentRow, ConversationRow } from '../records';
 import { validation } from '../errors';
-import { Content, Id } from '../schemas';
+import { businessHoursProblem, isOpen } from '../business-hours';
+import { BusinessHours, Content, Id } from '../schemas';
 
 const REPLY = 'live_chat.reply';
 const INTERNAL = { ai_tool: false, graphql_expose: false } as const;
@@ -26,6 +27,28 @@ async function saysOnce(ctx: HandlerContext, c: ConversationRow, content: string
 }
 
 export const handlerOperations = {
+  business_hours_status: operation({
+    description: "Whether a business hours object (spec 2, Live chat records) is valid, and open at this moment: for modules keeping hours of their own (the ai module's out-of-hours answer).",
+    ...INTERNAL,
+    input: Type.Object({ business_hours: BusinessHours }, { additionalProperties: false }),
+    output: Type.Object({ open: Type.Boolean(), problem: Type.Union([Type.String(), Type.Null()]) }),
+    handler: ({ business_hours }, ctx) => {
+      const problem = businessHoursProblem(business_hours);
+      return { open: problem === null && isOpen(business_hours, ctx.host.now()), problem };
+    },
+  }),
+  auto_answer: operation({
+    description: "Another module's automatic bot answer in an open conversation (e.g. the ai module's out-of-hours first answer): written once per key.",
+    permission: REPLY,
+    ...INTERNAL,
+    input: Type.Object({ conversation_id: Id, content: Content, key: METADATA_KEY }, { additionalProperties: false }),
+    output: Type.Object({ sent: Type.Boolean() }),
+    handler: async (input, ctx) => {
+      const c = await conversationById(ctx, input.conversation_id);
+      if (!OPEN.includes(c.status)) return { sent: false };
+      return { sent: await saysOnce(ctx, c, input.content, { auto_answer: `${ctx.caller}:${input.key}` }) };
+    },
+  }),
   bot_reply: operation({
     description: "The bot_reply job: the AI bot's answer to one visitor message, or the hand-over to a person.",
     ...INTERNAL,
