@@ -8,7 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from './api';
 import { Icon } from './icons';
 import { socketFor } from './realtime';
-import { isConsolePath } from './router';
+import { isConsolePath, useLocation } from './router';
 import type { Session } from './session';
 
 interface Note { id: number; title: string; body?: string | null; icon?: string | null; read_at?: string | null; action_url?: string | null; created_at: string }
@@ -17,6 +17,9 @@ export function Bell({ session }: { session: Session }) {
   const [unread, setUnread] = useState(0);
   const [notes, setNotes] = useState<Note[]>([]);
   const [open, setOpen] = useState(false);
+  const { path } = useLocation();
+  // Following a notification's link closes the panel, which would cover the page it opened.
+  useEffect(() => setOpen(false), [path]);
   const load = () => {
     api<{ unread_count: number }>('/notifications/unread-count').then((r) => setUnread(r.unread_count), () => undefined);
     api<{ notifications: Note[] }>('/notifications', { query: { per_page: 10 } }).then((r) => setNotes(r.notifications), () => undefined);
