@@ -25,10 +25,14 @@ export const workflowNodes: WorkflowNode[] = [
   {
     type: 'live_chat:route-to-agent', name: 'Route to an agent', category: 'action', ...LOOK, operation: 'live_chat.workflow_route',
     description:
-      'Hands the conversation to the human agents (assignment by workload), or to one agent by agent_id when they are online with a free slot (else the queue); the workflow stops driving it.',
+      "Hands the conversation to the human agents (assignment by workload), to one agent by agent_id when they are online with a free slot (else the queue), or to a team's queue by team_id; the workflow stops driving it.",
     configSchema: {
       type: 'object',
-      properties: { ...CONVERSATION, agent_id: { type: 'integer', minimum: 1, description: 'optional: a live chat agent of this tenant (GET /live-chat/agents); offline, away or full → the queue' } },
+      properties: {
+        ...CONVERSATION,
+        agent_id: { type: 'integer', minimum: 1, description: 'optional: a live chat agent of this tenant (GET /live-chat/agents); offline, away or full → the queue' },
+        team_id: { type: 'integer', minimum: 1, description: "optional, instead of agent_id: a live chat team of this tenant (GET /live-chat/teams); only the team's agents take it" },
+      },
       required: ['conversation_id'],
     },
     inputs: INPUT, outputs: [{ name: 'output', type: 'object' }],

@@ -235,6 +235,42 @@ describe('spec 2 Live chat: the workflow handler routes to a named agent ("route
     expect(await host.call('live_chat.workflow_route', { conversation_id: id, agent_id: agent.id })).toEqual({ routed: true, agent_id: agent.id });
     expect(await conversation(id)).toMatchObject({ handler_type: 'agent', agent_id: agent.id });
   });
+
+  test("a team id routes to the team's queue: only its agents take the conversation; an unknown team is refused (422 errors.team_id)", async () => {
+    // Hari (no team, no chats beyond this file's) would win by workload; the team holds only Devi.
+    const devi = await addAgent(host, { name: 'Devi', max: 5 });
+    const team = await host.request('POST', '/live-chat/teams', { name: 'Returns desk' });
+    expect(team.status).toBe(201);
+    const teamId: number = team.body.id;
+    expect((await host.request('POST', `/live-chat/teams/${teamId}/agents`, { agent_id: devi.id })).status).toBe(200);
+    await setStatus(host, devi, 'offline');
+    const made = await host.request('POST', '/workflows', {
+      name: 'Asks first',
+      trigger_type: 'manual',
+      nodes: [
+        { node_type: 'workflows:manual-trigger', node_category: 'trigger', label: 'Visitor wrote', config: {}, position: { x: 0, y: 0 } },
+        { node_type: 'live_chat:ask-question', node_category: 'action', label: 'Order', config: { conversation_id: '{{conversation_id}}', question: 'Your order?', metadata_key: 'order' }, position: { x: 1, y: 0 } },
+      ],
+      connections: [{ source_node_index: 0, target_node_index: 1 }],
+    });
+    expect((await host.request('POST', `/workflows/${made.body.data.id}/activate`)).status).toBe(200);
+    const v = await visitor(host, (await createWidget(host, { name: 'Team route', handler_type: 'workflow', workflow_id: made.body.data.id })).token);
+    const id: number = (await v.start('my parcel is torn')).body.conversation.id;
+    await until(id, ['visitor', 'bot']);
+    await expect(host.call('live_chat.workflow_route', { conversation_id: id, team_id: 999_999 })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED', details: { errors: { team_id: [expect.stringContaining('not a live chat team')] } },
+    });
+    await expect(host.call('live_chat.workflow_route', { conversation_id: id, team_id: teamId, agent_id: agent.id })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(await host.call('live_chat.workflow_route', { conversation_id: id, team_id: teamId })).toEqual({ routed: true, agent_id: null });
+    // The team's only agent is offline: it waits in the team's queue although Hari is online with room.
+    expect(await conversation(id)).toMatchObject({ handler_type: 'agent', agent_id: null, team_id: teamId });
+    await setStatus(host, devi, 'online');
+    try {
+      expect(await routedTo(id)).toBe(devi.id);
+    } finally {
+      await setStatus(host, devi, 'offline');
+    }
+  });
 });
 
 describe('spec 2 Live chat: handler settings that cannot run are refused at save', () => {

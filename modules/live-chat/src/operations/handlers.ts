@@ -7,7 +7,7 @@ import { operation, Type, type HandlerContext } from '../../../../sdk';
 import { botReply } from '../bot';
 import { botSays, handToAgent, handToHuman, OPEN } from '../conversations';
 import { conversationById } from '../db';
-import type { AgentRow, ConversationRow } from '../records';
+import type { AgentRow, ConversationRow, TeamRow } from '../records';
 import { validation } from '../errors';
 import { businessHoursProblem, isOpen } from '../business-hours';
 import { BusinessHours, Content, Id } from '../schemas';
@@ -88,18 +88,26 @@ export const handlerOperations = {
   }),
   workflow_route: operation({
     description:
-      'Node live_chat:route-to-agent: hands the conversation to the agent queue (assignment by workload), or to the agent agent_id names when they are online with a free slot (otherwise the queue). Teams: not built.',
+      "Node live_chat:route-to-agent: hands the conversation to the agent queue (assignment by workload), to the agent agent_id names when they are online with a free slot (otherwise the queue), or to the team team_id names (the team's queue: only its agents take it).",
     permission: REPLY,
     ...INTERNAL,
-    input: Type.Object({ conversation_id: Id, agent_id: Type.Optional(Id) }, { additionalProperties: false }),
+    input: Type.Object({ conversation_id: Id, agent_id: Type.Optional(Id), team_id: Type.Optional(Id) }, { additionalProperties: false }),
     output: Type.Object({ routed: Type.Boolean(), agent_id: Type.Union([Id, Type.Null()], { description: 'the agent it went to directly; null: queued (or not routed)' }) }),
     handler: async (input, ctx) => {
       const c = await conversationById(ctx, input.conversation_id);
       // The named agent must be one of this tenant's, whether or not the conversation is still the workflow's.
       const agent = input.agent_id === undefined ? undefined : await ctx.host.db.findOne<AgentRow>('Agent', { where: { id: input.agent_id } });
       if (input.agent_id !== undefined && !agent) throw validation('agent_id', `Agent ${input.agent_id} is not a live chat agent of this tenant.`);
+      if (agent && input.team_id !== undefined) throw validation('team_id', 'Name an agent or a team, not both.');
+      const team = input.team_id === undefined ? undefined : await ctx.host.db.findOne<TeamRow>('Team', { where: { id: input.team_id } });
+      if (input.team_id !== undefined && !team) throw validation('team_id', `Team ${input.team_id} is not a live chat team of this tenant.`);
       if (!driven(c)) return { routed: false, agent_id: null };
       if (agent) return handToAgent(ctx, c, agent);
+      if (team) {
+        // The team's queue (README, Teams): set before the hand-over, so assignment offers it only to the team's agents.
+        await ctx.host.db.update<ConversationRow>('Conversation', { team_id: team.id }, { where: { id: c.id } });
+        return { routed: await handToHuman(ctx, { ...c, team_id: team.id }), agent_id: null };
+      }
       return { routed: await handToHuman(ctx, c), agent_id: null };
     },
   }),
