@@ -19,6 +19,8 @@ import { markOriginDelivered, markOriginProcessing, markOriginShipped } from './
 import { requirePaid } from './payment';
 import { ChainError, codeOf, invalidStatus, noParent, notCatalogOrder, notFound, notTop } from './errors';
 import { propagate } from './propagations';
+import { ownParty, type GstParty } from './level-gst';
+import { creditLevelInvoice, issueLevelInvoice } from './level-invoices';
 
 export const STATUSES = ['pending_forward', 'forwarded', 'accepted', 'processing', 'shipped', 'delivered', 'cancelled', 'returned', 'refunded'] as const;
 /** A delivered order reversed: its goods came back (returned) or its prepaid money went back (refunded) (README: returns and refunds). */
@@ -26,7 +28,12 @@ export const REVERSED = ['returned', 'refunded'] as const;
 export type ChainStatus = (typeof STATUSES)[number];
 
 export type PathEntry = { tenant_id: string; tenant_name: string | null; level: number | null };
-export type Item = { sku: string; name: string; quantity: number; unit_cost: string; cost: string };
+/**
+ * A line of a copy at this level's cost. hsn_code and tax_rate are the origin's order line's (its GST);
+ * sell_unit_price and sell_amount what this level charges the level below for it (the child's bound
+ * cost of the line), on copies received since they travel with the forward (README: GST invoices between levels).
+ */
+export type Item = { sku: string; name: string; quantity: number; unit_cost: string; cost: string; hsn_code?: string | null; tax_rate?: string | null; sell_unit_price?: string; sell_amount?: string };
 
 export type ChainOrderRow = {
   id: string;
@@ -56,6 +63,8 @@ export type ChainOrderRow = {
   /** When the fulfiller's stock reservation was closed (consumed at delivery, released at cancel). */
   stock_closed_at: string | null;
   cancel_reason: string | null;
+  /** The child as the buyer on this level's invoice to it, as it sent itself with the forward. */
+  buyer_party: GstParty | null;
   created_at: string;
   updated_at: string;
 };
@@ -81,7 +90,7 @@ export type OrderView = {
   currency: string;
   total: string;
   tax_total: string;
-  items: Array<{ sku: string | null; name: string; quantity: number }>;
+  items: Array<{ sku: string | null; name: string; quantity: number; hsn_code?: string | null; tax_rate?: string | null }>;
 };
 
 const call = (ctx: HandlerContext) => typedCall<Ops>(ctx.host);
@@ -153,7 +162,8 @@ export async function createFromOrder(ctx: HandlerContext, orderId: string): Pro
     customer: order.customer ?? {},
     customer_name: order.customer_name ?? ((order.customer?.name as string | undefined) ?? null),
     shipping_address: order.shipping_address ?? null,
-    items: quote.items.map((q) => ({ sku: q.sku, name: q.name, quantity: q.quantity, unit_cost: q.unit_cost, cost: q.cost })),
+    // Quote lines follow the order's lines; each keeps that line's GST (HSN code, rate) for the invoices between levels.
+    items: quote.items.map((q, n) => ({ sku: q.sku, name: q.name, quantity: q.quantity, unit_cost: q.unit_cost, cost: q.cost, hsn_code: order.items[n]?.hsn_code ?? null, tax_rate: order.items[n]?.tax_rate ?? null })),
     origin_total: order.total,
     // The price that binds this level for this order, fixed now (carried up with the forward).
     your_cost: quote.total_cost,
@@ -180,6 +190,17 @@ export async function createFromOrder(ctx: HandlerContext, orderId: string): Pro
   }
 }
 
+/**
+ * The child's bound cost of each line, the parent's price of it on its invoice: kept only when the
+ * lines add up to the child's cost (the one price the parent binds itself to), else the invoice
+ * splits that cost over the lines (level-gst.ts).
+ */
+function soldLines(input: Forwarded): Array<{ sell_unit_price?: string; sell_amount?: string }> {
+  const amounts = input.items.map((i) => i.cost);
+  if (amounts.some((a) => a === undefined || !/^\d+\.\d{2}$/.test(a)) || !amounts.reduce((s, a) => s.plus(a!), new Decimal(0)).eq(input.child_cost)) return input.items.map(() => ({}));
+  return input.items.map((i) => ({ sell_unit_price: i.unit_cost, sell_amount: i.cost }));
+}
+
 /** What the parent receives from a forwarding child. */
 export interface Forwarded {
   chain_ref: string;
@@ -189,14 +210,18 @@ export interface Forwarded {
   customer: Record<string, unknown>;
   customer_name: string | null;
   shipping_address: unknown;
-  items: Array<{ sku: string; quantity: number }>;
+  /** Each line with its GST and the child's bound cost of it (what the parent's invoice to the child charges). */
+  items: ForwardedItem[];
   origin_total: string;
   /** The child's cost of the order, bound when it entered the child's level: the parent's price to it. */
   child_cost: string;
   cod_amount: string;
   payment_method: string;
   payment_status: string;
+  /** The child as the buyer on its parent's invoice (its business profile); absent from modules before 1.2.0. */
+  buyer?: GstParty | null;
 }
+export type ForwardedItem = { sku: string; quantity: number; hsn_code?: string | null; tax_rate?: string | null; unit_cost?: string; cost?: string };
 
 export async function forward(ctx: HandlerContext, id: string): Promise<ChainOrderRow> {
   const row = await find(ctx, id);
@@ -212,12 +237,13 @@ export async function forward(ctx: HandlerContext, id: string): Promise<ChainOrd
     customer: row.customer,
     customer_name: row.customer_name,
     shipping_address: row.shipping_address,
-    items: row.items.map((i) => ({ sku: i.sku, quantity: i.quantity })),
+    items: row.items.map((i) => ({ sku: i.sku, quantity: i.quantity, hsn_code: i.hsn_code ?? null, tax_rate: i.tax_rate ?? null, unit_cost: i.unit_cost, cost: i.cost })),
     origin_total: row.origin_total,
     child_cost: row.your_cost,
     cod_amount: row.cod_amount,
     payment_method: row.payment_method,
     payment_status: row.payment_status,
+    buyer: await ownParty(ctx, row.chain_path.find((p) => p.tenant_id === ctx.tenantId)?.tenant_name ?? null),
   };
   try {
     // Spec 3, Reseller product pricing: the level holding an order from below checks, as it passes it
@@ -254,7 +280,8 @@ export async function receive(ctx: HandlerContext, child: string, input: Forward
   if (existing) return { id: existing.id };
   // With sub_reseller_id the catalog also checks that the child is directly under this tenant; refused
   // (PRODUCT_UNAVAILABLE) when a product is not available to the child (spec 3, Reseller product pricing).
-  const quote = await call(ctx)('reseller_catalog.quote', { items: input.items, sub_reseller_id: child, require_available: true });
+  const quote = await call(ctx)('reseller_catalog.quote', { items: input.items.map((i) => ({ sku: i.sku, quantity: i.quantity })), sub_reseller_id: child, require_available: true });
+  const sold = soldLines(input);
   const at = isoNow(ctx);
   const me = await self(ctx);
   const row = await ctx.host.db.transaction(async (tx) => {
@@ -269,10 +296,11 @@ export async function receive(ctx: HandlerContext, child: string, input: Forward
       customer: input.customer,
       customer_name: input.customer_name,
       shipping_address: input.shipping_address,
-      items: quote.items.map((q) => ({ sku: q.sku, name: q.name, quantity: q.quantity, unit_cost: q.unit_cost, cost: q.cost })),
+      items: quote.items.map((q, n) => ({ sku: q.sku, name: q.name, quantity: q.quantity, unit_cost: q.unit_cost, cost: q.cost, hsn_code: input.items[n]?.hsn_code ?? null, tax_rate: input.items[n]?.tax_rate ?? null, ...sold[n] })),
       origin_total: input.origin_total,
       your_cost: quote.total_cost,
       sell_total: input.child_cost,
+      buyer_party: input.buyer ? { ...input.buyer, tenant_id: child } : null,
       cod_amount: input.cod_amount,
       payment_method: input.payment_method,
       payment_status: input.payment_status,
@@ -342,6 +370,8 @@ export async function deliver(ctx: HandlerContext, id: string): Promise<ChainOrd
   const at = isoNow(ctx);
   // Settlement first (idempotent per chain order), so a copy is never delivered without its money recorded.
   await settle(ctx, row);
+  // README, GST invoices between levels: the sale to the level below is invoiced with its settlement (once per order).
+  await issueLevelInvoice(ctx, row);
   // The reservation closes with the delivery (idempotent), so it no longer holds the product against deletion (spec 3, Master product).
   await call(ctx)('reseller_catalog.consume_stock', { reference: row.chain_ref });
   await markOriginDelivered(ctx, row, at);
@@ -404,6 +434,7 @@ export async function sync(ctx: HandlerContext, from: string, chainRef: string, 
   if (status === 'delivered') {
     allowed.payment_status = 'paid';
     await settle(ctx, row);
+    await issueLevelInvoice(ctx, row);
   }
   // The origin's order in its orders module follows, before the copy does (a failure is retried with the push).
   if (status === 'processing') await markOriginProcessing(ctx, row);
@@ -420,7 +451,11 @@ export async function sync(ctx: HandlerContext, from: string, chainRef: string, 
 export const isReversal = (s: string): s is (typeof REVERSED)[number] => (REVERSED as readonly string[]).includes(s);
 
 /** A returned or refunded order's money at this level, reversed by its own finance module (once per chain order). */
-export const reverseMoney = (ctx: HandlerContext, row: ChainOrderRow, cause: (typeof REVERSED)[number]) => call(ctx)('reseller_finance.reverse_delivery', { chain_ref: row.chain_ref, cause });
+export async function reverseMoney(ctx: HandlerContext, row: ChainOrderRow, cause: (typeof REVERSED)[number]) {
+  await call(ctx)('reseller_finance.reverse_delivery', { chain_ref: row.chain_ref, cause });
+  // Its invoice to the level below is reversed with it (README: GST invoices between levels).
+  await creditLevelInvoice(ctx, row, cause);
+}
 
 /**
  * Spec 3: delivery triggers settlement; each level records its side with its own finance module.

@@ -15,6 +15,7 @@ import { reportPartialRefund } from './partial-refunds';
 import { onRefundProcessed, reportRefund, returnOrder } from './reversal';
 import { closeFinishedReservations, STOCK_REPAIR_EVERY_MS } from './stock-repair';
 import { present } from './view';
+import { CSV_COLUMNS, csvRows, invoicePdf, invoicesOfOrder, invoicesOfPeriod, invoicesToChild, MAX_ROWS } from './level-invoices';
 import Decimal from 'decimal.js';
 
 /** Spec 3, Errors and Limits: {error, code, details}; per user, reads 100 and writes 30 a minute. */
@@ -37,6 +38,14 @@ const ListIn = Type.Object(
 );
 const ListOut = Type.Object({ orders: Type.Array(Loose), pagination: Pagination });
 const internal = { graphql_expose: false, ai_tool: false } as const;
+const Text = (max: number) => Type.Nullable(Type.String({ maxLength: max }));
+/** The child as the buyer on its parent's invoice, sent with the forward (level-gst.ts GstParty). */
+const GstPartyIn = Type.Object(
+  { tenant_id: Type.String({ maxLength: 63 }), name: Text(255), gstin: Type.Nullable(Type.String({ pattern: '^[0-9]{2}[0-9A-Z]{13}$' })), address_lines: Type.Array(Type.String({ maxLength: 255 }), { maxItems: 5 }), state: Text(100), state_code: Type.Nullable(Type.String({ pattern: '^[0-9]{2}$' })) },
+  { additionalProperties: false },
+);
+const InvoicesOut = Type.Object({ invoices: Type.Array(Loose) });
+const PeriodIn = { direction: Type.Optional(Type.StringEnum(['issued', 'received'] as const)), from_date: Type.Optional(Day), to_date: Type.Optional(Day) };
 
 type ListInput = { status?: ChainStatus; from_date?: string; to_date?: string; search?: string; per_page?: number; page?: number };
 
@@ -63,12 +72,12 @@ const IGNORED_ORDERS = new Set(['NOT_CATALOG_ORDER', 'PRODUCT_UNAVAILABLE', 'CUR
 
 export default defineModule({
   name: 'reseller_orders',
-  version: '1.1.0',
+  version: '1.2.0',
   description: 'Reseller network chain orders: forwarded up the chain to the stock holder, accepted, shipped and delivered, with COD settlement at every level.',
   compatibility: { platform: '^2.0.0' },
   dependencies: { orders: '^1.2.0', reseller_catalog: '^1.0.0', reseller_finance: '^1.1.0' },
   main: 'dist/index.js',
-  consumes: ['orders.get', 'orders.update_status', 'orders.record_shipment', 'orders.mark_delivered', 'reseller_catalog.quote', 'reseller_catalog.reserve_stock', 'reseller_catalog.release_stock', 'reseller_catalog.consume_stock', 'reseller_finance.record_delivery', 'reseller_finance.reverse_delivery', 'reseller_finance.refund_share'],
+  consumes: ['orders.get', 'orders.update_status', 'orders.record_shipment', 'orders.mark_delivered', 'reseller_catalog.quote', 'reseller_catalog.reserve_stock', 'reseller_catalog.release_stock', 'reseller_catalog.consume_stock', 'reseller_finance.record_delivery', 'reseller_finance.reverse_delivery', 'reseller_finance.refund_share', 'orders.get_business_profile', 'documents.render_pdf'],
   permissions: [
     { name: 'reseller_orders.view', description: "See the tenant's chain orders, their timelines and stats." },
     { name: 'reseller_orders.manage', description: 'Create, forward, accept and cancel chain orders.' },
@@ -180,6 +189,39 @@ export default defineModule({
       http: route('POST', '/chain-orders/propagations/:id/retry', 'reseller_orders.repair', { success_status: 200 }),
       handler: (input, ctx) => retryOne(ctx, input.id),
     }),
+    // Before get: a literal path is matched before /chain-orders/:id in declaration order.
+    list_invoices: operation({
+      description: "The GST invoices and credit notes between levels this tenant issued (to its sub-resellers) and received (from its parent), issued in a period (UTC days): for its GST returns.",
+      permission: 'reseller_orders.view',
+      ...internal,
+      input: Type.Object(PeriodIn, { additionalProperties: false }),
+      output: InvoicesOut,
+      http: route('GET', '/chain-invoices', 'reseller_orders.view'),
+      handler: (input, ctx) => invoicesOfPeriod(ctx, input),
+    }),
+    export_invoices: operation({
+      description: 'The same list as CSV, one row per document (the streamed CSV route).',
+      permission: 'reseller_orders.view',
+      ...internal,
+      input: Type.Object({ ...PeriodIn, cursor: Type.Optional(Type.Nullable(Type.String({ maxLength: 200 }))) }, { additionalProperties: false }),
+      output: Type.Object({ columns: Type.Array(Type.String()), rows: Type.Array(Type.Array(Type.Unknown())), next_cursor: Type.Nullable(Type.String()), filename: Type.String() }),
+      http: route('GET', '/chain-invoices/export', 'reseller_orders.view', { rate_limit: '5/60', stream: { format: 'csv', timeout_s: 120, concurrency: 2 } }),
+      async handler(input, ctx) {
+        const { invoices } = await invoicesOfPeriod(ctx, input);
+        return { columns: [...CSV_COLUMNS], rows: csvRows(invoices), next_cursor: null, filename: `chain-invoices-${input.from_date ?? 'start'}-${input.to_date ?? 'now'}.csv` };
+      },
+    }),
+    invoices_to_child: operation({
+      description: `The GST documents this tenant issued to the calling sub-reseller, for one of its chain orders or a period (at most ${MAX_ROWS}); called by that sub-reseller's reseller_orders only.`,
+      related: true,
+      ...internal,
+      input: Type.Object({ chain_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })), from_date: Type.Optional(Day), to_date: Type.Optional(Day) }, { additionalProperties: false }),
+      output: InvoicesOut,
+      async handler(input, ctx) {
+        if (!ctx.relatedFrom) throw onlyRelated('reseller_orders.invoices_to_child');
+        return invoicesToChild(ctx, ctx.relatedFrom, input);
+      },
+    }),
     sync: operation({
       description: "Applies the parent's progress on a forwarded order (accepted, processing, shipped, delivered, cancelled, returned, refunded) to this tenant's copy; called by the parent's reseller_orders only.",
       related: true,
@@ -239,6 +281,24 @@ export default defineModule({
         const timeline = await ctx.host.db.find<{ id: string; chain_order_id: string; status: string; note: string | null; tenant_id: string; created_at: string }>('TimelineEntry', { where: { chain_order_id: input.id }, order: [['created_at', 'ASC'], ['id', 'ASC']], attributes: ['status', 'note', 'tenant_id', 'created_at'] });
         return { timeline };
       },
+    }),
+    invoices: operation({
+      description: "A chain order's GST invoices and credit notes between levels that concern this tenant: the one it received from the level above and the one it issued to the level below.",
+      permission: 'reseller_orders.view',
+      ...internal,
+      input: Type.Object({ id: Uuid }, { additionalProperties: false }),
+      output: InvoicesOut,
+      http: route('GET', '/chain-orders/:id/invoices', 'reseller_orders.view'),
+      handler: (input, ctx) => invoicesOfOrder(ctx, input.id),
+    }),
+    invoice_pdf: operation({
+      description: "One of a chain order's invoices between levels as a PDF laid out by the host (the customer invoice's template): its download URL.",
+      permission: 'reseller_orders.view',
+      ...internal,
+      input: Type.Object({ id: Uuid, invoice_id: Uuid }, { additionalProperties: false }),
+      output: Type.Object({ invoice_number: Type.String(), pdf_url: Type.String() }),
+      http: route('GET', '/chain-orders/:id/invoices/:invoice_id/pdf', 'reseller_orders.view'),
+      handler: (input, ctx) => invoicePdf(ctx, input.id, input.invoice_id),
     }),
     create: operation({
       description: 'Makes a chain order from an orders-module order whose items all carry master-product SKUs (status pending_forward).',
@@ -372,12 +432,26 @@ export default defineModule({
           customer: Loose,
           customer_name: Type.Nullable(Type.String()),
           shipping_address: Type.Unknown(),
-          items: Type.Array(Type.Object({ sku: Type.String(), quantity: Type.Integer({ minimum: 1 }) }), { minItems: 1, maxItems: 200 }),
+          items: Type.Array(
+            Type.Object(
+              {
+                sku: Type.String(),
+                quantity: Type.Integer({ minimum: 1 }),
+                hsn_code: Type.Optional(Type.Nullable(Type.String({ maxLength: 20 }))),
+                tax_rate: Type.Optional(Type.Nullable(Type.String({ pattern: '^\\d{1,3}(\\.\\d{1,2})?$' }))),
+                unit_cost: Type.Optional(Type.String({ pattern: '^\\d+\\.\\d{2}$' })),
+                cost: Type.Optional(Type.String({ pattern: '^\\d+\\.\\d{2}$' })),
+              },
+              { additionalProperties: false },
+            ),
+            { minItems: 1, maxItems: 200 },
+          ),
           origin_total: Type.String(),
           child_cost: Type.String({ pattern: '^\\d+\\.\\d{2}$' }),
           cod_amount: Type.String(),
           payment_method: Type.String(),
           payment_status: Type.String(),
+          buyer: Type.Optional(Type.Nullable(GstPartyIn)),
         },
         { additionalProperties: false },
       ),

@@ -42,6 +42,8 @@ export const data: Data = {
         /** The fulfiller's stock reservation closed (stock-repair.ts: null on copies finished before it was kept). */
         stock_closed_at: col('datetime'),
         cancel_reason: col('string', { length: 500 }),
+        /** The child as the buyer on this level's GST invoice to it (level-gst.ts), sent with the forward. */
+        buyer_party: col('json'),
         created_at: col('datetime', { nullable: false, default: NOW }),
         updated_at: col('datetime', { nullable: false, default: NOW }),
       },
@@ -58,6 +60,56 @@ export const data: Data = {
         created_at: col('datetime', { nullable: false, default: NOW }),
       },
       indexes: [{ fields: ['chain_order_id', 'created_at'] }],
+    },
+    /**
+     * A GST tax invoice or credit note this level issued to the level below for its sale of a chain
+     * order (README: GST invoices between levels). The parties, place of supply and lines are kept as
+     * they were at issue, so a later change of profile never alters an issued document.
+     */
+    LevelInvoice: {
+      table: 'chain_order_level_invoices',
+      columns: {
+        id: col('uuid', { primaryKey: true, default: { $fn: 'uuid' } }),
+        /** Once each: "<chain_ref>:invoice", "<chain_ref>:credit_note" (return, full refund), "<chain_ref>:credit_note:<refund id>" (partial refund). */
+        key: col('string', { length: 250, nullable: false, unique: true }),
+        chain_order_id: col('uuid', { nullable: false }),
+        chain_ref: col('string', { length: 100, nullable: false }),
+        origin_order_number: col('string', { length: 100, nullable: false }),
+        type: col('string', { length: 20, nullable: false }),
+        invoice_number: col('string', { length: 16, nullable: false, unique: true }),
+        buyer_tenant_id: col('string', { length: 63, nullable: false }),
+        seller: col('json', { nullable: false }),
+        buyer: col('json', { nullable: false }),
+        place_of_supply: col('json'),
+        same_state: col('boolean', { nullable: false }),
+        lines: col('json', { nullable: false, default: [] }),
+        taxable_value: money(),
+        cgst: money(),
+        sgst: money(),
+        igst: money(),
+        total_tax: money(),
+        total: money(),
+        currency: col('string', { length: 3, nullable: false, default: 'INR' }),
+        /** Credit notes: the invoice they reverse (Rule 53). */
+        original_invoice: col('json'),
+        reason: col('string', { length: 500 }),
+        pdf_path: col('string', { length: 500 }),
+        pdf_url: col('string', { length: 500 }),
+        issued_at: col('datetime', { nullable: false }),
+        created_at: col('datetime', { nullable: false, default: NOW }),
+      },
+      indexes: [{ fields: ['chain_order_id'] }, { fields: ['issued_at'] }, { fields: ['buyer_tenant_id', 'issued_at'] }],
+    },
+    /** The buyer's own PDF of an invoice its parent issued to it, rendered once (its files are its own: core/documents). */
+    ReceivedInvoicePdf: {
+      table: 'chain_order_received_invoice_pdfs',
+      columns: {
+        id: col('uuid', { primaryKey: true, default: { $fn: 'uuid' } }),
+        invoice_id: col('uuid', { nullable: false, unique: true }),
+        pdf_path: col('string', { length: 500, nullable: false }),
+        pdf_url: col('string', { length: 500, nullable: false }),
+        created_at: col('datetime', { nullable: false, default: NOW }),
+      },
     },
     /**
      * A state handed to a level below that did not arrive at once (spec 3, States and transitions:

@@ -24,6 +24,7 @@ import Decimal from 'decimal.js';
 import { related, typedCall, type HandlerContext } from '../../../sdk';
 import { isoNow, type ChainOrderRow } from './chain';
 import { ChainError, notFound } from './errors';
+import { creditRefundedShare } from './level-invoices';
 
 /** The refund as the origin's orders module recorded it (order.refund_processed). */
 export type PartialRefund = { refund_id: string; amount: string; total_refunded: string };
@@ -65,7 +66,7 @@ export function refundedPart(a: Decimal.Value, refund: PartialRefund, customerTo
  */
 async function applyShare(ctx: HandlerContext, row: ChainOrderRow, refund: PartialRefund): Promise<boolean> {
   const R = new Decimal(refund.amount);
-  const part = (a: string) => refundedPart(a, refund, row.origin_total);
+  const part = (a: Decimal.Value) => refundedPart(a, refund, row.origin_total);
   const pay: Party[] = [];
   const receive: Party[] = [];
   const owes = (tenant: string | null, amount: Decimal) => {
@@ -84,6 +85,8 @@ async function applyShare(ctx: HandlerContext, row: ChainOrderRow, refund: Parti
     pay,
     receive,
   });
+  // Its invoice to the level below is credited by the same part (README: GST invoices between levels).
+  if (row.child_tenant_id) await creditRefundedShare(ctx, row, refund, part);
   if (applied) await ctx.host.db.create('TimelineEntry', { chain_order_id: row.id, status: row.chain_status, note: `${refund.amount} of ${row.origin_total} refunded to the customer (refunded in all: ${refund.total_refunded})`, tenant_id: ctx.tenantId, created_at: isoNow(ctx) });
   return applied;
 }
