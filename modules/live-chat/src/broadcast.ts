@@ -12,6 +12,7 @@
  * Realtime is best effort: a refused broadcast (e.g. the host's 100 a second per tenant) is logged
  * and the stored message stands; clients catch up by reading the messages.
  */
+import { agentUrl, attachmentOf } from './attachment-urls';
 import { realtime, type HandlerContext } from '../../../sdk';
 import { nowIso, type AgentRow, type ConversationRow, type MessageRow } from './records';
 
@@ -24,7 +25,8 @@ export type ConversationChange = 'assigned' | 'transferred' | 'resolved' | 'clos
 const messagePayload = (m: MessageRow | null) =>
   // is_internal beside spec 2's fields: an agent's client tells a note from a reply without reading it back
   // (notes go to the tenant channel only, so a visitor never sees one).
-  m && { id: m.id, content: m.content, sender_type: m.sender_type, sender_id: m.sender_id, sender_name: m.sender_name, type: m.type, is_internal: m.is_internal, created_at: m.created_at };
+  // attachment (README, Attachments): its url is the agent API's; the widget fetches by id on its own route.
+  m && { id: m.id, content: m.content, sender_type: m.sender_type, sender_id: m.sender_id, sender_name: m.sender_name, type: m.type, is_internal: m.is_internal, created_at: m.created_at, attachment: attachmentOf(m, agentUrl) };
 
 function payload(ctx: HandlerContext, c: ConversationRow, message: MessageRow | null, agentName: string | null) {
   return {

@@ -13,7 +13,7 @@ export class ChatError extends Error {
   }
 }
 
-export const notFound = (what: 'Widget' | 'Conversation' | 'Agent' | 'Session' | 'Team' | 'Label' | 'Canned response', id: unknown) =>
+export const notFound = (what: 'Widget' | 'Conversation' | 'Agent' | 'Session' | 'Team' | 'Label' | 'Canned response' | 'Attachment', id: unknown) =>
   new ChatError('NOT_FOUND', `${what} ${String(id)} not found.`, { status: 404 });
 
 /** A public widget call naming a conversation that is not the session's: the same answer as a missing one. */

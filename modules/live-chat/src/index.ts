@@ -8,18 +8,20 @@ import { defineModule } from '../../../sdk';
 import { data } from './models';
 import { membershipEnded } from './agent-removal';
 import { agentOperations } from './operations/agents';
+import { attachmentOperations } from './operations/attachments';
 import { cannedResponseOperations } from './operations/canned-responses';
 import { labelOperations } from './operations/labels';
 import { teamOperations } from './operations/teams';
 import { conversationOperations } from './operations/conversations';
 import { handlerOperations } from './operations/handlers';
 import { publicOperations } from './operations/public';
+import { reportOperations } from './operations/reports';
 import { widgetOperations } from './operations/widgets';
 import { workflowNodes } from './workflow-nodes';
 
 export default defineModule({
   name: 'live_chat',
-  version: '1.1.0',
+  version: '1.2.0',
   description: 'Live chat: an embeddable website widget, conversations with visitors, automatic assignment to agents by workload, realtime and push updates.',
   compatibility: { platform: '^2.0.0' },
   main: 'dist/index.js',
@@ -28,6 +30,7 @@ export default defineModule({
     { name: 'live_chat.view', description: 'See conversations, widgets, agents and the dashboard, and follow the live chat channels.' },
     { name: 'live_chat.reply', description: 'Answer conversations as an agent: write, add internal notes, assign, transfer, route to a team, label, resolve, close, reopen, set priority and your own status and canned responses.' },
     { name: 'live_chat.manage', description: "Create and change widgets, agents, teams, labels and the tenant's canned responses." },
+    { name: 'live_chat.reports', description: 'Read the live chat reports: first response time, resolution time and CSAT per period, agent and team.' },
   ],
   realtime: {
     channels: [
@@ -45,6 +48,8 @@ export default defineModule({
     ...teamOperations,
     ...cannedResponseOperations,
     ...labelOperations,
+    ...reportOperations,
+    ...attachmentOperations,
   },
   // The ai_bot handler asks the ai module's agent; the workflow handler checks and starts workflows (README, Handlers).
   // The platform's events for a membership that ended: the member stops being an agent (README, Agents).

@@ -186,6 +186,22 @@ export const data: Data = {
       },
       indexes: [{ name: 'conversation_labels_pair', fields: ['conversation_id', 'label_id'], unique: true }, { fields: ['label_id'] }],
     },
+    // Files in messages (README, Attachments): the bytes in base64, attached once its message is written.
+    Attachment: {
+      table: 'attachments',
+      columns: {
+        id: id(),
+        conversation_id: col('integer', { nullable: false }),
+        message_id: col('integer'),
+        name: col('string', { length: 255, nullable: false }),
+        content_type: col('string', { length: 100, nullable: false }),
+        size: col('integer', { nullable: false }),
+        data: col('text', { nullable: false }),
+        is_internal: flag(false),
+        created_at: col('datetime', { nullable: false, default: NOW }),
+      },
+      indexes: [{ fields: ['conversation_id', 'id'] }],
+    },
     // One row (made by migration 001), locked by each queue drain: drains take turns (src/assignment.ts).
     AssignmentLock: {
       table: 'assignment_lock',

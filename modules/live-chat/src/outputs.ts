@@ -14,10 +14,13 @@ const row = (model: string, shapes: Record<string, TSchema> = {}, extra: Record<
 const Metadata = Type.Record(Type.String(), Type.Unknown());
 const HandlerState = Type.Record(Type.String(), Type.Unknown());
 
+/** A message's file (README, Attachments), with the url its reader fetches it at; null without one. */
+export const Attachment = Type.Nullable(Type.Object({ id: Type.Integer(), name: Type.String(), content_type: Type.String(), size: Type.Integer(), url: Type.String() }));
+
 export const Widget = row('Widget', { allowed_domains: Type.Array(Type.String()), business_hours: BusinessHours });
 export const Visitor = row('Visitor');
 export const Conversation = row('Conversation', { metadata: Metadata, handler_state: HandlerState });
-export const Message = row('Message', { metadata: Metadata });
+export const Message = row('Message', { metadata: Metadata }, { attachment: Type.Optional(Attachment) });
 export const Agent = row('Agent');
 export const Team = row('Team');
 export const CannedResponse = row('CannedResponse');
@@ -42,6 +45,7 @@ export const VisitorMessage = Type.Object({
   content: Type.String(),
   type: Type.String(),
   created_at: Type.String({ description: 'ISO 8601 timestamp' }),
+  attachment: Attachment,
 });
 export const VisitorConversation = Type.Object({
   id: Type.Integer(),

@@ -4,6 +4,7 @@
  * stay on the agents' side).
  */
 import type { HandlerContext } from '../../../sdk';
+import { attachmentOf, visitorUrl } from './attachment-urls';
 import type { BusinessHours } from './business-hours';
 
 export const HANDLER_TYPES = ['agent', 'ai_bot', 'workflow'] as const;
@@ -114,6 +115,18 @@ export type MessageRow = {
   created_at: string;
 };
 
+export type AttachmentRow = {
+  id: number;
+  conversation_id: number;
+  message_id: number | null;
+  name: string;
+  content_type: string;
+  size: number;
+  data: string;
+  is_internal: boolean;
+  created_at: string;
+};
+
 export type AgentRow = {
   id: number;
   user_id: number;
@@ -141,8 +154,9 @@ export const HOLDS_SLOT: readonly ConversationStatus[] = ['active', 'waiting'];
 export const nowIso = (ctx: HandlerContext) => new Date(ctx.host.now()).toISOString();
 
 /** A message as a visitor sees it: never an internal note (callers filter those), never metadata of agents. */
-export function visitorMessage(m: MessageRow) {
-  return { id: m.id, conversation_id: m.conversation_id, sender_type: m.sender_type, sender_name: m.sender_name, content: m.content, type: m.type, created_at: m.created_at };
+export function visitorMessage(m: MessageRow, token: string) {
+  const attachment = attachmentOf(m, (conversationId, id) => visitorUrl(token, conversationId, id));
+  return { id: m.id, conversation_id: m.conversation_id, sender_type: m.sender_type, sender_name: m.sender_name, content: m.content, type: m.type, created_at: m.created_at, attachment };
 }
 
 /** A conversation as its visitor sees it. */

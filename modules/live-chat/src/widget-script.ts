@@ -10,7 +10,9 @@
  * conversation, go in the handshake auth `{grant, tenant}`, then it emits `subscribe` with
  * `chat.conversation.{id}` and answers pings, through a small hand-written client of the socket.io
  * v4 protocol on a WebSocket: no 50 KB client library, and nothing leaked into the page's globals.
- * The session id is kept in localStorage per widget token.
+ * The session id is kept in localStorage per widget token. A `chat.typing` from the agent's side shows
+ * "<name> is typing…" until they stop, their message arrives, or no refresh came for TYPING_MS
+ * (README, Typing: clients send a start at most once a second while typing).
  */
 const SOURCE = String.raw`(function () {
   var TOKEN = __TOKEN__;
@@ -49,6 +51,8 @@ const SOURCE = String.raw`(function () {
       '.log{flex:1;overflow-y:auto;padding:12px;display:flex;flex-direction:column;gap:6px;background:#f6f6f6}' +
       '.m{max-width:80%;padding:8px 10px;border-radius:10px;white-space:pre-wrap;word-wrap:break-word;background:#fff;align-self:flex-start}' +
       '.m.visitor{align-self:flex-end;background:' + cfg.primary_color + ';color:' + cfg.text_color + '}.m.system{align-self:center;background:none;color:#666;font-size:12px}' +
+      '.typing{display:none;padding:2px 12px 6px;color:#666;font-size:12px;font-style:italic;background:#f6f6f6}.typing.on{display:block}' +
+      '.m .thumb{display:block;max-width:100%;max-height:160px;border-radius:6px;margin-bottom:4px}.m .file{color:inherit;text-decoration:underline;display:block}' +
       '.note{padding:8px 12px;color:#555;background:#fff8e1}form{display:flex;gap:6px;padding:10px;border-top:1px solid #ddd;background:#fff}form.pre{flex-direction:column}' +
       'input,textarea{flex:1;padding:8px;border:1px solid #ccc;border-radius:6px;color:#111;background:#fff;display:block}' +
       'button.send{padding:8px 12px;border:0;border-radius:6px;cursor:pointer;background:' + cfg.primary_color + ';color:' + cfg.text_color + '}.brand{font-size:11px;color:#888;text-align:center;padding:4px}';
@@ -59,6 +63,7 @@ const SOURCE = String.raw`(function () {
     panel.appendChild(head);
     if (!cfg.online && cfg.offline_message) panel.appendChild(el('div', 'note offline', cfg.offline_message));
     panel.appendChild(log);
+    var typing = el('div', 'typing'); typing.setAttribute('aria-live', 'polite'); panel.appendChild(typing);
     var pre = el('form', 'pre'), name = el('input'), email = el('input');
     name.name = 'name'; name.placeholder = 'Your name'; name.required = true; name.maxLength = 100;
     email.name = 'email'; email.type = 'email'; email.placeholder = 'Your email'; email.required = true; email.maxLength = 254;
@@ -79,9 +84,32 @@ const SOURCE = String.raw`(function () {
     root.appendChild(style); root.appendChild(wrap);
     document.body.appendChild(host);
 
+    var typingTimer = null;
+    function agentTyping(on, who) {
+      clearTimeout(typingTimer);
+      typing.textContent = on ? (who || 'Agent') + ' is typing\u2026' : '';
+      typing.classList.toggle('on', on);
+      if (on) typingTimer = setTimeout(function () { agentTyping(false); }, __TYPING_MS__);
+    }
+    // A file's bytes from the widget's own route, as a Blob of its checked type (README, Attachments):
+    // served as a download, shown here from the Blob, so nothing is ever rendered from the platform.
+    function fileOf(a) {
+      return fetch(api + '/conversations/' + state.conversation + '/attachments/' + a.id + '?session_id=' + encodeURIComponent(state.session))
+        .then(function (r) { if (!r.ok) throw r; return r.blob(); }).then(function (b) { return URL.createObjectURL(new Blob([b], { type: a.content_type })); });
+    }
+    function attachment(node, a) {
+      var link = el('a', 'file', a.name + ' (' + Math.max(1, Math.round(a.size / 1024)) + ' KB)');
+      link.href = '#';
+      link.onclick = function (e) { e.preventDefault(); fileOf(a).then(function (u) { var d = el('a'); d.href = u; d.download = a.name; d.click(); }); };
+      node.appendChild(link);
+      if (/^image\//.test(a.content_type)) fileOf(a).then(function (u) { var img = el('img', 'thumb'); img.alt = a.name; img.src = u; node.insertBefore(img, link); }, function () {});
+    }
     function show(m) {
       if (m.id != null) { if (state.seen[m.id]) return; state.seen[m.id] = 1; }
-      log.appendChild(el('div', 'm ' + m.sender_type, m.content));
+      if (m.sender_type === 'agent') agentTyping(false);
+      var node = el('div', 'm ' + m.sender_type, m.attachment ? null : m.content);
+      if (m.attachment) { if (m.content !== m.attachment.name) node.appendChild(el('div', null, m.content)); attachment(node, m.attachment); }
+      log.appendChild(node);
       log.scrollTop = log.scrollHeight;
     }
     function session(extra) {
@@ -103,6 +131,7 @@ const SOURCE = String.raw`(function () {
         else if (d.slice(0, 2) === '42') {
           var a = JSON.parse(d.slice(2));
           if (a[0] === 'chat.message.sent' && a[1] && a[1].message && a[1].conversation_id === id) show(a[1].message);
+          if (a[0] === 'chat.typing' && a[1] && a[1].sender_type === 'agent' && a[1].conversation_id === id) agentTyping(a[1].typing === true, a[1].sender_name);
         }
       };
       ws.onclose = function () { if (state.ws === ws) setTimeout(resume, 3000); };
@@ -146,5 +175,8 @@ const SOURCE = String.raw`(function () {
 })();
 `;
 
+/** How long the agent's typing indicator stays without a refreshed start (a few seconds: README, Typing). */
+export const TYPING_MS = 6000;
+
 /** The script for one widget token (the token is the only thing that varies). */
-export const widgetScript = (token: string) => SOURCE.replace('__TOKEN__', JSON.stringify(token));
+export const widgetScript = (token: string) => SOURCE.replace('__TOKEN__', JSON.stringify(token)).replace('__TYPING_MS__', String(TYPING_MS));

@@ -111,7 +111,7 @@ describe('spec 2 Live chat: conversations, messages and their states', () => {
     const visitorView = (await v.read(id)).body.data;
     expect(visitorView.map((m: { content: string }) => m.content)).toEqual(['Where is my order?', 'Let me check.']);
     expect(JSON.stringify(visitorView)).not.toContain('VIP');
-    expect(Object.keys(visitorView[1]).sort()).toEqual(['content', 'conversation_id', 'created_at', 'id', 'sender_name', 'sender_type', 'type']);
+    expect(Object.keys(visitorView[1]).sort()).toEqual(['attachment', 'content', 'conversation_id', 'created_at', 'id', 'sender_name', 'sender_type', 'type']);
 
     expect((await v.write(id, 'Thanks')).status).toBe(201);
     expect((await host.request('GET', `/live-chat/conversations/${id}`)).body.status).toBe('active');

@@ -58,7 +58,7 @@ describe('spec 2 Events: broadcasts and their payload', () => {
     expect(sent.channel).toBe(tenantChannel(host));
     expect(sent.payload).toEqual({
       conversation_id: id,
-      message: { id: expect.any(Number), content: 'Is COD available?', sender_type: 'visitor', sender_id: expect.any(Number), sender_name: 'Kiran', type: 'text', is_internal: false, created_at: ISO },
+      message: { id: expect.any(Number), content: 'Is COD available?', sender_type: 'visitor', sender_id: expect.any(Number), sender_name: 'Kiran', type: 'text', is_internal: false, created_at: ISO, attachment: null },
       agent_name: null,
       visitor_id: expect.any(Number),
       widget_id: expect.any(Number),

@@ -112,6 +112,9 @@ export const socketClient = (host: TestHost, auth: Record<string, unknown>): Pro
 export const connectError = (host: TestHost, auth: Record<string, unknown>): Promise<string | undefined> => connectRefusal(host.url, auth);
 
 export const tenantChannel = (host: TestHost) => `private-tenant.${host.tenantId}.live-chat`;
+/** A 1×1 PNG in base64 (README, Attachments). */
+export const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A port nothing listens on now (for a platform whose APP_URL must name its port before it starts). */

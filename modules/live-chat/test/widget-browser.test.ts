@@ -4,7 +4,7 @@
  * the widget with its embed code and styles everything with `* { all: unset }`; a visitor opens it,
  * gives name and email and writes; an agent's socket receives the message on the tenant channel and
  * answers; the answer shows in the widget without a reload. A page on an origin outside
- * allowed_domains gets no widget. A screenshot of the open widget goes to artifacts/live-chat-widget.png.
+ * allowed_domains gets no widget. The agent typing shows "<name> is typing…" in the widget, and an agent's image shows from its bytes. A screenshot of the open widget goes to artifacts/live-chat-widget.png.
  */
 import { mkdirSync } from 'node:fs';
 import http from 'node:http';
@@ -13,7 +13,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { TestHost } from '../../../sdk/testing';
 import { findChromium, ROOT } from './chromium';
-import { addAgent, closeSockets, createWidget, requestAs, setStatus, socketClient, startHost, tenantChannel, type Agent } from './support';
+import { addAgent, closeSockets, createWidget, PNG, requestAs, setStatus, socketClient, startHost, tenantChannel, type Agent } from './support';
 
 /** The page's getComputedStyle, as evaluated in the browser (the tests compile without the DOM library). */
 type StyleOf = (el: unknown) => { backgroundColor: string; fontSize: string };
@@ -65,6 +65,7 @@ async function openPage(origin: string): Promise<{ page: Page; problems: string[
   const page = await browser!.newPage({ viewport: { width: 1100, height: 760 } });
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(e.message));
+  page.on('response', (r) => { if (r.status() >= 400) problems.push(`${r.status()} ${new URL(r.url()).pathname}`); });
   await page.goto(`${origin}/`);
   return { page, problems };
 }
@@ -108,8 +109,24 @@ describe('spec 2 Live chat: the embedded widget in Chromium', () => {
     // The page's `div { font-size: 40px !important }` does not reach into the widget's shadow root.
     expect(await answer.evaluate((el) => getComputedStyle(el).fontSize)).toBe('14px');
 
+    // README Typing: the agent's chat.typing on the visitor's channel shows, and goes when they stop.
+    const typing = page.locator('[data-mandi-chat] >> .typing');
+    expect(await typing.isVisible()).toBe(false);
+    expect((await requestAs(host, agent.token, 'POST', `/live-chat/conversations/${id}/typing`, { typing: true })).body).toEqual({ sent: true });
+    await typing.waitFor({ state: 'visible', timeout: 10_000 });
+    expect(await typing.textContent()).toBe('Priya is typing\u2026');
+
     mkdirSync(path.join(ROOT, 'artifacts'), { recursive: true });
     await page.screenshot({ path: path.join(ROOT, 'artifacts', 'live-chat-widget.png') });
+    expect((await requestAs(host, agent.token, 'POST', `/live-chat/conversations/${id}/typing`, { typing: false })).body).toEqual({ sent: true });
+    await typing.waitFor({ state: 'hidden', timeout: 10_000 });
+
+    // README Attachments: the agent's image shows from its bytes, with a link to download it.
+    expect((await requestAs(host, agent.token, 'POST', `/live-chat/conversations/${id}/attachments`, { name: 'label.png', content_type: 'image/png', data: PNG })).status).toBe(201);
+    const thumb = page.locator('[data-mandi-chat] >> .m.agent img.thumb');
+    await thumb.waitFor({ state: 'attached', timeout: 10_000 });
+    expect(await thumb.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(1);
+    expect(await page.locator('[data-mandi-chat] >> .m.agent a.file').textContent()).toBe('label.png (1 KB)');
     expect(problems).toEqual([]);
     await page.close();
   }, 60_000);

@@ -3,7 +3,8 @@
  * email or message text), each with its unread count (unread.ts); the open conversation beside them
  * (conversation-pane.tsx); the agent's own status (PUT /live-chat/agents/me/status). Everything moves
  * on the tenant's live chat channel without a reload: a new message or conversation updates the list
- * and the open conversation.
+ * and the open conversation. `/admin/inbox/reports` shows the reports instead (reports-panel.tsx), for
+ * members with live_chat.reports.
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
@@ -12,6 +13,7 @@ import { navigate } from '../router';
 import { can, type Me } from '../me';
 import { INBOX_PATH, MY_STATUSES, statusVariant, useChatChannel, visitorName, type Agent, type ChatEvent, type ChatEventName, type Conversation } from './chat';
 import { ConversationPane } from './conversation-pane';
+import { ReportsPanel } from './reports-panel';
 import { UnreadBook } from './unread';
 
 const TABS = [
@@ -23,8 +25,10 @@ const TABS = [
   { id: 'closed', label: 'Closed', statuses: 'closed' },
 ] as const;
 const OPEN = ['pending', 'active', 'waiting'];
+const REPORTS_SUB = '/reports';
 
 export function InboxPage({ me, sub }: { me: Me; sub: string }) {
+  const reports = sub === REPORTS_SUB && can(me, 'live_chat.reports');
   const selected = Number(sub.replace(/^\//, '')) || null;
   const [tab, setTab] = useState<(typeof TABS)[number]['id']>('open');
   const [search, setSearch] = useState('');
@@ -89,7 +93,10 @@ export function InboxPage({ me, sub }: { me: Me; sub: string }) {
   return (
     <div class="page inbox" data-inbox data-live={live ? 'on' : 'off'}>
       <div class="inbox-head">
-        <h1>Agent inbox</h1>
+        <h1>{reports ? 'Live chat reports' : 'Agent inbox'}</h1>
+        {can(me, 'live_chat.reports') && (
+          <button type="button" class="link" data-reports-toggle onClick={() => navigate(reports ? INBOX_PATH : `${INBOX_PATH}${REPORTS_SUB}`)}>{reports ? 'Conversations' : 'Reports'}</button>
+        )}
         <span class={live ? 'live on' : 'live'} title={live ? 'Updates arrive as they happen' : 'Connecting to live updates…'}>{live ? 'Live' : 'Connecting…'}</span>
         <span class="spacer" />
         {agent ? (
@@ -101,6 +108,7 @@ export function InboxPage({ me, sub }: { me: Me; sub: string }) {
           </label>
         ) : agent === null ? <span class="muted">You are not a live chat agent.</span> : null}
       </div>
+      {reports ? <ReportsPanel /> : (
       <div class={selected ? 'inbox-body has-open' : 'inbox-body'}>
         <section class="inbox-list" aria-label="Conversations">
           <div class="tabs">
@@ -151,6 +159,7 @@ export function InboxPage({ me, sub }: { me: Me; sub: string }) {
           <section class="inbox-pane empty-state" aria-label="Conversation"><p>Pick a conversation.</p></section>
         )}
       </div>
+      )}
     </div>
   );
 }

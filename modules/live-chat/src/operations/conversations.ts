@@ -5,6 +5,7 @@
  */
 import { operation, Type, type HandlerContext } from '../../../../sdk';
 import { assignTo, releaseSlot } from '../assignment';
+import { agentUrl, attachmentOf } from '../attachment-urls';
 import { conversationUpdated, pushAssigned } from '../broadcast';
 import { addMessage, changed, finish, reopen } from '../conversations';
 import { agentById, conversationById, visitorById } from '../db';
@@ -40,6 +41,9 @@ async function withPeople(ctx: HandlerContext, rows: ConversationRow[]) {
     return { ...r, visitor: v ? { id: v.id, name: v.name, email: v.email } : null, agent_name: agents.find((a) => a.id === r.agent_id)?.name ?? null, labels: labels.get(r.id)! };
   });
 }
+
+/** A message as agents read it: the row and its attachment (README, Attachments). */
+export const agentMessage = (m: MessageRow) => ({ ...m, attachment: attachmentOf(m, agentUrl) });
 
 /** The sender an agent's message carries: their agent record, or the member (an admin without one). */
 export async function senderOf(ctx: HandlerContext): Promise<{ sender_id: number | null; sender_name: string }> {
@@ -156,7 +160,7 @@ export const conversationOperations = {
         limit: input.limit ?? 200,
       });
       await ctx.host.db.update<MessageRow>('Message', { is_read: true, read_at: nowIso(ctx) }, { where: { conversation_id: input.id, sender_type: 'visitor', is_read: false } });
-      return { data };
+      return { data: data.map(agentMessage) };
     },
   }),
   send_message: operation({
@@ -172,7 +176,7 @@ export const conversationOperations = {
       const { message } = await addMessage(ctx, c, { sender_type: 'agent', ...sender, content: input.content, is_internal: input.is_internal === true });
       // Activity: an agent who just wrote is not the longest idle (assignment ties).
       if (sender.sender_id !== null) await ctx.host.db.update<AgentRow>('Agent', { last_active_at: nowIso(ctx) }, { where: { id: sender.sender_id } });
-      return message;
+      return agentMessage(message);
     },
   }),
   agent_typing: operation({

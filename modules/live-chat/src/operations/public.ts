@@ -24,8 +24,8 @@ import { Content, Id, LIMITS, PublicBase, SessionId } from '../schemas';
 import { typing } from '../typing';
 import { widgetScript } from '../widget-script';
 
-const PREFIXED = { ai_tool: false, graphql_expose: false } as const;
-const CORS = { operation: 'live_chat.allow_origin' };
+export const PREFIXED = { ai_tool: false, graphql_expose: false } as const;
+export const CORS = { operation: 'live_chat.allow_origin' };
 /** A visitor grant lasts a day at most (the host's limit); the widget asks for a new one on reconnect. */
 const GRANT_TTL_SECONDS = 86_400;
 
@@ -33,7 +33,7 @@ type RequestInfo = { headers?: Record<string, string | undefined>; ip?: string |
 const requestOf = (input: { _request?: unknown }) => (input._request ?? {}) as RequestInfo;
 
 /** The token's widget, active, and called from an allowed page (by Origin). */
-async function widgetFor(ctx: HandlerContext, input: { token: string; _request?: unknown }): Promise<WidgetRow> {
+export async function widgetFor(ctx: HandlerContext, input: { token: string; _request?: unknown }): Promise<WidgetRow> {
   const widget = await ctx.host.db.findOne<WidgetRow>('Widget', { where: { token: input.token } });
   if (!widget) throw new ChatError('ROUTE_NOT_FOUND', 'Not found.', { status: 404 });
   if (!widget.is_active) throw widgetInactive();
@@ -45,14 +45,14 @@ async function widgetFor(ctx: HandlerContext, input: { token: string; _request?:
 const sessionNotFound = () => new ChatError('SESSION_NOT_FOUND', 'Session not found: start a new one with POST /session.', { status: 404 });
 
 /** The session's visitor of this widget; an unknown session is 404 like a missing conversation. */
-async function visitorFor(ctx: HandlerContext, widget: WidgetRow, sessionId: string): Promise<VisitorRow> {
+export async function visitorFor(ctx: HandlerContext, widget: WidgetRow, sessionId: string): Promise<VisitorRow> {
   const visitor = await ctx.host.db.findOne<VisitorRow>('Visitor', { where: { session_id: sessionId, widget_id: widget.id } });
   if (!visitor) throw sessionNotFound();
   return visitor;
 }
 
 /** One of the visitor's own conversations of this widget, else the same 404 as a missing one. */
-async function ownConversation(ctx: HandlerContext, widget: WidgetRow, visitor: VisitorRow, id: number): Promise<ConversationRow> {
+export async function ownConversation(ctx: HandlerContext, widget: WidgetRow, visitor: VisitorRow, id: number): Promise<ConversationRow> {
   const c = await ctx.host.db.findOne<ConversationRow>('Conversation', { where: { id, visitor_id: visitor.id, widget_id: widget.id } });
   if (!c) throw conversationNotFound(id);
   return c;
@@ -71,7 +71,7 @@ const WidgetConfig = Type.Composite([
   Type.Object({ online: Type.Boolean() }),
 ]);
 
-const Session = { ...PublicBase, session_id: SessionId };
+export const Session = { ...PublicBase, session_id: SessionId };
 
 export const publicOperations = {
   allow_origin: operation({
@@ -210,7 +210,7 @@ export const publicOperations = {
       const online = isOpen(widget.business_hours, ctx.host.now());
       return {
         conversation: visitorConversation(conversation),
-        message: first && visitorMessage(first),
+        message: first && visitorMessage(first, widget.token),
         grant: grant.grant,
         grant_expires_at: grant.expires_at,
         tenant: ctx.tenantId,
@@ -233,7 +233,7 @@ export const publicOperations = {
         order: [['id', 'ASC']],
         limit: 500,
       });
-      return { conversation: visitorConversation(c), data: rows.map(visitorMessage) };
+      return { conversation: visitorConversation(c), data: rows.map((m) => visitorMessage(m, widget.token)) };
     },
   }),
   visitor_send: operation({
@@ -257,7 +257,7 @@ export const publicOperations = {
       checkMessageRate(recent);
       const message = await visitorWrites(ctx, c, { sender_type: 'visitor', sender_id: visitor.id, sender_name: visitor.name ?? 'Visitor', content: input.content });
       await ctx.host.db.update<VisitorRow>('Visitor', { last_seen_at: nowIso(ctx) }, { where: { id: visitor.id } });
-      return { message: visitorMessage(message) };
+      return { message: visitorMessage(message, widget.token) };
     },
   }),
   visitor_typing: operation({
