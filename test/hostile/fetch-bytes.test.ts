@@ -132,7 +132,14 @@ describe('DESIGN Sandbox (host.fetch binary bodies): bytes cross bounded, and on
     expect(stats.rebuilds).toBe(0);
     expect(stats.heapUsedBytes).toBeLessThan(stats.heapLimitBytes * 0.75);
     v.seen.length = 0;
-    gc();
-    expect(process.memoryUsage().arrayBuffers - baseline).toBeLessThan(16 * 1024 * 1024);
+    // isolated-vm frees the copies it made on its own threads, after the handles die: collected
+    // again for a few seconds until what is left is under the bound, or that fails.
+    let held = Infinity;
+    for (let i = 0; i < 40 && held >= 16 * 1024 * 1024; i++) {
+      gc();
+      await new Promise((r) => setTimeout(r, 100));
+      held = process.memoryUsage().arrayBuffers - baseline;
+    }
+    expect(held).toBeLessThan(16 * 1024 * 1024);
   });
 });
