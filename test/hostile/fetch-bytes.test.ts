@@ -121,8 +121,11 @@ describe('DESIGN Sandbox (host.fetch binary bodies): bytes cross bounded, and on
 
   test('memory stays bounded: megabytes back and forth, many times, leave neither the isolate nor the host holding them', async () => {
     // The host's garbage collected on demand, so what is left is what something still holds.
+    // The flag is process-wide: set only while this context takes its gc, so isolates made later in
+    // this worker (another test file's sandbox) are not given a `gc` global.
     v8.setFlagsFromString('--expose-gc');
     const gc = vm.runInNewContext('gc') as () => void;
+    v8.setFlagsFromString('--no-expose-gc');
     gc();
     const baseline = process.memoryUsage().arrayBuffers;
     for (let i = 0; i < 20; i++) {
