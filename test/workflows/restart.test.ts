@@ -6,52 +6,24 @@
  * (a due suspended run; a running run whose lease expired) and each completes exactly once, with
  * one log row per node and the workflow counted once.
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { dropDatabase } from '../../core/data/pg-admin';
-import { tenantDbName } from '../../core/data/tenant-databases';
-import { buildModule } from '../../sdk/build/build-module';
 import { eventually } from '../support/eventually';
-import { platformProcessEnv, startServingNode, stopPlatformProcesses, type PlatformProcess } from '../support/platform-process';
-import { installOwner, testServerUrl } from '../support/test-platform';
-import { WORKFLOWS_CODE_DIR, WORKFLOWS_DIR } from './support';
+import { startServingNode } from '../support/platform-process';
+import { installOwner } from '../support/test-platform';
+import { workflowProcesses } from './processes';
 
 const SLOW = '(() => { const t = Date.now(); while (Date.now() - t < 700) {} return data; })()';
 const STEPS = 6;
 type Api = Awaited<ReturnType<typeof startServingNode>>['api'];
 
 describe('spec 2 Execution: runs survive a restart of the only node (in-process drivers)', () => {
-  const centralDb = `mandi_t_${randomBytes(5).toString('hex')}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mandi-wf-'));
-  const nodes: PlatformProcess[] = [];
-  let tenantId: string;
-
-  const env = (port: number) =>
-    platformProcessEnv(
-      { port, centralDb, dataDir, modulePaths: [WORKFLOWS_CODE_DIR, WORKFLOWS_DIR] },
-      // No Redis: the default path. A short lease and sweep so the test need not wait a minute.
-      { REDIS_URL: '', WORKFLOW_RATE_LIMIT: '100000/60', WORKFLOW_SWEEP_SECONDS: '1', WORKFLOW_RUN_LEASE_SECONDS: '3' },
-    );
-
-  beforeAll(async () => {
-    await buildModule(WORKFLOWS_CODE_DIR);
-    await buildModule(WORKFLOWS_DIR);
-  }, 60_000);
-
-  afterAll(async () => {
-    await stopPlatformProcesses(nodes);
-    if (tenantId) await dropDatabase(testServerUrl(), tenantDbName(tenantId));
-    await dropDatabase(testServerUrl(), centralDb);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }, 60_000);
+  // No Redis: the default path. A short lease and sweep so the test need not wait a minute.
+  const { env, nodes, made } = workflowProcesses({ REDIS_URL: '', WORKFLOW_RATE_LIMIT: '100000/60', WORKFLOW_SWEEP_SECONDS: '1', WORKFLOW_RUN_LEASE_SECONDS: '3' });
 
   test('SIGKILL with one run in a Delay and one mid-node: the next process completes each once', async () => {
     const { node: a, api: apiA } = await startServingNode(env, nodes);
     const owner = await installOwner(apiA);
     const token = owner.token;
-    tenantId = owner.tenantId;
+    made.tenantId = owner.tenantId;
     for (const alias of ['workflows_code', 'workflows']) expect((await apiA(`/modules/${alias}/install`, { token, tenant: 'acme', body: {} })).status).toBe(201);
     const chain = (nodesIn: object[]) => ({ nodes: nodesIn, connections: nodesIn.slice(1).map((_, i) => ({ source_node_index: i, target_node_index: i + 1 })) });
     const create = async (name: string, nodesIn: { node_type: string; label: string; config?: object }[]) => {

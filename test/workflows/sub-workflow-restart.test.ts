@@ -5,47 +5,22 @@
  * child's end wakes the parent, and the parent completes with the child's result. Each node is a real
  * platform process (core/main.ts) on one central database and one Redis, as in worker-death.test.ts.
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { dropDatabase } from '../../core/data/pg-admin';
-import { tenantDbName } from '../../core/data/tenant-databases';
-import { buildModule } from '../../sdk/build/build-module';
 import { eventually } from '../support/eventually';
-import { platformProcessEnv, startServingNode, stopPlatformProcesses, type PlatformProcess } from '../support/platform-process';
+import { startServingNode } from '../support/platform-process';
 import { describeWithRedis } from '../support/two-nodes';
-import { installOwner, testServerUrl } from '../support/test-platform';
-import { WORKFLOWS_CODE_DIR, WORKFLOWS_DIR } from './support';
+import { installOwner } from '../support/test-platform';
+import { workflowProcesses } from './processes';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON under test
 
 describeWithRedis('spec 2 Execution: a parent waiting on a sub-workflow survives the restart of its node', () => {
-  const centralDb = `mandi_t_${randomBytes(5).toString('hex')}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mandi-wf-'));
-  const nodes: PlatformProcess[] = [];
-  let tenantId: string;
-
-  const env = (port: number) =>
-    platformProcessEnv({ port, centralDb, dataDir, modulePaths: [WORKFLOWS_CODE_DIR, WORKFLOWS_DIR] }, { QUEUE_LOCK_MS: '1000', QUEUE_STALLED_CHECK_MS: '200', WORKFLOW_RATE_LIMIT: '100000/60' });
-
-  beforeAll(async () => {
-    await buildModule(WORKFLOWS_CODE_DIR);
-    await buildModule(WORKFLOWS_DIR);
-  }, 60_000);
-
-  afterAll(async () => {
-    await stopPlatformProcesses(nodes);
-    if (tenantId) await dropDatabase(testServerUrl(), tenantDbName(tenantId));
-    await dropDatabase(testServerUrl(), centralDb);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }, 60_000);
+  const { env, nodes, made } = workflowProcesses({ QUEUE_LOCK_MS: '1000', QUEUE_STALLED_CHECK_MS: '200', WORKFLOW_RATE_LIMIT: '100000/60' });
 
   test('SIGKILL while the parent waits: on node B the child finishes, wakes the parent, and the parent completes with its result', async () => {
     const { node: a, api: apiA } = await startServingNode(env, nodes);
     const owner = await installOwner(apiA);
     const { token } = owner;
-    tenantId = owner.tenantId;
+    made.tenantId = owner.tenantId;
     for (const alias of ['workflows_code', 'workflows']) expect((await apiA(`/modules/${alias}/install`, { token, tenant: 'acme', body: {} })).status).toBe(201);
     const as = { token, tenant: 'acme' };
     const make = async (name: string, nodesIn: Json[]) => {

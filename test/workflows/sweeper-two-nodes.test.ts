@@ -7,51 +7,24 @@
  * conditional claim that skips rows another sweep is taking), and a claimed run is queued under the
  * id of its own wake-up job, so the queue absorbs the copy.
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Client } from 'pg';
-import { databaseUrl, dropDatabase } from '../../core/data/pg-admin';
-import { tenantDbName } from '../../core/data/tenant-databases';
-import { buildModule } from '../../sdk/build/build-module';
+import { databaseUrl } from '../../core/data/pg-admin';
 import { eventually } from '../support/eventually';
-import { platformProcessEnv, startServingNode, stopPlatformProcesses, type PlatformProcess } from '../support/platform-process';
+import { startServingNode } from '../support/platform-process';
 import { describeWithRedis } from '../support/two-nodes';
 import { installOwner, testServerUrl } from '../support/test-platform';
-import { WORKFLOWS_CODE_DIR, WORKFLOWS_DIR } from './support';
+import { workflowProcesses } from './processes';
 
 const RUNS = 20;
 
 describeWithRedis('spec 2 Execution: two nodes sweeping one database run each due run once', () => {
-  const centralDb = `mandi_t_${randomBytes(5).toString('hex')}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mandi-wf-'));
-  const nodes: PlatformProcess[] = [];
-  let tenantId: string;
-
-  const env = (port: number) =>
-    platformProcessEnv(
-      { port, centralDb, dataDir, modulePaths: [WORKFLOWS_CODE_DIR, WORKFLOWS_DIR] },
-      { WORKFLOW_RATE_LIMIT: '100000/60', WORKFLOW_EXECUTE_RATE_LIMIT: '100000/60', WORKFLOW_SWEEP_SECONDS: '1', WORKFLOW_RUN_LEASE_SECONDS: '1' },
-    );
-
-  beforeAll(async () => {
-    await buildModule(WORKFLOWS_CODE_DIR);
-    await buildModule(WORKFLOWS_DIR);
-  }, 60_000);
-
-  afterAll(async () => {
-    await stopPlatformProcesses(nodes);
-    if (tenantId) await dropDatabase(testServerUrl(), tenantDbName(tenantId));
-    await dropDatabase(testServerUrl(), centralDb);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }, 60_000);
+  const { env, nodes, made, centralDb } = workflowProcesses({ WORKFLOW_RATE_LIMIT: '100000/60', WORKFLOW_EXECUTE_RATE_LIMIT: '100000/60', WORKFLOW_SWEEP_SECONDS: '1', WORKFLOW_RUN_LEASE_SECONDS: '1' });
 
   test(`${RUNS} runs through a Delay, woken by their jobs and by two sweeping nodes: each node of each run runs once`, async () => {
     const { api: apiA } = await startServingNode(env, nodes);
     const owner = await installOwner(apiA);
     const token = owner.token;
-    tenantId = owner.tenantId;
+    made.tenantId = owner.tenantId;
     for (const alias of ['workflows_code', 'workflows']) expect((await apiA(`/modules/${alias}/install`, { token, tenant: 'acme', body: {} })).status).toBe(201);
     const { api: apiB } = await startServingNode(env, nodes);
 
@@ -90,7 +63,7 @@ describeWithRedis('spec 2 Execution: two nodes sweeping one database run each du
     try {
       const { rows } = await db.query<{ run: string; calls: number }>(
         "SELECT split_part(details->>'request_id', ':', 1) AS run, count(*)::int AS calls FROM audit_log WHERE tenant_id = $1 AND action = 'workflows.set_variable' GROUP BY 1",
-        [tenantId],
+        [made.tenantId],
       );
       expect(Object.fromEntries(rows.map((r) => [r.run, r.calls]))).toEqual(Object.fromEntries(ids.map((id) => [id, 1])));
     } finally {
