@@ -9,11 +9,11 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { llmStandIn, type LlmStandIn } from '../../modules/ai/test/agent-support';
 import { findChromium } from '../support/chromium';
 import { addMember, startTestPlatform, type TestPlatform } from '../support/test-platform';
-import { installLocal, ORDERS, orderBody, signIn, until } from './support';
+import { attrs, installLocal, ORDERS, orderBody, signIn, until } from './support';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(ROOT, 'artifacts');
@@ -22,8 +22,6 @@ const found = findChromium();
 if ('reason' in found) console.warn(`console AI runs browser tests skipped: ${found.reason}`);
 const browserTest = 'path' in found ? test : test.skip;
 
-/** One attribute of every element the locator matches, in document order. */
-const attrs = async (loc: Locator, name: string) => Promise.all((await loc.all()).map((l) => l.getAttribute(name)));
 
 const HOSTILE = '<img src=x onerror="window.__pwned = 1"><b>bold?</b>';
 

@@ -9,7 +9,7 @@ import { findChromium } from '../support/chromium';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 import { publishFixture } from '../catalogs/support';
 import { promoteOk } from '../rings/support';
-import { createOrders, fixture, installLocal, ORDERS, signIn, until } from './support';
+import { attrs, createOrders, fixture, installLocal, ORDERS, signIn, until } from './support';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(ROOT, 'artifacts');
@@ -148,7 +148,7 @@ describe(`spec 1 Server-driven screens and the admin console, in Chromium${'reas
       const section = (id: string) => page.locator(`[data-section="${id}"]`);
       await until(async () => (await section('rows').locator('[data-rows] > li').count()) === 20, 'the rows');
       // Every web section type is on the page, rendered by its own renderer.
-      const types = await Promise.all((await page.locator('[data-type]').all()).map((l) => l.getAttribute('data-type')));
+      const types = await attrs(page.locator('[data-type]'), 'data-type');
       for (const t of ['stats-row', 'list', 'grid', 'detail-fields', 'form', 'card', 'chart', 'timeline', 'actions-bar', 'empty-state', 'banner', 'tabs', 'image-gallery']) expect(types).toContain(t);
 
       await until(async () => (await section('stats').locator('.stat').count()) === 3, 'the stats');

@@ -13,7 +13,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { findChromium } from '../support/chromium';
 import { addMember, startTestPlatform, type TestPlatform } from '../support/test-platform';
 import { bigOrder, sixNodes, WORKFLOWS_CODE_DIR, WORKFLOWS_DIR } from '../workflows/support';
-import { installLocal, signIn, until } from './support';
+import { attrs, installLocal, signIn, until } from './support';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(ROOT, 'artifacts');
@@ -250,7 +250,7 @@ describe(`spec 2 Live chat and Workflows in the web console, in Chromium${'reaso
       const graph = page.locator('[data-graph]');
       await graph.waitFor();
       expect(await graph.locator('[data-node]').count()).toBe(6);
-      const edges = await Promise.all((await graph.locator('[data-edge]').all()).map((e) => e.getAttribute('data-edge')));
+      const edges = await attrs(graph.locator('[data-edge]'), 'data-edge');
       expect(edges.sort()).toEqual(['Big?->Shape', 'Big?->Small', 'Remember->Big?', 'Shape->Mail', 'Start->Remember']);
       expect(await graph.locator('.wf-edge-label').allTextContents()).toEqual(['true', 'false']);
       const x = async (label: string) => (await graph.locator(`[data-node="${label}"]`).boundingBox())!.x;
@@ -264,7 +264,7 @@ describe(`spec 2 Live chat and Workflows in the web console, in Chromium${'reaso
       expect(await page.locator('[data-execution-status]').textContent()).toBe('completed');
       const rows = page.locator('[data-log]');
       await until(async () => (await rows.count()) === logs.length, 'the logs');
-      expect(await Promise.all((await rows.all()).map((r) => r.getAttribute('data-log')))).toEqual(logs.map((l) => l.node_label));
+      expect(await attrs(rows, 'data-log')).toEqual(logs.map((l) => l.node_label));
       expect(logs.map((l) => l.node_label)).toEqual(['Start', 'Remember', 'Big?', 'Shape', 'Mail']);
       for (const r of await rows.all()) {
         expect(await r.getAttribute('data-log-status')).toBe('completed');

@@ -4,7 +4,7 @@
  * page signed in through the console's own form.
  */
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { loadModuleFromDir } from '../../core/modules/loaded-module';
 import { buildModule } from '../../sdk/build/build-module';
 import { needsBuild } from '../../sdk/build/needs-build';
@@ -55,3 +55,6 @@ export async function until(fn: () => Promise<boolean>, what: string, timeoutMs 
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** One attribute of every element the locator matches, in document order, read in one pass (a list that re-renders meanwhile cannot strand a read on a row that is gone). */
+export const attrs = (loc: Locator, name: string): Promise<Array<string | null>> => loc.evaluateAll((els, n) => els.map((e) => (e as unknown as { getAttribute(a: string): string | null }).getAttribute(n)), name);

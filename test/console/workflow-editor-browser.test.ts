@@ -11,7 +11,7 @@ import { chromium, type Browser, type Locator, type Page } from 'playwright-core
 import { findChromium } from '../support/chromium';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 import { WORKFLOWS_CODE_DIR, WORKFLOWS_DIR } from '../workflows/support';
-import { installLocal, signIn, until } from './support';
+import { attrs, installLocal, signIn, until } from './support';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(ROOT, 'artifacts');
@@ -76,7 +76,6 @@ async function drawConnection(page: Page, from: string, handle: string, to: stri
   await page.mouse.up();
 }
 /** One attribute of every element a locator matches, in document order. */
-const attrs = async (l: Locator, name: string) => Promise.all((await l.all()).map((e) => e.getAttribute(name)));
 const field = (page: Page, key: string) => page.locator(`[data-node-panel] [data-config-field="${key}"]`);
 const overlayTitle = (page: Page) => page.locator('[data-overlay-title]');
 

@@ -537,7 +537,7 @@ export default defineModule({
     }),
 
     refund_share: operation({
-      description: "Applies this level's share of a partial refund of a delivered chain order: the customer's money given back where it came in, each neighbour's share a new pending remittance; once per refund; called by reseller_orders in the same tenant.",
+      description: "Applies this level's share of a partial refund of a delivered chain order: the customer's money given back where it came in, each neighbour's share a new pending remittance (recorded cancelled, nothing moved, when the order was reversed here first); once per refund; called by reseller_orders in the same tenant.",
       ...internal,
       input: Type.Object(
         {

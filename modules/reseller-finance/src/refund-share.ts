@@ -9,7 +9,8 @@
  *   id), the other way from the delivery's, processed as any other: the delivery's own remittances
  *   are left as they are, paid or not, so nothing races their processing;
  * - the origin's collection carries less GST (the refund's GST was given back with it).
- * A chain order not delivered here, or reversed already (returned, refunded in full), changes nothing.
+ * A chain order not delivered here changes nothing; one reversed here already (returned, refunded in
+ * full) moves no money, and its remittances are recorded cancelled, as its neighbours' are.
  */
 import type { HandlerContext } from '../../../sdk';
 import { D, money } from './money';
@@ -40,37 +41,45 @@ export async function applyRefundShare(ctx: HandlerContext, input: RefundShareIn
   const result = await inTransaction(ctx.host.db, async (tx) => {
     const none = { applied: false, created: [] as RemittanceRow[] };
     const collection = await tx.findOne<CollectionRow>('Collection', { where: { chain_ref: input.chain_ref } });
-    if (!collection || collection.status === 'reversed') return none;
+    if (!collection) return none;
     if (await tx.findOne<RefundShareRow>('RefundShare', { where: { chain_ref: input.chain_ref, refund_id: input.refund_id }, attributes: ['id'] })) return none;
+    // The collection row is the lock against this level's reversal (reversal.ts takes it first too):
+    // of the two, the second waits for the first and then sees what it wrote.
+    const reversed = collection.status === 'reversed' || (await tx.update<CollectionRow>('Collection', { status: collection.status }, { where: { id: collection.id, status: collection.status } })) !== 1;
+    // A share arriving after the reversal (the full refund overtook this one on its way down the
+    // chain): the reversal gave back all of the customer's money and cancelled what was owed, so
+    // nothing moves; the share is recorded with its remittances cancelled, the twins of those a
+    // neighbour that applied it first has cancelled by its own reversal.
+    const status = reversed ? ('cancelled' as const) : ('pending' as const);
     // Two of the same refund at once: the second insert waits on the unique key, fails, and its run again finds this row.
     const share = await tx.create<RefundShareRow>('RefundShare', {
       chain_ref: input.chain_ref,
       refund_id: input.refund_id,
       chain_order_id: input.chain_order_id,
       origin_order_number: input.origin_order_number,
-      given_back: input.given_back ?? '0.00',
-      tax_given_back: input.tax ?? '0.00',
+      given_back: reversed ? '0.00' : (input.given_back ?? '0.00'),
+      tax_given_back: reversed ? '0.00' : (input.tax ?? '0.00'),
       created_at: at,
     });
     let wallet = await walletOf(tx);
-    if (input.given_back && new D(input.given_back).gt(0)) {
+    if (!reversed && input.given_back && new D(input.given_back).gt(0)) {
       wallet = await changeWallet(tx, wallet, { balance: money(new D(input.given_back).neg()), last_settlement_at: at }, at);
       const account = new D(collection.cod_amount).gt(0) ? CLEARING_ACCOUNTS.cod : CLEARING_ACCOUNTS.prepaid;
       await post(tx, { type: 'debit', amount: input.given_back, account, reference_type: 'chain_refund', reference_id: share.id, counterparty_tenant_id: null, description: `Part of the customer's payment refunded for order ${collection.origin_order_number}` }, wallet.balance, at);
     }
-    if (input.tax && new D(input.tax).gt(0)) await tx.update<CollectionRow>('Collection', { tax_amount: money(D.max(0, new D(collection.tax_amount).minus(input.tax))) }, { where: { id: collection.id } });
-    const base = { chain_ref: input.chain_ref, chain_order_id: input.chain_order_id, origin_order_number: input.origin_order_number, flow_type: collection.flow_type, status: 'pending' as const, due_date: due, created_at: at, adjustment_ref: input.refund_id };
+    if (!reversed && input.tax && new D(input.tax).gt(0)) await tx.update<CollectionRow>('Collection', { tax_amount: money(D.max(0, new D(collection.tax_amount).minus(input.tax))) }, { where: { id: collection.id } });
+    const base = { chain_ref: input.chain_ref, chain_order_id: input.chain_order_id, origin_order_number: input.origin_order_number, flow_type: collection.flow_type, status, due_date: due, created_at: at, adjustment_ref: input.refund_id };
     const created: RemittanceRow[] = [];
     for (const p of input.pay.filter((x) => new D(x.amount).gt(0))) {
       created.push(await tx.create<RemittanceRow>('Remittance', { ...base, direction: 'outgoing', payer_tenant_id: ctx.tenantId, recipient_tenant_id: p.tenant_id, counterparty_name: p.name ?? null, amount: p.amount }));
-      wallet = await changeWallet(tx, wallet, { pending_debits: p.amount }, at);
+      if (!reversed) wallet = await changeWallet(tx, wallet, { pending_debits: p.amount }, at);
     }
     for (const r of input.receive.filter((x) => new D(x.amount).gt(0))) {
       created.push(await tx.create<RemittanceRow>('Remittance', { ...base, direction: 'incoming', payer_tenant_id: r.tenant_id, recipient_tenant_id: ctx.tenantId, counterparty_name: r.name ?? null, amount: r.amount }));
-      wallet = await changeWallet(tx, wallet, { pending_credits: r.amount }, at);
+      if (!reversed) wallet = await changeWallet(tx, wallet, { pending_credits: r.amount }, at);
     }
-    return { applied: true, created };
+    return { applied: !reversed, created };
   });
-  for (const r of result.created) await ctx.host.emit('remittance.created', envelope(ctx, 'remittance.created', remittanceData(r)));
+  for (const r of result.created.filter((x) => x.status === 'pending')) await ctx.host.emit('remittance.created', envelope(ctx, 'remittance.created', remittanceData(r)));
   return { applied: result.applied, remittance_ids: result.created.map((r) => r.id) };
 }

@@ -39,9 +39,11 @@ export async function reverseDelivery(ctx: HandlerContext, input: ReversalInput)
     const collection = await tx.findOne<CollectionRow>('Collection', { where: { chain_ref: input.chain_ref } });
     // Nothing recorded here (never delivered), or reversed already: a repeated reversal changes nothing.
     if (!collection || collection.status === 'reversed') return none;
+    // The collection row is the lock, taken before the remittances are read: a partial refund's share
+    // applied meanwhile (refund-share.ts takes it too) is committed first and read here, or waits and is recorded cancelled.
+    if ((await tx.update<CollectionRow>('Collection', { status: 'reversed', settled_at: at }, { where: { id: collection.id, status: collection.status } })) !== 1) throw contended();
     const rems = await tx.find<RemittanceRow>('Remittance', { where: { chain_ref: input.chain_ref }, limit: MAX_REMITTANCES });
     if (rems.some((r) => r.status === 'processing')) throw reversalWaits(input.chain_ref);
-    if ((await tx.update<CollectionRow>('Collection', { status: 'reversed', settled_at: at }, { where: { id: collection.id, status: collection.status } })) !== 1) throw contended();
     let wallet = await walletOf(tx);
     const taken = await tx.findOne<TransactionRow>('Transaction', { where: { reference_type: 'chain_order', reference_id: collection.chain_order_id, type: 'credit' } });
     const refunded = (await tx.find<RefundShareRow>('RefundShare', { where: { chain_ref: input.chain_ref }, attributes: ['given_back'], limit: MAX_REMITTANCES })).reduce((a, r) => a.plus(r.given_back), new D(0));

@@ -206,6 +206,46 @@ describe('partial refunds through the chain (reseller-orders README: the pro rat
     await balancedEverywhere(levels);
   }, 180_000);
 
+  test('a full refund right behind a partial one (it may overtake it on its way down the chain): every remittance has its twin in the same state at both levels, every wallet as before the sale', async () => {
+    const levels = ['A', 'B', 'C'] as const;
+    const before = Object.fromEntries(await Promise.all(levels.map(async (l) => [l, (await balanceOf(l)).toFixed(2)])));
+    const { order, paymentId } = await deliveredPrepaidFrom('C', ['C', 'B']);
+    const first = await c.as('C', 'POST', `/orders/${order.id}/refund`, { payment_id: paymentId, amount: '250.00', reason: 'one item damaged' });
+    expect(first.status).toBe(201);
+    expect((await c.as('C', 'POST', `/orders/${order.id}/refund`, { payment_id: paymentId, amount: new Decimal(order.total).minus('250.00').toFixed(2), reason: 'the rest too' })).status).toBe(201);
+    await reachesStatus(levels, order.order_number, 'refunded');
+    await c.host.runJobs();
+    await processEverything(levels, order.order_number);
+    const ids = Object.fromEntries(levels.map((l) => [c.ids[l], l]));
+    const copies = new Map<string, string[]>();
+    for (const level of levels) {
+      for (const r of (await remittances(level, order.order_number, '')) as Array<{ payer_tenant_id: string; recipient_tenant_id: string; adjustment_ref: string; amount: string; status: string }>) {
+        const key = `${ids[r.payer_tenant_id]}→${ids[r.recipient_tenant_id]} ${r.adjustment_ref || 'delivery'}`;
+        copies.set(key, [...(copies.get(key) ?? []), `${r.amount} ${r.status}`]);
+      }
+    }
+    for (const [key, seen] of copies) expect({ key, seen }).toEqual({ key, seen: [seen[0], seen[0]] });
+    for (const [key, seen] of copies) expect({ key, open: /pending|processing/.test(seen[0]) }).toEqual({ key, open: false });
+    for (const level of levels) expect({ level, balance: (await balanceOf(level)).toFixed(2) }).toEqual({ level, balance: before[level] });
+    await balancedEverywhere(levels);
+  }, 180_000);
+
+  test('a share that arrives after the level has reversed the order moves no money and is recorded with its remittances cancelled, once', async () => {
+    const { order } = await deliveredPrepaidFrom('A', []);
+    const top = (await copyAt(c, 'A', order.order_number))!;
+    expect((await c.as('A', 'POST', `/chain-orders/${top.id}/return`, { reason: 'came back whole' })).status).toBe(200);
+    const before = money(await wallet('A'));
+    const [{ chain_ref }] = await c.host.sql<{ chain_ref: string }>('SELECT chain_ref FROM reseller_orders.chain_orders WHERE id = $1', [top.id]);
+    const late = { chain_ref, chain_order_id: top.id, origin_order_number: order.order_number, refund_id: `late-${order.order_number}`, given_back: '100.00', pay: [{ tenant_id: c.ids.B, amount: '10.00' }], receive: [{ tenant_id: c.ids.C, amount: '4.00' }] };
+    const first = await c.host.call<{ applied: boolean; remittance_ids: string[] }>('reseller_finance.refund_share', late, { asModule: 'reseller_orders' });
+    expect({ applied: first.applied, remittances: first.remittance_ids.length }).toEqual({ applied: false, remittances: 2 });
+    expect(await c.host.call('reseller_finance.refund_share', late, { asModule: 'reseller_orders' })).toEqual({ applied: false, remittance_ids: [] });
+    expect(money(await wallet('A'))).toEqual(before);
+    const recorded = (await remittances('A', order.order_number, '')).filter((r: { adjustment_ref: string }) => r.adjustment_ref === late.refund_id);
+    expect(recorded.map((r: { direction: string; amount: string; status: string }) => `${r.direction} ${r.amount} ${r.status}`).sort()).toEqual(['incoming 4.00 cancelled', 'outgoing 10.00 cancelled']);
+    expect((await c.as('A', 'GET', '/finance/ledger/trial-balance')).body.total).toBe('0.00');
+  }, 90_000);
+
   test('the partial refund event delivered again, twice at once, gives the customer back once; a return afterwards reverses only the rest', async () => {
     const before = money(await wallet('A'));
     const { order, paymentId } = await deliveredPrepaidFrom('A', []);
