@@ -14,6 +14,7 @@ import { registerHealthRoutes } from './health-routes';
 import { registerAuthRoutes } from '../auth/auth-routes';
 import { registerOnboardingRoutes } from '../tenancy/onboarding-routes';
 import { registerMemberRoutes } from '../tenancy/member-routes';
+import { registerAccountStatusRoutes } from '../accounts/account-status-routes';
 import { registerSubResellerRoutes } from '../tenancy/sub-reseller-routes';
 import { registerResellerApplicationRoutes } from '../tenancy/reseller-application-routes';
 import { registerActivityRoutes } from '../activity/activity-routes';
@@ -77,6 +78,7 @@ async function listen(d: HttpDeps): Promise<Listening> {
       registerOnboardingRoutes(api, { central, tenants, auth, authenticated, accounts });
       registerAuthRoutes(api, { central, auth, authenticated, accounts, modules: kernel.modules });
       registerMemberRoutes(api, { central, auth, authenticated, invitations: accounts.invitations, events: kernel.events });
+      registerAccountStatusRoutes(api, { central, auth, authenticated, events: kernel.events });
       registerSubResellerRoutes(api, { tenants, authenticated, rateLimiter: drivers.rateLimiter });
       registerResellerApplicationRoutes(api, { tenants, authenticated, rateLimiter: drivers.rateLimiter });
       registerAccountRoutes(api, { accounts, authenticated });

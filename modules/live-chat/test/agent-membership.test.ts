@@ -6,7 +6,7 @@
  * to another online agent with room. All over HTTP on a real platform.
  */
 import type { TestHost } from '../../../sdk/testing';
-import { AGENT_ROLE, addAgent, createWidget, startHost, visitor } from './support';
+import { AGENT_ROLE, addAgent, createWidget, requestAs, startHost, visitor } from './support';
 
 let host: TestHost;
 let widgetToken: string;
@@ -65,5 +65,21 @@ describe('spec 2 Live chat: agents are active members of the tenant', () => {
     // The queue hands it to the next agent who comes online.
     const next = await addAgent(host, { name: 'Nia' });
     expect(await conversation(id)).toMatchObject({ status: 'active', agent_id: next.id });
+  }, 60_000);
+});
+
+describe('spec 2 Live chat: an agent whose account a super admin deactivates (core: PATCH /admin/users/{id})', () => {
+  test('is removed as an agent and their chat goes to another online agent', async () => {
+    const leaving = await addAgent(host, { max: 1, name: 'Dev Deactivated' });
+    const v = await visitor(host, widgetToken);
+    const id = (await v.start('Can I change my address?')).body.conversation.id as number;
+    expect(await conversation(id)).toMatchObject({ status: 'active', agent_id: leaving.id });
+    const staying = await addAgent(host, { max: 1, name: 'Sol Staying' });
+    const off = await host.request('PATCH', `/admin/users/${leaving.userId}`, { status: 'inactive' });
+    expect(off.status).toBe(200);
+    await host.eventually(async () => expect(await conversation(id)).toMatchObject({ status: 'active', agent_id: staying.id }), 15_000);
+    expect(await agentIds()).not.toContain(leaving.id);
+    // Their own calls stop at once: the token was revoked.
+    expect((await requestAs(host, leaving.token, 'GET', '/live-chat/agents/me')).status).toBe(401);
   }, 60_000);
 });
