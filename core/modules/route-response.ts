@@ -6,14 +6,15 @@
  *
  * Bytes cross the sandbox's JSON wire as `{base64}`: JSON has no bytes, a bare string would be
  * mistaken for text, and an array of numbers costs several times the size; base64 costs a third
- * more and decodes exactly. The object leaves room for more fields without breaking handlers.
+ * more and decodes exactly. The object leaves room for more fields without breaking handlers: a
+ * download's `filename`.
  */
 import type { Response } from 'express';
 import type { HttpRoute, RouteResponse } from '../../sdk/manifest';
 import type { CallStream } from '../bus/types';
 import { MODULE_PAGE_CSP } from '../http/api-answer-headers';
 import { MandiError } from '../errors';
-import { setAnswerContentType } from './answer-content-type';
+import { setAnswerContentType, setAttachmentDisposition } from './answer-content-type';
 import { ResponseStream, withCharset } from './response-stream';
 import type { StreamSlots } from './stream-slots';
 
@@ -51,12 +52,14 @@ export function sendRouteResult(res: Response, route: HttpRoute, status: number,
   if (response.kind === 'text') {
     if (typeof result !== 'string') throw routeResponseErrors.badResult(route, 'a string');
     setAnswerContentType(res.status(status), withCharset(type));
+    if (response.disposition) setAttachmentDisposition(res);
     res.send(result);
     return;
   }
-  const base64 = (result as { base64?: unknown } | null)?.base64;
+  const { base64, filename } = (result ?? {}) as { base64?: unknown; filename?: unknown };
   if (typeof base64 !== 'string' || !BASE64.test(base64)) throw routeResponseErrors.badResult(route, '{base64: "<the bytes in base64>"}');
   setAnswerContentType(res.status(status), type);
+  if (response.disposition) setAttachmentDisposition(res, typeof filename === 'string' ? filename : undefined);
   res.send(Buffer.from(base64, 'base64'));
 }
 

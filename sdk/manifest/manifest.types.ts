@@ -501,6 +501,10 @@ export interface RouteResponse {
    * stream only (default 60): a handler still writing after this many seconds is stopped and the stream ended (an SSE error event, or a cut-off body). It may exceed limits.timeout_ms, which still bounds each stretch of the handler's own code.
    */
   timeout_s?: number;
+  /**
+   * text and bytes only: "attachment" sends `Content-Disposition: attachment` (a download, never shown in the browser's tab), with the file name the handler gives (`{base64, filename}` for bytes, e.g. a user's file).
+   */
+  disposition?: 'attachment';
 }
 /**
  * Public routes served at /api/<prefix><path>, outside /api/v1 (spec 2: /api/widget/{token}/...): no authentication, no X-Tenant; the tenant is the one whose module got the route's token from public_tokens.register. A prefix has one owner on the whole platform: the first module to publish it (or, for a development module, to install it); any other module using it, or one overlapping it, is refused at publish, install and promotion.

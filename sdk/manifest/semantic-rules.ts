@@ -236,6 +236,9 @@ function checkRouteResponse(route: unknown, method: string | undefined, p: strin
   if (kind !== 'stream' && at(route, 'response', 'timeout_s') !== undefined) {
     s.report(`${q}/timeout_s`, 'timeout_s applies to streamed responses only; remove it (the module\'s limits.timeout_ms bounds other calls)');
   }
+  if (kind !== 'text' && kind !== 'bytes' && at(route, 'response', 'disposition') !== undefined) {
+    s.report(`${q}/disposition`, 'disposition applies to text and bytes responses only (a download); remove it');
+  }
   if (kind !== 'json' && at(route, 'success_status') === 204) s.report(`${p}/success_status`, `a 204 answer has no body, so a ${kind} response cannot use it`);
   if (kind !== 'json' && at(route, 'stream') !== undefined) {
     s.report(`${p}/stream`, 'a route either streams a bulk file (stream) or declares its response, not both');

@@ -255,6 +255,7 @@ describe('DESIGN Host capabilities for modules: declared responses in manifests'
     expect(errors({ response: { kind: 'json' } })).toEqual([]);
     expect(errors({ response: { kind: 'text', content_type: 'text/csv' } })).toEqual([]);
     expect(errors({ response: { kind: 'bytes', content_type: 'audio/mpeg' } })).toEqual([]);
+    expect(errors({ response: { kind: 'bytes', content_type: 'application/octet-stream', disposition: 'attachment' } })).toEqual([]);
     expect(errors({ response: { kind: 'stream' } })).toEqual([]);
     expect(errors({ method: 'POST', response: { kind: 'stream', content_type: 'application/x-ndjson', timeout_s: 600 } })).toEqual([]);
   });
@@ -276,6 +277,10 @@ describe('DESIGN Host capabilities for modules: declared responses in manifests'
     ]);
     expect(errors({ method: 'POST', response: { kind: 'stream' }, upload: { field: 'file', max_bytes: 1000 } })[0].message).toContain('a streamed response cannot take an upload');
     expect(errors({ response: { kind: 'html' } })[0].pointer).toBe('/http/routes/0/response/kind');
+    expect(errors({ response: { kind: 'stream', disposition: 'attachment' } })).toEqual([
+      { pointer: '/http/routes/0/response/disposition', message: 'disposition applies to text and bytes responses only (a download); remove it' },
+    ]);
+    expect(errors({ response: { kind: 'bytes', content_type: 'application/pdf', disposition: 'inline' } })[0].pointer).toBe('/http/routes/0/response/disposition');
   });
 
   test('a route declared on its operation in TypeScript carries its response into module.json (its handler typed with ctx.stream)', () => {

@@ -43,21 +43,40 @@ export interface CallOptions {
 
 export const API_PREFIX = '/api/v1';
 
-export async function api<T = unknown>(path: string, opts: CallOptions = {}): Promise<T> {
+/** The answer of one call with the session's token and tenant; a network failure is an ApiError. */
+async function send(path: string, opts: CallOptions, accept: string): Promise<Response> {
   const session = currentSession();
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: accept };
   const tenant = opts.tenant ?? session?.tenant;
   if (tenant) headers['X-Tenant'] = tenant;
   if (session?.token) headers.Authorization = `Bearer ${session.token}`;
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
   const qs = opts.query ? new URLSearchParams(Object.entries(opts.query).filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => [k, String(v)])).toString() : '';
   const url = (path.startsWith(API_PREFIX) ? path : `${API_PREFIX}${path}`) + (qs ? `${path.includes('?') ? '&' : '?'}${qs}` : '');
-  let res: Response;
   try {
-    res = await fetch(url, { method: opts.method ?? (opts.body !== undefined ? 'POST' : 'GET'), headers, body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined });
+    return await fetch(url, { method: opts.method ?? (opts.body !== undefined ? 'POST' : 'GET'), headers, body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined });
   } catch (err) {
     throw new ApiError(0, `The platform could not be reached: ${(err as Error).message}`, 'NETWORK');
   }
+}
+
+/**
+ * A download's bytes (e.g. a chat attachment): the API serves files to bearer tokens only, so a
+ * plain link cannot fetch them; a refusal is read as JSON like any other.
+ */
+export async function apiBlob(path: string): Promise<Blob> {
+  const res = await send(path, {}, '*/*');
+  if (res.ok) return res.blob();
+  return answer<never>(res, path);
+}
+
+export async function api<T = unknown>(path: string, opts: CallOptions = {}): Promise<T> {
+  return answer<T>(await send(path, opts, 'application/json'), path);
+}
+
+/** An answer's JSON; a refusal becomes an ApiError (and a 401 ends the session). */
+async function answer<T>(res: Response, path: string): Promise<T> {
+  const session = currentSession();
   const text = await res.text();
   let body: unknown = text;
   try {

@@ -16,8 +16,13 @@ import { ChatError, notFound, validation } from './errors';
 import { nowIso, type AttachmentRow, type ConversationRow, type MessageRow } from './records';
 
 export const MAX_BYTES = 512 * 1024;
-/** base64 of MAX_BYTES: the input's bound, checked by the host before the module runs. */
-export const MAX_BASE64 = Math.ceil(MAX_BYTES / 3) * 4;
+/**
+ * The input's bound on the base64, checked by the host before the module runs: the host's JSON body
+ * limit (1 MB), which no larger file gets past anyway. A file between MAX_BYTES and it reaches the
+ * check below, whose 413 says the limit in words a visitor or agent can act on (the widget and the
+ * console show it as it is); a bound at MAX_BYTES itself would answer a bare "too many characters".
+ */
+export const MAX_BASE64 = 1024 * 1024;
 export const MAX_PER_CONVERSATION = 20;
 
 /** The allowed types, each with the check of its first bytes (text: no NUL byte, not opening like markup). */
@@ -49,6 +54,8 @@ function head(base64: string, bytes = 64): Uint8Array {
   return Uint8Array.from(out);
 }
 
+const kb = (bytes: number) => `${Math.ceil(bytes / 1024)} KB`;
+
 export const sizeOf = (base64: string) => (base64.length / 4) * 3 - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
 
 export interface NewAttachment {
@@ -66,7 +73,7 @@ export async function attach(ctx: HandlerContext, c: ConversationRow, file: NewA
   if (!check) throw new ChatError('UNSUPPORTED_MEDIA_TYPE', `Files of type ${file.content_type} are not accepted; allowed: ${ALLOWED_TYPES.join(', ')}.`, { status: 415, errors: { content_type: [`Not an allowed type (${ALLOWED_TYPES.join(', ')}).`] } });
   if (!check(head(file.data))) throw validation('data', `The file is not ${type}.`);
   const size = sizeOf(file.data);
-  if (size > MAX_BYTES) throw new ChatError('PAYLOAD_TOO_LARGE', `The file is larger than the limit of ${MAX_BYTES} bytes.`, { status: 413, max_bytes: MAX_BYTES });
+  if (size > MAX_BYTES) throw new ChatError('PAYLOAD_TOO_LARGE', `The file is ${kb(size)}; the limit is ${kb(MAX_BYTES)}.`, { status: 413, max_bytes: MAX_BYTES });
   if ((await ctx.host.db.count('Attachment', { where: { conversation_id: c.id } })) >= MAX_PER_CONVERSATION) {
     throw new ChatError('ATTACHMENT_LIMIT', `A conversation holds at most ${MAX_PER_CONVERSATION} attachments.`, { status: 409, max: MAX_PER_CONVERSATION });
   }

@@ -13,6 +13,11 @@
  * The session id is kept in localStorage per widget token. A `chat.typing` from the agent's side shows
  * "<name> is typing…" until they stop, their message arrives, or no refresh came for TYPING_MS
  * (README, Typing: clients send a start at most once a second while typing).
+ * Once a conversation is open the visitor can attach a file (README, Attachments): a labelled button
+ * opens the browser's own file input, the file goes as base64 to the visitor's attachment route,
+ * "Sending …" shows until it is stored and the server's own message when it is refused (type, bytes,
+ * size, count). Only PNG, JPEG, GIF and WebP are drawn as images (never SVG or HTML, which the server
+ * refuses anyway). Comments about the script sit here, not in it: they would ship to every page.
  */
 const SOURCE = String.raw`(function () {
   var TOKEN = __TOKEN__;
@@ -53,6 +58,8 @@ const SOURCE = String.raw`(function () {
       '.m.visitor{align-self:flex-end;background:' + cfg.primary_color + ';color:' + cfg.text_color + '}.m.system{align-self:center;background:none;color:#666;font-size:12px}' +
       '.typing{display:none;padding:2px 12px 6px;color:#666;font-size:12px;font-style:italic;background:#f6f6f6}.typing.on{display:block}' +
       '.m .thumb{display:block;max-width:100%;max-height:160px;border-radius:6px;margin-bottom:4px}.m .file{color:inherit;text-decoration:underline;display:block}' +
+      '.status{padding:2px 12px 6px;font-size:12px;background:#f6f6f6}.status:empty,.attach[hidden],.pick{display:none}.error{color:#b00020}' +
+      '.attach{padding:0 8px;border:1px solid #ccc;border-radius:6px}' +
       '.note{padding:8px 12px;color:#555;background:#fff8e1}form{display:flex;gap:6px;padding:10px;border-top:1px solid #ddd;background:#fff}form.pre{flex-direction:column}' +
       'input,textarea{flex:1;padding:8px;border:1px solid #ccc;border-radius:6px;color:#111;background:#fff;display:block}' +
       'button.send{padding:8px 12px;border:0;border-radius:6px;cursor:pointer;background:' + cfg.primary_color + ';color:' + cfg.text_color + '}.brand{font-size:11px;color:#888;text-align:center;padding:4px}';
@@ -64,6 +71,7 @@ const SOURCE = String.raw`(function () {
     if (!cfg.online && cfg.offline_message) panel.appendChild(el('div', 'note offline', cfg.offline_message));
     panel.appendChild(log);
     var typing = el('div', 'typing'); typing.setAttribute('aria-live', 'polite'); panel.appendChild(typing);
+    var status = el('div', 'status'); status.setAttribute('role', 'status'); panel.appendChild(status);
     var pre = el('form', 'pre'), name = el('input'), email = el('input');
     name.name = 'name'; name.placeholder = 'Your name'; name.required = true; name.maxLength = 100;
     email.name = 'email'; email.type = 'email'; email.placeholder = 'Your email'; email.required = true; email.maxLength = 254;
@@ -73,7 +81,10 @@ const SOURCE = String.raw`(function () {
     var form = el('form', 'compose'), text = el('input');
     text.name = 'message'; text.placeholder = cfg.input_placeholder; text.maxLength = 5000; text.autocomplete = 'off';
     var send = el('button', 'send', 'Send'); send.type = 'submit';
-    form.appendChild(text); form.appendChild(send);
+    var pick = el('input', 'pick'); pick.type = 'file'; pick.accept = 'image/*,application/pdf,text/plain';
+    var attach = el('button', 'attach', '+'); attach.type = 'button'; attach.title = 'Attach a file'; attach.setAttribute('aria-label', attach.title); attach.hidden = !state.conversation;
+    attach.onclick = function () { pick.click(); };
+    form.appendChild(attach); form.appendChild(pick); form.appendChild(text); form.appendChild(send);
     panel.appendChild(state.session || (!cfg.collect_name && !cfg.collect_email) ? form : pre);
     if (cfg.show_branding) panel.appendChild(el('div', 'brand', 'Powered by Mandi'));
     var launcher = el('button', 'launcher'); launcher.type = 'button'; launcher.setAttribute('aria-label', 'Chat');
@@ -102,7 +113,7 @@ const SOURCE = String.raw`(function () {
       link.href = '#';
       link.onclick = function (e) { e.preventDefault(); fileOf(a).then(function (u) { var d = el('a'); d.href = u; d.download = a.name; d.click(); }); };
       node.appendChild(link);
-      if (/^image\//.test(a.content_type)) fileOf(a).then(function (u) { var img = el('img', 'thumb'); img.alt = a.name; img.src = u; node.insertBefore(img, link); }, function () {});
+      if (/^image\/(png|jpeg|gif|webp)$/.test(a.content_type)) fileOf(a).then(function (u) { var img = el('img', 'thumb'); img.alt = a.name; img.src = u; node.insertBefore(img, link); }, function () {});
     }
     function show(m) {
       if (m.id != null) { if (state.seen[m.id]) return; state.seen[m.id] = 1; }
@@ -119,6 +130,7 @@ const SOURCE = String.raw`(function () {
       return call('POST', '/session', body).then(function (s) { state.session = s.session_id; remember('session', s.session_id); return s; });
     }
     function follow(grant, tenant, id) {
+      attach.hidden = false;
       if (state.ws) state.ws.close();
       var ws = new WebSocket(base.replace(/^http/, 'ws') + '/socket.io/?EIO=4&transport=websocket');
       state.ws = ws;
@@ -169,6 +181,24 @@ const SOURCE = String.raw`(function () {
         show({ sender_type: 'system', content: (err && err.message) || 'Not sent.' });
       });
     };
+    function notice(t, error) { status.textContent = t; status.classList.toggle('error', !!error); }
+    pick.onchange = function () {
+      var file = pick.files && pick.files[0];
+      pick.value = '';
+      if (!file) return;
+      notice('Sending ' + file.name + '\u2026');
+      attach.disabled = true;
+      new Promise(function (ok, fail) {
+        var fr = new FileReader();
+        fr.onload = function () { ok(String(fr.result).replace(/^[^,]*,/, '')); };
+        fr.onerror = fail;
+        fr.readAsDataURL(file);
+      }).then(function (data) {
+        return call('POST', '/conversations/' + state.conversation + '/attachments', { session_id: state.session, name: file.name, content_type: file.type || 'application/octet-stream', data: data });
+      }).then(function (r) { notice(''); show(r.message); }, function (err) {
+        notice(file.name + ': ' + ((err && err.message) || 'Not sent.'), true);
+      }).then(function () { attach.disabled = false; attach.focus(); });
+    };
     launcher.onclick = function () { wrap.classList.toggle('open'); if (wrap.classList.contains('open')) (state.session ? text : name).focus(); };
     resume();
   }
@@ -178,5 +208,11 @@ const SOURCE = String.raw`(function () {
 /** How long the agent's typing indicator stays without a refreshed start (a few seconds: README, Typing). */
 export const TYPING_MS = 6000;
 
+/**
+ * The script as served: without its indentation and whole-line comments, which mean nothing to a
+ * browser (no string in it spans lines, and none starts a line with //, so no text changes).
+ */
+const SERVED = SOURCE.replace(/^[ \t]+/gm, '').replace(/^\/\/.*\n/gm, '');
+
 /** The script for one widget token (the token is the only thing that varies). */
-export const widgetScript = (token: string) => SOURCE.replace('__TOKEN__', JSON.stringify(token)).replace('__TYPING_MS__', String(TYPING_MS));
+export const widgetScript = (token: string) => SERVED.replace('__TOKEN__', JSON.stringify(token)).replace('__TYPING_MS__', String(TYPING_MS));

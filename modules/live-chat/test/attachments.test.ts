@@ -2,7 +2,8 @@
  * Attachments in messages (beyond spec 2, README Attachments) over HTTP on a real platform: a visitor
  * sends an image through the widget's public route and an agent a PDF through the agent API; each
  * message carries `attachment {id, name, content_type, size, url}` and each side downloads the bytes
- * at its own url, served as application/octet-stream with nosniff and the sandbox CSP; an internal
+ * at its own url, served as application/octet-stream with nosniff and the sandbox CSP, as an attachment
+ * under the file's own name (`Content-Disposition`, the name escaped for the header); an internal
  * note's file never reaches the visitor; a conversation holds at most 20.
  */
 import type { TestHost } from '../../../sdk/testing';
@@ -49,6 +50,7 @@ describe('live chat attachments both ways (beyond spec 2, README Attachments)', 
     expect(got.headers.get('content-type')).toBe('application/octet-stream');
     expect(got.headers.get('x-content-type-options')).toBe('nosniff');
     expect(got.headers.get('content-security-policy')).toContain('sandbox');
+    expect(got.headers.get('content-disposition')).toBe(`attachment; filename="box.png"; filename*=UTF-8''box.png`);
     expect(Buffer.from(await got.arrayBuffer()).toString('base64')).toBe(PNG);
     expect((await download(`${sent.body.message.attachment.url}?session_id=${v.sessionId}`)).status).toBe(200);
 
@@ -60,8 +62,19 @@ describe('live chat attachments both ways (beyond spec 2, README Attachments)', 
     expect(mine.attachment.url).toBe(`/api/widget/${token}/conversations/${id}/attachments/${reply.body.attachment.id}`);
     const pdf = await download(`${mine.attachment.url}?session_id=${v.sessionId}`);
     expect(Buffer.from(await pdf.arrayBuffer()).toString('base64')).toBe(PDF);
+    expect(pdf.headers.get('content-disposition')).toBe(`attachment; filename="label.pdf"; filename*=UTF-8''label.pdf`);
+    expect(pdf.headers.get('x-content-type-options')).toBe('nosniff');
     // Without the session the file is not there.
     expect((await download(mine.attachment.url)).status).toBe(422);
+  });
+
+  test('a file name with quotes, separators and non-ASCII letters is saved as it is named, and cannot break the header', async () => {
+    const v = await visitor(host, token);
+    const id = (await v.start('my CV')).body.conversation.id as number;
+    const sent = await widgetCall(host, token, 'POST', `/conversations/${id}/attachments`, { session_id: v.sessionId, name: 'résumé "v2"; (final)*.pdf', content_type: 'application/pdf', data: PDF });
+    expect(sent.status).toBe(201);
+    const got = await download(`/api/v1/live-chat/conversations/${id}/attachments/${sent.body.message.attachment.id}`, { authorization: `Bearer ${agent.token}`, 'x-tenant': host.tenantId });
+    expect(got.headers.get('content-disposition')).toBe(`attachment; filename="r_sum_ _v2__ (final)*.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%22v2%22%3B%20%28final%29%2A.pdf`);
   });
 
   test("an internal note's file never reaches the visitor; a conversation holds at most 20 files (409)", async () => {

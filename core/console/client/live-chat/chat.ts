@@ -35,6 +35,16 @@ export interface Message {
   content: string;
   is_internal: boolean;
   created_at: string;
+  /** The message's file (README, Attachments), with the agent API's url to download it. */
+  attachment?: Attachment | null;
+}
+
+export interface Attachment {
+  id: number;
+  name: string;
+  content_type: string;
+  size: number;
+  url: string;
 }
 
 export interface Agent {

@@ -4,10 +4,14 @@
  * the stored message does); reply or internal note (marked, and never sent to the visitor: the
  * module keeps notes off the visitor's channel and the widget API); assign or transfer; priority;
  * resolve, close and reopen; `/` in the reply box offers canned responses (canned-picker.tsx). Every text from a visitor is rendered as text, never as markup.
+ * Files (README, Attachments): a message's file shows as attachments.tsx draws it; the agent attaches
+ * one with the composer's button or by dropping it on the composer, as a reply or, with Internal note,
+ * a note; "Sending …" shows meanwhile and the API's own message when it refuses the file.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../api';
 import { ErrorBox, toast } from '../dialogs';
+import { AttachmentView, base64Of } from './attachments';
 import { useCannedPicker } from './canned-picker';
 import { INBOX_PATH, PRIORITIES, statusVariant, visitorName, type Agent, type Conversation, type Message } from './chat';
 
@@ -32,6 +36,8 @@ export function ConversationPane({ id, pulse, agents, canReply, onSeen, onChange
   const [text, setText] = useState('');
   const [internal, setInternal] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [upload, setUpload] = useState<{ text: string; error?: boolean } | null>(null);
+  const picker = useRef<HTMLInputElement>(null);
   const held = useRef<Message[]>([]);
   const canned = useCannedPicker(text, setText);
   const log = useRef<HTMLOListElement>(null);
@@ -90,6 +96,23 @@ export function ConversationPane({ id, pulse, agents, canReply, onSeen, onChange
     if (!sent) setText((now) => now || content);
   };
 
+  const sendFile = async (file: File | undefined) => {
+    if (!file) return;
+    setUpload({ text: `Sending ${file.name}…` });
+    setBusy(true);
+    try {
+      const data = await base64Of(file);
+      await api(`/live-chat/conversations/${id}/attachments`, { body: { name: file.name, content_type: file.type || 'application/octet-stream', data, is_internal: internal } });
+      setUpload(null);
+      await loadMessages();
+      onChanged();
+    } catch (err) {
+      setUpload({ text: `${file.name}: ${(err as Error).message}`, error: true });
+    } finally {
+      setBusy(false);
+    }
+  };
+
   if (error) return <section class="inbox-pane"><ErrorBox error={error} title="The conversation could not be opened" /></section>;
   if (!conv) return <section class="inbox-pane"><p class="muted">Loading…</p></section>;
   const finished = FINISHED.includes(conv.status);
@@ -134,18 +157,25 @@ export function ConversationPane({ id, pulse, agents, canReply, onSeen, onChange
               {m.is_internal ? 'Internal note · not shown to the visitor · ' : ''}{m.sender_name ?? m.sender_type}
               <time dateTime={m.created_at}> {new Date(m.created_at).toLocaleTimeString()}</time>
             </span>
-            <p class="msg-text">{m.content}</p>
+            {(!m.attachment || m.content !== m.attachment.name) && <p class="msg-text">{m.content}</p>}
+            {m.attachment && <AttachmentView a={m.attachment} />}
           </li>
         ))}
       </ol>
       {canReply && (
-        <form class={internal ? 'composer note' : 'composer'} onSubmit={send}>
+        <form class={internal ? 'composer note' : 'composer'} onSubmit={send} data-drop
+          onDragOver={(e) => { if (e.dataTransfer?.types.includes('Files')) e.preventDefault(); }}
+          onDrop={(e) => { if (!e.dataTransfer?.files.length) return; e.preventDefault(); sendFile(e.dataTransfer.files[0]); }}>
           <label class="sr-only" for={`reply-${id}`}>{internal ? 'Internal note' : 'Reply'}</label>
           <textarea id={`reply-${id}`} data-composer rows={3} value={text} maxLength={5000} placeholder={internal ? 'A note for agents only' : conv.status === 'closed' ? 'Reopen the conversation to reply' : 'Write a reply'}
             onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
             onKeyDown={(e) => { if (!canned.onKey(e) && e.key === 'Enter' && (e.ctrlKey || e.metaKey)) send(e); }} />
           {canned.list}
+          {upload && <p class={upload.error ? 'upload error' : 'upload muted'} role={upload.error ? 'alert' : 'status'} data-upload-status={upload.error ? 'error' : 'sending'}>{upload.text}</p>}
           <div class="row-end">
+            <input ref={picker} type="file" class="sr-only" tabIndex={-1} aria-hidden="true" data-file-input accept="image/png,image/jpeg,image/gif,image/webp,application/pdf,text/plain"
+              onChange={(e) => { const input = e.target as HTMLInputElement; const file = input.files?.[0]; input.value = ''; sendFile(file); }} />
+            <button type="button" data-attach disabled={busy} title="Attach a file (or drop it here)" onClick={() => picker.current?.click()}>Attach file</button>
             <label class="check"><input type="checkbox" data-internal-toggle checked={internal} onChange={(e) => setInternal((e.target as HTMLInputElement).checked)} /> Internal note</label>
             <button type="submit" class="primary" data-send disabled={busy || !text.trim()}>{internal ? 'Add note' : 'Send'}</button>
           </div>

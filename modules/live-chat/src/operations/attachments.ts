@@ -10,7 +10,7 @@ import { addMessage, visitorWrites } from '../conversations';
 import { conversationById } from '../db';
 import { invalidState } from '../errors';
 import { checkMessageRate, recentVisitorMessages } from '../limits';
-import { visitorMessage } from '../records';
+import { visitorMessage, type AttachmentRow } from '../records';
 import { Message, VisitorMessage } from '../outputs';
 import { Id } from '../schemas';
 import { agentMessage, senderOf } from './conversations';
@@ -24,9 +24,13 @@ const File = {
   data: Type.String({ minLength: 4, maxLength: MAX_BASE64, pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$' }),
   content: Type.Optional(Type.String({ maxLength: 5000 })),
 };
-/** Served as a download whatever the file is (README, Attachments): never rendered on the platform's origin. */
-const DOWNLOAD = { kind: 'bytes', content_type: 'application/octet-stream' } as const;
-const Bytes = Type.Object({ base64: Type.String() });
+/**
+ * Served as a download whatever the file is (README, Attachments): never rendered on the platform's
+ * origin, and saved under the file's own name (`Content-Disposition: attachment`).
+ */
+const DOWNLOAD = { kind: 'bytes', content_type: 'application/octet-stream', disposition: 'attachment' } as const;
+const Bytes = Type.Object({ base64: Type.String(), filename: Type.String() });
+const download = (a: AttachmentRow) => ({ base64: a.data, filename: a.name });
 
 export const attachmentOperations = {
   send_attachment: operation({
@@ -52,7 +56,7 @@ export const attachmentOperations = {
     http: { method: 'GET', path: '/live-chat/conversations/:id/attachments/:attachment_id', permission: VIEW, response: DOWNLOAD },
     handler: async (input, ctx) => {
       await conversationById(ctx, input.id);
-      return { base64: (await attachmentIn(ctx, input.id, input.attachment_id, false)).data };
+      return download(await attachmentIn(ctx, input.id, input.attachment_id, false));
     },
   }),
   visitor_attachment: operation({
@@ -81,7 +85,7 @@ export const attachmentOperations = {
     handler: async (input, ctx) => {
       const widget = await widgetFor(ctx, input);
       const c = await ownConversation(ctx, widget, await visitorFor(ctx, widget, input.session_id), input.id);
-      return { base64: (await attachmentIn(ctx, c.id, input.attachment_id, true)).data };
+      return download(await attachmentIn(ctx, c.id, input.attachment_id, true));
     },
   }),
 };
