@@ -51,13 +51,15 @@ export async function addMessage(ctx: HandlerContext, c: ConversationRow, fields
   let conversation = c;
   if (!message.is_internal) {
     const changes: Partial<ConversationRow> = { last_message: fields.content.slice(0, 1000), last_message_at: now, updated_at: now };
-    await ctx.host.db.update<ConversationRow>('Conversation', changes, { where: { id: c.id } });
-    // Conditional moves, so a concurrent resolve or close is never undone by a late message.
+    // Conditional moves, so a concurrent resolve or close is never undone by a late message. Each
+    // statement sets columns of its own, so they go together: one sandbox hop and round trip, not up to three.
+    const moves: Promise<unknown>[] = [ctx.host.db.update<ConversationRow>('Conversation', changes, { where: { id: c.id } })];
     if (fields.sender_type === 'agent') {
-      await ctx.host.db.update<ConversationRow>('Conversation', { status: 'waiting' }, { where: { id: c.id, status: 'active' } });
-      await ctx.host.db.update<ConversationRow>('Conversation', { first_response_at: now }, { where: { id: c.id, first_response_at: null } });
+      moves.push(ctx.host.db.update<ConversationRow>('Conversation', { status: 'waiting' }, { where: { id: c.id, status: 'active' } }));
+      moves.push(ctx.host.db.update<ConversationRow>('Conversation', { first_response_at: now }, { where: { id: c.id, first_response_at: null } }));
     }
-    if (fields.sender_type === 'visitor') await ctx.host.db.update<ConversationRow>('Conversation', { status: 'active' }, { where: { id: c.id, status: 'waiting' } });
+    if (fields.sender_type === 'visitor') moves.push(ctx.host.db.update<ConversationRow>('Conversation', { status: 'active' }, { where: { id: c.id, status: 'waiting' } }));
+    await Promise.all(moves);
     conversation = await conversationById(ctx, c.id);
     // Spec 2, Events: a status change (waiting ⇄ active by who wrote last) is a chat.conversation.updated.
     if (conversation.status !== c.status) await conversationUpdated(ctx, conversation, 'status');

@@ -255,8 +255,12 @@ export const publicOperations = {
       if (!visitor || visitor.widget_id !== widget.id) throw sessionNotFound();
       if (!c || c.visitor_id !== visitor.id || c.widget_id !== widget.id) throw conversationNotFound(input.id);
       checkMessageRate(recent);
-      const message = await visitorWrites(ctx, c, { sender_type: 'visitor', sender_id: visitor.id, sender_name: visitor.name ?? 'Visitor', content: input.content });
-      await ctx.host.db.update<VisitorRow>('Visitor', { last_seen_at: nowIso(ctx) }, { where: { id: visitor.id } });
+      // The visitor is seen once their session and conversation check out: the update travels with
+      // the message's insert (one hop fewer after the broadcast), even if the conversation turns out closed.
+      const [message] = await Promise.all([
+        visitorWrites(ctx, c, { sender_type: 'visitor', sender_id: visitor.id, sender_name: visitor.name ?? 'Visitor', content: input.content }),
+        ctx.host.db.update<VisitorRow>('Visitor', { last_seen_at: nowIso(ctx) }, { where: { id: visitor.id } }),
+      ]);
       return { message: visitorMessage(message, widget.token) };
     },
   }),
