@@ -218,6 +218,13 @@ describe('issue 3 item 1: operation names are <own alias>.<method>', () => {
     }
   });
 
+  it('refuses an alias a handler sees as ctx.caller for calls from no module (http, graphql, workflow, core)', () => {
+    for (const alias of ['http', 'graphql', 'workflow', 'core']) {
+      const m = JSON.parse(JSON.stringify(base()).replaceAll('"orders', `"${alias}`));
+      expect(errorsOf(m)).toContainEqual({ pointer: '/name', message: `"${alias}" is reserved: handlers see it as ctx.caller for calls that come from no module; choose another alias` });
+    }
+  });
+
   it('requires route operations to be provided, and routes to be distinct', () => {
     const m = base();
     m.http.routes.push(
