@@ -12,12 +12,13 @@
  * database statements of the engine (timed around the store's methods), and the rest (queue, event
  * delivery, scheduling), as mean milliseconds per execution summed over concurrent work.
  *
- * The webhook row goes through the public route instead (POST /api/webhooks/workflows/{token}, 20
- * connections of autocannon in a child process for the run's duration) with every setting at its
+ * The webhook rows go through the public route instead (POST /api/webhooks/workflows/{token}, 20
+ * connections of autocannon in a child process for the run's duration; in-process drivers, and Redis
+ * when it answers) with every setting at its
  * default but WORKFLOW_WEBHOOK_RATE_LIMIT, BUS_RATE_LIMIT and WORKFLOW_STEP_RATE_LIMIT included, on a workflow of three
  * set-variable nodes: completed runs per second from the first request to the last completion, and
  * how many runs waited for the bus's rate limit (back-pressure, core/workflows/README.md) instead of
- * failing. With --profile, a CPU profile of that row (data/bench-profiles/).
+ * failing. With --profile, a CPU profile of each webhook row (data/bench-profiles/).
  */
 import type { BenchContext, BenchReport, Benchmark, Row } from './benchmark';
 import { percentile } from './support/stats';
@@ -159,9 +160,10 @@ const WEBHOOK_WORKFLOW = {
 };
 const WEBHOOK_CONNECTIONS = 20;
 
-async function measureWebhook(ctx: BenchContext): Promise<Row> {
+/** `redisUrl`: the Redis path ('' for the in-process drivers). */
+async function measureWebhook(ctx: BenchContext, label: string, redisUrl: string): Promise<Row> {
   // Only the webhook limit raised, as a high-volume webhook needs: the bus limit stays at its default.
-  return withBenchPlatform({ name: 'workflows_hook', log: ctx.log, env: { REDIS_URL: '', WORKFLOW_WEBHOOK_RATE_LIMIT: '100000000/60' } }, async (bench) => {
+  return withBenchPlatform({ name: 'workflows_hook', log: ctx.log, env: { REDIS_URL: redisUrl, WORKFLOW_WEBHOOK_RATE_LIMIT: '100000000/60' } }, async (bench) => {
     const platform = bench.platform as Platform;
     await addLocalModule(platform, WORKFLOWS_CODE_DIR);
     await addLocalModule(platform, WORKFLOWS_DIR);
@@ -190,7 +192,7 @@ async function measureWebhook(ctx: BenchContext): Promise<Row> {
     timeMethods(w.store, ['byToken', 'createExecution', 'checkpoint'], route);
     const profileDir = path.resolve('data/bench-profiles', `workflows-${new Date().toISOString().replace(/[:.]/g, '-')}`);
     const profiling = ctx.options.profile ? (fs.mkdirSync(profileDir, { recursive: true }), await startProfile(200)) : undefined;
-    ctx.log(`webhook: ${ctx.options.durationSeconds} s of calls, ${WEBHOOK_CONNECTIONS} connections (autocannon in a child process)`);
+    ctx.log(`${label}: ${ctx.options.durationSeconds} s of calls, ${WEBHOOK_CONNECTIONS} connections (autocannon in a child process)`);
     const t0 = now();
     // A burst as a high-volume webhook sends it: as many calls as the route takes, for the duration.
     const load = await loadInChild({
@@ -211,15 +213,15 @@ async function measureWebhook(ctx: BenchContext): Promise<Row> {
     }
     const seconds = (lastDone - t0) / 1000;
     if (profiling) {
-      const file = path.join(profileDir, 'webhook.cpuprofile');
+      const file = path.join(profileDir, `${label.replace(/\W+/g, '-')}.cpuprofile`);
       await stopProfile(profiling, file);
-      ctx.log(`webhook: profile ${file}\n${formatProfileSummary(summarizeProfile(file, 15))}`);
+      ctx.log(`${label}: profile ${file}\n${formatProfileSummary(summarizeProfile(file, 15))}`);
     }
     const [{ waits, waited }] = await platform.tenantDbs.query<{ waits: number; waited: number }>(
       owner.tenantId, "SELECT count(*)::int AS waits, count(DISTINCT execution_id)::int AS waited FROM workflow_execution_logs WHERE status = 'waiting'", [],
     );
     return {
-      path: 'webhook route, defaults (WORKFLOW_STEP_RATE_LIMIT 120000/60)',
+      path: `${label}, defaults`,
       executions: runs.completed + runs.failed,
       failed: runs.failed,
       'refused calls': load.non2xx + load.errors,
@@ -287,13 +289,13 @@ const bench: Benchmark = {
   async run(ctx): Promise<BenchReport> {
     const count = Math.max(500, Math.round(ctx.options.durationSeconds * 300));
     const concurrency = 32;
-    const rows: Row[] = [await measure(ctx, 'in-process', '', count, concurrency), await measureWebhook(ctx), await measureWaitingWebhook(ctx)];
+    const rows: Row[] = [await measure(ctx, 'in-process', '', count, concurrency), await measureWebhook(ctx, 'webhook route', ''), await measureWaitingWebhook(ctx)];
     const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
     const notes: string[] = [];
-    if (await redisReachable(redisUrl)) rows.push(await measure(ctx, 'redis', redisUrl, count, concurrency));
+    if (await redisReachable(redisUrl)) rows.push(await measure(ctx, 'redis', redisUrl, count, concurrency), await measureWebhook(ctx, 'webhook route, redis', redisUrl));
     else notes.push(`Redis path skipped: nothing answers at ${redisUrl}.`);
     notes.push(
-      'Work per execution: an INSERT, 5 checkpoints (trigger, condition, 2 set-variable, transform; each a log INSERT + execution UPDATE, the first also starting the run, the last also ending it with the workflow counters; concurrent checkpoints of the tenant share statements), 4 sandboxed bus calls, the run job, one lifecycle event delivered to 2 core subscribers.',
+      'Work per execution: an INSERT, the checkpoints of its 5 nodes (each a log INSERT + execution UPDATE; effect-free nodes folded into the next checkpoint within 250 ms, so usually one statement that starts the run, writes 5 log rows and ends it with the workflow counters; concurrent checkpoints of the tenant share statements), 4 sandboxed bus calls, the run job, one lifecycle event delivered to 2 core subscribers.',
       'ms/exec columns sum time over concurrent work divided by executions: they show where time goes, not wall time.',
       `Webhook row: ${WEBHOOK_CONNECTIONS} connections, only WORKFLOW_WEBHOOK_RATE_LIMIT raised; the three set-variable nodes share one bus budget (WORKFLOW_STEP_RATE_LIMIT per tenant and operation), 120,000 calls a minute by default, i.e. 40,000 runs of this workflow a minute: runs beyond it wait for the next window.`,
     );

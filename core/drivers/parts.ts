@@ -43,7 +43,9 @@ export const realtimePart = platformPart({
 export const jobsPart = platformPart({
   id: 'jobs',
   // Every part that handles queued jobs: this node's running jobs finish before any of them stops.
-  deps: ['drivers', 'kernel', 'rings', 'notifications', 'bulk', 'accounts', 'workflows'],
+  // The workflows part is the other way round (it names `jobs`): its runs add to the queue as they
+  // end, so it stops its own workers first (JobQueue.stopProcessing) and the queue closes after.
+  deps: ['drivers', 'kernel', 'rings', 'notifications', 'bulk', 'accounts'],
   init: ({ drivers }) => ({ drain: () => drivers.close() }),
   stop: (jobs) => jobs.drain(),
 });

@@ -22,6 +22,7 @@ import { MandiError, RateLimitedError } from '../errors';
 import { isObject } from '../is-object';
 import type { Logger } from '../logger';
 import { errorRunOf, type RunFailure } from './error-workflow';
+import { FoldedCheckpoints } from './folded-checkpoints';
 import { readyFirst, withMergeInputs } from './merge';
 import { nodeInput } from './node-input';
 import type { Actor } from './node-permissions';
@@ -30,7 +31,7 @@ import { chainRefusal } from './run-chain';
 import { RunLeases } from './run-leases';
 import { awaitedChild, childOutcome, WAIT_RECHECK_SECONDS } from './sub-workflow';
 import type { ConnectionRow, ExecutionRow, Graph, NodeRow, RunContext } from './workflow';
-import type { WorkflowStore } from './workflow-store';
+import type { Checkpoint, WorkflowStore } from './workflow-store';
 
 export const RUNS_QUEUE = 'workflow-runs';
 /** The prefix of the lifecycle events every finished run emits (`.completed`, `.failed`). */
@@ -117,6 +118,9 @@ export function successors(g: Graph, nodeId: string, output: unknown): string[] 
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
+/** A trigger, or a node whose type declares no effects (folded-checkpoints.ts). */
+const effectFree = (catalog: Catalog, node: NodeRow) => node.node_category === 'trigger' || catalog.node(node.node_type)?.effects === 'none';
+
 export class WorkflowEngine {
   private readonly logger: Logger;
   /** Graphs (per version) this node started runs of lately, so their jobs need not read them again. */
@@ -141,7 +145,9 @@ export class WorkflowEngine {
     this.deps.queue.process<RunJob, void>(RUNS_QUEUE, this.deps.workers, (job) => this.run(job.data.tenantId, job.data.executionId, job.data.at), { groupCap: this.deps.tenantWorkers });
   }
 
-  stop(): void {
+  /** This node takes no further run and waits for those it runs, renewing their leases until they end. */
+  async stop(): Promise<void> {
+    await this.deps.queue.stopProcessing(RUNS_QUEUE);
     this.leases.stop();
   }
 
@@ -228,6 +234,9 @@ export class WorkflowEngine {
     const refused = e.status === 'pending' && e.nodes_executed === 0 ? chainRefusal(g.workflow.id, e.chain ?? [], this.deps.maxChainDepth) : undefined;
     if (refused) return void (await this.finish(tenantId, e, 'failed', null, refused.message, undefined, false));
     const acting = await this.deps.acting(tenantId, Number(g.workflow.owner_id));
+    // Effect-free nodes' checkpoints the run has not written yet (folded-checkpoints.ts).
+    const folds = new FoldedCheckpoints();
+    folds.written(e.nodes_executed);
     if (!acting) {
       const reason = ownerInactiveReason(g.workflow.owner_id);
       await this.finish(tenantId, e, 'failed', null, reason, { g, message: reason, code: 'WORKFLOW_OWNER_INACTIVE' });
@@ -254,13 +263,15 @@ export class WorkflowEngine {
       if (e.status === 'pending' && node.node_category !== 'trigger') {
         e = (await this.markRunning(tenantId, executionId)) ?? (await store.execution(tenantId, executionId));
         if (!e || e.status !== 'running') return;
+        folds.written(e.nodes_executed);
         continue;
       }
-      const next = await this.step(tenantId, e, g, node, acting);
+      const next = await this.step(tenantId, e, g, node, acting, folds);
       if (!next) {
         // Someone else moved the run (a cancel, a pause, another worker's checkpoint): read where it is.
         e = await store.execution(tenantId, executionId);
         if (!e || e.status !== 'running') return;
+        folds.written(e.nodes_executed);
         continue;
       }
       e = next;
@@ -282,9 +293,13 @@ export class WorkflowEngine {
     return done.length ? (context.nodes[done[done.length - 1].label].output ?? null) : null;
   }
 
-  /** One attempt of one node, and its checkpoint. Undefined when the checkpoint was not ours to write. */
-  private async step(tenantId: string, e: ExecutionRow, g: Graph, node: NodeRow, acting: Actor): Promise<ExecutionRow | undefined> {
+  /**
+   * One attempt of one node, and its checkpoint: written, or folded into the next node's (the run
+   * as it will be once written is answered then). Undefined when the checkpoint was not ours to write.
+   */
+  private async step(tenantId: string, e: ExecutionRow, g: Graph, node: NodeRow, acting: Actor, folds: FoldedCheckpoints): Promise<ExecutionRow | undefined> {
     const { store, clock } = this.deps;
+    const write = (c: Omit<Checkpoint, 'at'>) => this.checkpoint(tenantId, e.id, folds, c);
     const attempt = e.scheduler.attempt ?? 0;
     const context: RunContext = { variables: e.context.variables ?? {}, nodes: e.context.nodes ?? {} };
     const started = new Date(clock.now());
@@ -295,10 +310,11 @@ export class WorkflowEngine {
     let code: string | undefined;
     let limited: RateLimitedError | undefined;
     let operation = node.node_type;
+    const catalog = await this.deps.catalogFor(tenantId);
     try {
       if (node.node_category === 'trigger') output = e.trigger_data;
       else {
-        const entry = (await this.deps.catalogFor(tenantId)).node(node.node_type);
+        const entry = catalog.node(node.node_type);
         operation = entry?.operation ?? operation;
         input = withMergeInputs(g, node, context, nodeInput(node.config, placeholderValues(e.trigger_data, e.trigger_type, context), entry));
         // A sub-workflow node waits for the run it started without holding this worker (./sub-workflow.ts).
@@ -318,7 +334,7 @@ export class WorkflowEngine {
         code = err instanceof MandiError ? err.code : undefined;
       }
     }
-    if (limited) return this.waitForBudget(tenantId, e, node, operation, input, started, limited);
+    if (limited) return this.waitForBudget(e, node, operation, input, started, limited, write);
     const log = {
       node_id: node.id, node_type: node.node_type, node_label: node.label, status: failure === undefined ? 'completed' : 'failed',
       input_data: input ?? null, output_data: failure === undefined ? (output ?? null) : null, error_message: failure ?? null, retry_attempt: attempt,
@@ -337,17 +353,22 @@ export class WorkflowEngine {
       const resumeAt = suspend ? new Date(clock.now() + suspend * 1000) : null;
       // The last node's checkpoint also ends the run, and the first's of a run not started yet starts it.
       const complete = rest.length === 0 && !resumeAt ? { result: this.lastOutput(context, g), at: new Date(clock.now()) } : undefined;
-      return store.checkpoint(tenantId, e.id, {
-        log, context, scheduler: { queue: rest, attempt: 0 }, resume_at: resumeAt, executed: 1, start: e.status === 'pending' ? started : undefined, complete,
-      });
+      const start = e.status === 'pending' ? started : undefined;
+      const nextNode = rest.length && !resumeAt ? g.nodes.find((n) => n.id === rest[0]) : undefined;
+      if (nextNode && effectFree(catalog, node) && effectFree(catalog, nextNode) && folds.mayFold(t0)) {
+        // Both effect-free: the next node runs before this one's outcome is committed, which is written with the next (folded-checkpoints.ts).
+        folds.fold({ log, start, context }, t0);
+        return { ...e, status: 'running', context, scheduler: { queue: rest, attempt: 0 }, resume_at: null, nodes_executed: e.nodes_executed + 1 };
+      }
+      return write({ log, context, scheduler: { queue: rest, attempt: 0 }, resume_at: resumeAt, executed: 1, start, complete });
     }
     if (attempt < retriesOf(g.workflow.settings, node)) {
       // Retry with exponential backoff (spec 2, Execution: retry_count, retry_delay_seconds; settings.retry_on_failure); suspended meanwhile.
       const delay = node.retry_delay_seconds * 2 ** attempt;
-      return store.checkpoint(tenantId, e.id, { log, scheduler: { queue, attempt: attempt + 1 }, resume_at: delay ? new Date(clock.now() + delay * 1000) : null });
+      return write({ log, scheduler: { queue, attempt: attempt + 1 }, resume_at: delay ? new Date(clock.now() + delay * 1000) : null });
     }
     // The failure goes in the checkpoint, so a worker that finds the run still running after a crash ends it (and starts its error workflow) instead of running the node again.
-    const failed = await store.checkpoint(tenantId, e.id, { log, failed: 1, scheduler: { queue, attempt, failed: { node_id: node.id, message: failure, code } } });
+    const failed = await write({ log, failed: 1, scheduler: { queue, attempt, failed: { node_id: node.id, message: failure, code } } });
     if (failed) await this.finish(tenantId, failed, 'failed', null, `Node "${node.label}" failed: ${failure}`, { g, node, message: failure, code });
     return failed && { ...failed, status: 'failed' };
   }
@@ -357,11 +378,13 @@ export class WorkflowEngine {
    * operation), so the operation never ran. That is not the node's failure and costs no attempt: the
    * run is suspended until the budget frees (the limit's retry-after), with a `waiting` log row.
    */
-  private waitForBudget(tenantId: string, e: ExecutionRow, node: NodeRow, operation: string, input: unknown, started: Date, err: RateLimitedError): Promise<ExecutionRow | undefined> {
+  private waitForBudget(
+    e: ExecutionRow, node: NodeRow, operation: string, input: unknown, started: Date, err: RateLimitedError, write: (c: Omit<Checkpoint, 'at'>) => Promise<ExecutionRow | undefined>,
+  ): Promise<ExecutionRow | undefined> {
     const now = this.deps.clock.now();
     const resumeAt = new Date(now + Math.max(1, err.retryAfterSeconds) * 1000);
     const attempt = e.scheduler.attempt ?? 0;
-    return this.deps.store.checkpoint(tenantId, e.id, {
+    return write({
       log: {
         node_id: node.id, node_type: node.node_type, node_label: node.label, status: 'waiting', input_data: input ?? null,
         output_data: { waited_for: 'rate_limit', operation, resume_at: resumeAt.toISOString() },
@@ -370,6 +393,13 @@ export class WorkflowEngine {
       },
       scheduler: { ...e.scheduler, waits: (e.scheduler.waits ?? 0) + 1 }, resume_at: resumeAt,
     });
+  }
+
+  /** Writes a checkpoint with the effect-free nodes' folded before it; the run's row as written, undefined when it was not ours to write. */
+  private async checkpoint(tenantId: string, executionId: string, folds: FoldedCheckpoints, c: Omit<Checkpoint, 'at'>): Promise<ExecutionRow | undefined> {
+    const row = await this.deps.store.checkpoint(tenantId, executionId, folds.with(c));
+    if (row) folds.written(row.nodes_executed);
+    return row;
   }
 
   private async callNode(tenantId: string, e: ExecutionRow, node: NodeRow, entry: NodeEntry | undefined, input: unknown, attempt: number, acting: Actor): Promise<unknown> {

@@ -4,7 +4,9 @@ import { createWorkflows } from './index';
 
 export const workflowsPart = platformPart({
   id: 'workflows',
-  deps: ['config', 'central', 'tenantDbs', 'tenants', 'auth', 'kernel', 'catalogs', 'drivers', 'clock', 'logger'],
+  // `jobs`: runs add to the queue (checkpointed wake-ups, lifecycle events), so this part stops its
+  // runs before the jobs part closes the queue.
+  deps: ['config', 'central', 'tenantDbs', 'tenants', 'auth', 'kernel', 'catalogs', 'drivers', 'clock', 'logger', 'jobs'],
   init: ({ config, central, tenantDbs, tenants, auth, kernel, catalogs, drivers, clock, logger }) =>
     createWorkflows({
       central, tenantDbs, tenants, auth, modules: kernel.modules, bus: kernel.bus, events: kernel.events, catalogs: catalogs.tenants,

@@ -37,8 +37,10 @@ export class RunSweeper {
     this.timer.unref();
   }
 
-  stop(): void {
+  /** No further sweep; one under way finishes (it may be queuing runs). */
+  async stop(): Promise<void> {
     clearInterval(this.timer);
+    await this.sweeping?.catch(() => undefined);
   }
 
   /** One sweep of every tenant (one at a time on this node); the runs it queued. */

@@ -55,16 +55,24 @@ const VERSION_NODE_IDS = "SELECT DISTINCT n->>'id' AS id FROM workflow_versions 
 export const newToken = () => randomBytes(24).toString('hex');
 export const newSecret = () => `whsec_${randomBytes(24).toString('hex')}`;
 
+/** A node's log row as a checkpoint writes it. */
+export type NodeLog = Omit<LogRow, 'id' | 'execution_id'>;
+
 /**
  * A checkpoint (spec 2, Execution): the node's log row and what changes in its run. Absent fields
- * keep their value; `start` moves a pending run to running, `complete` ends it.
+ * keep their value; `start` moves a pending run to running, `complete` ends it. `folded` are the log
+ * rows of the effect-free nodes run since the run's last checkpoint (folded-checkpoints.ts), written
+ * before `log`; `at` is the nodes_executed the run was read at: a run that has moved since (another
+ * worker's checkpoint) takes none of them.
  */
 export interface Checkpoint {
-  log: Omit<LogRow, 'id' | 'execution_id'>;
+  log: NodeLog;
+  folded?: NodeLog[];
+  at: number;
   context?: RunContext;
   scheduler?: Scheduler;
   resume_at?: Date | null;
-  executed?: 1;
+  executed?: number;
   failed?: 1;
   start?: Date;
   complete?: { result: unknown; at: Date };
@@ -453,17 +461,19 @@ export class WorkflowStore {
   }
 
   /**
-   * One statement for a batch of checkpoints: each log row is inserted if its run is in the state the
-   * checkpoint expects (`running`, or `pending` for one that starts it), and each run moves only if
-   * its log row was inserted here. A completing checkpoint ends its run as `finish` does, unless a
+   * One statement for a batch of checkpoints: each run still in the state its checkpoint expects
+   * (`running`, or `pending` for one that starts it, and at the node count it was read at) is locked,
+   * in id order; its log rows are inserted, and it moves only if every one of them was inserted here.
+   * A completing checkpoint ends its run as `finish` does, unless a
    * pause was asked for meanwhile (it then stops first, as after any other node); the workflows'
    * counters move once per run ended, their rows locked first and in id order, so that two such
    * statements (two nodes, each with runs of the same workflows) do not deadlock on them. Each
    * renews its run's lease, or releases it when the run suspends (the sweeper takes it once due).
    */
   private async writeCheckpoints(tenantId: string, batch: { executionId: string; checkpoint: Checkpoint }[]): Promise<Map<string, ExecutionRow>> {
+    const logOf = (l: NodeLog) => ({ ...l, input_data: { v: l.input_data ?? null }, output_data: { v: l.output_data ?? null } });
     const rows = batch.map(({ executionId: id, checkpoint: c }) => ({
-      ...c.log, execution_id: id, input_data: { v: c.log.input_data ?? null }, output_data: { v: c.log.output_data ?? null },
+      execution_id: id, logs: [...(c.folded ?? []), c.log].map(logOf), at: c.at,
       from_status: c.start ? 'pending' : 'running', start_at: c.start ?? null, context: c.context ?? null, scheduler: c.scheduler ?? null,
       set_resume: c.resume_at !== undefined, resume_at: c.resume_at ?? null, executed: c.executed ?? 0, failed: c.failed ?? 0,
       result: { v: c.complete?.result ?? null }, complete_at: c.complete?.at ?? null,
@@ -472,14 +482,19 @@ export class WorkflowStore {
     const moved = await this.tenantDbs.query<ExecutionRow>(
       tenantId,
       `WITH x AS (
-         SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(execution_id uuid, node_id uuid, node_type text, node_label text, status text, input_data jsonb, output_data jsonb,
-           error_message text, retry_attempt int, started_at timestamptz, completed_at timestamptz, duration_ms int, from_status text, start_at timestamptz, context jsonb,
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(execution_id uuid, logs jsonb, at int, from_status text, start_at timestamptz, context jsonb,
            scheduler jsonb, set_resume boolean, resume_at timestamptz, executed int, failed int, result jsonb, complete_at timestamptz)),
+       held AS (
+         SELECT e.id FROM x JOIN workflow_executions e ON e.id = x.execution_id AND e.status = x.from_status AND e.nodes_executed = x.at ORDER BY e.id FOR UPDATE OF e),
        ins AS (
          INSERT INTO workflow_execution_logs (execution_id, node_id, node_type, node_label, status, input_data, output_data, error_message, retry_attempt, started_at, completed_at, duration_ms)
-         SELECT x.execution_id, x.node_id, x.node_type, x.node_label, x.status, x.input_data->'v', x.output_data->'v', x.error_message, x.retry_attempt, x.started_at, x.completed_at, x.duration_ms
-         FROM x JOIN workflow_executions e ON e.id = x.execution_id AND e.status = x.from_status
+         SELECT x.execution_id, l.node_id, l.node_type, l.node_label, l.status, l.input_data->'v', l.output_data->'v', l.error_message, l.retry_attempt, l.started_at, l.completed_at, l.duration_ms
+         FROM x JOIN held ON held.id = x.execution_id
+         CROSS JOIN LATERAL ROWS FROM (jsonb_to_recordset(x.logs) AS (node_id uuid, node_type text, node_label text, status text, input_data jsonb, output_data jsonb,
+           error_message text, retry_attempt int, started_at timestamptz, completed_at timestamptz, duration_ms int)) WITH ORDINALITY AS l
+         ORDER BY x.execution_id, l.ordinality
          ON CONFLICT (execution_id, node_id, retry_attempt) WHERE status <> 'waiting' DO NOTHING RETURNING execution_id),
+       written AS (SELECT execution_id, count(*) AS n FROM ins GROUP BY execution_id),
        e AS (
          UPDATE workflow_executions w SET context = COALESCE(x.context, w.context), scheduler = COALESCE(x.scheduler, w.scheduler),
                 nodes_executed = w.nodes_executed + x.executed, nodes_failed = w.nodes_failed + x.failed,
@@ -489,7 +504,8 @@ export class WorkflowStore {
                 result = CASE WHEN ${done} THEN x.result->'v' ELSE w.result END,
                 completed_at = CASE WHEN ${done} THEN x.complete_at ELSE w.completed_at END,
                 duration_ms = CASE WHEN ${done} THEN ${DURATION_MS('x.complete_at', 'w')} ELSE w.duration_ms END
-         FROM x WHERE w.id = x.execution_id AND w.status = x.from_status AND x.execution_id IN (SELECT execution_id FROM ins) RETURNING ${EXECUTION_COLUMNS}),
+         FROM x JOIN written ON written.execution_id = x.execution_id AND written.n = jsonb_array_length(x.logs)
+         WHERE w.id = x.execution_id AND w.status = x.from_status RETURNING ${EXECUTION_COLUMNS}),
        ended AS (SELECT workflow_id, count(*)::int AS n, max(completed_at) AS at FROM e WHERE status = 'completed' GROUP BY workflow_id),
        locked AS (SELECT id FROM workflows WHERE id IN (SELECT workflow_id FROM ended) ORDER BY id FOR UPDATE),
        counted AS (

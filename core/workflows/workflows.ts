@@ -102,10 +102,14 @@ export class Workflows {
     this.deps.events.subscribeCore('workflows', '*', (envelope) => this.onEvent(envelope));
   }
 
-  /** Stops this node's sweeps and lease renewals (its runs' leases then expire; another node takes them). */
-  stop(): void {
-    this.sweeper.stop();
-    this.engine.stop();
+  /**
+   * Stops this node's sweeps and its workers, waiting for the runs they hold (their checkpoints,
+   * lifecycle events and wake-ups go into a queue still open: the jobs part closes it after this
+   * part), then its lease renewals. Runs still queued stay for another node, or this one's next start.
+   */
+  async stop(): Promise<void> {
+    await this.sweeper.stop();
+    await this.engine.stop();
   }
 
   now(): number {

@@ -308,6 +308,34 @@ describe.each(kinds())('job queue (%s)', (kind) => {
     await expect(own.queue.add(queue, 'late', {})).rejects.toThrow(/closed/);
   });
 
+  it('stopProcessing() waits for the queue\'s jobs in progress, takes no more, and the queue still takes adds', async () => {
+    const own = makeDrivers(kind, prefix);
+    const queue = fresh();
+    const other = fresh();
+    const ran: string[] = [];
+    let finished = false;
+    own.queue.process<{ n: string }, void>(queue, 1, async (job) => {
+      ran.push(job.data.n);
+      if (job.data.n !== 'first') return;
+      await sleep(400);
+      // A job that ends by adding to its own queue, as a workflow run's wake-up does.
+      await own.queue.add(queue, 'next', { n: 'added by the first' });
+      finished = true;
+    });
+    const otherRan: string[] = [];
+    own.queue.process<{ n: string }, void>(other, 1, async (job) => void otherRan.push(job.data.n));
+    await own.queue.add(queue, 'first', { n: 'first' });
+    await waitFor(() => ran.length === 1, 'job start');
+    await own.queue.stopProcessing(queue);
+    expect(finished).toBe(true);
+    await own.queue.add(queue, 'late', { n: 'late' });
+    await own.queue.add(other, 'other', { n: 'other' });
+    await waitFor(() => otherRan.length === 1, 'the other queue still runs');
+    await sleep(300);
+    expect(ran).toEqual(['first']);
+    await own.close();
+  });
+
   it('closes cleanly right after workers start: no connection left open, no rejected promise behind', async () => {
     const unhandled: unknown[] = [];
     const record = (reason: unknown) => unhandled.push(reason);

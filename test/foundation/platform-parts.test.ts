@@ -27,6 +27,6 @@ describe('DESIGN Contracts in code: host parts start in dependency order', () =>
 
   test('shutdown runs in the reverse of the dependency order', () => {
     const stopping = startOrder(parts()).filter((p) => p.stop).map((p) => p.id).reverse();
-    expect(stopping).toEqual(['http', 'jobs', 'workflows', 'bulk', 'rings', 'realtime', 'kernel', 'drivers', 'tenantDbs', 'central', 'dbServer']);
+    expect(stopping).toEqual(['http', 'workflows', 'jobs', 'bulk', 'rings', 'realtime', 'kernel', 'drivers', 'tenantDbs', 'central', 'dbServer']);
   });
 });

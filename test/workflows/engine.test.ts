@@ -40,6 +40,20 @@ describe('spec 2 Workflows: create and run a 6-node workflow with a condition br
     expect(after).toMatchObject({ execution_count: 1, success_count: 1, failure_count: 0 });
   });
 
+  test('folded checkpoints (README, Execution model): effect-free nodes are written with the next checkpoint, a node with effects starts on a committed run', async () => {
+    const wf = (await host.request('POST', '/workflows', sixNodes({ node_type: 'workflows:manual-trigger' }))).body.data;
+    const id = (await host.request('POST', `/workflows/${wf.id}/execute`, { data: bigOrder })).body.data.execution_id;
+    expect(await settled(host, id)).toMatchObject({ status: 'completed', nodes_executed: 5 });
+    // The transaction that wrote each log row: one per checkpoint statement.
+    const rows = await host.arrange((sql) => sql<{ node_label: string; tx: string }>('SELECT node_label, xmin::text AS tx FROM workflow_execution_logs WHERE execution_id = $1 ORDER BY position', [id]));
+    const tx = Object.fromEntries(rows.map((r) => [r.node_label, r.tx]));
+    expect(rows.map((r) => r.node_label)).toEqual(['Start', 'Remember', 'Big?', 'Shape', 'Mail']);
+    // The trigger runs in no time: its checkpoint always goes with the next effect-free node's.
+    expect(tx.Start).toBe(tx.Remember);
+    // Mail sends: Shape, before it, was committed on its own first, and Mail's is its own.
+    expect(tx.Shape).not.toBe(tx.Mail);
+  });
+
   test('the false branch runs the code node in the sandbox', async () => {
     const wf = (await host.request('POST', '/workflows', sixNodes({ node_type: 'workflows:manual-trigger' }))).body.data;
     const id = (await host.request('POST', `/workflows/${wf.id}/execute`, { data: smallOrder })).body.data.execution_id;

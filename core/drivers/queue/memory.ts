@@ -46,6 +46,10 @@ interface QueueState {
   active: number;
   concurrency: number;
   handler: JobHandler<any, any> | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any -- one queue runs jobs of any payload type
+  /** Its workers were stopped (stopProcessing): due jobs wait, none is taken. */
+  stopped: boolean;
+  /** The jobs its workers run now. */
+  running: Set<Promise<void>>;
   lastId: number;
   /** Ids of finished jobs, oldest first, for trimming. */
   finished: { completed: string[]; failed: string[] };
@@ -131,6 +135,13 @@ export class MemoryJobQueue implements JobQueue {
     }
   }
 
+  async stopProcessing(queue: string): Promise<void> {
+    const q = this.queues.get(queue);
+    if (!q) return;
+    q.stopped = true;
+    await Promise.all(q.running);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const q of this.queues.values()) {
@@ -154,6 +165,8 @@ export class MemoryJobQueue implements JobQueue {
         active: 0,
         concurrency: 1,
         handler: undefined,
+        stopped: false,
+        running: new Set(),
         lastId: 0,
         finished: { completed: [], failed: [] },
         schedules: new Map(),
@@ -213,12 +226,16 @@ export class MemoryJobQueue implements JobQueue {
   }
 
   private pump(q: QueueState): void {
-    while (!this.closed && q.handler && q.active < q.concurrency) {
+    while (!this.closed && !q.stopped && q.handler && q.active < q.concurrency) {
       const job = q.waiting.take()?.item;
       if (!job) return;
       const run = this.run(q, job, q.handler);
       this.running.add(run);
-      void run.finally(() => this.running.delete(run));
+      q.running.add(run);
+      void run.finally(() => {
+        this.running.delete(run);
+        q.running.delete(run);
+      });
     }
   }
 

@@ -158,6 +158,11 @@ export class RedisJobQueue implements JobQueue {
     await this.queue(queue).removeRepeatable(name, { ...toBullRepeat(repeat), jobId });
   }
 
+  async stopProcessing(queue: string): Promise<void> {
+    // bull's local pause: this node's worker takes no job of the queue and waits for its active ones.
+    await this.queues.get(queue)?.pause(true);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     let timer: NodeJS.Timeout | undefined;

@@ -107,6 +107,12 @@ export interface JobQueue {
   on<E extends keyof JobEvents>(queue: string, event: E, listener: (e: JobEvents[E]) => void): Promise<Unsubscribe>;
   /** Stops a schedule added with `repeat` (same name, repeat and jobId). */
   removeRepeatable(queue: string, name: string, repeat: Repeat, jobId?: string): Promise<void>;
+  /**
+   * Stops this node's workers of `queue` (none of its jobs is taken here any more) and waits for the
+   * ones they run; the queue stays open for adds. A part whose jobs add to the queue stops its own
+   * workers this way before the queue closes (core/drivers/parts.ts).
+   */
+  stopProcessing(queue: string): Promise<void>;
   /** Stops taking jobs, waits for the active ones on this node to finish, releases connections. */
   close(): Promise<void>;
 }
