@@ -3,7 +3,8 @@
  * real platform with the workflows module in its sandbox): a 4-node workflow built from nothing by
  * mouse and keyboard, configured through the forms generated from the node registry's schemas,
  * saved, validated, simulated, run, its run shown on the graph, activated and paused; a hostile
- * label rendered as text; the versions panel. Screenshots go to artifacts/console-workflow-editor*.png.
+ * label rendered as text; the versions panel; undo and redo, zoom and pan. Screenshots go to
+ * artifacts/console-workflow-editor*.png.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -263,6 +264,179 @@ describe(`spec 2 Workflows: the visual editor in the web console, in Chromium${s
   }, 60_000);
 });
 
+describe(`spec 2 Workflows: the editor's undo and redo, zoom and pan${skipped}`, () => {
+  browserTest('a move, a connection and a config change undone and redone (nothing sent until saved); zoomed out, a dropped node and a drawn connection land under the pointer; fit shows every node', async () => {
+    const created = await tp.api('/workflows', {
+      ...who,
+      body: { name: 'Undoable', nodes: [
+        { node_type: 'workflows:manual-trigger', label: 'Start', position: { x: 40, y: 40 } },
+        { node_type: 'workflows:transform', label: 'Shape', config: { values: { a: 1 } }, position: { x: 340, y: 40 } },
+      ] },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id;
+    const page = await consolePage();
+    const writes: string[] = [];
+    page.on('request', (r) => { if (r.method() !== 'GET' && new URL(r.url()).pathname.startsWith('/api/')) writes.push(`${r.method()} ${new URL(r.url()).pathname}`); });
+    const canvas = page.locator('[data-canvas]');
+    const viewport = page.locator('[data-viewport]');
+    const undo = page.getByRole('button', { name: 'Undo', exact: true });
+    const redo = page.getByRole('button', { name: 'Redo', exact: true });
+    const edges = () => attrs(canvas.locator('[data-edge]'), 'data-edge');
+    const values = field(page, 'values').locator('textarea');
+    const zoom = async () => Number(await page.locator('[data-zoom-level]').getAttribute('data-zoom-level'));
+    /** A node's top-left in graph coordinates, from where it is drawn. */
+    const graphAt = async (label: string) => {
+      const [b, c, z] = [(await node(page, label).boundingBox())!, (await canvas.boundingBox())!, await zoom()];
+      return { x: Math.round((b.x - c.x) / z), y: Math.round((b.y - c.y) / z) };
+    };
+    try {
+      await page.goto(`${tp.url}/admin/workflows/${id}/edit`);
+      await node(page, 'Shape').waitFor();
+      expect([await undo.isDisabled(), await redo.isDisabled()]).toEqual([true, true]);
+
+      // A move by dragging is one step, whatever the pointer's path; Ctrl+Z and Ctrl+Shift+Z.
+      const from = await center(node(page, 'Shape'));
+      await page.mouse.move(from.x, from.y);
+      await page.mouse.down();
+      await page.mouse.move(from.x + 60, from.y + 100, { steps: 8 });
+      await page.mouse.up();
+      expect(await graphAt('Shape')).toEqual({ x: 400, y: 140 });
+      await page.keyboard.press('Control+z');
+      expect(await graphAt('Shape')).toEqual({ x: 340, y: 40 });
+      expect(await undo.isDisabled()).toBe(true);
+      await page.keyboard.press('Control+Shift+Z');
+      expect(await graphAt('Shape')).toEqual({ x: 400, y: 140 });
+
+      // A connection, undone with the toolbar's button, redone with Ctrl+Y.
+      await drawConnection(page, 'Start', 'output', 'Shape');
+      expect(await edges()).toEqual(['Start->Shape']);
+      await undo.click();
+      expect(await edges()).toEqual([]);
+      await page.keyboard.press('Control+y');
+      expect(await edges()).toEqual(['Start->Shape']);
+
+      // A config change. In a form field the shortcuts are the field's: Ctrl+Shift+Z there redoes nothing of the graph's.
+      await node(page, 'Shape').click();
+      await values.fill('{"a": 2}');
+      await undo.click();
+      expect(JSON.parse(await values.inputValue())).toEqual({ a: 1 });
+      await values.focus();
+      await page.keyboard.press('Control+Shift+Z');
+      expect(JSON.parse(await values.inputValue())).toEqual({ a: 1 });
+      expect(await redo.isDisabled()).toBe(false);
+      await redo.click();
+      expect(JSON.parse(await values.inputValue())).toEqual({ a: 2 });
+      await page.screenshot({ path: path.join(ARTIFACTS, 'console-workflow-editor-undo.png') });
+      // Undo and redo changed the canvas only: saving is explicit.
+      expect(writes).toEqual([]);
+
+      await page.locator('[data-action="save"]').click();
+      await until(async () => (await page.locator('[data-unsaved]').count()) === 0, 'the save');
+      let stored = (await tp.api(`/workflows/${id}`, who)).body.data;
+      expect(stored.nodes.map((n: { label: string; position: unknown; config: unknown }) => [n.label, n.position, n.config])).toEqual([
+        ['Start', { x: 40, y: 40 }, {}], ['Shape', { x: 400, y: 140 }, { values: { a: 2 } }],
+      ]);
+      expect(stored.connections).toHaveLength(1);
+      // The history outlives a save: back one step is unsaved, forward again is the saved graph.
+      await undo.click();
+      await page.locator('[data-unsaved]').waitFor();
+      await redo.click();
+      expect(await page.locator('[data-unsaved]').count()).toBe(0);
+
+      // Zoom out from the keyboard with the canvas focused (a click on empty canvas), bounded at 25%.
+      const vp = (await viewport.boundingBox())!;
+      await page.mouse.click(vp.x + vp.width - 40, vp.y + vp.height - 40);
+      for (const level of ['90%', '75%', '67%', '50%']) {
+        await page.keyboard.press('-');
+        expect(await page.locator('[data-zoom-level]').textContent()).toBe(level);
+      }
+      // Ctrl+wheel zooms at the pointer: the graph point under it stays there.
+      const pointer = { x: vp.x + 300, y: vp.y + 200 };
+      const [startBefore, zBefore] = [(await node(page, 'Start').boundingBox())!, await zoom()];
+      await page.mouse.move(pointer.x, pointer.y);
+      await page.keyboard.down('Control');
+      await page.mouse.wheel(0, 100);
+      await page.keyboard.up('Control');
+      await until(async () => (await zoom()) < zBefore, 'the wheel zoom');
+      const [startAfter, zAfter] = [(await node(page, 'Start').boundingBox())!, await zoom()];
+      expect(Math.abs(startAfter.x - pointer.x - (startBefore.x - pointer.x) * (zAfter / zBefore))).toBeLessThan(2);
+      expect(Math.abs(startAfter.y - pointer.y - (startBefore.y - pointer.y) * (zAfter / zBefore))).toBeLessThan(2);
+      for (let i = 0; i < 8; i++) await page.keyboard.press('-');
+      expect(await zoom()).toBe(0.25);
+      expect(await page.getByRole('button', { name: 'Zoom out' }).isDisabled()).toBe(true);
+      for (let i = 0; i < 2; i++) await page.getByRole('button', { name: 'Zoom in' }).click();
+      expect(await zoom()).toBe(0.5);
+
+      // Pan: a drag on empty canvas, and space+drag starting on a node (which then does not move).
+      const startAt = (await node(page, 'Start').boundingBox())!;
+      await page.mouse.move(vp.x + vp.width - 60, vp.y + vp.height - 60);
+      await page.mouse.down();
+      await page.mouse.move(vp.x + vp.width - 160, vp.y + vp.height - 110, { steps: 5 });
+      await page.mouse.up();
+      let startNow = (await node(page, 'Start').boundingBox())!;
+      expect([Math.round(startNow.x - startAt.x), Math.round(startNow.y - startAt.y)]).toEqual([-100, -50]);
+      const shape = await center(node(page, 'Shape'));
+      await page.keyboard.down('Space');
+      await page.mouse.move(shape.x, shape.y);
+      await page.mouse.down();
+      await page.mouse.move(shape.x + 120, shape.y + 80, { steps: 5 });
+      await page.mouse.up();
+      await page.keyboard.up('Space');
+      startNow = (await node(page, 'Start').boundingBox())!;
+      expect([Math.round(startNow.x - startAt.x), Math.round(startNow.y - startAt.y)]).toEqual([20, 30]);
+      expect(await graphAt('Shape')).toEqual({ x: 400, y: 140 });
+
+      // At 50% and panned, a palette node dropped at a known screen point (where graph point 700,400 is
+      // drawn) is centred under it. Positions are clamped at 0, so the point is one right of the origin.
+      const layerAt = (await canvas.boundingBox())!;
+      const drop = { x: layerAt.x - vp.x + 700 * 0.5, y: layerAt.y - vp.y + 400 * 0.5 };
+      expect([drop.x > 0 && drop.x < vp.width, drop.y > 0 && drop.y < vp.height]).toEqual([true, true]);
+      await page.locator('[data-palette-node="workflows:set-variable"]').dragTo(viewport, { targetPosition: drop });
+      await node(page, 'Set variable').waitFor();
+      // Within two graph pixels: one screen pixel at 50%, as the browser rounds a drag's pointer.
+      const droppedAt = await graphAt('Set variable');
+      expect([Math.abs(droppedAt.x - (700 - 90)) <= 2, Math.abs(droppedAt.y - (400 - 32)) <= 2]).toEqual([true, true]);
+      // Measured again: dragTo may have scrolled the page to show the canvas.
+      const vpNow = (await viewport.boundingBox())!;
+      const dropped = await center(node(page, 'Set variable'));
+      expect([Math.abs(dropped.x - vpNow.x - drop.x) < 2, Math.abs(dropped.y - vpNow.y - drop.y) < 2]).toEqual([true, true]);
+      // A connection drawn at this zoom reaches the node under the pointer.
+      await drawConnection(page, 'Shape', 'output', 'Set variable');
+      expect((await edges()).sort()).toEqual(['Shape->Set variable', 'Start->Shape']);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'console-workflow-editor-zoomed.png') });
+
+      // Zoomed in to the bound, nodes leave the view; Fit (or the 1 key) shows every one of them.
+      const inView = async () => {
+        const box = (await viewport.boundingBox())!;
+        const all = await canvas.locator('[data-enode]').all();
+        const boxes = await Promise.all(all.map(async (l) => (await l.boundingBox())!));
+        return boxes.every((b) => b.x >= box.x && b.y >= box.y && b.x + b.width <= box.x + box.width && b.y + b.height <= box.y + box.height);
+      };
+      while (!(await page.getByRole('button', { name: 'Zoom in' }).isDisabled())) await page.getByRole('button', { name: 'Zoom in' }).click();
+      expect(await zoom()).toBe(2);
+      expect(await inView()).toBe(false);
+      await page.getByRole('button', { name: 'Fit the workflow in view' }).click();
+      expect(await inView()).toBe(true);
+      expect(await zoom()).toBeLessThanOrEqual(1);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'console-workflow-editor-fit.png') });
+
+      // The set-variable's required config, so the save is accepted.
+      await node(page, 'Set variable').click();
+      await field(page, 'name').locator('input').fill('seen');
+      await field(page, 'value').locator('input').fill('true');
+      await page.locator('[data-action="save"]').click();
+      await until(async () => (await page.locator('[data-unsaved]').count()) === 0, 'the second save');
+      stored = (await tp.api(`/workflows/${id}`, who)).body.data;
+      expect(stored.nodes.find((n: { label: string }) => n.label === 'Set variable').position).toEqual(droppedAt);
+      expect(stored.connections).toHaveLength(2);
+    } finally {
+      await page.close();
+    }
+    expect(problems).toEqual([]);
+  }, 120_000);
+});
+
 describe(`hostile input: a node label from a user renders as text in the editor${skipped}`, () => {
   browserTest('a label and a run output carrying HTML are shown as text; no element is made of them', async () => {
     const created = await tp.api('/workflows', {
@@ -315,6 +489,10 @@ describe(`workflow versions: the editor's versions panel lists, shows read-only 
       await panel.locator('[data-version]').first().waitFor();
       expect((await attrs(panel.locator('[data-version]'), 'data-version')).map(Number)).toEqual(versions.map((v) => v.version));
       await node(page, 'Second label').waitFor();
+      // An edit before the restore: the restore starts the history afresh.
+      await node(page, 'Second label').focus();
+      await page.keyboard.press('ArrowRight');
+      expect(await page.getByRole('button', { name: 'Undo', exact: true }).isDisabled()).toBe(false);
       await panel.locator(`[data-version="${oldest}"] [data-version-view]`).click();
       await page.locator('[data-version-banner]').waitFor();
       await node(page, 'First label').waitFor();
@@ -325,6 +503,7 @@ describe(`workflow versions: the editor's versions panel lists, shows read-only 
       await page.locator('[data-confirm="ok"]').click();
       await until(async () => (await page.locator('[data-version-banner]').count()) === 0, 'the restore');
       await node(page, 'First label').waitFor();
+      expect(await page.getByRole('button', { name: 'Undo', exact: true }).isDisabled()).toBe(true);
       expect((await tp.api(`/workflows/${id}`, who)).body.data.nodes.map((n: { label: string }) => n.label)).toEqual(['First label']);
     } finally {
       await page.close();

@@ -95,6 +95,25 @@ export function bodyOf(d: Draft) {
   };
 }
 
+/**
+ * What renames the keys of `before` to those of `after`, the same graph as saved and loaded again
+ * (a save gives new nodes and connections their ids; the API keeps the node order, see `load` in
+ * editor-page.tsx): applied to the undo history's steps (history.ts, rebase). Keys `before` does not
+ * have (a node deleted earlier, back by an undo) stay as they are: they are no id of the workflow's.
+ */
+export function renamer(before: Draft, after: Draft): (d: Draft) => Draft {
+  const nodes = new Map(before.nodes.flatMap((n, i) => (after.nodes[i] ? [[n.key, after.nodes[i].key] as const] : [])));
+  const node = (k: string) => nodes.get(k) ?? k;
+  const end = (c: DraftConnection) => `${node(c.source)} ${c.source_handle} ${node(c.target)}`;
+  const saved = new Map(after.connections.map((c) => [end(c), c.key]));
+  const edges = new Map(before.connections.flatMap((c) => (saved.has(end(c)) ? [[c.key, saved.get(end(c))!] as const] : [])));
+  return (d) => ({
+    ...d,
+    nodes: d.nodes.map((n) => (nodes.has(n.key) ? { ...n, key: node(n.key) } : n)),
+    connections: d.connections.map((c) => ({ ...c, key: edges.get(c.key) ?? c.key, source: node(c.source), target: node(c.target) })),
+  });
+}
+
 /** A label not yet used (labels are unique: `{{nodes.<label>}}` placeholders name nodes by them). */
 export function freeLabel(d: Draft, name: string): string {
   const used = new Set(d.nodes.map((n) => n.label));

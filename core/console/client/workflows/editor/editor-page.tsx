@@ -3,17 +3,20 @@
  * side panel (the selection, or the workflow's own fields; runs; versions). Save creates (POST
  * /workflows) or updates (PUT /workflows/{id}); Validate, Simulate, Test run, Execute and Activate
  * work on the saved workflow, so with unsaved changes they save first. What the API answers lands
- * on the graph (run-overlay.ts); its refusals are shown as it gave them.
+ * on the graph (run-overlay.ts); its refusals are shown as it gave them. Every edit of the working
+ * copy is a step of the undo history (history.ts): Undo/Redo in the toolbar, Ctrl/Cmd+Z and
+ * Ctrl/Cmd+Shift+Z or Ctrl+Y anywhere in the editor but in a form field.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useReducer, useState } from 'preact/hooks';
 import { api } from '../../api';
 import { ErrorBox, toast } from '../../dialogs';
 import { navigate } from '../../router';
 import { useWrapped } from '../use-wrapped';
 import { statusVariant, WORKFLOWS_PATH, type NodeEntry, type NodeGroup, type Workflow } from '../workflow-types';
-import { Canvas, type Selection } from './canvas';
-import { addNode, connect, draftOf, emptyDraft, removeConnection, removeNode, updateNode, type Draft, type DraftNode } from './draft';
+import { Canvas, editable, type Selection } from './canvas';
+import { addNode, connect, draftOf, emptyDraft, removeConnection, removeNode, renamer, updateNode, type Draft, type DraftNode } from './draft';
 import { executeAndFollow, executionOf, saveWorkflow, setActive, simulateWorkflow, testRun, validateWorkflow, type Outcome } from './editor-api';
+import { historyOf, historyReducer, type History, type HistoryAction } from './history';
 import { NodePanel } from './node-panel';
 import { Palette } from './palette';
 import type { Overlay } from './run-overlay';
@@ -30,13 +33,19 @@ const readData = (text: string): { data?: Record<string, unknown>; problem: stri
   }
 };
 
+/** The fields two versions of an object differ in: what an edit touched, for its undo group. */
+const changedKeys = (a: object, b: object) => {
+  const [x, y] = [a as Record<string, unknown>, b as Record<string, unknown>];
+  return [...new Set([...Object.keys(x), ...Object.keys(y)])].filter((k) => JSON.stringify(x[k]) !== JSON.stringify(y[k])).join('+');
+};
 export function EditorPage({ id }: { id: string | null }) {
   const registry = useWrapped<NodeGroup[]>('/workflow-nodes/grouped');
   const [saved, setSaved] = useState<Workflow | null>(null);
-  const [draft, setDraft] = useState<Draft>(emptyDraft);
-  const [dirty, setDirty] = useState(false);
+  const [history, dispatch] = useReducer<History<Draft>, HistoryAction<Draft>>(historyReducer, historyOf(emptyDraft()));
+  /** The working copy as last loaded or saved: unsaved changes are any other (an undo can come back to it). */
+  const [loaded, setLoaded] = useState<Draft>(history.present);
+  const [selected, setSelection] = useState<Selection>(null);
   const [loadError, setLoadError] = useState<unknown>();
-  const [selection, setSelection] = useState<Selection>(null);
   const [overlay, setOverlay] = useState<(Overlay & { executionId?: string }) | null>(null);
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState<string | null>(null);
@@ -51,23 +60,34 @@ export function EditorPage({ id }: { id: string | null }) {
 
   const entries = new Map<string, NodeEntry>((registry.data ?? []).flatMap((g) => g.nodes.map((n) => [n.identifier, n] as const)));
   const readOnly = version !== null;
+  const draft = history.present;
+  const dirty = draft !== loaded;
+  // An undo can take away the selected node or connection.
+  const selection = selected && (selected.kind === 'node' ? draft.nodes : draft.connections).some((x) => x.key === selected.key) ? selected : null;
   const shown = version?.draft ?? draft;
   const parsedData = readData(runData);
 
-  function load(w: Workflow, keepSelection = false) {
+  /**
+   * `afterSave`: the workflow as the canvas's own save (or activation) answered it, the same graph
+   * with new nodes under their ids, so the history is kept, renamed to match. Otherwise a fresh
+   * start (opened, a version restored): nothing to undo.
+   */
+  function load(w: Workflow, afterSave = false) {
     const next = draftOf(w);
     // Saved nodes get their ids as keys: the selection follows its node by position in the list.
-    const at = keepSelection && selection?.kind === 'node' ? draft.nodes.findIndex((n) => n.key === selection.key) : -1;
+    const at = afterSave && selection?.kind === 'node' ? draft.nodes.findIndex((n) => n.key === selection.key) : -1;
     setSaved(w);
-    setDraft(next);
-    setDirty(false);
+    dispatch(afterSave ? { type: 'rebase', present: next, rename: renamer(draft, next) } : { type: 'reset', present: next });
+    setLoaded(next);
     setSelection(at >= 0 && next.nodes[at] ? { kind: 'node', key: next.nodes[at].key } : null);
   }
-  const change = (next: Draft) => {
-    setDraft(next);
-    setDirty(true);
+  /** `group`: edits in a row with the same group are one undo step (typing into one field, one drag). */
+  const change = (next: Draft, group?: string) => dispatch({ type: 'commit', next, group });
+  const onNodeChange = (key: string, c: Partial<DraftNode>) => {
+    const node = draft.nodes.find((n) => n.key === key);
+    const fields = Object.keys(c).map((f) => (f === 'config' && node && c.config ? `config.${changedKeys(node.config, c.config)}` : f));
+    change(updateNode(draft, key, c), `node ${key} ${fields.join()}`);
   };
-  const onNodeChange = (key: string, c: Partial<DraftNode>) => change(updateNode(draft, key, c));
   const onAdd = (entry: NodeEntry, position?: { x: number; y: number }) => {
     const { draft: next, key } = addNode(draft, entry, position);
     change(next);
@@ -82,6 +102,23 @@ export function EditorPage({ id }: { id: string | null }) {
     change(s.kind === 'node' ? removeNode(draft, s.key) : removeConnection(draft, s.key));
     setSelection(null);
   };
+  const canUndo = !readOnly && history.past.length > 0;
+  const canRedo = !readOnly && history.future.length > 0;
+  const undo = () => { if (canUndo) dispatch({ type: 'undo' }); };
+  const redo = () => { if (canRedo) dispatch({ type: 'redo' }); };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      // A form field keeps its own undo (the text typed so far).
+      if (!(e.ctrlKey || e.metaKey) || e.altKey || editable(e.target)) return;
+      const key = e.key.toLowerCase();
+      if (key === 'z' && !e.shiftKey) undo();
+      else if ((key === 'z' && e.shiftKey) || (key === 'y' && !e.shiftKey)) redo();
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
 
   /** Runs `fn` with the busy flag and the error box; a refusal naming nodes becomes the overlay. */
   async function act<T>(what: string, fn: () => Promise<T>): Promise<T | undefined> {
@@ -150,10 +187,12 @@ export function EditorPage({ id }: { id: string | null }) {
       <header class="wf-toolbar">
         <a href={saved ? `${WORKFLOWS_PATH}/${saved.id}` : WORKFLOWS_PATH}>←<span class="sr-only"> Back</span></a>
         <label class="sr-only" for="wf-name">Workflow name</label>
-        <input id="wf-name" class="wf-name" value={draft.name} disabled={readOnly} onInput={(e) => change({ ...draft, name: (e.target as HTMLInputElement).value })} />
+        <input id="wf-name" class="wf-name" value={draft.name} disabled={readOnly} onInput={(e) => change({ ...draft, name: (e.target as HTMLInputElement).value }, 'name')} />
         <span class={`badge badge-${statusVariant(status)}`} data-workflow-status>{status}</span>
         {dirty && <span class="muted" data-unsaved>Unsaved changes</span>}
         <span class="spacer" />
+        <button type="button" aria-label="Undo" title="Undo (Ctrl+Z)" aria-keyshortcuts="Control+Z Meta+Z" disabled={!canUndo} onClick={undo} data-action="undo">↶<span class="sr-only"> Undo</span></button>
+        <button type="button" aria-label="Redo" title="Redo (Ctrl+Shift+Z)" aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z Control+Y" disabled={!canRedo} onClick={redo} data-action="redo">↷<span class="sr-only"> Redo</span></button>
         <button type="button" class="primary" disabled={readOnly || busy !== null} onClick={onSave} data-action="save">{busy === 'save' ? 'Saving…' : 'Save'}</button>
         <button type="button" disabled={readOnly || busy !== null} onClick={onValidate} data-action="validate">Validate</button>
         <button type="button" disabled={readOnly || busy !== null || !!parsedData.problem} onClick={onSimulate} data-action="simulate">Simulate</button>
@@ -185,13 +224,13 @@ export function EditorPage({ id }: { id: string | null }) {
       <div class="wf-editor-body">
         <Palette groups={registry.data ?? []} disabled={readOnly} onAdd={(e) => onAdd(e)} />
         <Canvas draft={shown} entries={entries} selection={selection} overlay={readOnly ? null : overlay} readOnly={readOnly}
-          onSelect={setSelection} onMove={(key, position) => change(updateNode(draft, key, { position }))} onConnect={onConnect} onDelete={onDelete}
+          onSelect={setSelection} onMove={(key, position, gesture) => change(updateNode(draft, key, { position }), gesture === undefined ? undefined : `move ${gesture}`)} onConnect={onConnect} onDelete={onDelete}
           onDropNode={(identifier, position) => { const e = entries.get(identifier); if (e) onAdd(e, position); }} />
         <div class="wf-side">
           {selection ? (
             <NodePanel key={selection.key} draft={shown} entries={entries} selection={selection} mark={readOnly ? undefined : selectedMark} readOnly={readOnly}
               onChange={onNodeChange} onConnect={onConnect} onDelete={onDelete} />
-          ) : <WorkflowFields draft={shown} readOnly={readOnly} onChange={change} />}
+          ) : <WorkflowFields draft={shown} readOnly={readOnly} onChange={(next) => change(next, `workflow ${changedKeys(draft, next)}`)} />}
           {!readOnly && (
             <RunsPanel workflowId={saved?.id ?? null} reloadKey={`${runsKey}`} data={runData} dataProblem={parsedData.problem} busy={busy !== null}
               shown={overlay?.executionId ?? null} onData={setRunData} onTest={onTest} onExecute={onExecute} onOpen={(eid) => act('open execution', () => showExecution(eid))} />
