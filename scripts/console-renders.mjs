@@ -1,10 +1,7 @@
-// Loads `/` of a running platform in Chromium (scripts/ensure-chromium.sh) and exits 0 when the web
+// Loads `/` of a running platform in Chromium (scripts/chromium.mjs) and exits 0 when the web
 // console rendered, 1 otherwise (scripts/production-start-check.sh, a CI step).
 //   node scripts/console-renders.mjs <platform url> [seconds to wait for it to answer]
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 
 const [url, waitSeconds = '240'] = process.argv.slice(2);
 if (!url) {
@@ -25,9 +22,7 @@ for (;;) {
   await new Promise((r) => setTimeout(r, 1000));
 }
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const executablePath = execFileSync(path.join(root, 'scripts', 'ensure-chromium.sh'), { encoding: 'utf8' }).trim();
-const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+const browser = await launchChromium();
 try {
   const page = await browser.newPage();
   const problems = [];

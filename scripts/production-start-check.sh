@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# CI step (README, Production): `./run start` with NODE_ENV=production on a fresh machine, then `/`
-# in Chromium; fails when the web console does not render. The platform runs from a copy of the
-# checkout without node_modules, so `./run start` makes the clean production install itself (npm
-# leaves devDependencies out under NODE_ENV=production), with the embedded PostgreSQL default (no
-# DATABASE_URL, no REDIS_URL) on free ports. The browser side (playwright-core, a devDependency)
-# runs from this checkout: scripts/console-renders.mjs.
+# CI step (README, Tests and CI): `./run start` with NODE_ENV=production on a fresh machine, then `/`
+# in Chromium, then a newcomer's path to a first chat; fails when the web console does not render or
+# a visitor's message from a page embedding the live chat widget does not reach the agent API. The
+# platform runs from a copy of the checkout without node_modules, so `./run start` makes the clean
+# production install itself (npm leaves devDependencies out under NODE_ENV=production), with the
+# embedded PostgreSQL default (no DATABASE_URL, no REDIS_URL) on free ports and APP_URL's default
+# (http://localhost:$PORT), as a newcomer's. The browser side and the CLI (playwright-core and tsx,
+# devDependencies) run from this checkout: scripts/console-renders.mjs, scripts/embed-code-chats.mjs.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -34,10 +36,11 @@ port="$(free_port)"
 pg_port="$(free_port)"
 echo "== production start: $work on port $port (embedded PostgreSQL on $pg_port)"
 # Its own process group (setsid), so the supervisor, the platform and PostgreSQL stop together.
-(cd "$work" && exec env -u DATABASE_URL -u REDIS_URL NODE_ENV=production PORT="$port" HOST=127.0.0.1 \
-  APP_URL="http://127.0.0.1:$port" EMBEDDED_PG_PORT="$pg_port" setsid ./run start >"$work/start.log" 2>&1) &
+(cd "$work" && exec env -u DATABASE_URL -u REDIS_URL -u APP_URL -u ROOT_DOMAIN NODE_ENV=production PORT="$port" HOST=127.0.0.1 \
+  EMBEDDED_PG_PORT="$pg_port" setsid ./run start >"$work/start.log" 2>&1) &
 group=$!
-if ! node scripts/console-renders.mjs "http://127.0.0.1:$port" "${PRODUCTION_CHECK_TIMEOUT_S:-240}"; then
+if ! { node scripts/console-renders.mjs "http://127.0.0.1:$port" "${PRODUCTION_CHECK_TIMEOUT_S:-240}" &&
+  node scripts/embed-code-chats.mjs "http://127.0.0.1:$port"; }; then
   echo "== production start log (last 60 lines):" >&2
   tail -n 60 "$work/start.log" >&2 || true
   exit 1

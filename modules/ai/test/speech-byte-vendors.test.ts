@@ -1,7 +1,8 @@
 /**
  * The speech presets whose audio travels as bytes (spec 2, AI configuration: three speech-to-text
  * and four text-to-speech offerings), each against a stand-in on 127.0.0.1 that speaks its vendor's
- * protocol and keeps what it received: Whisper (multipart), Deepgram (raw audio, `Token`), OpenAI
+ * protocol and keeps what it received: Whisper (multipart), Deepgram (raw audio, `Token`), Azure
+ * speech-to-text for short audio (16 kHz mono WAV, `Ocp-Apim-Subscription-Key`), OpenAI
  * TTS and ElevenLabs (JSON in, audio out), Azure (SSML in, audio out), through the module's own
  * endpoints (POST /ai/stt/transcribe, POST /ai/tts/synthesize).
  */
@@ -10,6 +11,8 @@ import type { AddressInfo } from 'node:net';
 import type { TestHost } from '../../../sdk/testing';
 import { wav } from './support/audio-samples';
 import { startAiHost } from './support/host';
+
+const KEY = 'vendor-key-SECRET-0123456789';
 
 interface Received {
   method: string;
@@ -30,6 +33,13 @@ async function vendors() {
     const json = (v: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(v));
     if (path === '/v1/audio/transcriptions') return void json({ text: ' hello from whisper ' });
     if (path.startsWith('/v1/listen?')) return void json({ results: { channels: [{ alternatives: [{ transcript: 'hello from deepgram', confidence: 0.93 }] }] } });
+    // Azure's short-audio API: a wrong key is a bare 401, a body it cannot take a 400, silence NoMatch.
+    const azureStt = /^(\/silent)?\/speech\/recognition\/conversation\/cognitiveservices\/v1\?language=[a-zA-Z-]+&format=simple$/.exec(path);
+    if (azureStt) {
+      if (req.headers['ocp-apim-subscription-key'] !== KEY) return void res.writeHead(401).end();
+      if (req.headers['content-type'] !== 'audio/wav; codecs=audio/pcm; samplerate=16000') return void res.writeHead(400, { 'content-type': 'text/plain' }).end('Unsupported audio format');
+      return void json(azureStt[1] ? { RecognitionStatus: 'NoMatch', Offset: 0, Duration: 0 } : { RecognitionStatus: 'Success', DisplayText: 'Hello from Azure.', Offset: 300000, Duration: 9000000 });
+    }
     if (path === '/v1/audio/speech' || path === '/cognitiveservices/v1') return void res.writeHead(200, { 'content-type': 'audio/wav' }).end(speech);
     // ElevenLabs pcm_16000: bare samples, 250 ms of them.
     if (path.startsWith('/v1/text-to-speech/')) return void res.writeHead(200, { 'content-type': 'audio/pcm' }).end(Buffer.alloc(16000 / 2, 1));
@@ -42,7 +52,6 @@ async function vendors() {
 
 let host: TestHost;
 let v: Awaited<ReturnType<typeof vendors>>;
-const KEY = 'vendor-key-SECRET-0123456789';
 
 beforeAll(async () => {
   [host, v] = await Promise.all([startAiHost(), vendors()]);
@@ -53,15 +62,15 @@ afterAll(async () => {
 });
 beforeEach(() => void (v.got.length = 0));
 
-async function useProvider(kind: 'stt' | 'tts', preset: string, path = '/v1') {
+async function useProvider(kind: 'stt' | 'tts', preset: string, path = '/v1', key = KEY) {
   const made = await host.request('POST', `/ai/${kind}/providers`, { preset, base_url: `${v.url}${path}` });
   expect(made.status).toBe(201);
   const id = made.body.data.id;
-  expect((await host.request('PUT', `/ai/${kind}/providers/${id}/credentials`, { api_key: KEY })).status).toBe(200);
+  expect((await host.request('PUT', `/ai/${kind}/providers/${id}/credentials`, { api_key: key })).status).toBe(200);
   expect((await host.request('PUT', `/ai/${kind}/config`, { default_provider: id, fallback_provider: null })).status).toBe(200);
 }
 
-async function transcribe(bytes: Buffer) {
+async function transcribe(bytes: Buffer): Promise<{ status: number; body: { data: Record<string, unknown>; message?: string } }> {
   const form = new FormData();
   form.append('language', 'en-IN');
   form.append('file', new Blob([new Uint8Array(bytes)], { type: 'audio/wav' }), 'voice.wav');
@@ -94,6 +103,30 @@ describe('spec 2, AI configuration: speech-to-text presets that send raw audio',
     const [sent] = v.got;
     expect([sent.path, sent.headers.authorization, sent.headers['content-type']]).toEqual(['/v1/listen?model=nova-3&language=en-IN&smart_format=true', `Token ${KEY}`, 'audio/wav']);
     expect(sent.body.equals(audio)).toBe(true);
+  });
+
+  it('Azure: the short-audio API with the recognition mode and language, `Ocp-Apim-Subscription-Key`, a 16 kHz mono PCM WAV as the body', async () => {
+    await useProvider('stt', 'azure_stt', '');
+    const stereo = wav(400, { rate: 44100, channels: 2 });
+    const res = await transcribe(stereo);
+    expect([res.status, res.body.data]).toEqual([200, expect.objectContaining({ text: 'Hello from Azure.', confidence: null, provider: 'azure_stt', format: 'wav' })]);
+    const [sent] = v.got;
+    expect([sent.path, sent.headers['ocp-apim-subscription-key'], sent.headers['content-type']]).toEqual([
+      '/speech/recognition/conversation/cognitiveservices/v1?language=en-IN&format=simple', KEY, 'audio/wav; codecs=audio/pcm; samplerate=16000',
+    ]);
+    // 16 kHz, one channel, 16-bit: 400 ms is 6,400 samples after the 44-byte header.
+    expect([sent.body.toString('latin1', 0, 4), sent.body.readUInt16LE(22), sent.body.readUInt32LE(24), sent.body.readUInt16LE(34), sent.body.length]).toEqual(['RIFF', 1, 16000, 16, 44 + 6400 * 2]);
+  });
+
+  it('Azure: NoMatch is no speech (empty text); a refused key is a failed provider with its status, the key never in the answer', async () => {
+    await useProvider('stt', 'azure_stt', '/silent');
+    const silent = await transcribe(audio);
+    expect([silent.status, silent.body.data]).toEqual([200, expect.objectContaining({ text: '', provider: expect.stringMatching(/^azure_stt-\d+$/) })]);
+
+    await useProvider('stt', 'azure_stt', '', 'wrong-key-SECRET-9876543210');
+    const denied = await transcribe(audio);
+    expect([denied.status, denied.body.message]).toEqual([502, expect.stringMatching(/^No AI provider answered: azure_stt-\d+: HTTP 401$/)]);
+    expect(JSON.stringify(denied.body)).not.toContain('SECRET');
   });
 });
 

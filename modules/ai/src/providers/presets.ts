@@ -1,12 +1,12 @@
 /**
  * Presets (spec 2, AI configuration: ten language-model vendors, three speech-to-text and four
- * text-to-speech offerings), each with a base URL and its models. A language-model preset fills
+ * text-to-speech offerings; Azure's speech-to-text is a fourth, beyond it), each with a base URL and its models. A language-model preset fills
  * POST /ai/providers; a speech preset is what POST /ai/{stt|tts}/providers is made from.
  *
  * Speech protocols, one per offering's API (../speech/stt.ts, stt-vendors.ts, tts.ts,
  * tts-vendors.ts): `json_base64` (Google Cloud, audio as base64 inside JSON), and the ones whose
  * audio travels as bytes through host.fetch binary bodies: `openai_multipart` (Whisper),
- * `deepgram_raw`, `openai_speech`, `elevenlabs`, `azure_ssml`. Every preset can be added
+ * `deepgram_raw`, `azure_short_audio`, `openai_speech`, `elevenlabs`, `azure_ssml`. Every preset can be added
  * (`available`, kept in the presets' answer, is true for all).
  */
 export type LlmType = 'vendora_compatible' | 'vendorb';
@@ -20,7 +20,7 @@ export interface LlmPreset {
   models: string[];
 }
 
-export type SpeechProtocol = 'json_base64' | 'openai_multipart' | 'deepgram_raw' | 'openai_speech' | 'elevenlabs' | 'azure_ssml';
+export type SpeechProtocol = 'json_base64' | 'openai_multipart' | 'deepgram_raw' | 'azure_short_audio' | 'openai_speech' | 'elevenlabs' | 'azure_ssml';
 
 export interface SpeechPreset {
   id: string;
@@ -51,6 +51,8 @@ export const STT_PRESETS: SpeechPreset[] = [
   { id: 'google_stt', name: 'Google Cloud Speech-to-Text', base_url: 'https://speech.googleapis.com', models: ['latest_long', 'latest_short', 'telephony'], protocol: 'json_base64', available: true },
   { id: 'openai_whisper', name: 'OpenAI Whisper', base_url: 'https://api.openai.com/v1', models: ['whisper-1', 'gpt-4o-transcribe'], protocol: 'openai_multipart', available: true },
   { id: 'deepgram', name: 'Deepgram', base_url: 'https://api.deepgram.com/v1', models: ['nova-3', 'nova-2'], protocol: 'deepgram_raw', available: true },
+  // The model is the recognition mode of the short-audio REST API (../speech/stt-vendors.ts); the region is the base URL's host.
+  { id: 'azure_stt', name: 'Azure AI Speech', base_url: 'https://centralindia.stt.speech.microsoft.com', models: ['conversation', 'interactive', 'dictation'], protocol: 'azure_short_audio', available: true },
 ];
 
 export const TTS_PRESETS: SpeechPreset[] = [

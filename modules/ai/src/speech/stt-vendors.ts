@@ -7,10 +7,18 @@
  * - `deepgram_raw` (Deepgram): POST {base_url}/listen?model=…&language=…&smart_format=true,
  *   `Authorization: Token`, the audio as the raw body with its content type →
  *   {results: {channels: [{alternatives: [{transcript, confidence}]}]}}.
+ * - `azure_short_audio` (Azure AI Speech, speech-to-text REST for short audio): POST
+ *   {base_url}/speech/recognition/{model}/cognitiveservices/v1?language=…&format=simple (the model is
+ *   the recognition mode: conversation, interactive, dictation), `Ocp-Apim-Subscription-Key`, the
+ *   audio as the raw body: a WAV as `audio/wav; codecs=audio/pcm; samplerate=16000` (PCM16 made 16 kHz
+ *   mono, the one WAV that API takes), Ogg Opus as `audio/ogg; codecs=opus`, no other format →
+ *   {RecognitionStatus, DisplayText}; `NoMatch` and `InitialSilenceTimeout` are no speech (empty text),
+ *   any other status a failure.
  */
 import type { HandlerContext } from '../../../../sdk';
 import { scrub } from '../llm/vendor-error';
 import type { AudioFormat } from './duration';
+import { TARGET_RATE, readWav, toMono16k, wavOf } from './pcm';
 import { SPEECH_TIMEOUT_MS, type SpeechConnection } from './store';
 import { errorReason } from './vendor-answer';
 
@@ -65,5 +73,29 @@ export function deepgram(ctx: HandlerContext, conn: SpeechConnection, audio: Raw
     const best = (answer as { results?: { channels?: Array<{ alternatives?: Array<{ transcript?: unknown; confidence?: unknown }> }> } }).results?.channels?.[0]?.alternatives?.[0];
     if (!best || typeof best.transcript !== 'string') return { ok: false, reason: 'unreadable answer: no transcript' };
     return { ok: true, text: best.transcript.trim(), confidence: typeof best.confidence === 'number' ? best.confidence : null };
+  });
+}
+
+/** The audio as Azure's short-audio API takes it, or why it cannot. */
+function azureAudio(audio: RawAudio): { bytes: Uint8Array; type: string } | { reason: string } {
+  if (audio.format === 'opus' || audio.format === 'ogg') return { bytes: audio.bytes, type: 'audio/ogg; codecs=opus' };
+  if (audio.format !== 'wav') return { reason: `Azure speech-to-text for short audio takes WAV or Ogg Opus, not ${audio.format}` };
+  const pcm = readWav(audio.bytes);
+  const mono = pcm && toMono16k(pcm);
+  if (!mono) return { reason: 'Azure speech-to-text for short audio takes 16-bit PCM WAV only' };
+  return { bytes: wavOf(mono), type: `audio/wav; codecs=audio/pcm; samplerate=${TARGET_RATE}` };
+}
+
+const AZURE_NO_SPEECH = ['NoMatch', 'InitialSilenceTimeout'];
+
+export function azure(ctx: HandlerContext, conn: SpeechConnection, audio: RawAudio): Promise<Recognized> {
+  const sent = azureAudio(audio);
+  if ('reason' in sent) return Promise.resolve({ ok: false, reason: sent.reason });
+  const url = `${base(conn)}/speech/recognition/${encodeURIComponent(conn.model)}/cognitiveservices/v1?language=${encodeURIComponent(audio.language)}&format=simple`;
+  return post(ctx, conn, url, { headers: { 'ocp-apim-subscription-key': conn.api_key, 'content-type': sent.type, accept: 'application/json' }, body: sent.bytes }, (answer) => {
+    const { RecognitionStatus: status, DisplayText: text } = answer as { RecognitionStatus?: unknown; DisplayText?: unknown };
+    if (status === 'Success' && typeof text === 'string') return { ok: true, text: text.trim(), confidence: null };
+    if (typeof status === 'string' && AZURE_NO_SPEECH.includes(status)) return { ok: true, text: '', confidence: null };
+    return { ok: false, reason: typeof status === 'string' ? `recognition status ${status}` : 'unreadable answer: no RecognitionStatus' };
   });
 }

@@ -17,8 +17,9 @@ import { fromBase64, toBase64 } from './base64';
 import { durationMs, sniff, type AudioFormat } from './duration';
 import { readWav, TARGET_RATE, toMono16k, wavOf } from './pcm';
 import { presetOf, SPEECH_TIMEOUT_MS, speechChain, type SpeechConnection } from './store';
-import { deepgram, whisper, type RawAudio, type Recognized } from './stt-vendors';
+import { azure, deepgram, whisper, type RawAudio, type Recognized } from './stt-vendors';
 import { errorReason } from './vendor-answer';
+import type { SpeechProtocol } from '../providers/presets';
 
 export const STT_FORMATS = ['m4a', 'mp3', 'wav', 'webm', 'ogg', 'flac', 'mp4'] as const;
 export const MAX_AUDIO_BYTES = 25 * 1024 * 1024;
@@ -57,6 +58,8 @@ export interface AudioLimits {
   max_bytes: number;
   max_ms: number;
 }
+/** The protocols whose audio is sent as bytes (./stt-vendors.ts); any other is json_base64. */
+const BYTE_VENDORS: Partial<Record<SpeechProtocol, typeof whisper>> = { openai_multipart: whisper, deepgram_raw: deepgram, azure_short_audio: azure };
 const SPEC_LIMITS: AudioLimits = { max_bytes: MAX_AUDIO_BYTES, max_ms: MAX_AUDIO_MS };
 const seconds = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}` : `${ms / 1000} seconds`);
 
@@ -116,10 +119,11 @@ export async function transcribe(ctx: HandlerContext, upload: UploadRef, languag
   for (const conn of usable) {
     const protocol = presetOf('stt', conn.provider.preset)?.protocol;
     let result: Recognized;
-    if (protocol === 'openai_multipart' || protocol === 'deepgram_raw') {
+    const byteVendor = protocol && BYTE_VENDORS[protocol];
+    if (byteVendor) {
       // The file as it is, read into the module (at most 25 MB): these vendors take bytes, not base64.
       raw ??= { bytes: await readAll(ctx, upload), format, language };
-      result = await (protocol === 'openai_multipart' ? whisper : deepgram)(ctx, conn, raw);
+      result = await byteVendor(ctx, conn, raw);
     } else {
       google ??= upload.size > MAX_INLINE_BYTES ? await byReference(ctx, upload, format, language) : await inline(ctx, upload, format, language);
       result = await recognize(ctx, conn, google.audio, google.config);
