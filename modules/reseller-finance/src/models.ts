@@ -109,6 +109,13 @@ export const data: Data = {
         amount: money(),
         /** At the origin: the GST its invoice charged the customer, within `amount` but owed to the tax authority, never earnings. */
         tax_amount: money(),
+        /**
+         * The GST of the invoices between levels in this level's money (README: Tax): on its invoice to
+         * its child (owed to the tax authority) and on its parent's invoice to it (its input tax credit).
+         * Within the remittances, never earnings.
+         */
+        gst_charged: money(),
+        gst_paid: money(),
         flow_type: col('string', { length: 10, nullable: false, default: 'upstream' }),
         status: col('string', { length: 10, nullable: false, default: 'pending' }),
         collected_at: col('datetime', { nullable: false, default: NOW }),

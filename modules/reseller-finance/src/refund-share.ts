@@ -26,6 +26,9 @@ export interface RefundShareInput {
   given_back: string | null;
   /** At the origin: the GST within the refunded amount. */
   tax?: string;
+  /** The GST of this level's credit note to its child, and of its parent's to it, for this refund (README: Tax). */
+  gst_charged?: string;
+  gst_paid?: string;
   /** This level's share owed to a neighbour (outgoing adjustment) or owed by one (incoming). */
   pay: Counterparty[];
   receive: Counterparty[];
@@ -67,7 +70,11 @@ export async function applyRefundShare(ctx: HandlerContext, input: RefundShareIn
       const account = new D(collection.cod_amount).gt(0) ? CLEARING_ACCOUNTS.cod : CLEARING_ACCOUNTS.prepaid;
       await post(tx, { type: 'debit', amount: input.given_back, account, reference_type: 'chain_refund', reference_id: share.id, counterparty_tenant_id: null, description: `Part of the customer's payment refunded for order ${collection.origin_order_number}` }, wallet.balance, at);
     }
-    if (!reversed && input.tax && new D(input.tax).gt(0)) await tx.update<CollectionRow>('Collection', { tax_amount: money(D.max(0, new D(collection.tax_amount).minus(input.tax))) }, { where: { id: collection.id } });
+    if (!reversed) {
+      const less = (had: string, given?: string) => money(D.max(0, new D(had).minus(given ?? 0)));
+      const gst = { tax_amount: less(collection.tax_amount, input.tax), gst_charged: less(collection.gst_charged, input.gst_charged), gst_paid: less(collection.gst_paid, input.gst_paid) };
+      if (gst.tax_amount !== collection.tax_amount || gst.gst_charged !== collection.gst_charged || gst.gst_paid !== collection.gst_paid) await tx.update<CollectionRow>('Collection', gst, { where: { id: collection.id } });
+    }
     const base = { chain_ref: input.chain_ref, chain_order_id: input.chain_order_id, origin_order_number: input.origin_order_number, flow_type: collection.flow_type, status, due_date: due, created_at: at, adjustment_ref: input.refund_id };
     const created: RemittanceRow[] = [];
     for (const p of input.pay.filter((x) => new D(x.amount).gt(0))) {

@@ -62,16 +62,21 @@ export async function settlementSummary(db: Db, since: string, tenantId: string)
   const received = total(remittances.filter((r) => r.direction === 'incoming'));
   // The customer's money this tenant took itself (COD or prepaid), as the origin of an order.
   const ownIn = total(collections.filter((c) => c.collector_tenant_id === tenantId));
-  // GST of this tenant's sales as the origin, once their money is in (collected itself, or settled to it): owed, not earned.
-  const tax = total(collections.filter((c) => c.collector_tenant_id === tenantId || c.status === 'settled').map((c) => ({ amount: c.tax_amount })));
+  // GST in this tenant's money once it is in (collected itself, or settled to it), never earned: what
+  // its invoices charged (to the customer as the origin, to its child on the invoice between levels)
+  // and what its parent's invoice charged it (within the remittance it paid; its input tax credit).
+  const counted = collections.filter((c) => c.status !== 'reversed' && (c.collector_tenant_id === tenantId || c.status === 'settled'));
+  const tax = total(counted.map((c) => ({ amount: money(new D(c.tax_amount).plus(c.gst_charged ?? 0)) })));
+  const taxPaid = total(counted.map((c) => ({ amount: c.gst_paid ?? '0.00' })));
   return {
     collections_count: collections.length,
     collections_total: money(collections.reduce((a, c) => a.plus(c.amount), new D(0))),
     remittances_paid: paid,
     remittances_received: received,
     tax_collected: tax,
-    // What stayed with this tenant: the customers' money it collected plus remittances in, less remittances out and the GST it owes.
-    net_earnings: money(new D(ownIn).plus(received).minus(paid).minus(tax)),
+    tax_paid: taxPaid,
+    // What stayed with this tenant: the customers' money it collected plus remittances in, less remittances out and its net GST (charged less paid).
+    net_earnings: money(new D(ownIn).plus(received).minus(paid).minus(tax).plus(taxPaid)),
   };
 }
 

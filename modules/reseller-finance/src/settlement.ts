@@ -5,7 +5,8 @@
  * the origin's wallet is credited, each level owes its parent its own cost. Downstream (prepaid
  * through the top: the top's gateway took the payment): the top's wallet is credited, each level
  * owes its child the customer total less the child's cost (the margins of every level below it).
- * Either way each level ends with its margin.
+ * Either way each level ends with its margin. The amounts come from reseller_orders: each cost is its
+ * seller's invoice total (bound price plus GST), so each level's margin comes with its net GST.
  *
  * The payer processes a remittance: pending → processing (its money held) → completed (the hold
  * released and the money paid) once the recipient's copy is credited by a related-tenant call, or
@@ -56,6 +57,8 @@ export type CollectionRow = {
   cod_amount: string;
   amount: string;
   tax_amount: string;
+  gst_charged: string;
+  gst_paid: string;
   flow_type: FlowType;
   status: 'pending' | 'settled' | 'reversed';
   collected_at: string;
@@ -87,6 +90,9 @@ export interface DeliveryInput {
   collected: { amount: string; method: 'cod' | 'prepaid' } | null;
   /** At the origin: the GST its invoice charged, part of the customer's money but not its earnings. */
   tax?: string;
+  /** The GST of this level's invoice to its child, and of its parent's invoice to it, within the remittances (README: Tax). */
+  gst_charged?: string;
+  gst_paid?: string;
   /**
    * Remittances this level pays: to its parent (upstream, its own cost) or its child (downstream, the
    * total less the child's cost, or to its parent the shortfall of a sale below its own cost); none at the end of the flow.
@@ -117,6 +123,8 @@ export async function recordDelivery(ctx: HandlerContext, input: DeliveryInput):
       cod_amount: own?.method === 'cod' ? own.amount : '0.00',
       amount: money(collected),
       tax_amount: input.tax ?? '0.00',
+      gst_charged: input.gst_charged ?? '0.00',
+      gst_paid: input.gst_paid ?? '0.00',
       flow_type: input.flow_type,
       status: own && !input.pay.length ? 'settled' : 'pending',
       collected_at: at,

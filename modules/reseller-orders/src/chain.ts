@@ -20,7 +20,7 @@ import { requirePaid } from './payment';
 import { ChainError, codeOf, invalidStatus, noParent, notCatalogOrder, notFound, notTop } from './errors';
 import { propagate } from './propagations';
 import { ownParty, type GstParty } from './level-gst';
-import { creditLevelInvoice, issueLevelInvoice } from './level-invoices';
+import { creditLevelInvoice, issueLevelInvoice, type InvoiceAmounts } from './level-invoices';
 
 export const STATUSES = ['pending_forward', 'forwarded', 'accepted', 'processing', 'shipped', 'delivered', 'cancelled', 'returned', 'refunded'] as const;
 /** A delivered order reversed: its goods came back (returned) or its prepaid money went back (refunded) (README: returns and refunds). */
@@ -368,15 +368,18 @@ export async function deliver(ctx: HandlerContext, id: string): Promise<ChainOrd
   // Spec 3, Order payment: a prepaid order's money is what the origin's orders module records as paid.
   if (row.payment_method === 'prepaid') await requirePaid(ctx, row);
   const at = isoNow(ctx);
-  // Settlement first (idempotent per chain order), so a copy is never delivered without its money recorded.
-  await settle(ctx, row);
-  // README, GST invoices between levels: the sale to the level below is invoiced with its settlement (once per order).
-  await issueLevelInvoice(ctx, row);
+  // README, GST invoices between levels: the sale to the level below is invoiced first (once per
+  // order), as its remittance carries the invoice's total; then the settlement (idempotent per chain
+  // order), so a copy is never delivered without its money recorded.
+  const invoice = await issueLevelInvoice(ctx, row);
+  await settle(ctx, row, invoice, null);
   // The reservation closes with the delivery (idempotent), so it no longer holds the product against deletion (spec 3, Master product).
   await call(ctx)('reseller_catalog.consume_stock', { reference: row.chain_ref });
   await markOriginDelivered(ctx, row, at);
   const moved = await transition(ctx, row, 'delivered', ['shipped'], 'delivered', { delivered_at: at, payment_status: 'paid', stock_closed_at: at }, 'delivered to the customer');
-  await pushDown(ctx, moved, 'delivered', { delivered_at: at });
+  // The child's settlement carries this invoice: it travels with the child's push (the child cannot
+  // ask this tenant while this tenant's call to it is on the way).
+  await pushDown(ctx, moved, 'delivered', { delivered_at: at }, { child: { parent_invoice: invoice } });
   return moved;
 }
 
@@ -411,10 +414,12 @@ const BEFORE: Record<string, ChainStatus[]> = {
  * later (propagations.ts: the push job, then the re-drive schedule); its copy then catches up,
  * states in order (sync refuses a state whose predecessor has not arrived, and it is tried again).
  */
-export async function pushDown(ctx: HandlerContext, row: ChainOrderRow, status: ChainStatus, values: Record<string, unknown>, opts: { later?: boolean } = {}) {
+export async function pushDown(ctx: HandlerContext, row: ChainOrderRow, status: ChainStatus, values: Record<string, unknown>, opts: { later?: boolean; child?: Record<string, unknown> } = {}) {
   const below = row.chain_path.map((p) => p.tenant_id).filter((t) => t !== ctx.tenantId);
   // `later`: the levels below are waiting on this very call (a report on its way up), so each gets it from the push job.
-  await Promise.all(below.map((tenant) => propagate(ctx, { tenant, chain_ref: row.chain_ref, status, values }, opts)));
+  // `child`: what only the level just below is told (this level's own document to it).
+  const valuesFor = (tenant: string) => (opts.child && tenant === row.child_tenant_id ? { ...values, ...opts.child } : values);
+  await Promise.all(below.map((tenant) => propagate(ctx, { tenant, chain_ref: row.chain_ref, status, values: valuesFor(tenant) }, { later: opts.later })));
 }
 
 /**
@@ -433,8 +438,9 @@ export async function sync(ctx: HandlerContext, from: string, chainRef: string, 
   for (const key of ['carrier', 'tracking_number', 'shipped_at', 'delivered_at', 'cancel_reason'] as const) if (typeof values[key] === 'string') allowed[key] = values[key] as string;
   if (status === 'delivered') {
     allowed.payment_status = 'paid';
-    await settle(ctx, row);
-    await issueLevelInvoice(ctx, row);
+    // The parent's invoice comes with the push when the parent sent it (the top to its child), else from the parent.
+    const carried = from === row.parent_tenant_id ? invoiceAmountsOf(values.parent_invoice) : undefined;
+    await settle(ctx, row, await issueLevelInvoice(ctx, row), carried);
   }
   // The origin's order in its orders module follows, before the copy does (a failure is retried with the push).
   if (status === 'processing') await markOriginProcessing(ctx, row);
@@ -458,19 +464,50 @@ export async function reverseMoney(ctx: HandlerContext, row: ChainOrderRow, caus
 }
 
 /**
- * Spec 3: delivery triggers settlement; each level records its side with its own finance module.
- * COD was collected by the carrier for the origin (seller of record) and settles upstream: each level
- * owes its parent its own cost. A prepaid order was paid through the top's gateway and settles
- * downstream: each level owes its child the customer total less the child's cost (the margins below
- * it); where that is negative (a sale below the child's cost) the child owes the difference, as it
- * would under COD. Either way every level keeps the margin of its bound prices and the seller alone
- * bears a sale below its cost (README: decisions).
+ * The invoice this level's parent issued it for the order, as the parent answers it (issued there
+ * now when the delivered state has not reached the parent's copy yet): null at the top, and for a
+ * parent's copy delivered before invoices were issued (README: the GST moves through the wallets).
+ * `carried`: the parent sent it with its push (then it cannot be asked: it is on the call's path).
  */
-async function settle(ctx: HandlerContext, row: ChainOrderRow) {
+async function parentInvoice(ctx: HandlerContext, row: ChainOrderRow, carried: InvoiceAmounts | null | undefined): Promise<InvoiceAmounts | null> {
+  if (!row.parent_tenant_id) return null;
+  if (carried !== undefined) return carried;
+  return (await related(ctx.host).call<{ invoice: InvoiceAmounts | null }>(row.parent_tenant_id, 'reseller_orders.invoice_to_child', { chain_ref: row.chain_ref })).invoice;
+}
+
+/** An invoice's amounts as a push carries them; undefined when it carries none (null: the parent has no invoice). */
+function invoiceAmountsOf(v: unknown): InvoiceAmounts | null | undefined {
+  if (v === null) return null;
+  const amount = (x: unknown) => typeof x === 'string' && /^-?\d{1,12}\.\d{2}$/.test(x);
+  const o = v as Partial<InvoiceAmounts> | undefined;
+  return o && amount(o.total) && amount(o.total_tax) ? { total: o.total!, total_tax: o.total_tax! } : undefined;
+}
+
+/**
+ * Spec 3: delivery triggers settlement; each level records its side with its own finance module.
+ * Between a level and its parent the money is the parent's invoice total (its bound price plus that
+ * invoice's GST: "tax follows the invoice that each level issues"), read from the invoice itself on
+ * both sides (`own`, this level's to its child; its parent's, answered by the parent), so both
+ * copies of a remittance carry the same amount to the paisa (`carried`: the parent's, sent with its
+ * push; otherwise asked of the parent); a copy with no invoice (delivered
+ * before invoices were issued) stays on the bound price.
+ * COD was collected by the carrier for the origin (seller of record) and settles upstream: each level
+ * owes its parent its parent's invoice total. A prepaid order was paid through the top's gateway and
+ * settles downstream: each level owes its child the customer total less the child's invoice total;
+ * where that is negative (a sale below the child's cost) the child owes the difference, as it would
+ * under COD. Either way every level keeps the margin of its bound prices plus its net GST (what it
+ * charged less what it was charged: owed to the tax authority, reported apart from earnings), and
+ * the seller alone bears a sale below its cost (README: decisions).
+ */
+async function settle(ctx: HandlerContext, row: ChainOrderRow, own: InvoiceAmounts | null, carried: InvoiceAmounts | null | undefined) {
   const isOrigin = row.origin_tenant_id === ctx.tenantId;
+  const bought = await parentInvoice(ctx, row, carried);
   // At the origin sell_total is the taxable value: the rest of the customer's total is its invoice's GST.
   const tax = isOrigin ? { tax: new Decimal(row.origin_total).minus(row.sell_total).toFixed(2) } : {};
-  const base = { chain_ref: row.chain_ref, chain_order_id: row.id, origin_order_number: row.origin_order_number, ...tax };
+  const base = { chain_ref: row.chain_ref, chain_order_id: row.id, origin_order_number: row.origin_order_number, ...tax, ...levelTax(own, bought) };
+  // What this level pays its parent and charges its child (each invoice's total, or the bound price).
+  const cost = new Decimal(bought?.total ?? row.your_cost);
+  const price = new Decimal(own?.total ?? row.sell_total);
   const pay: Party[] = [];
   const receive: Party[] = [];
   // What `tenant` owes this level for the order: positive is a remittance from it, negative one to it.
@@ -478,8 +515,8 @@ async function settle(ctx: HandlerContext, row: ChainOrderRow) {
     if (tenant && !amount.isZero()) (amount.gt(0) ? receive : pay).push({ tenant_id: tenant, amount: amount.abs().toFixed(2) });
   };
   if (row.payment_method === 'cod') {
-    owes(row.parent_tenant_id, new Decimal(row.your_cost).neg());
-    owes(row.child_tenant_id, new Decimal(row.sell_total));
+    owes(row.parent_tenant_id, cost.neg());
+    owes(row.child_tenant_id, price);
     await call(ctx)('reseller_finance.record_delivery', {
       ...base,
       flow_type: 'upstream',
@@ -493,8 +530,8 @@ async function settle(ctx: HandlerContext, row: ChainOrderRow) {
   // The top is the copy with no parent (the order was accepted there); a level below learns no tenant above its parent.
   const isTop = !row.parent_tenant_id;
   const total = new Decimal(row.origin_total);
-  owes(row.parent_tenant_id, total.minus(row.your_cost));
-  owes(row.child_tenant_id, new Decimal(row.sell_total).minus(total));
+  owes(row.parent_tenant_id, total.minus(cost));
+  owes(row.child_tenant_id, price.minus(total));
   await call(ctx)('reseller_finance.record_delivery', {
     ...base,
     flow_type: 'downstream',
@@ -504,5 +541,8 @@ async function settle(ctx: HandlerContext, row: ChainOrderRow) {
     receive,
   });
 }
+
+/** The GST of the invoices between levels in a level's money: charged to its child, charged by its parent (finance README: never earnings). */
+export const levelTax = (charged: InvoiceAmounts | null, paid: InvoiceAmounts | null) => ({ gst_charged: charged?.total_tax ?? '0.00', gst_paid: paid?.total_tax ?? '0.00' });
 
 type Party = { tenant_id: string; amount: string };

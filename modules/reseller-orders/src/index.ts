@@ -15,7 +15,7 @@ import { reportPartialRefund } from './partial-refunds';
 import { onRefundProcessed, reportRefund, returnOrder } from './reversal';
 import { closeFinishedReservations, STOCK_REPAIR_EVERY_MS } from './stock-repair';
 import { present } from './view';
-import { CSV_COLUMNS, csvRows, invoicePdf, invoicesOfOrder, invoicesOfPeriod, invoicesToChild, MAX_ROWS } from './level-invoices';
+import { CSV_COLUMNS, csvRows, invoicePdf, invoicesOfOrder, invoicesOfPeriod, invoicesToChild, invoiceToChild, MAX_ROWS } from './level-invoices';
 import Decimal from 'decimal.js';
 
 /** Spec 3, Errors and Limits: {error, code, details}; per user, reads 100 and writes 30 a minute. */
@@ -45,6 +45,8 @@ const GstPartyIn = Type.Object(
   { additionalProperties: false },
 );
 const InvoicesOut = Type.Object({ invoices: Type.Array(Loose) });
+/** What a remittance between two levels carries of the seller's invoice or credit note (README: the GST moves through the wallets). */
+const InvoiceAmountsOut = Type.Object({ total: Type.String(), total_tax: Type.String() });
 const PeriodIn = { direction: Type.Optional(Type.StringEnum(['issued', 'received'] as const)), from_date: Type.Optional(Day), to_date: Type.Optional(Day) };
 
 type ListInput = { status?: ChainStatus; from_date?: string; to_date?: string; search?: string; per_page?: number; page?: number };
@@ -220,6 +222,17 @@ export default defineModule({
       async handler(input, ctx) {
         if (!ctx.relatedFrom) throw onlyRelated('reseller_orders.invoices_to_child');
         return invoicesToChild(ctx, ctx.relatedFrom, input);
+      },
+    }),
+    invoice_to_child: operation({
+      description: "This tenant's GST invoice to the calling sub-reseller for one chain order (its total and GST, which their remittance carries), issued now if the order is being delivered; called by that sub-reseller's reseller_orders only.",
+      related: true,
+      ...internal,
+      input: Type.Object({ chain_ref: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
+      output: Type.Object({ invoice: Type.Nullable(InvoiceAmountsOut) }),
+      async handler(input, ctx) {
+        if (!ctx.relatedFrom) throw onlyRelated('reseller_orders.invoice_to_child');
+        return invoiceToChild(ctx, ctx.relatedFrom, input.chain_ref);
       },
     }),
     sync: operation({
@@ -413,7 +426,7 @@ export default defineModule({
         },
         { additionalProperties: false },
       ),
-      output: Type.Object({ reported: Type.Boolean() }),
+      output: Type.Object({ reported: Type.Boolean(), credit_note: Type.Optional(Type.Nullable(InvoiceAmountsOut)) }),
       async handler(input, ctx) {
         if (!ctx.relatedFrom) throw onlyRelated('reseller_orders.report_partial_refund');
         return reportPartialRefund(ctx, ctx.relatedFrom, input);

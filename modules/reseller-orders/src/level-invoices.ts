@@ -60,11 +60,19 @@ async function insertOnce(ctx: HandlerContext, key: string, type: LevelInvoiceRo
   }
 }
 
-/** At delivery: this level's tax invoice to the level below for its bound price (nothing at a level that sold to the customer only). */
-export async function issueLevelInvoice(ctx: HandlerContext, row: ChainOrderRow): Promise<void> {
-  if (!row.child_tenant_id) return;
+/** What a remittance between seller and buyer carries of an invoice or credit note (README: the GST moves through the wallets). */
+export type InvoiceAmounts = { total: string; total_tax: string };
+const amountsOf = (t: InvoiceAmounts): InvoiceAmounts => ({ total: t.total, total_tax: t.total_tax });
+
+/**
+ * At delivery: this level's tax invoice to the level below for its bound price (nothing at a level
+ * that sold to the customer only), issued once; the one issued before is answered as it is.
+ */
+export async function issueLevelInvoice(ctx: HandlerContext, row: ChainOrderRow): Promise<InvoiceAmounts | null> {
+  if (!row.child_tenant_id) return null;
   const key = `${row.chain_ref}:invoice`;
-  if (await byKey(ctx, key)) return;
+  const issued = await byKey(ctx, key);
+  if (issued) return amountsOf(issued);
   const name = row.chain_path.find((p) => p.tenant_id === ctx.tenantId)?.tenant_name ?? null;
   const seller = await ownParty(ctx, name);
   const childName = row.chain_path.find((p) => p.tenant_id === row.child_tenant_id)?.tenant_name ?? null;
@@ -73,10 +81,28 @@ export async function issueLevelInvoice(ctx: HandlerContext, row: ChainOrderRow)
   const lines = saleLines(row, sameState);
   // Goods delivered to a third party at the buyer's direction: supplied where the buyer is (section 10(1)(b) of the IGST Act).
   const placeOfSupply = buyer.state ? { state: buyer.state, code: buyer.state_code } : seller.state ? { state: seller.state, code: seller.state_code } : null;
-  await insertOnce(ctx, key, 'invoice', {
+  return amountsOf(await insertOnce(ctx, key, 'invoice', {
     chain_order_id: row.id, chain_ref: row.chain_ref, origin_order_number: row.origin_order_number, buyer_tenant_id: row.child_tenant_id,
     seller, buyer, place_of_supply: placeOfSupply, same_state: sameState, lines, ...totalsOf(lines), currency: 'INR', original_invoice: null, reason: null,
-  });
+  }));
+}
+
+/**
+ * reseller_orders.invoice_to_child, in the seller: its invoice to the calling child for one order,
+ * which the child's settlement carries (so both copies of their remittance use the seller's own
+ * figures, never a recomputation). The delivered state reaches every level at once, so the child
+ * may ask before this level's own copy has it: the invoice is issued now, once (the copy's delivery
+ * then finds it). Null for a copy delivered before invoices were issued (its money stays on the
+ * bound price); a copy not yet shipped has nothing to invoice.
+ */
+export async function invoiceToChild(ctx: HandlerContext, child: string, chainRef: string): Promise<{ invoice: InvoiceAmounts | null }> {
+  const row = await ctx.host.db.findOne<ChainOrderRow>('ChainOrder', { where: { chain_ref: chainRef } });
+  if (!row || row.child_tenant_id !== child) throw notFound(chainRef);
+  const issued = await byKey(ctx, `${chainRef}:invoice`);
+  if (issued) return { invoice: amountsOf(issued) };
+  if (row.chain_status === 'shipped') return { invoice: await issueLevelInvoice(ctx, row) };
+  if (['delivered', 'returned', 'refunded'].includes(row.chain_status)) return { invoice: null };
+  throw new ChainError('NOT_DELIVERED', `Chain order ${chainRef} is ${row.chain_status} here: it has no invoice yet.`, { status: 409, current_status: row.chain_status });
 }
 
 /** The invoice's lines with each amount mapped (cgst, sgst, igst and taxable value each; the line total their sum). */
@@ -87,15 +113,17 @@ function linesBy(invoice: LevelInvoiceRow, amount: (line: number, key: 'taxable_
   });
 }
 
-async function creditNote(ctx: HandlerContext, invoice: LevelInvoiceRow, key: string, lines: GstLine[], reason: string) {
+/** Issues a credit note once; its amounts, also when zero (nothing to credit: no document). */
+async function creditNote(ctx: HandlerContext, invoice: LevelInvoiceRow, key: string, lines: GstLine[], reason: string): Promise<InvoiceAmounts> {
   const totals = totalsOf(lines);
-  if (new Decimal(totals.total).isZero()) return; // nothing left to credit
+  if (new Decimal(totals.total).isZero()) return amountsOf(totals); // nothing left to credit
   await insertOnce(ctx, key, 'credit_note', {
     chain_order_id: invoice.chain_order_id, chain_ref: invoice.chain_ref, origin_order_number: invoice.origin_order_number, buyer_tenant_id: invoice.buyer_tenant_id,
     seller: invoice.seller, buyer: invoice.buyer, place_of_supply: invoice.place_of_supply, same_state: invoice.same_state, lines, ...totals, currency: invoice.currency,
     original_invoice: { id: invoice.id, invoice_number: invoice.invoice_number, issued_at: invoice.issued_at },
     reason,
   });
+  return amountsOf(totals);
 }
 
 /**
@@ -113,13 +141,14 @@ export async function creditLevelInvoice(ctx: HandlerContext, row: ChainOrderRow
 /**
  * A partial refund (README: the pro rata rule): the refund's part of every amount of the invoice,
  * line by line, by the rule that gives this level's share (`part`), so the credit notes of refunds
- * adding up to the customer total credit the invoice exactly. Once per refund id.
+ * adding up to the customer total credit the invoice exactly. Once per refund id; its amounts are
+ * what the refund share with the buyer moves (null: no invoice, delivered before 1.2.0).
  */
-export async function creditRefundedShare(ctx: HandlerContext, row: ChainOrderRow, refund: { refund_id: string; amount: string; total_refunded: string }, part: (a: Decimal.Value) => Decimal): Promise<void> {
+export async function creditRefundedShare(ctx: HandlerContext, row: ChainOrderRow, refund: { refund_id: string; amount: string; total_refunded: string }, part: (a: Decimal.Value) => Decimal): Promise<InvoiceAmounts | null> {
   const invoice = await byKey(ctx, `${row.chain_ref}:invoice`);
-  if (!invoice) return;
+  if (!invoice) return null;
   const lines = linesBy(invoice, (n, k) => part(invoice.lines[n]![k]));
-  await creditNote(ctx, invoice, `${row.chain_ref}:credit_note:${refund.refund_id}`, lines, `${refund.amount} of ${row.origin_total} refunded to the customer (refund ${refund.refund_id})`);
+  return creditNote(ctx, invoice, `${row.chain_ref}:credit_note:${refund.refund_id}`, lines, `${refund.amount} of ${row.origin_total} refunded to the customer (refund ${refund.refund_id})`);
 }
 
 export type InvoiceView = Omit<LevelInvoiceRow, 'key' | 'pdf_path' | 'pdf_url' | 'chain_order_id' | 'buyer_tenant_id'> & { direction: 'issued' | 'received' };

@@ -12,7 +12,8 @@
  * the same proportion as the customer's money, cumulatively:
  *   D(a, R) = a × R / T, rounded half up to paise;  this refund's part of a = D(a, Rc) − D(a, Rp).
  * Each level's share of the refund is then the part of its end share (spec 3, each level ends with
- * its margin: origin T − cost, a middle level price − cost, the top level 1's cost), and
+ * its margin: origin T − cost, a middle level price − cost, the top level 1's cost; with the GST of
+ * the invoices between levels, each price's part is its seller's credit note for the refund), and
  * - the shares telescope to the refunded amount exactly (D(T, R) = R), whatever the rounding;
  * - both sides of a remittance compute the same amount (a child's cost is its parent's price);
  * - refunds that add up to the whole total refund every price exactly (D(a, T) = a);
@@ -22,9 +23,9 @@
  */
 import Decimal from 'decimal.js';
 import { related, typedCall, type HandlerContext } from '../../../sdk';
-import { isoNow, type ChainOrderRow } from './chain';
+import { isoNow, levelTax, type ChainOrderRow } from './chain';
 import { ChainError, notFound } from './errors';
-import { creditRefundedShare } from './level-invoices';
+import { creditRefundedShare, type InvoiceAmounts } from './level-invoices';
 
 /** The refund as the origin's orders module recorded it (order.refund_processed). */
 export type PartialRefund = { refund_id: string; amount: string; total_refunded: string };
@@ -32,7 +33,7 @@ export type PartialRefund = { refund_id: string; amount: string; total_refunded:
 type Party = { tenant_id: string; amount: string };
 type Ops = {
   'reseller_finance.refund_share': {
-    input: { chain_ref: string; chain_order_id: string; origin_order_number: string; refund_id: string; given_back: string | null; tax?: string; pay: Party[]; receive: Party[] };
+    input: { chain_ref: string; chain_order_id: string; origin_order_number: string; refund_id: string; given_back: string | null; tax?: string; gst_charged: string; gst_paid: string; pay: Party[]; receive: Party[] };
     output: { applied: boolean };
   };
 };
@@ -60,20 +61,27 @@ export function refundedPart(a: Decimal.Value, refund: PartialRefund, customerTo
 
 /**
  * This level's share with its finance module. Prepaid settled downstream: the parent owed this
- * level T − its cost and this level owed its child T − the child's cost (finance README), so the
- * refund's part of each goes back the other way: R − part(cost) to the parent, R − part(price to
- * the child) from it; the top gives R back to the customer; the origin's part of GST is R − part(taxable value).
+ * level T − its parent's invoice total and this level owed its child T − its own invoice's total
+ * (finance README), so the refund's part of each goes back the other way: R − the parent's credit
+ * note for this refund to the parent (`bought`, as the parent answered it), R − this level's own
+ * credit note from the child (issued first, here); the top gives R back to the customer; the
+ * origin's part of its customer GST is R − part(taxable value). A copy with no invoice (delivered
+ * before 1.2.0) stays on the bound prices: part(cost), part(price to the child). So each share is
+ * exactly the credit note its seller issues, and the credit notes of refunds adding up to T add up
+ * to each invoice, which brings every wallet back.
  */
-async function applyShare(ctx: HandlerContext, row: ChainOrderRow, refund: PartialRefund): Promise<boolean> {
+async function applyShare(ctx: HandlerContext, row: ChainOrderRow, refund: PartialRefund, bought: InvoiceAmounts | null): Promise<InvoiceAmounts | null> {
   const R = new Decimal(refund.amount);
   const part = (a: Decimal.Value) => refundedPart(a, refund, row.origin_total);
+  // Its invoice to the level below is credited by the same part (README: GST invoices between levels).
+  const sold = row.child_tenant_id ? await creditRefundedShare(ctx, row, refund, part) : null;
   const pay: Party[] = [];
   const receive: Party[] = [];
   const owes = (tenant: string | null, amount: Decimal) => {
     if (tenant && !amount.isZero()) (amount.gt(0) ? receive : pay).push({ tenant_id: tenant, amount: amount.abs().toFixed(2) });
   };
-  owes(row.parent_tenant_id, R.minus(part(row.your_cost)).neg());
-  owes(row.child_tenant_id, R.minus(part(row.sell_total)));
+  owes(row.parent_tenant_id, R.minus(bought?.total ?? part(row.your_cost)).neg());
+  owes(row.child_tenant_id, R.minus(sold?.total ?? part(row.sell_total)));
   const isOrigin = row.origin_tenant_id === ctx.tenantId;
   const { applied } = await typedCall<Ops>(ctx.host)('reseller_finance.refund_share', {
     chain_ref: row.chain_ref,
@@ -82,13 +90,12 @@ async function applyShare(ctx: HandlerContext, row: ChainOrderRow, refund: Parti
     refund_id: refund.refund_id,
     given_back: row.parent_tenant_id ? null : refund.amount,
     ...(isOrigin ? { tax: R.minus(part(row.sell_total)).toFixed(2) } : {}),
+    ...levelTax(sold, bought),
     pay,
     receive,
   });
-  // Its invoice to the level below is credited by the same part (README: GST invoices between levels).
-  if (row.child_tenant_id) await creditRefundedShare(ctx, row, refund, part);
   if (applied) await ctx.host.db.create('TimelineEntry', { chain_order_id: row.id, status: row.chain_status, note: `${refund.amount} of ${row.origin_total} refunded to the customer (refunded in all: ${refund.total_refunded})`, tenant_id: ctx.tenantId, created_at: isoNow(ctx) });
-  return applied;
+  return sold;
 }
 
 /**
@@ -96,23 +103,27 @@ async function applyShare(ctx: HandlerContext, row: ChainOrderRow, refund: Parti
  * delivered (returned or refunded in full since: its money is reversed whole there, and so it will
  * be here). A failure is thrown, so the origin's event is delivered again (each step applies once).
  */
-export async function reportPartial(ctx: HandlerContext, row: ChainOrderRow, refund: PartialRefund): Promise<boolean> {
+export async function reportPartial(ctx: HandlerContext, row: ChainOrderRow, refund: PartialRefund): Promise<Reported> {
+  let bought: InvoiceAmounts | null = null;
   if (row.parent_tenant_id) {
-    const { reported } = await related(ctx.host).call<{ reported: boolean }>(row.parent_tenant_id, 'reseller_orders.report_partial_refund', { chain_ref: row.chain_ref, ...refund });
-    if (!reported) return false;
+    const answer = await related(ctx.host).call<Reported>(row.parent_tenant_id, 'reseller_orders.report_partial_refund', { chain_ref: row.chain_ref, ...refund });
+    if (!answer.reported) return { reported: false, credit_note: null };
+    bought = answer.credit_note ?? null;
   }
-  await applyShare(ctx, row, refund);
-  return true;
+  return { reported: true, credit_note: await applyShare(ctx, row, refund, bought) };
 }
 
+/** A parent's answer to its child's report: applied, and its credit note to the child for the refund (the child's share with it). */
+export type Reported = { reported: boolean; credit_note?: InvoiceAmounts | null };
+
 /** reseller_orders.report_partial_refund, in a parent: only the child the order came from reports it, for a copy delivered here. */
-export async function reportPartialRefund(ctx: HandlerContext, from: string, input: { chain_ref: string } & PartialRefund): Promise<{ reported: boolean }> {
+export async function reportPartialRefund(ctx: HandlerContext, from: string, input: { chain_ref: string } & PartialRefund): Promise<Reported> {
   const row = await ctx.host.db.findOne<ChainOrderRow>('ChainOrder', { where: { chain_ref: input.chain_ref } });
   if (!row) throw notFound(input.chain_ref);
   if (from !== row.child_tenant_id) throw new ChainError('FORBIDDEN', 'Only the sub-reseller the order came from reports its refund.', { status: 403 });
   const refund = refundOf(row, input);
   if (!refund) throw new ChainError('VALIDATION_FAILED', 'The refund must be a positive amount within the total refunded, itself within the customer total.', { status: 422 });
   // Returned or refunded in full since: its money is reversed whole already.
-  if (row.chain_status !== 'delivered' || row.payment_method !== 'prepaid') return { reported: false };
-  return { reported: await reportPartial(ctx, row, refund) };
+  if (row.chain_status !== 'delivered' || row.payment_method !== 'prepaid') return { reported: false, credit_note: null };
+  return reportPartial(ctx, row, refund);
 }

@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { admins, COSTS, copyAt, deliveredChainOrder, placeOrder, startChain, type Chain, type Level } from './support';
+import { admins, COSTS, copyAt, deliveredChainOrder, GST, INVOICED, placeOrder, startChain, type Chain, type Level } from './support';
 
 let c: Chain;
 beforeAll(async () => {
@@ -79,11 +79,12 @@ describe('spec 3 Chain order, States and transitions, Wallet/transaction/remitta
 
   test('settlement: COD in at D, pending remittances between adjacent levels; processed upward, each level ends with its margin and every ledger sums to zero', async () => {
     const pendingD = (await c.as('D', 'GET', '/finance/settlements/pending')).body;
-    expect(pendingD.to_pay).toEqual([expect.objectContaining({ amount: COSTS.D, recipient_tenant_id: c.ids.C, status: 'pending' })]);
-    expect(pendingD.totals).toEqual({ owed: COSTS.D, receivable: '0.00', net_position: money(new Decimal(0).minus(COSTS.D)) });
+    // Each remittance is the parent's invoice total (README: the GST moves through the wallets).
+    expect(pendingD.to_pay).toEqual([expect.objectContaining({ amount: INVOICED.D, recipient_tenant_id: c.ids.C, status: 'pending' })]);
+    expect(pendingD.totals).toEqual({ owed: INVOICED.D, receivable: '0.00', net_position: money(new Decimal(0).minus(INVOICED.D)) });
     const pendingC = (await c.as('C', 'GET', '/finance/settlements/pending')).body;
-    expect(pendingC.to_receive).toEqual([expect.objectContaining({ amount: COSTS.D, payer_tenant_id: c.ids.D })]);
-    expect((await c.as('D', 'GET', '/finance/wallet')).body.wallet).toMatchObject({ balance: order.total, pending_debits: COSTS.D, currency: 'INR' });
+    expect(pendingC.to_receive).toEqual([expect.objectContaining({ amount: INVOICED.D, payer_tenant_id: c.ids.D })]);
+    expect((await c.as('D', 'GET', '/finance/wallet')).body.wallet).toMatchObject({ balance: order.total, pending_debits: INVOICED.D, currency: 'INR' });
 
     for (const level of ['D', 'C', 'B'] as const) {
       const [rem] = (await c.as(level, 'GET', '/finance/settlements/remittances?direction=outgoing&status=pending')).body.remittances;
@@ -91,7 +92,8 @@ describe('spec 3 Chain order, States and transitions, Wallet/transaction/remitta
       expect(done.status).toBe(200);
       expect(done.body).toMatchObject({ remittance: { id: rem.id, status: 'completed', completed_at: expect.any(String) }, wallet: { deducted: rem.amount } });
     }
-    const margins = { D: money(new Decimal(order.total).minus(COSTS.D)), C: money(new Decimal(COSTS.D).minus(COSTS.C)), B: money(new Decimal(COSTS.C).minus(COSTS.B)), A: COSTS.B };
+    // Each level's margin plus its net GST (charged less charged to it); the top: B's cost and its invoice's GST.
+    const margins = { D: money(new Decimal(order.total).minus(INVOICED.D)), C: money(new Decimal(INVOICED.D).minus(INVOICED.C)), B: money(new Decimal(INVOICED.C).minus(INVOICED.B)), A: INVOICED.B };
     let remittanceSum = new Decimal(0);
     for (const level of ['A', 'B', 'C', 'D'] as const) {
       const wallet = (await c.as(level, 'GET', '/finance/wallet')).body.wallet;
@@ -110,14 +112,16 @@ describe('spec 3 Chain order, States and transitions, Wallet/transaction/remitta
       pending_credits: '0.00',
       pending_debits: '0.00',
       collections_count: 1,
-      collections_total: COSTS.D,
-      remittances_paid: COSTS.C,
-      remittances_received: COSTS.D,
-      tax_collected: '0.00',
-      net_earnings: margins.C,
+      collections_total: INVOICED.D,
+      remittances_paid: INVOICED.C,
+      remittances_received: INVOICED.D,
+      // GST is kept apart from earnings: charged to D, charged by B; the earnings are the margin on taxable values.
+      tax_collected: GST.D,
+      tax_paid: GST.C,
+      net_earnings: money(new Decimal(COSTS.D).minus(COSTS.C)),
     });
-    expect((await c.as('D', 'GET', '/finance/wallet/summary?period=month')).body.summary).toMatchObject({ transactions_count: 4, credits_total: order.total, debits_total: COSTS.D, net_change: margins.D });
-    expect((await c.as('A', 'GET', '/finance/settlements/collections?status=settled')).body.collections).toEqual([expect.objectContaining({ amount: COSTS.B })]);
+    expect((await c.as('D', 'GET', '/finance/wallet/summary?period=month')).body.summary).toMatchObject({ transactions_count: 4, credits_total: order.total, debits_total: INVOICED.D, net_change: margins.D });
+    expect((await c.as('A', 'GET', '/finance/settlements/collections?status=settled')).body.collections).toEqual([expect.objectContaining({ amount: INVOICED.B, gst_charged: GST.B, gst_paid: '0.00' })]);
   });
 
   test('events: each level announces its copy with {event, timestamp, tenant_id, data}; remittances are announced when created', async () => {
@@ -133,7 +137,7 @@ describe('spec 3 Chain order, States and transitions, Wallet/transaction/remitta
     const atD = await seen('D');
     expect(atD.filter((e) => e.event === 'chain_order.status_changed').map((e) => e.payload.data.to)).toEqual(['forwarded', 'accepted', 'shipped', 'delivered']);
     expect(atD.find((e) => e.event === 'chain_order.created')?.payload).toMatchObject({ tenant_id: c.ids.D, data: { chain_order_id: copies.D } });
-    expect(atD.find((e) => e.event === 'remittance.created')?.payload).toMatchObject({ event: 'remittance.created', tenant_id: c.ids.D, data: { direction: 'outgoing', amount: COSTS.D, recipient_tenant_id: c.ids.C } });
+    expect(atD.find((e) => e.event === 'remittance.created')?.payload).toMatchObject({ event: 'remittance.created', tenant_id: c.ids.D, data: { direction: 'outgoing', amount: INVOICED.D, recipient_tenant_id: c.ids.C } });
   });
 });
 

@@ -6,7 +6,8 @@
  * every invoice by a credit note; PDFs read back with pdf2json over the download route.
  */
 import PDFParser from 'pdf2json';
-import { copyAt, placeOrder, startChain, type Chain, type Level } from './support';
+import Decimal from 'decimal.js';
+import { addProduct, copyAt, placeOrder, startChain, type Chain, type Level } from './support';
 
 let c: Chain;
 // A and B in Karnataka, C and D in Maharashtra: A → B and C → D intra-state, B → C inter-state.
@@ -28,14 +29,15 @@ afterAll(async () => {
   await c?.host.close();
 });
 
+type OrderLine = { name: string; sku: string; quantity: number; unit_price: string; tax_rate: string; hsn_code: string };
 type Invoice = { id: string; type: string; direction: string; invoice_number: string; seller: { tenant_id: string; gstin: string }; buyer: { tenant_id: string; gstin: string }; [k: string]: unknown };
 
 /**
  * An order of `quantity` kettles (SKU-1, HSN 7323, GST `rate`) sold at D, COD or prepaid (paid in
  * full at D), forwarded to A, accepted, shipped and delivered (`beforeDelivery` run just before).
  */
-async function delivered(quantity: number, rate: string, beforeDelivery: () => Promise<void> = async () => {}, cod = true) {
-  const order = await placeOrder(c, 'D', 'Asha Rao', cod, [{ name: 'Steel kettle', sku: 'SKU-1', quantity, unit_price: '1500.00', tax_rate: rate, hsn_code: '7323' } as never]);
+async function delivered(quantity: number, rate: string, beforeDelivery: () => Promise<void> = async () => {}, cod = true, lines?: OrderLine[]) {
+  const order = await placeOrder(c, 'D', 'Asha Rao', cod, (lines ?? [{ name: 'Steel kettle', sku: 'SKU-1', quantity, unit_price: '1500.00', tax_rate: rate, hsn_code: '7323' }]) as never);
   let paymentId = '';
   if (!cod) {
     const paid = await c.as('D', 'POST', `/orders/${order.id}/payments`, { method: 'bank_transfer', amount: order.total });
@@ -240,4 +242,138 @@ describe('spec 3 Chain order pricing, Tax configuration: GST invoices between le
       }
     }
   }, 150_000);
+});
+
+describe('spec 3 Wallet, transaction, remittance and Tax configuration: the GST of the invoices between levels moves through the wallets (README)', () => {
+  type Rem = { payer_tenant_id: string; recipient_tenant_id: string; amount: string; status: string; adjustment_ref: string; direction: string; origin_order_number: string; created_at: string; id: string };
+  const LEVELS = ['A', 'B', 'C', 'D'] as const;
+  const PAIRS = [['A', 'B'], ['B', 'C'], ['C', 'D']] as const;
+  // Two products at different rates (12% and 28%, three and one of them), so each line rounds on its own and B → C's IGST differs from the CGST + SGST of the others.
+  const lines = (): OrderLine[] => [
+    { name: 'Steel kettle', sku: 'SKU-1', quantity: 3, unit_price: '1499.99', tax_rate: '12', hsn_code: '7323' },
+    { name: 'Copper jug', sku: 'SKU-GST2', quantity: 1, unit_price: '1833.33', tax_rate: '28', hsn_code: '7418' },
+  ];
+  const balance = async (level: Level) => new Decimal((await c.as(level, 'GET', '/finance/wallet')).body.wallet.balance);
+  const balances = async () => Object.fromEntries(await Promise.all(LEVELS.map(async (l) => [l, await balance(l)]))) as Record<Level, Decimal>;
+  const remsOf = async (level: Level, orderNumber: string): Promise<Rem[]> =>
+    (await c.as(level, 'GET', '/finance/settlements/remittances?per_page=100')).body.remittances.filter((r: Rem) => r.origin_order_number === orderNumber);
+  /** Every pending remittance of the order paid by its payer, level by level, until none is left. */
+  const processAll = async (orderNumber: string) => {
+    for (let pass = 0; pass < 4; pass++) {
+      let left = 0;
+      for (const level of LEVELS) {
+        for (const rem of (await remsOf(level, orderNumber)).filter((r) => r.direction === 'outgoing' && r.status === 'pending').sort((a, b) => a.created_at.localeCompare(b.created_at))) {
+          const r = await c.as(level, 'POST', `/finance/settlements/remittances/${rem.id}/process`);
+          if (r.status !== 200) left++;
+        }
+      }
+      if (!left) return;
+    }
+    throw new Error(`remittances of ${orderNumber} left unpaid`);
+  };
+  /** Between each pair, per cause: the payer's copy and the recipient's (amount, payer, recipient, status), and that they are the same. */
+  const pairCopies = async (orderNumber: string) => {
+    const out: Record<string, Record<string, string>> = {};
+    for (const [parent, child] of PAIRS) {
+      const key = (r: Rem) => [r.adjustment_ref, r.payer_tenant_id, r.recipient_tenant_id, r.amount, r.status].join('|');
+      const between = (list: Rem[]) => list.filter((r) => [r.payer_tenant_id, r.recipient_tenant_id].sort().join() === [c.ids[parent], c.ids[child]].sort().join());
+      const atParent = between(await remsOf(parent, orderNumber)).map(key).sort();
+      const atChild = between(await remsOf(child, orderNumber)).map(key).sort();
+      expect({ pair: `${parent}-${child}`, copies: atParent }).toEqual({ pair: `${parent}-${child}`, copies: atChild });
+      out[`${parent}-${child}`] = Object.fromEntries(between(await remsOf(child, orderNumber)).map((r) => [r.adjustment_ref, `${r.payer_tenant_id === c.ids[child] ? 'up' : 'down'} ${r.amount}`]));
+    }
+    return out;
+  };
+  const trialZero = async () => {
+    for (const level of LEVELS) expect({ level, total: (await c.as(level, 'GET', '/finance/ledger/trial-balance')).body.total }).toEqual({ level, total: '0.00' });
+  };
+  /** The invoices each seller issued for the order, by pair (A-B: A's to B, ...). */
+  const issued = async (ids: Record<Level, string>) => {
+    const out = {} as Record<string, Invoice[]>;
+    for (const [parent, child] of PAIRS) out[`${parent}-${child}`] = (await invoicesOf(parent, ids[parent])).filter((i) => i.direction === 'issued');
+    return out;
+  };
+
+  beforeAll(async () => {
+    await addProduct(c, 'SKU-GST2', 100);
+  }, 60_000);
+
+  test.each([
+    ['COD (upstream): each level pays its parent the invoice total', true],
+    ['prepaid (downstream): each parent pays its child the customer total less the child\'s invoice total', false],
+  ])('%s; both copies equal; each wallet moves by its margin plus its net GST; ledgers at zero', async (_name, cod) => {
+    const before = await balances();
+    const o = await delivered(0, '', async () => {}, cod, lines());
+    const inv = await issued(o.ids);
+    // B (Karnataka) → C (Maharashtra) is inter-state: IGST; the others CGST + SGST, line by line.
+    expect([inv['A-B']![0]!.same_state, inv['B-C']![0]!.same_state, inv['C-D']![0]!.same_state]).toEqual([true, false, true]);
+    const T = new Decimal(o.order.total);
+    const total = (pair: string) => new Decimal(inv[pair]![0]!.total as string);
+    const copies = await pairCopies(o.order.order_number);
+    expect(copies).toEqual(
+      cod
+        ? { 'A-B': { '': `up ${total('A-B').toFixed(2)}` }, 'B-C': { '': `up ${total('B-C').toFixed(2)}` }, 'C-D': { '': `up ${total('C-D').toFixed(2)}` } }
+        : { 'A-B': { '': `down ${T.minus(total('A-B')).toFixed(2)}` }, 'B-C': { '': `down ${T.minus(total('B-C')).toFixed(2)}` }, 'C-D': { '': `down ${T.minus(total('C-D')).toFixed(2)}` } },
+    );
+    await processAll(o.order.order_number);
+    expect(Object.values(await pairCopies(o.order.order_number)).length).toBe(3);
+    for (const level of LEVELS) expect((await remsOf(level, o.order.order_number)).map((r) => r.status)).not.toContain('pending');
+    await trialZero();
+    // Each wallet: its margin (on taxable values, its copy's your_margin; the top's wallet has its whole
+    // price to B, its margin over base cost being the goods' cost) plus its net GST: the GST it charged
+    // (D: its customer invoice's; the others: their invoice to the level below) less the GST it was charged.
+    const order = (await c.as('D', 'GET', `/orders/${o.order.id}`)).body;
+    const customerTax = (order.order ?? order).tax_total as string;
+    const charged = { A: inv['A-B']![0]!.total_tax, B: inv['B-C']![0]!.total_tax, C: inv['C-D']![0]!.total_tax, D: customerTax } as Record<Level, string>;
+    const paid = { A: '0.00', B: inv['A-B']![0]!.total_tax, C: inv['B-C']![0]!.total_tax, D: inv['C-D']![0]!.total_tax } as Record<Level, string>;
+    const after = await balances();
+    for (const level of LEVELS) {
+      const pricing = (await c.as(level, 'GET', `/chain-orders/${o.ids[level]}`)).body.order.pricing as Record<string, string>;
+      const expected = new Decimal(pricing.your_margin!).plus(level === 'A' ? pricing.your_cost! : 0).plus(charged[level]).minus(paid[level]);
+      expect({ level, moved: after[level].minus(before[level]).toFixed(2) }).toEqual({ level, moved: expected.toFixed(2) });
+    }
+    expect(LEVELS.reduce((s, l) => s.plus(after[l].minus(before[l])), new Decimal(0)).toFixed(2)).toBe(T.toFixed(2));
+  }, 150_000);
+
+  test('partial refunds of the prepaid chain: each refund share is exactly its seller\'s credit note, both copies equal; the rest refunded: every wallet as before the sale, ledgers at zero', async () => {
+    const before = await balances();
+    const o = await delivered(0, '', async () => {}, false, lines());
+    await processAll(o.order.order_number);
+    const T = new Decimal(o.order.total);
+    const refundIds: string[] = [];
+    for (const amount of ['333.33', '0.07']) {
+      const r = await c.as('D', 'POST', `/orders/${o.order.id}/refund`, { payment_id: o.paymentId, amount, reason: 'one part came damaged' });
+      expect(r.status).toBe(201);
+      refundIds.push(r.body.id);
+      // The origin applies its share last (after every level above it).
+      for (let i = 0; i < 30 && !(await remsOf('D', o.order.order_number)).some((x) => x.adjustment_ref === r.body.id); i++) await new Promise((done) => setTimeout(done, 1000));
+      const notes = await issued(o.ids);
+      const copies = await pairCopies(o.order.order_number);
+      for (const [parent, child] of PAIRS) {
+        const pair = `${parent}-${child}`;
+        const note = notes[pair]!.find((n) => n.type === 'credit_note' && String(n.reason).includes(r.body.id))!;
+        expect(note).toBeDefined();
+        // The child gives back the refund less what its parent's credit note gives back to it.
+        expect({ pair, share: copies[pair]![r.body.id] }).toEqual({ pair, share: `up ${new Decimal(amount).minus(note.total as string).toFixed(2)}` });
+      }
+      await processAll(o.order.order_number);
+      await trialZero();
+    }
+    const rest = T.minus('333.40').toFixed(2);
+    expect((await c.as('D', 'POST', `/orders/${o.order.id}/refund`, { payment_id: o.paymentId, amount: rest, reason: 'the rest' })).status).toBe(201);
+    for (let i = 0; i < 30 && (await copyAt(c, 'D', o.order.order_number))!.chain_status !== 'refunded'; i++) {
+      await c.host.runJobs();
+      await new Promise((done) => setTimeout(done, 1000));
+    }
+    await processAll(o.order.order_number);
+    // The credit notes add up to each invoice, so every wallet is back where it was.
+    for (const [pair, docs] of Object.entries(await issued(o.ids))) {
+      const [invoice, ...notes] = docs;
+      expect({ pair, credited: notes.reduce((s, n) => s.plus(n.total as string), new Decimal(0)).toFixed(2) }).toEqual({ pair, credited: invoice!.total });
+    }
+    await pairCopies(o.order.order_number);
+    await trialZero();
+    const after = await balances();
+    for (const level of LEVELS) expect({ level, moved: after[level].minus(before[level]).toFixed(2) }).toEqual({ level, moved: '0.00' });
+  }, 200_000);
 });

@@ -17,11 +17,12 @@
  *                       remittance credits − debits over all tenants = 0
  *   price-fixed-on-entry each copy's your_cost = the level's cost when the order entered it × quantity
  *   margins-telescope   Σ your_margin over the levels = taxable value − the top's cost
- *   wallet-shares,      each level's wallet moved by its share (origin: money in − its cost; middle:
- *   money-conserved     price to child − cost; top: level 1's cost), all wallets by the customers'
+ *   wallet-shares,      each level's wallet moved by its share, margin plus net GST (origin: money in
+ *   money-conserved     − its parent's invoice; middle: its invoice to its child − its parent's; top:
+ *                       its invoice to level 1; invoice = cost + GST), all wallets by the customers'
  *                       money kept (COD delivered; prepaid delivered and paid, less partial refunds;
- *                       nothing once refunded); after partial refunds every price less its pro rata
- *                       part, D(a, R) = a × R / T in paise half up (reseller-orders README)
+ *                       nothing once refunded); after partial refunds every invoice amount less its
+ *                       pro rata part, D(a, R) = a × R / T in paise half up (reseller-orders README)
  *   stock               master stock = start − quantities delivered (reservations released otherwise)
  *   state-propagated    every copy ends delivered or cancelled with the order
  *   valid-step-accepted a step valid by spec 3 is not refused
@@ -161,17 +162,25 @@ function moneyIn(run: OrderRun): Decimal {
 
 /**
  * Each level's end share of an order whose money stayed in (README: each level ends with its
- * margin, whoever took the money): origin = customer total − its cost; a middle level = its price
- * to its child − its cost; the top = level 1's cost (its margin over base cost is the goods' cost,
- * not a wallet movement). The origin keeps the tax it charged, as seller of record.
+ * margin plus its net GST, whoever took the money): each level pays its parent the parent's invoice
+ * total (its cost plus that invoice's GST at the order line's rate; no business profiles here, so
+ * CGST and SGST, each cost × rate / 200 half up), so origin = customer total − its invoice; a middle
+ * level = its invoice to its child − its parent's to it; the top = its invoice to level 1 (its margin
+ * over base cost is the goods' cost, not a wallet movement). The origin keeps the tax it charged, as
+ * seller of record.
  */
 function shares(run: OrderRun): Partial<Record<Level, Decimal>> {
   const inflow = moneyIn(run);
   if (inflow.isZero()) return {};
   const { path, quantity } = run.plan;
-  // Each price less its part of the partial refunds (the pro rata rule; the parts of successive refunds add up to it).
+  // Each amount of an invoice less its part of the partial refunds (the pro rata rule, amount by
+  // amount as the credit notes are; the parts of successive refunds add up to it).
   const left = (a: Decimal) => a.minus(paise(a.times(run.partlyRefunded).div(run.total!)));
-  const cost = (l: Level) => left(run.entered[l]!.times(quantity));
+  const cost = (l: Level) => {
+    const taxable = run.entered[l]!.times(quantity);
+    const half = paise(taxable.times(run.plan.taxRate).div(200));
+    return left(taxable).plus(left(half)).plus(left(half));
+  };
   const out: Partial<Record<Level, Decimal>> = {};
   path.forEach((level, i) => {
     if (i === 0) out[level] = inflow.minus(cost(level));

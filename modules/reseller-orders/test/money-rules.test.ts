@@ -5,7 +5,7 @@
  * margin, and only the settlement currency enters the chain.
  */
 import Decimal from 'decimal.js';
-import { COSTS, copyAt, startChain, type Chain, type Level } from './support';
+import { COSTS, copyAt, GST, INVOICED, startChain, type Chain, type Level } from './support';
 
 let c: Chain;
 let productId: string;
@@ -107,13 +107,14 @@ describe('spec 3 Reseller product pricing and Chain order (pricing): one price b
       const margins = await Promise.all(LEVELS.map(async (l) => (await copyAt(c, l, order.order_number))!.pricing.your_margin));
       expect(money(margins.reduce((a, m) => a.plus(m), new Decimal(0)))).toBe(money(new Decimal('1500.00').minus(COSTS.A)));
       await fulfil(order.order_number);
+      // Each remittance is the invoice total of the bound price (README: the GST moves through the wallets).
       const [owed] = await remittances('D', 'outgoing', order.order_number);
-      expect(owed).toMatchObject({ amount: COSTS.D, recipient_tenant_id: c.ids.C });
-      expect(await remittances('C', 'incoming', order.order_number)).toEqual([expect.objectContaining({ amount: COSTS.D, payer_tenant_id: c.ids.D })]);
-      expect(await remittances('C', 'outgoing', order.order_number)).toEqual([expect.objectContaining({ amount: COSTS.C, recipient_tenant_id: c.ids.B })]);
-      expect(await remittances('B', 'incoming', order.order_number)).toEqual([expect.objectContaining({ amount: COSTS.C, payer_tenant_id: c.ids.C })]);
+      expect(owed).toMatchObject({ amount: INVOICED.D, recipient_tenant_id: c.ids.C });
+      expect(await remittances('C', 'incoming', order.order_number)).toEqual([expect.objectContaining({ amount: INVOICED.D, payer_tenant_id: c.ids.D })]);
+      expect(await remittances('C', 'outgoing', order.order_number)).toEqual([expect.objectContaining({ amount: INVOICED.C, recipient_tenant_id: c.ids.B })]);
+      expect(await remittances('B', 'incoming', order.order_number)).toEqual([expect.objectContaining({ amount: INVOICED.C, payer_tenant_id: c.ids.C })]);
       const paid = await c.as('D', 'POST', `/finance/settlements/remittances/${owed.id}/process`);
-      expect(paid.body).toMatchObject({ remittance: { status: 'completed' }, wallet: { deducted: COSTS.D } });
+      expect(paid.body).toMatchObject({ remittance: { status: 'completed' }, wallet: { deducted: INVOICED.D } });
       await processAll(order.order_number);
       // An order entering D's level after the re-price is bound to the new price (C's new cost: 1320.00 + 20%).
       expect((await sale('1500.00', true)).chain.body.order.pricing.your_cost).toBe('1584.00');
@@ -124,9 +125,10 @@ describe('spec 3 Reseller product pricing and Chain order (pricing): one price b
 });
 
 describe('spec 3 Wallet, transaction, remittance (flow_type downstream): a prepaid sale below the seller\'s cost', () => {
-  // 1000.00 + 18% GST = 1180.00 paid at the top, below D's cost 1331.00: the levels above keep their
-  // margins, D owes the shortfall (1180.00 − 1331.00), exactly as the same sale settles as COD.
-  const expected = { A: COSTS.B, B: money(new Decimal(COSTS.C).minus(COSTS.B)), C: money(new Decimal(COSTS.D).minus(COSTS.C)), D: money(new Decimal('1180.00').minus(COSTS.D)) };
+  // 1150.00 + 18% GST = 1357.00 paid at the top, below D's cost 1331.00 with its GST (C's invoice:
+  // 1570.58) and C's (1427.80), above B's (1298.00): the levels above keep their margins and net GST,
+  // D owes the shortfall (1357.00 − 1570.58), exactly as the same sale settles as COD.
+  const expected = { A: INVOICED.B, B: money(new Decimal(INVOICED.C).minus(INVOICED.B)), C: money(new Decimal(INVOICED.D).minus(INVOICED.C)), D: money(new Decimal('1357.00').minus(INVOICED.D)) };
 
   beforeAll(async () => {
     // D pays on credit what it is short.
@@ -135,14 +137,14 @@ describe('spec 3 Wallet, transaction, remittance (flow_type downstream): a prepa
 
   test('prepaid: each level above keeps its margin; C owes B, D owes C the shortfall below their costs; settled, the wallets move by the margins', async () => {
     const before = await balances();
-    const { order } = await sale('1000.00', false);
-    expect(order.total).toBe('1180.00');
+    const { order } = await sale('1150.00', false);
+    expect(order.total).toBe('1357.00');
     await forwardToTop(order.order_number);
     await fulfil(order.order_number);
-    expect(await remittances('A', 'outgoing', order.order_number)).toEqual([expect.objectContaining({ amount: '80.00', recipient_tenant_id: c.ids.B })]);
-    expect((await remittances('B', 'incoming', order.order_number)).map((r) => [r.payer_tenant_id, r.amount]).sort()).toEqual([[c.ids.A, '80.00'], [c.ids.C, '30.00']].sort());
-    expect(await remittances('C', 'outgoing', order.order_number)).toEqual([expect.objectContaining({ amount: '30.00', recipient_tenant_id: c.ids.B })]);
-    expect(await remittances('D', 'outgoing', order.order_number)).toEqual([expect.objectContaining({ amount: '151.00', recipient_tenant_id: c.ids.C })]);
+    expect(await remittances('A', 'outgoing', order.order_number)).toEqual([expect.objectContaining({ amount: '59.00', recipient_tenant_id: c.ids.B })]);
+    expect((await remittances('B', 'incoming', order.order_number)).map((r) => [r.payer_tenant_id, r.amount]).sort()).toEqual([[c.ids.A, '59.00'], [c.ids.C, '70.80']].sort());
+    expect(await remittances('C', 'outgoing', order.order_number)).toEqual([expect.objectContaining({ amount: '70.80', recipient_tenant_id: c.ids.B })]);
+    expect(await remittances('D', 'outgoing', order.order_number)).toEqual([expect.objectContaining({ amount: '213.58', recipient_tenant_id: c.ids.C })]);
     expect(await settledGains(order.order_number, before)).toEqual(expected);
     for (const level of LEVELS) {
       const pending = (await c.as(level, 'GET', '/finance/settlements/collections?status=pending')).body.collections.filter((k: { origin_order_number: string }) => k.origin_order_number === order.order_number);
@@ -152,7 +154,7 @@ describe('spec 3 Wallet, transaction, remittance (flow_type downstream): a prepa
 
   test('COD, the same sale: the same gains at every level', async () => {
     const before = await balances();
-    const { order } = await sale('1000.00', true);
+    const { order } = await sale('1150.00', true);
     await forwardToTop(order.order_number);
     await fulfil(order.order_number);
     expect(await settledGains(order.order_number, before)).toEqual(expected);
@@ -160,7 +162,7 @@ describe('spec 3 Wallet, transaction, remittance (flow_type downstream): a prepa
 });
 
 describe('spec 3 Tax configuration and Chain order (pricing): GST is not margin', () => {
-  const summary = async (level: Level) => (await c.as(level, 'GET', '/finance/settlements/summary?period=week')).body.summary as { net_earnings: string; tax_collected?: string };
+  const summary = async (level: Level) => (await c.as(level, 'GET', '/finance/settlements/summary?period=week')).body.summary as { net_earnings: string; tax_collected?: string; tax_paid?: string };
 
   test.each([
     ['COD', true],
@@ -174,13 +176,12 @@ describe('spec 3 Tax configuration and Chain order (pricing): GST is not margin'
     await forwardToTop(order.order_number);
     await fulfil(order.order_number);
     const gains = await settledGains(order.order_number, before);
-    // The wallet holds the GST the origin owes; the levels above see none of it.
-    expect(gains).toEqual({ A: COSTS.B, B: '110.00', C: '121.00', D: money(new Decimal('1500.00').minus(COSTS.D).plus('270.00')) });
+    // Each wallet holds its margin and the net GST it owes: the origin the customer's GST less C's
+    // invoice's, each level above the GST of its invoice to its child less that of its parent's to it.
+    expect(gains).toEqual({ A: INVOICED.B, B: '129.80', C: '142.78', D: money(new Decimal('1500.00').minus(COSTS.D).plus('270.00').minus(GST.D)) });
     const now = await summary('D');
-    expect({ net: money(new Decimal(now.net_earnings).minus(earned.net_earnings)), tax: money(new Decimal(now.tax_collected ?? 0).minus(earned.tax_collected ?? 0)) }).toEqual({
-      net: money(new Decimal('1500.00').minus(COSTS.D)),
-      tax: '270.00',
-    });
+    const diff = (k: 'net_earnings' | 'tax_collected' | 'tax_paid') => money(new Decimal(now[k] ?? 0).minus(earned[k] ?? 0));
+    expect({ net: diff('net_earnings'), tax: diff('tax_collected'), paid: diff('tax_paid') }).toEqual({ net: money(new Decimal('1500.00').minus(COSTS.D)), tax: '270.00', paid: GST.D });
   }, 120_000);
 });
 

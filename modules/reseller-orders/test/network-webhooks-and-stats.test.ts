@@ -7,7 +7,7 @@
 import { createHmac } from 'node:crypto';
 import Decimal from 'decimal.js';
 import { receiver } from '../../orders/test/webhook-receiver';
-import { COSTS, deliveredChainOrder, placeOrder, startChain, type Chain } from './support';
+import { deliveredChainOrder, INVOICED, placeOrder, startChain, type Chain } from './support';
 
 let c: Chain;
 beforeAll(async () => {
@@ -60,12 +60,12 @@ describe('spec 3 Finance: GET /finance/admin/stats covers the whole subtree belo
     expect(stats.status).toBe(200);
     // Upstream (COD): each level below the top owes its parent its own cost (README: Settlement).
     expect(stats.body.top_debtors).toEqual([
-      { tenant_id: c.ids.D, tenant_name: 'Level D Traders', level: 3, total_owed: COSTS.D },
-      { tenant_id: c.ids.C, tenant_name: 'Level C Traders', level: 2, total_owed: COSTS.C },
-      { tenant_id: c.ids.B, tenant_name: 'Level B Traders', level: 1, total_owed: COSTS.B },
+      { tenant_id: c.ids.D, tenant_name: 'Level D Traders', level: 3, total_owed: INVOICED.D },
+      { tenant_id: c.ids.C, tenant_name: 'Level C Traders', level: 2, total_owed: INVOICED.C },
+      { tenant_id: c.ids.B, tenant_name: 'Level B Traders', level: 1, total_owed: INVOICED.B },
     ]);
     // Each remittance once (its payer's copy), each customer payment once (its collector's record).
-    expect(stats.body.totals).toEqual({ collections: order.total, pending_remittances: new Decimal(COSTS.B).plus(COSTS.C).plus(COSTS.D).toFixed(2), completed_remittances: '0.00' });
+    expect(stats.body.totals).toEqual({ collections: order.total, pending_remittances: new Decimal(INVOICED.B).plus(INVOICED.C).plus(INVOICED.D).toFixed(2), completed_remittances: '0.00' });
     expect(stats.body.overdue).toEqual({ count: 0, total_amount: '0.00', items: [] });
   });
 

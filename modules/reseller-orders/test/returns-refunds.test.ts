@@ -155,13 +155,18 @@ async function processEverything(levels: readonly Level[], orderNumber: string) 
   throw new Error(`remittances of ${orderNumber} left unpaid`);
 }
 
-/** Waits until `level` has applied the refund `refundId` (its adjustment remittances are there), at most 20 s. */
-async function refundReached(level: Level, orderNumber: string, refundId: string) {
+/**
+ * Waits until `level` has applied the refund that brought the refunded total to `refunded` (its
+ * copy's timeline notes it; a share of 0.00 makes no remittance), at most 20 s.
+ */
+async function refundReached(level: Level, orderNumber: string, refunded: string) {
   for (let i = 0; i < 20; i++) {
-    if ((await remittances(level, orderNumber, '')).some((r: { adjustment_ref: string }) => r.adjustment_ref === refundId)) return;
+    const copy = (await copyAt(c, level, orderNumber))!;
+    const timeline = (await c.as(level, 'GET', `/chain-orders/${copy.id}/timeline`)).body.timeline as Array<{ note: string | null }>;
+    if (timeline.some((t) => t.note?.includes(`(refunded in all: ${refunded})`))) return;
     await new Promise((r) => setTimeout(r, 1000));
   }
-  throw new Error(`refund ${refundId} of ${orderNumber} never reached ${level}`);
+  throw new Error(`the refunds up to ${refunded} of ${orderNumber} never reached ${level}`);
 }
 
 describe('partial refunds through the chain (reseller-orders README: the pro rata rule; spec 3 Wallet, transaction, remittance)', () => {
@@ -170,20 +175,26 @@ describe('partial refunds through the chain (reseller-orders README: the pro rat
     const before = Object.fromEntries(await Promise.all(levels.map(async (l) => [l, await balanceOf(l)]))) as Record<(typeof levels)[number], Decimal>;
     const { order, paymentId } = await deliveredPrepaidFrom('C', ['C', 'B']);
     const T = new Decimal(order.total);
-    // Each level's end share of the order, from its bound prices (support.ts: C's cost 1210.00, B's 1100.00).
-    const prices = { C: new Decimal('1210.00'), B: new Decimal('1100.00') };
+    // Each level's end share of the order, from its seller's invoices (support.ts: C's cost 1210.00, B's
+    // 1100.00, each with 18% GST: CGST and SGST 9% each, half up): what is left of each invoice after the
+    // credit notes, amount by amount by the pro rata rule (README: the GST moves through the wallets).
+    const invoiceOf = (cost: string) => {
+      const half = new Decimal(cost).times(9).div(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+      return [new Decimal(cost), half, half];
+    };
+    const invoices = { C: invoiceOf('1210.00'), B: invoiceOf('1100.00') };
     const shareAfter = (refunded: Decimal.Value) => {
-      const left = (a: Decimal.Value) => new Decimal(a).minus(part(a, 0, refunded, T));
-      return { C: T.minus(refunded).minus(left(prices.C)), B: left(prices.C).minus(left(prices.B)), A: left(prices.B) };
+      const left = (amounts: Decimal[]) => amounts.reduce((s, a) => s.plus(a).minus(part(a, 0, refunded, T)), new Decimal(0));
+      return { C: T.minus(refunded).minus(left(invoices.C)), B: left(invoices.C).minus(left(invoices.B)), A: left(invoices.B) };
     };
     let refundedSoFar = new Decimal(0);
     // Amounts that do not divide evenly: every level's part is rounded, and still the parts add up.
     for (const amount of ['333.33', '0.07']) {
       const r = await c.as('C', 'POST', `/orders/${order.id}/refund`, { payment_id: paymentId, amount, reason: 'one of the items came damaged' });
       expect(r.status).toBe(201);
-      for (const level of ['C', 'B', 'A'] as const) await refundReached(level, order.order_number, r.body.id);
-      await processEverything(['A', 'B', 'C'], order.order_number);
       refundedSoFar = refundedSoFar.plus(amount);
+      for (const level of ['C', 'B', 'A'] as const) await refundReached(level, order.order_number, refundedSoFar.toFixed(2));
+      await processEverything(['A', 'B', 'C'], order.order_number);
       const expected = shareAfter(refundedSoFar);
       let moved = new Decimal(0);
       for (const level of levels) {

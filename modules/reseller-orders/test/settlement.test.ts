@@ -4,7 +4,7 @@
  * held while its recipient is credited and released when it cannot be, and money is never applied twice.
  */
 import Decimal from 'decimal.js';
-import { COSTS, copyAt, deliveredChainOrder, startChain, type Chain, type Level } from './support';
+import { COSTS, copyAt, deliveredChainOrder, GST, INVOICED, startChain, type Chain, type Level } from './support';
 
 let c: Chain;
 beforeAll(async () => {
@@ -27,7 +27,7 @@ describe('spec 3 Wallet, transaction, remittance (flow_type downstream): a prepa
     order = await deliveredChainOrder(c, false);
     expect((await copyAt(c, 'D', order.order_number))?.pricing).toMatchObject({ cod_amount: '0.00', origin_total: order.total });
     const atA = await wallet('A');
-    expect(atA).toMatchObject({ balance: order.total, available_balance: order.total, held: '0.00', pending_debits: money(new Decimal(order.total).minus(COSTS.B)) });
+    expect(atA).toMatchObject({ balance: order.total, available_balance: order.total, held: '0.00', pending_debits: money(new Decimal(order.total).minus(INVOICED.B)) });
     const [credit] = (await c.as('A', 'GET', '/finance/wallet/transactions?reference_type=chain_order')).body.transactions;
     expect((await c.as('A', 'GET', `/finance/wallet/transactions/${credit.id}`)).body.transaction).toMatchObject({
       type: 'credit',
@@ -38,9 +38,10 @@ describe('spec 3 Wallet, transaction, remittance (flow_type downstream): a prepa
       ],
     });
     // Nobody below the top took any money: D's wallet is untouched until it is paid.
-    expect(await wallet('D')).toMatchObject({ balance: '0.00', pending_credits: money(new Decimal(order.total).minus(COSTS.D)) });
+    expect(await wallet('D')).toMatchObject({ balance: '0.00', pending_credits: money(new Decimal(order.total).minus(INVOICED.D)) });
     for (const [payer, child, childLevel] of [['A', 'B', 'B'], ['B', 'C', 'C'], ['C', 'D', 'D']] as const) {
-      const owed = money(new Decimal(order.total).minus(COSTS[childLevel]));
+      // The customer total less the child's invoice total (README: the GST moves through the wallets).
+      const owed = money(new Decimal(order.total).minus(INVOICED[childLevel]));
       expect(await outgoing(payer, order.order_number)).toMatchObject({ flow_type: 'downstream', status: 'pending', amount: owed, payer_tenant_id: c.ids[payer], recipient_tenant_id: c.ids[child] });
       const incoming = (await c.as(child, 'GET', '/finance/settlements/remittances?direction=incoming')).body.remittances;
       expect(incoming).toEqual([expect.objectContaining({ flow_type: 'downstream', amount: owed, payer_tenant_id: c.ids[payer] })]);
@@ -54,7 +55,7 @@ describe('spec 3 Wallet, transaction, remittance (flow_type downstream): a prepa
 
   test('processed down the chain (two concurrent calls at B: one pays, one INVALID_STATUS), each level ends with its margin and every ledger sums to zero', async () => {
     const a = await outgoing('A', order.order_number);
-    expect((await c.as('A', 'POST', `/finance/settlements/remittances/${a.id}/process`)).body).toMatchObject({ remittance: { id: a.id, status: 'completed' }, wallet: { deducted: a.amount, new_balance: COSTS.B } });
+    expect((await c.as('A', 'POST', `/finance/settlements/remittances/${a.id}/process`)).body).toMatchObject({ remittance: { id: a.id, status: 'completed' }, wallet: { deducted: a.amount, new_balance: INVOICED.B } });
     const b = await outgoing('B', order.order_number);
     const [first, second] = await Promise.all([c.as('B', 'POST', `/finance/settlements/remittances/${b.id}/process`), c.as('B', 'POST', `/finance/settlements/remittances/${b.id}/process`)]);
     expect([first.status, second.status].sort()).toEqual([200, 422]);
@@ -65,7 +66,8 @@ describe('spec 3 Wallet, transaction, remittance (flow_type downstream): a prepa
     expect((await c.as('C', 'POST', `/finance/settlements/remittances/${cr.id}/process`)).status).toBe(200);
 
     const total = new Decimal(order.total);
-    const margins = { A: COSTS.B, B: money(new Decimal(COSTS.C).minus(COSTS.B)), C: money(new Decimal(COSTS.D).minus(COSTS.C)), D: money(total.minus(COSTS.D)) };
+    // Each level's margin plus its net GST (the GST it charged less the GST it was charged).
+    const margins = { A: INVOICED.B, B: money(new Decimal(INVOICED.C).minus(INVOICED.B)), C: money(new Decimal(INVOICED.D).minus(INVOICED.C)), D: money(total.minus(INVOICED.D)) };
     let remittanceSum = new Decimal(0);
     for (const level of ['A', 'B', 'C', 'D'] as const) {
       const w = await wallet(level);
@@ -78,9 +80,13 @@ describe('spec 3 Wallet, transaction, remittance (flow_type downstream): a prepa
         if (t.type === 'debit') remittanceSum = remittanceSum.minus(t.amount);
       }
       expect((await c.as(level, 'GET', '/finance/settlements/collections')).body.collections).toEqual([expect.objectContaining({ status: 'settled', flow_type: 'downstream' })]);
-      // D's wallet holds the GST of its invoice (18% of the 1500.00 kettle): owed, so not in its net earnings.
-      const tax = level === 'D' ? '270.00' : '0.00';
-      expect((await c.as(level, 'GET', '/finance/settlements/summary?period=week')).body.summary).toMatchObject({ net_earnings: money(new Decimal(margins[level]).minus(tax)), tax_collected: tax });
+      // GST is never earnings: what the level's invoice charged (D's to the customer: 18% of the 1500.00
+      // kettle; the others' to their child) and what its parent's charged it stay apart; the earnings are
+      // the margins on taxable values.
+      const charged = { A: GST.B, B: GST.C, C: GST.D, D: '270.00' }[level];
+      const paid = { A: '0.00', B: GST.B, C: GST.C, D: GST.D }[level];
+      const earned = { A: COSTS.B, B: money(new Decimal(COSTS.C).minus(COSTS.B)), C: money(new Decimal(COSTS.D).minus(COSTS.C)), D: money(total.minus('270.00').minus(COSTS.D)) }[level];
+      expect({ level, ...(await c.as(level, 'GET', '/finance/settlements/summary?period=week')).body.summary }).toMatchObject({ level, net_earnings: earned, tax_collected: charged, tax_paid: paid });
     }
     expect(money(remittanceSum)).toBe('0.00');
   });

@@ -8,7 +8,7 @@
 import Decimal from 'decimal.js';
 import { parse } from 'csv-parse/sync';
 import PDFParser from 'pdf2json';
-import { COSTS, deliveredChainOrder, startChain, type Chain, type Level } from './support';
+import { deliveredChainOrder, INVOICED, startChain, type Chain, type Level } from './support';
 
 let c: Chain;
 beforeAll(async () => {
@@ -100,9 +100,9 @@ describe('spec 3 Wallet, transaction (README: top-ups, payouts and statements) a
 
   test('a payout above the available balance is refused (422 INSUFFICIENT_BALANCE) and writes nothing; one sent three times at once is paid once', async () => {
     const remittance = (await c.as('D', 'GET', '/finance/settlements/remittances?direction=outgoing')).body.remittances[0];
-    expect(remittance.amount).toBe(COSTS.D);
+    expect(remittance.amount).toBe(INVOICED.D);
     expect((await c.as('D', 'POST', `/finance/settlements/remittances/${remittance.id}/process`)).body.remittance.status).toBe('completed');
-    const available = money(new Decimal(order.total).plus('500.00').minus(COSTS.D));
+    const available = money(new Decimal(order.total).plus('500.00').minus(INVOICED.D));
     expect((await wallet('D')).available_balance).toBe(available);
 
     const [txBefore, ledgerBefore] = [await transactions('D'), await trial('D')];
@@ -151,7 +151,7 @@ describe('spec 3 Wallet, transaction (README: top-ups, payouts and statements) a
       ['debit', 'payout'],
     ]);
     expect(first.movements[0]).toMatchObject({ amount: order.total, order_number: order.order_number, chain_order_id: expect.any(String) });
-    expect(first.movements[2]).toMatchObject({ amount: `-${COSTS.D}`, order_number: order.order_number });
+    expect(first.movements[2]).toMatchObject({ amount: `-${INVOICED.D}`, order_number: order.order_number });
     expect(first.movements[1]).toMatchObject({ amount: '500.00', reference_id: 'UTR-TOPUP-0001', order_number: null });
 
     const second = (await c.as('D', 'GET', `/finance/statements?from=${day(day2)}&to=${day(day2)}`)).body.statement as Statement;
@@ -174,7 +174,7 @@ describe('spec 3 Wallet, transaction (README: top-ups, payouts and statements) a
     // C's statement shows D's remittance as a credit of its order.
     const atC = (await c.as('C', 'GET', `/finance/statements?from=${day(day1)}&to=${day(day2)}`)).body.statement as Statement;
     expectAddsUp(atC);
-    expect(atC.movements).toEqual([expect.objectContaining({ type: 'credit', reference_type: 'remittance', amount: COSTS.D, order_number: order.order_number })]);
+    expect(atC.movements).toEqual([expect.objectContaining({ type: 'credit', reference_type: 'remittance', amount: INVOICED.D, order_number: order.order_number })]);
   });
 
   test('the CSV statement is the JSON one row for row, between an opening and a closing row', async () => {
@@ -207,7 +207,7 @@ describe('spec 3 Wallet, transaction (README: top-ups, payouts and statements) a
     const ddmmyyyy = (ms: number) => day(ms).split('-').reverse().join('-');
     // Amounts are printed grouped the Indian way; these are all below a lakh.
     const grouped = (v: string) => v.replace(/^(-?\d+)(\d{3})\./, '$1,$2.');
-    for (const expected of ['WALLET STATEMENT', 'Account holder: Level D Traders', `Period: ${ddmmyyyy(day1)} to ${ddmmyyyy(day1 + DAY)} (UTC)`, 'UTR-TOPUP-0001', 'UTR-PAYOUT-0002', order.order_number, '-1,331.00', '1,000.10', '-333.33', 'Closing balance', grouped(json.closing_balance)]) {
+    for (const expected of ['WALLET STATEMENT', 'Account holder: Level D Traders', `Period: ${ddmmyyyy(day1)} to ${ddmmyyyy(day1 + DAY)} (UTC)`, 'UTR-TOPUP-0001', 'UTR-PAYOUT-0002', order.order_number, '-1,570.58', '1,000.10', '-333.33', 'Closing balance', grouped(json.closing_balance)]) {
       expect(text).toContain(expected);
     }
   });

@@ -24,6 +24,13 @@ export interface Chain {
 
 /** Unit costs per level (what each pays its parent) for SKU-1: the top's base cost is 1000.00. */
 export const COSTS = { A: '1000.00', B: '1100.00', C: '1210.00', D: '1331.00' } as const;
+/**
+ * What each level pays its parent for one SKU-1 (README: the GST moves through the wallets): its
+ * parent's invoice total, the cost plus GST at the orders module's 18% (no business profiles:
+ * intra-state, CGST and SGST 9% each, half up to paise), and that GST.
+ */
+export const INVOICED = { B: '1298.00', C: '1427.80', D: '1570.58' } as const;
+export const GST = { B: '198.00', C: '217.80', D: '239.58' } as const;
 
 export async function startChain(): Promise<Chain> {
   const host = await createTestHost({ modulePath: ORDERS_DIR, withModules: MODULES });

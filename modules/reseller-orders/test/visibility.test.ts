@@ -1,4 +1,4 @@
-import { copyAt, deliveredChainOrder, startChain, type Chain, type Level } from './support';
+import { copyAt, deliveredChainOrder, INVOICED, startChain, type Chain, type Level } from './support';
 
 let c: Chain;
 /** D's ids: its copy of a delivered chain order, its outgoing remittance, one of its transactions. */
@@ -119,11 +119,12 @@ describe('spec 3 Errors: bad input is refused in the reseller shape and writes n
     const [rem] = (await c.as('B', 'GET', '/finance/settlements/remittances?direction=outgoing&status=pending')).body.remittances;
     const paid = await c.as('B', 'POST', `/finance/settlements/remittances/${rem.id}/process`);
     expect(paid.status).toBe(200);
-    expect(paid.body.wallet.new_balance).toBe('-1100.00');
+    // B pays A's invoice total (its cost 1100.00 and the invoice's GST) on credit.
+    expect(paid.body.wallet.new_balance).toBe(`-${INVOICED.B}`);
     // Paid on credit: wallet.low_balance, in the spec's envelope.
     await c.host.eventually(async () => {
       const seen = (await c.as('B', 'GET', '/reseller-recorder/events?event=wallet.low_balance')).body.events;
-      expect(seen.map((e: { payload: unknown }) => e.payload)).toContainEqual({ event: 'wallet.low_balance', timestamp: expect.any(String), tenant_id: c.ids.B, data: { balance: '-1100.00', credit_limit: '5000.00', threshold: '0.00' } });
+      expect(seen.map((e: { payload: unknown }) => e.payload)).toContainEqual({ event: 'wallet.low_balance', timestamp: expect.any(String), tenant_id: c.ids.B, data: { balance: `-${INVOICED.B}`, credit_limit: '5000.00', threshold: '0.00' } });
     });
   });
 });
