@@ -361,7 +361,9 @@ describe('spec 3 Wallet, transaction, remittance and Tax configuration: the GST 
     }
     const rest = T.minus('333.40').toFixed(2);
     expect((await c.as('D', 'POST', `/orders/${o.order.id}/refund`, { payment_id: o.paymentId, amount: rest, reason: 'the rest' })).status).toBe(201);
-    for (let i = 0; i < 30 && (await copyAt(c, 'D', o.order.order_number))!.chain_status !== 'refunded'; i++) {
+    // Every level's copy refunded (each credits its invoice before it turns so), not only the origin's.
+    const allRefunded = async () => (await Promise.all(LEVELS.map(async (l) => (await copyAt(c, l, o.order.order_number))!.chain_status))).every((s) => s === 'refunded');
+    for (let i = 0; i < 60 && !(await allRefunded()); i++) {
       await c.host.runJobs();
       await new Promise((done) => setTimeout(done, 1000));
     }
