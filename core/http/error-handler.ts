@@ -105,7 +105,11 @@ export function errorHandler(logger: Logger, debugErrors: boolean): ErrorRequest
     }
     const path = req.originalUrl.split('?')[0];
     res.locals.errorShape ??= shapeOfPath(path);
-    const tooLarge = (err as { type?: string })?.type === 'entity.too.large' ? tooLargeAs.find((t) => t.path.test(path)) : undefined;
+    const overLimit = (err as { type?: string })?.type === 'entity.too.large';
+    // The rest of the body was never read: the connection closes after the answer, so a client's
+    // next request does not land on a socket still full of this one's bytes (RFC 9110 15.5.14).
+    if (overLimit) res.set('Connection', 'close');
+    const tooLarge = overLimit ? tooLargeAs.find((t) => t.path.test(path)) : undefined;
     const known = tooLarge ? tooLarge.error() : normalise(err);
     if (known) return sendError(res, known);
     logger.error({ err, reqId: req.id }, 'unhandled error');

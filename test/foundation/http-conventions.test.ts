@@ -14,10 +14,11 @@ describe('DESIGN Conventions: JSON errors, limits and health', () => {
     expect(res.body).toEqual({ message: 'The request body is not valid JSON.', code: 'MALFORMED_JSON', errors: { request: ['The request body is not valid JSON.'] }, details: { errors: { request: ['The request body is not valid JSON.'] } } });
   });
 
-  test('a body over the limit is a 413 JSON error', async () => {
+  test('a body over the limit is a 413 JSON error, and the connection closes after it (the unread rest must not meet the next request)', async () => {
     const res = await tp.api('/install/owner', { body: { organization_name: 'x'.repeat(5000) } });
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', details: { limit: 2048 } });
+    expect(res.headers.get('connection')).toBe('close');
   });
 
   test('an unknown route is a 404 JSON error, inside and outside /api/v1', async () => {
