@@ -9,15 +9,13 @@
  * artifacts/console-inbox-attachments*.png and artifacts/live-chat-widget-attachments*.png.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { chromium, type Browser } from 'playwright-core';
 import { QueryTypes } from 'sequelize';
 import { findChromium } from '../support/chromium';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
-import { installLocal, signIn, until } from './support';
+import { installLocal, signIn, startShopPage, until } from './support';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(ROOT, 'artifacts');
@@ -58,7 +56,7 @@ describe(`live chat attachments in the widget and the console inbox (beyond spec
   let owner: Awaited<ReturnType<TestPlatform['install']>>;
   let who: { token: string; tenant: string };
   let browser: Browser | undefined;
-  let shop: http.Server;
+  let shop: Awaited<ReturnType<typeof startShopPage>> | undefined;
   let shopOrigin: string;
   let embed = '';
 
@@ -68,9 +66,8 @@ describe(`live chat attachments in the widget and the console inbox (beyond spec
     owner = await tp.install('acme');
     who = { token: owner.token, tenant: 'acme' };
     await installLocal(tp, who, LIVE_CHAT_DIR, 'live_chat');
-    shop = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><head><title>Shop</title></head><body><h1>Our shop</h1>${embed}</body></html>`));
-    await new Promise<void>((r) => shop.listen(0, '127.0.0.1', r));
-    shopOrigin = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
+    shop = await startShopPage(() => embed);
+    shopOrigin = shop.origin;
     browser = await chromium.launch({ executablePath: found.path, args: ['--no-sandbox'] });
     mkdirSync(ARTIFACTS, { recursive: true });
   }, 300_000);

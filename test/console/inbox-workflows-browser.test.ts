@@ -6,14 +6,12 @@
  * artifacts/console-inbox*.png and artifacts/console-workflow*.png.
  */
 import { mkdirSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { findChromium } from '../support/chromium';
 import { addMember, startTestPlatform, type TestPlatform } from '../support/test-platform';
 import { bigOrder, sixNodes, WORKFLOWS_CODE_DIR, WORKFLOWS_DIR } from '../workflows/support';
-import { attrs, installLocal, signIn, until } from './support';
+import { attrs, installLocal, signIn, startShopPage, until } from './support';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(ROOT, 'artifacts');
@@ -30,7 +28,7 @@ describe(`spec 2 Live chat and Workflows in the web console, in Chromium${'reaso
   let owner: Awaited<ReturnType<TestPlatform['install']>>;
   let who: { token: string; tenant: string };
   let browser: Browser | undefined;
-  let shop: http.Server;
+  let shop: Awaited<ReturnType<typeof startShopPage>> | undefined;
   let shopOrigin: string;
   let embed = '';
   let problems: string[] = [];
@@ -41,9 +39,8 @@ describe(`spec 2 Live chat and Workflows in the web console, in Chromium${'reaso
     owner = await tp.install('acme');
     who = { token: owner.token, tenant: 'acme' };
     // A shop's static page on its own origin, embedding the widget by its embed code.
-    shop = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><head><title>Shop</title></head><body><h1>Our shop</h1>${embed}</body></html>`));
-    await new Promise<void>((r) => shop.listen(0, '127.0.0.1', r));
-    shopOrigin = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
+    shop = await startShopPage(() => embed);
+    shopOrigin = shop.origin;
     browser = await chromium.launch({ executablePath: found.path, args: ['--no-sandbox'] });
     mkdirSync(ARTIFACTS, { recursive: true });
   }, 300_000);

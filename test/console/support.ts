@@ -3,6 +3,8 @@
  * modules/orders, as a local source) holding `orders` orders, the showcase fixture, and a browser
  * page signed in through the console's own form.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { loadModuleFromDir } from '../../core/modules/loaded-module';
@@ -58,3 +60,10 @@ export async function until(fn: () => Promise<boolean>, what: string, timeoutMs 
 
 /** One attribute of every element the locator matches, in document order, read in one pass (a list that re-renders meanwhile cannot strand a read on a row that is gone). */
 export const attrs = (loc: Locator, name: string): Promise<Array<string | null>> => loc.evaluateAll((els, n) => els.map((e) => (e as unknown as { getAttribute(a: string): string | null }).getAttribute(n)), name);
+
+/** A shop's static page on its own origin (127.0.0.1, a free port), embedding what `embed()` gives at each request (the widget's embed code). */
+export async function startShopPage(embed: () => string): Promise<{ origin: string; close: () => void }> {
+  const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><head><title>Shop</title></head><body><h1>Our shop</h1>${embed()}</body></html>`));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
