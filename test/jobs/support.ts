@@ -30,6 +30,6 @@ export async function jobsPlatform(env: Record<string, string> = {}): Promise<Jo
   }
   const tenants = { acme: owner.tenantId, globex: made.body.tenant.id as string };
   const call: JobsPlatform['call'] = (op, input = {}, tenant = 'acme') => tp.platform.kernel.bus.call({ kind: 'core' }, op, input, { tenantId: tenants[tenant], user: null });
-  const until: JobsPlatform['until'] = (id, statuses, ms = 10_000, tenant = 'acme') => eventually(() => call('jobber.get', { id }, tenant), (j) => statuses.includes(j.status), ms);
+  const until: JobsPlatform['until'] = (id, statuses, ms = 10_000, tenant = 'acme') => eventually(() => call('jobber.get', { id }, tenant), (j) => statuses.includes(j.status), ms, 100);
   return { tp, tenants, call, until };
 }
