@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { TenantDatabases } from '../data/tenant-databases';
-import { CheckpointBatches } from './checkpoint-batches';
+import { GroupCommit } from './group-commit';
 import type { ConnectionRow, ExecutionRow, Graph, LogRow, NodeRow, RunContext, Scheduler, WorkflowRow } from './workflow';
 import type { WorkflowInput } from './workflow-input';
 import { connectionIds, contentOf, diffSummary, graphOfVersion, nodeIds, type VersionRow } from './workflow-versions';
@@ -56,6 +56,26 @@ export const newToken = () => randomBytes(24).toString('hex');
 export const newSecret = () => `whsec_${randomBytes(24).toString('hex')}`;
 
 /** A node's log row as a checkpoint writes it. */
+/** What starts an execution (createExecution). */
+export interface NewExecutionInput {
+  trigger_type: string;
+  trigger_data: unknown;
+  triggered_by: number | null;
+  trigger_key?: string;
+  queue: string[];
+  chain?: readonly string[];
+  parent_execution_id?: string;
+}
+
+/** A new execution as written, with its id and its workflow's figures. */
+interface NewExecution extends NewExecutionInput {
+  id: string;
+  workflow_id: string;
+  workflow_name: string;
+  workflow_version: number;
+  nodes_total: number;
+}
+
 export type NodeLog = Omit<LogRow, 'id' | 'execution_id'>;
 
 /**
@@ -81,7 +101,9 @@ export interface Checkpoint {
 export class WorkflowStore {
   /** Graphs webhook calls read lately, by tenant and workflow, each with the version of its row (byToken). */
   private readonly savedGraphs = new LRUCache<string, { version: string; graph: Graph }>({ max: 1_000 });
-  private readonly checkpoints = new CheckpointBatches<Checkpoint>((tenantId, batch) => this.writeCheckpoints(tenantId, batch));
+  private readonly checkpoints = new GroupCommit<Checkpoint>((tenantId, batch) => this.writeCheckpoints(tenantId, batch));
+  /** A tenant's new executions (a webhook burst) share INSERT statements as its checkpoints do. */
+  private readonly inserts = new GroupCommit<NewExecution>((tenantId, batch) => this.insertExecutions(tenantId, batch));
 
   /** `versionsKeep`: versions kept per workflow besides those unfinished runs are pinned to (WORKFLOW_VERSIONS_KEEP). */
   constructor(
@@ -326,20 +348,32 @@ export class WorkflowStore {
    * A new execution; with a trigger key (an event id, a schedule slot) at most one per workflow and
    * key: a second delivery answers undefined and writes nothing.
    */
-  async createExecution(
-    tenantId: string,
-    g: Graph,
-    e: { trigger_type: string; trigger_data: unknown; triggered_by: number | null; trigger_key?: string; queue: string[]; chain?: readonly string[]; parent_execution_id?: string },
-  ): Promise<ExecutionRow | undefined> {
-    const [row] = await this.tenantDbs.query<ExecutionRow>(
+  async createExecution(tenantId: string, g: Graph, e: NewExecutionInput): Promise<ExecutionRow | undefined> {
+    const id = randomUUID();
+    return this.inserts.add(tenantId, id, { ...e, id, workflow_id: g.workflow.id, workflow_name: g.workflow.name, workflow_version: g.workflow.version, nodes_total: g.nodes.length });
+  }
+
+  /** One INSERT for a batch of new executions; rows a trigger key already had are not written (absent from the answer). */
+  private async insertExecutions(tenantId: string, batch: { executionId: string; item: NewExecution }[]): Promise<Map<string, ExecutionRow>> {
+    const rows = batch.map(({ item: e }, n) => ({
+      n, id: e.id, workflow_id: e.workflow_id, workflow_name: e.workflow_name, workflow_version: e.workflow_version, trigger_type: e.trigger_type,
+      trigger_data: { v: e.trigger_data ?? null }, triggered_by: e.triggered_by, trigger_key: e.trigger_key ?? null, nodes_total: e.nodes_total,
+      scheduler: { queue: e.queue, attempt: 0 }, chain: e.chain ?? [], parent_execution_id: e.parent_execution_id ?? null,
+    }));
+    const written = await this.tenantDbs.query<ExecutionRow>(
       tenantId,
-      `INSERT INTO workflow_executions (workflow_id, workflow_name, workflow_version, trigger_type, trigger_data, triggered_by, trigger_key, nodes_total, context, scheduler, chain, parent_execution_id, lease_until)
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, '{"variables":{},"nodes":{}}', $9::jsonb, $10::jsonb, $11, now() + $12 * interval '1 millisecond')
+      // Trigger data travels wrapped ({v}) so a JSON null or scalar stays itself; clock_timestamp keeps the batch's rows in arrival order.
+      `INSERT INTO workflow_executions (id, workflow_id, workflow_name, workflow_version, trigger_type, trigger_data, triggered_by, trigger_key, nodes_total, context, scheduler, chain, parent_execution_id, lease_until, created_at)
+       SELECT x.id, x.workflow_id, x.workflow_name, x.workflow_version, x.trigger_type, x.trigger_data->'v', x.triggered_by, x.trigger_key, x.nodes_total,
+              '{"variables":{},"nodes":{}}', x.scheduler, x.chain, x.parent_execution_id, now() + $2 * interval '1 millisecond', clock_timestamp()
+       FROM jsonb_to_recordset($1::jsonb) AS x(n integer, id uuid, workflow_id uuid, workflow_name text, workflow_version integer, trigger_type text, trigger_data jsonb,
+              triggered_by bigint, trigger_key text, nodes_total integer, scheduler jsonb, chain jsonb, parent_execution_id uuid)
+       ORDER BY x.n
        ON CONFLICT (workflow_id, trigger_key) WHERE trigger_key IS NOT NULL DO NOTHING RETURNING *`,
       // The lease covers the time its job waits in the queue; the worker renews it (run-leases.ts).
-      [g.workflow.id, g.workflow.name, g.workflow.version, e.trigger_type, json(e.trigger_data), e.triggered_by, e.trigger_key ?? null, g.nodes.length, json({ queue: e.queue, attempt: 0 }), json(e.chain ?? []), e.parent_execution_id ?? null, this.leaseMs],
+      [json(rows), this.leaseMs],
     );
-    return row;
+    return new Map(written.map((r) => [r.id, r]));
   }
 
   /** The execution a trigger key already made for a workflow (a sub-workflow node's call made again). */
@@ -470,9 +504,9 @@ export class WorkflowStore {
    * statements (two nodes, each with runs of the same workflows) do not deadlock on them. Each
    * renews its run's lease, or releases it when the run suspends (the sweeper takes it once due).
    */
-  private async writeCheckpoints(tenantId: string, batch: { executionId: string; checkpoint: Checkpoint }[]): Promise<Map<string, ExecutionRow>> {
+  private async writeCheckpoints(tenantId: string, batch: { executionId: string; item: Checkpoint }[]): Promise<Map<string, ExecutionRow>> {
     const logOf = (l: NodeLog) => ({ ...l, input_data: { v: l.input_data ?? null }, output_data: { v: l.output_data ?? null } });
-    const rows = batch.map(({ executionId: id, checkpoint: c }) => ({
+    const rows = batch.map(({ executionId: id, item: c }) => ({
       execution_id: id, logs: [...(c.folded ?? []), c.log].map(logOf), at: c.at,
       from_status: c.start ? 'pending' : 'running', start_at: c.start ?? null, context: c.context ?? null, scheduler: c.scheduler ?? null,
       set_resume: c.resume_at !== undefined, resume_at: c.resume_at ?? null, executed: c.executed ?? 0, failed: c.failed ?? 0,

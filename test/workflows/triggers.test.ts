@@ -49,6 +49,17 @@ describe('spec 2 triggers: schedule, webhook, event', () => {
       expect(run.logs.map((l) => l.node_label)).toEqual(['Start', 'Remember', 'Big?', 'Shape', 'Mail']);
     });
 
+    test('a burst of calls at once: each its own execution with its own data, every one completed (their INSERTs share statements)', async () => {
+      const bodies = Array.from({ length: 25 }, (_, n) => JSON.stringify({ data: { ...bigOrder, burst: n } }));
+      const answers = await Promise.all(bodies.map(async (body) => (await hook(token, body, { 'x-webhook-signature': sign(wf.webhook_secret, body) })).json()));
+      const ids = answers.map((a) => (a as { data: { execution_id: string } }).data.execution_id);
+      expect(new Set(ids).size).toBe(25);
+      const runs = [];
+      for (const id of ids) runs.push(await settled(host, id));
+      expect(runs.map((r) => (r.trigger_data as { burst: number }).burst)).toEqual(bodies.map((_, n) => n));
+      expect(runs.map((r) => r.status)).toEqual(bodies.map(() => 'completed'));
+    });
+
     test('a wrong or missing signature is 401 and writes nothing', async () => {
       const before = (await executions(wf.id)).length;
       const body = JSON.stringify({ data: bigOrder });
@@ -111,7 +122,8 @@ describe('spec 2 triggers: schedule, webhook, event', () => {
         if (runs.length !== 1) throw new Error(`${runs.length} runs`);
         return runs[0];
       });
-      expect(await host.redeliver(eventId, 'core:workflows')).toBe('completed');
+      // Redeliveries at once share one INSERT: its trigger key still writes one execution.
+      expect(await Promise.all([1, 2, 3].map(() => host.redeliver(eventId, 'core:workflows')))).toEqual(['completed', 'completed', 'completed']);
       const run = await settled(host, first.id);
       expect(run).toMatchObject({ status: 'completed', trigger_type: 'event', trigger_data: bigOrder });
       expect(run.logs).toHaveLength(5);

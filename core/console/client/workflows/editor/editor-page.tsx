@@ -106,19 +106,23 @@ export function EditorPage({ id }: { id: string | null }) {
   const canRedo = !readOnly && history.future.length > 0;
   const undo = () => { if (canUndo) dispatch({ type: 'undo' }); };
   const redo = () => { if (canRedo) dispatch({ type: 'redo' }); };
+  // Bound once, not per render: an effect re-bound after each render would leave a key pressed right
+  // after a change to the previous render's handler (a redo with nothing to redo yet). The reducer
+  // itself ignores an undo or redo with nothing behind or ahead.
   useEffect(() => {
+    if (readOnly) return;
     const onKey = (e: KeyboardEvent) => {
       // A form field keeps its own undo (the text typed so far).
       if (!(e.ctrlKey || e.metaKey) || e.altKey || editable(e.target)) return;
       const key = e.key.toLowerCase();
-      if (key === 'z' && !e.shiftKey) undo();
-      else if ((key === 'z' && e.shiftKey) || (key === 'y' && !e.shiftKey)) redo();
+      if (key === 'z' && !e.shiftKey) dispatch({ type: 'undo' });
+      else if ((key === 'z' && e.shiftKey) || (key === 'y' && !e.shiftKey)) dispatch({ type: 'redo' });
       else return;
       e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  });
+  }, [readOnly]);
 
   /** Runs `fn` with the busy flag and the error box; a refusal naming nodes becomes the overlay. */
   async function act<T>(what: string, fn: () => Promise<T>): Promise<T | undefined> {

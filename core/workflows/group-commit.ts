@@ -1,49 +1,49 @@
 /**
- * Group commit for checkpoints (spec 2, Execution: a checkpoint after each node). Each checkpoint
- * costs a commit, and a commit waits for the disk; one tenant's concurrent runs would queue for its
- * few pooled connections and, as they finish, for their workflow's row (its counters). So per tenant
- * at most two statements are out at a time (one commits while the next is sent); a checkpoint that
- * comes while both are out waits for the next, which carries every checkpoint that came meanwhile.
- * Alone, a checkpoint is written at once; each is still committed before its run goes on to the next
- * node, and its caller learns whether it was its own write. One checkpoint per execution per
- * statement: a second one (a duplicate job) waits for the next, so it finds the first's log row, as
- * it would have in its own statement.
+ * Group commit for a tenant's execution writes (spec 2, Execution: a checkpoint after each node; a
+ * run's row before it starts). Each write costs a commit, and a commit waits for the disk; one
+ * tenant's concurrent runs would queue for its few pooled connections (TENANT_POOL_MAX) and, as they
+ * finish, for their workflow's row (its counters). So per tenant at most two statements are out at a
+ * time (one commits while the next is sent); a write that comes while both are out waits for the
+ * next, which carries every write that came meanwhile. Alone, a write goes out at once; each is still
+ * committed before its caller goes on, and its caller learns the row it wrote (or none). One write
+ * per execution per statement: a second one (a duplicate job) waits for the next, so it finds the
+ * first's rows, as it would have in its own statement.
  */
 import type { ExecutionRow } from './workflow';
 
 interface Waiting<C> {
   executionId: string;
-  checkpoint: C;
+  item: C;
   resolve(row: ExecutionRow | undefined): void;
   reject(err: unknown): void;
 }
 
-/** Writes a tenant's checkpoints in one statement; answers the rows it moved, by execution id. */
-export type WriteCheckpoints<C> = (tenantId: string, batch: { executionId: string; checkpoint: C }[]) => Promise<Map<string, ExecutionRow>>;
+/** Writes a batch of one tenant's writes in one statement; answers the rows it wrote, by execution id. */
+export type WriteBatch<C> = (tenantId: string, batch: { executionId: string; item: C }[]) => Promise<Map<string, ExecutionRow>>;
 
 interface Tenant<C> {
   waiting: Waiting<C>[];
   /** Statements out. */
   writers: number;
-  /** Executions with a checkpoint in a statement out. */
+  /** Executions with a write in a statement out. */
   writing: Set<string>;
 }
 
-export class CheckpointBatches<C> {
+export class GroupCommit<C> {
   private readonly tenants = new Map<string, Tenant<C>>();
 
   constructor(
-    private readonly write: WriteCheckpoints<C>,
+    private readonly write: WriteBatch<C>,
     /** Statements out at once per tenant: one commits while the next is sent. */
     private readonly maxWriters = 2,
     private readonly maxBatch = 100,
   ) {}
 
-  add(tenantId: string, executionId: string, checkpoint: C): Promise<ExecutionRow | undefined> {
+  add(tenantId: string, executionId: string, item: C): Promise<ExecutionRow | undefined> {
     return new Promise((resolve, reject) => {
       let t = this.tenants.get(tenantId);
       if (!t) this.tenants.set(tenantId, (t = { waiting: [], writers: 0, writing: new Set() }));
-      t.waiting.push({ executionId, checkpoint, resolve, reject });
+      t.waiting.push({ executionId, item, resolve, reject });
       if (t.writers < this.maxWriters) {
         t.writers++;
         void this.drain(tenantId, t);
@@ -63,7 +63,7 @@ export class CheckpointBatches<C> {
     if (--t.writers === 0) this.tenants.delete(tenantId);
   }
 
-  /** Writes a batch; if it fails, each checkpoint alone, so one that cannot be written (bad data, say) fails only its own run. */
+  /** Writes a batch; if it fails, each write alone, so one that cannot be written (bad data, say) fails only its own run. */
   private async settle(tenantId: string, batch: Waiting<C>[]): Promise<void> {
     try {
       const rows = await this.write(tenantId, batch);
