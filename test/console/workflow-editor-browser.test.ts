@@ -284,6 +284,11 @@ describe(`spec 2 Workflows: the editor's undo and redo, zoom and pan${skipped}`,
     const redo = page.getByRole('button', { name: 'Redo', exact: true });
     const edges = () => attrs(canvas.locator('[data-edge]'), 'data-edge');
     const values = field(page, 'values').locator('textarea');
+    /** The JSON field shows a value changed elsewhere (an undo) once its effect has run, a frame after the change: wait for it. */
+    const valuesShow = async (want: unknown) => {
+      await until(async () => (await values.inputValue()) === JSON.stringify(want, null, 2), `the values field to show ${JSON.stringify(want)}`, 5_000).catch(() => undefined);
+      return JSON.parse(await values.inputValue());
+    };
     const zoom = async () => Number(await page.locator('[data-zoom-level]').getAttribute('data-zoom-level'));
     /** A node's top-left in graph coordinates, from where it is drawn. */
     const graphAt = async (label: string) => {
@@ -320,13 +325,13 @@ describe(`spec 2 Workflows: the editor's undo and redo, zoom and pan${skipped}`,
       await node(page, 'Shape').click();
       await values.fill('{"a": 2}');
       await undo.click();
-      expect(JSON.parse(await values.inputValue())).toEqual({ a: 1 });
+      expect(await valuesShow({ a: 1 })).toEqual({ a: 1 });
       await values.focus();
       await page.keyboard.press('Control+Shift+Z');
-      expect(JSON.parse(await values.inputValue())).toEqual({ a: 1 });
+      expect(await valuesShow({ a: 1 })).toEqual({ a: 1 });
       expect(await redo.isDisabled()).toBe(false);
       await redo.click();
-      expect(JSON.parse(await values.inputValue())).toEqual({ a: 2 });
+      expect(await valuesShow({ a: 2 })).toEqual({ a: 2 });
       await page.screenshot({ path: path.join(ARTIFACTS, 'console-workflow-editor-undo.png') });
       // Undo and redo changed the canvas only: saving is explicit.
       expect(writes).toEqual([]);
