@@ -214,8 +214,10 @@ describe('spec 3 Chain order pricing, Tax configuration: GST invoices between le
   test('partial refunds of a prepaid order: each invoice credited by its pro rata part line by line, the rest refunded: the credit notes add up to each invoice exactly', async () => {
     const o = await delivered(1, '18', async () => {}, false);
     const issuedBy = async (level: 'A' | 'B' | 'C') => (await invoicesOf(level, o.ids[level])).filter((i) => i.direction === 'issued');
+    /** Until every level has issued `count` documents (its invoice and its credit notes: each level's share reaches it on its own push). */
     const waitFor = async (count: number) => {
-      for (let i = 0; i < 30 && (await issuedBy('C')).length < count; i++) await new Promise((r) => setTimeout(r, 1000));
+      const short = async () => (await Promise.all((['A', 'B', 'C'] as const).map(issuedBy))).some((l) => l.length < count);
+      for (let i = 0; i < 30 && (await short()); i++) await new Promise((r) => setTimeout(r, 1000));
     };
     const T = o.order.total;
     const refund = await c.as('D', 'POST', `/orders/${o.order.id}/refund`, { payment_id: o.paymentId, amount: '333.33', reason: 'one part came damaged' });
@@ -233,6 +235,7 @@ describe('spec 3 Chain order pricing, Tax configuration: GST invoices between le
     expect((await c.as('D', 'POST', `/orders/${o.order.id}/refund`, { payment_id: o.paymentId, amount: rest, reason: 'the rest' })).status).toBe(201);
     for (let i = 0; i < 20 && (await copyAt(c, 'A', o.order.order_number))!.chain_status !== 'refunded'; i++) await new Promise((r) => setTimeout(r, 1000));
     await c.host.runJobs();
+    await waitFor(3);
     for (const level of ['A', 'B', 'C'] as const) {
       const [invoice, ...notes] = await issuedBy(level);
       expect({ level, types: notes.map((n) => n.type) }).toEqual({ level, types: ['credit_note', 'credit_note'] });
