@@ -55,7 +55,6 @@ const VERSION_NODE_IDS = "SELECT DISTINCT n->>'id' AS id FROM workflow_versions 
 export const newToken = () => randomBytes(24).toString('hex');
 export const newSecret = () => `whsec_${randomBytes(24).toString('hex')}`;
 
-/** A node's log row as a checkpoint writes it. */
 /** What starts an execution (createExecution). */
 export interface NewExecutionInput {
   trigger_type: string;
@@ -76,6 +75,7 @@ interface NewExecution extends NewExecutionInput {
   nodes_total: number;
 }
 
+/** A node's log row as a checkpoint writes it. */
 export type NodeLog = Omit<LogRow, 'id' | 'execution_id'>;
 
 /**
