@@ -112,7 +112,7 @@ export function errorHandler(logger: Logger, debugErrors: boolean): ErrorRequest
     const tooLarge = overLimit ? tooLargeAs.find((t) => t.path.test(path)) : undefined;
     const known = tooLarge ? tooLarge.error() : normalise(err);
     if (known) return sendError(res, known);
-    logger.error({ err, reqId: req.id }, 'unhandled error');
+    logger.error({ err, reqId: req.id, method: req.method, path }, 'unhandled error');
     const shape = (res.locals.errorShape as ErrorShape | undefined) ?? 'platform';
     const payload = body(new MandiError('INTERNAL', shape === 'workflows' ? WORKFLOW_MESSAGES[500] : 'Server Error.', 500), shape);
     // Spec 2: error details in debug mode only; the GraphQL and reseller shapes have no place for them.
