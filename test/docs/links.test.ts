@@ -48,7 +48,7 @@ function proseLines(text: string): string[] {
 }
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
-export function headingSlugs(text: string): Set<string> {
+function headingSlugs(text: string): Set<string> {
   const seen = new Map<string, number>();
   const slugs = new Set<string>();
   let fence: string | null = null;
