@@ -42,7 +42,7 @@ export function renderErrorReference(): string {
     '',
     'Generated from the error catalogs (`defineErrors` in core/errors.ts) by `./run npx tsx scripts/gen-error-reference.ts`; do not edit by hand.',
     'Every error answer carries its code (`code`, or `error` in the areas whose shape names it so) and its HTTP status;',
-    'how each spec area shapes the body is in the README (Errors). Codes raised outside a catalog are not listed yet.',
+    'how each spec area shapes the body is in [errors.md](errors.md). Codes raised outside a catalog are not listed yet.',
     '',
     '| code | status | raised by | meaning |',
     '|---|---|---|---|',
