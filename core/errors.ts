@@ -31,6 +31,8 @@ export interface ErrorDefinition<A extends unknown[]> {
   doc: string;
   message: (...args: A) => string;
   details?: (...args: A) => Record<string, unknown> | undefined;
+  /** The status when it depends on the case (the reference shows `status`, and `doc` says when it differs). */
+  statusFor?: (...args: A) => number;
 }
 
 /** A catalog's entries, each with the argument list its message and details take. */
@@ -56,7 +58,7 @@ export function defineErrors<D extends Record<string, ErrorDefinition<never[]>>>
   const factories: Record<string, (...args: never[]) => MandiError> = {};
   const entries: ErrorCatalog['entries'][number][] = [];
   for (const [name, d] of Object.entries(definitions) as [string, ErrorDefinition<never[]>][]) {
-    factories[name] = (...args) => new MandiError(d.code, d.message(...args), d.status, d.details?.(...args));
+    factories[name] = (...args) => new MandiError(d.code, d.message(...args), d.statusFor?.(...args) ?? d.status, d.details?.(...args));
     entries.push({ name, code: d.code, status: d.status, doc: d.doc });
   }
   catalogs.push({ area, entries });
