@@ -51,8 +51,7 @@ export interface PartDefinition<T, D extends Record<string, PartRef<unknown>>> {
   stop?(value: NoInfer<T>): unknown;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- a part with no deps
-export function definePart<T, D extends Record<string, PartRef<unknown>> = {}>(definition: PartDefinition<T, D>): Part<T> {
+export function definePart<T, D extends Record<string, PartRef<unknown>> = Record<never, never>>(definition: PartDefinition<T, D>): Part<T> {
   return { ...definition, deps: definition.deps ?? {} } as Part<T>;
 }
 
