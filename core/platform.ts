@@ -14,7 +14,7 @@ import { keysPart, keysRef } from './secrets/part';
 import { driversPart, driversRef } from './drivers/parts';
 import { realtimePart, realtimeRef } from './realtime/part';
 import { tenantsPart, tenantsRef } from './tenancy/part';
-import { authPart, authRef } from './auth/part';
+import { adminAuthPart, authPart, authRef } from './auth/part';
 import { clockPart, clockRef } from './clock-part';
 import { registryPart, registryRef } from '../registry/part';
 import { kernelPart, kernelRef } from './modules/part';
@@ -59,6 +59,7 @@ export function platformParts(config: Config, logger: Logger, options: PlatformO
     driversPart,
     tenantsPart,
     authPart,
+    adminAuthPart,
     clockPart,
     registryPart,
     kernelPart(options.onFatal),

@@ -3,11 +3,13 @@ import { configRef } from '../config';
 import { centralRef } from '../data/parts';
 import { driversRef } from '../drivers/parts';
 import { definePart, partRef } from '../parts';
+import { createAdminAuth, type AdminAuth } from './admin-auth';
 import { AuthService, type Invalidation } from './auth-service';
 
 const AUTH_CHANNEL = 'mandi:auth:invalidate';
 
 export const authRef = partRef<AuthService>('auth');
+export const adminAuthRef = partRef<AdminAuth>('adminAuth');
 
 export const authPart = definePart({
   ref: authRef,
@@ -18,3 +20,6 @@ export const authPart = definePart({
     return auth;
   },
 });
+
+/** The admin API's authentication, which parts with tokens of their own contribute to (admin-auth.ts). */
+export const adminAuthPart = definePart({ ref: adminAuthRef, deps: { auth: authRef }, init: ({ auth }) => createAdminAuth(auth) });

@@ -25,7 +25,6 @@ import { registerFetchOriginRoutes } from '../modules/fetch-origins-routes';
 import { registerProviderRoutes } from '../modules/provider-routes';
 import { registerSecretRoutes } from '../secrets/secret-routes';
 import { registerPrivateNetworkRoute } from '../tenancy/private-networks';
-import { adminAuthenticate } from '../../registry';
 import { moduleRoutes } from '../modules/module-routes';
 import { publicModuleRoutes } from '../modules/public-routes';
 import { StreamSlots } from '../modules/stream-slots';
@@ -34,7 +33,7 @@ import { PLATFORM_VERSION } from '../../sdk/manifest';
 import { registerNotificationRoutes } from '../notifications';
 import { registerClientReleaseRoutes } from '../client-releases';
 import { accountsRef } from '../accounts/part';
-import { authRef } from '../auth/part';
+import { adminAuthRef, authRef } from '../auth/part';
 import { bulkRef } from '../bulk/part';
 import { catalogsRef } from '../catalogs/part';
 import { clockRef } from '../clock-part';
@@ -58,7 +57,7 @@ import { registerSeedRoute } from '../console/seed-route';
 export const httpRef = partRef<Listening>('http');
 
 const httpDeps = {
-  config: configRef, logger: loggerRef, dbServer: dbServerRef, central: centralRef, keys: keysRef, tenantDbs: tenantDbsRef, drivers: driversRef, tenants: tenantsRef, auth: authRef,
+  config: configRef, logger: loggerRef, dbServer: dbServerRef, central: centralRef, keys: keysRef, tenantDbs: tenantDbsRef, drivers: driversRef, tenants: tenantsRef, auth: authRef, adminAuth: adminAuthRef,
   clock: clockRef, kernel: kernelRef, registry: registryRef, realtime: realtimeRef, rings: ringsRef, notifications: notificationsRef, catalogs: catalogsRef, documents: documentsRef,
   bulk: bulkRef, accounts: accountsRef, workflows: workflowsRef,
 };
@@ -86,7 +85,7 @@ export interface Listening {
 type HttpDeps = PartValues<typeof httpDeps>;
 
 async function listen(d: HttpDeps): Promise<Listening> {
-  const { config, logger, dbServer, central, keys, tenantDbs, drivers, tenants, auth, clock, kernel, registry, realtime, rings, notifications, catalogs, documents, bulk, accounts, workflows } = d;
+  const { config, logger, dbServer, central, keys, tenantDbs, drivers, tenants, auth, adminAuth, clock, kernel, registry, realtime, rings, notifications, catalogs, documents, bulk, accounts, workflows } = d;
   const authenticated = authenticate(auth, tenants);
   const streams = new StreamSlots(config.moduleStreamsPerTenant);
   let selfUrl = '';
@@ -120,7 +119,7 @@ async function listen(d: HttpDeps): Promise<Listening> {
       registerFetchOriginRoutes(api, { central, authenticated, changed: kernel.fetchGrantsChanged });
       registerProviderRoutes(api, { modules: kernel.modules, providers: kernel.providers, authenticated });
       registerPrivateNetworkRoute(api, { central, tenants, authenticated, changed: kernel.fetchGrantsChanged });
-      const adminAuthenticated = adminAuthenticate({ auth, publishers: registry.publishers });
+      const adminAuthenticated = adminAuth.authenticated;
       registry.registerRoutes(api, adminAuthenticated);
       registerQuarantineRoutes(api, { quarantine: kernel.quarantine, adminAuthenticated });
       registerSecretRoutes(api, { store: kernel.secrets, modules: kernel.modules, audit: kernel.audit, central, keys, clock, logger, authenticated, adminAuthenticated });
