@@ -9,7 +9,7 @@
  * starts. Sizes are PDF points; the page's writable width is 515 (A4, 40 point margins), text is
  * Helvetica at 9 points unless a block says otherwise.
  */
-import { type Static } from '@sinclair/typebox/type';
+import type { Static, TLiteral, TObject, TProperties, TUnsafe } from '@sinclair/typebox/type';
 import * as T from './schema';
 
 /** The limits the schema enforces, exported so a module can trim its own data to them. */
@@ -49,14 +49,29 @@ const Space = T.Object({ type: T.Literal('space'), lines: T.Number({ minimum: 0,
 /** A new page; with `unless_space`, only when less than that many points are left on this one (keeps what follows together). */
 const PageBreak = T.Object({ type: T.Literal('page_break'), unless_space: T.Optional(T.Integer({ minimum: 1, maximum: 760 })) }, { additionalProperties: false });
 
-const Leaf = T.Union([Heading, Paragraph, Fields, Table, Totals, Rule, Space]);
+
+/**
+ * One of the block variants, chosen by its `type` (a JSON Schema if/then per variant, where a
+ * plain anyOf would answer a wrong block with every other variant's complaints too).
+ */
+function Tagged<V extends TObject<TProperties & { type: TLiteral<string> }>>(variants: V[]): TUnsafe<Static<V>> {
+  const tags = variants.map((v) => v.properties.type.const);
+  return T.Unsafe<Static<V>>({
+    type: 'object',
+    required: ['type'],
+    properties: { type: { type: 'string', enum: tags } },
+    allOf: variants.map((v) => ({ if: { properties: { type: { const: v.properties.type.const } } }, then: v })),
+  });
+}
+
+const Leaf = Tagged([Heading, Paragraph, Fields, Table, Totals, Rule, Space]);
 /** Blocks side by side from the same top, each column as wide as the page allows; the page continues below the tallest. */
 const Columns = T.Object({
   type: T.Literal('columns'),
   columns: T.Array(T.Array(Leaf, { maxItems: LAYOUT_LIMITS.columnBlocks }), { minItems: 1, maxItems: LAYOUT_LIMITS.columns }),
 }, { additionalProperties: false });
 
-export const DocumentLayoutSchema = T.Object({ blocks: T.Array(T.Union([Leaf, Columns, PageBreak]), { maxItems: LAYOUT_LIMITS.blocks }) }, { additionalProperties: false });
+export const DocumentLayoutSchema = T.Object({ blocks: T.Array(Tagged([Heading, Paragraph, Fields, Table, Totals, Rule, Space, Columns, PageBreak]), { maxItems: LAYOUT_LIMITS.blocks }) }, { additionalProperties: false });
 
 export type DocumentLayout = Static<typeof DocumentLayoutSchema>;
 export type LayoutBlock = DocumentLayout['blocks'][number];
