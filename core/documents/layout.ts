@@ -72,7 +72,7 @@ async function table(doc: Doc, b: Extract<LayoutLeaf, { type: 'table' }>, { x, w
     let left = x;
     cols.forEach((c, i) => {
       const options = grid ? { width: c.width - 4, align: c.align ?? 'left' } : { width: c.width - 4, height: 10, align: c.align ?? 'left', ellipsis: true };
-      doc.fillColor(cellColor(cells[i])).text(cellText(cells[i]), left + 2, top + (grid ? 3 : 0), options);
+      doc.fillColor(cellColor(cells[i])).text(cellText(cells[i]), left + (grid ? 2 : 0), top + (grid ? 3 : 0), options);
       left += c.width;
     });
     doc.fillColor('black');

@@ -71,7 +71,7 @@ export function levelInvoiceLayout(d: Document): DocumentLayout {
       { type: 'space', lines: 0.5 },
       { type: 'fields', rows: [{ label: 'Amount in words', value: amountInWords(d.total, d.currency) }] },
       ...(d.lines.some((l) => l.hsn_code === null)
-        ? [{ type: 'space', lines: 0.5 } as const, { type: 'paragraph', text: 'HSN/SAC "Not given": the origin order holds no HSN or SAC code for that line.', size: 8, color: MISSING } as const]
+        ? [{ type: 'space', lines: 0.5 } as const, { type: 'paragraph', text: 'HSN/SAC "Not given": the order holds no HSN or SAC code for that line; add it to the product before issuing the next invoice.', size: 8, color: MISSING } as const]
         : []),
       { type: 'page_break', unless_space: 60 },
       { type: 'space', lines: 2 },
