@@ -12,8 +12,8 @@
 import type { Static, TLiteral, TObject, TProperties, TUnsafe } from '@sinclair/typebox/type';
 import * as T from './schema';
 
-/** The limits the schema enforces, exported so a module can trim its own data to them. */
-export const LAYOUT_LIMITS = { blocks: 500, columnBlocks: 80, columns: 4, text: 2000, label: 200, cell: 500, tableColumns: 16, rows: 10_000, fieldRows: 60, totalsRows: 40, cells: 100_000 } as const;
+/** The limits the schema enforces: the most one document may ask of the host. */
+export const LAYOUT_LIMITS = { blocks: 500, columnBlocks: 80, columns: 4, text: 2000, label: 200, cell: 1000, tableColumns: 16, rows: 10_000, fieldRows: 60, totalsRows: 40, cells: 100_000 } as const;
 
 const Text = (max: number) => T.String({ maxLength: max });
 const Color = T.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'Text colour, #rrggbb (black when absent).' });
