@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RequestHandler, Router } from 'express';
 import PDFDocument from 'pdfkit';
@@ -51,9 +51,14 @@ export function createDocuments(deps: { dataDir: string; appUrl: string }) {
         doc.fontSize(16).text(text(input.data.title) || input.name).moveDown().fontSize(10);
         for (const [k, v] of Object.entries(input.data.fields ?? {})) doc.text(`${k}: ${text(v)}`);
       }
-    } finally {
+    } catch (err) {
+      // A document refused half-way (its drawing budget spent) leaves no file behind.
       doc.end();
+      await written.catch(() => undefined);
+      await rm(full, { force: true });
+      throw err;
     }
+    doc.end();
     await written;
     const rel = path.posix.join('documents', tenantId, owner, file);
     return { path: rel, url: `${deps.appUrl}/api/v1/documents/${owner}/${file}`, bytes: (await stat(full)).size };

@@ -63,4 +63,12 @@ describe('core/documents: drawing a layout', () => {
     expect(() => layoutWork({ blocks: Array.from({ length: LAYOUT_LIMITS.cells / LAYOUT_LIMITS.rows }, () => table) })).not.toThrow();
     expect(() => layoutWork({ blocks: Array.from({ length: LAYOUT_LIMITS.cells / LAYOUT_LIMITS.rows + 1 }, () => table) })).toThrow(expect.objectContaining({ code: 'DOCUMENT_TOO_LARGE', status: 413 }));
   });
+
+  it('stops a drawing past its time budget with DOCUMENT_TOO_LARGE', async () => {
+    const doc = new PDFDocument({ size: 'A4', margin: 40 });
+    doc.resume();
+    const rows = Array.from({ length: 300 }, () => ['x'.repeat(LAYOUT_LIMITS.cell)]);
+    await expect(drawLayout(doc, { blocks: [{ type: 'table', columns: [{ title: 'n', width: 24 }], rows }] }, 0)).rejects.toMatchObject({ code: 'DOCUMENT_TOO_LARGE', status: 413 });
+    doc.end();
+  });
 });

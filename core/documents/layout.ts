@@ -2,7 +2,9 @@
  * Draws a module's document layout (sdk/runtime/document-layout.ts) with pdfkit on A4 pages. The
  * layout is already checked against its schema by the bus; `layoutWork` adds the limits a schema
  * cannot state (cells and characters over the whole document). Drawing yields to the event loop
- * every few rows, so a long statement never holds the host's other requests for its whole length.
+ * every few milliseconds, so a long statement never holds the host's other requests for its whole
+ * length, and stops at a time budget whatever the layout (pdfkit's cost is not linear in its text:
+ * a long unbroken word in a narrow column is split letter by letter).
  */
 import { LAYOUT_LIMITS, type DocumentLayout, type LayoutBlock, type LayoutCell, type LayoutColumn, type LayoutLeaf } from '../../sdk/runtime/document-layout';
 import { MandiError } from '../errors';
@@ -10,10 +12,14 @@ import { MandiError } from '../errors';
 const LEFT = 40;
 const WIDTH = 515;
 const BOTTOM = 790;
+/** The tallest a grid row grows: a page, less room for the header repeated above it (a longer cell ends in an ellipsis). */
+const MAX_ROW = BOTTOM - LEFT - 20;
 const RULE = '#999999';
 /** Characters over the whole document: the sum of every text, label and cell. */
-const MAX_CHARACTERS = 400_000;
-const YIELD_EVERY = 100;
+const MAX_CHARACTERS = 1_000_000;
+/** Drawing runs at most this long between two turns of the event loop, and this long in all. */
+const SLICE_MS = 25;
+const BUDGET_MS = 10_000;
 
 type Doc = PDFKit.PDFDocument;
 type Box = { x: number; width: number };
@@ -21,7 +27,31 @@ type Box = { x: number; width: number };
 const fontOf = (bold?: boolean, italic?: boolean) => (bold ? (italic ? 'Helvetica-BoldOblique' : 'Helvetica-Bold') : italic ? 'Helvetica-Oblique' : 'Helvetica');
 const cellText = (c: LayoutCell | undefined) => (c === undefined ? '' : typeof c === 'string' ? c : c.text);
 const cellColor = (c: LayoutCell | undefined) => (c !== undefined && typeof c !== 'string' ? c.color : 'black');
-const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Gives the event loop a turn once a slice is spent; refuses to go on past the budget. */
+function pacer(budgetMs: number) {
+  const started = Date.now();
+  let slice = started;
+  return async () => {
+    const now = Date.now();
+    if (now - slice < SLICE_MS) return;
+    if (now - started > budgetMs) throw new MandiError('DOCUMENT_TOO_LARGE', `The layout took more than ${budgetMs / 1000} s to draw; the document was not stored.`, 413, { budget_ms: budgetMs });
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    slice = Date.now();
+  };
+}
+type Pace = ReturnType<typeof pacer>;
+
+/**
+ * The part of a grid cell's text that can show in its row (a row is at most MAX_ROW high, the rest
+ * would be cut at the ellipsis): measuring and wrapping the rest would only cost time.
+ */
+function shown(doc: Doc, text: string, width: number): string {
+  if (text.length < 200) return text;
+  const average = Math.max(doc.widthOfString(text) / text.length, 0.5);
+  const fits = Math.ceil((width * (MAX_ROW / 8) * 1.2) / average);
+  return text.length > fits ? text.slice(0, fits) : text;
+}
 
 function leaves(blocks: LayoutBlock[]): LayoutLeaf[] {
   return blocks.flatMap((b) => (b.type === 'columns' ? b.columns.flat() : b.type === 'page_break' ? [] : [b]));
@@ -56,14 +86,15 @@ function fields(doc: Doc, b: Extract<LayoutLeaf, { type: 'fields' }>, { x, width
   }
 }
 
-async function table(doc: Doc, b: Extract<LayoutLeaf, { type: 'table' }>, { x, width }: Box) {
+async function table(doc: Doc, b: Extract<LayoutLeaf, { type: 'table' }>, { x, width }: Box, pace: Pace) {
   const cols: LayoutColumn[] = b.columns;
   const grid = (b.style ?? 'grid') === 'grid';
   const rule = (y: number) => doc.moveTo(x, y).lineTo(x + width, y).lineWidth(0.5).strokeColor(RULE).stroke();
-  const row = (cells: LayoutCell[], header: boolean) => {
+  const row = (given: LayoutCell[], header: boolean) => {
     doc.font(header ? 'Helvetica-Bold' : 'Helvetica').fontSize(8);
+    const cells = grid ? given.map((c, i) => (cols[i] ? { text: shown(doc, cellText(c), cols[i]!.width - 4), color: cellColor(c) } : c)) : given;
     // Grid rows grow to their tallest cell; plain rows are one line (a longer cell ends in an ellipsis).
-    const height = grid ? Math.max(...cols.map((c, i) => doc.heightOfString(cellText(cells[i]) || ' ', { width: c.width - 4 }))) + 6 : 13;
+    const height = grid ? Math.min(MAX_ROW, Math.max(...cols.map((c, i) => doc.heightOfString(cellText(cells[i]) || ' ', { width: c.width - 4 }))) + 6) : 13;
     if (doc.y + height > BOTTOM) {
       doc.addPage();
       if (!header) row(cols.map((c) => c.title), true);
@@ -71,7 +102,7 @@ async function table(doc: Doc, b: Extract<LayoutLeaf, { type: 'table' }>, { x, w
     const top = doc.y;
     let left = x;
     cols.forEach((c, i) => {
-      const options = grid ? { width: c.width - 4, align: c.align ?? 'left' } : { width: c.width - 4, height: 10, align: c.align ?? 'left', ellipsis: true };
+      const options = { width: c.width - 4, height: grid ? MAX_ROW - 6 : 10, align: c.align ?? 'left', ellipsis: true };
       doc.fillColor(cellColor(cells[i])).text(cellText(cells[i]), left + (grid ? 2 : 0), top + (grid ? 3 : 0), options);
       left += c.width;
     });
@@ -82,9 +113,9 @@ async function table(doc: Doc, b: Extract<LayoutLeaf, { type: 'table' }>, { x, w
   };
   if (grid) rule(doc.y);
   row(cols.map((c) => c.title), true);
-  for (let i = 0; i < b.rows.length; i++) {
-    row(b.rows[i]!, false);
-    if ((i + 1) % YIELD_EVERY === 0) await pause();
+  for (const cells of b.rows) {
+    row(cells, false);
+    await pace();
   }
   doc.font('Helvetica').fontSize(9);
 }
@@ -97,7 +128,7 @@ function totals(doc: Doc, b: Extract<LayoutLeaf, { type: 'totals' }>, { x, width
   doc.x = x;
 }
 
-async function leaf(doc: Doc, b: LayoutLeaf, box: Box) {
+async function leaf(doc: Doc, b: LayoutLeaf, box: Box, pace: Pace) {
   const { x, width } = box;
   switch (b.type) {
     case 'heading':
@@ -110,7 +141,7 @@ async function leaf(doc: Doc, b: LayoutLeaf, box: Box) {
       fields(doc, b, box);
       break;
     case 'table':
-      await table(doc, b, box);
+      await table(doc, b, box, pace);
       break;
     case 'totals':
       totals(doc, b, box);
@@ -126,10 +157,10 @@ async function leaf(doc: Doc, b: LayoutLeaf, box: Box) {
   doc.font('Helvetica').fontSize(9);
 }
 
-/** Draws the layout's blocks one below the other from the top of the first page. */
-export async function drawLayout(doc: Doc, layout: DocumentLayout) {
+/** Draws the layout's blocks one below the other from the top of the first page, within `budgetMs` of drawing. */
+export async function drawLayout(doc: Doc, layout: DocumentLayout, budgetMs = BUDGET_MS) {
   doc.font('Helvetica').fontSize(9);
-  let drawn = 0;
+  const pace = pacer(budgetMs);
   for (const b of layout.blocks) {
     if (b.type === 'page_break') {
       if (b.unless_space === undefined || doc.y > BOTTOM - b.unless_space) doc.addPage();
@@ -140,12 +171,12 @@ export async function drawLayout(doc: Doc, layout: DocumentLayout) {
       for (const [i, column] of b.columns.entries()) {
         doc.x = LEFT + i * (width + 10);
         doc.y = top;
-        for (const inner of column) await leaf(doc, inner, { x: LEFT + i * (width + 10), width });
+        for (const inner of column) await leaf(doc, inner, { x: LEFT + i * (width + 10), width }, pace);
         bottom = Math.max(bottom, doc.y);
       }
       doc.x = LEFT;
       doc.y = bottom + 8;
-    } else await leaf(doc, b, { x: LEFT, width: WIDTH });
-    if (++drawn % YIELD_EVERY === 0) await pause();
+    } else await leaf(doc, b, { x: LEFT, width: WIDTH }, pace);
+    await pace();
   }
 }

@@ -35,7 +35,7 @@ const Cell = T.Union([Text(LAYOUT_LIMITS.cell), T.Object({ text: Text(LAYOUT_LIM
 const Table = T.Object({
   type: T.Literal('table'),
   style: T.Optional(T.StringEnum(['grid', 'plain'] as const)),
-  columns: T.Array(T.Object({ title: Text(LAYOUT_LIMITS.label), width: T.Number({ minimum: 8, maximum: 515 }), align: T.Optional(Align) }, { additionalProperties: false }), { minItems: 1, maxItems: LAYOUT_LIMITS.tableColumns }),
+  columns: T.Array(T.Object({ title: Text(LAYOUT_LIMITS.label), width: T.Number({ minimum: 24, maximum: 515 }), align: T.Optional(Align) }, { additionalProperties: false }), { minItems: 1, maxItems: LAYOUT_LIMITS.tableColumns }),
   rows: T.Array(T.Array(Cell, { maxItems: LAYOUT_LIMITS.tableColumns }), { maxItems: LAYOUT_LIMITS.rows }),
 }, { additionalProperties: false });
 /** Totals: label and amount pairs on the right half of the page; a bold row (a grand total) stands a little apart. */
@@ -48,7 +48,6 @@ const Rule = T.Object({ type: T.Literal('rule') }, { additionalProperties: false
 const Space = T.Object({ type: T.Literal('space'), lines: T.Number({ minimum: 0, maximum: 20 }) }, { additionalProperties: false });
 /** A new page; with `unless_space`, only when less than that many points are left on this one (keeps what follows together). */
 const PageBreak = T.Object({ type: T.Literal('page_break'), unless_space: T.Optional(T.Integer({ minimum: 1, maximum: 760 })) }, { additionalProperties: false });
-
 
 /**
  * One of the block variants, chosen by its `type` (a JSON Schema if/then per variant, where a

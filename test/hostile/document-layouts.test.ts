@@ -91,4 +91,30 @@ describe('DESIGN Host capabilities for modules: document layouts, under attack',
     // A slice is a hundred rows: the event loop is never held for long (generous for a loaded machine).
     expect(worst).toBeLessThan(1500);
   }, 120_000);
+
+  test('cells as long as allowed in the narrowest column: a row stops at a page (an ellipsis), so no cell multiplies pages', async () => {
+    const rows = Array.from({ length: 100 }, () => ['x'.repeat(LAYOUT_LIMITS.cell)]);
+    const out = (await render({ blocks: [{ type: 'table', columns: [{ title: 'n', width: 24 }], rows }] })) as { bytes: number };
+    // About a page per row, not the dozens of pages a thousand letters four to a line would each take.
+    expect(out.bytes).toBeLessThan(1_000_000);
+  }, 60_000);
+
+  test('a layout within every limit that is slow to draw: the host answers meanwhile, and a drawing past its budget is refused and leaves no file', async () => {
+    const before = await files();
+    // Unbroken words in narrow columns are pdfkit's slowest text; asked of the host straight from the module's alias (no sandbox time limit in the way).
+    const rows = Array.from({ length: 990 }, () => ['x'.repeat(LAYOUT_LIMITS.cell)]);
+    const asked = tp.platform.kernel.bus.call({ kind: 'module', alias: 'keeper' }, 'documents.render_pdf', { template: 'layout', name: 'costly', data: { blocks: [{ type: 'table', columns: [{ title: 'n', width: 24 }], rows }] } }, { tenantId: acme.tenantId, user: null });
+    const refused = asked.then(() => null, (e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 500));
+    const started = Date.now();
+    expect((await fetch(`${tp.url}/api/v1/health`)).status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(1500);
+    // A fast machine may draw it within the budget (10 s); a slower one stops there (core/documents/layout.test.ts stops one for sure).
+    const outcome = await refused;
+    if (outcome === null) expect(await files()).toBe(before + 1);
+    else {
+      expect(outcome).toMatchObject({ code: 'DOCUMENT_TOO_LARGE', status: 413, message: expect.stringContaining('to draw') });
+      expect(await files()).toBe(before);
+    }
+  }, 60_000);
 });
