@@ -1,6 +1,6 @@
 /**
  * Configuration: every setting comes from one environment variable, parsed here once.
- * The README's "Environment variables" table lists the same names; keep the two in step.
+ * docs/reference/environment.md lists the same names; keep the two in step.
  */
 import path from 'node:path';
 import { parseCorsOrigins, type CorsOrigins } from './http/cors';

@@ -6,7 +6,7 @@
  * Both live in the database, so a restart loses neither. The child's result becomes the node's
  * output; a child that failed or was cancelled fails the node, naming the child's execution.
  */
-import type { NodeEntry } from '../catalogs/workflow-nodes';
+import type { NodeEntry } from '../../sdk/contracts/workflow-resources';
 import { MandiError } from '../errors';
 import { isObject } from '../is-object';
 import type { WorkflowStore } from './workflow-store';
