@@ -15,8 +15,9 @@ import type { RequestHandler, Router } from 'express';
 import PDFDocument from 'pdfkit';
 import type { Bus } from '../bus/bus';
 import { currentContext } from '../context';
-import { MandiError, notFound } from '../errors';
+import { notFound } from '../errors';
 import { DocumentLayoutSchema, type DocumentLayout } from '../../sdk/runtime/document-layout';
+import { documentErrors } from './errors';
 import { drawLayout, layoutWork } from './layout';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -98,7 +99,7 @@ export function createDocuments(deps: { dataDir: string; appUrl: string }) {
         res.type('application/pdf');
         res.setHeader('Content-Disposition', `inline; filename="${file}"`);
         await new Promise<void>((resolve, reject) =>
-          res.sendFile(full, (err) => (err ? reject(new MandiError('DOCUMENT_UNREADABLE', 'The document could not be read.', 500)) : resolve())),
+          res.sendFile(full, (err) => (err ? reject(documentErrors.unreadable()) : resolve())),
         );
       });
     },

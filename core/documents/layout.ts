@@ -7,7 +7,7 @@
  * a long unbroken word in a narrow column is split letter by letter).
  */
 import { LAYOUT_LIMITS, type DocumentLayout, type LayoutBlock, type LayoutCell, type LayoutColumn, type LayoutLeaf } from '../../sdk/runtime/document-layout';
-import { MandiError } from '../errors';
+import { documentErrors } from './errors';
 
 const LEFT = 40;
 const WIDTH = 515;
@@ -35,7 +35,7 @@ function pacer(budgetMs: number) {
   return async () => {
     const now = Date.now();
     if (now - slice < SLICE_MS) return;
-    if (now - started > budgetMs) throw new MandiError('DOCUMENT_TOO_LARGE', `The layout took more than ${budgetMs / 1000} s to draw; the document was not stored.`, 413, { budget_ms: budgetMs });
+    if (now - started > budgetMs) throw documentErrors.tooLarge(`The layout took more than ${budgetMs / 1000} s to draw; the document was not stored.`, { budget_ms: budgetMs });
     await new Promise<void>((resolve) => setImmediate(resolve));
     slice = Date.now();
   };
@@ -73,7 +73,7 @@ export function layoutWork(layout: DocumentLayout) {
     }
   }
   if (cells > LAYOUT_LIMITS.cells || characters > MAX_CHARACTERS) {
-    throw new MandiError('DOCUMENT_TOO_LARGE', `The layout asks for ${cells} table cells and ${characters} characters; a document holds at most ${LAYOUT_LIMITS.cells} cells and ${MAX_CHARACTERS} characters.`, 413, {
+    throw documentErrors.tooLarge(`The layout asks for ${cells} table cells and ${characters} characters; a document holds at most ${LAYOUT_LIMITS.cells} cells and ${MAX_CHARACTERS} characters.`, {
       cells, characters, max_cells: LAYOUT_LIMITS.cells, max_characters: MAX_CHARACTERS,
     });
   }
