@@ -68,7 +68,7 @@ describe('core/documents: drawing a layout', () => {
     const doc = new PDFDocument({ size: 'A4', margin: 40 });
     doc.resume();
     const rows = Array.from({ length: 300 }, () => ['x'.repeat(LAYOUT_LIMITS.cell)]);
-    await expect(drawLayout(doc, { blocks: [{ type: 'table', columns: [{ title: 'n', width: 24 }], rows }] }, 0)).rejects.toMatchObject({ code: 'DOCUMENT_TOO_LARGE', status: 413 });
+    await expect(drawLayout(doc, { blocks: [{ type: 'table', columns: [{ title: 'n', width: 12 }], rows }] }, 0)).rejects.toMatchObject({ code: 'DOCUMENT_TOO_LARGE', status: 413 });
     doc.end();
   });
 });

@@ -35,7 +35,7 @@ const Cell = T.Union([Text(LAYOUT_LIMITS.cell), T.Object({ text: Text(LAYOUT_LIM
 const Table = T.Object({
   type: T.Literal('table'),
   style: T.Optional(T.StringEnum(['grid', 'plain'] as const)),
-  columns: T.Array(T.Object({ title: Text(LAYOUT_LIMITS.label), width: T.Number({ minimum: 24, maximum: 515 }), align: T.Optional(Align) }, { additionalProperties: false }), { minItems: 1, maxItems: LAYOUT_LIMITS.tableColumns }),
+  columns: T.Array(T.Object({ title: Text(LAYOUT_LIMITS.label), width: T.Number({ minimum: 12, maximum: 515 }), align: T.Optional(Align) }, { additionalProperties: false }), { minItems: 1, maxItems: LAYOUT_LIMITS.tableColumns }),
   rows: T.Array(T.Array(Cell, { maxItems: LAYOUT_LIMITS.tableColumns }), { maxItems: LAYOUT_LIMITS.rows }),
 }, { additionalProperties: false });
 /** Totals: label and amount pairs on the right half of the page; a bold row (a grand total) stands a little apart. */

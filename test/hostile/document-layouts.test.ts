@@ -94,7 +94,7 @@ describe('DESIGN Host capabilities for modules: document layouts, under attack',
 
   test('cells as long as allowed in the narrowest column: a row stops at a page (an ellipsis), so no cell multiplies pages', async () => {
     const rows = Array.from({ length: 100 }, () => ['x'.repeat(LAYOUT_LIMITS.cell)]);
-    const out = (await render({ blocks: [{ type: 'table', columns: [{ title: 'n', width: 24 }], rows }] })) as { bytes: number };
+    const out = (await render({ blocks: [{ type: 'table', columns: [{ title: 'n', width: 12 }], rows }] })) as { bytes: number };
     // About a page per row, not the dozens of pages a thousand letters four to a line would each take.
     expect(out.bytes).toBeLessThan(1_000_000);
   }, 60_000);
@@ -103,7 +103,7 @@ describe('DESIGN Host capabilities for modules: document layouts, under attack',
     const before = await files();
     // Unbroken words in narrow columns are pdfkit's slowest text; asked of the host straight from the module's alias (no sandbox time limit in the way).
     const rows = Array.from({ length: 990 }, () => ['x'.repeat(LAYOUT_LIMITS.cell)]);
-    const asked = tp.platform.kernel.bus.call({ kind: 'module', alias: 'keeper' }, 'documents.render_pdf', { template: 'layout', name: 'costly', data: { blocks: [{ type: 'table', columns: [{ title: 'n', width: 24 }], rows }] } }, { tenantId: acme.tenantId, user: null });
+    const asked = tp.platform.kernel.bus.call({ kind: 'module', alias: 'keeper' }, 'documents.render_pdf', { template: 'layout', name: 'costly', data: { blocks: [{ type: 'table', columns: [{ title: 'n', width: 12 }], rows }] } }, { tenantId: acme.tenantId, user: null });
     const refused = asked.then(() => null, (e: unknown) => e);
     await new Promise((r) => setTimeout(r, 500));
     const started = Date.now();
