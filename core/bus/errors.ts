@@ -145,3 +145,61 @@ export const scheduleErrors = defineErrors('schedules', {
     details: (op: string, scheduledAt: unknown) => ({ operation: op, scheduled_at: scheduledAt ?? null }),
   },
 });
+
+/** A module's code failing in its sandbox, as callers see it (core/bus/sandbox-invoker.ts); `what` names the module and handler. */
+export const sandboxErrors = defineErrors('sandbox', {
+  timeout: {
+    code: 'MODULE_TIMEOUT', status: 504,
+    doc: "A module's handler ran past its time limit (the manifest's limits, or the platform's default) and was stopped.",
+    message: (what: string, reason: string, _alias: string) => `${what} did not finish in time: ${reason}`,
+    details: (_what: string, _reason: string, alias: string) => ({ module: alias }),
+  },
+  memory: {
+    code: 'MODULE_MEMORY_LIMIT', status: 503,
+    doc: "A module's handler ran out of its isolate's memory; the isolate is rebuilt.",
+    message: (what: string, reason: string, _alias: string) => `${what} ran out of memory: ${reason}`,
+    details: (_what: string, _reason: string, alias: string) => ({ module: alias }),
+  },
+  outputTooLarge: {
+    code: 'MODULE_OUTPUT_TOO_LARGE', status: 502,
+    doc: "A module's handler answered more data than a call may carry.",
+    message: (what: string, reason: string, _alias: string) => `${what} returned too much data: ${reason}`,
+    details: (_what: string, _reason: string, alias: string) => ({ module: alias }),
+  },
+  handlerMissing: {
+    code: 'HANDLER_NOT_FOUND', status: 501,
+    doc: "The manifest declares an operation or event handler that the module's code does not export.",
+    message: (what: string, _alias: string) => `${what} has no handler in the module's code.`,
+    details: (_what: string, alias: string) => ({ module: alias }),
+  },
+  quarantined: {
+    code: 'MODULE_QUARANTINED', status: 503,
+    doc: 'The module crashed its sandbox beyond recovery: it is quarantined (an admin releases it) and the node restarts.',
+    message: (what: string, _alias: string) => `${what} crashed the sandbox beyond recovery; the module is quarantined and this node restarts.`,
+    details: (_what: string, alias: string) => ({ module: alias }),
+  },
+  restarted: {
+    code: 'MODULE_RESTARTED', status: 503,
+    doc: 'The call was interrupted because the module restarted (an upgrade, or its isolate was rebuilt); retry.',
+    message: (what: string, _alias: string) => `${what} was interrupted because the module restarted; retry.`,
+    details: (_what: string, alias: string) => ({ module: alias }),
+  },
+  invalidInput: {
+    code: 'INVALID_INPUT', status: 422,
+    doc: 'What was passed into the sandbox cannot be carried there (not plain JSON data).',
+    message: (reason: string, _alias: string) => reason,
+    details: (_reason: string, alias: string) => ({ module: alias }),
+  },
+  failed: {
+    code: 'MODULE_ERROR', status: 500,
+    doc: "A module's handler threw without a code of its own: a bug in the module (its log has the stack).",
+    message: (what: string, reason: string, _alias: string) => `${what} failed: ${reason}`,
+    details: (_what: string, _reason: string, alias: string) => ({ module: alias }),
+  },
+  broken: {
+    code: 'MODULE_BROKEN', status: 500,
+    doc: "The module's code could not run at all (it failed to load or compile).",
+    message: (what: string, reason: string, _alias: string) => `${what} could not run: ${reason}`,
+    details: (_what: string, _reason: string, alias: string) => ({ module: alias }),
+  },
+});
