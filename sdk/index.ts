@@ -34,7 +34,7 @@ export type {
   StreamWriter,
 } from './runtime/context';
 export type { BytesFetchResponse, FetchBodyReader, FetchInit, FetchMultipart, FetchResponse, Host, HostLog, StreamingFetchResponse } from './runtime/host';
-export type { DocumentParty, InvoiceDocument, InvoiceDocumentLine, StatementDocument, StatementDocumentLine } from './runtime/documents';
+export type { DocumentLayout, LayoutBlock, LayoutCell, LayoutColumn, LayoutLeaf } from './runtime/document-layout';
 export type {
   ColumnName,
   Db,

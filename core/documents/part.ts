@@ -1,4 +1,4 @@
-/** The documents part (core/parts): rendered documents (GST invoices) and their core operations. */
+/** The documents part (core/parts): PDFs drawn from the layouts modules give, and their core operation and download route. */
 import { configRef } from '../config';
 import { kernelRef } from '../modules/part';
 import { definePart, partRef } from '../parts';

@@ -16,6 +16,7 @@ import { applyRefundShare } from './refund-share';
 import { inTransaction, walletOf, walletView, type TransactionRow, type WalletRow } from './wallet';
 import { recordTransfer } from './bank-transfers';
 import { statement, statementCsvPage, statementDocument, statementPeriod } from './statement';
+import { statementLayout } from './statement-layout';
 
 const Money = Type.String({ pattern: AMOUNT_PATTERN, description: 'decimal amount with at most 2 places, e.g. "1388.88"' });
 const Uuid = Type.String({ format: 'uuid' });
@@ -294,9 +295,9 @@ export default defineModule({
         const period = statementPeriod(input, ctx.host.now());
         const [wallet, tenant, s] = await Promise.all([walletOf(ctx.host.db), ctx.host.call<{ id: string; name: string }>('platform.get_tenant', {}), statement(ctx.host.db, period)]);
         const document = await ctx.host.call<{ path: string; url: string; bytes: number }>('documents.render_pdf', {
-          template: 'statement',
+          template: 'layout',
           name: `statement-${period.from}-${period.to}`,
-          data: statementDocument(s, tenant, wallet.currency, isoNow(ctx)),
+          data: statementLayout(statementDocument(s, tenant, wallet.currency, isoNow(ctx))),
         });
         const { movements: _lines, ...totals } = s;
         return { statement: totals, document };
