@@ -45,7 +45,7 @@ export const settingsGroups = [
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 
-export interface Config extends UnionToIntersection<SettingsValues<(typeof settingsGroups)[number]['settings']>> {}
+export type Config = UnionToIntersection<SettingsValues<(typeof settingsGroups)[number]['settings']>>;
 
 export function loadConfig(env: Env = process.env): Config {
   const get = settingsReader(env);
