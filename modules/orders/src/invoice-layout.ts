@@ -11,7 +11,7 @@
  */
 import type { DocumentLayout, LayoutBlock, LayoutColumn, LayoutLeaf } from '../../../sdk';
 import type { DocumentParty, InvoiceDocument, InvoiceDocumentLine } from './invoice-document';
-import { amountInWords, groupIndian, indianDate } from './indian-numbers';
+import { amountInWords, groupIndian, indianDate } from '../../../sdk';
 
 const MISSING = '#b91c1c';
 

@@ -7,7 +7,7 @@
  * invoice always has both parties (their business profiles), no ship-to, discount or shipping.
  */
 import type { DocumentLayout, LayoutColumn, LayoutLeaf } from '../../../sdk';
-import { amountInWords, groupIndian, indianDate } from './indian-numbers';
+import { amountInWords, groupIndian, indianDate } from '../../../sdk';
 import type { GstLine, GstParty } from './level-gst';
 import type { LevelInvoiceRow } from './level-invoices';
 

@@ -1,5 +1,5 @@
 /** Amounts in words on the Indian scale, lakh-and-crore grouping and India's calendar dates (GST tax invoices). */
-import { amountInWords, groupIndian, indianDate } from '../src/indian-numbers';
+import { amountInWords, groupIndian, indianDate } from './indian-numbers';
 
 describe('GST tax invoice: amounts and dates as Indian invoices print them', () => {
   it.each([
