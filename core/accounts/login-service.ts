@@ -17,7 +17,8 @@ import type { TenantRef } from '../context';
 import type { CentralDb } from '../data/central-db';
 import type { User } from '../data/central-models';
 import type { ActivityLog } from '../activity/activity-log';
-import { MandiError, RateLimitedError, ValidationError, invalid, unauthenticated } from '../errors';
+import { RateLimitedError, ValidationError, invalid, unauthenticated } from '../errors';
+import { accountErrors } from './errors';
 import type { LoginHistory, LoginStatus } from './login-history';
 import type { LoginLockout } from './lockout';
 import type { TwoFactorService } from './two-factor';
@@ -92,11 +93,11 @@ export class LoginService {
     }
     if (user.status !== 'active') {
       await record('blocked', 'account_inactive');
-      throw new MandiError('ACCOUNT_INACTIVE', 'This account is inactive.', 403);
+      throw accountErrors.inactive('This account is inactive.');
     }
     if (membership && membership.status !== 'active' && !user.is_super_admin) {
       await record('blocked', 'membership_suspended');
-      throw new MandiError('MEMBERSHIP_SUSPENDED', 'Your membership of this organisation is suspended.', 403);
+      throw accountErrors.membershipSuspended();
     }
     if (await twoFactor.isEnabled(user.id)) {
       await record('2fa_required', null);
@@ -128,7 +129,7 @@ export class LoginService {
     const membership = await auth.membership(tenant.id, user.id);
     if (user.status !== 'active' || (!user.is_super_admin && membership?.status !== 'active')) {
       await record('blocked', user.status !== 'active' ? 'account_inactive' : 'membership_suspended');
-      throw new MandiError('ACCOUNT_INACTIVE', 'This account may not sign in here.', 403);
+      throw accountErrors.inactive('This account may not sign in here.');
     }
     const field = input.code !== undefined ? 'code' : 'recovery_code';
     const verdict = await lockout.attempt(client.ip, user.email, () =>

@@ -8,7 +8,8 @@
  */
 import type { RequestHandler } from 'express';
 import { currentContext, type UserRef } from '../context';
-import { MandiError, forbidden, unauthenticated } from '../errors';
+import { forbidden, unauthenticated } from '../errors';
+import { tenancyErrors } from '../tenancy/errors';
 import type { TenantService } from '../tenancy/tenant-service';
 import type { AuthService } from './auth-service';
 
@@ -27,7 +28,7 @@ export function authenticate(auth: AuthService, tenants: TenantService): Request
     const principal = await auth.authenticate(token);
     if (!principal) return next(unauthenticated('The access token is invalid, expired or revoked.'));
     if (!ctx.tenant) {
-      return next(new MandiError('TENANT_REQUIRED', 'Tenant context is required: send the X-Tenant header or use the tenant subdomain.', 400));
+      return next(tenancyErrors.required());
     }
     if (principal.tenantId !== ctx.tenant.id) {
       return next(unauthenticated('This access token was not issued for this tenant.'));
@@ -40,7 +41,7 @@ export function authenticate(auth: AuthService, tenants: TenantService): Request
       const target = await tenants.resolve(effective);
       if (!principal.user.isSuperAdmin || !target || !(await tenants.network.link(target.id))) {
         return next(
-          new MandiError('UNAUTHORIZED_CONTEXT', 'You may not switch to this tenant.', 403, { target_tenant: effective.trim().toLowerCase() }),
+          tenancyErrors.switchRefused(effective.trim().toLowerCase()),
         );
       }
       ctx.tenant = target;

@@ -7,6 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { checkPlatform, loadManifest, PLATFORM_VERSION, type Manifest, type Operation } from '../../sdk/manifest';
 import { MandiError } from '../errors';
+import { moduleErrors } from './errors';
 
 export interface ModuleFiles {
   /** A file of the package by its relative path, as UTF-8. */
@@ -39,7 +40,7 @@ export class LoadedModule {
 /** Refuses a module whose platform range excludes this core (spec 1, Versioning 2). */
 export function assertCompatible(manifest: Manifest): void {
   const problem = checkPlatform(manifest, PLATFORM_VERSION);
-  if (problem) throw new MandiError('MODULE_INCOMPATIBLE', problem.message, 422, { module: manifest.name, version: manifest.version });
+  if (problem) throw moduleErrors.incompatible(problem.message, manifest.name, manifest.version);
 }
 
 /** Refuses a module that asks for more isolate memory than the platform grants (SANDBOX_MAX_MEMORY_MB). */
@@ -59,7 +60,7 @@ export function filesInDir(dir: string): ModuleFiles {
   return {
     read: async (rel) => {
       const full = path.resolve(root, rel);
-      if (!full.startsWith(root + path.sep)) throw new MandiError('MODULE_FILE_OUTSIDE', `"${rel}" is outside the module.`, 400);
+      if (!full.startsWith(root + path.sep)) throw moduleErrors.fileOutside(rel);
       return fs.readFile(full, 'utf8');
     },
   };
@@ -75,7 +76,7 @@ export async function loadModuleFromDir(dir: string): Promise<LoadedModule> {
   try {
     code = await files.read(main);
   } catch {
-    throw new MandiError('MODULE_NOT_BUILT', `Module ${manifest.name}@${manifest.version} has no bundle at ${main}: run \`mandi module build\` in ${dir}.`, 422);
+    throw moduleErrors.notBuilt(manifest.name, manifest.version, main, dir);
   }
   return new LoadedModule(manifest, code, files);
 }

@@ -12,7 +12,8 @@ import semver from 'semver';
 import { checkDependencies, contractIssues, formatIssues } from '../../sdk/manifest';
 import type { CentralDb } from '../data/central-db';
 import type { PubSub } from '../drivers';
-import { MandiError, notFound } from '../errors';
+import { notFound } from '../errors';
+import { moduleErrors } from './errors';
 import type { Logger } from '../logger';
 import type { ModuleDataService } from '../module-data';
 import { assertCompatible, type LoadedModule } from './loaded-module';
@@ -113,13 +114,13 @@ export class ModuleHost {
     // Again at install: the package may have been published before this host knew the contract.
     const contract = contractIssues(mod.manifest);
     if (contract.length) {
-      throw new MandiError('MODULE_CONTRACT', `${mod.key} does not keep its provider contracts: ${formatIssues(contract).replace(/\n/g, '; ')}`, 422, { module: mod.alias, problems: contract });
+      throw moduleErrors.contractBroken(mod.key, formatIssues(contract).replace(/\n/g, '; '), mod.alias, contract);
     }
     const current = await this.modulesFor(tenantId);
     const next = [...current.list.filter((m) => m.alias !== mod.alias), mod];
     const problems = checkDependencies(next.map((m) => m.manifest)).filter((p) => p.kind !== 'duplicate');
     if (problems.length) {
-      throw new MandiError('MODULE_DEPENDENCIES', problems.map((p) => p.message).join('; '), 422, { problems });
+      throw moduleErrors.dependencies(problems);
     }
     // Unique within the tenant's set above; across every tenant and ring here (a development module's first claim).
     await this.prefixes.claim(mod.manifest);
@@ -158,9 +159,7 @@ export class ModuleHost {
     if (!mod) throw notFound(`Module ${alias} is not installed.`, { module: alias });
     const dependents = current.list.filter((m) => m.alias !== alias && m.manifest.dependencies?.[alias]);
     if (dependents.length) {
-      throw new MandiError('MODULE_IN_USE', `Module ${alias} is needed by ${dependents.map((m) => m.key).join(', ')}; uninstall those first.`, 409, {
-        dependents: dependents.map((m) => m.alias),
-      });
+      throw moduleErrors.inUse(alias, dependents.map((m) => m.key), dependents.map((m) => m.alias));
     }
     return mod;
   }

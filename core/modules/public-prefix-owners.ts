@@ -11,6 +11,7 @@ import type { Manifest } from '../../sdk/manifest';
 import { prefixesOverlap, publicPrefixProblem } from '../../sdk/manifest/route-overlap';
 import type { CentralDb } from '../data/central-db';
 import { MandiError } from '../errors';
+import { moduleErrors } from './errors';
 
 export class PublicPrefixOwners {
   private readonly owners = new Map<string, string>();
@@ -26,7 +27,7 @@ export class PublicPrefixOwners {
     if ((await this.ownerOf(prefix)) === alias) return;
     const reserved = publicPrefixProblem(prefix);
     if (reserved) {
-      throw new MandiError('PUBLIC_PREFIX_RESERVED', `Module ${alias} cannot serve public routes under /api/${prefix}: ${reserved}.`, 422, { prefix });
+      throw moduleErrors.publicPrefixReserved(alias, prefix, reserved);
     }
     const { PublicPrefixOwner } = this.central.models;
     await this.central.sequelize.transaction(async (transaction) => {

@@ -14,7 +14,7 @@
  */
 import type { Response } from 'express';
 import type { SseEvent, StreamFormat, StreamSink } from '../../sandbox';
-import { MandiError } from '../errors';
+import { defineErrors, MandiError } from '../errors';
 import { setAnswerContentType } from './answer-content-type';
 
 /** Largest piece one write may carry (UTF-8 bytes, SSE framing included). */
@@ -23,21 +23,26 @@ export const MAX_PIECE_BYTES = 256 * 1024;
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 /** What a stream's writes reject with; the guest sees code, message and details. */
-export const streamErrors = {
-  closed: () => new MandiError('STREAM_CLOSED', 'The reader of this stream has gone (or the stream ended); stop writing and return.', 409),
-  pieceTooLarge: (bytes: number) =>
-    new MandiError('STREAM_CHUNK_TOO_LARGE', `A stream piece may be at most ${MAX_PIECE_BYTES} bytes; this one is ${bytes}. Write it in smaller pieces.`, 413, {
-      bytes,
-      limit: MAX_PIECE_BYTES,
-    }),
-  backpressure: (buffered: number) =>
-    new MandiError(
-      'STREAM_BACKPRESSURE',
+export const streamErrors = defineErrors('streamed routes', {
+  closed: {
+    code: 'STREAM_CLOSED', status: 409,
+    doc: "A streamed route's reader has gone, or the stream ended: stop writing and return.",
+    message: () => 'The reader of this stream has gone (or the stream ended); stop writing and return.',
+  },
+  pieceTooLarge: {
+    code: 'STREAM_CHUNK_TOO_LARGE', status: 413,
+    doc: 'One write to a streamed route carried more than its limit (256 KiB): write smaller pieces.',
+    message: (bytes: number) => `A stream piece may be at most ${MAX_PIECE_BYTES} bytes; this one is ${bytes}. Write it in smaller pieces.`,
+    details: (bytes: number) => ({ bytes, limit: MAX_PIECE_BYTES }),
+  },
+  backpressure: {
+    code: 'STREAM_BACKPRESSURE', status: 429,
+    doc: "A streamed route wrote faster than its reader reads (1 MiB waiting): await each write before the next.",
+    message: (buffered: number) =>
       `${buffered} bytes are still waiting for the reader, the most a stream may hold is ${MAX_BUFFERED_BYTES}: await each write before the next.`,
-      429,
-      { buffered, limit: MAX_BUFFERED_BYTES },
-    ),
-};
+    details: (buffered: number) => ({ buffered, limit: MAX_BUFFERED_BYTES }),
+  },
+});
 
 interface Waiter {
   resolve: () => void;

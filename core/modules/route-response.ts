@@ -13,7 +13,7 @@ import type { Response } from 'express';
 import type { HttpRoute, RouteResponse } from '../../sdk/manifest';
 import type { CallStream } from '../bus/types';
 import { MODULE_PAGE_CSP } from '../http/api-answer-headers';
-import { MandiError } from '../errors';
+import { defineErrors } from '../errors';
 import { setAnswerContentType, setAttachmentDisposition } from './answer-content-type';
 import { ResponseStream, withCharset } from './response-stream';
 import type { StreamSlots } from './stream-slots';
@@ -26,14 +26,16 @@ const DEFAULT_STREAM_TIMEOUT_S = 60;
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-export const routeResponseErrors = {
+export const routeResponseErrors = defineErrors('module routes', {
   /** The handler answered something its route cannot send: the module's fault, so a 502. */
-  badResult: (route: HttpRoute, expected: string) =>
-    new MandiError('MODULE_BAD_RESPONSE', `Operation "${route.operation}" serves ${route.method} ${route.path}, whose response is ${route.response!.kind}: it must return ${expected}.`, 502, {
-      operation: route.operation,
-      kind: route.response!.kind,
-    }),
-};
+  badResult: {
+    code: 'MODULE_BAD_RESPONSE', status: 502,
+    doc: "An operation answered something its route's declared response kind cannot send (a file, a redirect, a page): a bug in the module.",
+    message: (route: HttpRoute, expected: string) =>
+      `Operation "${route.operation}" serves ${route.method} ${route.path}, whose response is ${route.response!.kind}: it must return ${expected}.`,
+    details: (route: HttpRoute) => ({ operation: route.operation, kind: route.response!.kind }),
+  },
+});
 
 /** Sends a JSON, text, bytes or page result with `status`. */
 export function sendRouteResult(res: Response, route: HttpRoute, status: number, result: unknown): void {

@@ -4,7 +4,8 @@
  */
 import type { Request, RequestHandler } from 'express';
 import { currentContext } from '../context';
-import { MandiError, notFound } from '../errors';
+import { notFound } from '../errors';
+import { tenancyErrors } from './errors';
 import type { TenantService } from './tenant-service';
 import { normaliseSubdomain } from './tenant-id';
 
@@ -27,7 +28,7 @@ export function resolveTenant(tenants: TenantService, rootDomain: string): Reque
     if (!key) return next();
     const tenant = await tenants.resolve(key);
     if (!tenant) return next(notFound(`Tenant "${key}" not found.`, { tenant: key }));
-    if (tenant.status !== 'active') return next(new MandiError('TENANT_SUSPENDED', 'This tenant is suspended.', 403));
+    if (tenant.status !== 'active') return next(tenancyErrors.suspended());
     currentContext()!.tenant = tenant;
     next();
   };
@@ -36,7 +37,7 @@ export function resolveTenant(tenants: TenantService, rootDomain: string): Reque
 /** For routes that only make sense inside a tenant. */
 export const requireTenant: RequestHandler = (_req, _res, next) => {
   if (!currentContext()?.tenant) {
-    return next(new MandiError('TENANT_REQUIRED', 'Tenant context is required: send the X-Tenant header or use the tenant subdomain.', 400));
+    return next(tenancyErrors.required());
   }
   next();
 };

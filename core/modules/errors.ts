@@ -1,0 +1,45 @@
+/** Errors of installing and loading modules in a tenant (DESIGN.md, Modules). */
+import { defineErrors } from '../errors';
+
+export const moduleErrors = defineErrors('modules', {
+  contractBroken: {
+    code: 'MODULE_CONTRACT', status: 422,
+    doc: 'The module says it implements a provider contract (api.implements) but its operations do not keep it; details.problems lists how.',
+    message: (key: string, issues: string, _alias: string, _problems: unknown) => `${key} does not keep its provider contracts: ${issues}`,
+    details: (_key: string, _issues: string, alias: string, problems: unknown) => ({ module: alias, problems }),
+  },
+  dependencies: {
+    code: 'MODULE_DEPENDENCIES', status: 422,
+    doc: "The module's dependencies are not met in the tenant (missing, or at versions outside their ranges); details.problems names them.",
+    message: (problems: { message: string }[]) => problems.map((p) => p.message).join('; '),
+    details: (problems: { message: string }[]) => ({ problems }),
+  },
+  inUse: {
+    code: 'MODULE_IN_USE', status: 409,
+    doc: 'Other installed modules depend on it: uninstall those first (details.dependents).',
+    message: (alias: string, dependents: string[], _aliases: string[]) => `Module ${alias} is needed by ${dependents.join(', ')}; uninstall those first.`,
+    details: (_alias: string, _dependents: string[], aliases: string[]) => ({ dependents: aliases }),
+  },
+  incompatible: {
+    code: 'MODULE_INCOMPATIBLE', status: 422,
+    doc: "The module's compatibility.platform range does not include this platform's version.",
+    message: (message: string, _module: string, _version: string) => message,
+    details: (_message: string, module: string, version: string) => ({ module, version }),
+  },
+  fileOutside: {
+    code: 'MODULE_FILE_OUTSIDE', status: 400,
+    doc: "A path a module named points outside the module's own files.",
+    message: (rel: string) => `"${rel}" is outside the module.`,
+  },
+  notBuilt: {
+    code: 'MODULE_NOT_BUILT', status: 422,
+    doc: 'A module folder has no built bundle: run `mandi module build` in it.',
+    message: (name: string, version: string, main: string, dir: string) => `Module ${name}@${version} has no bundle at ${main}: run \`mandi module build\` in ${dir}.`,
+  },
+  publicPrefixReserved: {
+    code: 'PUBLIC_PREFIX_RESERVED', status: 422,
+    doc: "A module's public route prefix is one the platform keeps for itself (details.prefix).",
+    message: (alias: string, prefix: string, reason: string) => `Module ${alias} cannot serve public routes under /api/${prefix}: ${reason}.`,
+    details: (_alias: string, prefix: string) => ({ prefix }),
+  },
+});
