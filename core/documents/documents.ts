@@ -13,14 +13,15 @@ import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RequestHandler, Router } from 'express';
 import PDFDocument from 'pdfkit';
+import { documentsRenderPdf } from '../../sdk/contracts/platform';
 import type { Bus } from '../bus/bus';
+import { defineCoreOperation } from '../bus/core-operation';
 import { currentContext } from '../context';
 import { MandiError, notFound } from '../errors';
 import type { InvoiceDocument, StatementDocument } from '../../sdk';
 import { layoutGstInvoice } from './gst-invoice';
 import { layoutStatement } from './statement-pdf';
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const FILE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,150}\.pdf$/;
 const ALIAS = /^[a-z][a-z0-9_]{1,49}$/;
 
@@ -78,21 +79,13 @@ export function createDocuments(deps: { dataDir: string; appUrl: string }) {
     root,
     render,
     registerOperations(bus: Bus) {
-      bus.registerCore({
-        name: 'documents.render_pdf',
-        description: 'Renders a PDF (template invoice, statement or simple) for the calling module and stores it; returns {path, url, bytes}.',
-        public: true,
-        input: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['template', 'name', 'data'],
-          properties: { template: { type: 'string', enum: ['invoice', 'statement', 'simple'] }, name: { type: 'string', pattern: NAME.source }, data: { type: 'object' } },
-        },
-        handler: async (input: RenderInput, ctx, caller) => {
+      bus.registerCore(
+        defineCoreOperation(documentsRenderPdf, async (input, ctx, caller) => {
           const owner = caller.kind === 'module' ? caller.alias : 'core';
-          return render(ctx.tenantId, owner, input);
-        },
-      });
+          // The schema takes any data object; render checks the outline its template needs (checkInvoice, checkStatement).
+          return render(ctx.tenantId, owner, input as RenderInput);
+        }),
+      );
     },
     registerRoutes(api: Router, authenticated: RequestHandler) {
       api.get('/documents/:owner/:file', authenticated, async (req, res) => {

@@ -31,17 +31,9 @@ import type { CentralDb } from '../data/central-db';
 import { MandiError } from '../errors';
 import type { ModuleHost } from '../modules/module-host';
 import { pagination } from '../accounts/listing-query';
-import {
-  RELATED_CALL,
-  RELATED_CHILDREN,
-  RELATED_PARENT,
-  RelatedCallInput,
-  RelatedChildrenInput,
-  RelatedChildrenOutput,
-  RelatedParentInput,
-  RelatedParentOutput,
-  type RelatedTenant,
-} from '../../sdk/runtime/related-schemas';
+import { tenantsCallRelated, tenantsRelatedChildren, tenantsRelatedParent, type CoreOutput } from '../../sdk/contracts/platform';
+import type { RelatedTenant } from '../../sdk/runtime/related';
+import { defineCoreOperation } from '../bus/core-operation';
 import { TenantNetwork, type Relation } from './tenant-network';
 
 const DEFAULT_PER_PAGE = 20;
@@ -83,13 +75,9 @@ export function registerRelatedOperations(bus: Bus, { central, modules, audit, c
     return { id, name: tenant.name, alias: alias?.domain ?? null, level: link.level };
   };
 
-  bus.registerCore({
-    name: RELATED_CALL,
-    description: "Runs one of the calling module's own operations (listed in its api.related) in a related tenant: the reseller parent or a descendant.",
-    input: RelatedCallInput,
-    public: true,
-    handler: async (input: RelatedCallInput, ctx: CallContext & { depth?: number }, caller) => {
-      const alias = moduleAlias(caller, RELATED_CALL);
+  bus.registerCore(
+    defineCoreOperation(tenantsCallRelated, async (input, ctx: CallContext & { depth?: number }, caller) => {
+      const alias = moduleAlias(caller, tenantsCallRelated.name);
       const requested = input.tenant.trim().toLowerCase();
       let relation: Relation | undefined;
       let targetId: string | undefined;
@@ -126,31 +114,21 @@ export function registerRelatedOperations(bus: Bus, { central, modules, audit, c
         if (targetId) record(targetId, 'related.call_in', { from_tenant: ctx.tenantId });
         record(ctx.tenantId, 'related.call_out', { target_tenant: targetId ?? requested });
       }
-    },
-  });
+    }),
+  );
 
-  bus.registerCore({
-    name: RELATED_PARENT,
-    description: "The calling tenant's reseller parent, when the module may call it; else null.",
-    input: RelatedParentInput,
-    output: RelatedParentOutput,
-    public: true,
-    handler: async (_input, ctx, caller): Promise<RelatedParentOutput> => {
-      moduleAlias(caller, RELATED_PARENT);
+  bus.registerCore(
+    defineCoreOperation(tenantsRelatedParent, async (_input, ctx, caller) => {
+      moduleAlias(caller, tenantsRelatedParent.name);
       const own = await network.link(ctx.tenantId);
       if (!own?.parent_id || own.status !== 'active') return { tenant: null };
       return { tenant: await describeTenant(own.parent_id) };
-    },
-  });
+    }),
+  );
 
-  bus.registerCore({
-    name: RELATED_CHILDREN,
-    description: 'The active sub-resellers directly under the calling tenant, a page at a time.',
-    input: RelatedChildrenInput,
-    output: RelatedChildrenOutput,
-    public: true,
-    handler: async (input: RelatedChildrenInput, ctx, caller): Promise<RelatedChildrenOutput> => {
-      moduleAlias(caller, RELATED_CHILDREN);
+  bus.registerCore(
+    defineCoreOperation(tenantsRelatedChildren, async (input, ctx, caller): Promise<CoreOutput<typeof tenantsRelatedChildren>> => {
+      moduleAlias(caller, tenantsRelatedChildren.name);
       const page = input.page ?? 1;
       const perPage = input.per_page ?? DEFAULT_PER_PAGE;
       const found = await network.subResellers(ctx.tenantId, { subtree: false, status: 'active', tenantActive: true, page, perPage });
@@ -158,6 +136,6 @@ export function registerRelatedOperations(bus: Bus, { central, modules, audit, c
         tenants: found.items.map((s) => ({ id: s.tenant_id, name: s.name, alias: s.alias, level: s.level })),
         pagination: pagination(page, perPage, found.total),
       };
-    },
-  });
+    }),
+  );
 }

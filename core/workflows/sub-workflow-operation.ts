@@ -13,29 +13,18 @@
  * - One child per node attempt (trigger key `parent:<idempotency key>`): the call made again after a
  *   crash answers the child it already started.
  */
+import { workflowEngineSubWorkflow } from '../../sdk/contracts/platform';
 import type { Bus } from '../bus/bus';
+import { defineCoreOperation } from '../bus/core-operation';
 import { MandiError } from '../errors';
-import { PERMISSIONS } from './route-support';
 import { chainRefusal } from './run-chain';
 import { SUB_WORKFLOW } from './sub-workflow';
 import { triggerData } from './trigger-data';
 import type { Workflows } from './workflows';
 
-const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
-
 export function registerSubWorkflowOperation(bus: Bus, w: Workflows, maxChainDepth: number): void {
-  bus.registerCore({
-    name: SUB_WORKFLOW,
-    description: 'Sub-workflow node: starts a run of another active workflow of the tenant; the node waits for it and its result becomes the output.',
-    permission: PERMISSIONS.execute,
-    input: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['workflow_id'],
-      properties: { workflow_id: { type: 'string', pattern: UUID }, data: { type: 'object' } },
-    },
-    output: { type: 'object', required: ['execution_id', 'status'], properties: { execution_id: { type: 'string' }, status: { type: 'string' } } },
-    handler: async (input: { workflow_id: string; data?: Record<string, unknown> }, ctx) => {
+  bus.registerCore(
+    defineCoreOperation(workflowEngineSubWorkflow, async (input, ctx) => {
       if (!ctx.workflowExecutionId || !ctx.idempotencyKey || !ctx.user || !ctx.permissions) {
         throw new MandiError('SUB_WORKFLOW_NODE_ONLY', `${SUB_WORKFLOW} runs only as a workflow node.`, 403);
       }
@@ -51,6 +40,6 @@ export function registerSubWorkflowOperation(bus: Bus, w: Workflows, maxChainDep
       const run = (await w.engine.execute(ctx.tenantId, g, { type: 'workflow', data, triggeredBy: ctx.user.id, key, chain, parentExecutionId: ctx.workflowExecutionId }))
         ?? (await w.store.executionByKey(ctx.tenantId, g.workflow.id, key))!;
       return { execution_id: run.id, status: run.status };
-    },
-  });
+    }),
+  );
 }
