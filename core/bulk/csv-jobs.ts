@@ -65,28 +65,26 @@ export function registerCsvJobs(deps: { bus: Bus; queue: JobQueue; uploads: Uplo
   const { bus, queue, uploads, journal } = deps;
   const logger = deps.logger.child({ part: 'csv-jobs' });
 
-  bus.registerCore(
-    defineCoreOperation(filesProcessCsv, async (input, ctx, caller) => {
-      if (caller.kind !== 'module') throw forbidden('files.process_csv is called by modules.');
-      const own = (name: string) => name.startsWith(`${caller.alias}.`);
-      if (!own(input.operation)) throw forbidden(`A module may only feed CSV chunks to its own operations, not "${input.operation}".`, { operation: input.operation });
-      if (input.progress_event && !own(input.progress_event)) throw forbidden(`Progress events must be in the module's own namespace "${caller.alias}.".`);
-      if (!(await bus.exists(ctx.tenantId, input.operation))) throw new MandiError('VALIDATION_FAILED', `Unknown operation "${input.operation}".`, 422, { errors: { operation: ['unknown operation'] } });
-      await uploads.open(ctx.tenantId, caller.alias, input.upload_id); // 404/403 now rather than in the job
-      const data: CsvJobData = {
-        tenantId: ctx.tenantId,
-        module: caller.alias,
-        user: ctx.user,
-        input: { ...input, chunk_size: input.chunk_size ?? MAX_CHUNK, timeout_s: input.timeout_s ?? MAX_TIMEOUT_S, parallel: input.parallel ?? 1 },
-      };
-      await journal.write({ tenantId: ctx.tenantId, uploadId: input.upload_id, data, starts: 0 });
-      const id = await queue.add(CSV_QUEUE, 'process_csv', data, jobOptions(data)).catch(async (err: unknown) => {
-        await journal.remove(ctx.tenantId, input.upload_id);
-        throw err;
-      });
-      return { job_id: input.job_id, queue_job_id: id, status: 'queued' };
-    }),
-  );
+  bus.registerCore(defineCoreOperation(filesProcessCsv, async (input, ctx, caller) => {
+    if (caller.kind !== 'module') throw forbidden('files.process_csv is called by modules.');
+    const own = (name: string) => name.startsWith(`${caller.alias}.`);
+    if (!own(input.operation)) throw forbidden(`A module may only feed CSV chunks to its own operations, not "${input.operation}".`, { operation: input.operation });
+    if (input.progress_event && !own(input.progress_event)) throw forbidden(`Progress events must be in the module's own namespace "${caller.alias}.".`);
+    if (!(await bus.exists(ctx.tenantId, input.operation))) throw new MandiError('VALIDATION_FAILED', `Unknown operation "${input.operation}".`, 422, { errors: { operation: ['unknown operation'] } });
+    await uploads.open(ctx.tenantId, caller.alias, input.upload_id); // 404/403 now rather than in the job
+    const data: CsvJobData = {
+      tenantId: ctx.tenantId,
+      module: caller.alias,
+      user: ctx.user,
+      input: { ...input, chunk_size: input.chunk_size ?? MAX_CHUNK, timeout_s: input.timeout_s ?? MAX_TIMEOUT_S, parallel: input.parallel ?? 1 },
+    };
+    await journal.write({ tenantId: ctx.tenantId, uploadId: input.upload_id, data, starts: 0 });
+    const id = await queue.add(CSV_QUEUE, 'process_csv', data, jobOptions(data)).catch(async (err: unknown) => {
+      await journal.remove(ctx.tenantId, input.upload_id);
+      throw err;
+    });
+    return { job_id: input.job_id, queue_job_id: id, status: 'queued' };
+  }));
 
   queue.process<CsvJobData, { status: Outcome; rows_read: number }>(CSV_QUEUE, CSV_WORKERS, (job) => run(job));
 

@@ -16,29 +16,25 @@ import { forbidden } from '../errors';
 import type { UploadStore } from './uploads';
 
 export function registerUploadOperations(bus: Bus, uploads: UploadStore): void {
-  bus.registerCore(
-    defineCoreOperation(filesReadUpload, async (input, ctx, caller) => {
-      if (caller.kind !== 'module') throw forbidden('files.read_upload is called by modules, on their own uploads.');
-      const { path } = await uploads.open(ctx.tenantId, caller.alias, input.upload_id);
-      const file = await fs.promises.open(path, 'r');
-      try {
-        const size = (await file.stat()).size;
-        const offset = Math.min(input.offset ?? 0, size);
-        const buffer = Buffer.alloc(Math.min(input.length ?? MAX_READ_BYTES, size - offset));
-        const { bytesRead } = await file.read(buffer, 0, buffer.length, offset);
-        return { data: buffer.subarray(0, bytesRead).toString('base64'), offset, length: bytesRead, size, eof: offset + bytesRead >= size };
-      } finally {
-        await file.close();
-      }
-    }),
-  );
+  bus.registerCore(defineCoreOperation(filesReadUpload, async (input, ctx, caller) => {
+    if (caller.kind !== 'module') throw forbidden('files.read_upload is called by modules, on their own uploads.');
+    const { path } = await uploads.open(ctx.tenantId, caller.alias, input.upload_id);
+    const file = await fs.promises.open(path, 'r');
+    try {
+      const size = (await file.stat()).size;
+      const offset = Math.min(input.offset ?? 0, size);
+      const buffer = Buffer.alloc(Math.min(input.length ?? MAX_READ_BYTES, size - offset));
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, offset);
+      return { data: buffer.subarray(0, bytesRead).toString('base64'), offset, length: bytesRead, size, eof: offset + bytesRead >= size };
+    } finally {
+      await file.close();
+    }
+  }));
 
-  bus.registerCore(
-    defineCoreOperation(filesRemoveUpload, async (input, ctx, caller) => {
-      if (caller.kind !== 'module') throw forbidden('files.remove_upload is called by modules, on their own uploads.');
-      await uploads.open(ctx.tenantId, caller.alias, input.upload_id);
-      await uploads.remove(ctx.tenantId, input.upload_id);
-      return { removed: true };
-    }),
-  );
+  bus.registerCore(defineCoreOperation(filesRemoveUpload, async (input, ctx, caller) => {
+    if (caller.kind !== 'module') throw forbidden('files.remove_upload is called by modules, on their own uploads.');
+    await uploads.open(ctx.tenantId, caller.alias, input.upload_id);
+    await uploads.remove(ctx.tenantId, input.upload_id);
+    return { removed: true };
+  }));
 }

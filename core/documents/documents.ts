@@ -79,13 +79,11 @@ export function createDocuments(deps: { dataDir: string; appUrl: string }) {
     root,
     render,
     registerOperations(bus: Bus) {
-      bus.registerCore(
-        defineCoreOperation(documentsRenderPdf, async (input, ctx, caller) => {
-          const owner = caller.kind === 'module' ? caller.alias : 'core';
-          // The schema takes any data object; render checks the outline its template needs (checkInvoice, checkStatement).
-          return render(ctx.tenantId, owner, input as RenderInput);
-        }),
-      );
+      bus.registerCore(defineCoreOperation(documentsRenderPdf, async (input, ctx, caller) => {
+        const owner = caller.kind === 'module' ? caller.alias : 'core';
+        // The schema takes any data object; render checks the outline its template needs (checkInvoice, checkStatement).
+        return render(ctx.tenantId, owner, input as RenderInput);
+      }));
     },
     registerRoutes(api: Router, authenticated: RequestHandler) {
       api.get('/documents/:owner/:file', authenticated, async (req, res) => {

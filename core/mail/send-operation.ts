@@ -24,10 +24,8 @@ export function textToHtml(text: string): string {
 }
 
 export function registerMailSendOperation(bus: Bus, mailer: Mailer): void {
-  bus.registerCore(
-    defineCoreOperation(mailSend, async (input) => {
-      const id = await mailer.send({ to: input.to, subject: input.subject, text: input.text, html: textToHtml(input.text) });
-      return { queued: true, id };
-    }),
-  );
+  bus.registerCore(defineCoreOperation(mailSend, async (input) => {
+    const id = await mailer.send({ to: input.to, subject: input.subject, text: input.text, html: textToHtml(input.text) });
+    return { queued: true, id };
+  }));
 }

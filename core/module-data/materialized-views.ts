@@ -49,53 +49,49 @@ async function viewInfo(client: { query: ModuleDataServiceClient['query'] }, sch
 type ModuleDataServiceClient = Parameters<Parameters<ModuleDataService['asModule']>[2]>[0];
 
 export function registerViewOperations(bus: Bus, data: ModuleDataService): void {
-  bus.registerCore(
-    defineCoreOperation(dataRefreshView, async (input, ctx, caller) => {
-      const schema = callerAlias(caller);
-      const started = performance.now();
-      const concurrently = await data.asModule(ctx.tenantId, schema, async (client) => {
-        const info = await viewInfo(client, schema, input.view);
-        await client.query(`REFRESH MATERIALIZED VIEW ${info.populated ? 'CONCURRENTLY ' : ''}${ident(schema)}.${ident(input.view)}`);
-        return info.populated;
-      }, { temporaryTables: true });
-      return { view: input.view, concurrently, duration_ms: Math.round(performance.now() - started) };
-    }),
-  );
+  bus.registerCore(defineCoreOperation(dataRefreshView, async (input, ctx, caller) => {
+    const schema = callerAlias(caller);
+    const started = performance.now();
+    const concurrently = await data.asModule(ctx.tenantId, schema, async (client) => {
+      const info = await viewInfo(client, schema, input.view);
+      await client.query(`REFRESH MATERIALIZED VIEW ${info.populated ? 'CONCURRENTLY ' : ''}${ident(schema)}.${ident(input.view)}`);
+      return info.populated;
+    }, { temporaryTables: true });
+    return { view: input.view, concurrently, duration_ms: Math.round(performance.now() - started) };
+  }));
 
-  bus.registerCore(
-    defineCoreOperation(dataReadView, async (input, ctx, caller) => {
-      const schema = callerAlias(caller);
-      return data.asModule(
-        ctx.tenantId,
-        schema,
-        async (client) => {
-          const info = await viewInfo(client, schema, input.view);
-          const agg = input.aggregate;
-          const noColumn = (c: string) => new MandiError('VALIDATION_ERROR', `The view "${input.view}" has no column "${c}".`, 422);
-          for (const c of [input.range?.column, ...AGGREGATE_KEYS.flatMap((k) => agg?.[k] ?? [])]) if (c && !info.columns.has(c)) throw noColumn(c);
-          // What the answer's rows hold, and so what may order them.
-          const answered = agg ? new Set(['count', ...(agg.group_by ?? []), ...FUNCTIONS.flatMap(([k]) => (agg[k] ?? []).map((c) => `${k}_${c}`))]) : info.columns;
-          const order = (typeof input.order_by === 'string' ? [input.order_by] : input.order_by ?? []).map((o) => ({ column: o.replace(/^-/, ''), desc: o.startsWith('-') }));
-          for (const o of order) if (!answered.has(o.column)) throw noColumn(o.column);
-          if (!info.populated) return { rows: [], populated: false };
-          const where: string[] = [];
-          const bind: unknown[] = [];
-          if (input.range?.from !== undefined) where.push(`${ident(input.range.column)} >= $${bind.push(input.range.from)}`);
-          if (input.range?.to !== undefined) where.push(`${ident(input.range!.column)} <= $${bind.push(input.range.to)}`);
-          const select = agg
-            ? [...(agg.group_by ?? []).map(ident), ...FUNCTIONS.flatMap(([k, fn]) => (agg[k] ?? []).map((c) => `${fn(ident(c))} AS ${ident(`${k}_${c}`)}`))].join(', ') || 'COUNT(*) AS count'
-            : '*';
-          const sql =
-            `SELECT ${select} FROM ${ident(schema)}.${ident(input.view)}` +
-            (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
-            (agg?.group_by?.length ? ` GROUP BY ${agg.group_by.map(ident).join(', ')}` : '') +
-            (order.length ? ` ORDER BY ${order.map((o) => `${ident(o.column)}${o.desc ? ' DESC' : ''}`).join(', ')}` : '') +
-            ` LIMIT ${Math.floor(input.limit ?? 10_000)}`;
-          const res = await client.query(sql, bind);
-          return { rows: res.rows, populated: true };
-        },
-        { timeoutMs: 30_000 },
-      );
-    }),
-  );
+  bus.registerCore(defineCoreOperation(dataReadView, async (input, ctx, caller) => {
+    const schema = callerAlias(caller);
+    return data.asModule(
+      ctx.tenantId,
+      schema,
+      async (client) => {
+        const info = await viewInfo(client, schema, input.view);
+        const agg = input.aggregate;
+        const noColumn = (c: string) => new MandiError('VALIDATION_ERROR', `The view "${input.view}" has no column "${c}".`, 422);
+        for (const c of [input.range?.column, ...AGGREGATE_KEYS.flatMap((k) => agg?.[k] ?? [])]) if (c && !info.columns.has(c)) throw noColumn(c);
+        // What the answer's rows hold, and so what may order them.
+        const answered = agg ? new Set(['count', ...(agg.group_by ?? []), ...FUNCTIONS.flatMap(([k]) => (agg[k] ?? []).map((c) => `${k}_${c}`))]) : info.columns;
+        const order = (typeof input.order_by === 'string' ? [input.order_by] : input.order_by ?? []).map((o) => ({ column: o.replace(/^-/, ''), desc: o.startsWith('-') }));
+        for (const o of order) if (!answered.has(o.column)) throw noColumn(o.column);
+        if (!info.populated) return { rows: [], populated: false };
+        const where: string[] = [];
+        const bind: unknown[] = [];
+        if (input.range?.from !== undefined) where.push(`${ident(input.range.column)} >= $${bind.push(input.range.from)}`);
+        if (input.range?.to !== undefined) where.push(`${ident(input.range!.column)} <= $${bind.push(input.range.to)}`);
+        const select = agg
+          ? [...(agg.group_by ?? []).map(ident), ...FUNCTIONS.flatMap(([k, fn]) => (agg[k] ?? []).map((c) => `${fn(ident(c))} AS ${ident(`${k}_${c}`)}`))].join(', ') || 'COUNT(*) AS count'
+          : '*';
+        const sql =
+          `SELECT ${select} FROM ${ident(schema)}.${ident(input.view)}` +
+          (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
+          (agg?.group_by?.length ? ` GROUP BY ${agg.group_by.map(ident).join(', ')}` : '') +
+          (order.length ? ` ORDER BY ${order.map((o) => `${ident(o.column)}${o.desc ? ' DESC' : ''}`).join(', ')}` : '') +
+          ` LIMIT ${Math.floor(input.limit ?? 10_000)}`;
+        const res = await client.query(sql, bind);
+        return { rows: res.rows, populated: true };
+      },
+      { timeoutMs: 30_000 },
+    );
+  }));
 }

@@ -87,29 +87,21 @@ export class ModuleJobs {
   /** The public operations; each acts only on the calling module's own jobs in the call's tenant. */
   register(): void {
     const { bus } = this.deps;
-    bus.registerCore(
-      defineCoreOperation(jobsEnqueue, (input, ctx, caller) => this.enqueue(input, ctx, ownerOf(caller, 'jobs.enqueue'))),
-    );
-    bus.registerCore(
-      defineCoreOperation(jobsGet, async (input, ctx, caller) => jobView(await this.own(ctx.tenantId, ownerOf(caller, 'jobs.get'), input.id))),
-    );
-    bus.registerCore(
-      defineCoreOperation(jobsCancel, async (input, ctx, caller) => {
-        const alias = ownerOf(caller, 'jobs.cancel');
-        const row = await this.deps.store.cancel(ctx.tenantId, alias, input.id, this.deps.clock.date());
-        if (!row) throw jobErrors.notFound(input.id);
-        return jobView(row);
-      }),
-    );
-    bus.registerCore(
-      defineCoreOperation(jobsProgress, async (input, ctx, caller) => {
-        const alias = ownerOf(caller, 'jobs.progress');
-        if (ctx.job?.alias !== alias) throw jobErrors.notInJob();
-        if (Buffer.byteLength(JSON.stringify(input.value)) > MAX_PROGRESS_BYTES) throw jobErrors.tooLarge('progress', MAX_PROGRESS_BYTES);
-        if (!(await this.deps.store.progress(ctx.job.id, input.value))) throw jobErrors.notInJob();
-        return { ok: true };
-      }),
-    );
+    bus.registerCore(defineCoreOperation(jobsEnqueue, (input, ctx, caller) => this.enqueue(input, ctx, ownerOf(caller, 'jobs.enqueue'))));
+    bus.registerCore(defineCoreOperation(jobsGet, async (input, ctx, caller) => jobView(await this.own(ctx.tenantId, ownerOf(caller, 'jobs.get'), input.id))));
+    bus.registerCore(defineCoreOperation(jobsCancel, async (input, ctx, caller) => {
+      const alias = ownerOf(caller, 'jobs.cancel');
+      const row = await this.deps.store.cancel(ctx.tenantId, alias, input.id, this.deps.clock.date());
+      if (!row) throw jobErrors.notFound(input.id);
+      return jobView(row);
+    }));
+    bus.registerCore(defineCoreOperation(jobsProgress, async (input, ctx, caller) => {
+      const alias = ownerOf(caller, 'jobs.progress');
+      if (ctx.job?.alias !== alias) throw jobErrors.notInJob();
+      if (Buffer.byteLength(JSON.stringify(input.value)) > MAX_PROGRESS_BYTES) throw jobErrors.tooLarge('progress', MAX_PROGRESS_BYTES);
+      if (!(await this.deps.store.progress(ctx.job.id, input.value))) throw jobErrors.notInJob();
+      return { ok: true };
+    }));
   }
 
   /** Starts this node's worker and the hourly sweep of ended jobs (one schedule shared by every node). */

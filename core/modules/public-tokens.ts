@@ -37,28 +37,24 @@ export function registerPublicTokenOperations(bus: Bus, deps: { central: Central
     return caller.alias;
   };
 
-  bus.registerCore(
-    defineCoreOperation(publicTokensRegister, async (input, ctx, caller) => {
-      const alias = await owner(caller, ctx.tenantId);
-      const token = randomBytes(24).toString('base64url');
-      await deps.central.sequelize.transaction(async (transaction) => {
-        // One registration per (tenant, module) at a time, so concurrent calls cannot pass the limit together.
-        await deps.central.sequelize.query('SELECT pg_advisory_xact_lock(hashtext($1))', { bind: [`public_tokens:${ctx.tenantId}:${alias}`], transaction });
-        const count = await ModulePublicToken.count({ where: { alias, tenant_id: ctx.tenantId }, transaction });
-        if (count >= deps.limit) {
-          throw new MandiError('PUBLIC_TOKEN_LIMIT', `This tenant holds ${deps.limit} public tokens of module "${alias}" already (PUBLIC_TOKEN_LIMIT); revoke unused ones first.`, 422, { limit: deps.limit });
-        }
-        await ModulePublicToken.create({ alias, token_hash: hashToken(token), tenant_id: ctx.tenantId, label: input.label ?? null }, { transaction });
-      });
-      return { registered: true, token };
-    }),
-  );
+  bus.registerCore(defineCoreOperation(publicTokensRegister, async (input, ctx, caller) => {
+    const alias = await owner(caller, ctx.tenantId);
+    const token = randomBytes(24).toString('base64url');
+    await deps.central.sequelize.transaction(async (transaction) => {
+      // One registration per (tenant, module) at a time, so concurrent calls cannot pass the limit together.
+      await deps.central.sequelize.query('SELECT pg_advisory_xact_lock(hashtext($1))', { bind: [`public_tokens:${ctx.tenantId}:${alias}`], transaction });
+      const count = await ModulePublicToken.count({ where: { alias, tenant_id: ctx.tenantId }, transaction });
+      if (count >= deps.limit) {
+        throw new MandiError('PUBLIC_TOKEN_LIMIT', `This tenant holds ${deps.limit} public tokens of module "${alias}" already (PUBLIC_TOKEN_LIMIT); revoke unused ones first.`, 422, { limit: deps.limit });
+      }
+      await ModulePublicToken.create({ alias, token_hash: hashToken(token), tenant_id: ctx.tenantId, label: input.label ?? null }, { transaction });
+    });
+    return { registered: true, token };
+  }));
 
-  bus.registerCore(
-    defineCoreOperation(publicTokensRevoke, async (input, ctx, caller) => {
-      const alias = await owner(caller, ctx.tenantId);
-      const removed = await ModulePublicToken.destroy({ where: { alias, token_hash: hashToken(input.token), tenant_id: ctx.tenantId } });
-      return { revoked: removed > 0 };
-    }),
-  );
+  bus.registerCore(defineCoreOperation(publicTokensRevoke, async (input, ctx, caller) => {
+    const alias = await owner(caller, ctx.tenantId);
+    const removed = await ModulePublicToken.destroy({ where: { alias, token_hash: hashToken(input.token), tenant_id: ctx.tenantId } });
+    return { revoked: removed > 0 };
+  }));
 }

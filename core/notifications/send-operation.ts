@@ -17,20 +17,16 @@ export const SEND_OPERATION = notificationsSend.name;
 export const RESOLVE_OPERATION = notificationsResolve.name;
 
 export function registerSendOperation(bus: Bus, service: NotificationService): void {
-  bus.registerCore(
-    defineCoreOperation(notificationsSend, (input, ctx, caller) => {
-      if (caller.kind === 'module' && input.module != null && input.module !== caller.alias) {
-        throw forbidden(`Module "${caller.alias}" sends notifications only under its own name (module: "${caller.alias}" or null).`, { module: input.module });
-      }
-      return service.send(ctx.tenantId, input);
-    }),
-  );
+  bus.registerCore(defineCoreOperation(notificationsSend, (input, ctx, caller) => {
+    if (caller.kind === 'module' && input.module != null && input.module !== caller.alias) {
+      throw forbidden(`Module "${caller.alias}" sends notifications only under its own name (module: "${caller.alias}" or null).`, { module: input.module });
+    }
+    return service.send(ctx.tenantId, input);
+  }));
   // A module resolves only notifications it sent as itself (module = its alias): never another
   // module's, whatever group key it names. Edges have no module, so only modules may call it.
-  bus.registerCore(
-    defineCoreOperation(notificationsResolve, (input, ctx, caller) => {
-      if (caller.kind !== 'module') throw forbidden('Only a module resolves its own notifications.');
-      return service.resolve(ctx.tenantId, caller.alias, input.group_key);
-    }),
-  );
+  bus.registerCore(defineCoreOperation(notificationsResolve, (input, ctx, caller) => {
+    if (caller.kind !== 'module') throw forbidden('Only a module resolves its own notifications.');
+    return service.resolve(ctx.tenantId, caller.alias, input.group_key);
+  }));
 }

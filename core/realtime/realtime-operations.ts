@@ -39,38 +39,34 @@ export function registerRealtimeOperations(
     throw forbidden(`Module "${module}" does not own the realtime channel "${channel}": declare a matching pattern in realtime.channels of its module.json.`, { channel, module });
   };
 
-  bus.registerCore(
-    defineCoreOperation(realtimeBroadcast, async (input, ctx, caller) => {
-      if (caller.kind !== 'module') throw forbidden('realtime.broadcast is called by modules, on the channels they declare.');
-      await ownChannel(ctx.tenantId, caller.alias, input.channel);
-      const bytes = Buffer.byteLength(JSON.stringify(input.payload ?? null));
-      if (bytes > MAX_BROADCAST_BYTES) {
-        throw new MandiError('PAYLOAD_TOO_LARGE', `The broadcast payload is ${bytes} bytes; the limit is ${MAX_BROADCAST_BYTES}. Send an id and let clients fetch the rest.`, 413, {
-          limit: MAX_BROADCAST_BYTES,
-          bytes,
-        });
-      }
-      const spent = await deps.rateLimiter.consume(`realtime:broadcast:${ctx.tenantId}:${caller.alias}`, broadcastRate);
-      if (!spent.allowed) {
-        throw new RateLimitedError(spent.retryAfterSeconds, `Module "${caller.alias}" broadcasts more than ${broadcastRate.points} events in ${broadcastRate.durationSeconds} s in this tenant (REALTIME_BROADCAST_RATE).`);
-      }
-      deps.realtime.broadcast(ctx.tenantId, input.channel, input.event, input.payload ?? null);
-      return { channel: input.channel, event: input.event };
-    }),
-  );
+  bus.registerCore(defineCoreOperation(realtimeBroadcast, async (input, ctx, caller) => {
+    if (caller.kind !== 'module') throw forbidden('realtime.broadcast is called by modules, on the channels they declare.');
+    await ownChannel(ctx.tenantId, caller.alias, input.channel);
+    const bytes = Buffer.byteLength(JSON.stringify(input.payload ?? null));
+    if (bytes > MAX_BROADCAST_BYTES) {
+      throw new MandiError('PAYLOAD_TOO_LARGE', `The broadcast payload is ${bytes} bytes; the limit is ${MAX_BROADCAST_BYTES}. Send an id and let clients fetch the rest.`, 413, {
+        limit: MAX_BROADCAST_BYTES,
+        bytes,
+      });
+    }
+    const spent = await deps.rateLimiter.consume(`realtime:broadcast:${ctx.tenantId}:${caller.alias}`, broadcastRate);
+    if (!spent.allowed) {
+      throw new RateLimitedError(spent.retryAfterSeconds, `Module "${caller.alias}" broadcasts more than ${broadcastRate.points} events in ${broadcastRate.durationSeconds} s in this tenant (REALTIME_BROADCAST_RATE).`);
+    }
+    deps.realtime.broadcast(ctx.tenantId, input.channel, input.event, input.payload ?? null);
+    return { channel: input.channel, event: input.event };
+  }));
 
-  bus.registerCore(
-    defineCoreOperation(realtimeGrantVisitor, async (input, ctx, caller) => {
-      if (caller.kind !== 'module') throw forbidden('realtime.grant_visitor is called by modules, for the channels they declare.');
-      for (const channel of input.channels) {
-        const declared = await ownChannel(ctx.tenantId, caller.alias, channel);
-        if (declared.join.visitor !== true) {
-          throw forbidden(`Visitors may not join "${channel}": its pattern "${declared.pattern}" does not set join.visitor in realtime.channels.`, { channel, pattern: declared.pattern });
-        }
+  bus.registerCore(defineCoreOperation(realtimeGrantVisitor, async (input, ctx, caller) => {
+    if (caller.kind !== 'module') throw forbidden('realtime.grant_visitor is called by modules, for the channels they declare.');
+    for (const channel of input.channels) {
+      const declared = await ownChannel(ctx.tenantId, caller.alias, channel);
+      if (declared.join.visitor !== true) {
+        throw forbidden(`Visitors may not join "${channel}": its pattern "${declared.pattern}" does not set join.visitor in realtime.channels.`, { channel, pattern: declared.pattern });
       }
-      const expiresAt = deps.clock.now() + (input.ttl_seconds ?? 3600) * 1000;
-      const grant = await deps.grants.issue({ tenantId: ctx.tenantId, module: caller.alias, visitorId: input.visitor_id, channels: input.channels, expiresAt });
-      return { grant, expires_at: new Date(expiresAt).toISOString() };
-    }),
-  );
+    }
+    const expiresAt = deps.clock.now() + (input.ttl_seconds ?? 3600) * 1000;
+    const grant = await deps.grants.issue({ tenantId: ctx.tenantId, module: caller.alias, visitorId: input.visitor_id, channels: input.channels, expiresAt });
+    return { grant, expires_at: new Date(expiresAt).toISOString() };
+  }));
 }

@@ -27,17 +27,9 @@ export function registerSecretOperations(bus: Bus, deps: { store: ModuleSecrets;
     return caller.alias;
   };
 
-  bus.registerCore(
-    defineCoreOperation(secretsSet, async (input, ctx, caller) => store.write(ctx.tenantId, await owner('secrets.set', ctx, caller, input.name), input.name, input.value)),
-  );
-  bus.registerCore(
-    defineCoreOperation(secretsGet, async (input, ctx, caller) => ({ value: await store.read(ctx.tenantId, await owner('secrets.get', ctx, caller, input.name), input.name) })),
-  );
-  bus.registerCore(
-    defineCoreOperation(secretsHint, async (input, ctx, caller) => ({ secret: await store.hint(ctx.tenantId, await owner('secrets.hint', ctx, caller, input.name), input.name) })),
-  );
+  bus.registerCore(defineCoreOperation(secretsSet, async (input, ctx, caller) => store.write(ctx.tenantId, await owner('secrets.set', ctx, caller, input.name), input.name, input.value)));
+  bus.registerCore(defineCoreOperation(secretsGet, async (input, ctx, caller) => ({ value: await store.read(ctx.tenantId, await owner('secrets.get', ctx, caller, input.name), input.name) })));
+  bus.registerCore(defineCoreOperation(secretsHint, async (input, ctx, caller) => ({ secret: await store.hint(ctx.tenantId, await owner('secrets.hint', ctx, caller, input.name), input.name) })));
   bus.registerCore(defineCoreOperation(secretsList, async (_input, ctx, caller) => ({ secrets: await store.list(ctx.tenantId, await owner('secrets.list', ctx, caller)) })));
-  bus.registerCore(
-    defineCoreOperation(secretsDelete, async (input, ctx, caller) => ({ deleted: await store.remove(ctx.tenantId, await owner('secrets.delete', ctx, caller, input.name), input.name) })),
-  );
+  bus.registerCore(defineCoreOperation(secretsDelete, async (input, ctx, caller) => ({ deleted: await store.remove(ctx.tenantId, await owner('secrets.delete', ctx, caller, input.name), input.name) })));
 }

@@ -41,38 +41,34 @@ export interface DeliveryOutcome {
 export function registerWebhookOperations(bus: Bus, central: CentralDb): void {
   const policyOf = async (tenantId: string) => policyFor(await allowsPrivateNetworks(central, tenantId));
 
-  bus.registerCore(
-    defineCoreOperation(webhooksCheckUrl, async (input, ctx) => {
-      const policy = await policyOf(ctx.tenantId);
-      try {
-        await resolveOutbound(checkOutboundUrl(input.url, policy).hostname, policy);
-        return { ok: true, resolved: true };
-      } catch (err) {
-        if (!(err instanceof OutboundUrlError)) throw err;
-        return err.unresolved ? { ok: true, resolved: false } : { ok: false, reason: `the URL ${err.message}` };
-      }
-    }),
-  );
+  bus.registerCore(defineCoreOperation(webhooksCheckUrl, async (input, ctx) => {
+    const policy = await policyOf(ctx.tenantId);
+    try {
+      await resolveOutbound(checkOutboundUrl(input.url, policy).hostname, policy);
+      return { ok: true, resolved: true };
+    } catch (err) {
+      if (!(err instanceof OutboundUrlError)) throw err;
+      return err.unresolved ? { ok: true, resolved: false } : { ok: false, reason: `the URL ${err.message}` };
+    }
+  }));
 
-  bus.registerCore(
-    defineCoreOperation(webhooksDeliver, async (input, ctx): Promise<DeliveryOutcome> => {
-      const started = performance.now();
-      const elapsed = () => Math.round(performance.now() - started);
-      const headers: Record<string, string> = {
-        'content-type': 'application/json',
-        'user-agent': 'Mandi-Webhooks/1',
-        'x-webhook-signature': createHmac('sha256', input.secret).update(input.body).digest('hex'),
-        'x-webhook-id': input.delivery_id,
-        'x-webhook-timestamp': input.timestamp,
-        ...(input.event ? { 'x-webhook-event': input.event } : {}),
-      };
-      try {
-        const res = await outboundRequest(input.url, { method: 'POST', headers, body: input.body, policy: await policyOf(ctx.tenantId), maxRedirects: 0, timeoutMs: TIMEOUT_MS });
-        const body = await res.text(KEEP_BYTES, 'cut');
-        return { ok: res.status >= 200 && res.status < 300, status: res.status, duration_ms: elapsed(), response_body: body };
-      } catch (err) {
-        return { ok: false, status: null, duration_ms: elapsed(), error: err instanceof OutboundUrlError ? `refused: the URL ${err.message}` : (err as Error).message };
-      }
-    }),
-  );
+  bus.registerCore(defineCoreOperation(webhooksDeliver, async (input, ctx): Promise<DeliveryOutcome> => {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': 'Mandi-Webhooks/1',
+      'x-webhook-signature': createHmac('sha256', input.secret).update(input.body).digest('hex'),
+      'x-webhook-id': input.delivery_id,
+      'x-webhook-timestamp': input.timestamp,
+      ...(input.event ? { 'x-webhook-event': input.event } : {}),
+    };
+    try {
+      const res = await outboundRequest(input.url, { method: 'POST', headers, body: input.body, policy: await policyOf(ctx.tenantId), maxRedirects: 0, timeoutMs: TIMEOUT_MS });
+      const body = await res.text(KEEP_BYTES, 'cut');
+      return { ok: res.status >= 200 && res.status < 300, status: res.status, duration_ms: elapsed(), response_body: body };
+    } catch (err) {
+      return { ok: false, status: null, duration_ms: elapsed(), error: err instanceof OutboundUrlError ? `refused: the URL ${err.message}` : (err as Error).message };
+    }
+  }));
 }

@@ -62,25 +62,23 @@ export function cronSlot(cron: string, timezone: string, at: number): number | u
 }
 
 export function registerScheduleOperation(bus: Bus, w: Workflows): void {
-  bus.registerCore(
-    defineCoreOperation(workflowEngineFireSchedules, async (input, ctx) => {
-      // Only a schedule fires, and only the slot it runs for while that slot is the current one:
-      // neither a module nor a replayed job starts another minute's workflows.
-      const firing = Date.parse(input.scheduled_at);
-      const now = w.now();
-      if (!ctx.scheduleSlot) throw scheduleErrors.scheduleOnly(FIRE_SCHEDULES);
-      if (input.scheduled_at !== ctx.scheduleSlot || !(firing <= now && now < firing + MINUTE)) throw scheduleErrors.slotNotCurrent(FIRE_SCHEDULES, input.scheduled_at);
-      const at = firing + MINUTE - 1;
-      let started = 0;
-      for (const g of await w.store.activeByTrigger(ctx.tenantId, 'schedule')) {
-        const cron = g.workflow.trigger_config.cron;
-        const tz = typeof g.workflow.trigger_config.timezone === 'string' ? g.workflow.trigger_config.timezone : 'UTC';
-        const slot = typeof cron === 'string' ? cronSlot(cron, tz, at) : undefined;
-        if (slot === undefined) continue;
-        const run = await w.engine.execute(ctx.tenantId, g, { type: 'schedule', data: { scheduled_at: new Date(slot).toISOString() }, triggeredBy: null, key: `schedule:${slot}` });
-        if (run) started++;
-      }
-      return { started };
-    }),
-  );
+  bus.registerCore(defineCoreOperation(workflowEngineFireSchedules, async (input, ctx) => {
+    // Only a schedule fires, and only the slot it runs for while that slot is the current one:
+    // neither a module nor a replayed job starts another minute's workflows.
+    const firing = Date.parse(input.scheduled_at);
+    const now = w.now();
+    if (!ctx.scheduleSlot) throw scheduleErrors.scheduleOnly(FIRE_SCHEDULES);
+    if (input.scheduled_at !== ctx.scheduleSlot || !(firing <= now && now < firing + MINUTE)) throw scheduleErrors.slotNotCurrent(FIRE_SCHEDULES, input.scheduled_at);
+    const at = firing + MINUTE - 1;
+    let started = 0;
+    for (const g of await w.store.activeByTrigger(ctx.tenantId, 'schedule')) {
+      const cron = g.workflow.trigger_config.cron;
+      const tz = typeof g.workflow.trigger_config.timezone === 'string' ? g.workflow.trigger_config.timezone : 'UTC';
+      const slot = typeof cron === 'string' ? cronSlot(cron, tz, at) : undefined;
+      if (slot === undefined) continue;
+      const run = await w.engine.execute(ctx.tenantId, g, { type: 'schedule', data: { scheduled_at: new Date(slot).toISOString() }, triggeredBy: null, key: `schedule:${slot}` });
+      if (run) started++;
+    }
+    return { started };
+  }));
 }

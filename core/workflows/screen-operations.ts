@@ -17,27 +17,21 @@ const summary = (w: ReturnType<typeof toWorkflow>) => {
 };
 
 export function registerScreenOperations(bus: Bus, w: Workflows): void {
-  bus.registerCore(
-    defineCoreOperation(workflowEngineListWorkflows, async (input, ctx) => {
-      const page = input.page ?? 1;
-      const perPage = input.per_page ?? 15;
-      const { graphs, total } = await w.store.list(ctx.tenantId, { search: input.search || undefined, status: input.status, trigger_type: input.trigger_type, sort_by: 'created_at', sort_dir: 'desc', page, perPage, all: false });
-      return { data: graphs.map((g) => summary(toWorkflow(g))), meta: meta(page, perPage, total) };
-    }),
-  );
-  bus.registerCore(
-    defineCoreOperation(workflowEngineGetWorkflow, async (input, ctx) => {
-      const g = await w.store.graph(ctx.tenantId, input.id);
-      if (!g) throw new MandiError('WORKFLOW_NOT_FOUND', 'Workflow not found', 404);
-      return toWorkflow(g);
-    }),
-  );
-  bus.registerCore(
-    defineCoreOperation(workflowEngineListExecutions, async (input, ctx) => {
-      const page = input.page ?? 1;
-      const perPage = input.per_page ?? 15;
-      const { rows, total } = await w.store.executions(ctx.tenantId, { workflow_id: input.workflow_id, status: input.status || undefined, page, perPage });
-      return { data: rows.map(toExecution), meta: meta(page, perPage, total) };
-    }),
-  );
+  bus.registerCore(defineCoreOperation(workflowEngineListWorkflows, async (input, ctx) => {
+    const page = input.page ?? 1;
+    const perPage = input.per_page ?? 15;
+    const { graphs, total } = await w.store.list(ctx.tenantId, { search: input.search || undefined, status: input.status, trigger_type: input.trigger_type, sort_by: 'created_at', sort_dir: 'desc', page, perPage, all: false });
+    return { data: graphs.map((g) => summary(toWorkflow(g))), meta: meta(page, perPage, total) };
+  }));
+  bus.registerCore(defineCoreOperation(workflowEngineGetWorkflow, async (input, ctx) => {
+    const g = await w.store.graph(ctx.tenantId, input.id);
+    if (!g) throw new MandiError('WORKFLOW_NOT_FOUND', 'Workflow not found', 404);
+    return toWorkflow(g);
+  }));
+  bus.registerCore(defineCoreOperation(workflowEngineListExecutions, async (input, ctx) => {
+    const page = input.page ?? 1;
+    const perPage = input.per_page ?? 15;
+    const { rows, total } = await w.store.executions(ctx.tenantId, { workflow_id: input.workflow_id, status: input.status || undefined, page, perPage });
+    return { data: rows.map(toExecution), meta: meta(page, perPage, total) };
+  }));
 }

@@ -24,18 +24,16 @@ import type { ModuleHost } from '../modules/module-host';
 export const START_WORKFLOW = workflowEngineStart.name;
 
 export function registerStartOperation(bus: Bus, w: Workflows, modules: ModuleHost): void {
-  bus.registerCore(
-    defineCoreOperation(workflowEngineStart, async (input, ctx) => {
-      if (!(await modules.modulesFor(ctx.tenantId)).byAlias.has(WORKFLOWS_MODULE)) {
-        throw new MandiError('WORKFLOWS_NOT_INSTALLED', 'Workflows are not installed in this tenant: install the "workflows" module.', 404);
-      }
-      const data = triggerData(input.data);
-      const g = await w.store.graph(ctx.tenantId, input.workflow_id);
-      if (!g) throw new MandiError('WORKFLOW_NOT_FOUND', 'Workflow not found', 404, { workflow_id: input.workflow_id });
-      if (g.workflow.status !== 'active') throw new MandiError('WORKFLOW_NOT_ACTIVE', `Workflow ${input.workflow_id} is ${g.workflow.status}; only an active workflow starts.`, 409, { status: g.workflow.status });
-      const run = await w.engine.execute(ctx.tenantId, g, { type: 'module', data, triggeredBy: ctx.user?.id ?? null, key: input.key && `module:${input.key}`, chain: ctx.workflowChain });
-      // A key that already ran starts nothing: the caller asked for once.
-      return run ? { execution_id: run.id, status: run.status } : { execution_id: null, status: 'duplicate' };
-    }),
-  );
+  bus.registerCore(defineCoreOperation(workflowEngineStart, async (input, ctx) => {
+    if (!(await modules.modulesFor(ctx.tenantId)).byAlias.has(WORKFLOWS_MODULE)) {
+      throw new MandiError('WORKFLOWS_NOT_INSTALLED', 'Workflows are not installed in this tenant: install the "workflows" module.', 404);
+    }
+    const data = triggerData(input.data);
+    const g = await w.store.graph(ctx.tenantId, input.workflow_id);
+    if (!g) throw new MandiError('WORKFLOW_NOT_FOUND', 'Workflow not found', 404, { workflow_id: input.workflow_id });
+    if (g.workflow.status !== 'active') throw new MandiError('WORKFLOW_NOT_ACTIVE', `Workflow ${input.workflow_id} is ${g.workflow.status}; only an active workflow starts.`, 409, { status: g.workflow.status });
+    const run = await w.engine.execute(ctx.tenantId, g, { type: 'module', data, triggeredBy: ctx.user?.id ?? null, key: input.key && `module:${input.key}`, chain: ctx.workflowChain });
+    // A key that already ran starts nothing: the caller asked for once.
+    return run ? { execution_id: run.id, status: run.status } : { execution_id: null, status: 'duplicate' };
+  }));
 }
