@@ -32,7 +32,7 @@ const ROUTE = '/api/v1/activity-log?limit=1';
 /** The platform's default TENANT_POOL_MAX; (b)'s pg.Pool gets as many connections. */
 const POOL_MAX = 5;
 const RATE_POINTS = 1_000_000_000;
-/** Level of the headline (a): see BENCHMARKS.md, "Logging", for why. */
+/** Level of the headline (a): see docs/perf/history.md, "Logging", for why. */
 const HEADLINE_LOG_LEVEL = 'warn';
 const TARGET_RATIO = 0.6;
 

@@ -1,5 +1,7 @@
 /** The clock part (core/parts): the one platform clock every time rule reads. */
 import { Clock } from './clock';
-import { platformPart } from './parts/platform-parts';
+import { definePart, partRef } from './parts';
 
-export const clockPart = platformPart({ id: 'clock', deps: [], init: () => new Clock() });
+export const clockRef = partRef<Clock>('clock');
+
+export const clockPart = definePart({ ref: clockRef, init: () => new Clock() });

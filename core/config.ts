@@ -1,11 +1,12 @@
 /**
  * Configuration: every setting comes from one environment variable, parsed here once.
- * The README's "Environment variables" table lists the same names; keep the two in step.
+ * docs/reference/environment.md lists the same names; keep the two in step.
  */
 import path from 'node:path';
 import { parseCorsOrigins, type CorsOrigins } from './http/cors';
 import { parseTrustProxy, type TrustProxy } from './http/trust-proxy';
 import { MODULE_DB_ROLES, type ModuleDbRoles } from './module-data/types';
+import { partRef } from './parts';
 
 export interface Config {
   env: 'production' | 'development' | 'test';
@@ -297,3 +298,6 @@ export function loadConfig(env: Env = process.env): Config {
     },
   };
 }
+
+/** The config as a part (core/parts), handed to the platform ready-made (`givenPart`). */
+export const configRef = partRef<Config>('config');

@@ -6,6 +6,7 @@
 import pino, { type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import { logSafeUrl } from './log-safe-url';
+import { partRef } from './parts';
 
 export type { Logger };
 
@@ -34,3 +35,6 @@ export function createLogger(level: string, opts: { pretty?: boolean; destinatio
 export function withSafeUrls(logger: Logger): Logger {
   return logger.child({}, { serializers: { url: (url: unknown) => (typeof url === 'string' ? logSafeUrl(url) : url) } });
 }
+
+/** The platform logger as a part (core/parts), handed to the platform ready-made (`givenPart`). */
+export const loggerRef = partRef<Logger>('logger');

@@ -1,36 +1,40 @@
 /**
- * The platform as a list of parts (core/parts): each is declared beside its owner, names the parts
- * it needs, and the initializer starts them in dependency order and stops them in reverse, after
- * in-flight requests finish. `main.ts` and the tests both use this.
+ * The platform as a list of parts (core/parts): each is declared by its ref beside its owner and
+ * names the refs it needs; the initializer starts them in dependency order, and on stop drains them
+ * (in-flight requests, workflow runs, queued jobs) before it stops them in reverse. `main.ts` and
+ * the tests both use this.
  */
 import type http from 'node:http';
 import type { Express } from 'express';
-import type { Config } from './config';
-import { createLogger, withSafeUrls, type Logger } from './logger';
-import { startParts, type Part } from './parts';
-import { givenPart, type PlatformParts } from './parts/platform-parts';
-import { centralPart, dbServerPart, tenantDbsPart } from './data/parts';
-import { keysPart } from './secrets/part';
-import { driversPart, jobsPart, realtimePart } from './drivers/parts';
-import { tenantsPart } from './tenancy/part';
-import { authPart } from './auth/part';
-import { clockPart } from './clock-part';
-import { registryPart } from '../registry/part';
-import { kernelPart } from './modules/part';
-import { ringsPart } from '../rings/part';
+import { configRef, type Config } from './config';
+import { createLogger, loggerRef, withSafeUrls, type Logger } from './logger';
+import { givenPart, startParts, type Part, type PartRef, type PartValues } from './parts';
+import { centralPart, centralRef, dbServerPart, dbServerRef, tenantDbsPart, tenantDbsRef } from './data/parts';
+import { keysPart, keysRef } from './secrets/part';
+import { driversPart, driversRef } from './drivers/parts';
+import { realtimePart, realtimeRef } from './realtime/part';
+import { tenantsPart, tenantsRef } from './tenancy/part';
+import { adminAuthPart, authPart, authRef } from './auth/part';
+import { clockPart, clockRef } from './clock-part';
+import { registryPart, registryRef } from '../registry/part';
+import { kernelPart, kernelRef } from './modules/part';
+import { ringsPart, ringsRef } from '../rings/part';
 import { notificationsPart } from './notifications/part';
-import { catalogsPart } from './catalogs/part';
+import { catalogsPart, catalogsRef } from './catalogs/part';
 import { documentsPart } from './documents/part';
 import { bulkPart } from './bulk/part';
 import { accountsPart } from './accounts/part';
 import { mailPart } from './mail/part';
-import { httpPart } from './http/part';
-import { workflowsPart } from './workflows/part';
+import { httpPart, httpRef } from './http/part';
+import { workflowsPart, workflowsRef } from './workflows/part';
 
-/** The parts a running platform shows its callers (main.ts, tests), typed by the parts themselves. */
-const EXPOSED = ['config', 'logger', 'dbServer', 'central', 'keys', 'tenantDbs', 'drivers', 'tenants', 'auth', 'clock', 'kernel', 'registry', 'rings', 'catalogs', 'realtime', 'workflows'] as const;
+/** The parts a running platform shows its callers (main.ts, tests), typed by their refs. */
+const EXPOSED = {
+  config: configRef, logger: loggerRef, dbServer: dbServerRef, central: centralRef, keys: keysRef, tenantDbs: tenantDbsRef, drivers: driversRef, tenants: tenantsRef,
+  auth: authRef, clock: clockRef, kernel: kernelRef, registry: registryRef, rings: ringsRef, catalogs: catalogsRef, realtime: realtimeRef, workflows: workflowsRef,
+};
 
-export type Platform = Pick<PlatformParts, (typeof EXPOSED)[number]> & {
+export type Platform = PartValues<typeof EXPOSED> & {
   app: Express;
   server: http.Server;
   /** Base URL the server listens on, e.g. http://127.0.0.1:3000 */
@@ -44,10 +48,10 @@ export interface PlatformOptions {
 }
 
 /** The platform's parts; startParts orders them by their deps (this order only breaks ties). */
-export function platformParts(config: Config, logger: Logger, options: PlatformOptions = {}): Part<PlatformParts>[] {
+export function platformParts(config: Config, logger: Logger, options: PlatformOptions = {}): Part[] {
   return [
-    givenPart('config', config),
-    givenPart('logger', withSafeUrls(logger)),
+    givenPart(configRef, config),
+    givenPart(loggerRef, withSafeUrls(logger)),
     dbServerPart,
     centralPart,
     keysPart,
@@ -55,6 +59,7 @@ export function platformParts(config: Config, logger: Logger, options: PlatformO
     driversPart,
     tenantsPart,
     authPart,
+    adminAuthPart,
     clockPart,
     registryPart,
     kernelPart(options.onFatal),
@@ -67,15 +72,14 @@ export function platformParts(config: Config, logger: Logger, options: PlatformO
     accountsPart,
     mailPart,
     workflowsPart,
-    jobsPart,
     httpPart,
   ];
 }
 
 export async function startPlatform(config: Config, logger: Logger = createLogger(config.logLevel), options: PlatformOptions = {}): Promise<Platform> {
   const started = await startParts(platformParts(config, logger, options));
-  const { values } = started;
   let stopping: Promise<void> | undefined;
-  const exposed = Object.fromEntries(EXPOSED.map((id) => [id, values[id]])) as Pick<PlatformParts, (typeof EXPOSED)[number]>;
-  return { ...exposed, app: values.http.app, server: values.http.server, url: values.http.url, stop: () => (stopping ??= started.stop()) };
+  const exposed = Object.fromEntries(Object.entries(EXPOSED).map(([key, ref]: [string, PartRef<unknown>]) => [key, started.get(ref)])) as PartValues<typeof EXPOSED>;
+  const { app, server, url } = started.get(httpRef);
+  return { ...exposed, app, server, url, stop: () => (stopping ??= started.stop()) };
 }

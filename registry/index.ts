@@ -14,7 +14,7 @@ import { RegistryModuleSource } from './registry-module-source';
 import { registerRegistryRoutes } from './registry-routes';
 import { RegistryService } from './registry-service';
 
-export { adminAuthenticate, type AdminPrincipal } from './admin-auth';
+export { type AdminPrincipal } from './admin-auth';
 export type { BlobStore } from './blob-store';
 export type { PackageView } from './registry-service';
 export { RegistryService, Publishers, RegistryModuleSource, FileBlobStore };

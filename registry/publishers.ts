@@ -7,7 +7,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { UniqueConstraintError } from 'sequelize';
-import { MandiError, notFound, ValidationError } from '../core/errors';
+import { notFound, ValidationError } from '../core/errors';
+import { registryErrors } from './errors';
 import type { RegistryModels, RegistryPublisher } from './registry-models';
 import { parsePublicKey, publicKeyPem } from './signature';
 
@@ -59,7 +60,7 @@ export class Publishers {
       const row = await this.models.Publisher.create({ name, public_key: normaliseKey(publicKey), token_hash: hash(token) });
       return { publisher: publisherView(row), token };
     } catch (err) {
-      if (err instanceof UniqueConstraintError) throw new MandiError('PUBLISHER_EXISTS', `Publisher "${name}" already exists.`, 409);
+      if (err instanceof UniqueConstraintError) throw registryErrors.publisherExists(name);
       throw err;
     }
   }

@@ -7,14 +7,14 @@
 import { LRUCache } from 'lru-cache';
 import { LoadedModule, type ModuleFiles } from '../core/modules/loaded-module';
 import type { ModuleSource } from '../core/modules/module-host';
-import { MandiError } from '../core/errors';
+import { registryErrors } from './errors';
 import type { RegistryService } from './registry-service';
 
 function packageFiles(files: ReadonlyMap<string, Buffer>): ModuleFiles {
   return {
     read: async (rel) => {
       const content = files.get(rel);
-      if (!content) throw new MandiError('MODULE_FILE_MISSING', `The package holds no file "${rel}".`, 404, { file: rel });
+      if (!content) throw registryErrors.fileMissing(rel);
       return content.toString('utf8');
     },
   };

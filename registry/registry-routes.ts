@@ -29,7 +29,7 @@
  * never installed or promoted.
  */
 import express, { type RequestHandler, type Router } from 'express';
-import { MandiError } from '../core/errors';
+import { registryErrors } from './errors';
 import { DEFAULT_PACKAGE_LIMITS } from '../sdk/package';
 import { requireSuperAdmin } from '../core/auth/authenticate';
 import { actorLabel, adminPrincipal } from './admin-auth';
@@ -75,14 +75,14 @@ export function registerRegistryRoutes(api: Router, deps: RegistryRouteDeps): vo
 
   api.post('/registry/packages', auth, raw, async (req, res) => {
     if (!Buffer.isBuffer(req.body) || !req.body.length) {
-      throw new MandiError('PACKAGE_REQUIRED', `Send the package bytes as the request body with Content-Type application/gzip (from \`mandi module pack\`).`, 400);
+      throw registryErrors.packageRequired();
     }
     const principal = adminPrincipal(res);
     const signature = req.get('x-mandi-signature')?.trim() || undefined;
     const named = req.get('x-mandi-publisher')?.trim() || undefined;
     let publisher;
     if (principal.kind === 'publisher') {
-      if (named && named !== principal.publisher.name) throw new MandiError('FORBIDDEN', 'A publisher token publishes as its own publisher only.', 403);
+      if (named && named !== principal.publisher.name) throw registryErrors.ownPublisherOnly();
       publisher = principal.publisher;
     } else if (named) {
       publisher = await publishers.byName(named);

@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import semver from 'semver';
 import { UniqueConstraintError } from 'sequelize';
-import { MandiError, notFound } from '../core/errors';
+import { notFound } from '../core/errors';
+import { registryErrors } from './errors';
 import { assertMemoryWithin } from '../core/modules/loaded-module';
 import type { Logger } from '../core/logger';
 import { checkPlatform, ManifestError, PLATFORM_VERSION, type Manifest } from '../sdk/manifest';
@@ -64,13 +65,11 @@ export class RegistryService {
     const version = manifest.version;
     const range = manifest.compatibility?.platform;
     if (typeof range !== 'string' || semver.validRange(range) === null) {
-      throw new MandiError('PACKAGE_INVALID', `${alias}@${version}: compatibility.platform must be a SemVer range, e.g. "^2.0.0".`, 422, {
-        issues: [{ pointer: '/compatibility/platform', message: 'must be a valid SemVer range' }],
-      });
+      throw registryErrors.badPlatformRange(alias, version);
     }
     await this.checkOwnership(alias, req);
     this.checkSignature(req);
-    if (await this.deps.models.Package.count({ where: { alias, version } })) throw versionExists(alias, version);
+    if (await this.deps.models.Package.count({ where: { alias, version } })) throw registryErrors.versionExists(alias, version);
     for (const check of this.publishChecks) await check(manifest);
 
     const sha256 = sha256Of(req.buffer);
@@ -89,7 +88,7 @@ export class RegistryService {
       });
     } catch (err) {
       // Two publishes of one version at once: the unique index lets exactly one win.
-      if (err instanceof UniqueConstraintError) throw versionExists(alias, version);
+      if (err instanceof UniqueConstraintError) throw registryErrors.versionExists(alias, version);
       throw err;
     }
     this.deps.logger.info({ module: `${alias}@${version}`, sha256, size: row.size, by: req.publishedBy }, 'module package published');
@@ -146,17 +145,12 @@ export class RegistryService {
     const row = await this.require(alias, version);
     const buffer = await this.deps.blobs.get(row.sha256);
     if (!buffer) {
-      throw new MandiError('PACKAGE_MISSING', `The package of ${alias}@${version} is missing from the blob store.`, 500, { module: alias, version });
+      throw registryErrors.packageMissing(alias, version);
     }
     const actual = sha256Of(buffer);
     if (actual !== row.sha256) {
       this.deps.logger.error({ module: `${alias}@${version}`, expected: row.sha256, actual }, 'stored package does not match its sha256; refusing it');
-      throw new MandiError(
-        'PACKAGE_INTEGRITY',
-        `The stored package of ${alias}@${version} does not match the sha256 recorded when it was published; it was altered and will not be used.`,
-        500,
-        { module: alias, version, expected_sha256: row.sha256, actual_sha256: actual },
-      );
+      throw registryErrors.packageAltered(alias, version, row.sha256, actual);
     }
     return { buffer, row };
   }
@@ -189,9 +183,9 @@ export class RegistryService {
       return await readPackage(buffer);
     } catch (err) {
       if (err instanceof ManifestError) {
-        throw new MandiError('PACKAGE_INVALID', err.message, 422, { issues: err.errors });
+        throw registryErrors.manifestInvalid(err.message, err.errors);
       }
-      if (err instanceof PackageError) throw new MandiError('PACKAGE_INVALID', `The package is not acceptable: ${err.message}.`, 422);
+      if (err instanceof PackageError) throw registryErrors.packageUnreadable(err.message);
       throw err;
     }
   }
@@ -200,9 +194,7 @@ export class RegistryService {
     if (!req.enforceOwnership) return;
     const first = await this.deps.models.Package.findOne({ where: { alias }, order: [['id', 'ASC']] });
     if (first && first.publisher_id !== (req.publisher?.id ?? null)) {
-      throw new MandiError('ALIAS_OWNED', `Module ${alias} belongs to another publisher; only its publisher or a super admin may publish it.`, 403, {
-        module: alias,
-      });
+      throw registryErrors.aliasOwned(alias);
     }
   }
 
@@ -214,15 +206,15 @@ export class RegistryService {
     const key = req.publisher?.public_key;
     if (!key) {
       if (req.signature) {
-        throw new MandiError('SIGNATURE_UNVERIFIABLE', 'The package is signed but its publisher has no registered public key to verify it with.', 422);
+        throw registryErrors.signatureUnverifiable();
       }
       return;
     }
     if (!req.signature) {
-      throw new MandiError('SIGNATURE_REQUIRED', `Publisher "${req.publisher!.name}" has a registered key: sign the package (mandi module publish --key <private key>).`, 422);
+      throw registryErrors.signatureRequired(req.publisher!.name);
     }
     if (!verifyPackageSignature(req.buffer, req.signature, parsePublicKey(key))) {
-      throw new MandiError('SIGNATURE_INVALID', `The signature does not match the package and the key of publisher "${req.publisher!.name}"; the package was altered or signed with another key.`, 422);
+      throw registryErrors.signatureInvalid(req.publisher!.name);
     }
   }
 
@@ -236,8 +228,3 @@ export class RegistryService {
   }
 }
 
-const versionExists = (alias: string, version: string) =>
-  new MandiError('VERSION_EXISTS', `${alias}@${version} is already published; published versions are final, publish a new version instead.`, 409, {
-    module: alias,
-    version,
-  });

@@ -5,10 +5,11 @@
  * change. Refused when the new ring does not release a module the tenant has installed.
  */
 import semver from 'semver';
-import { MandiError, notFound } from '../core/errors';
+import { notFound } from '../core/errors';
 import type { LoadedModule } from '../core/modules/loaded-module';
 import { checkDependencies } from '../sdk/manifest';
-import { loadVersion, refused, ringManaged, type LifecycleDeps } from './deps';
+import { loadVersion, ringManaged, type LifecycleDeps } from './deps';
+import { ringErrors } from './errors';
 import { tenantClaim } from './locks';
 import type { OperationView, ProgressReporter } from './operations';
 import { migrationProblem, setRefusal, type Refusal } from './release-checks';
@@ -50,7 +51,7 @@ export class RingAssignments {
     await rings.requireRing(ring);
     const tenant = await central.models.Tenant.findByPk(tenantId, { attributes: ['id', 'ring'] });
     if (!tenant) throw notFound(`Tenant ${tenantId} not found.`);
-    if (tenant.ring === ring) throw new MandiError('ALREADY_IN_RING', `Tenant ${tenantId} is already in ring ${ring}.`, 409, { ring });
+    if (tenant.ring === ring) throw ringErrors.alreadyInRing(tenantId, ring);
     const release = (await rings.current(ring)).modules;
     const installed = (await modules.modulesFor(tenantId)).list;
     const reasons: Refusal[] = [];
@@ -79,7 +80,7 @@ export class RingAssignments {
     for (const p of checkDependencies(finalSet.map((m) => m.manifest))) {
       if (p.kind !== 'duplicate') reasons.push({ ...setRefusal(p), message: `in ring ${ring}: ${p.message}` });
     }
-    if (reasons.length) throw refused('ASSIGN_REFUSED', `Cannot move tenant ${tenantId} to ring ${ring}`, reasons);
+    if (reasons.length) throw ringErrors.assignRefused(`Cannot move tenant ${tenantId} to ring ${ring}`, reasons);
     // Down moves first, dependents before their dependencies; then up moves, dependencies first.
     const depth = depths(finalSet);
     const down = moves.filter((m) => semver.lt(m.to, m.from)).sort((a, b) => depth.get(b.alias)! - depth.get(a.alias)!);
@@ -92,7 +93,7 @@ export class RingAssignments {
     const ring = op.ring!;
     // Planned again now: a promotion may have changed the new ring's release since the request.
     const plan = await this.plan(tenantId, ring);
-    const report = await moveAll(this.deps, plan.moves, progress, `moving tenant ${tenantId} to ring ${ring}`, 'ASSIGN_FAILED', () => this.deps.rings.moveTenant(tenantId, ring));
+    const report = await moveAll(this.deps, plan.moves, progress, `moving tenant ${tenantId} to ring ${ring}`, ringErrors.assignFailed, () => this.deps.rings.moveTenant(tenantId, ring));
     return { tenant_id: tenantId, from_ring: plan.fromRing, ring, moves: plan.moves, modules_moved: report.moved };
   }
 }

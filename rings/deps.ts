@@ -4,12 +4,11 @@ import type { Logger } from '../core/logger';
 import type { ModuleHost } from '../core/modules/module-host';
 import type { ModuleSources } from '../core/modules/module-sources';
 import type { LoadedModule } from '../core/modules/loaded-module';
-import { MandiError, notFound } from '../core/errors';
+import { notFound } from '../core/errors';
 import type { TenantService } from '../core/tenancy/tenant-service';
 import type { Manifest } from '../sdk/manifest';
 import type { RegistryService } from '../registry/registry-service';
 import type { Operations } from './operations';
-import type { Refusal } from './release-checks';
 import type { RingService } from './ring-service';
 
 export interface LifecycleDeps {
@@ -47,10 +46,6 @@ export function manifestReader(deps: LifecycleDeps): (alias: string, version: st
   };
 }
 
-/** 422 listing every reason, in `details.reasons`. */
-export function refused(code: string, summary: string, reasons: Refusal[]): MandiError {
-  return new MandiError(code, `${summary}: ${reasons.map((r) => r.message).join('; ')}`, 422, { reasons });
-}
 
 /** An error that carries what the operation did before failing, kept as the operation's result. */
 export function withResult(err: unknown, result: Record<string, unknown>): unknown {

@@ -12,7 +12,8 @@ import type { ModuleLifecycle } from '../core/modules/module-admin-routes';
 import type { TenantService } from '../core/tenancy/tenant-service';
 import type { Registry } from '../registry';
 import { RingAssignments } from './assign';
-import { manifestReader, refused, type LifecycleDeps } from './deps';
+import { manifestReader, type LifecycleDeps } from './deps';
+import { ringErrors } from './errors';
 import { LifecycleLocks } from './locks';
 import { Operations, type Broadcast } from './operations';
 import { Promotions } from './promotion';
@@ -77,7 +78,7 @@ export async function createRings(
   deps.registry.service.addPublishCheck(async (manifest) => {
     const releases = (await service.list()).map((r) => ({ ring: r.name, modules: r.release.modules }));
     const reasons = await publishRefusals(manifest, releases, manifestReader(shared));
-    if (reasons.length) throw refused('ROUTES_OVERLAP', `Cannot publish ${manifest.name}@${manifest.version}`, reasons);
+    if (reasons.length) throw ringErrors.routesOverlap(`Cannot publish ${manifest.name}@${manifest.version}`, reasons);
   });
   // Last of the checks, so that a refused package claims nothing: its public prefix is recorded at its first publish.
   deps.registry.service.addPublishCheck((manifest) => deps.kernel.modules.prefixes.claim(manifest));

@@ -13,7 +13,7 @@
  * marked failed as abandoned.
  */
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { MandiError } from '../core/errors';
+import { ringErrors } from './errors';
 import type { Logger } from '../core/logger';
 import type { RingModels } from './ring-models';
 
@@ -33,10 +33,6 @@ export const tenantClaim = (tenantId: string, alias: string, rings: string[]): L
   tenantId,
 });
 
-export const operationInProgress = (what: string, operationId: string) =>
-  new MandiError('OPERATION_IN_PROGRESS', `Another lifecycle operation (${operationId}) is already running on ${what}; wait for it to finish.`, 409, {
-    operation_id: operationId,
-  });
 
 export class LifecycleLocks {
   constructor(
@@ -62,13 +58,13 @@ export class LifecycleLocks {
     if (missing) {
       const holder = await this.deps.models.Lock.findByPk(missing.key);
       await this.release(operationId);
-      throw operationInProgress(describe(missing), holder?.operation_id ?? 'unknown');
+      throw ringErrors.operationInProgress(describe(missing), holder?.operation_id ?? 'unknown');
     }
     for (const claim of claims) {
       const other = await this.crossing(operationId, claim);
       if (other) {
         await this.release(operationId);
-        throw operationInProgress(describe(claim), other);
+        throw ringErrors.operationInProgress(describe(claim), other);
       }
     }
   }

@@ -7,8 +7,8 @@
  * Without `from`, the version comes straight from the registry (how a version enters the first ring).
  */
 import semver from 'semver';
-import { MandiError } from '../core/errors';
-import { loadVersion, manifestReader, refused, type LifecycleDeps } from './deps';
+import { loadVersion, manifestReader, type LifecycleDeps } from './deps';
+import { ringErrors } from './errors';
 import { ringClaim } from './locks';
 import type { OperationView, ProgressReporter } from './operations';
 import { promotionRefusals, refuseNewProblems, type Refusal } from './release-checks';
@@ -52,21 +52,18 @@ export class Promotions {
     await rings.requireRing(to);
     if (from !== undefined) {
       await rings.requireRing(from);
-      if (from === to) throw new MandiError('SAME_RING', 'A promotion goes from one ring to another; name two different rings.', 422);
+      if (from === to) throw ringErrors.sameRing();
       const inSource = await rings.releasedVersion(from, alias);
       if (inSource !== version) {
-        throw new MandiError('NOT_IN_SOURCE_RING', `Ring ${from} releases ${inSource ? `${alias}@${inSource}` : `no version of ${alias}`}, not ${alias}@${version}.`, 422, {
-          ring: from,
-          released: inSource ?? null,
-        });
+        throw ringErrors.notInSourceRing(from, alias, version, inSource ?? null);
       }
     }
     await registry.require(alias, version);
     const release = await rings.current(to);
     const current = release.modules[alias] ?? null;
-    if (current === version) throw new MandiError('ALREADY_RELEASED', `Ring ${to} already releases ${alias}@${version}.`, 409, { ring: to });
+    if (current === version) throw ringErrors.alreadyReleased(to, alias, version);
     if (current && semver.lt(version, current)) {
-      throw new MandiError('DOWNGRADE', `Ring ${to} releases ${alias}@${current}, newer than ${version}; use a ring rollback to go back.`, 422, { ring: to, released: current });
+      throw ringErrors.downgrade(to, alias, current, version);
     }
     const candidate = await loadVersion(this.deps, alias, version);
     const currentMod = current ? await loadVersion(this.deps, alias, current) : undefined;
@@ -77,7 +74,7 @@ export class Promotions {
     }
     // In every ring, with or without tenants: a package published before prefixes had owners is claimed here.
     if (!reasons.length) await modules.prefixes.claim(candidate.manifest).catch((err: Error) => reasons.push({ kind: 'routes', message: err.message }));
-    if (reasons.length) throw refused('PROMOTION_REFUSED', `Cannot promote ${alias}@${version} to ring ${to}`, reasons);
+    if (reasons.length) throw ringErrors.promotionRefused(`Cannot promote ${alias}@${version} to ring ${to}`, reasons);
     return { current, tenants: tenants.length };
   }
 
@@ -89,16 +86,16 @@ export class Promotions {
     const release = await rings.current(ring);
     const current = release.modules[alias] ?? null;
     if (current !== (op.params.from_version ?? null)) {
-      throw new MandiError('RELEASE_CHANGED', `Ring ${ring} changed since the promotion was asked for (${alias} is now ${current ?? 'absent'}); ask again.`, 409);
+      throw ringErrors.promotionOutdated(ring, alias, current);
     }
     const moves: Move[] = (await rings.installedIn(ring, alias))
       .filter((t) => t.version !== version)
       .map((t) => ({ tenantId: t.tenantId, alias, from: t.version, to: version }));
-    const report = await moveAll(this.deps, moves, progress, `promoting ${alias}@${version} to ring ${ring}`, 'PROMOTION_FAILED', () =>
+    const report = await moveAll(this.deps, moves, progress, `promoting ${alias}@${version} to ring ${ring}`, ringErrors.promotionFailed, () =>
       rings.recordRelease(ring, {
         kind: 'promote',
         changes: [{ alias, from: current, to: version }],
-        check: refuseNewProblems(manifestReader(this.deps), 'PROMOTION_REFUSED', `Cannot promote ${alias}@${version} to ring ${ring}`),
+        check: refuseNewProblems(manifestReader(this.deps), ringErrors.promotionRefused, `Cannot promote ${alias}@${version} to ring ${ring}`),
         previousId: release.id,
         operationId: op.id,
         createdBy: requesterLabel(op.requested_by),

@@ -9,7 +9,7 @@
 import { checkDependencies, checkPlatform, PLATFORM_VERSION, type CompatibilityProblem, type Manifest } from '../sdk/manifest';
 import type { LoadedModule } from '../core/modules/loaded-module';
 import { breakingChanges, isMajorBump } from './breaking';
-import { refused } from './deps';
+import type { Refuse } from './errors';
 import type { ReleaseModules } from './ring-models';
 
 export interface Refusal {
@@ -61,12 +61,12 @@ export async function publishRefusals(
 /**
  * The check a promotion or ring rollback hands to RingService.recordRelease: another module's change
  * may have been recorded since the request was planned, so the dependencies are checked again against
- * the release current under the lock; new problems refuse with `code`.
+ * the release current under the lock; new problems refuse through `refuse`.
  */
-export function refuseNewProblems(manifestOf: ManifestOf, code: string, summary: string) {
+export function refuseNewProblems(manifestOf: ManifestOf, refuse: Refuse, summary: string) {
   return async (current: ReleaseModules, next: ReleaseModules): Promise<void> => {
     const problems = await newReleaseProblems(current, next, manifestOf);
-    if (problems.length) throw refused(code, summary, problems);
+    if (problems.length) throw refuse(summary, problems);
   };
 }
 

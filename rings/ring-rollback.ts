@@ -5,9 +5,9 @@
  * "previous" is the old one's, so rolling back again walks further back through the history.
  */
 import semver from 'semver';
-import { MandiError } from '../core/errors';
 import { checkPlatform, PLATFORM_VERSION } from '../sdk/manifest';
-import { loadVersion, manifestReader, refused, type LifecycleDeps } from './deps';
+import { loadVersion, manifestReader, type LifecycleDeps } from './deps';
+import { ringErrors } from './errors';
 import { ringClaim } from './locks';
 import type { OperationView, ProgressReporter } from './operations';
 import { requesterLabel } from './promotion';
@@ -44,7 +44,7 @@ export class RingRollbacks {
     const { rings, modules } = this.deps;
     const release = await rings.current(ring);
     const previous = release.previous_id ? await rings.release(release.previous_id) : undefined;
-    if (!previous) throw new MandiError('NOTHING_TO_ROLL_BACK', `Ring ${ring} has no earlier release to return to.`, 422, { ring });
+    if (!previous) throw ringErrors.noEarlierRelease(ring);
     const changes = diff(release.modules, previous.modules);
     const reasons: Refusal[] = [];
     for (const p of await newReleaseProblems(release.modules, previous.modules, manifestReader(this.deps))) reasons.push({ ...p, message: `in ring ${ring}: ${p.message}` });
@@ -70,7 +70,7 @@ export class RingRollbacks {
         await modules.assertInstallable(t.tenantId, target).catch((err: Error) => reasons.push({ kind: 'tenant', message: `tenant ${t.tenantId}: ${err.message}` }));
       }
     }
-    if (reasons.length) throw refused('ROLLBACK_REFUSED', `Cannot roll ring ${ring} back to release ${previous.number}`, reasons);
+    if (reasons.length) throw ringErrors.rollbackRefused(`Cannot roll ring ${ring} back to release ${previous.number}`, reasons);
     return { releaseId: release.id, toReleaseId: previous.id, changes };
   }
 
@@ -79,7 +79,7 @@ export class RingRollbacks {
     const ring = op.ring!;
     const release = await rings.current(ring);
     if (release.id !== op.params.release_id) {
-      throw new MandiError('RELEASE_CHANGED', `Ring ${ring} changed since the rollback was asked for; ask again.`, 409);
+      throw ringErrors.rollbackOutdated(ring);
     }
     const previous = (await rings.release(op.params.to_release_id as number))!;
     const changes = op.params.changes as ReleaseChange[];
@@ -90,12 +90,12 @@ export class RingRollbacks {
         if (t.version !== c.to) moves.push({ tenantId: t.tenantId, alias: c.alias, from: t.version, to: c.to });
       }
     }
-    const report = await moveAll(this.deps, moves, progress, `rolling ring ${ring} back to release ${previous.number}`, 'ROLLBACK_FAILED', () =>
+    const report = await moveAll(this.deps, moves, progress, `rolling ring ${ring} back to release ${previous.number}`, ringErrors.rollbackFailed, () =>
       // Only the modules this rollback changes go back; another module's promotion recorded meanwhile stays.
       rings.recordRelease(ring, {
         kind: 'rollback',
         changes,
-        check: refuseNewProblems(manifestReader(this.deps), 'ROLLBACK_REFUSED', `Cannot roll ring ${ring} back to release ${previous.number}`),
+        check: refuseNewProblems(manifestReader(this.deps), ringErrors.rollbackRefused, `Cannot roll ring ${ring} back to release ${previous.number}`),
         previousId: previous.previous_id,
         operationId: op.id,
         createdBy: requesterLabel(op.requested_by),

@@ -12,7 +12,8 @@ import { createHash } from 'node:crypto';
 import { QueryTypes, UniqueConstraintError, type Sequelize } from 'sequelize';
 import type { CentralDb } from '../core/data/central-db';
 import type { PubSub } from '../core/drivers';
-import { MandiError, notFound, ValidationError } from '../core/errors';
+import { notFound, ValidationError } from '../core/errors';
+import { ringErrors } from './errors';
 import type { Manifest } from '../sdk/manifest';
 import type { RegistryService } from '../registry/registry-service';
 import { withChange } from './release-checks';
@@ -127,7 +128,7 @@ export class RingService {
     } catch (err) {
       if (err instanceof UniqueConstraintError) {
         const field = Object.keys(err.fields ?? {}).includes('position') ? 'position' : 'name';
-        throw new MandiError('RING_EXISTS', field === 'position' ? `Another ring already has position ${String(input.position)}.` : `Ring "${name}" already exists.`, 409, { field });
+        throw ringErrors.ringExists(field, name, input.position);
       }
       throw err;
     }

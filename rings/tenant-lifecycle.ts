@@ -8,9 +8,10 @@
  * any version they have.
  */
 import semver from 'semver';
-import { MandiError, notFound } from '../core/errors';
+import { notFound } from '../core/errors';
 import type { LoadedModule } from '../core/modules/loaded-module';
-import { loadVersion, refused, ringManaged, type LifecycleDeps } from './deps';
+import { loadVersion, ringManaged, type LifecycleDeps } from './deps';
+import { ringErrors } from './errors';
 import { tenantClaim } from './locks';
 import type { OperationView, ProgressReporter } from './operations';
 import { migrationProblem } from './release-checks';
@@ -75,19 +76,15 @@ export class TenantLifecycle {
     if (req.action === 'rollback') {
       target = await this.rollbackTarget(ring, managed, installed!, req.version);
       const problem = migrationProblem(target, installed!);
-      if (problem) throw refused('ROLLBACK_REFUSED', `Cannot roll ${alias} back to ${target.manifest.version}`, [problem]);
+      if (problem) throw ringErrors.rollbackRefused(`Cannot roll ${alias} back to ${target.manifest.version}`, [problem]);
     } else {
       target = managed ? await this.ringVersion(ring, alias, req.version) : await modules.resolve(alias, req.version);
       if (req.action === 'upgrade') {
         if (!semver.gt(target.manifest.version, from!)) {
-          throw new MandiError('NOTHING_TO_UPGRADE', `Module ${alias} is at ${from}; there is no newer version to upgrade to${managed ? ` in ring ${ring}` : ''}.`, 422, {
-            module: alias,
-            installed: from,
-            available: target.manifest.version,
-          });
+          throw ringErrors.nothingToUpgrade(alias, from!, target.manifest.version, managed ? ring : null);
         }
         const problem = migrationProblem(installed!, target);
-        if (problem) throw refused('UPGRADE_REFUSED', `Cannot upgrade ${alias} to ${target.manifest.version}`, [problem]);
+        if (problem) throw ringErrors.upgradeRefused(`Cannot upgrade ${alias} to ${target.manifest.version}`, [problem]);
       }
     }
     await modules.assertInstallable(tenantId, target);
@@ -97,13 +94,10 @@ export class TenantLifecycle {
   private async ringVersion(ring: string, alias: string, asked: string | undefined): Promise<LoadedModule> {
     const released = await this.deps.rings.releasedVersion(ring, alias);
     if (!released) {
-      throw new MandiError('MODULE_NOT_IN_RING', `Ring ${ring} does not release module ${alias}; a platform admin promotes a version into ${ring} first.`, 422, {
-        ring,
-        module: alias,
-      });
+      throw ringErrors.moduleNotInRing(ring, alias);
     }
     if (asked && asked !== released) {
-      throw new MandiError('VERSION_NOT_IN_RING', `Ring ${ring} releases ${alias}@${released}, not ${asked}.`, 422, { ring, module: alias, released, asked });
+      throw ringErrors.versionNotInRing(ring, alias, released, asked);
     }
     return loadVersion(this.deps, alias, released);
   }
@@ -118,17 +112,10 @@ export class TenantLifecycle {
     const older = semver.rsort(allowed.filter((v) => semver.lt(v, current)));
     const version = asked ?? older[0];
     if (!version) {
-      throw new MandiError('NOTHING_TO_ROLL_BACK', `There is no version of ${alias} older than ${current}${managed ? ` that ring ${ring} released` : ''}.`, 422, { module: alias });
+      throw ringErrors.noOlderVersion(alias, current, managed ? ring : null);
     }
     if (!older.includes(version)) {
-      throw new MandiError(
-        'VERSION_NOT_ALLOWED',
-        managed
-          ? `${alias}@${version} is not an older version that ring ${ring} released; choose one of: ${older.join(', ') || 'none'}.`
-          : `${alias}@${version} is not an older version available; choose one of: ${older.join(', ') || 'none'}.`,
-        422,
-        { module: alias, allowed: older },
-      );
+      throw ringErrors.versionNotAllowed(alias, version, older, managed ? ring : null);
     }
     return loadVersion(this.deps, alias, version);
   }

@@ -6,7 +6,7 @@
  * older one the newer version's down migrations.
  */
 import semver from 'semver';
-import { MandiError } from '../core/errors';
+import type { MoveFailure } from './errors';
 import type { LifecycleDeps } from './deps';
 import { toOperationError, type ProgressReporter } from './operations';
 import type { OperationError } from './ring-models';
@@ -35,10 +35,10 @@ export interface MoveReport<T> {
 
 /**
  * Makes every move and then `finish` (recording the new release or ring), or none of it. On failure
- * throws `code` (e.g. PROMOTION_FAILED) with `details`: the failed move (none when `finish` failed),
+ * throws the operation's `failure` (e.g. ringErrors.promotionFailed) with `details`: the failed move (none when `finish` failed),
  * its cause, the moves undone and any that could not be undone (logged loudly: they need an operator).
  */
-export async function moveAll<T>(deps: LifecycleDeps, moves: Move[], progress: ProgressReporter, what: string, code: string, finish: () => Promise<T>): Promise<MoveReport<T>> {
+export async function moveAll<T>(deps: LifecycleDeps, moves: Move[], progress: ProgressReporter, what: string, failure: MoveFailure, finish: () => Promise<T>): Promise<MoveReport<T>> {
   const done: Move[] = [];
   await progress(0, moves.length, moves.length ? `${what}: ${moves.length} module migration(s) to run` : `${what}: no installed module to migrate`);
   for (const [i, m] of moves.entries()) {
@@ -47,7 +47,7 @@ export async function moveAll<T>(deps: LifecycleDeps, moves: Move[], progress: P
     } catch (err) {
       const cause = toOperationError(err);
       await progress(i, moves.length, `${label(m)} failed (${cause.message}); undoing ${done.length} move(s)`);
-      throw await undoAll(deps, done, code, `${what} failed in ${label(m)}: ${cause.message}.`, cause, m);
+      throw await undoAll(deps, done, failure, `${what} failed in ${label(m)}: ${cause.message}.`, cause, m);
     }
     done.push(m);
     await progress(i + 1, moves.length, label(m));
@@ -58,12 +58,12 @@ export async function moveAll<T>(deps: LifecycleDeps, moves: Move[], progress: P
   } catch (err) {
     const cause = toOperationError(err);
     await progress(moves.length, moves.length, `${what} could not be recorded (${cause.message}); undoing ${done.length} move(s)`);
-    throw await undoAll(deps, done, code, `${what} could not be recorded: ${cause.message}.`, cause, null);
+    throw await undoAll(deps, done, failure, `${what} could not be recorded: ${cause.message}.`, cause, null);
   }
 }
 
 /** Moves the done moves back, newest first, and says what became of them as the operation's error. */
-async function undoAll(deps: LifecycleDeps, done: Move[], code: string, summary: string, cause: OperationError, failed: Move | null): Promise<MandiError> {
+async function undoAll(deps: LifecycleDeps, done: Move[], failure: MoveFailure, summary: string, cause: OperationError, failed: Move | null): Promise<Error> {
   const undone: Move[] = [];
   const notUndone: Array<Move & { error: string }> = [];
   for (const d of [...done].reverse()) {
@@ -75,10 +75,8 @@ async function undoAll(deps: LifecycleDeps, done: Move[], code: string, summary:
       notUndone.push({ ...d, error: (undoErr as Error).message });
     }
   }
-  return new MandiError(
-    code,
+  return failure(
     `${summary} ${notUndone.length ? `${notUndone.length} tenant(s) could not be moved back: see details.` : `Every tenant already moved (${undone.length}) was moved back.`}`,
-    cause.status >= 500 ? 500 : 422,
     { failed, cause, undone, not_undone: notUndone },
   );
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI step (README, Tests and CI): `./run start` with NODE_ENV=production on a fresh machine, then `/`
+# CI step (docs/reference/tests-and-ci.md): `./run start` with NODE_ENV=production on a fresh machine, then `/`
 # in Chromium, then a newcomer's path to a first chat; fails when the web console does not render or
 # a visitor's message from a page embedding the live chat widget does not reach the agent API. The
 # platform runs from a copy of the checkout without node_modules, so `./run start` makes the clean

@@ -15,7 +15,8 @@
 import type { Response } from 'express';
 import { stringify, type Stringifier } from 'csv-stringify';
 import type { RouteStream } from '../../sdk/manifest/manifest.types';
-import { MandiError, RateLimitedError } from '../errors';
+import { RateLimitedError } from '../errors';
+import { bulkErrors } from './errors';
 import type { Logger } from '../logger';
 
 export interface Page {
@@ -35,7 +36,7 @@ function checkPage(value: unknown): Page {
   const ok =
     p && typeof p === 'object' && Array.isArray(p.columns) && p.columns.every((c) => typeof c === 'string') &&
     Array.isArray(p.rows) && p.rows.every(Array.isArray) && (p.next_cursor === null || typeof p.next_cursor === 'string');
-  if (!ok) throw new MandiError('BAD_PAGE', 'The module answered a stream page without {columns, rows, next_cursor}.', 500);
+  if (!ok) throw bulkErrors.badPage();
   return p;
 }
 

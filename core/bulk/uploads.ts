@@ -16,7 +16,8 @@ import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { Request } from 'express';
 import type { RouteUpload } from '../../sdk/manifest/manifest.types';
-import { MandiError, ValidationError } from '../errors';
+import { ValidationError } from '../errors';
+import { bulkErrors } from './errors';
 
 export interface UploadInfo {
   id: string;
@@ -36,8 +37,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MAX_FIELDS = 20;
 const MAX_FIELD_BYTES = 10_000;
 
-const tooLarge = (max: number) => new MandiError('PAYLOAD_TOO_LARGE', `The file is larger than the limit of ${max} bytes.`, 413, { max_bytes: max });
-
 export class UploadStore {
   constructor(private readonly root: string) {}
 
@@ -52,7 +51,7 @@ export class UploadStore {
    */
   async receive(req: Request, tenantId: string, module: string, spec: RouteUpload): Promise<{ upload: UploadInfo; fields: Record<string, string> }> {
     if (!req.is('multipart/form-data')) {
-      throw new MandiError('UNSUPPORTED_MEDIA_TYPE', `This route takes multipart/form-data with the file in the field "${spec.field}".`, 415);
+      throw bulkErrors.notMultipart(spec.field);
     }
     await fs.promises.mkdir(this.dir(tenantId), { recursive: true });
     const id = randomUUID();
@@ -65,7 +64,7 @@ export class UploadStore {
     try {
       parser = busboy({ headers: req.headers, limits: { files: 1, fileSize: spec.max_bytes, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES } });
     } catch (err) {
-      throw new MandiError('BAD_REQUEST', `The multipart body cannot be read: ${(err as Error).message}.`, 400);
+      throw bulkErrors.unreadable((err as Error).message);
     }
     const fail = (err: Error) => (failure ??= err);
     parser.on('field', (name, value, meta) => {
@@ -81,19 +80,19 @@ export class UploadStore {
       }
       if (spec.accept && !spec.accept.includes(type)) {
         stream.resume();
-        fail(new MandiError('UNSUPPORTED_MEDIA_TYPE', `The file must be of type ${spec.accept.join(' or ')}, not ${type}.`, 415, { accept: spec.accept }));
+        fail(bulkErrors.fileType(spec.accept, type));
         return;
       }
       const current: UploadInfo = { id, filename: path.basename(meta.filename || 'upload'), size: 0, content_type: type };
       info = current;
       stream.on('data', (chunk: Buffer) => (current.size += chunk.length));
-      stream.on('limit', () => fail(tooLarge(spec.max_bytes)));
+      stream.on('limit', () => fail(bulkErrors.fileTooLarge(spec.max_bytes)));
       writes.push(pipeline(stream, fs.createWriteStream(file)).catch((err: Error) => void fail(err)));
     });
     try {
       await new Promise<void>((resolve, reject) => {
         parser.on('close', resolve);
-        parser.on('error', (err: Error) => reject(new MandiError('BAD_REQUEST', `The multipart body cannot be read: ${err.message}.`, 400)));
+        parser.on('error', (err: Error) => reject(bulkErrors.unreadable(err.message)));
         req.pipe(parser);
       });
       await Promise.all(writes);
@@ -113,7 +112,7 @@ export class UploadStore {
 
   /** The file of an upload the module received in this tenant, or a 404/403 error. */
   async open(tenantId: string, module: string, id: string): Promise<{ path: string; info: UploadInfo }> {
-    const missing = new MandiError('UPLOAD_NOT_FOUND', `Upload ${id} does not exist (or has expired).`, 404, { upload_id: id });
+    const missing = bulkErrors.uploadMissing(id);
     if (!UUID.test(id)) throw missing;
     let meta: UploadMeta;
     try {
@@ -121,7 +120,7 @@ export class UploadStore {
     } catch {
       throw missing;
     }
-    if (meta.module !== module) throw new MandiError('FORBIDDEN', `Upload ${id} was received by another module.`, 403, { upload_id: id });
+    if (meta.module !== module) throw bulkErrors.otherModulesUpload(id);
     const { module: _m, created_at: _c, ...info } = meta;
     return { path: path.join(this.dir(tenantId), id), info };
   }

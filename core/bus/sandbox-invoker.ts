@@ -7,6 +7,7 @@ import { LRUCache } from 'lru-cache';
 import { createFetchBridge, DEFAULT_LIMITS, isSandboxError, type HostBridge, type ModuleSandbox, type SandboxError, type SandboxRuntime } from '../../sandbox';
 import type { Clock } from '../clock';
 import { MandiError } from '../errors';
+import { sandboxErrors } from './errors';
 import type { Logger } from '../logger';
 import type { ModuleDataService } from '../module-data';
 import type { LoadedModule } from '../modules/loaded-module';
@@ -133,21 +134,19 @@ function toMandiError(mod: LoadedModule, args: InvokeArgs, err: SandboxError): M
   const what = `${mod.key} ${args.kind === 'operation' ? `operation "${args.name}"` : `event handler "${args.name}"`}`;
   switch (err.code) {
     case 'TIMEOUT':
-      return new MandiError('MODULE_TIMEOUT', `${what} did not finish in time: ${err.message}`, 504, { module: mod.alias });
+      return sandboxErrors.timeout(what, err.message, mod.alias);
     case 'MEMORY_LIMIT':
-      return new MandiError('MODULE_MEMORY_LIMIT', `${what} ran out of memory: ${err.message}`, 503, { module: mod.alias });
+      return sandboxErrors.memory(what, err.message, mod.alias);
     case 'OUTPUT_TOO_LARGE':
-      return new MandiError('MODULE_OUTPUT_TOO_LARGE', `${what} returned too much data: ${err.message}`, 502, { module: mod.alias });
+      return sandboxErrors.outputTooLarge(what, err.message, mod.alias);
     case 'NOT_FOUND':
-      return new MandiError('HANDLER_NOT_FOUND', `${what} has no handler in the module's code.`, 501, { module: mod.alias });
+      return sandboxErrors.handlerMissing(what, mod.alias);
     case 'ISOLATE_CRASHED':
-      return new MandiError('MODULE_QUARANTINED', `${what} crashed the sandbox beyond recovery; the module is quarantined and this node restarts.`, 503, {
-        module: mod.alias,
-      });
+      return sandboxErrors.quarantined(what, mod.alias);
     case 'ISOLATE_DISPOSED':
-      return new MandiError('MODULE_RESTARTED', `${what} was interrupted because the module restarted; retry.`, 503, { module: mod.alias });
+      return sandboxErrors.restarted(what, mod.alias);
     case 'INVALID_INPUT':
-      return new MandiError('INVALID_INPUT', err.message, 422, { module: mod.alias });
+      return sandboxErrors.invalidInput(err.message, mod.alias);
     case 'HANDLER_ERROR': {
       // A module reports business errors by throwing {code, message, details: {status?}}.
       const info = (err.details ?? {}) as { code?: string | number; details?: { status?: unknown } & Record<string, unknown> };
@@ -156,9 +155,9 @@ function toMandiError(mod: LoadedModule, args: InvokeArgs, err: SandboxError): M
         const ok = Number.isInteger(status) && status >= GUEST_STATUS_MIN && status <= GUEST_STATUS_MAX;
         return new MandiError(String(info.code), err.message, ok ? status : 400, info.details);
       }
-      return new MandiError('MODULE_ERROR', `${what} failed: ${err.message}`, 500, { module: mod.alias });
+      return sandboxErrors.failed(what, err.message, mod.alias);
     }
     default:
-      return new MandiError('MODULE_BROKEN', `${what} could not run: ${err.message}`, 500, { module: mod.alias });
+      return sandboxErrors.broken(what, err.message, mod.alias);
   }
 }

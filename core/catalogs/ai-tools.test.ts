@@ -25,8 +25,8 @@ describe('spec 2 Tool discovery rule 2: the permission a tool needs, inferred fr
     ['orders.reserved_stock', 'orders.manage', 'a longer word'],
     ['orders.cancellation_reasons', 'orders.delete', 'a longer word'],
     ['orders.sales_stats', 'orders.view', 'Stats in lower case'],
-    ['budgets.delete', 'budgets.delete', 'the module alias is not searched (README)'],
-    ['widgets.create', 'widgets.create', 'the module alias is not searched (README)'],
+    ['budgets.delete', 'budgets.delete', 'the module alias is not searched (docs/decisions/ai.md)'],
+    ['widgets.create', 'widgets.create', 'the module alias is not searched (docs/decisions/ai.md)'],
   ])('%s needs %s: %s', (name, permission) => {
     expect(inferredPermission(name)).toBe(permission);
   });

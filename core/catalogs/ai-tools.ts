@@ -26,7 +26,7 @@ export interface CatalogTool {
  * Spec 2, Tool discovery rule 2, as worded: the first rule, in the spec's order, whose word the name
  * contains anywhere and in any case (`update_budget` contains "get": view; `bulkCreate`: create). The
  * name searched is the method, after `<module>.`: the module alias names the permission's module,
- * and an alias such as `budgets` must not decide the permission of every tool it has (README).
+ * and an alias such as `budgets` must not decide the permission of every tool it has (docs/decisions/ai.md).
  */
 const RULES: Array<[string[], string]> = [
   [['get', 'search', 'stats'], 'view'],

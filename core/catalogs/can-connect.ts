@@ -4,7 +4,7 @@
  * so the source needs an output, the target an input (a trigger takes none: it starts the workflow),
  * and some output and input must carry compatible types (equal, or either is `any`).
  */
-import type { NodeEntry } from './workflow-nodes';
+import type { NodeEntry } from '../../sdk/contracts/workflow-resources';
 
 export interface ConnectAnswer {
   can_connect: boolean;

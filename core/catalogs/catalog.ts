@@ -6,7 +6,8 @@
 import type { Manifest } from '../../sdk/manifest';
 import { catalogTools, type CatalogTool } from './ai-tools';
 import { catalogScreen, type CatalogScreen } from './screen-entries';
-import { nodeEntry, type NodeEntry } from './workflow-nodes';
+import type { NodeEntry } from '../../sdk/contracts/workflow-resources';
+import { nodeEntry } from './workflow-nodes';
 
 export interface ModulePart {
   alias: string;

@@ -7,7 +7,7 @@
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { NodeEntry } from './workflow-nodes';
+import type { NodeEntry } from '../../sdk/contracts/workflow-resources';
 
 const PLACEHOLDER = /\{\{\s*[^{}]+?\s*\}\}/;
 

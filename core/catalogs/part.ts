@@ -1,11 +1,21 @@
 /** The catalogs part (core/parts): screens, workflow nodes and AI tools the installed modules offer. */
-import { platformPart } from '../parts/platform-parts';
+import { ringsRef } from '../../rings/part';
+import { authRef } from '../auth/part';
+import { clockRef } from '../clock-part';
+import { configRef } from '../config';
+import { driversRef } from '../drivers/parts';
+import { loggerRef } from '../logger';
+import { kernelRef } from '../modules/part';
+import { definePart, partRef } from '../parts';
+import { keysRef } from '../secrets/part';
 import { ActingGrants } from './acting-grants';
-import { createCatalogs } from './index';
+import { createCatalogs, type Catalogs } from './index';
 
-export const catalogsPart = platformPart({
-  id: 'catalogs',
-  deps: ['rings', 'kernel', 'drivers', 'config', 'logger', 'keys', 'auth', 'clock'],
+export const catalogsRef = partRef<Catalogs>('catalogs');
+
+export const catalogsPart = definePart({
+  ref: catalogsRef,
+  deps: { rings: ringsRef, kernel: kernelRef, drivers: driversRef, config: configRef, logger: loggerRef, keys: keysRef, auth: authRef, clock: clockRef },
   init: ({ rings, kernel, drivers, config, logger, keys, auth, clock }) =>
     createCatalogs({
       releases: rings.service,

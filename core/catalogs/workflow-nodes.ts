@@ -8,17 +8,10 @@
  * generic triggers and logic nodes belong to the module that runs workflows, declared in its
  * manifest like any other module's nodes (DESIGN.md: everything a tenant uses is a module).
  */
-import type { JsonSchema, NodePort, WorkflowNode } from '../../sdk/manifest';
+import type { CategoryEntry, ConfigSchema, NodeCategory, NodeEntry, NodeGroup, PortEntry } from '../../sdk/contracts/workflow-resources';
+import type { NodePort, WorkflowNode } from '../../sdk/manifest';
 
-export const NODE_CATEGORIES = ['trigger', 'action', 'condition', 'transformer'] as const;
-export type NodeCategory = (typeof NODE_CATEGORIES)[number];
-
-export interface CategoryEntry {
-  label: string;
-  icon: string;
-  color: string;
-  description: string;
-}
+export const NODE_CATEGORIES = ['trigger', 'action', 'condition', 'transformer'] as const satisfies readonly NodeCategory[];
 
 /** The four categories of spec 2 (Workflow: "nodes (trigger, action, condition, transformer)"). */
 export const CATEGORY_ENTRIES: Readonly<Record<NodeCategory, CategoryEntry>> = {
@@ -27,37 +20,6 @@ export const CATEGORY_ENTRIES: Readonly<Record<NodeCategory, CategoryEntry>> = {
   condition: { label: 'Conditions', icon: 'git-branch', color: '#f59e0b', description: 'Branch the workflow on a condition.' },
   transformer: { label: 'Transformers', icon: 'shuffle', color: '#8b5cf6', description: 'Reshape or compute data between steps.' },
 };
-
-export interface PortEntry {
-  name: string;
-  label: string;
-  type: string;
-  required?: boolean;
-}
-
-export interface NodeEntry {
-  identifier: string;
-  name: string;
-  category: NodeCategory;
-  description: string;
-  icon: string;
-  color: string;
-  module: string;
-  inputs: PortEntry[];
-  outputs: PortEntry[];
-  configSchema: JsonSchema & { properties: Record<string, unknown>; required: string[] };
-  defaultConfig: Record<string, unknown>;
-  /** What runs the node: the bus operation (actions, conditions, transformers) or the event (triggers). */
-  operation: string | null;
-  /** "none": free of side effects, so a simulation runs it; "external" (default): stubbed there. */
-  effects: 'none' | 'external';
-  event: string | null;
-}
-
-export interface NodeGroup extends CategoryEntry {
-  category: NodeCategory;
-  nodes: NodeEntry[];
-}
 
 const label = (name: string) => name.charAt(0).toUpperCase() + name.slice(1).replace(/[_-]+/g, ' ');
 
@@ -89,8 +51,8 @@ export function nodeEntry(module: string, node: WorkflowNode): NodeEntry {
     outputs: (node.outputs ?? defaults.outputs).map((p) => port(p, false)),
     configSchema: {
       ...schema,
-      type: schema.type ?? 'object',
-      properties: (schema.properties as Record<string, unknown> | undefined) ?? {},
+      type: (schema.type as ConfigSchema['type']) ?? 'object',
+      properties: (schema.properties as Record<string, ConfigSchema> | undefined) ?? {},
       required: (schema.required as string[] | undefined) ?? [],
     },
     defaultConfig: node.defaultConfig ?? {},

@@ -1,21 +1,32 @@
 /** The data parts (core/parts): the database server, the central database and the tenant pools. */
-import { platformPart } from '../parts/platform-parts';
-import { openCentralDb } from './central-db';
-import { openDatabaseServer } from './database-server';
+import { configRef } from '../config';
+import { loggerRef } from '../logger';
+import { definePart, partRef } from '../parts';
+import { openCentralDb, type CentralDb } from './central-db';
+import { openDatabaseServer, type DatabaseServer } from './database-server';
 import { TenantDatabases } from './tenant-databases';
 
-export const dbServerPart = platformPart({ id: 'dbServer', deps: ['config', 'logger'], init: (d) => openDatabaseServer(d.config, d.logger), stop: (s) => s.stop() });
+export const dbServerRef = partRef<DatabaseServer>('dbServer');
+export const centralRef = partRef<CentralDb>('central');
+export const tenantDbsRef = partRef<TenantDatabases>('tenantDbs');
 
-export const centralPart = platformPart({
-  id: 'central',
-  deps: ['dbServer', 'logger'],
-  init: (d) => openCentralDb(d.dbServer.serverUrl, d.dbServer.centralDbName, d.logger),
+export const dbServerPart = definePart({
+  ref: dbServerRef,
+  deps: { config: configRef, logger: loggerRef },
+  init: ({ config, logger }) => openDatabaseServer(config, logger),
+  stop: (s) => s.stop(),
+});
+
+export const centralPart = definePart({
+  ref: centralRef,
+  deps: { dbServer: dbServerRef, logger: loggerRef },
+  init: ({ dbServer, logger }) => openCentralDb(dbServer.serverUrl, dbServer.centralDbName, logger),
   stop: (central) => central.close(),
 });
 
-export const tenantDbsPart = platformPart({
-  id: 'tenantDbs',
-  deps: ['dbServer', 'config', 'logger'],
+export const tenantDbsPart = definePart({
+  ref: tenantDbsRef,
+  deps: { dbServer: dbServerRef, config: configRef, logger: loggerRef },
   init: ({ dbServer, config, logger }) =>
     new TenantDatabases({ serverUrl: dbServer.serverUrl, maxTotal: config.tenantPoolMaxTotal, maxPerTenant: config.tenantPoolMax, idleMs: config.tenantPoolIdleMs, logger }),
   stop: (tenantDbs) => tenantDbs.close(),

@@ -1,10 +1,14 @@
 /** The documents part (core/parts): rendered documents (GST invoices) and their core operations. */
-import { platformPart } from '../parts/platform-parts';
-import { createDocuments } from './documents';
+import { configRef } from '../config';
+import { kernelRef } from '../modules/part';
+import { definePart, partRef } from '../parts';
+import { createDocuments, type Documents } from './documents';
 
-export const documentsPart = platformPart({
-  id: 'documents',
-  deps: ['config', 'kernel'],
+export const documentsRef = partRef<Documents>('documents');
+
+export const documentsPart = definePart({
+  ref: documentsRef,
+  deps: { config: configRef, kernel: kernelRef },
   init: ({ config, kernel }) => {
     const documents = createDocuments({ dataDir: config.dataDir, appUrl: config.appUrl });
     documents.registerOperations(kernel.bus);

@@ -1,6 +1,6 @@
 /**
  * The HTTP part (core/parts): the API's routes from every part that has some, served on PORT, with
- * realtime sockets on the same server. It stops after in-flight requests finish.
+ * realtime sockets on the same server. Its drain lets in-flight requests finish before any part stops.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,7 +25,6 @@ import { registerFetchOriginRoutes } from '../modules/fetch-origins-routes';
 import { registerProviderRoutes } from '../modules/provider-routes';
 import { registerSecretRoutes } from '../secrets/secret-routes';
 import { registerPrivateNetworkRoute } from '../tenancy/private-networks';
-import { adminAuthenticate } from '../../registry';
 import { moduleRoutes } from '../modules/module-routes';
 import { publicModuleRoutes } from '../modules/public-routes';
 import { StreamSlots } from '../modules/stream-slots';
@@ -33,16 +32,46 @@ import { registerGraphqlRoutes } from '../graphql/graphql-routes';
 import { PLATFORM_VERSION } from '../../sdk/manifest';
 import { registerNotificationRoutes } from '../notifications';
 import { registerClientReleaseRoutes } from '../client-releases';
-import { platformPart, type PlatformParts } from '../parts/platform-parts';
+import { accountsRef } from '../accounts/part';
+import { adminAuthRef, authRef } from '../auth/part';
+import { bulkRef } from '../bulk/part';
+import { catalogsRef } from '../catalogs/part';
+import { clockRef } from '../clock-part';
+import { configRef } from '../config';
+import { centralRef, dbServerRef, tenantDbsRef } from '../data/parts';
+import { documentsRef } from '../documents/part';
+import { driversRef } from '../drivers/parts';
+import { loggerRef } from '../logger';
+import { kernelRef } from '../modules/part';
+import { notificationsRef } from '../notifications/part';
+import { definePart, partRef, type PartValues } from '../parts';
+import { realtimeRef } from '../realtime/part';
+import { registryRef } from '../../registry/part';
+import { ringsRef } from '../../rings/part';
+import { keysRef } from '../secrets/part';
+import { tenantsRef } from '../tenancy/part';
+import { workflowsRef } from '../workflows/part';
 import { consoleRoutes } from '../console/console-routes';
 import { registerSeedRoute } from '../console/seed-route';
 
-export const httpPart = platformPart({
-  id: 'http',
-  // `jobs`: requests queue jobs, so the queue stops only after the last request.
-  deps: ['config', 'logger', 'dbServer', 'central', 'keys', 'tenantDbs', 'drivers', 'tenants', 'auth', 'clock', 'kernel', 'registry', 'realtime', 'rings', 'notifications', 'catalogs', 'documents', 'bulk', 'accounts', 'workflows', 'jobs'],
-  init: (d) => listen(d),
-  stop: (listening) => listening.close(),
+export const httpRef = partRef<Listening>('http');
+
+const httpDeps = {
+  config: configRef, logger: loggerRef, dbServer: dbServerRef, central: centralRef, keys: keysRef, tenantDbs: tenantDbsRef, drivers: driversRef, tenants: tenantsRef, auth: authRef, adminAuth: adminAuthRef,
+  clock: clockRef, kernel: kernelRef, registry: registryRef, realtime: realtimeRef, rings: ringsRef, notifications: notificationsRef, catalogs: catalogsRef, documents: documentsRef,
+  bulk: bulkRef, accounts: accountsRef, workflows: workflowsRef,
+};
+
+export const httpPart = definePart({
+  ref: httpRef,
+  deps: httpDeps,
+  init: async (d, lifecycle) => {
+    const listening = await listen(d);
+    // It needs every part with work to drain, so it starts after them and drains first: in-flight
+    // requests finish while the workflow workers, the queue and all the requests use still run.
+    lifecycle.onDrain(() => listening.close());
+    return listening;
+  },
 });
 
 export interface Listening {
@@ -53,10 +82,10 @@ export interface Listening {
   close(): Promise<void>;
 }
 
-type HttpDeps = Omit<PlatformParts, 'mail' | 'http'>;
+type HttpDeps = PartValues<typeof httpDeps>;
 
 async function listen(d: HttpDeps): Promise<Listening> {
-  const { config, logger, dbServer, central, keys, tenantDbs, drivers, tenants, auth, clock, kernel, registry, realtime, rings, notifications, catalogs, documents, bulk, accounts, workflows } = d;
+  const { config, logger, dbServer, central, keys, tenantDbs, drivers, tenants, auth, adminAuth, clock, kernel, registry, realtime, rings, notifications, catalogs, documents, bulk, accounts, workflows } = d;
   const authenticated = authenticate(auth, tenants);
   const streams = new StreamSlots(config.moduleStreamsPerTenant);
   let selfUrl = '';
@@ -90,7 +119,7 @@ async function listen(d: HttpDeps): Promise<Listening> {
       registerFetchOriginRoutes(api, { central, authenticated, changed: kernel.fetchGrantsChanged });
       registerProviderRoutes(api, { modules: kernel.modules, providers: kernel.providers, authenticated });
       registerPrivateNetworkRoute(api, { central, tenants, authenticated, changed: kernel.fetchGrantsChanged });
-      const adminAuthenticated = adminAuthenticate({ auth, publishers: registry.publishers });
+      const adminAuthenticated = adminAuth.authenticated;
       registry.registerRoutes(api, adminAuthenticated);
       registerQuarantineRoutes(api, { quarantine: kernel.quarantine, adminAuthenticated });
       registerSecretRoutes(api, { store: kernel.secrets, modules: kernel.modules, audit: kernel.audit, central, keys, clock, logger, authenticated, adminAuthenticated });

@@ -1,5 +1,9 @@
 /** The mail part (core/parts): the accounts part owns the one mailer (its queue worker); modules reach it as mail.send. */
-import { platformPart } from '../parts/platform-parts';
+import { accountsRef } from '../accounts/part';
+import { kernelRef } from '../modules/part';
+import { definePart, partRef } from '../parts';
 import { registerMailSendOperation } from './send-operation';
 
-export const mailPart = platformPart({ id: 'mail', deps: ['accounts', 'kernel'], init: ({ accounts, kernel }) => registerMailSendOperation(kernel.bus, accounts.mailer) });
+export const mailRef = partRef<void>('mail');
+
+export const mailPart = definePart({ ref: mailRef, deps: { accounts: accountsRef, kernel: kernelRef }, init: ({ accounts, kernel }) => registerMailSendOperation(kernel.bus, accounts.mailer) });

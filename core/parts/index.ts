@@ -1,58 +1,101 @@
 /**
  * Declared parts and the initializer that starts them (DESIGN.md, Contracts in code). A part is
- * `{ id, deps, init, stop }`; `init` receives the values of exactly the parts it names in `deps`.
- * `startParts` checks the whole list first (a dependency missing from it, or a circle, is named
- * before anything starts), starts the parts in dependency order, and stops them in the reverse
- * order of their start, also when a later part fails to start.
+ * declared by its typed ref (`partRef<T>(id)`, beside its owner) and a record of the refs it needs;
+ * its `init` receives exactly those values. `startParts` checks the whole list first (a dependency
+ * missing from it, or a circle, is named before anything starts), starts the parts in dependency
+ * order, and on stop runs every drain step the parts registered, then every part's stop, both in
+ * the reverse order of their start, also when a later part fails to start.
  */
 
-/** A part of a host whose parts' values are typed by the map `M` (id to value). */
-export interface Part<M> {
-  readonly id: keyof M & string;
-  readonly deps: ReadonlyArray<keyof M & string>;
-  init(deps: never): unknown;
+declare const valueType: unique symbol;
+
+/** A part's name and, in the type only, the type of the value it gives the parts that need it. */
+export interface PartRef<T> {
+  readonly id: string;
+  readonly [valueType]?: T;
+}
+
+export function partRef<T>(id: string): PartRef<T> {
+  return { id };
+}
+
+/** The value type a ref stands for. */
+export type PartValue<R> = R extends PartRef<infer T> ? T : never;
+
+/** The values of a record of refs, key by key: what `init` receives for its `deps`. */
+export type PartValues<D extends Record<string, PartRef<unknown>>> = { [K in keyof D]: PartValue<D[K]> };
+
+/**
+ * The second argument of every `init`. `onDrain` registers a step that stops taking new work and
+ * finishes what is in flight (queue workers, workflow runs, the HTTP server's requests): on stop,
+ * every part's drain runs (the last started first) before any part's stop, so nothing still working
+ * finds a database or connection it uses closed under it.
+ */
+export interface Lifecycle {
+  onDrain(step: () => unknown): void;
+}
+
+/** A declared part, as the initializer sees it. */
+export interface Part<T = unknown> {
+  readonly ref: PartRef<T>;
+  readonly deps: Readonly<Record<string, PartRef<unknown>>>;
+  init(deps: never, lifecycle: Lifecycle): unknown;
   stop?(value: never): unknown;
 }
 
-export interface PartDefinition<M, Id extends keyof M & string, D extends keyof M & string> {
-  id: Id;
-  deps: readonly D[];
-  init(deps: Pick<M, D>): M[Id] | Promise<M[Id]>;
-  stop?(value: M[Id]): void | Promise<void>;
+export interface PartDefinition<T, D extends Record<string, PartRef<unknown>>> {
+  ref: PartRef<T>;
+  deps?: D;
+  init(deps: PartValues<D>, lifecycle: Lifecycle): NoInfer<T> | Promise<NoInfer<T>>;
+  /** Releases what the part holds (connections, timers), after every part's drain. */
+  stop?(value: NoInfer<T>): unknown;
 }
 
-/** Typed part declarations for the value map `M`: `const { part } = partsOf<MyParts>()`. */
-export function partsOf<M>() {
-  return {
-    part: <Id extends keyof M & string, D extends keyof M & string = never>(definition: PartDefinition<M, Id, D>): Part<M> => definition as Part<M>,
-  };
+export function definePart<T, D extends Record<string, PartRef<unknown>> = Record<never, never>>(definition: PartDefinition<T, D>): Part<T> {
+  return { ...definition, deps: definition.deps ?? {} } as Part<T>;
 }
 
-export interface StartedParts<M> {
-  values: M;
-  /** Stops every started part, the last started first; a failing stop does not keep the others running. */
+/** A part whose value the host is given ready-made (the config, the logger). */
+export function givenPart<T>(ref: PartRef<T>, value: T): Part<T> {
+  return definePart({ ref, init: () => value });
+}
+
+export interface StartedParts {
+  /** The value of a started part. */
+  get<T>(ref: PartRef<T>): T;
+  /**
+   * Runs every drain, then every part's stop, each the last started first; a failing step does not
+   * keep the others from running (the first failure is thrown at the end).
+   */
   stop(): Promise<void>;
 }
 
-export async function startParts<M>(parts: ReadonlyArray<Part<M>>): Promise<StartedParts<M>> {
+export async function startParts(parts: ReadonlyArray<Part>): Promise<StartedParts> {
   const order = startOrder(parts);
   const values = new Map<string, unknown>();
-  const started: Part<M>[] = [];
+  const started: Part[] = [];
+  const drains: Array<() => unknown> = [];
   const stop = async () => {
     let first: unknown;
-    for (const part of started.splice(0).reverse()) {
+    const run = async (step: () => unknown) => {
       try {
-        await (part.stop as ((value: unknown) => unknown) | undefined)?.(values.get(part.id));
+        await step();
       } catch (err) {
         first ??= err;
       }
+    };
+    for (const drain of drains.splice(0).reverse()) await run(drain);
+    for (const part of started.splice(0).reverse()) {
+      if (part.stop) await run(() => (part.stop as (value: unknown) => unknown)(values.get(part.ref.id)));
     }
     if (first !== undefined) throw first;
   };
   for (const part of order) {
-    const deps = Object.fromEntries(part.deps.map((id) => [id, values.get(id)]));
+    const deps = Object.fromEntries(Object.entries(part.deps).map(([key, ref]) => [key, values.get(ref.id)]));
     try {
-      values.set(part.id, await (part.init as (deps: unknown) => unknown)(deps));
+      // Drains count from their part's start (the last started drains first); those of a part that
+      // fails to start run too, for what it set going before it failed.
+      values.set(part.ref.id, await (part.init as (deps: unknown, lifecycle: Lifecycle) => unknown)(deps, { onDrain: (step) => void drains.push(step) }));
     } catch (err) {
       // What started must not outlive a failed start (an open database server, queue workers, ...).
       await stop().catch(() => undefined);
@@ -60,36 +103,43 @@ export async function startParts<M>(parts: ReadonlyArray<Part<M>>): Promise<Star
     }
     started.push(part);
   }
-  return { values: Object.fromEntries(values) as M, stop };
+  return {
+    get: <T>(ref: PartRef<T>) => {
+      if (!values.has(ref.id)) throw new Error(`part '${ref.id}' is not in the list`);
+      return values.get(ref.id) as T;
+    },
+    stop,
+  };
 }
 
 /**
  * The parts in an order where each comes after its dependencies; among parts free to start, the
  * list's own order decides, so the order (and the reverse stop order) is the same on every boot.
  */
-export function startOrder<M>(parts: ReadonlyArray<Part<M>>): Part<M>[] {
-  const byId = new Map<string, Part<M>>();
+export function startOrder(parts: ReadonlyArray<Part>): Part[] {
+  const byId = new Map<string, Part>();
   for (const part of parts) {
-    if (byId.has(part.id)) throw new Error(`part '${part.id}' is in the list twice`);
-    byId.set(part.id, part);
+    if (byId.has(part.ref.id)) throw new Error(`part '${part.ref.id}' is in the list twice`);
+    byId.set(part.ref.id, part);
   }
   for (const part of parts) {
-    for (const dep of part.deps) {
-      if (!byId.has(dep)) throw new Error(`part '${part.id}' needs '${dep}', which is not in the list`);
+    for (const dep of Object.values(part.deps)) {
+      if (!byId.has(dep.id)) throw new Error(`part '${part.ref.id}' needs '${dep.id}', which is not in the list`);
     }
   }
-  const order: Part<M>[] = [];
+  const order: Part[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
-  const visit = (part: Part<M>, path: string[]) => {
-    const seen = state.get(part.id);
+  const visit = (part: Part, path: string[]) => {
+    const id = part.ref.id;
+    const seen = state.get(id);
     if (seen === 'done') return;
     if (seen === 'visiting') {
-      const circle = [...path.slice(path.indexOf(part.id)), part.id].map((id) => `'${id}'`).join(' → ');
+      const circle = [...path.slice(path.indexOf(id)), id].map((p) => `'${p}'`).join(' → ');
       throw new Error(`parts depend on each other in a circle: ${circle}`);
     }
-    state.set(part.id, 'visiting');
-    for (const dep of part.deps) visit(byId.get(dep)!, [...path, part.id]);
-    state.set(part.id, 'done');
+    state.set(id, 'visiting');
+    for (const dep of Object.values(part.deps)) visit(byId.get(dep.id)!, [...path, id]);
+    state.set(id, 'done');
     order.push(part);
   };
   for (const part of parts) visit(part, []);

@@ -55,7 +55,7 @@ export async function loadAppKeys(config: Pick<Config, 'appKey' | 'appKeyPreviou
   if (recorded && !keys.holds(recorded)) {
     throw new Error(
       `The platform key (id ${keys.keyId}) is not this installation's (id ${recorded})${config.appKey ? '' : ` in ${path.join(config.dataDir, KEY_FILE)}`}: ` +
-        'every node must use the same APP_KEY (or share DATA_DIR); to change the key, keep the old one in APP_KEY_PREVIOUS and run the rotation (README, "Platform key and rotation").',
+        'every node must use the same APP_KEY (or share DATA_DIR); to change the key, keep the old one in APP_KEY_PREVIOUS and run the rotation (docs/reference/platform-key.md).',
     );
   }
   if (recorded !== keys.keyId && !stored?.key) await PlatformSetting.upsert({ key: SETTING, value: { key_id: keys.keyId } });

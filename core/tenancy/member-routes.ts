@@ -8,8 +8,8 @@
  * suspend or remove an owner; only an owner (or a platform super admin) does, and the organisation
  * always keeps one active owner. Every change is announced so that cached memberships on every node
  * drop at once, and a membership that ends is an event of the tenant for modules that keep people
- * (live chat's agents): `member.suspended` and `member.removed`, payload `{user_id}` (README, Events
- * of the platform).
+ * (live chat's agents): `member.suspended` and `member.removed`, payload `{user_id}` (docs/reference/http-api.md,
+ * `/members/{userId}`).
  */
 import type { RequestHandler, Router } from 'express';
 import { Op, type Transaction } from 'sequelize';

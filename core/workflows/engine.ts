@@ -15,7 +15,7 @@ import { LRUCache } from 'lru-cache';
 import type { Bus } from '../bus/bus';
 import type { EventBus } from '../bus/events';
 import type { Catalog } from '../catalogs/catalog';
-import type { NodeEntry } from '../catalogs/workflow-nodes';
+import type { NodeEntry } from '../../sdk/contracts/workflow-resources';
 import type { Clock } from '../clock';
 import type { JobQueue } from '../drivers';
 import { MandiError, RateLimitedError } from '../errors';

@@ -8,7 +8,7 @@
  * data (modules/workflows README, The code node's data model).
  */
 import { pathValue, placeholderPaths, resolvePlaceholders } from '../catalogs/placeholders';
-import type { NodeEntry } from '../catalogs/workflow-nodes';
+import type { NodeEntry } from '../../sdk/contracts/workflow-resources';
 import { isObject } from '../is-object';
 
 const CODE_MEDIA_TYPE = 'text/javascript';

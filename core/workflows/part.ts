@@ -1,19 +1,34 @@
 /** The workflows part (core/parts): the engine, its routes and the webhook trigger (spec 2). */
-import { platformPart } from '../parts/platform-parts';
-import { createWorkflows } from './index';
+import { authRef } from '../auth/part';
+import { catalogsRef } from '../catalogs/part';
+import { clockRef } from '../clock-part';
+import { configRef } from '../config';
+import { centralRef, tenantDbsRef } from '../data/parts';
+import { driversRef } from '../drivers/parts';
+import { loggerRef } from '../logger';
+import { kernelRef } from '../modules/part';
+import { definePart, partRef } from '../parts';
+import { tenantsRef } from '../tenancy/part';
+import { createWorkflows, type WorkflowPart } from './index';
 
-export const workflowsPart = platformPart({
-  id: 'workflows',
-  // `jobs`: runs add to the queue (checkpointed wake-ups, lifecycle events), so this part stops its
-  // runs before the jobs part closes the queue.
-  deps: ['config', 'central', 'tenantDbs', 'tenants', 'auth', 'kernel', 'catalogs', 'drivers', 'clock', 'logger', 'jobs'],
-  init: ({ config, central, tenantDbs, tenants, auth, kernel, catalogs, drivers, clock, logger }) =>
-    createWorkflows({
+export const workflowsRef = partRef<WorkflowPart>('workflows');
+
+export const workflowsPart = definePart({
+  ref: workflowsRef,
+  deps: {
+    config: configRef, central: centralRef, tenantDbs: tenantDbsRef, tenants: tenantsRef, auth: authRef, kernel: kernelRef, catalogs: catalogsRef, drivers: driversRef, clock: clockRef, logger: loggerRef,
+  },
+  init: ({ config, central, tenantDbs, tenants, auth, kernel, catalogs, drivers, clock, logger }, lifecycle) => {
+    const workflows = createWorkflows({
       central, tenantDbs, tenants, auth, modules: kernel.modules, bus: kernel.bus, events: kernel.events, catalogs: catalogs.tenants,
       queue: drivers.queue, pubsub: drivers.pubsub, clock, logger, appUrl: config.appUrl, workers: config.workflowWorkers, tenantWorkers: config.workflowTenantWorkers, webhookWaitsPerTenant: config.workflowWebhookWaitsPerTenant, maxChainDepth: config.workflowMaxChainDepth,
       versionsKeep: config.workflowVersionsKeep, rateLimiter: drivers.rateLimiter,
       sweepMs: config.workflowSweepSeconds * 1000, leaseMs: config.workflowRunLeaseSeconds * 1000,
       limits: { standard: config.workflowRateLimit, execute: config.workflowExecuteRateLimit, webhook: config.workflowWebhookRateLimit, publicMiss: config.publicMissRateLimit },
-    }),
-  stop: (workflows) => workflows.service.stop(),
+    });
+    // Runs add to the queue as they end (checkpointed wake-ups, lifecycle events): this drain runs
+    // before the drivers part's, which closes the queue, since this part starts after it.
+    lifecycle.onDrain(() => workflows.service.stop());
+    return workflows;
+  },
 });

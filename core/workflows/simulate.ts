@@ -15,30 +15,8 @@ import { ERROR_TRIGGER, type ErrorTriggerData } from './error-workflow';
 import { readyFirst, withMergeInputs } from './merge';
 import { nodeInput } from './node-input';
 import { CHAIN_LOOP } from './run-chain';
+import type { SimulationResult, SimulationStep } from '../../sdk/contracts/workflow-resources';
 import type { Graph, RunContext } from './workflow';
-
-export interface SimulationStep {
-  index: number;
-  label: string;
-  node_type: string;
-  input: unknown;
-  config: Record<string, unknown>;
-  /** Ours, beyond the spec's step fields: what the node answered (`{}` when stubbed), for the editor's graph. */
-  output: unknown;
-  mode: 'executed' | 'stubbed';
-  reason: string;
-}
-
-export interface SimulationResult {
-  ok: boolean;
-  errors: string[];
-  warnings: string[];
-  steps: SimulationStep[];
-  unreached: string[];
-  variables: Record<string, unknown>;
-  executed: number;
-  stubbed: number;
-}
 
 export interface SimulateDeps {
   /** Runs a side-effect-free node's operation on the bus (as the requesting user). */

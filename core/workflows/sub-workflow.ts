@@ -7,7 +7,7 @@
  * output; a child that failed or was cancelled fails the node, naming the child's execution.
  */
 import { workflowEngineSubWorkflow } from '../../sdk/contracts/platform';
-import type { NodeEntry } from '../catalogs/workflow-nodes';
+import type { NodeEntry } from '../../sdk/contracts/workflow-resources';
 import { MandiError } from '../errors';
 import { isObject } from '../is-object';
 import type { WorkflowStore } from './workflow-store';

@@ -1,9 +1,11 @@
 /**
  * The workflow resources as the API answers them (spec 2, Resources: Workflow, Node, Connection,
- * Execution, Execution log), made from the tenant database's rows. The webhook secret and the
+ * Execution, Execution log; their types in sdk/contracts/workflow-resources.ts, which the console
+ * reads too), made from the tenant database's rows. The webhook secret and the
  * scheduler snapshot never leave here (spec 2, Execution: "never serialised").
  */
 import type { TRIGGER_TYPES } from '../../sdk/contracts/platform';
+import type { ConnectionResource, ExecutionLogResource, ExecutionResource, NodeResource, WorkflowResource } from '../../sdk/contracts/workflow-resources';
 import type { ConnectionInput, NodeInput, WorkflowInput } from './workflow-input';
 
 // The workflow_engine.list_workflows contract filters by them (sdk/contracts/platform/workflow-engine.ts).
@@ -124,17 +126,17 @@ export interface LogRow {
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
-export const toNode = (n: NodeRow) => ({
+export const toNode = (n: NodeRow): NodeResource => ({
   id: n.id, workflow_id: n.workflow_id, node_type: n.node_type, node_category: n.node_category, label: n.label, config: n.config,
   position: n.position, is_entry_point: n.is_entry_point, retry_count: n.retry_count, retry_delay_seconds: n.retry_delay_seconds, timeout_seconds: n.timeout_seconds,
 });
 
-export const toConnection = (c: ConnectionRow) => ({
+export const toConnection = (c: ConnectionRow): ConnectionResource => ({
   id: c.id, workflow_id: c.workflow_id, source_node_id: c.source_node_id, target_node_id: c.target_node_id,
   source_handle: c.source_handle, target_handle: c.target_handle, condition_path: c.condition_path,
 });
 
-export const toWorkflow = (g: Graph) => ({
+export const toWorkflow = (g: Graph): WorkflowResource => ({
   id: g.workflow.id, name: g.workflow.name, description: g.workflow.description, status: g.workflow.status, paused_reason: g.workflow.paused_reason, owner_id: Number(g.workflow.owner_id),
   trigger_type: g.workflow.trigger_type, trigger_config: g.workflow.trigger_config, settings: g.workflow.settings, tags: g.workflow.tags, version: g.workflow.version,
   execution_count: g.workflow.execution_count, success_count: g.workflow.success_count, failure_count: g.workflow.failure_count,
@@ -142,7 +144,7 @@ export const toWorkflow = (g: Graph) => ({
   nodes: g.nodes.map(toNode), connections: g.connections.map(toConnection),
 });
 
-export const toExecution = (e: ExecutionRow) => ({
+export const toExecution = (e: ExecutionRow): ExecutionResource => ({
   id: e.id, workflow_id: e.workflow_id, workflow_name: e.workflow_name, status: e.status, trigger_type: e.trigger_type,
   trigger_data: e.trigger_data, triggered_by: e.triggered_by === null ? null : Number(e.triggered_by), context: { variables: e.context.variables ?? {} },
   result: e.result ?? null, error_message: e.error_message, nodes_total: e.nodes_total, nodes_executed: e.nodes_executed, nodes_failed: e.nodes_failed,
@@ -151,7 +153,7 @@ export const toExecution = (e: ExecutionRow) => ({
   workflow_version: e.workflow_version, retry_of: e.retry_of, retried_by: e.retried_by,
 });
 
-export const toLog = (l: LogRow) => ({
+export const toLog = (l: LogRow): ExecutionLogResource => ({
   id: l.id, node_id: l.node_id, node_type: l.node_type, node_label: l.node_label, status: l.status, input_data: l.input_data ?? null,
   output_data: l.output_data ?? null, error_message: l.error_message, retry_attempt: l.retry_attempt,
   started_at: iso(l.started_at), completed_at: iso(l.completed_at), duration_ms: l.duration_ms,

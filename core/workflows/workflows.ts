@@ -104,8 +104,8 @@ export class Workflows {
 
   /**
    * Stops this node's sweeps and its workers, waiting for the runs they hold (their checkpoints,
-   * lifecycle events and wake-ups go into a queue still open: the jobs part closes it after this
-   * part), then its lease renewals. Runs still queued stay for another node, or this one's next start.
+   * lifecycle events and wake-ups go into a queue still open: the drivers part's drain closes it
+   * after this one, core/workflows/part.ts), then its lease renewals. Runs still queued stay for another node, or this one's next start.
    */
   async stop(): Promise<void> {
     await this.sweeper.stop();

@@ -1,6 +1,6 @@
 /**
  * `mandi secrets rotate`: re-encrypts everything the platform key protects under the current
- * APP_KEY (README, "Platform key and rotation"), as a super admin. It calls POST
+ * APP_KEY (docs/reference/platform-key.md), as a super admin. It calls POST
  * /admin/secrets/rotate a few batches at a time, so each request stays short and the progress shows;
  * stopped midway (Ctrl-C, a lost connection), it loses nothing and a new run carries on.
  */

@@ -1,5 +1,5 @@
 /**
- * The output schema of a row of a module's own table, as host.db returns it (sdk/README section 4):
+ * The output schema of a row of a module's own table, as host.db returns it (SDK guide, docs/guides/04-data.md):
  * decimals and bigints come as strings, dates and datetimes as ISO strings, json columns as any JSON
  * value unless the module gives them a shape; a column is nullable unless the model says otherwise.
  * Operations that return rows describe them from their models with it, so a column added to a model

@@ -16,7 +16,7 @@ import { tenantDbName } from '../../core/data/tenant-databases';
 import { readOutbox } from '../../core/mail/outbox';
 
 export interface BootOptions {
-  /** Settings on top of the test defaults (see the README's environment table). */
+  /** Settings on top of the test defaults (see docs/reference/environment.md). */
   env?: Record<string, string>;
   /** An existing central database to start on (kept by close()); a fresh one otherwise. */
   centralDb?: string;

@@ -30,7 +30,7 @@ export interface TestHostOptions {
   withModules?: string[];
   /** Build each module with esbuild before loading it (default true). */
   build?: boolean;
-  /** Extra environment settings for the platform (see the README's table). */
+  /** Extra environment settings for the platform (see docs/reference/environment.md). */
   env?: Record<string, string>;
   /** Keep every log line the platform writes, at debug level, for logLines() (e.g. to check no secret is ever logged). */
   captureLogs?: boolean;

@@ -2,14 +2,14 @@
  * DESIGN.md Conventions: "Configuration is environment variables, each listed in the README." The
  * variables core/config.ts reads are observed by loading the config from an environment that records
  * every name asked for; the ones other source files read are found in the source. Each must appear
- * in README.md as `NAME`.
+ * as `NAME` in the README's environment reference, docs/reference/environment.md.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../core/config';
 
 const root = path.join(__dirname, '../..');
-const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+const readme = fs.readFileSync(path.join(root, 'docs/reference/environment.md'), 'utf8');
 const documented = (name: string) => readme.includes(`\`${name}\``);
 
 function sourceFiles(dir: string): string[] {

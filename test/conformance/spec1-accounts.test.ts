@@ -83,7 +83,7 @@ describe('spec 1: Session and password change', () => {
 });
 
 describe('spec 1: Email verification', () => {
-  // The hash is 40 hex digits like the spec's SHA-1 of the email, but an expiry and an HMAC (README, Spec 1 choices).
+  // The hash is 40 hex digits like the spec's SHA-1 of the email, but an expiry and an HMAC (docs/decisions/accounts.md).
   test('the registration mail links to <app_url>/email/verify/<user_id>/<hash>?tenant=<tenant_id>; following it needs no token', async () => {
     const link = verificationLink(await ap.smtp.waitFor((m) => m.to.includes('ada@acme.example')));
     const url = new URL(link);

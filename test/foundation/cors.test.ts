@@ -1,5 +1,5 @@
 /**
- * Cross-origin calls from browser pages (not shown in the spec; README, CORS_ORIGINS and
+ * Cross-origin calls from browser pages (not shown in the spec; docs/reference/environment.md, CORS_ORIGINS, and
  * core/http/cors.ts): preflights, headers on answers and errors, a narrowed list, and off.
  */
 import { parseCorsOrigins } from '../../core/http/cors';

@@ -4,10 +4,9 @@ import { addFixtureModules, installVia, platformWithCatalog } from '../bus/suppo
 
 /**
  * The mistakes a newcomer following the README makes first, each answered with what to do instead
- * (DESIGN.md Conventions: "every unknown route ... gets a clear JSON error"; README, API implemented so
- * far: 405 with Allow when the path exists but takes other methods). Module routes behave like core ones.
+ * (DESIGN.md Conventions: "every unknown route ... gets a clear JSON error"; docs/reference/errors.md: 405 with Allow when the path exists but takes other methods). Module routes behave like core ones.
  */
-describe('spec 1 Errors, README API: module routes answer 405 and HEAD like core routes; 404s say what was missed', () => {
+describe('spec 1 Errors, docs/reference/errors.md: module routes answer 405 and HEAD like core routes; 404s say what was missed', () => {
   let tp: TestPlatform;
   let owner: Awaited<ReturnType<TestPlatform['install']>>;
 

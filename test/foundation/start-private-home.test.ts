@@ -5,7 +5,7 @@ import path from 'node:path';
 import { freePort } from '../support/free-port';
 
 /**
- * README, Two commands: `./run start` from a checkout in root's home (mode 700). As root the embedded
+ * docs/reference/operations.md (as root): `./run start` from a checkout in root's home (mode 700). As root the embedded
  * PostgreSQL runs as the system user `postgres`, which cannot enter the home: its data goes where that
  * user can reach (linked from DATA_DIR/postgres), and binaries it cannot run are run from a copy it
  * can. The starter runs in a child process from a copy of scripts/ under a 0700 directory.
@@ -56,7 +56,7 @@ function startFrom(checkout: string, port: number): { ok: boolean; out: string }
   }
 }
 
-(asRoot ? describe : describe.skip)('README Two commands: ./run start as root from a private (0700) home', () => {
+(asRoot ? describe : describe.skip)('docs/reference/operations.md, as root: ./run start as root from a private (0700) home', () => {
   const made: string[] = [];
   afterAll(() => {
     for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { freePort } from '../support/free-port';
 
 /**
- * README, Two commands: `./run start` ends in `npm start`, so a process manager's SIGTERM (systemd,
+ * docs/reference/operations.md (stopping): `./run start` ends in `npm start`, so a process manager's SIGTERM (systemd,
  * docker stop, kill <pid>) reaches npm, not the platform. npm passes it to its script's shell; the
  * shell must hand it on (exec), else the platform and its embedded PostgreSQL outlive npm as orphans.
  * A start that fails must say why in one line and stop the embedded PostgreSQL it started.
@@ -62,7 +62,7 @@ function listening(run: Awaited<ReturnType<typeof npmStart>>): Promise<string> {
   });
 }
 
-describe('README Two commands: npm start stops the platform and its embedded PostgreSQL on SIGTERM and Ctrl-C', () => {
+describe('docs/reference/operations.md, stopping: npm start stops the platform and its embedded PostgreSQL on SIGTERM and Ctrl-C', () => {
   test('SIGTERM to the npm process shuts the platform down: port closed, PostgreSQL stopped', async () => {
     const run = await npmStart('start-signals', {});
     try {

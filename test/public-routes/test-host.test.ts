@@ -1,5 +1,5 @@
 /**
- * Spec 2, public widget endpoints, as a module author tests them (sdk/README.md section 6): the SDK
+ * Spec 2, public widget endpoints, as a module author tests them (SDK guide, docs/guides/06-webhooks-and-timers.md): the SDK
  * test host registers a token as the module and reaches /api/<prefix>/<token>/... over real HTTP.
  */
 import { createTestHost, type TestHost } from '../../sdk/testing';

@@ -1,5 +1,5 @@
 /**
- * The SDK guide followed as a newcomer would (sdk/README.md sections 1, 5 and 8: the module declared
+ * The SDK guide followed as a newcomer would (docs/guides/, sections 1, 5 and 8: the module declared
  * in TypeScript, module.json written by the build), so it cannot
  * silently rot: each command line must appear in the guide word for word, and is then run as typed,
  * through the repository's `run` script, from a scratch folder outside the repository, against a
@@ -7,13 +7,19 @@
  * own tsc and jest runs.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 
 const ROOT = path.resolve(__dirname, '../..');
-const GUIDE = readFileSync(path.join(ROOT, 'sdk/README.md'), 'utf8');
+/** The guide's pages (docs/guides/, one per section), read whole: a command may be on any of them. */
+const GUIDE_DIR = path.join(ROOT, 'docs/guides');
+const GUIDE = readdirSync(GUIDE_DIR)
+  .filter((f) => f.endsWith('.md'))
+  .sort()
+  .map((f) => readFileSync(path.join(GUIDE_DIR, f), 'utf8'))
+  .join('\n');
 /** How the guide names the repository's run script (the repository checked out at ~/mandi). */
 const RUN = '~/mandi/run';
 
@@ -23,7 +29,7 @@ interface Ran {
   err: string;
 }
 
-describe('sdk/README.md sections 1, 5 and 8: from nothing to a published, upgraded and rolled back module', () => {
+describe('the SDK guide (docs/guides/) sections 1, 5 and 8: from nothing to a published, upgraded and rolled back module', () => {
   const work = mkdtempSync(path.join(os.tmpdir(), 'mandi-newcomer-'));
   const moduleDir = path.join(work, 'loyalty');
   let tp: TestPlatform;

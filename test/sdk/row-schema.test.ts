@@ -1,5 +1,5 @@
 /**
- * rowSchema / columnSchema: an operation's output described from its model (sdk/README section 4,
+ * rowSchema / columnSchema: an operation's output described from its model (SDK guide, docs/guides/04-data.md,
  * "Rows in outputs"), checked with the validators the bus checks outputs with.
  */
 import { SchemaValidators } from '../../core/bus/schema-validators';
@@ -20,7 +20,7 @@ const model: Model = {
 };
 const good = { id: 1, name: 'a', price: '1.50', note: null, tags: ['x'], extra: null, seen_at: '2026-01-01T00:00:00.000Z' };
 
-describe('sdk/README section 4: row schemas from data models', () => {
+describe('SDK guide section 4: row schemas from data models', () => {
   const schema = rowSchema(model, { tags: Type.Array(Type.String()) }, { owner: Type.String() });
 
   it('accepts a row as host.db returns it, extra keys included', () => {

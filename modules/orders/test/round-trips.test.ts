@@ -1,5 +1,5 @@
 /**
- * The orders hot paths (BENCHMARKS.md, orders) measured in database round trips: the platform's
+ * The orders hot paths (docs/perf/history.md, orders) measured in database round trips: the platform's
  * PostgreSQL connections run through a recording pass-through (./pg-recorder.ts), so every query
  * string or extended-protocol exchange the tenant database sees during a request is listed. The
  * event handlers the requests set off (webhooks, notification rules) run after the response and

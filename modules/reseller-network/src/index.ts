@@ -1,6 +1,6 @@
 /**
  * reseller_network (spec 3, reseller network): the chain as one tenant sees it, on the host's tenant
- * relationships (sdk/README.md, section 10): its own place (level, parent, the levels above it),
+ * relationships (SDK guide, docs/guides/10-related-tenants.md): its own place (level, parent, the levels above it),
  * and the sub-resellers below it, directly or through the whole subtree. Nothing is stored: every
  * answer is asked of the host (related_parent, related_children) and of this module's copies in
  * related tenants, one level at a time, so a tenant sees exactly its ancestors' names and its own

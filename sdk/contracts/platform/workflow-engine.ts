@@ -15,7 +15,7 @@ const paging = {
   page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 15 })),
 };
-const ListOutput = Type.Object({ data: Type.Array(JsonObject()), meta: JsonObject() });
+const ListOutput = Type.Object({ data: Type.Array(JsonObject<object>()), meta: JsonObject() });
 
 export const workflowEngineStart = coreContract({
   name: 'workflow_engine.start',

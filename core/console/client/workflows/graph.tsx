@@ -15,13 +15,16 @@ const GAP_X = 70;
 const GAP_Y = 30;
 const PAD = 12;
 
-interface Placed {
-  node: WorkflowNode;
+interface Placed<N> {
+  node: N;
   x: number;
   y: number;
 }
 
-export function layout(nodes: WorkflowNode[], connections: Connection[]): Map<string, Placed> {
+/** Only ids, positions and the connections' ends matter, so the editor's draft nodes are laid out the same way. */
+type Laid = Pick<WorkflowNode, 'id' | 'position'>;
+
+export function layout<N extends Laid>(nodes: N[], connections: Pick<Connection, 'source_node_id' | 'target_node_id'>[]): Map<string, Placed<N>> {
   const layer = new Map(nodes.map((n) => [n.id, 0]));
   // Longest path by relaxation: at most nodes.length rounds, which also bounds a cycle.
   for (let round = 0; round < nodes.length; round++) {
@@ -35,13 +38,13 @@ export function layout(nodes: WorkflowNode[], connections: Connection[]): Map<st
     }
     if (!moved) break;
   }
-  const byLayer = new Map<number, WorkflowNode[]>();
+  const byLayer = new Map<number, N[]>();
   nodes.forEach((n) => byLayer.set(layer.get(n.id)!, [...(byLayer.get(layer.get(n.id)!) ?? []), n]));
-  const placed = new Map<string, Placed>();
+  const placed = new Map<string, Placed<N>>();
   for (const [depth, group] of byLayer) {
     const ordered = group
       .map((node, i) => ({ node, i }))
-      .sort((a, b) => (a.node.position?.y ?? 0) - (b.node.position?.y ?? 0) || (a.node.position?.x ?? 0) - (b.node.position?.x ?? 0) || a.i - b.i);
+      .sort((a, b) => a.node.position.y - b.node.position.y || a.node.position.x - b.node.position.x || a.i - b.i);
     ordered.forEach(({ node }, row) => placed.set(node.id, { node, x: PAD + depth * (W + GAP_X), y: PAD + row * (H + GAP_Y) }));
   }
   return placed;
