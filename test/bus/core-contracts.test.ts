@@ -4,7 +4,8 @@
  * bus's own validators, and their JSON carries nothing TypeBox-specific.
  */
 import { SchemaValidators } from '../../core/bus/schema-validators';
-import { jobsEnqueue, mailSend, notificationsSend, platformHmac, realtimeGrantVisitor, secretsHint, secretsSet, workflowEngineFireSchedules } from '../../sdk/contracts/platform';
+import { jobsEnqueue, mailSend, notificationsSend, platformHmac, realtimeGrantVisitor, SECRET_NAME_PATTERN, secretsHint, secretsSet, workflowEngineFireSchedules } from '../../sdk/contracts/platform';
+import { manifestSchema } from '../../sdk/manifest';
 
 const validators = new SchemaValidators();
 const refuses = (schema: object, value: unknown) => validators.validate(schema, value) !== undefined;
@@ -31,6 +32,7 @@ describe('core contracts validate as their hand schemas did', () => {
   });
 
   test('secrets: declared-name pattern, bounded values, a hint or null', () => {
+    expect(SECRET_NAME_PATTERN).toBe(manifestSchema.definitions.secret.properties.name.pattern);
     expect(refuses(secretsSet.input, { name: 'api_key', value: 'k' })).toBe(false);
     expect(refuses(secretsSet.input, { name: 'Api-Key', value: 'k' })).toBe(true);
     expect(refuses(secretsSet.input, { name: 'api_key', value: '' })).toBe(true);

@@ -2,14 +2,18 @@
  * A module's own secrets in the current tenant (core/secrets/secret-operations.ts; sdk/runtime/secrets.ts
  * types them for authors). Names are the manifest's `secrets[].name` pattern; values up to 64 KB.
  */
-import manifestSchema from '../../manifest/manifest.schema.json';
 import * as Type from '../../runtime/schema';
 import { coreContract } from './core-contract';
 
 /** maxLength counts characters; the store also bounds the UTF-8 bytes (64 KB: a PEM private key fits, a database dump does not). */
 export const SECRET_VALUE_BYTES = 64 * 1024;
 
-const Name = Type.String({ pattern: manifestSchema.definitions.secret.properties.name.pattern });
+/**
+ * The manifest's `secrets[].name` pattern (sdk/manifest/manifest.schema.json; test/bus/core-contracts.test.ts
+ * holds them equal): written out, since module code type-checks these types without JSON modules.
+ */
+export const SECRET_NAME_PATTERN = '^[a-z][a-z0-9_]{0,63}$';
+const Name = Type.String({ pattern: SECRET_NAME_PATTERN });
 const NameInput = Type.Object({ name: Name }, { additionalProperties: false });
 
 /** What anyone may know of a secret: its last 4 characters (null for values under 12) and when it was set. */
