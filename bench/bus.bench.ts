@@ -15,6 +15,9 @@
  * <= 256 KB per tenant context.
  */
 import path from 'node:path';
+import { defineCoreOperation } from '../core/bus/core-operation';
+import { Type } from '../sdk';
+import { coreContract } from '../sdk/contracts/platform';
 import type { Benchmark, Row } from './benchmark';
 import { withBenchPlatform } from './support/bench-platform';
 import { addLocalModule } from './support/bench-tenant';
@@ -73,10 +76,12 @@ const benchmark: Benchmark = {
       await kernel.bus.call({ kind: 'core' }, 'benchmod.echo', {}, { tenantId: tenant.id, user: null });
       await platform.tenantDbs.with(tenant.id, (db) => db.query(`INSERT INTO benchmod.items (id, name) VALUES (1, 'one')`));
 
-      kernel.bus.registerCore({ name: 'platform.bench_echo', description: 'Returns its input.', input: { type: 'object' }, handler: async (input) => input });
-      // The core twin of benchmod.order_view, checked against the very schema object the module declares.
+      const echo = coreContract({ name: 'platform.bench_echo', description: 'Returns its input.', input: Type.Object({}) });
+      kernel.bus.registerCore(defineCoreOperation(echo, async (input) => input));
+      // The core twin of benchmod.order_view, checked against the schema the module declares.
       const orderView = (await kernel.modules.modulesFor(tenant.id)).operation('benchmod.order_view')!.def;
-      kernel.bus.registerCore({ name: 'platform.bench_order_view', description: 'Returns a fixed order.', input: { type: 'object' }, output: orderView.output, handler: async () => ORDER_VIEW });
+      const orderViewContract = coreContract({ name: 'platform.bench_order_view', description: 'Returns a fixed order.', input: Type.Object({}), output: Type.Unsafe(orderView.output!) });
+      kernel.bus.registerCore(defineCoreOperation(orderViewContract, async () => ORDER_VIEW));
       const caller: Caller = { kind: 'edge', via: 'http' };
       const callCtx: CallContext = { tenantId: tenant.id, user: null, permissions: new Set(['*']) };
       const input = { a: 1, b: 'two' };

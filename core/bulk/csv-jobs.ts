@@ -24,7 +24,9 @@
  * starts on every path: a job whose node died twice is not started a third time but ended as
  * failed, with a reason saying so (a file that kills its node must not take down node after node).
  */
+import { filesProcessCsv, MAX_CHUNK, MAX_TIMEOUT_S, type CoreInput } from '../../sdk/contracts/platform';
 import type { Bus } from '../bus/bus';
+import { defineCoreOperation } from '../bus/core-operation';
 import type { UserRef } from '../context';
 import type { Job, JobQueue } from '../drivers';
 import { userChannel } from '../drivers/realtime';
@@ -37,24 +39,9 @@ import type { UploadStore } from './uploads';
 export const CSV_QUEUE = 'files.csv';
 /** Jobs of CSV_QUEUE run at once on one node (spec 3 Limits: up to 2 workers). */
 export const CSV_WORKERS = 2;
-export const MAX_CHUNK = 500;
-export const MAX_TIMEOUT_S = 600;
-/** Chunk calls of one job in flight at once: database work of one chunk overlaps the next one's guest work. */
-export const MAX_PARALLEL = 2;
-
 export type Broadcast = (tenantId: string, channel: string, event: string, payload: unknown) => void;
 
-interface ProcessCsvInput {
-  upload_id: string;
-  operation: string;
-  job_id: string;
-  context?: Record<string, unknown>;
-  chunk_size?: number;
-  group_by?: string;
-  timeout_s?: number;
-  progress_event?: string;
-  parallel?: number;
-}
+type ProcessCsvInput = CoreInput<typeof filesProcessCsv>;
 
 export interface CsvJobData {
   tenantId: string;
@@ -64,23 +51,6 @@ export interface CsvJobData {
 }
 
 type Outcome = 'completed' | 'cancelled' | 'failed';
-
-const INPUT_SCHEMA = {
-  type: 'object',
-  required: ['upload_id', 'operation', 'job_id'],
-  additionalProperties: false,
-  properties: {
-    upload_id: { type: 'string', minLength: 1, maxLength: 100 },
-    operation: { type: 'string', pattern: '^[a-z][a-z0-9_]*\\.[A-Za-z0-9_]+$', description: "one of the calling module's own operations" },
-    job_id: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,100}$', description: 'the module\'s id for the job (e.g. its import id); adding the same id twice queues one job' },
-    context: { type: 'object', description: 'passed back unchanged to every call' },
-    chunk_size: { type: 'integer', minimum: 1, maximum: MAX_CHUNK, default: MAX_CHUNK },
-    group_by: { type: 'string', maxLength: 100, description: 'column whose consecutive equal values stay in one chunk' },
-    timeout_s: { type: 'integer', minimum: 1, maximum: MAX_TIMEOUT_S, default: MAX_TIMEOUT_S },
-    parallel: { type: 'integer', minimum: 1, maximum: MAX_PARALLEL, default: 1, description: 'chunk calls of this job in flight at once; more than 1 only when chunks may be written concurrently' },
-    progress_event: { type: 'string', pattern: '^[a-z][a-z0-9_]*(\\.[a-z0-9_]+)+$', description: 'realtime event name, in the module\'s own namespace (<alias>.…)' },
-  },
-};
 
 /** Starts of one job: the first, and once more after its node died (see redis.ts maxStalledCount). */
 const MAX_STARTS = 2;
@@ -95,32 +65,26 @@ export function registerCsvJobs(deps: { bus: Bus; queue: JobQueue; uploads: Uplo
   const { bus, queue, uploads, journal } = deps;
   const logger = deps.logger.child({ part: 'csv-jobs' });
 
-  bus.registerCore({
-    name: 'files.process_csv',
-    description: "Queues a job that streams an uploaded CSV file to one of the calling module's own operations in chunks of at most 500 rows (see core/bulk/csv-jobs.ts).",
-    input: INPUT_SCHEMA,
-    public: true,
-    handler: async (input: ProcessCsvInput, ctx, caller) => {
-      if (caller.kind !== 'module') throw forbidden('files.process_csv is called by modules.');
-      const own = (name: string) => name.startsWith(`${caller.alias}.`);
-      if (!own(input.operation)) throw forbidden(`A module may only feed CSV chunks to its own operations, not "${input.operation}".`, { operation: input.operation });
-      if (input.progress_event && !own(input.progress_event)) throw forbidden(`Progress events must be in the module's own namespace "${caller.alias}.".`);
-      if (!(await bus.exists(ctx.tenantId, input.operation))) throw new MandiError('VALIDATION_FAILED', `Unknown operation "${input.operation}".`, 422, { errors: { operation: ['unknown operation'] } });
-      await uploads.open(ctx.tenantId, caller.alias, input.upload_id); // 404/403 now rather than in the job
-      const data: CsvJobData = {
-        tenantId: ctx.tenantId,
-        module: caller.alias,
-        user: ctx.user,
-        input: { ...input, chunk_size: input.chunk_size ?? MAX_CHUNK, timeout_s: input.timeout_s ?? MAX_TIMEOUT_S, parallel: input.parallel ?? 1 },
-      };
-      await journal.write({ tenantId: ctx.tenantId, uploadId: input.upload_id, data, starts: 0 });
-      const id = await queue.add(CSV_QUEUE, 'process_csv', data, jobOptions(data)).catch(async (err: unknown) => {
-        await journal.remove(ctx.tenantId, input.upload_id);
-        throw err;
-      });
-      return { job_id: input.job_id, queue_job_id: id, status: 'queued' };
-    },
-  });
+  bus.registerCore(defineCoreOperation(filesProcessCsv, async (input, ctx, caller) => {
+    if (caller.kind !== 'module') throw forbidden('files.process_csv is called by modules.');
+    const own = (name: string) => name.startsWith(`${caller.alias}.`);
+    if (!own(input.operation)) throw forbidden(`A module may only feed CSV chunks to its own operations, not "${input.operation}".`, { operation: input.operation });
+    if (input.progress_event && !own(input.progress_event)) throw forbidden(`Progress events must be in the module's own namespace "${caller.alias}.".`);
+    if (!(await bus.exists(ctx.tenantId, input.operation))) throw new MandiError('VALIDATION_FAILED', `Unknown operation "${input.operation}".`, 422, { errors: { operation: ['unknown operation'] } });
+    await uploads.open(ctx.tenantId, caller.alias, input.upload_id); // 404/403 now rather than in the job
+    const data: CsvJobData = {
+      tenantId: ctx.tenantId,
+      module: caller.alias,
+      user: ctx.user,
+      input: { ...input, chunk_size: input.chunk_size ?? MAX_CHUNK, timeout_s: input.timeout_s ?? MAX_TIMEOUT_S, parallel: input.parallel ?? 1 },
+    };
+    await journal.write({ tenantId: ctx.tenantId, uploadId: input.upload_id, data, starts: 0 });
+    const id = await queue.add(CSV_QUEUE, 'process_csv', data, jobOptions(data)).catch(async (err: unknown) => {
+      await journal.remove(ctx.tenantId, input.upload_id);
+      throw err;
+    });
+    return { job_id: input.job_id, queue_job_id: id, status: 'queued' };
+  }));
 
   queue.process<CsvJobData, { status: Outcome; rows_read: number }>(CSV_QUEUE, CSV_WORKERS, (job) => run(job));
 

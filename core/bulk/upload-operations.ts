@@ -9,57 +9,32 @@
  * call keeps each crossing small, so a module holds no more of a file than it asks for.
  */
 import fs from 'node:fs';
+import { filesReadUpload, filesRemoveUpload, MAX_READ_BYTES } from '../../sdk/contracts/platform';
 import type { Bus } from '../bus/bus';
+import { defineCoreOperation } from '../bus/core-operation';
 import { forbidden } from '../errors';
 import type { UploadStore } from './uploads';
 
-export const MAX_READ_BYTES = 1024 * 1024;
-
 export function registerUploadOperations(bus: Bus, uploads: UploadStore): void {
-  const UploadId = { type: 'string', minLength: 1, maxLength: 100 };
+  bus.registerCore(defineCoreOperation(filesReadUpload, async (input, ctx, caller) => {
+    if (caller.kind !== 'module') throw forbidden('files.read_upload is called by modules, on their own uploads.');
+    const { path } = await uploads.open(ctx.tenantId, caller.alias, input.upload_id);
+    const file = await fs.promises.open(path, 'r');
+    try {
+      const size = (await file.stat()).size;
+      const offset = Math.min(input.offset ?? 0, size);
+      const buffer = Buffer.alloc(Math.min(input.length ?? MAX_READ_BYTES, size - offset));
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, offset);
+      return { data: buffer.subarray(0, bytesRead).toString('base64'), offset, length: bytesRead, size, eof: offset + bytesRead >= size };
+    } finally {
+      await file.close();
+    }
+  }));
 
-  bus.registerCore({
-    name: 'files.read_upload',
-    description: 'Reads a piece (at most 1 MB) of an upload the calling module received in this tenant, as base64.',
-    input: {
-      type: 'object',
-      required: ['upload_id'],
-      additionalProperties: false,
-      properties: { upload_id: UploadId, offset: { type: 'integer', minimum: 0 }, length: { type: 'integer', minimum: 1, maximum: MAX_READ_BYTES } },
-    },
-    output: {
-      type: 'object',
-      required: ['data', 'offset', 'length', 'size', 'eof'],
-      properties: { data: { type: 'string' }, offset: { type: 'integer' }, length: { type: 'integer' }, size: { type: 'integer' }, eof: { type: 'boolean' } },
-    },
-    public: true,
-    handler: async (input: { upload_id: string; offset?: number; length?: number }, ctx, caller) => {
-      if (caller.kind !== 'module') throw forbidden('files.read_upload is called by modules, on their own uploads.');
-      const { path } = await uploads.open(ctx.tenantId, caller.alias, input.upload_id);
-      const file = await fs.promises.open(path, 'r');
-      try {
-        const size = (await file.stat()).size;
-        const offset = Math.min(input.offset ?? 0, size);
-        const buffer = Buffer.alloc(Math.min(input.length ?? MAX_READ_BYTES, size - offset));
-        const { bytesRead } = await file.read(buffer, 0, buffer.length, offset);
-        return { data: buffer.subarray(0, bytesRead).toString('base64'), offset, length: bytesRead, size, eof: offset + bytesRead >= size };
-      } finally {
-        await file.close();
-      }
-    },
-  });
-
-  bus.registerCore({
-    name: 'files.remove_upload',
-    description: 'Deletes an upload the calling module received in this tenant, once it is done with it.',
-    input: { type: 'object', required: ['upload_id'], additionalProperties: false, properties: { upload_id: UploadId } },
-    output: { type: 'object', required: ['removed'], properties: { removed: { type: 'boolean' } } },
-    public: true,
-    handler: async (input: { upload_id: string }, ctx, caller) => {
-      if (caller.kind !== 'module') throw forbidden('files.remove_upload is called by modules, on their own uploads.');
-      await uploads.open(ctx.tenantId, caller.alias, input.upload_id);
-      await uploads.remove(ctx.tenantId, input.upload_id);
-      return { removed: true };
-    },
-  });
+  bus.registerCore(defineCoreOperation(filesRemoveUpload, async (input, ctx, caller) => {
+    if (caller.kind !== 'module') throw forbidden('files.remove_upload is called by modules, on their own uploads.');
+    await uploads.open(ctx.tenantId, caller.alias, input.upload_id);
+    await uploads.remove(ctx.tenantId, input.upload_id);
+    return { removed: true };
+  }));
 }

@@ -4,6 +4,7 @@
  */
 import type { UserRef } from '../context';
 import type { StreamSink } from '../../sandbox';
+import type { CoreContract } from '../../sdk/contracts/platform';
 
 /** Who makes a call. */
 export type Caller =
@@ -67,16 +68,13 @@ export interface CallStream {
   timeoutMs: number;
 }
 
-/** An operation implemented by the host itself (e.g. notifications.send). */
-export interface CoreOperation {
-  name: string;
-  description: string;
-  input: object;
-  output?: object;
-  permission?: string;
-  /** Any module may call it without listing it in api.consumes (spec 1: sending a notification). */
-  public?: boolean;
-  handler: (input: any, ctx: CallContext, caller: Caller) => Promise<unknown>; // eslint-disable-line @typescript-eslint/no-explicit-any -- validated by `input`
+/**
+ * An operation implemented by the host itself (e.g. notifications.send): its contract
+ * (sdk/contracts/platform) and handler, made by defineCoreOperation (./core-operation.ts).
+ */
+export interface CoreOperation extends CoreContract {
+  /** Called only with input the contract's schema accepted. */
+  handler: (input: unknown, ctx: CallContext, caller: Caller) => Promise<unknown>;
 }
 
 /** The platform's module scheduler: the one caller of a schedule's operation. */

@@ -27,7 +27,9 @@
  */
 import type { Manifest } from '../../sdk/manifest';
 import { holdsPermission } from '../auth/authenticate';
+import { MAX_GRANT_TTL_SECONDS, toolsCall, toolsGrant, toolsList } from '../../sdk/contracts/platform';
 import type { Bus } from '../bus/bus';
+import { defineCoreOperation } from '../bus/core-operation';
 import type { Caller, CallContext } from '../bus/types';
 import { forbidden, MandiError } from '../errors';
 import type { Clock } from '../clock';
@@ -63,9 +65,6 @@ function agentCall(op: string, ctx: CallContext, caller: Caller): string {
   return caller.alias;
 }
 
-/** Longest an acting grant lasts: a run may wait for its reviewer this long. */
-export const MAX_GRANT_TTL_SECONDS = 30 * 86_400;
-
 export interface AgentToolDeps {
   modules: Pick<ModuleHost, 'modulesFor'>;
   grants: ActingGrants;
@@ -90,82 +89,46 @@ export function registerAgentToolOperations(bus: Bus, deps: AgentToolDeps): void
     return { ...ctx, user: actor.user, permissions: actor.permissions };
   };
 
-  bus.registerCore({
-    name: 'tools.list',
-    description:
-      'The AI tools of the installed modules that the user of the current call may use, with their input schemas (spec 2, Tools); `only` (an agent role\'s allowed_tools patterns) narrows them, so only what the agent offers crosses into its sandbox.',
-    input: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { only: { type: 'array', maxItems: 200, items: { type: 'string', minLength: 1, maxLength: 200 } } },
-    },
-    output: { type: 'object', required: ['tools'], properties: { tools: { type: 'array' } } },
-    handler: async (input: { only?: string[] }, ctx, caller) => {
-      agentCall('tools.list', ctx, caller);
-      const mods = await modules.modulesFor(ctx.tenantId);
-      const tools = mods.list.flatMap((m) =>
-        [...moduleTools(m).values()]
-          .filter((t) => inPatterns(input.only, t.tool.name) && userCan(ctx, t))
-          .map((t) => ({ ...t.tool, input: m.operations.get(t.tool.name)?.input ?? { type: 'object' } })),
-      );
-      return { tools };
-    },
-  });
+  bus.registerCore(defineCoreOperation(toolsList, async (input, ctx, caller) => {
+    agentCall('tools.list', ctx, caller);
+    const mods = await modules.modulesFor(ctx.tenantId);
+    const tools = mods.list.flatMap((m) =>
+      [...moduleTools(m).values()]
+        .filter((t) => inPatterns(input.only, t.tool.name) && userCan(ctx, t))
+        .map((t) => ({ ...t.tool, input: m.operations.get(t.tool.name)?.input ?? { type: 'object' } })),
+    );
+    return { tools };
+  }));
 
-  bus.registerCore({
-    name: 'tools.call',
-    description: 'Runs an AI tool (or an operation the calling module consumes) as the user of the current call, caller edge "ai" (spec 2, Tool discovery rule 3).',
-    input: {
-      type: 'object',
-      required: ['name'],
-      additionalProperties: false,
-      properties: {
-        name: { type: 'string', minLength: 3, maxLength: 200 },
-        input: {},
-        grant: { type: 'string', minLength: 3, maxLength: 2000 },
-        bound_by: { type: 'string', minLength: 3, maxLength: 2000 },
-      },
-    },
-    handler: async (input: { name: string; input?: unknown; grant?: string; bound_by?: string }, callCtx, caller) => {
-      if (caller.kind !== 'module') throw forbidden('tools.call is called by a module\'s agent, for the user of its call.');
-      const ctx = input.grant !== undefined ? await asGrantUser(input.grant, callCtx, caller.alias) : callCtx;
-      const alias = agentCall('tools.call', ctx, caller);
-      // Acting for the grant's user in someone else's call, or bound by another grant (a graph run's
-      // resumer, after a restart): only what every one of them may do, never one's extra permissions.
-      const bounds = [
-        ...(input.grant !== undefined && callCtx.user && callCtx.user.id !== ctx.user!.id ? [callCtx] : []),
-        ...(input.bound_by !== undefined ? [await asGrantUser(input.bound_by, callCtx, alias)] : []),
-      ];
-      const mods = await modules.modulesFor(ctx.tenantId);
-      const provider = mods.operation(input.name)?.module;
-      const tool = provider ? moduleTools(provider).get(input.name) : undefined;
-      if (!tool && !matchesConsumes(mods.byAlias.get(alias)?.manifest.api?.consumes ?? [], input.name)) {
-        throw forbidden(`"${input.name}" is not an AI tool of this tenant, nor an operation module "${alias}" consumes.`, { tool: input.name, module: alias });
-      }
-      const own = await bus.permissionOf(ctx.tenantId, input.name);
-      const needs = [...(tool?.needs ?? []), ...(own ? [own] : [])];
-      for (const who of [ctx, ...bounds]) {
-        const missing = needs.find((p) => !holdsPermission(who.user, who.permissions, p));
-        if (missing) throw forbidden(`"${input.name}" needs the permission "${missing}", which user ${who.user!.id} lacks.`, { tool: input.name, permission: missing, user_id: who.user!.id });
-      }
-      // The bus checks the operation's own permission for the edge caller, validates, rate-limits and audits as the user.
-      return bus.call(AI_EDGE, input.name, input.input ?? {}, ctx);
-    },
-  });
+  bus.registerCore(defineCoreOperation(toolsCall, async (input, callCtx, caller) => {
+    if (caller.kind !== 'module') throw forbidden('tools.call is called by a module\'s agent, for the user of its call.');
+    const ctx = input.grant !== undefined ? await asGrantUser(input.grant, callCtx, caller.alias) : callCtx;
+    const alias = agentCall('tools.call', ctx, caller);
+    // Acting for the grant's user in someone else's call, or bound by another grant (a graph run's
+    // resumer, after a restart): only what every one of them may do, never one's extra permissions.
+    const bounds = [
+      ...(input.grant !== undefined && callCtx.user && callCtx.user.id !== ctx.user!.id ? [callCtx] : []),
+      ...(input.bound_by !== undefined ? [await asGrantUser(input.bound_by, callCtx, alias)] : []),
+    ];
+    const mods = await modules.modulesFor(ctx.tenantId);
+    const provider = mods.operation(input.name)?.module;
+    const tool = provider ? moduleTools(provider).get(input.name) : undefined;
+    if (!tool && !matchesConsumes(mods.byAlias.get(alias)?.manifest.api?.consumes ?? [], input.name)) {
+      throw forbidden(`"${input.name}" is not an AI tool of this tenant, nor an operation module "${alias}" consumes.`, { tool: input.name, module: alias });
+    }
+    const own = await bus.permissionOf(ctx.tenantId, input.name);
+    const needs = [...(tool?.needs ?? []), ...(own ? [own] : [])];
+    for (const who of [ctx, ...bounds]) {
+      const missing = needs.find((p) => !holdsPermission(who.user, who.permissions, p));
+      if (missing) throw forbidden(`"${input.name}" needs the permission "${missing}", which user ${who.user!.id} lacks.`, { tool: input.name, permission: missing, user_id: who.user!.id });
+    }
+    // The bus checks the operation's own permission for the edge caller, validates, rate-limits and audits as the user.
+    return bus.call(AI_EDGE, input.name, input.input ?? {}, ctx);
+  }));
 
-  bus.registerCore({
-    name: 'tools.grant',
-    description: 'A signed grant letting the calling module run tools.call later for the user of the current call (a paused graph run).',
-    input: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { ttl_seconds: { type: 'integer', minimum: 60, maximum: MAX_GRANT_TTL_SECONDS } },
-    },
-    output: { type: 'object', required: ['grant', 'expires_at'], properties: { grant: { type: 'string' }, expires_at: { type: 'string' } } },
-    handler: async (input: { ttl_seconds?: number }, ctx, caller) => {
-      const alias = agentCall('tools.grant', ctx, caller);
-      const expiresAt = deps.clock.now() + (input.ttl_seconds ?? MAX_GRANT_TTL_SECONDS) * 1000;
-      return { grant: await deps.grants.issue({ tenantId: ctx.tenantId, module: alias, userId: ctx.user!.id, expiresAt }), expires_at: new Date(expiresAt).toISOString() };
-    },
-  });
+  bus.registerCore(defineCoreOperation(toolsGrant, async (input, ctx, caller) => {
+    const alias = agentCall('tools.grant', ctx, caller);
+    const expiresAt = deps.clock.now() + (input.ttl_seconds ?? MAX_GRANT_TTL_SECONDS) * 1000;
+    return { grant: await deps.grants.issue({ tenantId: ctx.tenantId, module: alias, userId: ctx.user!.id, expiresAt }), expires_at: new Date(expiresAt).toISOString() };
+  }));
 }

@@ -13,14 +13,15 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RequestHandler, Router } from 'express';
 import PDFDocument from 'pdfkit';
+import { documentsRenderPdf } from '../../sdk/contracts/platform';
 import type { Bus } from '../bus/bus';
+import { defineCoreOperation } from '../bus/core-operation';
 import { currentContext } from '../context';
 import { notFound } from '../errors';
-import { DocumentLayoutSchema, type DocumentLayout } from '../../sdk/runtime/document-layout';
+import type { DocumentLayout } from '../../sdk/runtime/document-layout';
 import { documentErrors } from './errors';
 import { drawLayout, layoutWork } from './layout';
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const FILE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,150}\.pdf$/;
 const ALIAS = /^[a-z][a-z0-9_]{1,49}$/;
 
@@ -69,24 +70,11 @@ export function createDocuments(deps: { dataDir: string; appUrl: string }) {
     root,
     render,
     registerOperations(bus: Bus) {
-      bus.registerCore({
-        name: 'documents.render_pdf',
-        description: 'Renders a PDF (template layout: the module\'s blocks; or simple) for the calling module and stores it; returns {path, url, bytes}.',
-        public: true,
-        input: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['template', 'name', 'data'],
-          properties: { template: { type: 'string', enum: ['layout', 'simple'] }, name: { type: 'string', pattern: NAME.source }, data: { type: 'object' } },
-          // A layout's blocks are checked, limits included, before the handler runs (sdk/runtime/document-layout.ts).
-          if: { properties: { template: { const: 'layout' } } },
-          then: { properties: { data: DocumentLayoutSchema } },
-        },
-        handler: async (input: RenderInput, ctx, caller) => {
-          const owner = caller.kind === 'module' ? caller.alias : 'core';
-          return render(ctx.tenantId, owner, input);
-        },
-      });
+      bus.registerCore(defineCoreOperation(documentsRenderPdf, async (input, ctx, caller) => {
+        const owner = caller.kind === 'module' ? caller.alias : 'core';
+        // The contract's schema has checked the data against the template (a layout's blocks and limits).
+        return render(ctx.tenantId, owner, input as RenderInput);
+      }));
     },
     registerRoutes(api: Router, authenticated: RequestHandler) {
       api.get('/documents/:owner/:file', authenticated, async (req, res) => {

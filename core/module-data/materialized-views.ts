@@ -14,13 +14,12 @@
  *    of rows read). `order_by` names columns (or those answer names), `-` first for descending.
  *    Names are checked against the view's columns, values are bound.
  */
+import { dataReadView, dataRefreshView } from '../../sdk/contracts/platform';
 import type { Bus } from '../bus/bus';
+import { defineCoreOperation } from '../bus/core-operation';
 import { MandiError } from '../errors';
 import type { ModuleDataService } from './module-data-service';
 import { ident } from './names';
-
-const NAME = '^[a-z_][a-z0-9_]{0,62}$';
-const ORDER = '^-?[a-z_][a-z0-9_]{0,62}$';
 
 /** Aggregate functions of `data.read_view`, each answered as `<key>_<column>`. */
 const FUNCTIONS = [
@@ -30,8 +29,6 @@ const FUNCTIONS = [
   ['count_distinct', (c: string) => `COUNT(DISTINCT ${c})`],
 ] as const;
 const AGGREGATE_KEYS = ['group_by', ...FUNCTIONS.map(([k]) => k)] as const;
-type Aggregate = Partial<Record<(typeof AGGREGATE_KEYS)[number], string[]>>;
-type ReadInput = { view: string; range?: { column: string; from?: string; to?: string }; aggregate?: Aggregate; order_by?: string | string[]; limit?: number };
 
 function callerAlias(caller: { kind: string; alias?: string }): string {
   if (caller.kind !== 'module' || !caller.alias) throw new MandiError('FORBIDDEN', 'Only module code may use its materialized views.', 403);
@@ -52,86 +49,49 @@ async function viewInfo(client: { query: ModuleDataServiceClient['query'] }, sch
 type ModuleDataServiceClient = Parameters<Parameters<ModuleDataService['asModule']>[2]>[0];
 
 export function registerViewOperations(bus: Bus, data: ModuleDataService): void {
-  bus.registerCore({
-    name: 'data.refresh_view',
-    description: "Refreshes one of the calling module's materialized views concurrently (reads are not blocked).",
-    input: { type: 'object', required: ['view'], additionalProperties: false, properties: { view: { type: 'string', pattern: NAME } } },
-    public: true,
-    handler: async (input: { view: string }, ctx, caller) => {
-      const schema = callerAlias(caller);
-      const started = performance.now();
-      const concurrently = await data.asModule(ctx.tenantId, schema, async (client) => {
-        const info = await viewInfo(client, schema, input.view);
-        await client.query(`REFRESH MATERIALIZED VIEW ${info.populated ? 'CONCURRENTLY ' : ''}${ident(schema)}.${ident(input.view)}`);
-        return info.populated;
-      }, { temporaryTables: true });
-      return { view: input.view, concurrently, duration_ms: Math.round(performance.now() - started) };
-    },
-  });
+  bus.registerCore(defineCoreOperation(dataRefreshView, async (input, ctx, caller) => {
+    const schema = callerAlias(caller);
+    const started = performance.now();
+    const concurrently = await data.asModule(ctx.tenantId, schema, async (client) => {
+      const info = await viewInfo(client, schema, input.view);
+      await client.query(`REFRESH MATERIALIZED VIEW ${info.populated ? 'CONCURRENTLY ' : ''}${ident(schema)}.${ident(input.view)}`);
+      return info.populated;
+    }, { temporaryTables: true });
+    return { view: input.view, concurrently, duration_ms: Math.round(performance.now() - started) };
+  }));
 
-  bus.registerCore({
-    name: 'data.read_view',
-    description: "Rows of one of the calling module's materialized views, optionally within a column range.",
-    input: {
-      type: 'object',
-      required: ['view'],
-      additionalProperties: false,
-      properties: {
-        view: { type: 'string', pattern: NAME },
-        range: {
-          type: 'object',
-          required: ['column'],
-          additionalProperties: false,
-          properties: { column: { type: 'string', pattern: NAME }, from: { type: 'string', maxLength: 40 }, to: { type: 'string', maxLength: 40 } },
-        },
-        aggregate: {
-          type: 'object',
-          additionalProperties: false,
-          properties: Object.fromEntries(AGGREGATE_KEYS.map((k) => [k, { type: 'array', maxItems: 20, uniqueItems: true, items: { type: 'string', pattern: NAME } }])),
-        },
-        order_by: {
-          oneOf: [
-            { type: 'string', pattern: ORDER },
-            { type: 'array', minItems: 1, maxItems: 10, items: { type: 'string', pattern: ORDER } },
-          ],
-        },
-        limit: { type: 'integer', minimum: 1, maximum: 100_000, default: 10_000 },
+  bus.registerCore(defineCoreOperation(dataReadView, async (input, ctx, caller) => {
+    const schema = callerAlias(caller);
+    return data.asModule(
+      ctx.tenantId,
+      schema,
+      async (client) => {
+        const info = await viewInfo(client, schema, input.view);
+        const agg = input.aggregate;
+        const noColumn = (c: string) => new MandiError('VALIDATION_ERROR', `The view "${input.view}" has no column "${c}".`, 422);
+        for (const c of [input.range?.column, ...AGGREGATE_KEYS.flatMap((k) => agg?.[k] ?? [])]) if (c && !info.columns.has(c)) throw noColumn(c);
+        // What the answer's rows hold, and so what may order them.
+        const answered = agg ? new Set(['count', ...(agg.group_by ?? []), ...FUNCTIONS.flatMap(([k]) => (agg[k] ?? []).map((c) => `${k}_${c}`))]) : info.columns;
+        const order = (typeof input.order_by === 'string' ? [input.order_by] : input.order_by ?? []).map((o) => ({ column: o.replace(/^-/, ''), desc: o.startsWith('-') }));
+        for (const o of order) if (!answered.has(o.column)) throw noColumn(o.column);
+        if (!info.populated) return { rows: [], populated: false };
+        const where: string[] = [];
+        const bind: unknown[] = [];
+        if (input.range?.from !== undefined) where.push(`${ident(input.range.column)} >= $${bind.push(input.range.from)}`);
+        if (input.range?.to !== undefined) where.push(`${ident(input.range!.column)} <= $${bind.push(input.range.to)}`);
+        const select = agg
+          ? [...(agg.group_by ?? []).map(ident), ...FUNCTIONS.flatMap(([k, fn]) => (agg[k] ?? []).map((c) => `${fn(ident(c))} AS ${ident(`${k}_${c}`)}`))].join(', ') || 'COUNT(*) AS count'
+          : '*';
+        const sql =
+          `SELECT ${select} FROM ${ident(schema)}.${ident(input.view)}` +
+          (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
+          (agg?.group_by?.length ? ` GROUP BY ${agg.group_by.map(ident).join(', ')}` : '') +
+          (order.length ? ` ORDER BY ${order.map((o) => `${ident(o.column)}${o.desc ? ' DESC' : ''}`).join(', ')}` : '') +
+          ` LIMIT ${Math.floor(input.limit ?? 10_000)}`;
+        const res = await client.query(sql, bind);
+        return { rows: res.rows, populated: true };
       },
-    },
-    public: true,
-    handler: async (input: ReadInput, ctx, caller) => {
-      const schema = callerAlias(caller);
-      return data.asModule(
-        ctx.tenantId,
-        schema,
-        async (client) => {
-          const info = await viewInfo(client, schema, input.view);
-          const agg = input.aggregate;
-          const noColumn = (c: string) => new MandiError('VALIDATION_ERROR', `The view "${input.view}" has no column "${c}".`, 422);
-          for (const c of [input.range?.column, ...AGGREGATE_KEYS.flatMap((k) => agg?.[k] ?? [])]) if (c && !info.columns.has(c)) throw noColumn(c);
-          // What the answer's rows hold, and so what may order them.
-          const answered = agg ? new Set(['count', ...(agg.group_by ?? []), ...FUNCTIONS.flatMap(([k]) => (agg[k] ?? []).map((c) => `${k}_${c}`))]) : info.columns;
-          const order = (typeof input.order_by === 'string' ? [input.order_by] : input.order_by ?? []).map((o) => ({ column: o.replace(/^-/, ''), desc: o.startsWith('-') }));
-          for (const o of order) if (!answered.has(o.column)) throw noColumn(o.column);
-          if (!info.populated) return { rows: [], populated: false };
-          const where: string[] = [];
-          const bind: unknown[] = [];
-          if (input.range?.from !== undefined) where.push(`${ident(input.range.column)} >= $${bind.push(input.range.from)}`);
-          if (input.range?.to !== undefined) where.push(`${ident(input.range!.column)} <= $${bind.push(input.range.to)}`);
-          const select = agg
-            ? [...(agg.group_by ?? []).map(ident), ...FUNCTIONS.flatMap(([k, fn]) => (agg[k] ?? []).map((c) => `${fn(ident(c))} AS ${ident(`${k}_${c}`)}`))].join(', ') || 'COUNT(*) AS count'
-            : '*';
-          const sql =
-            `SELECT ${select} FROM ${ident(schema)}.${ident(input.view)}` +
-            (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
-            (agg?.group_by?.length ? ` GROUP BY ${agg.group_by.map(ident).join(', ')}` : '') +
-            (order.length ? ` ORDER BY ${order.map((o) => `${ident(o.column)}${o.desc ? ' DESC' : ''}`).join(', ')}` : '') +
-            ` LIMIT ${Math.floor(input.limit ?? 10_000)}`;
-          const res = await client.query(sql, bind);
-          return { rows: res.rows, populated: true };
-        },
-        { timeoutMs: 30_000 },
-      );
-    },
-  });
+      { timeoutMs: 30_000 },
+    );
+  }));
 }

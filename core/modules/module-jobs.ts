@@ -19,7 +19,9 @@
  */
 import type { ModuleJob } from '../../sdk/manifest';
 import type { JobInfo } from '../../sdk/runtime/jobs';
+import { jobsCancel, jobsEnqueue, jobsGet, jobsProgress, MAX_JOB_DELAY_S, type CoreInput } from '../../sdk/contracts/platform';
 import type { Bus } from '../bus/bus';
+import { defineCoreOperation } from '../bus/core-operation';
 import { jobErrors } from '../bus/errors';
 import type { Caller, CallContext } from '../bus/types';
 import type { Clock } from '../clock';
@@ -34,8 +36,6 @@ export const MODULE_JOBS_QUEUE = 'module-jobs';
 const PRUNE_QUEUE = 'module-jobs-prune';
 /** How long a job that ended stays readable with jobs.get; an hourly sweep forgets older ones. */
 export const KEEP_ENDED_MS = 7 * 24 * 3600_000;
-/** Furthest a job may be put off: a month. */
-const MAX_DELAY_S = 30 * 24 * 3600;
 /** A job that waits for others of its name to finish (its concurrency) looks again after this long. */
 const BUSY_RETRY_MS = 1000;
 /** Progress values are small: a percentage or a few counters. */
@@ -53,16 +53,6 @@ export interface QueuedModuleJob {
   /** Attempts made before this queue job (one that waited for its concurrency is queued anew). */
   before: number;
 }
-
-interface EnqueueInput {
-  job: string;
-  data?: unknown;
-  delay_seconds?: number;
-  run_at?: string;
-  key?: string;
-}
-
-const ID = { type: 'string', format: 'uuid' };
 
 /** The job as a module sees it (jobs.get; sdk/runtime/jobs.ts types it for authors). */
 export function jobView(row: ModuleJobRow): JobInfo {
@@ -97,56 +87,21 @@ export class ModuleJobs {
   /** The public operations; each acts only on the calling module's own jobs in the call's tenant. */
   register(): void {
     const { bus } = this.deps;
-    bus.registerCore({
-      name: 'jobs.enqueue',
-      description: "Queues one of the calling module's declared jobs (manifest `jobs`); with a key, an open job of the same key is returned instead.",
-      input: {
-        type: 'object',
-        required: ['job'],
-        additionalProperties: false,
-        properties: {
-          job: { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,49}$', description: 'a name under jobs in the module.json' },
-          data: { description: 'JSON passed to the job as `data`' },
-          delay_seconds: { type: 'number', minimum: 0, maximum: MAX_DELAY_S },
-          run_at: { type: 'string', format: 'date-time', description: 'ISO 8601; not with delay_seconds' },
-          key: { type: 'string', minLength: 1, maxLength: 200, description: 'at most one pending or running job per key' },
-        },
-      },
-      public: true,
-      handler: (input: EnqueueInput, ctx, caller) => this.enqueue(input, ctx, ownerOf(caller, 'jobs.enqueue')),
-    });
-    bus.registerCore({
-      name: 'jobs.get',
-      description: "One of the calling module's jobs in this tenant: status, attempts, progress, result or error.",
-      input: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: ID } },
-      public: true,
-      handler: async (input: { id: string }, ctx, caller) => jobView(await this.own(ctx.tenantId, ownerOf(caller, 'jobs.get'), input.id)),
-    });
-    bus.registerCore({
-      name: 'jobs.cancel',
-      description: "Cancels one of the calling module's open jobs: it will not start, or be retried; a running attempt's outcome is discarded.",
-      input: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: ID } },
-      public: true,
-      handler: async (input: { id: string }, ctx, caller) => {
-        const alias = ownerOf(caller, 'jobs.cancel');
-        const row = await this.deps.store.cancel(ctx.tenantId, alias, input.id, this.deps.clock.date());
-        if (!row) throw jobErrors.notFound(input.id);
-        return jobView(row);
-      },
-    });
-    bus.registerCore({
-      name: 'jobs.progress',
-      description: "Reports the running job's progress (a number or a small JSON object); only from inside the job's own call.",
-      input: { type: 'object', required: ['value'], additionalProperties: false, properties: { value: { type: ['number', 'object'] } } },
-      public: true,
-      handler: async (input: { value: number | object }, ctx, caller) => {
-        const alias = ownerOf(caller, 'jobs.progress');
-        if (ctx.job?.alias !== alias) throw jobErrors.notInJob();
-        if (Buffer.byteLength(JSON.stringify(input.value)) > MAX_PROGRESS_BYTES) throw jobErrors.tooLarge('progress', MAX_PROGRESS_BYTES);
-        if (!(await this.deps.store.progress(ctx.job.id, input.value))) throw jobErrors.notInJob();
-        return { ok: true };
-      },
-    });
+    bus.registerCore(defineCoreOperation(jobsEnqueue, (input, ctx, caller) => this.enqueue(input, ctx, ownerOf(caller, 'jobs.enqueue'))));
+    bus.registerCore(defineCoreOperation(jobsGet, async (input, ctx, caller) => jobView(await this.own(ctx.tenantId, ownerOf(caller, 'jobs.get'), input.id))));
+    bus.registerCore(defineCoreOperation(jobsCancel, async (input, ctx, caller) => {
+      const alias = ownerOf(caller, 'jobs.cancel');
+      const row = await this.deps.store.cancel(ctx.tenantId, alias, input.id, this.deps.clock.date());
+      if (!row) throw jobErrors.notFound(input.id);
+      return jobView(row);
+    }));
+    bus.registerCore(defineCoreOperation(jobsProgress, async (input, ctx, caller) => {
+      const alias = ownerOf(caller, 'jobs.progress');
+      if (ctx.job?.alias !== alias) throw jobErrors.notInJob();
+      if (Buffer.byteLength(JSON.stringify(input.value)) > MAX_PROGRESS_BYTES) throw jobErrors.tooLarge('progress', MAX_PROGRESS_BYTES);
+      if (!(await this.deps.store.progress(ctx.job.id, input.value))) throw jobErrors.notInJob();
+      return { ok: true };
+    }));
   }
 
   /** Starts this node's worker and the hourly sweep of ended jobs (one schedule shared by every node). */
@@ -187,7 +142,7 @@ export class ModuleJobs {
     logger.debug('module jobs left open were queued again');
   }
 
-  private async enqueue(input: EnqueueInput, ctx: CallContext, alias: string): Promise<{ id: string; deduplicated: boolean }> {
+  private async enqueue(input: CoreInput<typeof jobsEnqueue>, ctx: CallContext, alias: string): Promise<{ id: string; deduplicated: boolean }> {
     const { store, clock, limits } = this.deps;
     const mod = (await this.deps.modules.modulesFor(ctx.tenantId)).byAlias.get(alias);
     const def = mod?.manifest.jobs?.[input.job];
@@ -197,7 +152,7 @@ export class ModuleJobs {
     if (input.delay_seconds !== undefined && input.run_at !== undefined) throw jobErrors.twoTimes();
     const now = clock.now();
     const runAt = input.run_at !== undefined ? Date.parse(input.run_at) : now + (input.delay_seconds ?? 0) * 1000;
-    if (runAt - now > MAX_DELAY_S * 1000) throw jobErrors.tooFar(MAX_DELAY_S);
+    if (runAt - now > MAX_JOB_DELAY_S * 1000) throw jobErrors.tooFar(MAX_JOB_DELAY_S);
     const made = await store.insert({ tenantId: ctx.tenantId, alias, job: input.job, key: input.key, from: ctx.job?.alias === alias ? ctx.job.id : undefined, data: input.data ?? null, runAt: new Date(runAt) }, limits.maxPending);
     if (!made) throw jobErrors.tooMany(alias, limits.maxPending);
     if (made.deduplicated) return made;

@@ -11,7 +11,9 @@
  * central database.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { publicTokensRegister, publicTokensRevoke } from '../../sdk/contracts/platform';
 import type { Bus } from '../bus/bus';
+import { defineCoreOperation } from '../bus/core-operation';
 import type { Caller } from '../bus/types';
 import type { CentralDb } from '../data/central-db';
 import { forbidden, MandiError } from '../errors';
@@ -35,39 +37,24 @@ export function registerPublicTokenOperations(bus: Bus, deps: { central: Central
     return caller.alias;
   };
 
-  bus.registerCore({
-    name: 'public_tokens.register',
-    description:
-      "Makes a random token (32 characters) and opens the module's public routes (http.public) to it for the current tenant: requests to /api/<prefix>/... carrying it run in this tenant. The answer holds the token; the host keeps only its hash.",
-    input: { type: 'object', additionalProperties: false, properties: { label: { type: 'string', maxLength: 200 } } },
-    output: { type: 'object', required: ['registered', 'token'], properties: { registered: { type: 'boolean' }, token: { type: 'string' } } },
-    public: true,
-    handler: async (input: { label?: string }, ctx, caller) => {
-      const alias = await owner(caller, ctx.tenantId);
-      const token = randomBytes(24).toString('base64url');
-      await deps.central.sequelize.transaction(async (transaction) => {
-        // One registration per (tenant, module) at a time, so concurrent calls cannot pass the limit together.
-        await deps.central.sequelize.query('SELECT pg_advisory_xact_lock(hashtext($1))', { bind: [`public_tokens:${ctx.tenantId}:${alias}`], transaction });
-        const count = await ModulePublicToken.count({ where: { alias, tenant_id: ctx.tenantId }, transaction });
-        if (count >= deps.limit) {
-          throw new MandiError('PUBLIC_TOKEN_LIMIT', `This tenant holds ${deps.limit} public tokens of module "${alias}" already (PUBLIC_TOKEN_LIMIT); revoke unused ones first.`, 422, { limit: deps.limit });
-        }
-        await ModulePublicToken.create({ alias, token_hash: hashToken(token), tenant_id: ctx.tenantId, label: input.label ?? null }, { transaction });
-      });
-      return { registered: true, token };
-    },
-  });
+  bus.registerCore(defineCoreOperation(publicTokensRegister, async (input, ctx, caller) => {
+    const alias = await owner(caller, ctx.tenantId);
+    const token = randomBytes(24).toString('base64url');
+    await deps.central.sequelize.transaction(async (transaction) => {
+      // One registration per (tenant, module) at a time, so concurrent calls cannot pass the limit together.
+      await deps.central.sequelize.query('SELECT pg_advisory_xact_lock(hashtext($1))', { bind: [`public_tokens:${ctx.tenantId}:${alias}`], transaction });
+      const count = await ModulePublicToken.count({ where: { alias, tenant_id: ctx.tenantId }, transaction });
+      if (count >= deps.limit) {
+        throw new MandiError('PUBLIC_TOKEN_LIMIT', `This tenant holds ${deps.limit} public tokens of module "${alias}" already (PUBLIC_TOKEN_LIMIT); revoke unused ones first.`, 422, { limit: deps.limit });
+      }
+      await ModulePublicToken.create({ alias, token_hash: hashToken(token), tenant_id: ctx.tenantId, label: input.label ?? null }, { transaction });
+    });
+    return { registered: true, token };
+  }));
 
-  bus.registerCore({
-    name: 'public_tokens.revoke',
-    description: "Closes the module's public routes to a token of the current tenant; requests carrying it then get 404.",
-    input: { type: 'object', required: ['token'], additionalProperties: false, properties: { token: { type: 'string', maxLength: 128 } } },
-    output: { type: 'object', required: ['revoked'], properties: { revoked: { type: 'boolean' } } },
-    public: true,
-    handler: async (input: { token: string }, ctx, caller) => {
-      const alias = await owner(caller, ctx.tenantId);
-      const removed = await ModulePublicToken.destroy({ where: { alias, token_hash: hashToken(input.token), tenant_id: ctx.tenantId } });
-      return { revoked: removed > 0 };
-    },
-  });
+  bus.registerCore(defineCoreOperation(publicTokensRevoke, async (input, ctx, caller) => {
+    const alias = await owner(caller, ctx.tenantId);
+    const removed = await ModulePublicToken.destroy({ where: { alias, token_hash: hashToken(input.token), tenant_id: ctx.tenantId } });
+    return { revoked: removed > 0 };
+  }));
 }

@@ -2,8 +2,8 @@
  * The Notification resource of spec 1 as it crosses the wire (REST, the `.notification.created`
  * broadcast, push payloads), and the row it is read from.
  */
+import type { SEVERITIES } from '../../sdk/contracts/platform';
 
-export const SEVERITIES = ['info', 'success', 'warning', 'error'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
 export interface Notification {

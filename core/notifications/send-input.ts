@@ -1,54 +1,21 @@
 /**
  * Input of the `notifications.send` bus operation (spec 1, Notification: "send to one user id, to a
- * list of user ids, or to all members of the tenant. Required input: type, title."), its JSON schema,
- * and the checks a schema cannot say clearly (exactly one target; action_url is a console path).
+ * list of user ids, or to all members of the tenant. Required input: type, title."; its schema is
+ * sdk/contracts/platform/notifications.ts) and the checks a schema cannot say clearly (exactly one
+ * target; action_url is a console path).
  * Beyond the spec, `holders_of`: the active members whose role holds a permission (spec 2, Graph
  * flows: a paused run is for those who may approve it), a subset of all members, so no wider reach.
  */
 import { ValidationError, type FieldErrors } from '../errors';
-import { SEVERITIES, type NotificationContent } from './notification';
+import type { CoreInput, notificationsSend } from '../../sdk/contracts/platform';
+import type { NotificationContent } from './notification';
 
-export const MAX_RECIPIENTS_PER_LIST = 1000;
 /** The data payload travels in every broadcast and push; keep it a payload, not a document. */
 export const MAX_DATA_BYTES = 16 * 1024;
 
 export type Target = { kind: 'user'; userId: number } | { kind: 'users'; userIds: number[] } | { kind: 'all' } | { kind: 'holders'; permission: string };
 
-export interface SendInput extends NotificationContent {
-  user_id?: number;
-  user_ids?: number[];
-  all_members?: boolean;
-  holders_of?: string;
-}
-
-const nullableString = (max: number) => ({ type: ['string', 'null'], maxLength: max });
-
-export const SEND_INPUT_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['type', 'title'],
-  properties: {
-    user_id: { type: 'integer', minimum: 1 },
-    user_ids: { type: 'array', minItems: 1, maxItems: MAX_RECIPIENTS_PER_LIST, items: { type: 'integer', minimum: 1 } },
-    all_members: { type: 'boolean' },
-    holders_of: { type: 'string', minLength: 3, maxLength: 100, pattern: '^[a-z0-9_-]+\\.[a-z0-9_.-]+$' },
-    type: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$' },
-    title: { type: 'string', minLength: 1, maxLength: 255 },
-    body: nullableString(65_535),
-    module: nullableString(50),
-    icon: nullableString(50),
-    severity: { enum: [...SEVERITIES] },
-    action_url: nullableString(2048),
-    action_label: nullableString(100),
-    data: {},
-    group_key: nullableString(100),
-  },
-} as const;
-
-export const SEND_OUTPUT_SCHEMA = {
-  type: 'object',
-  properties: { count: { type: 'integer' }, notifications: { type: 'array' } },
-} as const;
+export type SendInput = CoreInput<typeof notificationsSend>;
 
 /** Exactly one of user_id, user_ids, all_members: true, holders_of. */
 export function targetOf(input: SendInput): Target {

@@ -9,34 +9,17 @@
  *   matching one of the caller's patterns that lets visitors join.
  */
 import { isTenantPrivatePattern, tenantOfChannel } from '../../sdk/manifest';
+import { MAX_BROADCAST_BYTES, realtimeBroadcast, realtimeGrantVisitor } from '../../sdk/contracts/platform';
 import type { Bus } from '../bus/bus';
+import { defineCoreOperation } from '../bus/core-operation';
 import type { Clock } from '../clock';
 import type { RateLimiter, Realtime } from '../drivers';
 import { forbidden, MandiError, RateLimitedError } from '../errors';
 import type { ModuleChannels } from './module-channels';
 import type { VisitorGrants } from './visitor-grants';
 
-/** Largest payload of one broadcast, as JSON: a chat message and its metadata, not a file. */
-export const MAX_BROADCAST_BYTES = 64 * 1024;
 /** Broadcasts per tenant and module and second unless REALTIME_BROADCAST_RATE says otherwise; each reaches every socket on the channel. */
 export const BROADCAST_RATE = { points: 100, durationSeconds: 1 };
-/** Longest visitor grant; the socket is disconnected when it runs out (core/drivers/realtime.ts). */
-export const MAX_GRANT_TTL_SECONDS = 86_400;
-const MAX_GRANT_CHANNELS = 20;
-
-const CHANNEL = { type: 'string', minLength: 3, maxLength: 200, pattern: '^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)+$' };
-
-interface BroadcastInput {
-  channel: string;
-  event: string;
-  payload?: unknown;
-}
-
-interface GrantInput {
-  visitor_id: string;
-  channels: string[];
-  ttl_seconds?: number;
-}
 
 export function registerRealtimeOperations(
   bus: Bus,
@@ -56,66 +39,34 @@ export function registerRealtimeOperations(
     throw forbidden(`Module "${module}" does not own the realtime channel "${channel}": declare a matching pattern in realtime.channels of its module.json.`, { channel, module });
   };
 
-  bus.registerCore({
-    name: 'realtime.broadcast',
-    description: "Sends an event to every socket on one of the calling module's own realtime channels (realtime.channels), in the current tenant.",
-    input: {
-      type: 'object',
-      required: ['channel', 'event'],
-      additionalProperties: false,
-      properties: {
-        channel: CHANNEL,
-        event: { type: 'string', pattern: '^\\.?[A-Za-z][A-Za-z0-9_.-]{0,99}$', description: 'event name, e.g. "chat.message.sent"' },
-        payload: { description: `any JSON, at most ${MAX_BROADCAST_BYTES} bytes` },
-      },
-    },
-    output: { type: 'object', required: ['channel', 'event'], properties: { channel: { type: 'string' }, event: { type: 'string' } } },
-    public: true,
-    handler: async (input: BroadcastInput, ctx, caller) => {
-      if (caller.kind !== 'module') throw forbidden('realtime.broadcast is called by modules, on the channels they declare.');
-      await ownChannel(ctx.tenantId, caller.alias, input.channel);
-      const bytes = Buffer.byteLength(JSON.stringify(input.payload ?? null));
-      if (bytes > MAX_BROADCAST_BYTES) {
-        throw new MandiError('PAYLOAD_TOO_LARGE', `The broadcast payload is ${bytes} bytes; the limit is ${MAX_BROADCAST_BYTES}. Send an id and let clients fetch the rest.`, 413, {
-          limit: MAX_BROADCAST_BYTES,
-          bytes,
-        });
-      }
-      const spent = await deps.rateLimiter.consume(`realtime:broadcast:${ctx.tenantId}:${caller.alias}`, broadcastRate);
-      if (!spent.allowed) {
-        throw new RateLimitedError(spent.retryAfterSeconds, `Module "${caller.alias}" broadcasts more than ${broadcastRate.points} events in ${broadcastRate.durationSeconds} s in this tenant (REALTIME_BROADCAST_RATE).`);
-      }
-      deps.realtime.broadcast(ctx.tenantId, input.channel, input.event, input.payload ?? null);
-      return { channel: input.channel, event: input.event };
-    },
-  });
+  bus.registerCore(defineCoreOperation(realtimeBroadcast, async (input, ctx, caller) => {
+    if (caller.kind !== 'module') throw forbidden('realtime.broadcast is called by modules, on the channels they declare.');
+    await ownChannel(ctx.tenantId, caller.alias, input.channel);
+    const bytes = Buffer.byteLength(JSON.stringify(input.payload ?? null));
+    if (bytes > MAX_BROADCAST_BYTES) {
+      throw new MandiError('PAYLOAD_TOO_LARGE', `The broadcast payload is ${bytes} bytes; the limit is ${MAX_BROADCAST_BYTES}. Send an id and let clients fetch the rest.`, 413, {
+        limit: MAX_BROADCAST_BYTES,
+        bytes,
+      });
+    }
+    const spent = await deps.rateLimiter.consume(`realtime:broadcast:${ctx.tenantId}:${caller.alias}`, broadcastRate);
+    if (!spent.allowed) {
+      throw new RateLimitedError(spent.retryAfterSeconds, `Module "${caller.alias}" broadcasts more than ${broadcastRate.points} events in ${broadcastRate.durationSeconds} s in this tenant (REALTIME_BROADCAST_RATE).`);
+    }
+    deps.realtime.broadcast(ctx.tenantId, input.channel, input.event, input.payload ?? null);
+    return { channel: input.channel, event: input.event };
+  }));
 
-  bus.registerCore({
-    name: 'realtime.grant_visitor',
-    description: 'A signed, expiring grant that lets an anonymous socket join the named channels of the calling module (patterns with join.visitor), in the current tenant.',
-    input: {
-      type: 'object',
-      required: ['visitor_id', 'channels'],
-      additionalProperties: false,
-      properties: {
-        visitor_id: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{1,100}$', description: "the module's id for the visitor" },
-        channels: { type: 'array', minItems: 1, maxItems: MAX_GRANT_CHANNELS, uniqueItems: true, items: CHANNEL },
-        ttl_seconds: { type: 'integer', minimum: 1, maximum: MAX_GRANT_TTL_SECONDS, default: 3600 },
-      },
-    },
-    output: { type: 'object', required: ['grant', 'expires_at'], properties: { grant: { type: 'string' }, expires_at: { type: 'string' } } },
-    public: true,
-    handler: async (input: GrantInput, ctx, caller) => {
-      if (caller.kind !== 'module') throw forbidden('realtime.grant_visitor is called by modules, for the channels they declare.');
-      for (const channel of input.channels) {
-        const declared = await ownChannel(ctx.tenantId, caller.alias, channel);
-        if (declared.join.visitor !== true) {
-          throw forbidden(`Visitors may not join "${channel}": its pattern "${declared.pattern}" does not set join.visitor in realtime.channels.`, { channel, pattern: declared.pattern });
-        }
+  bus.registerCore(defineCoreOperation(realtimeGrantVisitor, async (input, ctx, caller) => {
+    if (caller.kind !== 'module') throw forbidden('realtime.grant_visitor is called by modules, for the channels they declare.');
+    for (const channel of input.channels) {
+      const declared = await ownChannel(ctx.tenantId, caller.alias, channel);
+      if (declared.join.visitor !== true) {
+        throw forbidden(`Visitors may not join "${channel}": its pattern "${declared.pattern}" does not set join.visitor in realtime.channels.`, { channel, pattern: declared.pattern });
       }
-      const expiresAt = deps.clock.now() + (input.ttl_seconds ?? 3600) * 1000;
-      const grant = await deps.grants.issue({ tenantId: ctx.tenantId, module: caller.alias, visitorId: input.visitor_id, channels: input.channels, expiresAt });
-      return { grant, expires_at: new Date(expiresAt).toISOString() };
-    },
-  });
+    }
+    const expiresAt = deps.clock.now() + (input.ttl_seconds ?? 3600) * 1000;
+    const grant = await deps.grants.issue({ tenantId: ctx.tenantId, module: caller.alias, visitorId: input.visitor_id, channels: input.channels, expiresAt });
+    return { grant, expires_at: new Date(expiresAt).toISOString() };
+  }));
 }

@@ -31,17 +31,9 @@ import type { CentralDb } from '../data/central-db';
 import { MandiError } from '../errors';
 import type { ModuleHost } from '../modules/module-host';
 import { pagination } from '../accounts/listing-query';
-import {
-  RELATED_CALL,
-  RELATED_CHILDREN,
-  RELATED_PARENT,
-  RelatedCallInput,
-  RelatedChildrenInput,
-  RelatedChildrenOutput,
-  RelatedParentInput,
-  RelatedParentOutput,
-  type RelatedTenant,
-} from '../../sdk/runtime/related-schemas';
+import { tenantsCallRelated, tenantsRelatedChildren, tenantsRelatedParent } from '../../sdk/contracts/platform';
+import type { RelatedTenant } from '../../sdk/runtime/related';
+import { defineCoreOperation } from '../bus/core-operation';
 import { TenantNetwork, type Relation } from './tenant-network';
 
 const DEFAULT_PER_PAGE = 20;
@@ -83,81 +75,61 @@ export function registerRelatedOperations(bus: Bus, { central, modules, audit, c
     return { id, name: tenant.name, alias: alias?.domain ?? null, level: link.level };
   };
 
-  bus.registerCore({
-    name: RELATED_CALL,
-    description: "Runs one of the calling module's own operations (listed in its api.related) in a related tenant: the reseller parent or a descendant.",
-    input: RelatedCallInput,
-    public: true,
-    handler: async (input: RelatedCallInput, ctx: CallContext & { depth?: number }, caller) => {
-      const alias = moduleAlias(caller, RELATED_CALL);
-      const requested = input.tenant.trim().toLowerCase();
-      let relation: Relation | undefined;
-      let targetId: string | undefined;
-      let error: string | undefined;
-      const record = (tenantId: string, action: string, details: Record<string, unknown>) =>
-        audit.write({
-          tenant_id: tenantId,
-          actor_type: 'module',
-          actor_id: alias,
-          action,
-          target: input.operation,
-          status: error === undefined ? 'ok' : 'error',
-          details: { ...details, ...(relation ? { relation } : {}), ...(error ? { error } : {}), ...(ctx.requestId ? { request_id: ctx.requestId } : {}) },
-          created_at: new Date(clock.now()),
-        });
-      try {
-        const target = await network.find(requested);
-        relation = target && target.status === 'active' ? await network.relation(ctx.tenantId, target.id) : undefined;
-        if (!target || !relation) throw relatedErrors.unauthorizedContext(requested);
-        if (!input.operation.startsWith(`${alias}.`)) throw relatedErrors.notOwnOperation(alias, input.operation);
-        const there = (await modules.modulesFor(target.id)).byAlias.get(alias);
-        if (!there) throw relatedErrors.notInstalled(alias, requested);
-        if (!(there.manifest.api?.related ?? []).includes(input.operation)) throw relatedErrors.notListed(alias, input.operation);
-        const path = ctx.tenantPath ?? [ctx.tenantId];
-        if (path.includes(target.id)) throw busErrors.relatedLoop(input.operation, target.id);
-        targetId = target.id;
-        const inTarget = { tenantId: target.id, user: null, requestId: ctx.requestId, relatedFrom: ctx.tenantId, tenantPath: [...path, target.id], depth: 0 };
-        return await bus.call(caller, input.operation, input.input, inTarget);
-      } catch (err) {
-        error = err instanceof MandiError ? err.code : 'INTERNAL';
-        throw err;
-      } finally {
-        // The target's row only for calls that reached it: a refused one is the caller's business alone.
-        if (targetId) record(targetId, 'related.call_in', { from_tenant: ctx.tenantId });
-        record(ctx.tenantId, 'related.call_out', { target_tenant: targetId ?? requested });
-      }
-    },
-  });
+  bus.registerCore(defineCoreOperation(tenantsCallRelated, async (input, ctx: CallContext & { depth?: number }, caller) => {
+    const alias = moduleAlias(caller, tenantsCallRelated.name);
+    const requested = input.tenant.trim().toLowerCase();
+    let relation: Relation | undefined;
+    let targetId: string | undefined;
+    let error: string | undefined;
+    const record = (tenantId: string, action: string, details: Record<string, unknown>) =>
+      audit.write({
+        tenant_id: tenantId,
+        actor_type: 'module',
+        actor_id: alias,
+        action,
+        target: input.operation,
+        status: error === undefined ? 'ok' : 'error',
+        details: { ...details, ...(relation ? { relation } : {}), ...(error ? { error } : {}), ...(ctx.requestId ? { request_id: ctx.requestId } : {}) },
+        created_at: new Date(clock.now()),
+      });
+    try {
+      const target = await network.find(requested);
+      relation = target && target.status === 'active' ? await network.relation(ctx.tenantId, target.id) : undefined;
+      if (!target || !relation) throw relatedErrors.unauthorizedContext(requested);
+      if (!input.operation.startsWith(`${alias}.`)) throw relatedErrors.notOwnOperation(alias, input.operation);
+      const there = (await modules.modulesFor(target.id)).byAlias.get(alias);
+      if (!there) throw relatedErrors.notInstalled(alias, requested);
+      if (!(there.manifest.api?.related ?? []).includes(input.operation)) throw relatedErrors.notListed(alias, input.operation);
+      const path = ctx.tenantPath ?? [ctx.tenantId];
+      if (path.includes(target.id)) throw busErrors.relatedLoop(input.operation, target.id);
+      targetId = target.id;
+      const inTarget = { tenantId: target.id, user: null, requestId: ctx.requestId, relatedFrom: ctx.tenantId, tenantPath: [...path, target.id], depth: 0 };
+      return await bus.call(caller, input.operation, input.input, inTarget);
+    } catch (err) {
+      error = err instanceof MandiError ? err.code : 'INTERNAL';
+      throw err;
+    } finally {
+      // The target's row only for calls that reached it: a refused one is the caller's business alone.
+      if (targetId) record(targetId, 'related.call_in', { from_tenant: ctx.tenantId });
+      record(ctx.tenantId, 'related.call_out', { target_tenant: targetId ?? requested });
+    }
+  }));
 
-  bus.registerCore({
-    name: RELATED_PARENT,
-    description: "The calling tenant's reseller parent, when the module may call it; else null.",
-    input: RelatedParentInput,
-    output: RelatedParentOutput,
-    public: true,
-    handler: async (_input, ctx, caller): Promise<RelatedParentOutput> => {
-      moduleAlias(caller, RELATED_PARENT);
-      const own = await network.link(ctx.tenantId);
-      if (!own?.parent_id || own.status !== 'active') return { tenant: null };
-      return { tenant: await describeTenant(own.parent_id) };
-    },
-  });
+  bus.registerCore(defineCoreOperation(tenantsRelatedParent, async (_input, ctx, caller) => {
+    moduleAlias(caller, tenantsRelatedParent.name);
+    const own = await network.link(ctx.tenantId);
+    if (!own?.parent_id || own.status !== 'active') return { tenant: null };
+    return { tenant: await describeTenant(own.parent_id) };
+  }));
 
-  bus.registerCore({
-    name: RELATED_CHILDREN,
-    description: 'The active sub-resellers directly under the calling tenant, a page at a time.',
-    input: RelatedChildrenInput,
-    output: RelatedChildrenOutput,
-    public: true,
-    handler: async (input: RelatedChildrenInput, ctx, caller): Promise<RelatedChildrenOutput> => {
-      moduleAlias(caller, RELATED_CHILDREN);
-      const page = input.page ?? 1;
-      const perPage = input.per_page ?? DEFAULT_PER_PAGE;
-      const found = await network.subResellers(ctx.tenantId, { subtree: false, status: 'active', tenantActive: true, page, perPage });
-      return {
-        tenants: found.items.map((s) => ({ id: s.tenant_id, name: s.name, alias: s.alias, level: s.level })),
-        pagination: pagination(page, perPage, found.total),
-      };
-    },
-  });
+  bus.registerCore(defineCoreOperation(tenantsRelatedChildren, async (input, ctx, caller) => {
+    moduleAlias(caller, tenantsRelatedChildren.name);
+    const page = input.page ?? 1;
+    const perPage = input.per_page ?? DEFAULT_PER_PAGE;
+    const found = await network.subResellers(ctx.tenantId, { subtree: false, status: 'active', tenantActive: true, page, perPage });
+    return {
+      tenants: found.items.map((s) => ({ id: s.tenant_id, name: s.name, alias: s.alias, level: s.level })),
+      pagination: pagination(page, perPage, found.total),
+    };
+  }));
 }

@@ -17,7 +17,9 @@
  * The answer is the outcome, never an error for a failed delivery: {ok, status, duration_ms, error?}.
  */
 import { createHmac } from 'node:crypto';
+import { webhooksCheckUrl, webhooksDeliver } from '../../sdk/contracts/platform';
 import type { Bus } from '../bus/bus';
+import { defineCoreOperation } from '../bus/core-operation';
 import type { CentralDb } from '../data/central-db';
 import { OutboundUrlError, checkOutboundUrl, resolveOutbound, type OutboundPolicy } from '../net/outbound-policy';
 import { outboundRequest } from '../net/outbound-request';
@@ -27,15 +29,6 @@ const TIMEOUT_MS = 10_000;
 const KEEP_BYTES = 2048;
 
 const policyFor = (allowPrivate: boolean): OutboundPolicy => ({ allowPrivate, plainHttp: 'any' });
-
-interface DeliverInput {
-  url: string;
-  secret: string;
-  body: string;
-  delivery_id: string;
-  timestamp: string;
-  event?: string;
-}
 
 export interface DeliveryOutcome {
   ok: boolean;
@@ -48,58 +41,34 @@ export interface DeliveryOutcome {
 export function registerWebhookOperations(bus: Bus, central: CentralDb): void {
   const policyOf = async (tenantId: string) => policyFor(await allowsPrivateNetworks(central, tenantId));
 
-  bus.registerCore({
-    name: 'webhooks.check_url',
-    description: 'Whether an outbound webhook URL may be registered (http/https, not the platform\'s private network unless an admin allowed it). A host that does not resolve yet is allowed ({ok: true, resolved: false}): every delivery checks again.',
-    input: { type: 'object', required: ['url'], additionalProperties: false, properties: { url: { type: 'string', minLength: 1, maxLength: 2000 } } },
-    public: true,
-    handler: async (input: { url: string }, ctx) => {
-      const policy = await policyOf(ctx.tenantId);
-      try {
-        await resolveOutbound(checkOutboundUrl(input.url, policy).hostname, policy);
-        return { ok: true, resolved: true };
-      } catch (err) {
-        if (!(err instanceof OutboundUrlError)) throw err;
-        return err.unresolved ? { ok: true, resolved: false } : { ok: false, reason: `the URL ${err.message}` };
-      }
-    },
-  });
+  bus.registerCore(defineCoreOperation(webhooksCheckUrl, async (input, ctx) => {
+    const policy = await policyOf(ctx.tenantId);
+    try {
+      await resolveOutbound(checkOutboundUrl(input.url, policy).hostname, policy);
+      return { ok: true, resolved: true };
+    } catch (err) {
+      if (!(err instanceof OutboundUrlError)) throw err;
+      return err.unresolved ? { ok: true, resolved: false } : { ok: false, reason: `the URL ${err.message}` };
+    }
+  }));
 
-  bus.registerCore({
-    name: 'webhooks.deliver',
-    description: 'POSTs a JSON body to a webhook URL, signed: X-Webhook-Signature (hex HMAC-SHA256 of the raw body under the secret), X-Webhook-Id, X-Webhook-Timestamp. Returns {ok, status, duration_ms, error?}; SSRF rule enforced.',
-    input: {
-      type: 'object',
-      required: ['url', 'secret', 'body', 'delivery_id', 'timestamp'],
-      additionalProperties: false,
-      properties: {
-        url: { type: 'string', minLength: 1, maxLength: 2000 },
-        secret: { type: 'string', minLength: 1, maxLength: 1000 },
-        body: { type: 'string', maxLength: 1_000_000 },
-        delivery_id: { type: 'string', minLength: 1, maxLength: 100 },
-        timestamp: { type: 'string', minLength: 1, maxLength: 40 },
-        event: { type: 'string', maxLength: 200 },
-      },
-    },
-    public: true,
-    handler: async (input: DeliverInput, ctx): Promise<DeliveryOutcome> => {
-      const started = performance.now();
-      const elapsed = () => Math.round(performance.now() - started);
-      const headers: Record<string, string> = {
-        'content-type': 'application/json',
-        'user-agent': 'Mandi-Webhooks/1',
-        'x-webhook-signature': createHmac('sha256', input.secret).update(input.body).digest('hex'),
-        'x-webhook-id': input.delivery_id,
-        'x-webhook-timestamp': input.timestamp,
-        ...(input.event ? { 'x-webhook-event': input.event } : {}),
-      };
-      try {
-        const res = await outboundRequest(input.url, { method: 'POST', headers, body: input.body, policy: await policyOf(ctx.tenantId), maxRedirects: 0, timeoutMs: TIMEOUT_MS });
-        const body = await res.text(KEEP_BYTES, 'cut');
-        return { ok: res.status >= 200 && res.status < 300, status: res.status, duration_ms: elapsed(), response_body: body };
-      } catch (err) {
-        return { ok: false, status: null, duration_ms: elapsed(), error: err instanceof OutboundUrlError ? `refused: the URL ${err.message}` : (err as Error).message };
-      }
-    },
-  });
+  bus.registerCore(defineCoreOperation(webhooksDeliver, async (input, ctx): Promise<DeliveryOutcome> => {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': 'Mandi-Webhooks/1',
+      'x-webhook-signature': createHmac('sha256', input.secret).update(input.body).digest('hex'),
+      'x-webhook-id': input.delivery_id,
+      'x-webhook-timestamp': input.timestamp,
+      ...(input.event ? { 'x-webhook-event': input.event } : {}),
+    };
+    try {
+      const res = await outboundRequest(input.url, { method: 'POST', headers, body: input.body, policy: await policyOf(ctx.tenantId), maxRedirects: 0, timeoutMs: TIMEOUT_MS });
+      const body = await res.text(KEEP_BYTES, 'cut');
+      return { ok: res.status >= 200 && res.status < 300, status: res.status, duration_ms: elapsed(), response_body: body };
+    } catch (err) {
+      return { ok: false, status: null, duration_ms: elapsed(), error: err instanceof OutboundUrlError ? `refused: the URL ${err.message}` : (err as Error).message };
+    }
+  }));
 }

@@ -9,11 +9,13 @@
  * could name any minute would start the admins' workflows at will: spec 2, Execution).
  */
 import { parseExpression } from 'cron-parser';
+import { workflowEngineFireSchedules } from '../../sdk/contracts/platform';
 import type { Bus } from '../bus/bus';
+import { defineCoreOperation } from '../bus/core-operation';
 import { scheduleErrors } from '../bus/errors';
 import type { Workflows } from './workflows';
 
-export const FIRE_SCHEDULES = 'workflow_engine.fire_schedules';
+export const FIRE_SCHEDULES = workflowEngineFireSchedules.name;
 const MINUTE = 60_000;
 
 /**
@@ -60,29 +62,23 @@ export function cronSlot(cron: string, timezone: string, at: number): number | u
 }
 
 export function registerScheduleOperation(bus: Bus, w: Workflows): void {
-  bus.registerCore({
-    name: FIRE_SCHEDULES,
-    description: "Starts the tenant's active schedule-triggered workflows due in the minute starting at scheduled_at, the current slot of the schedule making the call (the workflows module's).",
-    input: { type: 'object', additionalProperties: true, required: ['scheduled_at'], properties: { scheduled_at: { type: 'string', format: 'date-time' } } },
-    output: { type: 'object', required: ['started'], properties: { started: { type: 'integer' } } },
-    handler: async (input: { scheduled_at: string }, ctx) => {
-      // Only a schedule fires, and only the slot it runs for while that slot is the current one:
-      // neither a module nor a replayed job starts another minute's workflows.
-      const firing = Date.parse(input.scheduled_at);
-      const now = w.now();
-      if (!ctx.scheduleSlot) throw scheduleErrors.scheduleOnly(FIRE_SCHEDULES);
-      if (input.scheduled_at !== ctx.scheduleSlot || !(firing <= now && now < firing + MINUTE)) throw scheduleErrors.slotNotCurrent(FIRE_SCHEDULES, input.scheduled_at);
-      const at = firing + MINUTE - 1;
-      let started = 0;
-      for (const g of await w.store.activeByTrigger(ctx.tenantId, 'schedule')) {
-        const cron = g.workflow.trigger_config.cron;
-        const tz = typeof g.workflow.trigger_config.timezone === 'string' ? g.workflow.trigger_config.timezone : 'UTC';
-        const slot = typeof cron === 'string' ? cronSlot(cron, tz, at) : undefined;
-        if (slot === undefined) continue;
-        const run = await w.engine.execute(ctx.tenantId, g, { type: 'schedule', data: { scheduled_at: new Date(slot).toISOString() }, triggeredBy: null, key: `schedule:${slot}` });
-        if (run) started++;
-      }
-      return { started };
-    },
-  });
+  bus.registerCore(defineCoreOperation(workflowEngineFireSchedules, async (input, ctx) => {
+    // Only a schedule fires, and only the slot it runs for while that slot is the current one:
+    // neither a module nor a replayed job starts another minute's workflows.
+    const firing = Date.parse(input.scheduled_at);
+    const now = w.now();
+    if (!ctx.scheduleSlot) throw scheduleErrors.scheduleOnly(FIRE_SCHEDULES);
+    if (input.scheduled_at !== ctx.scheduleSlot || !(firing <= now && now < firing + MINUTE)) throw scheduleErrors.slotNotCurrent(FIRE_SCHEDULES, input.scheduled_at);
+    const at = firing + MINUTE - 1;
+    let started = 0;
+    for (const g of await w.store.activeByTrigger(ctx.tenantId, 'schedule')) {
+      const cron = g.workflow.trigger_config.cron;
+      const tz = typeof g.workflow.trigger_config.timezone === 'string' ? g.workflow.trigger_config.timezone : 'UTC';
+      const slot = typeof cron === 'string' ? cronSlot(cron, tz, at) : undefined;
+      if (slot === undefined) continue;
+      const run = await w.engine.execute(ctx.tenantId, g, { type: 'schedule', data: { scheduled_at: new Date(slot).toISOString() }, triggeredBy: null, key: `schedule:${slot}` });
+      if (run) started++;
+    }
+    return { started };
+  }));
 }

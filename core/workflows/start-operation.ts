@@ -12,39 +12,28 @@
  * - Modules call it only when their manifest consumes it (the bus); edge callers need
  *   workflows.execute, as POST /workflows/{id}/execute does.
  */
+import { workflowEngineStart } from '../../sdk/contracts/platform';
 import type { Bus } from '../bus/bus';
+import { defineCoreOperation } from '../bus/core-operation';
 import { MandiError } from '../errors';
-import { PERMISSIONS, WORKFLOWS_MODULE } from './route-support';
+import { WORKFLOWS_MODULE } from './route-support';
 import { triggerData } from './trigger-data';
 import type { Workflows } from './workflows';
 import type { ModuleHost } from '../modules/module-host';
 
-export const START_WORKFLOW = 'workflow_engine.start';
-const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+export const START_WORKFLOW = workflowEngineStart.name;
 
 export function registerStartOperation(bus: Bus, w: Workflows, modules: ModuleHost): void {
-  bus.registerCore({
-    name: START_WORKFLOW,
-    description: 'Starts one active workflow of the tenant with the given trigger data (once per key when a key is given): {execution_id, status}.',
-    permission: PERMISSIONS.execute,
-    input: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['workflow_id'],
-      properties: { workflow_id: { type: 'string', pattern: UUID }, data: { type: 'object' }, key: { type: 'string', minLength: 1, maxLength: 190 } },
-    },
-    output: { type: 'object', required: ['execution_id', 'status'], properties: { execution_id: { type: ['string', 'null'] }, status: { type: 'string' } } },
-    handler: async (input: { workflow_id: string; data?: Record<string, unknown>; key?: string }, ctx) => {
-      if (!(await modules.modulesFor(ctx.tenantId)).byAlias.has(WORKFLOWS_MODULE)) {
-        throw new MandiError('WORKFLOWS_NOT_INSTALLED', 'Workflows are not installed in this tenant: install the "workflows" module.', 404);
-      }
-      const data = triggerData(input.data);
-      const g = await w.store.graph(ctx.tenantId, input.workflow_id);
-      if (!g) throw new MandiError('WORKFLOW_NOT_FOUND', 'Workflow not found', 404, { workflow_id: input.workflow_id });
-      if (g.workflow.status !== 'active') throw new MandiError('WORKFLOW_NOT_ACTIVE', `Workflow ${input.workflow_id} is ${g.workflow.status}; only an active workflow starts.`, 409, { status: g.workflow.status });
-      const run = await w.engine.execute(ctx.tenantId, g, { type: 'module', data, triggeredBy: ctx.user?.id ?? null, key: input.key && `module:${input.key}`, chain: ctx.workflowChain });
-      // A key that already ran starts nothing: the caller asked for once.
-      return run ? { execution_id: run.id, status: run.status } : { execution_id: null, status: 'duplicate' };
-    },
-  });
+  bus.registerCore(defineCoreOperation(workflowEngineStart, async (input, ctx) => {
+    if (!(await modules.modulesFor(ctx.tenantId)).byAlias.has(WORKFLOWS_MODULE)) {
+      throw new MandiError('WORKFLOWS_NOT_INSTALLED', 'Workflows are not installed in this tenant: install the "workflows" module.', 404);
+    }
+    const data = triggerData(input.data);
+    const g = await w.store.graph(ctx.tenantId, input.workflow_id);
+    if (!g) throw new MandiError('WORKFLOW_NOT_FOUND', 'Workflow not found', 404, { workflow_id: input.workflow_id });
+    if (g.workflow.status !== 'active') throw new MandiError('WORKFLOW_NOT_ACTIVE', `Workflow ${input.workflow_id} is ${g.workflow.status}; only an active workflow starts.`, 409, { status: g.workflow.status });
+    const run = await w.engine.execute(ctx.tenantId, g, { type: 'module', data, triggeredBy: ctx.user?.id ?? null, key: input.key && `module:${input.key}`, chain: ctx.workflowChain });
+    // A key that already ran starts nothing: the caller asked for once.
+    return run ? { execution_id: run.id, status: run.status } : { execution_id: null, status: 'duplicate' };
+  }));
 }

@@ -13,44 +13,31 @@
  * - One child per node attempt (trigger key `parent:<idempotency key>`): the call made again after a
  *   crash answers the child it already started.
  */
+import { workflowEngineSubWorkflow } from '../../sdk/contracts/platform';
 import type { Bus } from '../bus/bus';
+import { defineCoreOperation } from '../bus/core-operation';
 import { MandiError } from '../errors';
-import { PERMISSIONS } from './route-support';
 import { chainRefusal } from './run-chain';
 import { SUB_WORKFLOW } from './sub-workflow';
 import { triggerData } from './trigger-data';
 import type { Workflows } from './workflows';
 
-const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
-
 export function registerSubWorkflowOperation(bus: Bus, w: Workflows, maxChainDepth: number): void {
-  bus.registerCore({
-    name: SUB_WORKFLOW,
-    description: 'Sub-workflow node: starts a run of another active workflow of the tenant; the node waits for it and its result becomes the output.',
-    permission: PERMISSIONS.execute,
-    input: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['workflow_id'],
-      properties: { workflow_id: { type: 'string', pattern: UUID }, data: { type: 'object' } },
-    },
-    output: { type: 'object', required: ['execution_id', 'status'], properties: { execution_id: { type: 'string' }, status: { type: 'string' } } },
-    handler: async (input: { workflow_id: string; data?: Record<string, unknown> }, ctx) => {
-      if (!ctx.workflowExecutionId || !ctx.idempotencyKey || !ctx.user || !ctx.permissions) {
-        throw new MandiError('SUB_WORKFLOW_NODE_ONLY', `${SUB_WORKFLOW} runs only as a workflow node.`, 403);
-      }
-      const data = triggerData(input.data);
-      const g = await w.store.graph(ctx.tenantId, input.workflow_id);
-      if (!g) throw new MandiError('WORKFLOW_NOT_FOUND', 'Workflow not found', 404, { workflow_id: input.workflow_id });
-      if (g.workflow.status !== 'active') throw new MandiError('WORKFLOW_NOT_ACTIVE', `Workflow ${input.workflow_id} is ${g.workflow.status}; only an active workflow runs as a sub-workflow.`, 409, { status: g.workflow.status });
-      const chain = ctx.workflowChain ?? [];
-      const refused = chainRefusal(g.workflow.id, chain, maxChainDepth);
-      if (refused) throw refused;
-      await w.assertHolds(ctx.tenantId, 'run', g.nodes, { user: ctx.user, permissions: ctx.permissions });
-      const key = `parent:${ctx.idempotencyKey}`;
-      const run = (await w.engine.execute(ctx.tenantId, g, { type: 'workflow', data, triggeredBy: ctx.user.id, key, chain, parentExecutionId: ctx.workflowExecutionId }))
-        ?? (await w.store.executionByKey(ctx.tenantId, g.workflow.id, key))!;
-      return { execution_id: run.id, status: run.status };
-    },
-  });
+  bus.registerCore(defineCoreOperation(workflowEngineSubWorkflow, async (input, ctx) => {
+    if (!ctx.workflowExecutionId || !ctx.idempotencyKey || !ctx.user || !ctx.permissions) {
+      throw new MandiError('SUB_WORKFLOW_NODE_ONLY', `${SUB_WORKFLOW} runs only as a workflow node.`, 403);
+    }
+    const data = triggerData(input.data);
+    const g = await w.store.graph(ctx.tenantId, input.workflow_id);
+    if (!g) throw new MandiError('WORKFLOW_NOT_FOUND', 'Workflow not found', 404, { workflow_id: input.workflow_id });
+    if (g.workflow.status !== 'active') throw new MandiError('WORKFLOW_NOT_ACTIVE', `Workflow ${input.workflow_id} is ${g.workflow.status}; only an active workflow runs as a sub-workflow.`, 409, { status: g.workflow.status });
+    const chain = ctx.workflowChain ?? [];
+    const refused = chainRefusal(g.workflow.id, chain, maxChainDepth);
+    if (refused) throw refused;
+    await w.assertHolds(ctx.tenantId, 'run', g.nodes, { user: ctx.user, permissions: ctx.permissions });
+    const key = `parent:${ctx.idempotencyKey}`;
+    const run = (await w.engine.execute(ctx.tenantId, g, { type: 'workflow', data, triggeredBy: ctx.user.id, key, chain, parentExecutionId: ctx.workflowExecutionId }))
+      ?? (await w.store.executionByKey(ctx.tenantId, g.workflow.id, key))!;
+    return { execution_id: run.id, status: run.status };
+  }));
 }

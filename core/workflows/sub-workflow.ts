@@ -6,12 +6,13 @@
  * Both live in the database, so a restart loses neither. The child's result becomes the node's
  * output; a child that failed or was cancelled fails the node, naming the child's execution.
  */
+import { workflowEngineSubWorkflow } from '../../sdk/contracts/platform';
 import type { NodeEntry } from '../../sdk/contracts/workflow-resources';
 import { workflowErrors } from './errors';
 import { isObject } from '../is-object';
 import type { WorkflowStore } from './workflow-store';
 
-export const SUB_WORKFLOW = 'workflow_engine.sub_workflow';
+export const SUB_WORKFLOW = workflowEngineSubWorkflow.name;
 /** A waiting parent reads its child again this often, in case the child's end could not wake it. */
 export const WAIT_RECHECK_SECONDS = 60;
 

@@ -4,11 +4,12 @@
  * reads too), made from the tenant database's rows. The webhook secret and the
  * scheduler snapshot never leave here (spec 2, Execution: "never serialised").
  */
+import type { TRIGGER_TYPES } from '../../sdk/contracts/platform';
 import type { ConnectionResource, ExecutionLogResource, ExecutionResource, NodeResource, WorkflowResource } from '../../sdk/contracts/workflow-resources';
 import type { ConnectionInput, NodeInput, WorkflowInput } from './workflow-input';
 
-export const WORKFLOW_STATUSES = ['draft', 'active', 'paused', 'archived'] as const;
-export const TRIGGER_TYPES = ['manual', 'schedule', 'webhook', 'event'] as const;
+// The workflow_engine.list_workflows contract filters by them (sdk/contracts/platform/workflow-engine.ts).
+export { TRIGGER_TYPES, WORKFLOW_STATUSES } from '../../sdk/contracts/platform';
 export const FINISHED = ['completed', 'failed', 'cancelled'] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
 

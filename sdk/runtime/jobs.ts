@@ -6,7 +6,9 @@
  *   // in the job's operation: await q.progress(50); … and later: (await q.get(id)).status
  *
  * The map of job name → data type is optional; without it any declared name and JSON data go.
+ * Inputs are the contracts' types (sdk/contracts/platform/jobs.ts), imported as types only.
  */
+import type { CoreInput, jobsCancel, jobsEnqueue, jobsGet, jobsProgress } from '../contracts/platform';
 import type { Host } from './host';
 
 export interface EnqueueOptions {
@@ -53,22 +55,22 @@ export interface Jobs<M extends Record<string, unknown>> {
   /** Cancels an open job (a running attempt's outcome is discarded); returns it as it is now. */
   cancel(id: string): Promise<JobInfo>;
   /** From inside the job's own operation only: a percentage or a small object. */
-  progress(value: number | Record<string, unknown>): Promise<void>;
+  progress(value: CoreInput<typeof jobsProgress>['value']): Promise<void>;
 }
 
 export function jobs<M extends Record<string, unknown> = Record<string, unknown>>(host: Pick<Host, 'call'>): Jobs<M> {
   return {
     enqueue: (job, data, opts = {}) => {
-      const input: Record<string, unknown> = { job, data };
+      const input: CoreInput<typeof jobsEnqueue> = { job, data };
       if (opts.delaySeconds !== undefined) input.delay_seconds = opts.delaySeconds;
       if (opts.runAt !== undefined) input.run_at = typeof opts.runAt === 'string' ? opts.runAt : opts.runAt.toISOString();
       if (opts.key !== undefined) input.key = opts.key;
       return host.call('jobs.enqueue', input);
     },
-    get: (id) => host.call('jobs.get', { id }),
-    cancel: (id) => host.call('jobs.cancel', { id }),
+    get: (id) => host.call<JobInfo, CoreInput<typeof jobsGet>>('jobs.get', { id }),
+    cancel: (id) => host.call<JobInfo, CoreInput<typeof jobsCancel>>('jobs.cancel', { id }),
     progress: async (value) => {
-      await host.call('jobs.progress', { value });
+      await host.call<unknown, CoreInput<typeof jobsProgress>>('jobs.progress', { value });
     },
   };
 }

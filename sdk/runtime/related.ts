@@ -6,15 +6,17 @@
  *
  *   const { tenant: parent } = await related(ctx.host).parent();
  *   if (parent) await related(ctx.host).call(parent.id, 'reseller_orders.receive', { order });
+ *
+ * Types only from the contracts (sdk/contracts/platform/tenants.ts): their schemas stay out of the bundle.
  */
+import type { Static } from '@sinclair/typebox/type';
+import type { CoreInput, CoreOutput, RelatedTenant as RelatedTenantSchema, tenantsRelatedChildren, tenantsRelatedParent } from '../contracts/platform';
 import type { Host } from './host';
-import type { RelatedChildrenInput, RelatedChildrenOutput, RelatedParentOutput } from './related-schemas';
 
-export type { RelatedChildrenOutput, RelatedParentOutput, RelatedTenant } from './related-schemas';
-
-export const RELATED_CALL = 'tenants.call_related';
-export const RELATED_PARENT = 'tenants.related_parent';
-export const RELATED_CHILDREN = 'tenants.related_children';
+/** What a module may know of a related tenant. */
+export type RelatedTenant = Static<typeof RelatedTenantSchema>;
+export type RelatedParentOutput = CoreOutput<typeof tenantsRelatedParent>;
+export type RelatedChildrenOutput = CoreOutput<typeof tenantsRelatedChildren>;
 
 export interface Related {
   /** Runs `operation` (this module's own, listed in api.related) in the related `tenant` (id or alias). */
@@ -22,13 +24,13 @@ export interface Related {
   /** This tenant's reseller parent, or null (the top of the chain, or this tenant's link is suspended). */
   parent(): Promise<RelatedParentOutput>;
   /** The active sub-resellers directly under this tenant, a page at a time (20 by default). */
-  children(page?: RelatedChildrenInput): Promise<RelatedChildrenOutput>;
+  children(page?: CoreInput<typeof tenantsRelatedChildren>): Promise<RelatedChildrenOutput>;
 }
 
 export function related(host: Pick<Host, 'call'>): Related {
   return {
-    call: (tenant, operation, input) => host.call(RELATED_CALL, { tenant, operation, input }),
-    parent: () => host.call(RELATED_PARENT, {}),
-    children: (page = {}) => host.call(RELATED_CHILDREN, page),
+    call: (tenant, operation, input) => host.call('tenants.call_related', { tenant, operation, input }),
+    parent: () => host.call('tenants.related_parent', {}),
+    children: (page = {}) => host.call('tenants.related_children', page),
   };
 }

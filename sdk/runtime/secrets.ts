@@ -5,16 +5,15 @@
  *
  *   const apiKey = await secrets(ctx.host).get('api_key'); // null when the tenant has not set it
  *
- * Never log a value or put it in an error message or an operation's result.
+ * Never log a value or put it in an error message or an operation's result. The types are the
+ * contracts' (sdk/contracts/platform/secrets.ts), imported as types only so no schema reaches the bundle.
  */
+import type { Static } from '@sinclair/typebox/type';
+import type { CoreOutput, SecretHint as SecretHintSchema, secretsDelete, secretsGet, secretsHint, secretsList, secretsSet } from '../contracts/platform';
 import type { Host } from './host';
 
 /** What anyone may know of a secret: its last 4 characters (null for values under 12) and when it was set. */
-export interface SecretHint {
-  name: string;
-  hint: string | null;
-  set_at: string;
-}
+export type SecretHint = Static<typeof SecretHintSchema>;
 
 export interface Secrets {
   /** The plaintext, or null when unset. */
@@ -28,11 +27,11 @@ export interface Secrets {
 
 export function secrets(host: Pick<Host, 'call'>): Secrets {
   return {
-    get: async (name) => (await host.call<{ value: string | null }>('secrets.get', { name })).value,
-    set: (name, value) => host.call<SecretHint>('secrets.set', { name, value }),
-    hint: async (name) => (await host.call<{ secret: SecretHint | null }>('secrets.hint', { name })).secret,
-    list: async () => (await host.call<{ secrets: SecretHint[] }>('secrets.list', {})).secrets,
-    delete: async (name) => (await host.call<{ deleted: boolean }>('secrets.delete', { name })).deleted,
+    get: async (name) => (await host.call<CoreOutput<typeof secretsGet>>('secrets.get', { name })).value,
+    set: (name, value) => host.call<CoreOutput<typeof secretsSet>>('secrets.set', { name, value }),
+    hint: async (name) => (await host.call<CoreOutput<typeof secretsHint>>('secrets.hint', { name })).secret,
+    list: async () => (await host.call<CoreOutput<typeof secretsList>>('secrets.list', {})).secrets,
+    delete: async (name) => (await host.call<CoreOutput<typeof secretsDelete>>('secrets.delete', { name })).deleted,
   };
 }
 

@@ -1,5 +1,8 @@
 import pino from 'pino';
+import { defineCoreOperation } from '../../core/bus/core-operation';
 import { MandiError } from '../../core/errors';
+import { Type } from '../../sdk';
+import { coreContract } from '../../sdk/contracts/platform';
 import { startTestPlatform } from '../support/test-platform';
 import { addFixtureModules, installVia } from './support';
 
@@ -73,13 +76,14 @@ describe('DESIGN Bus: output validation on (the default outside production)', ()
 
   test('a core operation with an output schema is checked the same way', async () => {
     const bus = ctx.tp.platform.kernel.bus;
-    bus.registerCore({
+    const contract = coreContract({
       name: 'platform.test_core_count',
       description: 'Returns a count, or a string where the schema says integer.',
-      input: { type: 'object', properties: { broken: { type: 'boolean' } } },
-      output: { type: 'object', required: ['count'], properties: { count: { type: 'integer' } } },
-      handler: async (input: { broken?: boolean }) => ({ count: input.broken ? 'three' : 3 }),
+      input: Type.Object({ broken: Type.Optional(Type.Boolean()) }),
+      output: Type.Object({ count: Type.Integer() }),
     });
+    // The string is the point: the bus must refuse an answer its contract's output does not allow.
+    bus.registerCore(defineCoreOperation(contract, async (input) => ({ count: (input.broken ? 'three' : 3) as number })));
     expect(await ctx.call('platform.test_core_count', {})).toEqual({ count: 3 });
     const err = await failure(ctx.call('platform.test_core_count', { broken: true }));
     expect(err.code).toBe('OUTPUT_INVALID');

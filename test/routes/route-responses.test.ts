@@ -5,7 +5,9 @@
  * read by a real HTTP client.
  */
 import path from 'node:path';
+import { defineCoreOperation } from '../../core/bus/core-operation';
 import { defineModule, operation, Type } from '../../sdk';
+import { coreContract } from '../../sdk/contracts/platform';
 import { declaredManifest } from '../../sdk/build/declared-manifest';
 import { validateManifest, type ManifestIssue } from '../../sdk/manifest';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
@@ -228,7 +230,8 @@ describe('DESIGN Bus: only a module operation can serve a stream', () => {
   test('a streamed call to a core operation is refused with NOT_STREAMABLE, before its handler runs', async () => {
     let ran = false;
     const { bus } = tp.platform.kernel;
-    bus.registerCore({ name: 'platform.routes_test_echo', description: 'Returns its input.', input: { type: 'object' }, handler: async (input) => ((ran = true), input) });
+    const echo = coreContract({ name: 'platform.routes_test_echo', description: 'Returns its input.', input: Type.Object({}) });
+    bus.registerCore(defineCoreOperation(echo, async (input) => ((ran = true), input)));
     const sink = { format: 'sse' as const, gone: new Promise<void>(() => undefined), write: async () => undefined };
     await expect(bus.call({ kind: 'edge', via: 'http' }, 'platform.routes_test_echo', {}, { tenantId: ownerTenantId, user: null, permissions: new Set(['*']) }, { stream: { sink, timeoutMs: 1000 } })).rejects.toMatchObject({
       code: 'NOT_STREAMABLE',
