@@ -32,9 +32,9 @@ const httpDeps = {
 export const httpPart = definePart({
   ref: httpRef,
   deps: httpDeps,
-  // It starts after every part that adds routes, so it mounts them all; and so after every part
-  // with work to drain, which makes it drain first: in-flight requests finish while the workflow
-  // workers, the queue and all the requests use still run.
+  // It starts after every part that adds routes, so it mounts them all. Every part with work to
+  // drain adds routes or is needed by one that does, so it drains first: in-flight requests finish
+  // while the workflow workers, the queue and all the requests use still run (platform-parts.test.ts).
   collects: routesRef,
   init: async (d, lifecycle) => {
     const listening = await listen(d);
