@@ -65,12 +65,15 @@ export function defineErrors<D extends Record<string, ErrorDefinition<never[]>>>
   return factories as ErrorFactories<D>;
 }
 
-/** Codes made by an error class rather than a catalog's factory (ValidationError, RateLimitedError), for the reference. */
-function documentErrors(area: string, entries: ErrorCatalog['entries']): void {
+/**
+ * Codes made otherwise than by a catalog's factory (an error class, or a table such as SQLSTATE
+ * classes), listed for the reference all the same.
+ */
+export function describeErrors(area: string, entries: ErrorCatalog['entries']): void {
   catalogs.push({ area, entries });
 }
 
-documentErrors('platform', [
+describeErrors('platform', [
   { name: 'ValidationError', code: 'VALIDATION_FAILED', status: 422, doc: 'The input failed validation; errors maps each field to its messages.' },
   { name: 'RateLimitedError', code: 'RATE_LIMITED', status: 429, doc: 'Too many requests for this limit; retry after details.retry_after seconds (also the Retry-After header).' },
 ]);

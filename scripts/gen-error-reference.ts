@@ -15,7 +15,7 @@ export const ERROR_REFERENCE = path.join(ROOT, 'docs/reference/error-codes.md');
 
 /** Imports every source file that declares a catalog, so errorCatalogs() holds them all. */
 export function loadCatalogs(): void {
-  const files = execFileSync('git', ['ls-files', 'core', 'rings', 'registry'], { cwd: ROOT, encoding: 'utf8' })
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'core', 'rings', 'registry'], { cwd: ROOT, encoding: 'utf8' })
     .split('\n')
     .filter((f) => /\.ts$/.test(f) && !/\.test\.ts$/.test(f) && fs.readFileSync(path.join(ROOT, f), 'utf8').includes("defineErrors('"));
   // Which files hold catalogs is known only here, at run time (jest has no dynamic import).

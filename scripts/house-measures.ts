@@ -122,7 +122,7 @@ export function measure() {
   for (const f of files.filter((x) => /^(core|rings|registry)\//.test(x))) {
     const text = fs.readFileSync(path.join(ROOT, f), 'utf8');
     handSchemas += (text.match(/registerCore\(\{/g) ?? []).length;
-    if (!/(^|\/)errors\.ts$/.test(f)) inlineCodes += (text.match(/new MandiError\(\s*'[A-Z][A-Z0-9_]*'/g) ?? []).length;
+    if (f !== 'core/errors.ts') inlineCodes += (text.match(/new MandiError\(\s*'[A-Z][A-Z0-9_]*'/g) ?? []).length;
   }
   return {
     sourceLines: total,

@@ -11,6 +11,7 @@ export { realtime, type RealtimeApi, type VisitorGrantResult } from './runtime/r
 export { related, type Related, type RelatedChildrenOutput, type RelatedParentOutput, type RelatedTenant } from './runtime/related';
 export { defineContract, payment, shipping, type Contract, type ContractOperation, type ContractOperations } from './contracts';
 export { moveIntoSecrets, secrets, type SecretHint, type Secrets } from './runtime/secrets';
+export { amountInWords, groupIndian, indianDate } from './runtime/indian-numbers';
 export { jobs, type EnqueueOptions, type JobInfo, type JobInput, type Jobs, type JobStatus } from './runtime/jobs';
 export type { Static, TSchema } from '@sinclair/typebox/type';
 export type {
@@ -34,7 +35,7 @@ export type {
   StreamWriter,
 } from './runtime/context';
 export type { BytesFetchResponse, FetchBodyReader, FetchInit, FetchMultipart, FetchResponse, Host, HostLog, StreamingFetchResponse } from './runtime/host';
-export type { DocumentParty, InvoiceDocument, InvoiceDocumentLine, StatementDocument, StatementDocumentLine } from './runtime/documents';
+export type { DocumentLayout, LayoutBlock, LayoutCell, LayoutColumn, LayoutLeaf } from './runtime/document-layout';
 export type {
   ColumnName,
   Db,

@@ -2,7 +2,8 @@
  * The module API bus (DESIGN.md, Bus). Every call takes the same path:
  *   exists in the tenant's modules (a provider contract's operation, `payment.createLink`, is the
  *   one of the provider the tenant chose) → caller may call it (a schedule's operation with no
- *   permission: only the scheduler) → rate limit (tenant, caller, operation)
+ *   permission: only the scheduler; an edge: the operation's permission, unless the route in front
+ *   already checked it, ./edge-permission.ts) → rate limit (tenant, caller, operation)
  *   → input validated → dispatched in the host or the module's sandbox → output validated (when
  *   on) → audit record (batched).
  * REST routes, GraphQL fields, workflow nodes, AI tools and modules all call through here.
@@ -20,6 +21,7 @@ import { resolveProvider, type ProviderChoices } from '../modules/provider-choic
 import { LoadedModule } from '../modules/loaded-module';
 import type { SandboxInvoker } from './sandbox-invoker';
 import type { AuditWriter } from './audit-writer';
+import { checkedAtEdge } from './edge-permission';
 import { busErrors, scheduleErrors } from './errors';
 import { SchemaValidators } from './schema-validators';
 import { callerName, SCHEDULER, type Caller, type CallContext, type CallOptions, type CoreOperation } from './types';
@@ -126,9 +128,9 @@ export class Bus {
           }
         }
       } else if (caller.kind === 'edge') {
-        // Edge callers act for a user: the operation's permission applies.
+        // Edge callers act for a user: the operation's permission applies, once per request (a route that checked it already said so).
         const permission = target.def.permission;
-        if (permission && !holdsPermission(ctx.user, ctx.permissions, permission)) throw busErrors.permission(op, permission);
+        if (permission && !checkedAtEdge(ctx, permission) && !holdsPermission(ctx.user, ctx.permissions, permission)) throw busErrors.permission(op, permission);
       }
       const key = `bus:${ctx.tenantId}:${who}:${op}`;
       const limiter = this.deps.rateLimiter;

@@ -3,73 +3,64 @@
  * so the host offers the public bus operation `documents.render_pdf` {template, name, data}: it lays
  * out the document with pdfkit, stores it under <DATA_DIR>/documents/<tenant>/<module>/ and returns
  * {path, url, bytes}; `GET /api/v1/documents/<module>/<file>` (authenticated, the tenant's own files
- * only) downloads it. Templates: "invoice" (GST tax invoice, credit note, proforma: the data is
- * sdk's InvoiceDocument, laid out by ./gst-invoice.ts), "statement" (a wallet statement: sdk's
- * StatementDocument, laid out by ./statement-pdf.ts) and "simple" (title + key/value lines).
+ * only) downloads it. Templates: "layout" (the data is the module's own document as a list of
+ * blocks, sdk's DocumentLayout, drawn by ./layout.ts: what the document says is the module's
+ * business, how blocks are drawn the host's) and "simple" (title + key/value lines).
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RequestHandler, Router } from 'express';
 import PDFDocument from 'pdfkit';
 import type { Bus } from '../bus/bus';
 import { currentContext } from '../context';
-import { MandiError, notFound } from '../errors';
-import type { InvoiceDocument, StatementDocument } from '../../sdk';
-import { layoutGstInvoice } from './gst-invoice';
-import { layoutStatement } from './statement-pdf';
+import { notFound } from '../errors';
+import { DocumentLayoutSchema, type DocumentLayout } from '../../sdk/runtime/document-layout';
+import { documentErrors } from './errors';
+import { drawLayout, layoutWork } from './layout';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const FILE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,150}\.pdf$/;
 const ALIAS = /^[a-z][a-z0-9_]{1,49}$/;
 
 type SimpleData = { title?: string; fields?: Record<string, unknown> };
-type RenderInput = { template: 'invoice'; name: string; data: InvoiceDocument } | { template: 'statement'; name: string; data: StatementDocument } | { template: 'simple'; name: string; data: SimpleData };
+type RenderInput = { template: 'layout'; name: string; data: DocumentLayout } | { template: 'simple'; name: string; data: SimpleData };
 
 const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
-
-/** The invoice data's outline, checked before pdfkit meets it (the details are the module's). */
-function checkInvoice(d: Partial<InvoiceDocument>) {
-  const missing = (['kind', 'number', 'issued_at', 'currency', 'buyer', 'lines', 'totals'] as const).filter((k) => d[k] === undefined || d[k] === null);
-  if (missing.length || !Array.isArray(d.lines) || !['tax_invoice', 'credit_note', 'proforma'].includes(String(d.kind))) {
-    throw new MandiError('DOCUMENT_INVALID', `The invoice data is incomplete${missing.length ? `: ${missing.join(', ')} missing` : ''}.`, 422, { missing });
-  }
-}
-
-/** The statement data's outline, checked before pdfkit meets it. */
-function checkStatement(d: Partial<StatementDocument>) {
-  const missing = (['account_holder', 'account_id', 'currency', 'from', 'to', 'generated_at', 'opening_balance', 'credits_total', 'debits_total', 'closing_balance', 'lines'] as const).filter((k) => d[k] === undefined || d[k] === null);
-  if (missing.length || !Array.isArray(d.lines)) {
-    throw new MandiError('DOCUMENT_INVALID', `The statement data is incomplete${missing.length ? `: ${missing.join(', ')} missing` : ''}.`, 422, { missing });
-  }
-}
 
 export function createDocuments(deps: { dataDir: string; appUrl: string }) {
   const root = path.join(deps.dataDir, 'documents');
 
   async function render(tenantId: string, owner: string, input: RenderInput) {
-    if (input.template === 'invoice') checkInvoice(input.data);
-    if (input.template === 'statement') checkStatement(input.data);
+    if (input.template === 'layout') layoutWork(input.data);
     const dir = path.join(root, tenantId, owner);
     await mkdir(dir, { recursive: true });
     const file = `${input.name}-${randomBytes(6).toString('hex')}.pdf`;
     const full = path.join(dir, file);
-    await new Promise<void>((resolve, reject) => {
-      const doc = new PDFDocument({ size: 'A4', margin: 40, info: { Title: input.name } });
-      const out = createWriteStream(full);
+    const doc = new PDFDocument({ size: 'A4', margin: 40, info: { Title: input.name } });
+    const out = createWriteStream(full);
+    const written = new Promise<void>((resolve, reject) => {
       out.on('finish', resolve);
       out.on('error', reject);
       doc.on('error', reject);
-      doc.pipe(out);
-      if (input.template === 'invoice') layoutGstInvoice(doc, input.data);
-      else if (input.template === 'statement') layoutStatement(doc, input.data);
+    });
+    doc.pipe(out);
+    try {
+      if (input.template === 'layout') await drawLayout(doc, input.data);
       else {
         doc.fontSize(16).text(text(input.data.title) || input.name).moveDown().fontSize(10);
         for (const [k, v] of Object.entries(input.data.fields ?? {})) doc.text(`${k}: ${text(v)}`);
       }
+    } catch (err) {
+      // A document refused half-way (its drawing budget spent) leaves no file behind.
       doc.end();
-    });
+      await written.catch(() => undefined);
+      await rm(full, { force: true });
+      throw err;
+    }
+    doc.end();
+    await written;
     const rel = path.posix.join('documents', tenantId, owner, file);
     return { path: rel, url: `${deps.appUrl}/api/v1/documents/${owner}/${file}`, bytes: (await stat(full)).size };
   }
@@ -80,13 +71,16 @@ export function createDocuments(deps: { dataDir: string; appUrl: string }) {
     registerOperations(bus: Bus) {
       bus.registerCore({
         name: 'documents.render_pdf',
-        description: 'Renders a PDF (template invoice, statement or simple) for the calling module and stores it; returns {path, url, bytes}.',
+        description: 'Renders a PDF (template layout: the module\'s blocks; or simple) for the calling module and stores it; returns {path, url, bytes}.',
         public: true,
         input: {
           type: 'object',
           additionalProperties: false,
           required: ['template', 'name', 'data'],
-          properties: { template: { type: 'string', enum: ['invoice', 'statement', 'simple'] }, name: { type: 'string', pattern: NAME.source }, data: { type: 'object' } },
+          properties: { template: { type: 'string', enum: ['layout', 'simple'] }, name: { type: 'string', pattern: NAME.source }, data: { type: 'object' } },
+          // A layout's blocks are checked, limits included, before the handler runs (sdk/runtime/document-layout.ts).
+          if: { properties: { template: { const: 'layout' } } },
+          then: { properties: { data: DocumentLayoutSchema } },
         },
         handler: async (input: RenderInput, ctx, caller) => {
           const owner = caller.kind === 'module' ? caller.alias : 'core';
@@ -105,7 +99,7 @@ export function createDocuments(deps: { dataDir: string; appUrl: string }) {
         res.type('application/pdf');
         res.setHeader('Content-Disposition', `inline; filename="${file}"`);
         await new Promise<void>((resolve, reject) =>
-          res.sendFile(full, (err) => (err ? reject(new MandiError('DOCUMENT_UNREADABLE', 'The document could not be read.', 500)) : resolve())),
+          res.sendFile(full, (err) => (err ? reject(documentErrors.unreadable()) : resolve())),
         );
       });
     },

@@ -1,4 +1,4 @@
-/** The documents part (core/parts): rendered documents (GST invoices), their core operations and their download route. */
+/** The documents part (core/parts): PDFs drawn from the layouts modules give, and their core operation and download route. */
 import { configRef } from '../config';
 import { routesRef } from '../http/routes';
 import { kernelRef } from '../modules/part';

@@ -6,16 +6,14 @@
  */
 import type { Response } from 'express';
 import { MandiError } from '../errors';
-
-const MALFORMED = 'The request body is not valid JSON.';
+import { httpErrors } from './errors';
 
 /** body-parser's failures as typed errors; undefined for anything else. */
 export function bodyParserError(err: unknown): MandiError | undefined {
   const e = err as { type?: string; limit?: number; message?: string } | undefined;
-  // The field errors give every area its input-error shape: {message, errors}, {success, message, errors}, {error, code, details}.
-  if (e?.type === 'entity.parse.failed') return new MandiError('MALFORMED_JSON', MALFORMED, 400, { errors: { request: [MALFORMED] } });
-  if (e?.type === 'entity.too.large') return new MandiError('PAYLOAD_TOO_LARGE', `The request body exceeds the limit of ${e.limit} bytes.`, 413, { limit: e.limit });
-  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return new MandiError('UNSUPPORTED_ENCODING', e.message ?? 'Unsupported body encoding.', 415);
+  if (e?.type === 'entity.parse.failed') return httpErrors.malformedJson();
+  if (e?.type === 'entity.too.large') return httpErrors.bodyTooLarge(e.limit);
+  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return httpErrors.unsupportedEncoding(e.message);
   return undefined;
 }
 

@@ -9,6 +9,7 @@ import { MandiError, publicDetails, RateLimitedError, ValidationError } from '..
 import { isObject } from '../is-object';
 import { allowedMethods } from './allowed-methods';
 import { bodyParserError } from './body-errors';
+import { httpErrors } from './errors';
 
 export type ErrorShape = 'platform' | 'workflows' | 'reseller' | 'graphql';
 
@@ -47,9 +48,9 @@ function normalise(err: unknown): MandiError | undefined {
   if (parsed) return parsed;
   const e = err as { status?: number; expose?: boolean; message?: string };
   // The router's failure to decode a path parameter (e.g. "%E0%A4%A").
-  if (err instanceof URIError) return new MandiError('BAD_REQUEST', 'The request path is not valid percent-encoding.', 400);
+  if (err instanceof URIError) return httpErrors.badPath();
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
-    return new MandiError('BAD_REQUEST', e.message ?? 'Bad request.', e.status);
+    return httpErrors.refused(e.message, e.status);
   }
   return undefined;
 }
@@ -114,7 +115,7 @@ export function errorHandler(logger: Logger, debugErrors: boolean): ErrorRequest
     if (known) return sendError(res, known);
     logger.error({ err, reqId: req.id, method: req.method, path }, 'unhandled error');
     const shape = (res.locals.errorShape as ErrorShape | undefined) ?? 'platform';
-    const payload = body(new MandiError('INTERNAL', shape === 'workflows' ? WORKFLOW_MESSAGES[500] : 'Server Error.', 500), shape);
+    const payload = body(httpErrors.internal(shape === 'workflows' ? WORKFLOW_MESSAGES[500] : 'Server Error.'), shape);
     // Spec 2: error details in debug mode only; the GraphQL and reseller shapes have no place for them.
     if (debugErrors && err instanceof Error && (shape === 'platform' || shape === 'workflows')) payload.stack = err.stack?.split('\n');
     res.status(500).json(payload);
@@ -132,10 +133,10 @@ export function notFoundHandler(api: Router, apiPrefix: string): RequestHandler 
     const allowed = inApi ? [...new Set([...allowedMethods(api, req.path.slice(apiPrefix.length) || '/'), ...moduleMethods])].sort() : [];
     if (allowed.length && !allowed.includes(req.method)) {
       res.set('Allow', allowed.join(', '));
-      return sendError(res, new MandiError('METHOD_NOT_ALLOWED', `${req.path} does not take ${req.method}; it takes ${allowed.join(', ')}.`, 405, { allowed }));
+      return sendError(res, httpErrors.methodNotAllowed(req.path, req.method, allowed));
     }
     const hint = inApi && typeof res.locals.notFoundHint === 'string' ? ` ${res.locals.notFoundHint}` : '';
-    sendError(res, new MandiError('ROUTE_NOT_FOUND', `No route for ${req.method} ${req.path}.${hint}`, 404));
+    sendError(res, httpErrors.routeNotFound(req.method, req.path, hint));
   };
   return notFoundRoute;
 }

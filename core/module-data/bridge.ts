@@ -6,9 +6,8 @@
  */
 import type { Sequelize, Transaction } from 'sequelize';
 import type { TenantDatabases } from '../data/tenant-databases';
-import { MandiError } from '../errors';
 import { ARITY, OPERATIONS, type OperationContext, type Statement } from './data-operations';
-import { invalidQuery, toDataError } from './db-errors';
+import { dataErrors, invalidQuery, toDataError } from './db-errors';
 import { ident, roleOf } from './names';
 import { prepareLoneRead, runLoneRead } from './lone-read';
 import { prepareLoneWrite, runLoneWrite } from './lone-write';
@@ -42,7 +41,7 @@ async function openScoped(deps: BridgeDeps, scope: TxScope, db: Sequelize): Prom
   } catch (err) {
     // The role is made by install: a module whose data was never installed has none yet.
     if ((err as { parent?: { code?: string } }).parent?.code === '22023') {
-      throw new MandiError('DB_NOT_INSTALLED', `The data of module "${scope.alias}" is not installed in this tenant.`, 409, { module: scope.alias });
+      throw dataErrors.notInstalled(scope.alias);
     }
     throw err;
   }

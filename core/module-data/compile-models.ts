@@ -4,7 +4,7 @@
  * models object. Every problem is reported at once, each under its JSON pointer.
  */
 import { createHash } from 'node:crypto';
-import { MandiError } from '../errors';
+import { dataErrors } from './db-errors';
 import type { Column, Model } from '../../sdk/manifest/manifest.types';
 import { checkAlias, RESERVED_TABLES } from './names';
 import type { CompiledColumn, CompiledIndex, CompiledModel, CompiledModels, ManifestModels } from './types';
@@ -103,7 +103,7 @@ export function compileModels(alias: string, models: ManifestModels | undefined)
     }
   }
   if (problems.length) {
-    throw new MandiError('DB_INVALID_MODEL', `Module "${alias}" declares invalid data models: ${problems.join('; ')}`, 422, { module: alias, problems });
+    throw dataErrors.invalidModels(alias, problems);
   }
   const fingerprint = createHash('sha256').update(JSON.stringify(source)).digest('hex').slice(0, 16);
   const result: CompiledModels = { alias, fingerprint, models: compiled };

@@ -14,7 +14,7 @@
 import type { QueryResult } from 'pg';
 import type { Model, ModelStatic, Sequelize } from 'sequelize';
 import { withPooledClient } from '../data/pooled-client';
-import { MandiError } from '../errors';
+import { dataErrors } from './db-errors';
 import { modelOf, type OperationContext } from './data-operations';
 import { translateQuery, type TranslatedQuery } from './query-translator';
 import { sequelizeModels } from './sequelize-models';
@@ -58,7 +58,7 @@ export async function queryScoped(db: Sequelize, scopeSql: string, sql: string, 
   const results: QueryResult | QueryResult[] = await withPooledClient(db, (client) => client.query(`${scopeSql}; ${sql}`)).catch((err: unknown) => {
     // The role is made by install: a module whose data was never installed has none yet.
     if ((err as { code?: string }).code === '22023' && /^role .* does not exist/.test((err as Error).message)) {
-      throw new MandiError('DB_NOT_INSTALLED', `The data of module "${alias}" is not installed in this tenant.`, 409, { module: alias });
+      throw dataErrors.notInstalled(alias);
     }
     throw err;
   });

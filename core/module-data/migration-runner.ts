@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { MandiError } from '../errors';
+import { dataErrors } from './db-errors';
 import type { Migration } from '../../sdk/manifest/manifest.types';
 import { resetSettings, type AdminClient } from './admin-connection';
 import { ident, MIGRATIONS_TABLE, qualified } from './names';
@@ -30,8 +30,6 @@ export type Direction = 'up' | 'down';
 
 export const checksumOf = (sql: string) => createHash('sha256').update(sql).digest('hex');
 
-const failure = (code: string, message: string, details: Record<string, unknown>) => new MandiError(code, message, 422, details);
-
 export async function appliedMigrations(client: AdminClient, schema: string): Promise<AppliedMigration[]> {
   const { rows } = await client.query<AppliedMigration>(`SELECT id, position, checksum FROM ${qualified(schema, MIGRATIONS_TABLE)} ORDER BY position, ran_at`);
   return rows;
@@ -41,17 +39,14 @@ export async function appliedMigrations(client: AdminClient, schema: string): Pr
 export function pendingMigrations(alias: string, declared: Migration[], applied: AppliedMigration[]): Migration[] {
   const position = new Map<string, number>();
   declared.forEach((m, i) => {
-    if (position.has(m.id)) throw failure('MIGRATION_INVALID', `Module "${alias}" declares migration "${m.id}" twice.`, { module: alias, migration: m.id });
+    if (position.has(m.id)) throw dataErrors.migrationTwice(alias, m.id);
     position.set(m.id, i);
   });
   let last = -1;
   for (const a of applied) {
     const at = position.get(a.id);
     if (at === undefined) {
-      throw failure('MIGRATION_UNKNOWN', `Module "${alias}": migration "${a.id}" has run in this tenant but this version does not declare it; roll it back with the version that declares it first.`, {
-        module: alias,
-        migration: a.id,
-      });
+      throw dataErrors.migrationUnknown(alias, a.id);
     }
     last = Math.max(last, at);
   }
@@ -59,10 +54,7 @@ export function pendingMigrations(alias: string, declared: Migration[], applied:
   const pending = declared.filter((m) => !done.has(m.id));
   const early = pending.find((m) => position.get(m.id)! < last);
   if (early) {
-    throw failure('MIGRATION_ORDER', `Module "${alias}": migration "${early.id}" is declared before "${declared[last].id}", which already ran; append new migrations at the end instead.`, {
-      module: alias,
-      migration: early.id,
-    });
+    throw dataErrors.migrationOrder(alias, early.id, declared[last].id);
   }
   return pending;
 }
@@ -71,12 +63,12 @@ export function pendingMigrations(alias: string, declared: Migration[], applied:
 export async function readMigrationSql(alias: string, read: (p: string) => Promise<string>, file: string): Promise<string> {
   const norm = path.posix.normalize(file);
   if (!norm.startsWith('migrations/') || norm.includes('..')) {
-    throw failure('MIGRATION_INVALID', `Module "${alias}": migration file "${file}" must be under migrations/.`, { module: alias, file });
+    throw dataErrors.migrationOutsideFolder(alias, file);
   }
   try {
     return await read(norm);
   } catch (err) {
-    throw failure('MIGRATION_INVALID', `Module "${alias}": cannot read migration file "${file}": ${(err as Error).message}`, { module: alias, file });
+    throw dataErrors.migrationUnreadable(alias, file, (err as Error).message);
   }
 }
 
@@ -114,12 +106,7 @@ export async function runMigration(
       await client.query(`SELECT ${qualified(schema, RUNNER)}($1)`, [sql]);
     } catch (err) {
       const e = err as { message?: string; code?: string };
-      throw failure('MIGRATION_FAILED', `Migration "${m.id}" (${direction}) of module "${schema}" failed: ${e.message}`, {
-        module: schema,
-        migration: m.id,
-        direction,
-        sqlstate: e.code,
-      });
+      throw dataErrors.migrationFailed(schema, m.id, direction, e.message, e.code);
     }
     await resetSettings(client, settings);
   }

@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { TenantDatabases } from '../data/tenant-databases';
-import { MandiError, notFound } from '../errors';
+import { notFound } from '../errors';
+import { dataErrors } from './db-errors';
 import type { Logger } from '../logger';
 import { resetSettings, withAdminTransaction, type AdminClient } from './admin-connection';
 import { createBridge, type BridgeDeps } from './bridge';
@@ -90,7 +91,7 @@ export class ModuleDataService {
    */
   async upgrade(tenantId: string, from: ModulePackage, to: ModulePackage): Promise<DataChangeReport> {
     if (from.manifest.name !== to.manifest.name) {
-      throw new MandiError('DB_INVALID_MODULE', `Cannot upgrade module "${from.manifest.name}" to a different module "${to.manifest.name}".`, 422);
+      throw dataErrors.otherModule(from.manifest.name, to.manifest.name);
     }
     const report = await this.apply(tenantId, to);
     this.logDropped(tenantId, compileModels(from.manifest.name, from.manifest.data?.models), compileModels(to.manifest.name, to.manifest.data?.models));
@@ -117,10 +118,7 @@ export class ModuleDataService {
       const applied = await appliedMigrations(client, alias);
       pendingMigrations(alias, declared, applied); // refuses histories this version does not know
       if (toMigrationId !== null && !applied.some((a) => a.id === toMigrationId)) {
-        throw new MandiError('MIGRATION_NOT_APPLIED', `Module "${alias}": migration "${toMigrationId}" has not run in this tenant, so it cannot be rolled back to.`, 409, {
-          module: alias,
-          migration: toMigrationId,
-        });
+        throw dataErrors.migrationNotApplied(alias, toMigrationId);
       }
       const floor = toMigrationId === null ? -1 : position.get(toMigrationId)!;
       const undo = applied.map((a) => position.get(a.id)!).filter((i) => i > floor).sort((a, b) => b - a);
@@ -255,12 +253,7 @@ export class ModuleDataService {
     const tables = [...compiled.models.values()].map((m) => m.table);
     const problems = await auditSchema(client, compiled.alias, tables, allowMissing);
     if (problems.length) {
-      throw new MandiError(
-        'MIGRATION_REFUSED',
-        `Module "${compiled.alias}": migrations may not leave ${problems.join('; ')}. Module schemas hold tables, views, indexes, sequences and constraints; defaults and checks may call only immutable built-ins and now(), nextval(), gen_random_uuid().`,
-        422,
-        { module: compiled.alias, problems },
-      );
+      throw dataErrors.migrationRefused(compiled.alias, problems);
     }
   }
 

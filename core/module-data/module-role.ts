@@ -7,7 +7,7 @@
  * (development only: then only the host's own checks apply).
  */
 import type { Logger } from '../logger';
-import { MandiError } from '../errors';
+import { dataErrors } from './db-errors';
 import type { AdminClient } from './admin-connection';
 import { ident, qualified, roleOf, SEQUENCES_TABLE } from './names';
 import type { ModuleDbRoles } from './types';
@@ -88,12 +88,7 @@ export class ModuleRoles {
    */
   requireForMigrations(alias: string, role: string | null): void {
     if (role || this.setting === 'fallback-for-development') return;
-    throw new MandiError(
-      'DB_ROLES_REQUIRED',
-      `Module "${alias}" has migrations, but the database user may not create roles (it needs SUPERUSER or CREATEROLE), so they would run with the platform's own rights. Grant CREATEROLE to the database user; for development only, MODULE_DB_ROLES=fallback-for-development runs them anyway.`,
-      500,
-      { module: alias, setting: 'MODULE_DB_ROLES' },
-    );
+    throw dataErrors.rolesRequired(alias);
   }
 
   /** A role someone widened (login, superuser, membership of other roles) is refused, not used. */
@@ -105,9 +100,7 @@ export class ModuleRoles {
       [role],
     );
     if (rows[0]?.wide) {
-      throw new MandiError('DB_ROLE_UNSAFE', `PostgreSQL role ${role} has more rights than a module may hold (login, attributes or role memberships); remove them.`, 500, {
-        role,
-      });
+      throw dataErrors.roleUnsafe(role);
     }
   }
 }

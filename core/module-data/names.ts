@@ -4,7 +4,7 @@
  * `ident`, and aliases are checked against the manifest's alias rule before they are used.
  */
 import { escapeIdentifier } from 'pg';
-import { MandiError } from '../errors';
+import { dataErrors } from './db-errors';
 
 const ALIAS = /^[a-z][a-z0-9_]{1,49}$/;
 // PostgreSQL reserves pg_* schema names; public and information_schema belong to the server and core.
@@ -18,9 +18,7 @@ export const RESERVED_TABLES: ReadonlySet<string> = new Set([MIGRATIONS_TABLE, S
 /** Returns the alias when it can name a schema and a role, else throws. */
 export function checkAlias(alias: string): string {
   if (typeof alias !== 'string' || !ALIAS.test(alias) || alias.startsWith('pg_') || RESERVED_ALIASES.has(alias)) {
-    throw new MandiError('DB_INVALID_MODULE', `"${String(alias)}" cannot name a module schema: use a lowercase alias that is not public, information_schema or pg_*.`, 422, {
-      module: alias,
-    });
+    throw dataErrors.badSchemaName(alias);
   }
   return alias;
 }

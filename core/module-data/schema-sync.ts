@@ -5,7 +5,7 @@
  */
 import type { AdminClient } from './admin-connection';
 import { addColumnSql, createIndexSql, createTableSql, formattedType, internalTablesSql } from './ddl';
-import { MandiError } from '../errors';
+import { dataErrors } from './db-errors';
 import { grantSchemaAccess } from './module-role';
 import { ident, qualified } from './names';
 import type { CompiledModels, DataChangeReport } from './types';
@@ -70,7 +70,7 @@ export async function syncSchema(client: AdminClient, compiled: CompiledModels, 
       report.tablesCreated.push(m.table);
     } else {
       if (rel.relkind !== 'r' && rel.relkind !== 'p') {
-        throw new MandiError('DB_INVALID_MODEL', `"${m.table}" in schema ${schema} is not a table, so model ${m.name} cannot use it.`, 422, { module: schema });
+        throw dataErrors.notATable(schema, m.table, m.name);
       }
       // Tables made while roles were off belong to the host; the module role must own its tables.
       if (role && rel.owner !== role) ownership.push(`ALTER TABLE ${qualified(schema, m.table)} OWNER TO ${ident(role)}`);
@@ -98,10 +98,7 @@ export async function syncSchema(client: AdminClient, compiled: CompiledModels, 
     try {
       await client.query(step.sql);
     } catch (err) {
-      throw new MandiError('DB_SYNC_FAILED', `Module "${schema}": creating ${step.what} failed: ${(err as Error).message}`, 422, {
-        module: schema,
-        sqlstate: (err as { code?: string }).code,
-      });
+      throw dataErrors.syncFailed(schema, step.what, (err as Error).message, (err as { code?: string }).code);
     }
   }
   if (role) await client.query('RESET ROLE');

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Sequelize, Transaction } from 'sequelize';
-import { MandiError } from '../errors';
+import { dataErrors } from './db-errors';
 import type { Logger } from '../logger';
 
 export interface TxScope {
@@ -32,8 +32,6 @@ interface OpenTx extends TxScope {
   queue: Promise<unknown>;
 }
 
-const txError = (code: string, message: string, status = 409) => new MandiError(code, message, status);
-
 export class TransactionRegistry {
   private readonly open = new Map<string, OpenTx>();
   private readonly byOwner = new Map<string, Set<string>>();
@@ -53,7 +51,7 @@ export class TransactionRegistry {
     const id = `tx_${randomUUID()}`;
     const owned = this.byOwner.get(scope.ownerKey) ?? this.byOwner.set(scope.ownerKey, new Set()).get(scope.ownerKey)!;
     if (owned.size >= this.opts.maxPerOwner) {
-      throw txError('DB_TOO_MANY_TRANSACTIONS', `At most ${this.opts.maxPerOwner} transactions may be open at once in one call.`, 429);
+      throw dataErrors.tooManyTransactions(this.opts.maxPerOwner);
     }
     owned.add(id); // reserved now, so concurrent begins count and releaseAll sees it
     let started: { handle: TxHandle; release: () => void };
@@ -69,7 +67,7 @@ export class TransactionRegistry {
     // The owner was released while the transaction was opening: nobody would ever end it.
     if (!owned.has(id)) {
       await this.end(id, 'rollback', 'the call that began it ended');
-      throw txError('DB_TX_CLOSED', 'The call ended before its transaction began.');
+      throw dataErrors.transactionClosed('The call ended before its transaction began.');
     }
     return id;
   }
@@ -79,10 +77,10 @@ export class TransactionRegistry {
     const tx = this.open.get(id);
     if (!tx) {
       const why = this.ended.get(id);
-      throw txError('DB_TX_CLOSED', why ? `Transaction ${id} was rolled back because ${why}.` : `Transaction ${id} is not open.`);
+      throw dataErrors.transactionClosed(why ? `Transaction ${id} was rolled back because ${why}.` : `Transaction ${id} is not open.`);
     }
     if (tx.tenantId !== scope.tenantId || tx.alias !== scope.alias || tx.ownerKey !== scope.ownerKey) {
-      throw txError('DB_TX_CLOSED', `Transaction ${id} is not open.`);
+      throw dataErrors.transactionClosed(`Transaction ${id} is not open.`);
     }
     return tx;
   }
@@ -91,7 +89,7 @@ export class TransactionRegistry {
   async run<T>(id: string, scope: TxScope, fn: (h: TxHandle) => Promise<T>): Promise<T> {
     const tx = this.get(id, scope);
     const result = tx.queue.then(() => {
-      if (tx.closedBecause) throw txError('DB_TX_CLOSED', `Transaction ${id} was rolled back because ${tx.closedBecause}.`);
+      if (tx.closedBecause) throw dataErrors.transactionClosed(`Transaction ${id} was rolled back because ${tx.closedBecause}.`);
       return fn(tx.handle);
     });
     tx.queue = result.catch(() => undefined);

@@ -1,6 +1,7 @@
 /**
  * REST routes declared in module manifests (`http.routes`), mounted under /api/v1. Each matches
- * method and path, checks the route's permission, and dispatches to its one bus operation with
+ * method and path, checks the route's permission (left out: its operation's, which the bus then
+ * does not check again), and dispatches to its one bus operation with
  * input = query parameters, then the JSON body (an object), then path parameters — later ones win,
  * so a path `:id` can never be overridden by the body. Strings are coerced to the operation's
  * schema types at this edge only. A route marked `public` (webhooks from outside) skips the bearer
@@ -14,7 +15,7 @@
 import type { RequestHandler } from 'express';
 import { match, type MatchFunction } from 'path-to-regexp';
 import type { HttpRoute } from '../../sdk/manifest';
-import { hasPermission, userInTenant } from '../auth/authenticate';
+import { userInTenant } from '../auth/authenticate';
 import type { Bus } from '../bus/bus';
 import { currentContext } from '../context';
 import { forbidden } from '../errors';
@@ -23,13 +24,16 @@ import type { ModuleHost } from './module-host';
 import { rateLimit, type RateLimiter } from '../drivers';
 import type { TenantModules } from './tenant-modules';
 import type { Bulk } from '../bulk';
-import type { CallStream } from '../bus/types';
+import { edgePermits } from '../bus/edge-permission';
+import type { CallContext, CallStream } from '../bus/types';
 import { answerRoute, sendRouteResult, successStatus } from './route-response';
 import type { StreamSlots } from './stream-slots';
 
 interface CompiledRoute {
   alias: string;
   route: HttpRoute;
+  /** What the route checks: its own permission, else its operation's (a public route: none). */
+  permission: string | undefined;
   match: MatchFunction<Record<string, string | string[]>>;
 }
 
@@ -64,7 +68,12 @@ export function moduleRoutes(deps: {
     let list = compiled.get(set);
     if (!list) {
       list = set.list.flatMap((m) =>
-        (m.manifest.http?.routes ?? []).map((route) => ({ alias: m.alias, route, match: match<Record<string, string | string[]>>(route.path, { decode: decodeURIComponent }) })),
+        (m.manifest.http?.routes ?? []).map((route) => ({
+          alias: m.alias,
+          route,
+          permission: route.public ? undefined : (route.permission ?? m.operations.get(route.operation)?.permission),
+          match: match<Record<string, string | string[]>>(route.path, { decode: decodeURIComponent }),
+        })),
       );
       compiled.set(set, list);
     }
@@ -77,7 +86,7 @@ export function moduleRoutes(deps: {
     for (const r of routesOf(await deps.modules.modulesFor(tenantId))) {
       if (!serves(r.route, method)) continue;
       const m = r.match(path);
-      if (m) return { alias: r.alias, route: r.route, params: m.params };
+      if (m) return { alias: r.alias, route: r.route, permission: r.permission, params: m.params };
     }
     return undefined;
   };
@@ -115,9 +124,11 @@ export function moduleRoutes(deps: {
       found = await find(ctx.tenant.id, req.method, req.path);
       if (!found) return notHere(ctx.tenant.id);
     }
-    const { route, params } = found;
+    const { route, permission, params } = found;
     if (!route.public && route.rate_limit) await pass(routeLimit(found.alias, route));
-    if (route.permission && !hasPermission(route.permission)) throw forbidden(`This action requires the permission "${route.permission}".`, { permission: route.permission });
+    const callCtx: CallContext = { tenantId: ctx.tenant.id, user: ctx.user ?? null, permissions: ctx.permissions, requestId: ctx.requestId };
+    // Checked here once: the bus, told so, does not check the operation's permission again (core/bus/edge-permission.ts).
+    if (permission && !(callCtx.user && edgePermits(callCtx, permission))) throw forbidden(`This action requires the permission "${permission}".`, { permission });
     // A body the parser refused is answered now that the route's error shape is set.
     raiseDeferredBodyError(res);
     const dispatch = async (body: Record<string, unknown>, operation = route.operation, stream?: CallStream) => {
@@ -126,13 +137,7 @@ export function moduleRoutes(deps: {
         const { cookie: _cookie, authorization: _authorization, ...headers } = req.headers;
         input._request = { headers, raw_body: (req as { rawBody?: Buffer }).rawBody?.toString('utf8') ?? '', ip: req.ip ?? null };
       }
-      return deps.bus.call(
-        { kind: 'edge', via: 'http' },
-        operation,
-        input,
-        { tenantId: ctx.tenant!.id, user: ctx.user ?? null, permissions: ctx.permissions, requestId: ctx.requestId },
-        { coerce: true, stream },
-      );
+      return deps.bus.call({ kind: 'edge', via: 'http' }, operation, input, callCtx, { coerce: true, stream });
     };
     const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
     // Bulk file routes (core/bulk): the host streams the upload or the download, the module sees pieces.

@@ -19,6 +19,7 @@ import type { NodeEntry } from '../../sdk/contracts/workflow-resources';
 import type { Clock } from '../clock';
 import type { JobQueue } from '../drivers';
 import { MandiError, RateLimitedError } from '../errors';
+import { workflowErrors } from './errors';
 import { isObject } from '../is-object';
 import type { Logger } from '../logger';
 import { errorRunOf, type RunFailure } from './error-workflow';
@@ -170,9 +171,9 @@ export class WorkflowEngine {
     let context: RunContext = { variables: {}, nodes: {} };
     if (r.fromFailedNode) {
       const left = of.scheduler.queue ?? [];
-      if (!left.length) throw new MandiError('RETRY_NOTHING_LEFT', 'This execution has no node left to run: retry it from its trigger.', 409);
+      if (!left.length) throw workflowErrors.nothingLeft();
       if (!g.nodes.some((n) => n.id === left[0])) {
-        throw new MandiError('RETRY_NODE_REMOVED', `The node this execution failed at (${left[0]}) is not in version ${g.workflow.version} of the workflow: retry it on version "same" or from its trigger.`, 409, { node_id: left[0] });
+        throw workflowErrors.nodeRemoved(left[0], g.workflow.version);
       }
       queue = left.filter((id) => g.nodes.some((n) => n.id === id));
       context = { variables: of.context.variables ?? {}, nodes: of.context.nodes ?? {} };
@@ -403,8 +404,8 @@ export class WorkflowEngine {
   }
 
   private async callNode(tenantId: string, e: ExecutionRow, node: NodeRow, entry: NodeEntry | undefined, input: unknown, attempt: number, acting: Actor): Promise<unknown> {
-    if (!entry) throw new MandiError('NODE_UNAVAILABLE', `The node type "${node.node_type}" is no longer installed in this tenant.`, 422);
-    if (!entry.operation) throw new MandiError('NODE_NOT_RUNNABLE', `The node type "${node.node_type}" names no operation.`, 422);
+    if (!entry) throw workflowErrors.nodeUnavailable(node.node_type);
+    if (!entry.operation) throw workflowErrors.nodeNotRunnable(node.node_type);
     const key = `${e.id}:${node.id}:${attempt}`;
     // The chain with this run's workflow goes with the call, so what it emits or starts knows it (./run-chain.ts).
     const ctx = { tenantId, user: acting.user, permissions: acting.permissions, requestId: key, idempotencyKey: key, workflowChain: [...(e.chain ?? []), e.workflow_id], workflowExecutionId: e.id };
@@ -421,7 +422,7 @@ export class WorkflowEngine {
     })();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new MandiError('NODE_TIMEOUT', `timed out after ${node.timeout_seconds} s`, 504)), node.timeout_seconds * 1000);
+      timer = setTimeout(() => reject(workflowErrors.nodeTimeout(node.timeout_seconds)), node.timeout_seconds * 1000);
     });
     try {
       return await Promise.race([call, timeout]);

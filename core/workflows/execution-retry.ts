@@ -12,6 +12,7 @@
 import type { Router } from 'express';
 import { currentContext } from '../context';
 import { MandiError } from '../errors';
+import { workflowErrors } from './errors';
 import { isObject } from '../is-object';
 import { bodyOf } from '../catalogs/workflow-node-routes';
 import { executionNotFound, failIf, invalid, type Guards } from './route-support';
@@ -42,7 +43,7 @@ async function retryOne(w: Workflows, e: ExecutionRow, o: RetryOptions, once: bo
   const graph = o.version === 'same' ? await w.store.graphAt(tenantId(), e.workflow_id, e.workflow_version) : await w.store.graph(tenantId(), e.workflow_id);
   if (!graph) {
     if (!(await w.store.graph(tenantId(), e.workflow_id))) throw invalid('workflow_id', 'The workflow of this execution was deleted.');
-    throw new MandiError('WORKFLOW_VERSION_NOT_KEPT', `Version ${e.workflow_version} of the workflow, which this execution ran, is no longer kept: retry it on version "current".`, 409);
+    throw workflowErrors.versionNotKept(e.workflow_version);
   }
   return w.engine.retry(tenantId(), graph, e, { fromFailedNode: o.fromFailedNode, triggeredBy: currentContext()!.user!.id, once });
 }

@@ -5,7 +5,7 @@
  */
 import type { Catalog } from '../catalogs/catalog';
 import { validateNodeConfig } from '../catalogs/node-config';
-import { MandiError } from '../errors';
+import { workflowErrors } from './errors';
 import type { Graph } from './workflow';
 import type { WorkflowInput } from './workflow-input';
 
@@ -40,7 +40,7 @@ export function checkInput(input: Pick<WorkflowInput, 'nodes' | 'connections'>, 
  * activate route's 422 (spec 2, Errors: {success: false, message: 'Workflow validation failed', errors: [...]}).
  */
 export function assertActivatable(errors: string[]): void {
-  if (errors.length) throw new MandiError('WORKFLOW_INVALID', 'Workflow validation failed', 422, { errors });
+  if (errors.length) throw workflowErrors.invalidGraph(errors);
 }
 
 function hasCycle(g: Pick<Graph, 'nodes' | 'connections'>): boolean {

@@ -8,7 +8,7 @@
 import { holdsPermission } from '../auth/authenticate';
 import type { Catalog } from '../catalogs/catalog';
 import type { UserRef } from '../context';
-import { MandiError } from '../errors';
+import { workflowErrors } from './errors';
 
 export interface Actor {
   user: UserRef;
@@ -39,7 +39,5 @@ export async function assertHoldsNodePermissions(action: string, nodes: readonly
   const missing = await missingPermissions(nodes, catalog, permissionOf, actor);
   if (!missing.length) return;
   const list = missing.map((m) => `"${m.label}" needs ${m.permission}`).join('; ');
-  throw new MandiError('WORKFLOW_PERMISSION_MISSING', `To ${action} this workflow you must hold every permission its nodes need, and you lack some: ${list}.`, 403, {
-    missing: missing.map((m) => ({ node: m.label, permission: m.permission })),
-  });
+  throw workflowErrors.permissionMissing(action, list, missing.map((m) => ({ node: m.label, permission: m.permission })));
 }

@@ -7,7 +7,8 @@ import type { Request, RequestHandler } from 'express';
 import { requirePermission } from '../auth/authenticate';
 import { currentContext } from '../context';
 import { rateLimit, type RateLimiter, type RateLimitPolicy } from '../drivers';
-import { MandiError, ValidationError } from '../errors';
+import { ValidationError } from '../errors';
+import { workflowErrors } from './errors';
 import { useErrorShape } from '../http/error-handler';
 import type { ModuleHost } from '../modules/module-host';
 
@@ -36,7 +37,7 @@ export function guards(deps: { authenticated: RequestHandler; modules: ModuleHos
     const tenant = currentContext()!.tenant!;
     deps.modules
       .modulesFor(tenant.id)
-      .then((mods) => next(mods.byAlias.has(WORKFLOWS_MODULE) ? undefined : new MandiError('WORKFLOWS_NOT_INSTALLED', 'Workflows are not installed in this tenant: install the "workflows" module.', 404)))
+      .then((mods) => next(mods.byAlias.has(WORKFLOWS_MODULE) ? undefined : workflowErrors.notInstalled()))
       .catch(next);
   };
   const base = [useErrorShape('workflows'), deps.authenticated, installed];
@@ -74,7 +75,4 @@ export function failIf(errors: Record<string, string[]>): void {
   if (Object.keys(errors).length) throw new ValidationError(errors, 'Validation failed');
 }
 
-export const workflowNotFound = () => new MandiError('WORKFLOW_NOT_FOUND', 'Workflow not found', 404);
-export const executionNotFound = () => new MandiError('EXECUTION_NOT_FOUND', 'Execution not found', 404);
-/** Spec 2, Errors: 400 'Invalid request' (e.g. pausing a finished or already paused execution). */
-export const invalid = (field: string, message: string) => new MandiError('BAD_REQUEST', 'Invalid request', 400, { errors: { [field]: [message] } });
+export const { workflowNotFound, executionNotFound, invalid } = workflowErrors;

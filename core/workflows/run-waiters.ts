@@ -7,7 +7,7 @@
  * most `perTenant` waiting on a node (WORKFLOW_WEBHOOK_WAITS_PER_TENANT): beyond it, 429
  * WEBHOOK_WAIT_LIMIT and nothing runs.
  */
-import { MandiError } from '../errors';
+import { workflowErrors } from './errors';
 import type { PubSub } from '../drivers';
 import type { Logger } from '../logger';
 import { isObject } from '../is-object';
@@ -42,7 +42,7 @@ export class RunWaiters {
   take(tenantId: string): () => void {
     const held = this.held.get(tenantId) ?? 0;
     if (held >= this.deps.perTenant) {
-      throw new MandiError('WEBHOOK_WAIT_LIMIT', `This tenant already has ${held} webhook calls waiting for their run on this node (WORKFLOW_WEBHOOK_WAITS_PER_TENANT); retry shortly.`, 429, { limit: this.deps.perTenant });
+      throw workflowErrors.waitLimit(held, this.deps.perTenant);
     }
     this.held.set(tenantId, held + 1);
     let released = false;

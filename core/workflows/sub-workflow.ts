@@ -7,7 +7,7 @@
  * output; a child that failed or was cancelled fails the node, naming the child's execution.
  */
 import type { NodeEntry } from '../../sdk/contracts/workflow-resources';
-import { MandiError } from '../errors';
+import { workflowErrors } from './errors';
 import { isObject } from '../is-object';
 import type { WorkflowStore } from './workflow-store';
 
@@ -25,10 +25,10 @@ export type ChildOutcome = { done: false } | { done: true; output: unknown };
 /** Where the child run is: still going, or finished with its result; a failed or cancelled (or deleted) one throws. */
 export async function childOutcome(store: WorkflowStore, tenantId: string, childId: string): Promise<ChildOutcome> {
   const child = await store.execution(tenantId, childId);
-  if (!child) throw new MandiError('SUB_WORKFLOW_FAILED', `The sub-workflow's execution ${childId} no longer exists.`, 422, { execution_id: childId });
+  if (!child) throw workflowErrors.subWorkflowGone(childId);
   if (child.status === 'completed') return { done: true, output: child.result ?? null };
   if (child.status === 'failed' || child.status === 'cancelled') {
-    throw new MandiError('SUB_WORKFLOW_FAILED', `The sub-workflow's execution ${childId} ${child.status}: ${child.error_message ?? 'no message'}`, 422, { execution_id: childId });
+    throw workflowErrors.subWorkflowFailed(childId, child.status, child.error_message ?? 'no message');
   }
   return { done: false };
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import vm from 'node:vm';
 import { ManifestError } from '../manifest/issues';
 import { BuildError, buildModule } from './build-module';
+import { declaredManifest } from './declared-manifest';
 
 const SDK = path.resolve(__dirname, '..');
 
@@ -228,5 +229,24 @@ describe('DESIGN Contracts in code: mandi module build writes module.json from t
     expect(err).toBeInstanceOf(BuildError);
     expect(err.problems).toEqual(['module.json differs from the declarations in src/index.ts: run `mandi module build` and commit the module.json it writes']);
     expect(await readFile(file, 'utf8')).toBe(drifted);
+  });
+});
+
+describe('a declared route checks its operation\'s permission unless it names its own', () => {
+  it('writes the operation\'s permission into each authenticated route that leaves it out, after path; keeps a route\'s own; gives a public route none', () => {
+    const doc = declaredManifest({
+      name: 'points',
+      operations: {
+        balance: { permission: 'points.view', http: [{ method: 'GET', path: '/points/:n', success_status: 200 }, { method: 'GET', path: '/points/:n/audit', permission: 'points.audit' }] },
+        hook: { open_to_members: 'a test', http: { method: 'POST', path: '/points/hook', public: true } },
+        signed: { permission: 'points.view', http: { method: 'POST', path: '/points/signed', public: true } },
+      },
+    }) as { http: { routes: Array<Record<string, unknown>> } };
+    expect(doc.http.routes.map((r) => Object.entries(r))).toEqual([
+      Object.entries({ method: 'GET', path: '/points/:n', permission: 'points.view', success_status: 200, operation: 'points.balance' }),
+      Object.entries({ method: 'GET', path: '/points/:n/audit', permission: 'points.audit', operation: 'points.balance' }),
+      Object.entries({ method: 'POST', path: '/points/hook', public: true, operation: 'points.hook' }),
+      Object.entries({ method: 'POST', path: '/points/signed', public: true, operation: 'points.signed' }),
+    ]);
   });
 });

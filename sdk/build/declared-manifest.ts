@@ -1,6 +1,7 @@
 /**
  * module.json from a module's declarations (the `declaration` its bundle exports, read at build
- * time): operations become api.provides entries named "<module>.<key>", their routes http.routes,
+ * time): operations become api.provides entries named "<module>.<key>", their routes http.routes
+ * (each with its operation's permission unless it names another),
  * their public routes http.public.routes under `public_prefix`, those marked `related` api.related, consumes and implements api.consumes and api.implements, event handlers events.subscribes; every other field is the manifest's own. The result is plain
  * JSON (handlers and TypeBox's symbol-keyed markers dropped), in a fixed field order, so the same
  * declarations always give the same file.
@@ -32,7 +33,7 @@ export function declaredManifest(declaration: unknown): unknown {
     const opName = `${String(name)}.${method}`;
     provides.push({ name: opName, ...meta, input, output } as Operation);
     if (isRelated === true) related.push(opName);
-    for (const route of listOf(http)) routes.push({ ...(route as Obj), operation: opName } as HttpRoute);
+    for (const route of listOf(http)) routes.push({ ...withPermission(route, meta.permission), operation: opName } as HttpRoute);
     for (const route of listOf(publicHttp)) publicRoutes.push({ ...(route as Obj), operation: opName } as HttpRoute);
   }
   const sections: Obj = { ...rest };
@@ -61,6 +62,17 @@ export function declaredManifest(declaration: unknown): unknown {
 /** module.json text as the build writes it. */
 export function manifestText(manifest: unknown): string {
   return `${JSON.stringify(manifest, null, 2)}\n`;
+}
+
+/**
+ * A route names its operation's permission unless it names its own (or is public: no user holds
+ * one). The build writes it in, after `path`, so module.json shows what each route checks and the
+ * host need not look it up; a hand-written route may still leave it out (core/modules/module-routes.ts).
+ */
+function withPermission(route: unknown, permission: unknown): Obj {
+  if (!isObj(route) || route.permission !== undefined || route.public === true || permission === undefined) return route as Obj; // the schema check names what is wrong with it
+  const { method, path, ...rest } = route;
+  return { method, path, permission, ...rest };
 }
 
 const listOf = (v: unknown): unknown[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);

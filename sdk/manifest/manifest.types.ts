@@ -261,7 +261,7 @@ export interface HttpRoute {
    */
   operation: string;
   /**
-   * Permission checked before dispatch (in addition to the operation's own).
+   * Permission the signed-in user needs, checked before dispatch. Omitted on an authenticated route, it is the operation's own (`mandi module build` writes it in; the host also accepts it left out). Name another only where the route asks for more than the operation: the operation's own is then checked as well. A public route names none.
    */
   permission?: string;
   /**

@@ -9,7 +9,11 @@ import type { Static, TSchema } from '@sinclair/typebox/type';
 import type { EventName, HttpRoute, Manifest, Operation } from '../manifest/manifest.types';
 import type { EventHandler, HandlerContext } from './context';
 
-/** A route to an operation, declared on it: a manifest http.routes entry without `operation`. */
+/**
+ * A route to an operation, declared on it: a manifest http.routes entry without `operation`. Its
+ * `permission` defaults to the operation's (the build writes it in); name one only where the route
+ * asks for another.
+ */
 export type OperationRoute = Omit<HttpRoute, 'operation'>;
 
 /**

@@ -38,7 +38,8 @@ export default defineModule({
       permission: '${t.name}.view',
       input: Type.Object({ who: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
       output: Type.Object({ message: Type.String(), at: Type.String({ format: 'date-time' }) }),
-      http: { method: 'GET', path: '/${t.name}/hello', permission: '${t.name}.view' },
+      // The route checks the operation's permission; give it a \`permission\` only to ask for another.
+      http: { method: 'GET', path: '/${t.name}/hello' },
       // input is typed from \`input\` (the bus has already checked it); the return value must match \`output\`.
       async handler(input, ctx) {
         ctx.host.log.info('greeting', { who: input.who, tenant: ctx.tenantId });

@@ -1,5 +1,6 @@
 import { addMember, startTestPlatform, type TestPlatform } from '../support/test-platform';
 import { addFixtureModules, installVia, platformWithCatalog } from './support';
+import { edgePermits } from '../../core/bus/edge-permission';
 
 /**
  * DESIGN.md Bus and issue 3 items 4 and 6: every call goes exists → may call → rate limit →
@@ -55,6 +56,28 @@ describe('DESIGN Bus: the enforced module API bus', () => {
     await tp.api('/roles', { token: owner.token, tenant: 'acme', body: { name: 'catalog-viewer', permissions: ['catalog.view'] } });
     const viewer = await addMember(tp, owner.token, 'acme', { email: 'viewer2@acme.example', role: 'catalog-viewer' });
     expect((await tp.api('/catalog/items/TEA-1', { token: viewer.token, tenant: 'acme' })).status).toBe(200);
+  });
+
+  test('a permission an edge checked for the call\'s principal is not checked again; a copied context, another principal or a module call is checked in full', async () => {
+    const edge = { kind: 'edge', via: 'http' } as const;
+    const user = { id: 999_001, email: 'edge@acme.example', name: 'Edge', isSuperAdmin: false };
+    const permissions = new Set(['catalog.view']);
+    const ctx = { tenantId: owner.tenantId, user, permissions };
+    expect(edgePermits(ctx, 'catalog.view')).toBe(true);
+    // What the route found stands for its request: the bus does not look at the set again.
+    permissions.delete('catalog.view');
+    await expect(tp.platform.kernel.bus.call(edge, 'catalog.list_items', {}, ctx)).resolves.toEqual(expect.any(Array));
+    await expect(tp.platform.kernel.bus.call(edge, 'catalog.list_items', {}, { ...ctx })).rejects.toMatchObject({ code: 'FORBIDDEN', details: { permission: 'catalog.view' } });
+    await expect(tp.platform.kernel.bus.call(edge, 'catalog.list_items', {}, Object.assign(ctx, { permissions: new Set<string>() }))).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(tp.platform.kernel.bus.call(edge, 'catalog.add_item', { sku: 'EDGE-1', price: '1.00' }, ctx)).rejects.toMatchObject({ code: 'FORBIDDEN', details: { permission: 'catalog.manage' } });
+    // Nothing is taken as checked for a principal that does not hold the permission.
+    const without = { tenantId: owner.tenantId, user, permissions: new Set<string>() };
+    expect(edgePermits(without, 'catalog.view')).toBe(false);
+    await expect(tp.platform.kernel.bus.call(edge, 'catalog.list_items', {}, without)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    // A module's call is checked against what it consumes, whatever its context says.
+    const asModule = { tenantId: owner.tenantId, user, permissions: new Set(['*']) };
+    edgePermits(asModule, 'catalog.manage');
+    await expect(tp.platform.kernel.bus.call({ kind: 'module', alias: 'reports' }, 'catalog.add_item', { sku: 'EDGE-2', price: '1.00' }, asModule)).rejects.toMatchObject({ code: 'OPERATION_NOT_CONSUMED' });
   });
 
   test('a module error thrown with code and details.status reaches the client with that status', async () => {

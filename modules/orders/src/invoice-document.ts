@@ -1,13 +1,12 @@
 /**
- * What the host's "invoice" PDF template gets for an invoice, credit note or proforma
- * (InvoiceDocument, sdk/runtime/documents.ts): the supplier and place of supply as kept on the
+ * The particulars ./invoice-layout.ts prints for an invoice, credit note or proforma
+ * (InvoiceDocument, below): the supplier and place of supply as kept on the
  * invoice at issue, the recipient from the invoice and the order's addresses, the lines as issued.
  *
  * Place of supply (goods: where the delivery ends, section 10 of the IGST Act): the state of the
  * shipping address, else the billing address, else the state of the buyer's GSTIN; an
  * intra-state order with none of these is supplied in the seller's own state.
  */
-import type { DocumentParty, InvoiceDocument, InvoiceDocumentLine } from '../../../sdk';
 import type { BusinessProfile } from './business-profile';
 import { gstState } from './gstin';
 import type { InvoiceRow } from './invoices';
@@ -15,6 +14,58 @@ import type { OrderRow } from './store';
 
 export type PlaceOfSupply = { state: string; code: string | null };
 type Address = { name?: string; line1?: string; line2?: string; city?: string; state?: string; pincode?: string; country?: string; phone?: string };
+
+export interface DocumentParty {
+  name: string | null;
+  trade_name?: string | null;
+  gstin?: string | null;
+  address_lines?: string[];
+  state?: string | null;
+  state_code?: string | null;
+  email?: string | null;
+  phone?: string | null;
+}
+
+export interface InvoiceDocumentLine {
+  description: string;
+  /** null: the order holds no HSN/SAC code for the line. */
+  hsn_code: string | null;
+  quantity: number | null;
+  unit: string | null;
+  unit_price: string | null;
+  discount?: string | null;
+  taxable_value: string;
+  /** GST rate in percent; null when the line mixes rates (a credit note over such an order). */
+  tax_rate: string | null;
+  cgst: string;
+  sgst: string;
+  igst: string;
+  total: string;
+}
+
+/** Amounts are decimal strings; dates ISO 8601. A particular Rule 46 asks for and the order does not have is null: the PDF says so in place. */
+export interface InvoiceDocument {
+  kind: 'tax_invoice' | 'credit_note' | 'proforma';
+  number: string;
+  issued_at: string;
+  due_at?: string | null;
+  order_number?: string | null;
+  currency: string;
+  /** The supplier (the tenant's business profile); null when the tenant has not set one. */
+  seller: DocumentParty | null;
+  signatory?: string | null;
+  buyer: DocumentParty;
+  /** Delivery address when it differs from the billing address. */
+  ship_to?: DocumentParty | null;
+  place_of_supply: { state: string; code: string | null } | null;
+  same_state: boolean;
+  reverse_charge: boolean;
+  lines: InvoiceDocumentLine[];
+  totals: { taxable_value: string; discount: string; shipping: string; cgst: string; sgst: string; igst: string; total_tax: string; total: string };
+  /** Credit notes: the invoice they adjust (null when the order has none). */
+  original_invoice?: { number: string; issued_at: string } | null;
+  reason?: string | null;
+}
 
 const KIND: Record<string, InvoiceDocument['kind']> = { invoice: 'tax_invoice', credit_note: 'credit_note', proforma: 'proforma' };
 

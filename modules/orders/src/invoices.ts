@@ -19,14 +19,16 @@
  * adjusts (the order's latest invoice). The buyer's GSTIN is checked (./gstin.ts).
  *
  * PDF: module code cannot run pdfkit (no Node in the sandbox), so after the invoice is committed
- * the public core operation documents.render_pdf lays it out (./invoice-document.ts builds its
- * data) and stores it; pdf_path and pdf_url (the download route) are then saved on the invoice.
+ * ./invoice-document.ts gathers its particulars, ./invoice-layout.ts lays them out as blocks and
+ * the public core operation documents.render_pdf (template "layout") draws and stores the PDF;
+ * pdf_path and pdf_url (the download route) are then saved on the invoice.
  */
 import type { DbTransaction, HandlerContext } from '../../../sdk';
 import { loadBusinessProfile, type BusinessProfile } from './business-profile';
 import { invalid, OrdersError } from './errors';
 import { parseGstin } from './gstin';
 import { invoiceDocument, placeOfSupply, type PlaceOfSupply } from './invoice-document';
+import { invoiceLayout } from './invoice-layout';
 import { D, parseAmount, str } from './money';
 import { inTransaction, itemsOf, loadOrder, saveOrder, UUID_RE, type ItemRow, type OrderRow } from './store';
 
@@ -158,7 +160,7 @@ export async function issueCreditNote(input: { id: string; amount: unknown; reas
 
 async function renderPdf(ctx: HandlerContext, invoice: InvoiceRow, order: OrderRow): Promise<InvoiceRow> {
   try {
-    const out = await ctx.host.call<{ path: string; url: string }>('documents.render_pdf', { template: 'invoice', name: invoice.invoice_number, data: invoiceDocument(invoice, order) });
+    const out = await ctx.host.call<{ path: string; url: string }>('documents.render_pdf', { template: 'layout', name: invoice.invoice_number, data: invoiceLayout(invoiceDocument(invoice, order)) });
     await ctx.host.db.update<InvoiceRow>('Invoice', { pdf_path: out.path, pdf_url: out.url }, { where: { id: invoice.id } });
     return { ...invoice, pdf_path: out.path, pdf_url: out.url };
   } catch (err) {

@@ -307,7 +307,7 @@ export default defineModule({
         { additionalProperties: false },
       ),
       output: Settings,
-      http: { method: 'PUT', path: '/payment-razorpay/settings', permission: 'payment_razorpay.manage' },
+      http: { method: 'PUT', path: '/payment-razorpay/settings' },
       async handler(input, ctx) {
         await settings(ctx); // an earlier version's plaintext rows go first, so none outlives this change
         await ctx.host.db.transaction(async (tx) => {
@@ -338,7 +338,7 @@ export default defineModule({
       permission: 'payment_razorpay.manage',
       input: Type.Object({}, { additionalProperties: false }),
       output: Settings,
-      http: { method: 'GET', path: '/payment-razorpay/settings', permission: 'payment_razorpay.manage' },
+      http: { method: 'GET', path: '/payment-razorpay/settings' },
       async handler(_input, ctx) {
         const c = await settings(ctx);
         const store = secrets(ctx.host);

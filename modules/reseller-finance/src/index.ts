@@ -16,6 +16,7 @@ import { applyRefundShare } from './refund-share';
 import { inTransaction, walletOf, walletView, type TransactionRow, type WalletRow } from './wallet';
 import { recordTransfer } from './bank-transfers';
 import { statement, statementCsvPage, statementDocument, statementPeriod } from './statement';
+import { statementLayout } from './statement-layout';
 
 const Money = Type.String({ pattern: AMOUNT_PATTERN, description: 'decimal amount with at most 2 places, e.g. "1388.88"' });
 const Uuid = Type.String({ format: 'uuid' });
@@ -169,7 +170,7 @@ export default defineModule({
       permission: 'reseller_finance.view',
       input: Type.Object({}, { additionalProperties: false }),
       output: Type.Object({ wallet: WalletOut }),
-      http: { method: 'GET', path: '/finance/wallet', permission: 'reseller_finance.view', ...READ },
+      http: { method: 'GET', path: '/finance/wallet', ...READ },
       async handler(_input, ctx) {
         return { wallet: walletView(await walletOf(ctx.host.db)) };
       },
@@ -181,7 +182,7 @@ export default defineModule({
       ...internal,
       input: Type.Object({ period: PeriodIn }, { additionalProperties: false }),
       output: Type.Object({ summary: Loose }),
-      http: { method: 'GET', path: '/finance/wallet/summary', permission: 'reseller_finance.view', ...READ },
+      http: { method: 'GET', path: '/finance/wallet/summary', ...READ },
       async handler(input, ctx) {
         const period = (input.period ?? 'month') as Period;
         const start = periodStart(ctx.host.now(), period);
@@ -203,7 +204,7 @@ export default defineModule({
         { additionalProperties: false },
       ),
       output: Type.Object({ transactions: Type.Array(Loose), pagination: Pagination }),
-      http: { method: 'GET', path: '/finance/wallet/transactions', permission: 'reseller_finance.view', ...READ },
+      http: { method: 'GET', path: '/finance/wallet/transactions', ...READ },
       async handler(input, ctx) {
         const where = filterWhere(input, ['type', 'reference_type'], 'created_at');
         const { rows, pagination } = await listPage<TransactionRow>(ctx.host.db, 'Transaction', where, 'created_at', input);
@@ -223,7 +224,7 @@ export default defineModule({
         { additionalProperties: false },
       ),
       output: Type.Object({ columns: Type.Array(Type.String()), rows: Type.Array(Type.Array(Type.Unknown())), next_cursor: Type.Nullable(Type.String()), filename: Type.String() }),
-      http: { method: 'GET', path: '/finance/wallet/transactions/export', permission: 'reseller_finance.export', ...EXPORT, stream: { format: 'csv', timeout_s: 300, concurrency: 2 } },
+      http: { method: 'GET', path: '/finance/wallet/transactions/export', ...EXPORT, stream: { format: 'csv', timeout_s: 300, concurrency: 2 } },
       async handler(input, ctx) {
         return exportPage(ctx.host.db, filterWhere(input, ['type', 'reference_type'], 'created_at'), input.cursor ?? null);
       },
@@ -235,7 +236,7 @@ export default defineModule({
       ...internal,
       input: Type.Object({ id: Uuid }, { additionalProperties: false }),
       output: Type.Object({ transaction: Loose }),
-      http: { method: 'GET', path: '/finance/wallet/transactions/:id', permission: 'reseller_finance.view', ...READ },
+      http: { method: 'GET', path: '/finance/wallet/transactions/:id', ...READ },
       async handler(input, ctx) {
         const tx = await ctx.host.db.findOne<TransactionRow>('Transaction', { where: { id: input.id } });
         if (!tx) throw notFound('Transaction', input.id);
@@ -250,7 +251,7 @@ export default defineModule({
       ...internal,
       input: Type.Object({}, { additionalProperties: false }),
       output: Type.Object({ accounts: Type.Record(Type.String(), Type.String()), total: Type.String() }),
-      http: { method: 'GET', path: '/finance/ledger/trial-balance', permission: 'reseller_finance.view', ...READ },
+      http: { method: 'GET', path: '/finance/ledger/trial-balance', ...READ },
       async handler(_input, ctx) {
         const entries = await allRows<{ id: string; account: string; amount: string }>(ctx.host.db, 'Entry', { attributes: ['id', 'account', 'amount'], order: [['id', 'ASC']] });
         const accounts = new Map<string, InstanceType<typeof D>>();
@@ -265,7 +266,7 @@ export default defineModule({
       ...internal,
       input: Type.Object(STATEMENT_PERIOD, { additionalProperties: false }),
       output: Type.Object({ statement: Type.Object({ currency: Type.String(), ...StatementTotals, movements: Type.Array(StatementLineOut) }) }),
-      http: { method: 'GET', path: '/finance/statements', permission: 'reseller_finance.view', ...READ },
+      http: { method: 'GET', path: '/finance/statements', ...READ },
       async handler(input, ctx) {
         const period = statementPeriod(input, ctx.host.now());
         const wallet = await walletOf(ctx.host.db);
@@ -279,7 +280,7 @@ export default defineModule({
       ...internal,
       input: Type.Object({ ...STATEMENT_PERIOD, cursor: Type.Optional(Type.Nullable(Type.String({ maxLength: 200 }))) }, { additionalProperties: false }),
       output: Type.Object({ columns: Type.Array(Type.String()), rows: Type.Array(Type.Array(Type.Unknown())), next_cursor: Type.Nullable(Type.String()), filename: Type.String() }),
-      http: { method: 'GET', path: '/finance/statements/export', permission: 'reseller_finance.export', ...EXPORT, stream: { format: 'csv', timeout_s: 300, concurrency: 2 } },
+      http: { method: 'GET', path: '/finance/statements/export', ...EXPORT, stream: { format: 'csv', timeout_s: 300, concurrency: 2 } },
       handler: (input, ctx) => statementCsvPage(ctx.host.db, statementPeriod(input, ctx.host.now()), input.cursor ?? null),
     }),
 
@@ -289,14 +290,14 @@ export default defineModule({
       ...internal,
       input: Type.Object(STATEMENT_PERIOD, { additionalProperties: false }),
       output: Type.Object({ statement: Type.Object(StatementTotals), document: Type.Object({ path: Type.String(), url: Type.String(), bytes: Type.Integer() }) }),
-      http: { method: 'GET', path: '/finance/statements/pdf', permission: 'reseller_finance.export', ...EXPORT },
+      http: { method: 'GET', path: '/finance/statements/pdf', ...EXPORT },
       async handler(input, ctx) {
         const period = statementPeriod(input, ctx.host.now());
         const [wallet, tenant, s] = await Promise.all([walletOf(ctx.host.db), ctx.host.call<{ id: string; name: string }>('platform.get_tenant', {}), statement(ctx.host.db, period)]);
         const document = await ctx.host.call<{ path: string; url: string; bytes: number }>('documents.render_pdf', {
-          template: 'statement',
+          template: 'layout',
           name: `statement-${period.from}-${period.to}`,
-          data: statementDocument(s, tenant, wallet.currency, isoNow(ctx)),
+          data: statementLayout(statementDocument(s, tenant, wallet.currency, isoNow(ctx))),
         });
         const { movements: _lines, ...totals } = s;
         return { statement: totals, document };
@@ -309,7 +310,7 @@ export default defineModule({
       ...internal,
       input: TransferIn,
       output: TransferOut,
-      http: { method: 'POST', path: '/finance/wallet/top-ups', permission: 'reseller_finance.record_transfers', ...WRITE },
+      http: { method: 'POST', path: '/finance/wallet/top-ups', ...WRITE },
       handler: (input, ctx) => recordTransfer(ctx, 'top_up', input),
     }),
 
@@ -319,7 +320,7 @@ export default defineModule({
       ...internal,
       input: TransferIn,
       output: TransferOut,
-      http: { method: 'POST', path: '/finance/wallet/payouts', permission: 'reseller_finance.record_transfers', ...WRITE },
+      http: { method: 'POST', path: '/finance/wallet/payouts', ...WRITE },
       handler: (input, ctx) => recordTransfer(ctx, 'payout', input),
     }),
 
@@ -329,7 +330,7 @@ export default defineModule({
       ...internal,
       input: Type.Object({ period: PeriodIn }, { additionalProperties: false }),
       output: Type.Object({ summary: Loose }),
-      http: { method: 'GET', path: '/finance/settlements/summary', permission: 'reseller_finance.view', ...READ },
+      http: { method: 'GET', path: '/finance/settlements/summary', ...READ },
       async handler(input, ctx) {
         const period = (input.period ?? 'month') as Period;
         const wallet = await walletOf(ctx.host.db);
@@ -343,7 +344,7 @@ export default defineModule({
       permission: 'reseller_finance.view',
       input: Type.Object({}, { additionalProperties: false }),
       output: Type.Object({ to_pay: Type.Array(Loose), to_receive: Type.Array(Loose), totals: Type.Object({ owed: Type.String(), receivable: Type.String(), net_position: Type.String() }) }),
-      http: { method: 'GET', path: '/finance/settlements/pending', permission: 'reseller_finance.view', ...READ },
+      http: { method: 'GET', path: '/finance/settlements/pending', ...READ },
       async handler(_input, ctx) {
         // A remittance being processed is still owed (and in pending_debits) until it completes.
         const pending = await allRows<RemittanceRow>(ctx.host.db, 'Remittance', { where: { status: { $in: ['pending', 'processing'] } }, order: [['due_date', 'ASC'], ['id', 'ASC']] });
@@ -364,7 +365,7 @@ export default defineModule({
         { additionalProperties: false },
       ),
       output: Type.Object({ collections: Type.Array(Loose), pagination: Pagination }),
-      http: { method: 'GET', path: '/finance/settlements/collections', permission: 'reseller_finance.view', ...READ },
+      http: { method: 'GET', path: '/finance/settlements/collections', ...READ },
       async handler(input, ctx) {
         const where = filterWhere(input, ['status', 'flow_type'], 'collected_at');
         const { rows, pagination } = await listPage<CollectionRow>(ctx.host.db, 'Collection', where, 'collected_at', input);
@@ -381,7 +382,7 @@ export default defineModule({
         { additionalProperties: false },
       ),
       output: Type.Object({ remittances: Type.Array(Loose), pagination: Pagination }),
-      http: { method: 'GET', path: '/finance/settlements/remittances', permission: 'reseller_finance.view', ...READ },
+      http: { method: 'GET', path: '/finance/settlements/remittances', ...READ },
       async handler(input, ctx) {
         const where = filterWhere(input, ['status', 'direction'], 'created_at');
         const { rows, pagination } = await listPage<RemittanceRow>(ctx.host.db, 'Remittance', where, 'created_at', input);
@@ -399,7 +400,7 @@ export default defineModule({
         remittance: Type.Object({ id: Type.String(), status: Type.String(), completed_at: Type.Nullable(Type.String()) }),
         wallet: Type.Object({ new_balance: Type.String(), deducted: Type.String() }),
       }),
-      http: { method: 'POST', path: '/finance/settlements/remittances/:id/process', permission: 'reseller_finance.settle', ...WRITE, success_status: 200 },
+      http: { method: 'POST', path: '/finance/settlements/remittances/:id/process', ...WRITE, success_status: 200 },
       handler: (input, ctx) => processOne(ctx, input.id),
     }),
 
@@ -409,7 +410,7 @@ export default defineModule({
       ...internal,
       input: Type.Object({ remittance_ids: Type.Array(Uuid, { minItems: 1, maxItems: 1000, uniqueItems: true }) }, { additionalProperties: false }),
       output: Type.Object({ processed: Type.Array(Type.String()), errors: Type.Record(Type.String(), Type.String()), message: Type.String() }),
-      http: { method: 'POST', path: '/finance/settlements/remittances/bulk-process', permission: 'reseller_finance.settle', ...WRITE, success_status: 200 },
+      http: { method: 'POST', path: '/finance/settlements/remittances/bulk-process', ...WRITE, success_status: 200 },
       async handler(input, ctx) {
         const { held, errors } = await holdRemittances(ctx, input.remittance_ids);
         // The recipients are credited in batches, one related call per recipient and 100 remittances.
@@ -430,7 +431,7 @@ export default defineModule({
         overdue: Type.Object({ count: Type.Integer(), total_amount: Type.String(), items: Type.Array(Loose) }),
         top_debtors: Type.Array(Type.Object({ tenant_id: Type.String(), tenant_name: Type.String(), level: Type.Integer(), total_owed: Type.String() })),
       }),
-      http: { method: 'GET', path: '/finance/admin/stats', permission: 'reseller_finance.admin', ...READ },
+      http: { method: 'GET', path: '/finance/admin/stats', ...READ },
       async handler(input, ctx) {
         await requireTop(ctx);
         const period = (input.period ?? 'month') as Period;
@@ -458,7 +459,7 @@ export default defineModule({
       permission: 'reseller_finance.admin',
       input: Type.Object({}, { additionalProperties: false }),
       output: Type.Object({ due: Type.Integer(), overdue: Type.Integer() }),
-      http: { method: 'POST', path: '/finance/admin/sweep', permission: 'reseller_finance.admin', ...WRITE, success_status: 200 },
+      http: { method: 'POST', path: '/finance/admin/sweep', ...WRITE, success_status: 200 },
       async handler(_input, ctx) {
         await requireTop(ctx);
         return sweep(ctx, isoNow(ctx).slice(0, 10));
@@ -470,7 +471,7 @@ export default defineModule({
       permission: 'reseller_finance.admin',
       input: Type.Object({ tenant_id: Type.String({ minLength: 1, maxLength: 63 }), credit_limit: Money }, { additionalProperties: false }),
       output: Type.Object({ message: Type.String(), wallet: WalletOut }),
-      http: { method: 'PUT', path: '/finance/sub-resellers/:tenant_id/credit-limit', permission: 'reseller_finance.admin', ...WRITE },
+      http: { method: 'PUT', path: '/finance/sub-resellers/:tenant_id/credit-limit', ...WRITE },
       async handler(input, ctx) {
         const { tenants } = await related(ctx.host).children({ per_page: 100 });
         const child = tenants.find((t) => t.id === input.tenant_id || t.alias === input.tenant_id);

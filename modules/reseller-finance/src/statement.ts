@@ -6,10 +6,11 @@
  * releases only set money aside within it (spec 3, Transaction types; README, Money and the
  * ledger), so they are not statement lines. The same lines serve the JSON, the CSV pages and the PDF.
  */
-import type { Db, StatementDocument } from '../../../sdk';
+import type { Db } from '../../../sdk';
 import { invalidPeriod } from './errors';
 import { D, money, type Dec } from './money';
 import { allRows } from './reports';
+import type { StatementDocument } from './statement-layout';
 import type { CollectionRow, RemittanceRow } from './settlement';
 import type { TransactionRow } from './wallet';
 

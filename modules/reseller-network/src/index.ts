@@ -75,7 +75,7 @@ export default defineModule({
       permission: 'network.view',
       input: Type.Object({}, { additionalProperties: false }),
       output: Type.Object({ tenant: Level, parent: Type.Union([Tenant, Type.Null()]), ancestors: Type.Array(Level), sub_resellers_count: Type.Integer() }),
-      http: { method: 'GET', path: '/reseller-network/me', permission: 'network.view', ...READ },
+      http: { method: 'GET', path: '/reseller-network/me', ...READ },
       async handler(_input, ctx) {
         const { tenant: parent } = await related(ctx.host).parent();
         const children = await related(ctx.host).children({ page: 1, per_page: 1 });
@@ -88,7 +88,7 @@ export default defineModule({
       permission: 'network.view',
       input: Type.Object({ scope: Type.Optional(Type.StringEnum(['direct', 'subtree'])) }, { additionalProperties: false }),
       output: Type.Object({ sub_resellers: Type.Array(SubReseller), total: Type.Integer() }),
-      http: { method: 'GET', path: '/reseller-network/sub-resellers', permission: 'network.view', ...READ },
+      http: { method: 'GET', path: '/reseller-network/sub-resellers', ...READ },
       async handler(input, ctx) {
         const list = await below(ctx, input.scope === 'subtree');
         return { sub_resellers: list, total: list.length };
@@ -100,7 +100,7 @@ export default defineModule({
       permission: 'network.view',
       input: Type.Object({ id: Type.String({ minLength: 1, maxLength: 63 }) }, { additionalProperties: false }),
       output: Type.Object({ sub_reseller: SubReseller }),
-      http: { method: 'GET', path: '/reseller-network/sub-resellers/:id', permission: 'network.view', ...READ },
+      http: { method: 'GET', path: '/reseller-network/sub-resellers/:id', ...READ },
       async handler(input, ctx) {
         const key = input.id.trim().toLowerCase();
         const hit = (await below(ctx, true)).find((s) => s.id === input.id || s.alias === key);

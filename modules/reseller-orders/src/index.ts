@@ -67,7 +67,7 @@ async function list(ctx: HandlerContext, input: ListInput, scope: Record<string,
   return { orders: rows.map(present), pagination };
 }
 
-const route = (method: 'GET' | 'POST', path: string, permission: string, extra: Record<string, unknown> = {}) => ({ method, path, permission, error_shape: 'reseller' as const, rate_limit: LIMITS[method], ...extra });
+const route = (method: 'GET' | 'POST', path: string, extra: Record<string, unknown> = {}) => ({ method, path, error_shape: 'reseller' as const, rate_limit: LIMITS[method], ...extra });
 
 /** order.created errors that only mean the order is not the chain's (spec 3, Chain order): not retried. */
 const IGNORED_ORDERS = new Set(['NOT_CATALOG_ORDER', 'PRODUCT_UNAVAILABLE', 'CURRENCY_NOT_SETTLED']);
@@ -135,7 +135,7 @@ export default defineModule({
       permission: 'reseller_orders.view',
       input: ListIn,
       output: ListOut,
-      http: route('GET', '/chain-orders', 'reseller_orders.view'),
+      http: route('GET', '/chain-orders'),
       handler: (input, ctx) => list(ctx, input, {}),
     }),
     incoming: operation({
@@ -144,7 +144,7 @@ export default defineModule({
       ...internal,
       input: ListIn,
       output: ListOut,
-      http: route('GET', '/chain-orders/incoming', 'reseller_orders.view'),
+      http: route('GET', '/chain-orders/incoming'),
       handler: (input, ctx) => list(ctx, input, { child_tenant_id: { $ne: null }, chain_status: 'pending_forward' }),
     }),
     forwarded: operation({
@@ -153,7 +153,7 @@ export default defineModule({
       ...internal,
       input: ListIn,
       output: ListOut,
-      http: route('GET', '/chain-orders/forwarded', 'reseller_orders.view'),
+      http: route('GET', '/chain-orders/forwarded'),
       handler: (input, ctx) => list(ctx, input, { parent_tenant_id: { $ne: null } }),
     }),
     fulfillment: operation({
@@ -162,7 +162,7 @@ export default defineModule({
       ...internal,
       input: ListIn,
       output: ListOut,
-      http: route('GET', '/chain-orders/fulfillment', 'reseller_orders.view'),
+      http: route('GET', '/chain-orders/fulfillment'),
       handler: (input, ctx) => list(ctx, input, { is_fulfiller: true, ...(input.status ? {} : { chain_status: { $in: ['accepted', 'processing', 'shipped'] } }) }),
     }),
     // Before get: a literal path is matched before /chain-orders/:id in declaration order.
@@ -179,7 +179,7 @@ export default defineModule({
         { additionalProperties: false },
       ),
       output: Type.Object({ propagations: Type.Array(Loose), pagination: Pagination }),
-      http: route('GET', '/chain-orders/propagations', 'reseller_orders.repair'),
+      http: route('GET', '/chain-orders/propagations'),
       handler: (input, ctx) => listPropagations(ctx, input as { state?: PropagationState; per_page?: number; page?: number }),
     }),
     retry_propagation: operation({
@@ -188,7 +188,7 @@ export default defineModule({
       ...internal,
       input: Type.Object({ id: Uuid }, { additionalProperties: false }),
       output: Type.Object({ applied: Type.Boolean(), propagation: Loose }),
-      http: route('POST', '/chain-orders/propagations/:id/retry', 'reseller_orders.repair', { success_status: 200 }),
+      http: route('POST', '/chain-orders/propagations/:id/retry', { success_status: 200 }),
       handler: (input, ctx) => retryOne(ctx, input.id),
     }),
     // Before get: a literal path is matched before /chain-orders/:id in declaration order.
@@ -198,7 +198,7 @@ export default defineModule({
       ...internal,
       input: Type.Object(PeriodIn, { additionalProperties: false }),
       output: InvoicesOut,
-      http: route('GET', '/chain-invoices', 'reseller_orders.view'),
+      http: route('GET', '/chain-invoices'),
       handler: (input, ctx) => invoicesOfPeriod(ctx, input),
     }),
     export_invoices: operation({
@@ -207,7 +207,7 @@ export default defineModule({
       ...internal,
       input: Type.Object({ ...PeriodIn, cursor: Type.Optional(Type.Nullable(Type.String({ maxLength: 200 }))) }, { additionalProperties: false }),
       output: Type.Object({ columns: Type.Array(Type.String()), rows: Type.Array(Type.Array(Type.Unknown())), next_cursor: Type.Nullable(Type.String()), filename: Type.String() }),
-      http: route('GET', '/chain-invoices/export', 'reseller_orders.view', { rate_limit: '5/60', stream: { format: 'csv', timeout_s: 120, concurrency: 2 } }),
+      http: route('GET', '/chain-invoices/export', { rate_limit: '5/60', stream: { format: 'csv', timeout_s: 120, concurrency: 2 } }),
       async handler(input, ctx) {
         const { invoices } = await invoicesOfPeriod(ctx, input);
         return { columns: [...CSV_COLUMNS], rows: csvRows(invoices), next_cursor: null, filename: `chain-invoices-${input.from_date ?? 'start'}-${input.to_date ?? 'now'}.csv` };
@@ -251,7 +251,7 @@ export default defineModule({
       permission: 'reseller_orders.view',
       input: Type.Object({ from_date: Type.Optional(Day), to_date: Type.Optional(Day) }, { additionalProperties: false }),
       output: Type.Object({ stats: Type.Record(Type.String(), Type.Union([Type.Integer(), Type.String()])) }),
-      http: route('GET', '/chain-orders/stats', 'reseller_orders.view'),
+      http: route('GET', '/chain-orders/stats'),
       async handler(input, ctx) {
         const range: Record<string, string> = {};
         if (input.from_date) range.$gte = `${input.from_date}T00:00:00.000Z`;
@@ -276,7 +276,7 @@ export default defineModule({
       permission: 'reseller_orders.view',
       input: Type.Object({ id: Uuid }, { additionalProperties: false }),
       output: OrderOut,
-      http: route('GET', '/chain-orders/:id', 'reseller_orders.view'),
+      http: route('GET', '/chain-orders/:id'),
       async handler(input, ctx) {
         const row = await ctx.host.db.findOne<ChainOrderRow>('ChainOrder', { where: { id: input.id } });
         if (!row) throw notFound(input.id);
@@ -288,7 +288,7 @@ export default defineModule({
       permission: 'reseller_orders.view',
       input: Type.Object({ id: Uuid }, { additionalProperties: false }),
       output: Type.Object({ timeline: Type.Array(Loose) }),
-      http: route('GET', '/chain-orders/:id/timeline', 'reseller_orders.view'),
+      http: route('GET', '/chain-orders/:id/timeline'),
       async handler(input, ctx) {
         if (!(await ctx.host.db.findOne('ChainOrder', { where: { id: input.id }, attributes: ['id'] }))) throw notFound(input.id);
         const timeline = await ctx.host.db.find<{ id: string; chain_order_id: string; status: string; note: string | null; tenant_id: string; created_at: string }>('TimelineEntry', { where: { chain_order_id: input.id }, order: [['created_at', 'ASC'], ['id', 'ASC']], attributes: ['status', 'note', 'tenant_id', 'created_at'] });
@@ -301,7 +301,7 @@ export default defineModule({
       ...internal,
       input: Type.Object({ id: Uuid }, { additionalProperties: false }),
       output: InvoicesOut,
-      http: route('GET', '/chain-orders/:id/invoices', 'reseller_orders.view'),
+      http: route('GET', '/chain-orders/:id/invoices'),
       handler: (input, ctx) => invoicesOfOrder(ctx, input.id),
     }),
     invoice_pdf: operation({
@@ -310,7 +310,7 @@ export default defineModule({
       ...internal,
       input: Type.Object({ id: Uuid, invoice_id: Uuid }, { additionalProperties: false }),
       output: Type.Object({ invoice_number: Type.String(), pdf_url: Type.String() }),
-      http: route('GET', '/chain-orders/:id/invoices/:invoice_id/pdf', 'reseller_orders.view'),
+      http: route('GET', '/chain-orders/:id/invoices/:invoice_id/pdf'),
       handler: (input, ctx) => invoicePdf(ctx, input.id, input.invoice_id),
     }),
     create: operation({
@@ -319,7 +319,7 @@ export default defineModule({
       ...internal,
       input: Type.Object({ order_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
       output: Type.Object({ message: Type.String(), order: Loose }),
-      http: route('POST', '/chain-orders', 'reseller_orders.manage'),
+      http: route('POST', '/chain-orders'),
       async handler(input, ctx) {
         const { row, created } = await createFromOrder(ctx, input.order_id);
         return { message: created ? 'Chain order created.' : 'The chain order of this order already exists.', order: present(row) };
@@ -331,7 +331,7 @@ export default defineModule({
       ...internal,
       input: Type.Object({ id: Uuid }, { additionalProperties: false }),
       output: Type.Object({ message: Type.String(), order: Loose }),
-      http: route('POST', '/chain-orders/:id/forward', 'reseller_orders.manage', { success_status: 200 }),
+      http: route('POST', '/chain-orders/:id/forward', { success_status: 200 }),
       async handler(input, ctx) {
         return { message: 'Chain order forwarded.', order: present(await forward(ctx, input.id)) };
       },
@@ -342,7 +342,7 @@ export default defineModule({
       ...internal,
       input: Type.Object({ id: Uuid }, { additionalProperties: false }),
       output: Type.Object({ message: Type.String(), order: Loose }),
-      http: route('POST', '/chain-orders/:id/accept', 'reseller_orders.manage', { success_status: 200 }),
+      http: route('POST', '/chain-orders/:id/accept', { success_status: 200 }),
       async handler(input, ctx) {
         return { message: 'Chain order accepted.', order: present(await accept(ctx, input.id)) };
       },
@@ -353,7 +353,7 @@ export default defineModule({
       ...internal,
       input: Type.Object({ id: Uuid }, { additionalProperties: false }),
       output: Type.Object({ message: Type.String(), order: Loose }),
-      http: route('POST', '/chain-orders/:id/process', 'reseller_orders.fulfil', { success_status: 200 }),
+      http: route('POST', '/chain-orders/:id/process', { success_status: 200 }),
       async handler(input, ctx) {
         return { message: 'Chain order being fulfilled.', order: present(await startProcessing(ctx, input.id)) };
       },
@@ -364,7 +364,7 @@ export default defineModule({
       ...internal,
       input: Type.Object({ id: Uuid, tracking_number: Type.String({ minLength: 1, maxLength: 100 }), carrier: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
       output: Type.Object({ message: Type.String(), order: Loose }),
-      http: route('POST', '/chain-orders/:id/ship', 'reseller_orders.fulfil', { success_status: 200 }),
+      http: route('POST', '/chain-orders/:id/ship', { success_status: 200 }),
       async handler(input, ctx) {
         return { message: 'Chain order shipped.', order: present(await ship(ctx, input.id, input.carrier, input.tracking_number)) };
       },
@@ -375,7 +375,7 @@ export default defineModule({
       ...internal,
       input: Type.Object({ id: Uuid }, { additionalProperties: false }),
       output: Type.Object({ message: Type.String(), order: Loose }),
-      http: route('POST', '/chain-orders/:id/deliver', 'reseller_orders.fulfil', { success_status: 200 }),
+      http: route('POST', '/chain-orders/:id/deliver', { success_status: 200 }),
       async handler(input, ctx) {
         return { message: 'Chain order delivered.', order: present(await deliver(ctx, input.id)) };
       },
@@ -386,7 +386,7 @@ export default defineModule({
       ...internal,
       input: Type.Object({ id: Uuid, reason: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false }),
       output: Type.Object({ message: Type.String(), order: Loose }),
-      http: route('POST', '/chain-orders/:id/cancel', 'reseller_orders.manage', { success_status: 200 }),
+      http: route('POST', '/chain-orders/:id/cancel', { success_status: 200 }),
       async handler(input, ctx) {
         return { message: 'Chain order cancelled.', order: present(await cancel(ctx, input.id, input.reason)) };
       },
@@ -397,7 +397,7 @@ export default defineModule({
       ...internal,
       input: Type.Object({ id: Uuid, reason: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false }),
       output: Type.Object({ message: Type.String(), order: Loose }),
-      http: route('POST', '/chain-orders/:id/return', 'reseller_orders.fulfil', { success_status: 200 }),
+      http: route('POST', '/chain-orders/:id/return', { success_status: 200 }),
       async handler(input, ctx) {
         return { message: 'Chain order returned.', order: present(await returnOrder(ctx, input.id, input.reason)) };
       },

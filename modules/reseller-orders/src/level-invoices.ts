@@ -19,9 +19,10 @@
  * issued and received and never those between two other levels.
  */
 import Decimal from 'decimal.js';
-import { related, type HandlerContext, type InvoiceDocument } from '../../../sdk';
+import { related, type HandlerContext } from '../../../sdk';
 import type { ChainOrderRow } from './chain';
 import { ChainError, notFound } from './errors';
+import { levelInvoiceLayout } from './level-invoice-layout';
 import { isSameState, ownParty, saleLines, totalsOf, type GstLine, type GstParty } from './level-gst';
 
 export type LevelInvoiceRow = {
@@ -216,21 +217,8 @@ export function csvRows(invoices: InvoiceView[]): string[][] {
   ]);
 }
 
-const party = (p: GstParty) => ({ name: p.name, gstin: p.gstin, address_lines: p.address_lines, state: p.state, state_code: p.state_code });
-
-/** The host's "invoice" template data (sdk InvoiceDocument), as the customer invoice uses it. */
-export function documentOf(i: InvoiceView | LevelInvoiceRow): InvoiceDocument {
-  return {
-    kind: i.type === 'credit_note' ? 'credit_note' : 'tax_invoice', number: i.invoice_number, issued_at: i.issued_at, due_at: null, order_number: i.origin_order_number, currency: i.currency,
-    seller: party(i.seller), buyer: party(i.buyer), ship_to: null, place_of_supply: i.place_of_supply, same_state: i.same_state, reverse_charge: false,
-    lines: i.lines.map((l) => ({ description: l.description, hsn_code: l.hsn_code, quantity: l.quantity, unit: 'NOS', unit_price: l.unit_price, discount: '0.00', taxable_value: l.taxable_value, tax_rate: l.tax_rate, cgst: l.cgst, sgst: l.sgst, igst: l.igst, total: l.total })),
-    totals: { taxable_value: i.taxable_value, discount: '0.00', shipping: '0.00', cgst: i.cgst, sgst: i.sgst, igst: i.igst, total_tax: i.total_tax, total: i.total },
-    original_invoice: i.original_invoice ? { number: i.original_invoice.invoice_number, issued_at: i.original_invoice.issued_at } : null,
-    reason: i.reason,
-  };
-}
-
-const render = (ctx: HandlerContext, i: InvoiceView | LevelInvoiceRow) => ctx.host.call<{ path: string; url: string }>('documents.render_pdf', { template: 'invoice', name: i.invoice_number, data: documentOf(i) });
+/** The PDF as the host draws the module's layout (./level-invoice-layout.ts). */
+const render = (ctx: HandlerContext, i: InvoiceView | LevelInvoiceRow) => ctx.host.call<{ path: string; url: string }>('documents.render_pdf', { template: 'layout', name: i.invoice_number, data: levelInvoiceLayout(i) });
 
 const invoiceNotFound = (id: string) => new ChainError('NOT_FOUND', `Invoice ${id} was not found on this chain order.`, { status: 404, id });
 

@@ -137,7 +137,7 @@ export default defineModule({
         { additionalProperties: false },
       ),
       output: Status,
-      http: { method: 'PUT', path: '/sms-msg91/settings', permission: 'sms_msg91.manage' },
+      http: { method: 'PUT', path: '/sms-msg91/settings' },
       async handler(input, ctx) {
         await readSettings(ctx); // an earlier version's plaintext row goes first, so none outlives this change
         await ctx.host.db.transaction(async (tx) => {
@@ -165,7 +165,7 @@ export default defineModule({
       permission: 'sms_msg91.manage',
       input: Type.Object({}, { additionalProperties: false }),
       output: Status,
-      http: { method: 'GET', path: '/sms-msg91/settings', permission: 'sms_msg91.manage' },
+      http: { method: 'GET', path: '/sms-msg91/settings' },
       handler: (_input, ctx) => status(ctx),
     }),
   },

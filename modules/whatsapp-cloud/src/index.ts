@@ -137,7 +137,7 @@ export default defineModule({
         { additionalProperties: false },
       ),
       output: Status,
-      http: { method: 'PUT', path: '/whatsapp-cloud/settings', permission: 'whatsapp_cloud.manage' },
+      http: { method: 'PUT', path: '/whatsapp-cloud/settings' },
       async handler(input, ctx) {
         await readSettings(ctx); // an earlier version's plaintext row goes first, so none outlives this change
         await ctx.host.db.transaction(async (tx) => {
@@ -165,7 +165,7 @@ export default defineModule({
       permission: 'whatsapp_cloud.manage',
       input: Type.Object({}, { additionalProperties: false }),
       output: Status,
-      http: { method: 'GET', path: '/whatsapp-cloud/settings', permission: 'whatsapp_cloud.manage' },
+      http: { method: 'GET', path: '/whatsapp-cloud/settings' },
       handler: (_input, ctx) => status(ctx),
     }),
   },

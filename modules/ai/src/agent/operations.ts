@@ -74,7 +74,7 @@ export const agentOperations = {
     ai_tool: false,
     input: Type.Object({}, { additionalProperties: false }),
     output: Type.Object({ data: Type.Array(RoleSchema), default_role: Type.String() }),
-    http: { method: 'GET', path: '/ai/agent/roles', permission: VIEW },
+    http: { method: 'GET', path: '/ai/agent/roles' },
     handler: (_input, ctx) => listRoles(ctx),
   }),
   // Before put_role: /ai/agent/roles/default is this route, not a role named "default".
@@ -84,7 +84,7 @@ export const agentOperations = {
     ai_tool: false,
     input: Type.Object({ role_id: ROLE_ID }, { additionalProperties: false }),
     output: Type.Object({ default_role: Type.String() }),
-    http: { method: 'PUT', path: '/ai/agent/roles/default', permission: CONFIGURE },
+    http: { method: 'PUT', path: '/ai/agent/roles/default' },
     handler: (input, ctx) => setDefaultRole(ctx, input.role_id),
   }),
   put_role: operation({
@@ -93,7 +93,7 @@ export const agentOperations = {
     ai_tool: false,
     input: Type.Object({ id: ROLE_ID, ...RoleFields }, { additionalProperties: false }),
     output: RoleSchema,
-    http: { method: 'PUT', path: '/ai/agent/roles/:id', permission: CONFIGURE },
+    http: { method: 'PUT', path: '/ai/agent/roles/:id' },
     handler: (input, ctx) => putRole(ctx, input),
   }),
   delete_role: operation({
@@ -102,7 +102,7 @@ export const agentOperations = {
     ai_tool: false,
     input: Type.Object({ id: ROLE_ID }, { additionalProperties: false }),
     output: Type.Object({ deleted: Type.Boolean(), id: Type.String() }),
-    http: { method: 'DELETE', path: '/ai/agent/roles/:id', permission: CONFIGURE },
+    http: { method: 'DELETE', path: '/ai/agent/roles/:id' },
     handler: (input, ctx) => deleteRole(ctx, input.id),
   }),
   chat: operation({
@@ -112,7 +112,7 @@ export const agentOperations = {
     graphql_expose: false,
     input: ChatBody,
     output: ChatAnswerSchema,
-    http: { method: 'POST', path: '/ai/agent/chat', permission: VIEW, success_status: 200 },
+    http: { method: 'POST', path: '/ai/agent/chat', success_status: 200 },
     handler: (input, ctx) => runChat(ctx, input as ChatInput, null),
   }),
   agent_reply: operation({
@@ -140,7 +140,7 @@ export const agentOperations = {
     graphql_expose: false,
     input: ChatBody,
     output: Type.Null(),
-    http: { method: 'POST', path: '/ai/agent/chat/stream', permission: VIEW, response: { kind: 'stream', timeout_s: 300 } },
+    http: { method: 'POST', path: '/ai/agent/chat/stream', response: { kind: 'stream', timeout_s: 300 } },
     async handler(input, ctx) {
       const stream = ctx.stream!;
       const answer = await runChat(ctx, input as ChatInput, async (e) => {

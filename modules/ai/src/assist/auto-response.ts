@@ -66,7 +66,7 @@ export const autoResponseOperations = {
     ai_tool: false,
     input: Type.Object({}, { additionalProperties: false }),
     output: Type.Object({ data: Settings }),
-    http: { method: 'GET', path: '/ai/live-chat/auto-response', permission: VIEW },
+    http: { method: 'GET', path: '/ai/live-chat/auto-response' },
     handler: async (_input, ctx) => ({ data: await readSettings(ctx, 'auto_response') }),
   }),
   update_auto_response: operation({
@@ -75,7 +75,7 @@ export const autoResponseOperations = {
     ai_tool: false,
     input: Type.Partial(Settings, { additionalProperties: false }),
     output: Type.Object({ data: Settings }),
-    http: { method: 'PUT', path: '/ai/live-chat/auto-response', permission: CONFIGURE },
+    http: { method: 'PUT', path: '/ai/live-chat/auto-response' },
     async handler(input, ctx) {
       if (input.business_hours) {
         // Live chat's schema refuses a malformed object (422 with its fields); its check, the rest.

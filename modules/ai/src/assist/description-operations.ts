@@ -59,7 +59,7 @@ export const descriptionOperations = {
         usage: Type.Object({ input_tokens: Type.Integer(), output_tokens: Type.Integer() }),
       }),
     }),
-    http: { method: 'POST', path: '/ai/products/:id/description', permission: VIEW, success_status: 200 },
+    http: { method: 'POST', path: '/ai/products/:id/description', success_status: 200 },
     async handler(input, ctx) {
       const { product } = await asUser<{ product: Product }>(ctx, 'reseller_catalog.get_my_catalog_product', { productId: input.id });
       const { answer, result } = await askSchema<{ descriptions: Record<string, string> }>(ctx, {
@@ -84,7 +84,7 @@ export const descriptionOperations = {
     ai_tool: false,
     input: Type.Object({ id: ProductId, description: Type.String({ maxLength: MAX_DESCRIPTION }) }, { additionalProperties: false }),
     output: Type.Object({ data: Type.Object({ product_id: Type.String(), description: Type.String(), saved: Type.Boolean() }) }),
-    http: { method: 'POST', path: '/ai/products/:id/description/save', permission: VIEW, success_status: 200 },
+    http: { method: 'POST', path: '/ai/products/:id/description/save', success_status: 200 },
     async handler(input, ctx) {
       if (!input.description.trim()) throw invalid('description', 'The description is empty.');
       const { product } = await asUser<{ product: Product }>(ctx, 'reseller_catalog.update_master_product', { id: input.id, description: input.description });

@@ -86,7 +86,7 @@ export const extractionOperations = {
     ai_tool: false,
     input: Type.Object({ text: Type.String({ minLength: 1, maxLength: MAX_MESSAGE }), customer: Type.Optional(Customer) }, { additionalProperties: false }),
     output: Type.Object({ data: Type.Composite([Proposal, Type.Object({ provider: Type.String(), model: Type.String(), usage: Type.Object({ input_tokens: Type.Integer(), output_tokens: Type.Integer() }) })]) }),
-    http: { method: 'POST', path: '/ai/orders/extract', permission: VIEW, success_status: 201 },
+    http: { method: 'POST', path: '/ai/orders/extract', success_status: 201 },
     async handler(input, ctx) {
       const user = userOf(ctx);
       const found = await extract(ctx, input.text);
@@ -104,7 +104,7 @@ export const extractionOperations = {
     ai_tool: false,
     input: Type.Object({ id: Type.String({ maxLength: 64 }), customer: Type.Optional(Customer) }, { additionalProperties: false }),
     output: Type.Object({ data: Type.Object({ extraction: Proposal, order: Type.Unknown() }) }),
-    http: { method: 'POST', path: '/ai/orders/extract/:id/confirm', permission: VIEW, success_status: 201 },
+    http: { method: 'POST', path: '/ai/orders/extract/:id/confirm', success_status: 201 },
     async handler(input, ctx) {
       const row = await mine(ctx, input.id);
       if (row.status !== 'proposed') throw notProposed(row.id, row.status);

@@ -28,7 +28,7 @@ export const replyOperations = {
     output: Type.Object({
       data: Type.Object({ conversation_id: Type.Integer(), suggestion: Type.String(), based_on_messages: Type.Integer(), provider: Type.String(), model: Type.String(), usage: Type.Object({ input_tokens: Type.Integer(), output_tokens: Type.Integer() }) }),
     }),
-    http: { method: 'POST', path: '/ai/live-chat/conversations/:id/suggest-reply', permission: VIEW, success_status: 200 },
+    http: { method: 'POST', path: '/ai/live-chat/conversations/:id/suggest-reply', success_status: 200 },
     async handler(input, ctx) {
       const { data } = await asUser<{ data: Message[] }>(ctx, 'live_chat.get_messages', { id: input.id, limit: 500 });
       const shown = data.filter((m) => !m.is_internal).slice(-MAX_MESSAGES);

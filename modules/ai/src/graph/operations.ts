@@ -22,7 +22,7 @@ export const graphOperations = {
     graphql_expose: false,
     input: Type.Object({ flow_type: FlowType, input_data: AnyObject }, { additionalProperties: false }),
     output: GraphRun,
-    http: { method: 'POST', path: '/ai/agent/graph/run', permission: CONFIGURE, success_status: 200 },
+    http: { method: 'POST', path: '/ai/agent/graph/run', success_status: 200 },
     handler: async (input, ctx) => runResponse(await startRun(ctx, FLOWS[input.flow_type]!, input.input_data as Json)),
   }),
   graph_resume: operation({
@@ -32,7 +32,7 @@ export const graphOperations = {
     graphql_expose: false,
     input: Type.Object({ run_id: RunId, human_input: AnyObject }, { additionalProperties: false }),
     output: GraphRun,
-    http: { method: 'POST', path: '/ai/agent/graph/resume', permission: CONFIGURE, success_status: 200 },
+    http: { method: 'POST', path: '/ai/agent/graph/resume', success_status: 200 },
     handler: async (input, ctx) => {
       const row = await loadRun(ctx, input.run_id);
       return runResponse(await resumeRun(ctx, FLOWS[row.flow_type]!, row, input.human_input));
@@ -47,7 +47,7 @@ export const graphOperations = {
       { additionalProperties: false },
     ),
     output: Type.Object({ data: Type.Array(GraphRun) }),
-    http: { method: 'GET', path: '/ai/agent/graph/runs', permission: VIEW },
+    http: { method: 'GET', path: '/ai/agent/graph/runs' },
     handler: async (input, ctx) => {
       const where: Partial<RunRow> = {};
       if (input.flow_type) where.flow_type = input.flow_type;
@@ -64,7 +64,7 @@ export const graphOperations = {
     ai_tool: false,
     input: Type.Object({ run_id: RunId }, { additionalProperties: false }),
     output: GraphRun,
-    http: { method: 'GET', path: '/ai/agent/graph/:run_id/status', permission: VIEW },
+    http: { method: 'GET', path: '/ai/agent/graph/:run_id/status' },
     handler: async (input, ctx) => runStatus(await loadRun(ctx, input.run_id)),
   }),
   graph_cancel: operation({
@@ -74,7 +74,7 @@ export const graphOperations = {
     graphql_expose: false,
     input: Type.Object({ run_id: RunId }, { additionalProperties: false }),
     output: GraphRun,
-    http: { method: 'POST', path: '/ai/agent/graph/:run_id/cancel', permission: CONFIGURE, success_status: 200 },
+    http: { method: 'POST', path: '/ai/agent/graph/:run_id/cancel', success_status: 200 },
     handler: async (input, ctx) => runStatus(await cancelRun(ctx, await loadRun(ctx, input.run_id))),
   }),
 };

@@ -47,7 +47,7 @@ export const embedOperations = {
       { additionalProperties: false },
     ),
     output: Type.Object({ data: Embeddings }),
-    http: { method: 'POST', path: '/ai/embeddings', permission: VIEW, success_status: 200 },
+    http: { method: 'POST', path: '/ai/embeddings', success_status: 200 },
     async handler(input, ctx) {
       const texts = typeof input.input === 'string' ? [input.input] : input.input;
       return { data: await embed(ctx, { feature: 'embeddings', input: texts, ...(input.model ? { model: input.model } : {}), ...(input.provider_id ? { provider_id: input.provider_id } : {}) }) };

@@ -48,7 +48,7 @@ export const llmProviderOperations = {
     permission: VIEW,
     input: Empty,
     output: Type.Object({ data: Type.Array(LlmProviderView) }),
-    http: { method: 'GET', path: '/ai/providers', permission: VIEW },
+    http: { method: 'GET', path: '/ai/providers' },
     async handler(_input, ctx) {
       const rows = await ctx.host.db.find<LlmProviderRow>('LlmProvider', { order: [['created_at', 'ASC'], ['id', 'ASC']] });
       return { data: rows.map(llmProviderView) };
@@ -71,7 +71,7 @@ export const llmProviderOperations = {
       { additionalProperties: false },
     ),
     output: ProviderData,
-    http: { method: 'POST', path: '/ai/providers', permission: CONFIGURE },
+    http: { method: 'POST', path: '/ai/providers' },
     async handler(input, ctx) {
       if (await findLlmProvider(ctx, input.id)) throw conflict(`A provider with id "${input.id}" exists already.`, { id: input.id });
       await allowOrigin(ctx, input.base_url);
@@ -109,7 +109,7 @@ export const llmProviderOperations = {
       { additionalProperties: false },
     ),
     output: ProviderData,
-    http: { method: 'PUT', path: '/ai/providers/:id', permission: CONFIGURE },
+    http: { method: 'PUT', path: '/ai/providers/:id' },
     async handler(input, ctx) {
       const current = await llmProvider(ctx, input.id);
       if (input.base_url !== undefined && input.base_url !== current.base_url) await allowOrigin(ctx, input.base_url);
@@ -125,7 +125,7 @@ export const llmProviderOperations = {
     permission: CONFIGURE,
     input: Type.Object({ id: ProviderId }, { additionalProperties: false }),
     output: Type.Object({ data: Type.Object({ id: Type.String(), deleted: Type.Boolean() }) }),
-    http: { method: 'DELETE', path: '/ai/providers/:id', permission: CONFIGURE },
+    http: { method: 'DELETE', path: '/ai/providers/:id' },
     async handler(input, ctx) {
       await llmProvider(ctx, input.id);
       const uses = await usesOf(ctx, input.id);
@@ -144,7 +144,7 @@ export const llmProviderOperations = {
     output: Type.Object({
       data: Type.Object({ success: Type.Boolean(), provider: Type.String(), model: Type.Nullable(Type.String()), latency_ms: Type.Integer(), error: Type.Nullable(Type.String()) }),
     }),
-    http: { method: 'POST', path: '/ai/providers/:id/test', permission: CONFIGURE, success_status: 200 },
+    http: { method: 'POST', path: '/ai/providers/:id/test', success_status: 200 },
     async handler(input, ctx) {
       await llmProvider(ctx, input.id);
       const started = ctx.host.now();
@@ -161,7 +161,7 @@ export const llmProviderOperations = {
     permission: CONFIGURE,
     input: Type.Object({ id: ProviderId, api_key: ApiKey, model: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }, { additionalProperties: false }),
     output: ProviderData,
-    http: { method: 'PUT', path: '/ai/providers/:id/credentials', permission: CONFIGURE },
+    http: { method: 'PUT', path: '/ai/providers/:id/credentials' },
     async handler(input, ctx) {
       const provider = await llmProvider(ctx, input.id);
       if (input.model !== undefined && provider.models.length > 0 && !provider.models.includes(input.model)) {
@@ -183,7 +183,7 @@ export const llmProviderOperations = {
     permission: VIEW,
     input: Empty,
     output: Type.Object({ data: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), type: LlmTypeSchema, base_url: Type.String(), models: Type.Array(Type.String()) })) }),
-    http: { method: 'GET', path: '/ai/presets', permission: VIEW },
+    http: { method: 'GET', path: '/ai/presets' },
     handler: () => ({ data: LLM_PRESETS }),
   }),
 
@@ -192,7 +192,7 @@ export const llmProviderOperations = {
     permission: VIEW,
     input: Empty,
     output: Type.Object({ data: LlmSettingsView }),
-    http: { method: 'GET', path: '/ai/config', permission: VIEW },
+    http: { method: 'GET', path: '/ai/config' },
     async handler(_input, ctx) {
       return { data: await readSettings(ctx, 'llm') };
     },
@@ -211,7 +211,7 @@ export const llmProviderOperations = {
       { additionalProperties: false },
     ),
     output: Type.Object({ data: LlmSettingsView }),
-    http: { method: 'PUT', path: '/ai/config', permission: CONFIGURE },
+    http: { method: 'PUT', path: '/ai/config' },
     async handler(input, ctx) {
       for (const field of ['default_provider', 'fallback_provider'] as const) {
         const id = input[field];

@@ -31,7 +31,7 @@ export const usageOperations = {
     output: Type.Object({
       data: Type.Object({ from: Type.String(), to: Type.String(), by_feature: Type.Array(Type.Composite([Type.Object({ feature: Type.String() }), Totals])), total: Totals, truncated: Type.Boolean() }),
     }),
-    http: { method: 'GET', path: '/ai/usage', permission: VIEW },
+    http: { method: 'GET', path: '/ai/usage' },
     async handler(input, ctx) {
       const to = input.to ? Date.parse(input.to) : ctx.host.now();
       const from = input.from ? Date.parse(input.from) : to - 30 * DAY;

@@ -45,7 +45,7 @@ export function speechProviderOperations(kind: SpeechKind) {
       permission: VIEW,
       input: Empty,
       output: Type.Object({ data: Type.Array(View) }),
-      http: { method: 'GET', path: `/ai/${kind}/providers`, permission: VIEW },
+      http: { method: 'GET', path: `/ai/${kind}/providers` },
       async handler(_input, ctx) {
         const rows = await ctx.host.db.find<SpeechProviderRow>('SpeechProvider', { where: { kind }, order: [['created_at', 'ASC'], ['id', 'ASC']] });
         return { data: rows.map(speechProviderView) };
@@ -57,7 +57,7 @@ export function speechProviderOperations(kind: SpeechKind) {
       permission: CONFIGURE,
       input: Type.Object({ preset: Type.String({ minLength: 1, maxLength: 64 }), base_url: Type.Optional(BaseUrl) }, { additionalProperties: false }),
       output: Type.Object({ data: View }),
-      http: { method: 'POST', path: `/ai/${kind}/providers`, permission: CONFIGURE },
+      http: { method: 'POST', path: `/ai/${kind}/providers` },
       async handler(input, ctx) {
         const preset = presetOf(kind, input.preset);
         if (!preset) throw invalid('preset', `Unknown ${label} preset "${input.preset}"; GET /ai/${kind}/presets lists them: ${presetsOf(kind).map((p) => p.id).join(', ')}.`);
@@ -75,7 +75,7 @@ export function speechProviderOperations(kind: SpeechKind) {
       permission: CONFIGURE,
       input: Type.Object({ id: ProviderId }, { additionalProperties: false }),
       output: Type.Object({ data: Type.Object({ id: Type.String(), deleted: Type.Boolean() }) }),
-      http: { method: 'DELETE', path: `/ai/${kind}/providers/:id`, permission: CONFIGURE },
+      http: { method: 'DELETE', path: `/ai/${kind}/providers/:id` },
       async handler(input, ctx) {
         await speechProvider(ctx, kind, input.id);
         const settings = await readSettings(ctx, kind);
@@ -92,7 +92,7 @@ export function speechProviderOperations(kind: SpeechKind) {
       permission: CONFIGURE,
       input: Type.Object({ id: ProviderId, api_key: ApiKey, model: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }, { additionalProperties: false }),
       output: Type.Object({ data: View }),
-      http: { method: 'PUT', path: `/ai/${kind}/providers/:id/credentials`, permission: CONFIGURE },
+      http: { method: 'PUT', path: `/ai/${kind}/providers/:id/credentials` },
       async handler(input, ctx) {
         const row = await speechProvider(ctx, kind, input.id);
         const models = presetOf(kind, row.preset)?.models ?? [];
@@ -108,7 +108,7 @@ export function speechProviderOperations(kind: SpeechKind) {
       permission: VIEW,
       input: Empty,
       output: Type.Object({ data: Type.Array(Preset) }),
-      http: { method: 'GET', path: `/ai/${kind}/presets`, permission: VIEW },
+      http: { method: 'GET', path: `/ai/${kind}/presets` },
       handler: () => ({ data: presetsOf(kind) }),
     }),
 
@@ -117,7 +117,7 @@ export function speechProviderOperations(kind: SpeechKind) {
       permission: VIEW,
       input: Empty,
       output: Type.Object({ data: Config }),
-      http: { method: 'GET', path: `/ai/${kind}/config`, permission: VIEW },
+      http: { method: 'GET', path: `/ai/${kind}/config` },
       async handler(_input, ctx) {
         return { data: await readSettings(ctx, kind) };
       },
@@ -128,7 +128,7 @@ export function speechProviderOperations(kind: SpeechKind) {
       permission: CONFIGURE,
       input: Type.Object({ default_provider: Type.Optional(Type.Nullable(ProviderId)), fallback_provider: Type.Optional(Type.Nullable(ProviderId)) }, { additionalProperties: false }),
       output: Type.Object({ data: Config }),
-      http: { method: 'PUT', path: `/ai/${kind}/config`, permission: CONFIGURE },
+      http: { method: 'PUT', path: `/ai/${kind}/config` },
       async handler(input, ctx) {
         for (const field of ['default_provider', 'fallback_provider'] as const) {
           const id = input[field];

@@ -29,7 +29,7 @@ export const sttOperations = {
         provider: Type.String(),
       }),
     }),
-    http: { method: 'POST', path: '/ai/stt/transcribe', permission: VIEW, success_status: 200, upload: { field: 'file', max_bytes: MAX_AUDIO_BYTES } },
+    http: { method: 'POST', path: '/ai/stt/transcribe', success_status: 200, upload: { field: 'file', max_bytes: MAX_AUDIO_BYTES } },
     async handler(input, ctx) {
       try {
         return { data: await transcribe(ctx, input.upload, input.language ?? 'en-IN') };

@@ -26,7 +26,7 @@ export const ttsOperations = {
     permission: VIEW,
     input: Input,
     output: Type.Object({ streamed: Type.Boolean() }),
-    http: { method: 'POST', path: '/ai/tts/synthesize/stream', permission: VIEW, response: { kind: 'stream', timeout_s: 300 } },
+    http: { method: 'POST', path: '/ai/tts/synthesize/stream', response: { kind: 'stream', timeout_s: 300 } },
     async handler(input, ctx) {
       const stream = ctx.stream!;
       const pieces = segments(input.text);
@@ -54,7 +54,7 @@ export const ttsOperations = {
     permission: VIEW,
     input: Input,
     output: Type.Object({ audio_data: Type.String(), format: Format, duration_ms: Type.Integer({ minimum: 0 }), provider: Type.String(), voice_id: Type.String() }),
-    http: { method: 'POST', path: '/ai/tts/synthesize', permission: VIEW, success_status: 200 },
+    http: { method: 'POST', path: '/ai/tts/synthesize', success_status: 200 },
     async handler(input, ctx) {
       return synthesize(ctx, input.text, input.format ?? 'wav', input.voice_id);
     },
@@ -65,7 +65,7 @@ export const ttsOperations = {
     permission: VIEW,
     input: Type.Object({}, { additionalProperties: false }),
     output: Type.Object({ data: Type.Array(Voice), provider: Type.String() }),
-    http: { method: 'GET', path: '/ai/tts/voices', permission: VIEW },
+    http: { method: 'GET', path: '/ai/tts/voices' },
     async handler(_input, ctx) {
       const { usable, skipped } = await speechChain(ctx, 'tts');
       const current = usable[0]?.provider;
@@ -79,7 +79,7 @@ export const ttsOperations = {
     permission: VIEW,
     input: Type.Object({}, { additionalProperties: false }),
     output: Type.Object({ data: Type.Object({ voice_id: Type.Nullable(Type.String()) }) }),
-    http: { method: 'GET', path: '/ai/tts/voice/default', permission: VIEW },
+    http: { method: 'GET', path: '/ai/tts/voice/default' },
     async handler(_input, ctx) {
       return { data: { voice_id: (await readSettings(ctx, 'tts')).default_voice } };
     },
@@ -90,7 +90,7 @@ export const ttsOperations = {
     permission: CONFIGURE,
     input: Type.Object({ voice_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
     output: Type.Object({ data: Type.Object({ voice_id: Type.Nullable(Type.String()) }) }),
-    http: { method: 'PUT', path: '/ai/tts/voice/default', permission: CONFIGURE },
+    http: { method: 'PUT', path: '/ai/tts/voice/default' },
     async handler(input, ctx) {
       return { data: { voice_id: (await writeSettings(ctx, 'tts', { default_voice: input.voice_id })).default_voice } };
     },

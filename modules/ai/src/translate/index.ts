@@ -32,7 +32,7 @@ export const translateArea: Area = {
       permission: VIEW,
       input: Type.Object({ text: Text, targets: Type.Array(Code, { minItems: 1, maxItems: 10, uniqueItems: true }), source: Type.Optional(Code) }, { additionalProperties: false }),
       output: Type.Object({ data: Type.Object({ translations: Type.Array(Translation) }) }),
-      http: { method: 'POST', path: '/ai/translate/batch', permission: VIEW, success_status: 200 },
+      http: { method: 'POST', path: '/ai/translate/batch', success_status: 200 },
       async handler(input, ctx) {
         const translations = [];
         // One after another: each is a model call, and a tenant's rate limit is better spent in order.
@@ -46,7 +46,7 @@ export const translateArea: Area = {
       permission: VIEW,
       input: Type.Object({ text: Text }, { additionalProperties: false }),
       output: Type.Object({ data: Type.Object({ language: Type.String(), language_name: Type.String(), confidence: Type.Number({ minimum: 0, maximum: 1 }) }) }),
-      http: { method: 'POST', path: '/ai/translate/detect', permission: VIEW, success_status: 200 },
+      http: { method: 'POST', path: '/ai/translate/detect', success_status: 200 },
       async handler(input, ctx) {
         return { data: await detect(ctx, input.text) };
       },
@@ -57,7 +57,7 @@ export const translateArea: Area = {
       permission: VIEW,
       input: Type.Object({}, { additionalProperties: false }),
       output: Type.Object({ data: Type.Array(Type.Object({ code: Type.String(), name: Type.String() })) }),
-      http: { method: 'GET', path: '/ai/translate/languages', permission: VIEW },
+      http: { method: 'GET', path: '/ai/translate/languages' },
       handler: () => ({ data: [...LANGUAGES] }),
     }),
 
@@ -66,7 +66,7 @@ export const translateArea: Area = {
       permission: VIEW,
       input: Type.Object({}, { additionalProperties: false }),
       output: Type.Object({ data: Settings }),
-      http: { method: 'GET', path: '/ai/translate/config', permission: VIEW },
+      http: { method: 'GET', path: '/ai/translate/config' },
       async handler(_input, ctx) {
         return { data: await readSettings(ctx, 'translation') };
       },
@@ -77,7 +77,7 @@ export const translateArea: Area = {
       permission: CONFIGURE,
       input: Type.Object({ provider_id: Type.Nullable(ProviderId), model: Type.Optional(Type.Nullable(Type.String({ maxLength: 200 }))) }, { additionalProperties: false }),
       output: Type.Object({ data: Settings }),
-      http: { method: 'PUT', path: '/ai/translate/config', permission: CONFIGURE },
+      http: { method: 'PUT', path: '/ai/translate/config' },
       async handler(input, ctx) {
         const model = input.model ? input.model : null;
         if (input.provider_id !== null) {
@@ -94,7 +94,7 @@ export const translateArea: Area = {
       permission: VIEW,
       input: Type.Object({ text: Text, target: Code, source: Type.Optional(Code) }, { additionalProperties: false }),
       output: Type.Object({ data: Translation }),
-      http: { method: 'POST', path: '/ai/translate', permission: VIEW, success_status: 200 },
+      http: { method: 'POST', path: '/ai/translate', success_status: 200 },
       async handler(input, ctx) {
         return { data: await translate(ctx, input.text, input.target, input.source) };
       },

@@ -47,7 +47,7 @@ export const voiceOperations = {
         audio: Type.Object({ audio_data: Type.String(), format: Type.StringEnum(TTS_FORMATS), duration_ms: Type.Integer(), provider: Type.String(), voice_id: Type.String() }),
       }),
     }),
-    http: { method: 'POST', path: '/ai/voice', permission: VIEW, success_status: 200, upload: { field: 'file', max_bytes: VOICE_LIMITS.max_bytes } },
+    http: { method: 'POST', path: '/ai/voice', success_status: 200, upload: { field: 'file', max_bytes: VOICE_LIMITS.max_bytes } },
     async handler(input, ctx) {
       try {
         // Both ends are needed: a question heard but never answered aloud would spend the STT and the model for nothing.

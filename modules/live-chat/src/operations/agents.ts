@@ -44,7 +44,7 @@ export const agentOperations = {
     ...NOT_TOOL,
     input: Type.Object({ status: Type.Optional(AgentStatus) }, { additionalProperties: false }),
     output: Type.Object({ data: Type.Array(Agent) }),
-    http: { method: 'GET', path: '/live-chat/agents', permission: VIEW },
+    http: { method: 'GET', path: '/live-chat/agents' },
     handler: async (input, ctx) => ({ data: await ctx.host.db.find<AgentRow>('Agent', { where: input.status ? { status: input.status } : {}, order: [['id', 'ASC']], limit: 1000 }) }),
   }),
   create_agent: operation({
@@ -53,7 +53,7 @@ export const agentOperations = {
     ...NOT_TOOL,
     input: Type.Object({ user_id: Id, max_concurrent_chats: Type.Optional(Max), name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) }, { additionalProperties: false }),
     output: Agent,
-    http: { method: 'POST', path: '/live-chat/agents', permission: MANAGE, success_status: 201 },
+    http: { method: 'POST', path: '/live-chat/agents', success_status: 201 },
     handler: async (input, ctx) => {
       // Only a member answers chats (spec 2, Agent: user_id is a member); an ended membership removes the agent (../agent-removal.ts).
       const member = await ctx.host.call<{ active: boolean; name: string | null }>('platform.get_member', { user_id: input.user_id });
@@ -71,7 +71,7 @@ export const agentOperations = {
     ...NOT_TOOL,
     input: Type.Object({}, { additionalProperties: false }),
     output: Agent,
-    http: { method: 'GET', path: '/live-chat/agents/me', permission: REPLY },
+    http: { method: 'GET', path: '/live-chat/agents/me' },
     handler: async (_input, ctx) => myAgent(ctx),
   }),
   set_my_status: operation({
@@ -80,7 +80,7 @@ export const agentOperations = {
     ...NOT_TOOL,
     input: Type.Object({ status: AgentStatus }, { additionalProperties: false }),
     output: Agent,
-    http: { method: 'PUT', path: '/live-chat/agents/me/status', permission: REPLY },
+    http: { method: 'PUT', path: '/live-chat/agents/me/status' },
     handler: async (input, ctx) => setStatus(ctx, await myAgent(ctx), input.status),
   }),
   get_agent: operation({
@@ -89,7 +89,7 @@ export const agentOperations = {
     ...NOT_TOOL,
     input: Type.Object({ id: Id }, { additionalProperties: false }),
     output: Agent,
-    http: { method: 'GET', path: '/live-chat/agents/:id', permission: VIEW },
+    http: { method: 'GET', path: '/live-chat/agents/:id' },
     handler: async (input, ctx) => agentById(ctx, input.id),
   }),
   update_agent: operation({
@@ -98,7 +98,7 @@ export const agentOperations = {
     ...NOT_TOOL,
     input: Type.Object({ id: Id, max_concurrent_chats: Type.Optional(Max), name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })), status: Type.Optional(AgentStatus) }, { additionalProperties: false }),
     output: Agent,
-    http: { method: 'PUT', path: '/live-chat/agents/:id', permission: MANAGE },
+    http: { method: 'PUT', path: '/live-chat/agents/:id' },
     handler: async (input, ctx) => {
       const agent = await agentById(ctx, input.id);
       if (input.max_concurrent_chats !== undefined && input.max_concurrent_chats < agent.current_chats_count) {
@@ -123,7 +123,7 @@ export const agentOperations = {
     ...NOT_TOOL,
     input: Type.Object({ id: Id }, { additionalProperties: false }),
     output: Type.Object({ deleted: Type.Boolean(), id: Type.Integer(), requeued: Type.Integer() }),
-    http: { method: 'DELETE', path: '/live-chat/agents/:id', permission: MANAGE },
+    http: { method: 'DELETE', path: '/live-chat/agents/:id' },
     handler: async (input, ctx) => {
       await agentById(ctx, input.id);
       return { deleted: true, id: input.id, requeued: await removeAgent(ctx, input.id) };

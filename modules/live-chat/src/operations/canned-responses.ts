@@ -68,7 +68,7 @@ export const cannedResponseOperations = {
       { additionalProperties: false },
     ),
     output: Type.Object({ data: Type.Array(CannedResponse) }),
-    http: { method: 'GET', path: '/live-chat/canned-responses', permission: VIEW },
+    http: { method: 'GET', path: '/live-chat/canned-responses' },
     handler: async (input, ctx) => {
       const mine = await callerAgentId(ctx);
       const where: Record<string, unknown> = { agent_id: mine === null ? null : { $or: [{ $is: null }, { $eq: mine }] } };
@@ -82,7 +82,7 @@ export const cannedResponseOperations = {
     ...NOT_TOOL,
     input: Type.Object({ id: Id }, { additionalProperties: false }),
     output: CannedResponse,
-    http: { method: 'GET', path: '/live-chat/canned-responses/:id', permission: VIEW },
+    http: { method: 'GET', path: '/live-chat/canned-responses/:id' },
     handler: async (input, ctx) => {
       const row = await ctx.host.db.findOne<CannedResponseRow>('CannedResponse', { where: { id: input.id } });
       if (!row || (row.agent_id !== null && row.agent_id !== (await callerAgentId(ctx)))) throw notFound('Canned response', input.id);
@@ -95,7 +95,7 @@ export const cannedResponseOperations = {
     ...NOT_TOOL,
     input: Type.Object(Fields, { additionalProperties: false }),
     output: CannedResponse,
-    http: { method: 'POST', path: '/live-chat/canned-responses', permission: MANAGE, success_status: 201 },
+    http: { method: 'POST', path: '/live-chat/canned-responses', success_status: 201 },
     handler: async (input, ctx) => create(ctx, null, input),
   }),
   update_canned_response: operation({
@@ -104,7 +104,7 @@ export const cannedResponseOperations = {
     ...NOT_TOOL,
     input: Update,
     output: CannedResponse,
-    http: { method: 'PUT', path: '/live-chat/canned-responses/:id', permission: MANAGE },
+    http: { method: 'PUT', path: '/live-chat/canned-responses/:id' },
     handler: async (input, ctx) => update(ctx, null, input),
   }),
   delete_canned_response: operation({
@@ -113,7 +113,7 @@ export const cannedResponseOperations = {
     ...NOT_TOOL,
     input: Type.Object({ id: Id }, { additionalProperties: false }),
     output: Deleted,
-    http: { method: 'DELETE', path: '/live-chat/canned-responses/:id', permission: MANAGE },
+    http: { method: 'DELETE', path: '/live-chat/canned-responses/:id' },
     handler: async (input, ctx) => remove(ctx, null, input.id),
   }),
   create_my_canned_response: operation({
@@ -122,7 +122,7 @@ export const cannedResponseOperations = {
     ...NOT_TOOL,
     input: Type.Object(Fields, { additionalProperties: false }),
     output: CannedResponse,
-    http: { method: 'POST', path: '/live-chat/agents/me/canned-responses', permission: REPLY, success_status: 201 },
+    http: { method: 'POST', path: '/live-chat/agents/me/canned-responses', success_status: 201 },
     handler: async (input, ctx) => create(ctx, (await myAgent(ctx)).id, input),
   }),
   update_my_canned_response: operation({
@@ -131,7 +131,7 @@ export const cannedResponseOperations = {
     ...NOT_TOOL,
     input: Update,
     output: CannedResponse,
-    http: { method: 'PUT', path: '/live-chat/agents/me/canned-responses/:id', permission: REPLY },
+    http: { method: 'PUT', path: '/live-chat/agents/me/canned-responses/:id' },
     handler: async (input, ctx) => update(ctx, (await myAgent(ctx)).id, input),
   }),
   delete_my_canned_response: operation({
@@ -140,7 +140,7 @@ export const cannedResponseOperations = {
     ...NOT_TOOL,
     input: Type.Object({ id: Id }, { additionalProperties: false }),
     output: Deleted,
-    http: { method: 'DELETE', path: '/live-chat/agents/me/canned-responses/:id', permission: REPLY },
+    http: { method: 'DELETE', path: '/live-chat/agents/me/canned-responses/:id' },
     handler: async (input, ctx) => remove(ctx, (await myAgent(ctx)).id, input.id),
   }),
 };

@@ -57,7 +57,7 @@ export const conversationOperations = {
     permission: VIEW,
     input: Type.Object({}, { additionalProperties: false }),
     output: Type.Object({ stats: DashboardStats, recent_conversations: Type.Array(ConversationListed), active_widgets: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), handler_type: Type.String() })) }),
-    http: { method: 'GET', path: '/live-chat/dashboard', permission: VIEW },
+    http: { method: 'GET', path: '/live-chat/dashboard' },
     handler: async (_input, ctx) => {
       const count = (status: string) => ctx.host.db.count('Conversation', { where: { status } });
       const [pending, active, waiting, resolved, closed, online, agents] = await Promise.all([
@@ -106,7 +106,7 @@ export const conversationOperations = {
       { additionalProperties: false },
     ),
     output: Type.Object({ data: Type.Array(ConversationListed), pagination: Pagination }),
-    http: { method: 'GET', path: '/live-chat/conversations', permission: VIEW },
+    http: { method: 'GET', path: '/live-chat/conversations' },
     handler: async (input, ctx) => {
       const where: Record<string, unknown> = {};
       if (input.status) where.status = { $in: input.status.split(',') };
@@ -135,7 +135,7 @@ export const conversationOperations = {
     permission: VIEW,
     input: ById,
     output: ConversationDetail,
-    http: { method: 'GET', path: '/live-chat/conversations/:id', permission: VIEW },
+    http: { method: 'GET', path: '/live-chat/conversations/:id' },
     handler: async (input, ctx) => {
       const c = await conversationById(ctx, input.id);
       return {
@@ -151,7 +151,7 @@ export const conversationOperations = {
     permission: VIEW,
     input: Type.Object({ id: Id, after_id: Type.Optional(Type.Integer({ minimum: 0 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 200 })) }, { additionalProperties: false }),
     output: Type.Object({ data: Type.Array(Message) }),
-    http: { method: 'GET', path: '/live-chat/conversations/:id/messages', permission: VIEW },
+    http: { method: 'GET', path: '/live-chat/conversations/:id/messages' },
     handler: async (input, ctx) => {
       await conversationById(ctx, input.id);
       const data = await ctx.host.db.find<MessageRow>('Message', {
@@ -168,7 +168,7 @@ export const conversationOperations = {
     permission: REPLY,
     input: Type.Object({ id: Id, content: Content, is_internal: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
     output: Message,
-    http: { method: 'POST', path: '/live-chat/conversations/:id/messages', permission: REPLY, success_status: 201 },
+    http: { method: 'POST', path: '/live-chat/conversations/:id/messages', success_status: 201 },
     handler: async (input, ctx) => {
       const c = await conversationById(ctx, input.id);
       if (c.status === 'closed' && !input.is_internal) throw invalidState(`Conversation ${c.id} is closed; reopen it to write to the visitor.`, c.status);
@@ -185,7 +185,7 @@ export const conversationOperations = {
     ...NOT_TOOL,
     input: Type.Object({ id: Id, typing: Type.Boolean() }, { additionalProperties: false }),
     output: Type.Object({ sent: Type.Boolean() }),
-    http: { method: 'POST', path: '/live-chat/conversations/:id/typing', permission: REPLY, success_status: 200 },
+    http: { method: 'POST', path: '/live-chat/conversations/:id/typing', success_status: 200 },
     handler: async (input, ctx) => ({ sent: await typing(ctx, await conversationById(ctx, input.id), 'agent', (await senderOf(ctx)).sender_name, input.typing) }),
   }),
   resolve_conversation: operation({
@@ -193,7 +193,7 @@ export const conversationOperations = {
     permission: REPLY,
     input: ById,
     output: Conversation,
-    http: { method: 'POST', path: '/live-chat/conversations/:id/resolve', permission: REPLY, success_status: 200 },
+    http: { method: 'POST', path: '/live-chat/conversations/:id/resolve', success_status: 200 },
     handler: async (input, ctx) => finish(ctx, await conversationById(ctx, input.id), 'resolved'),
   }),
   close_conversation: operation({
@@ -202,7 +202,7 @@ export const conversationOperations = {
     ...NOT_TOOL,
     input: ById,
     output: Conversation,
-    http: { method: 'POST', path: '/live-chat/conversations/:id/close', permission: REPLY, success_status: 200 },
+    http: { method: 'POST', path: '/live-chat/conversations/:id/close', success_status: 200 },
     handler: async (input, ctx) => finish(ctx, await conversationById(ctx, input.id), 'closed'),
   }),
   reopen_conversation: operation({
@@ -211,7 +211,7 @@ export const conversationOperations = {
     ...NOT_TOOL,
     input: ById,
     output: Conversation,
-    http: { method: 'POST', path: '/live-chat/conversations/:id/reopen', permission: REPLY, success_status: 200 },
+    http: { method: 'POST', path: '/live-chat/conversations/:id/reopen', success_status: 200 },
     handler: async (input, ctx) => reopen(ctx, await conversationById(ctx, input.id)),
   }),
   assign_conversation: operation({
@@ -220,7 +220,7 @@ export const conversationOperations = {
     ...NOT_TOOL,
     input: Type.Object({ id: Id, agent_id: Id }, { additionalProperties: false }),
     output: Conversation,
-    http: { method: 'POST', path: '/live-chat/conversations/:id/assign', permission: REPLY, success_status: 200 },
+    http: { method: 'POST', path: '/live-chat/conversations/:id/assign', success_status: 200 },
     handler: async (input, ctx) => {
       const c = await conversationById(ctx, input.id);
       const agent = await agentById(ctx, input.agent_id);
@@ -242,7 +242,7 @@ export const conversationOperations = {
     ...NOT_TOOL,
     input: Type.Object({ id: Id, priority: Priority }, { additionalProperties: false }),
     output: Conversation,
-    http: { method: 'PUT', path: '/live-chat/conversations/:id/priority', permission: REPLY },
+    http: { method: 'PUT', path: '/live-chat/conversations/:id/priority' },
     handler: async (input, ctx) => {
       await conversationById(ctx, input.id);
       await ctx.host.db.update<ConversationRow>('Conversation', { priority: input.priority, updated_at: nowIso(ctx) }, { where: { id: input.id } });

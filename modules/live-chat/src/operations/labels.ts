@@ -28,7 +28,7 @@ export const labelOperations = {
     ...NOT_TOOL,
     input: Type.Object({}, { additionalProperties: false }),
     output: Type.Object({ data: Type.Array(Label) }),
-    http: { method: 'GET', path: '/live-chat/labels', permission: VIEW },
+    http: { method: 'GET', path: '/live-chat/labels' },
     handler: async (_input, ctx) => ({ data: await ctx.host.db.find<LabelRow>('Label', { order: [['name', 'ASC']], limit: 1000 }) }),
   }),
   create_label: operation({
@@ -37,7 +37,7 @@ export const labelOperations = {
     ...NOT_TOOL,
     input: Type.Object({ name: Name, color: Type.Optional(Hex) }, { additionalProperties: false }),
     output: Label,
-    http: { method: 'POST', path: '/live-chat/labels', permission: MANAGE, success_status: 201 },
+    http: { method: 'POST', path: '/live-chat/labels', success_status: 201 },
     handler: async (input, ctx) =>
       unique(() => ctx.host.db.create<LabelRow>('Label', { name: input.name, ...(input.color ? { color: input.color } : {}), created_at: nowIso(ctx) }), () => nameTaken(input.name)),
   }),
@@ -47,7 +47,7 @@ export const labelOperations = {
     ...NOT_TOOL,
     input: Type.Object({ id: Id, name: Type.Optional(Name), color: Type.Optional(Hex) }, { additionalProperties: false }),
     output: Label,
-    http: { method: 'PUT', path: '/live-chat/labels/:id', permission: MANAGE },
+    http: { method: 'PUT', path: '/live-chat/labels/:id' },
     handler: async (input, ctx) => {
       const { id, ...fields } = input;
       await labelById(ctx, id);
@@ -61,7 +61,7 @@ export const labelOperations = {
     ...NOT_TOOL,
     input: Type.Object({ id: Id }, { additionalProperties: false }),
     output: Type.Object({ deleted: Type.Boolean(), id: Type.Integer() }),
-    http: { method: 'DELETE', path: '/live-chat/labels/:id', permission: MANAGE },
+    http: { method: 'DELETE', path: '/live-chat/labels/:id' },
     handler: async (input, ctx) => {
       await labelById(ctx, input.id);
       await ctx.host.db.transaction(async (tx) => {
@@ -77,7 +77,7 @@ export const labelOperations = {
     ...NOT_TOOL,
     input: Type.Object({ id: Id, label_id: Id }, { additionalProperties: false }),
     output: Labels,
-    http: { method: 'POST', path: '/live-chat/conversations/:id/labels', permission: REPLY, success_status: 200 },
+    http: { method: 'POST', path: '/live-chat/conversations/:id/labels', success_status: 200 },
     handler: async (input, ctx) => {
       const c = await conversationById(ctx, input.id);
       await labelById(ctx, input.label_id);
@@ -101,7 +101,7 @@ export const labelOperations = {
     ...NOT_TOOL,
     input: Type.Object({ id: Id, label_id: Id }, { additionalProperties: false }),
     output: Labels,
-    http: { method: 'DELETE', path: '/live-chat/conversations/:id/labels/:label_id', permission: REPLY },
+    http: { method: 'DELETE', path: '/live-chat/conversations/:id/labels/:label_id' },
     handler: async (input, ctx) => {
       const c = await conversationById(ctx, input.id);
       await labelById(ctx, input.label_id);

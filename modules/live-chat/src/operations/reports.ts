@@ -39,7 +39,7 @@ export const reportOperations = {
     ...NOT_TOOL,
     input: Type.Object({ ...PeriodInput, group_by: Type.Optional(Type.StringEnum([...GROUPS], { default: 'day' })) }, { additionalProperties: false }),
     output: Type.Object({ ...Answered, group_by: Type.StringEnum([...GROUPS]), periods: Type.Array(Type.Composite([Type.Object({ period: Type.String() }), Metrics])) }),
-    http: { method: 'GET', path: '/live-chat/reports/overview', permission: REPORTS },
+    http: { method: 'GET', path: '/live-chat/reports/overview' },
     handler: async (input, ctx) => {
       const group = input.group_by ?? 'day';
       const { period, rows, head } = await read(ctx, input);
@@ -52,7 +52,7 @@ export const reportOperations = {
     ...NOT_TOOL,
     input: Type.Object(PeriodInput, { additionalProperties: false }),
     output: Type.Object({ ...Answered, data: Type.Array(AgentMetrics) }),
-    http: { method: 'GET', path: '/live-chat/reports/agents', permission: REPORTS },
+    http: { method: 'GET', path: '/live-chat/reports/agents' },
     handler: async (input, ctx) => {
       const { rows, head } = await read(ctx, input);
       // A conversation no agent ever took has no agent to count it for (it still counts in totals).
@@ -67,7 +67,7 @@ export const reportOperations = {
     ...NOT_TOOL,
     input: Type.Object(PeriodInput, { additionalProperties: false }),
     output: Type.Object({ ...Answered, data: Type.Array(TeamMetrics) }),
-    http: { method: 'GET', path: '/live-chat/reports/teams', permission: REPORTS },
+    http: { method: 'GET', path: '/live-chat/reports/teams' },
     handler: async (input, ctx) => {
       const { rows, head } = await read(ctx, input);
       const groups = byKey(rows, 'team_id');

@@ -46,7 +46,7 @@ export const teamOperations = {
     ...NOT_TOOL,
     input: Type.Object({}, { additionalProperties: false }),
     output: Type.Object({ data: Type.Array(TeamWithAgents) }),
-    http: { method: 'GET', path: '/live-chat/teams', permission: VIEW },
+    http: { method: 'GET', path: '/live-chat/teams' },
     handler: async (_input, ctx) => {
       const teams = await ctx.host.db.find<TeamRow>('Team', { order: [['id', 'ASC']], limit: 1000 });
       return { data: await Promise.all(teams.map((t) => withAgents(ctx, t))) };
@@ -58,7 +58,7 @@ export const teamOperations = {
     ...NOT_TOOL,
     input: Type.Object({ id: Id }, { additionalProperties: false }),
     output: TeamWithAgents,
-    http: { method: 'GET', path: '/live-chat/teams/:id', permission: VIEW },
+    http: { method: 'GET', path: '/live-chat/teams/:id' },
     handler: async (input, ctx) => withAgents(ctx, await teamById(ctx, input.id)),
   }),
   create_team: operation({
@@ -67,7 +67,7 @@ export const teamOperations = {
     ...NOT_TOOL,
     input: Type.Object({ name: Name, description: Type.Optional(Description) }, { additionalProperties: false }),
     output: TeamWithAgents,
-    http: { method: 'POST', path: '/live-chat/teams', permission: MANAGE, success_status: 201 },
+    http: { method: 'POST', path: '/live-chat/teams', success_status: 201 },
     handler: async (input, ctx) => {
       const now = nowIso(ctx);
       const team = await unique(() => ctx.host.db.create<TeamRow>('Team', { name: input.name, description: input.description ?? null, created_at: now, updated_at: now }), () => nameTaken(input.name));
@@ -80,7 +80,7 @@ export const teamOperations = {
     ...NOT_TOOL,
     input: Type.Object({ id: Id, name: Type.Optional(Name), description: Type.Optional(Description) }, { additionalProperties: false }),
     output: TeamWithAgents,
-    http: { method: 'PUT', path: '/live-chat/teams/:id', permission: MANAGE },
+    http: { method: 'PUT', path: '/live-chat/teams/:id' },
     handler: async (input, ctx) => {
       const { id, ...fields } = input;
       await teamById(ctx, id);
@@ -94,7 +94,7 @@ export const teamOperations = {
     ...NOT_TOOL,
     input: Type.Object({ id: Id }, { additionalProperties: false }),
     output: Type.Object({ deleted: Type.Boolean(), id: Type.Integer(), requeued: Type.Integer() }),
-    http: { method: 'DELETE', path: '/live-chat/teams/:id', permission: MANAGE },
+    http: { method: 'DELETE', path: '/live-chat/teams/:id' },
     handler: async (input, ctx) => {
       await teamById(ctx, input.id);
       // All at once: no conversation or widget is left naming a team that is gone.
@@ -116,7 +116,7 @@ export const teamOperations = {
     ...NOT_TOOL,
     input: Type.Object({ id: Id, agent_id: Id }, { additionalProperties: false }),
     output: TeamWithAgents,
-    http: { method: 'POST', path: '/live-chat/teams/:id/agents', permission: MANAGE, success_status: 200 },
+    http: { method: 'POST', path: '/live-chat/teams/:id/agents', success_status: 200 },
     handler: async (input, ctx) => {
       const team = await teamById(ctx, input.id);
       await agentById(ctx, input.agent_id);
@@ -138,7 +138,7 @@ export const teamOperations = {
     ...NOT_TOOL,
     input: Type.Object({ id: Id, agent_id: Id }, { additionalProperties: false }),
     output: TeamWithAgents,
-    http: { method: 'DELETE', path: '/live-chat/teams/:id/agents/:agent_id', permission: MANAGE },
+    http: { method: 'DELETE', path: '/live-chat/teams/:id/agents/:agent_id' },
     handler: async (input, ctx) => {
       const team = await teamById(ctx, input.id);
       await agentById(ctx, input.agent_id);
@@ -152,7 +152,7 @@ export const teamOperations = {
     ...NOT_TOOL,
     input: Type.Object({ id: Id, team_id: Type.Union([Id, Type.Null()]) }, { additionalProperties: false }),
     output: Conversation,
-    http: { method: 'PUT', path: '/live-chat/conversations/:id/team', permission: REPLY },
+    http: { method: 'PUT', path: '/live-chat/conversations/:id/team' },
     handler: async (input, ctx) => {
       const c = await conversationById(ctx, input.id);
       if (input.team_id !== null) await teamById(ctx, input.team_id);

@@ -46,7 +46,7 @@ export const widgetOperations = {
     ...NOT_TOOL,
     input: Type.Object({ is_active: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
     output: Type.Object({ data: Type.Array(Widget) }),
-    http: { method: 'GET', path: '/live-chat/widgets', permission: VIEW },
+    http: { method: 'GET', path: '/live-chat/widgets' },
     handler: async (input, ctx) => ({
       data: await ctx.host.db.find<WidgetRow>('Widget', { where: input.is_active === undefined ? {} : { is_active: input.is_active }, order: [['id', 'ASC']], limit: 1000 }),
     }),
@@ -57,7 +57,7 @@ export const widgetOperations = {
     ...NOT_TOOL,
     input: WidgetCreate,
     output: Widget,
-    http: { method: 'POST', path: '/live-chat/widgets', permission: MANAGE, success_status: 201 },
+    http: { method: 'POST', path: '/live-chat/widgets', success_status: 201 },
     handler: async (input, ctx) => {
       const settings = await checked(ctx, input as WidgetSettings);
       const token = await newToken(ctx, `widget ${input.name}`);
@@ -79,7 +79,7 @@ export const widgetOperations = {
     ...NOT_TOOL,
     input: Type.Object({ id: Id }, { additionalProperties: false }),
     output: Widget,
-    http: { method: 'GET', path: '/live-chat/widgets/:id', permission: VIEW },
+    http: { method: 'GET', path: '/live-chat/widgets/:id' },
     handler: async (input, ctx) => widgetById(ctx, input.id),
   }),
   update_widget: operation({
@@ -88,7 +88,7 @@ export const widgetOperations = {
     ...NOT_TOOL,
     input: WidgetUpdate,
     output: Widget,
-    http: { method: 'PUT', path: '/live-chat/widgets/:id', permission: MANAGE },
+    http: { method: 'PUT', path: '/live-chat/widgets/:id' },
     handler: async (input, ctx) => {
       const { id, ...settings } = input;
       const current = await widgetById(ctx, id);
@@ -102,7 +102,7 @@ export const widgetOperations = {
     ...NOT_TOOL,
     input: Type.Object({ id: Id }, { additionalProperties: false }),
     output: Type.Object({ deleted: Type.Boolean(), id: Type.Integer() }),
-    http: { method: 'DELETE', path: '/live-chat/widgets/:id', permission: MANAGE },
+    http: { method: 'DELETE', path: '/live-chat/widgets/:id' },
     handler: async (input, ctx) => {
       const widget = await widgetById(ctx, input.id);
       await ctx.host.call('public_tokens.revoke', { token: widget.token });
@@ -116,7 +116,7 @@ export const widgetOperations = {
     ...NOT_TOOL,
     input: Type.Object({ id: Id }, { additionalProperties: false }),
     output: Widget,
-    http: { method: 'POST', path: '/live-chat/widgets/:id/toggle-active', permission: MANAGE, success_status: 200 },
+    http: { method: 'POST', path: '/live-chat/widgets/:id/toggle-active', success_status: 200 },
     handler: async (input, ctx) => {
       const widget = await widgetById(ctx, input.id);
       await ctx.host.db.update<WidgetRow>('Widget', { is_active: !widget.is_active, updated_at: nowIso(ctx) }, { where: { id: input.id, is_active: widget.is_active } });
@@ -129,7 +129,7 @@ export const widgetOperations = {
     ...NOT_TOOL,
     input: Type.Object({ id: Id }, { additionalProperties: false }),
     output: Widget,
-    http: { method: 'POST', path: '/live-chat/widgets/:id/regenerate-token', permission: MANAGE, success_status: 200 },
+    http: { method: 'POST', path: '/live-chat/widgets/:id/regenerate-token', success_status: 200 },
     handler: async (input, ctx) => {
       const widget = await widgetById(ctx, input.id);
       const token = await newToken(ctx, `widget ${widget.name}`);
@@ -144,7 +144,7 @@ export const widgetOperations = {
     ...NOT_TOOL,
     input: Type.Object({ id: Id, base_url: Type.Optional(Type.String({ maxLength: 200, pattern: '^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?$' })) }, { additionalProperties: false }),
     output: Type.Object({ embed_code: Type.String(), script_url: Type.String(), token: Type.String() }),
-    http: { method: 'GET', path: '/live-chat/widgets/:id/embed-code', permission: VIEW },
+    http: { method: 'GET', path: '/live-chat/widgets/:id/embed-code' },
     handler: async (input, ctx) => {
       const widget = await widgetById(ctx, input.id);
       const base = input.base_url ?? (await platformBase(ctx));

@@ -12,7 +12,7 @@ export const analyticsOperations = {
     ai_tool: false,
     input: AnalyticsRange,
     output: Dashboard,
-    http: { method: 'GET', path: '/orders/analytics/dashboard', permission: 'orders.view' },
+    http: { method: 'GET', path: '/orders/analytics/dashboard' },
     handler: dashboard,
   }),
   analytics_revenue: operation({
@@ -21,7 +21,7 @@ export const analyticsOperations = {
     ai_tool: false,
     input: AnalyticsRange,
     output: Revenue,
-    http: { method: 'GET', path: '/orders/analytics/revenue', permission: 'orders.view' },
+    http: { method: 'GET', path: '/orders/analytics/revenue' },
     handler: revenue,
   }),
   analytics_fulfillment: operation({
@@ -30,7 +30,7 @@ export const analyticsOperations = {
     ai_tool: false,
     input: AnalyticsRange,
     output: Fulfillment,
-    http: { method: 'GET', path: '/orders/analytics/fulfillment', permission: 'orders.view' },
+    http: { method: 'GET', path: '/orders/analytics/fulfillment' },
     handler: fulfillment,
   }),
   analytics_sources: operation({
@@ -39,7 +39,7 @@ export const analyticsOperations = {
     ai_tool: false,
     input: AnalyticsRange,
     output: Sources,
-    http: { method: 'GET', path: '/orders/analytics/sources', permission: 'orders.view' },
+    http: { method: 'GET', path: '/orders/analytics/sources' },
     handler: sources,
   }),
   analytics_products: operation({
@@ -55,7 +55,7 @@ export const analyticsOperations = {
       { additionalProperties: false },
     ),
     output: Products,
-    http: { method: 'GET', path: '/orders/analytics/products', permission: 'orders.view' },
+    http: { method: 'GET', path: '/orders/analytics/products' },
     handler: products,
   }),
   analytics_cod_vs_prepaid: operation({
@@ -64,7 +64,7 @@ export const analyticsOperations = {
     ai_tool: false,
     input: AnalyticsRange,
     output: CodVsPrepaid,
-    http: { method: 'GET', path: '/orders/analytics/cod-vs-prepaid', permission: 'orders.view' },
+    http: { method: 'GET', path: '/orders/analytics/cod-vs-prepaid' },
     handler: codVsPrepaid,
   }),
   getStats: operation({
@@ -73,7 +73,7 @@ export const analyticsOperations = {
     permission: 'orders.view',
     input: AnalyticsRange,
     output: Stats,
-    http: { method: 'GET', path: '/orders/stats', permission: 'orders.view' },
+    http: { method: 'GET', path: '/orders/stats' },
     handler: getStats,
   }),
   refresh_analytics: operation({
@@ -82,7 +82,7 @@ export const analyticsOperations = {
     ai_tool: false,
     input: ScheduleTrigger,
     output: Refreshed,
-    http: { method: 'POST', path: '/orders/analytics/refresh', permission: 'orders.manage' },
+    http: { method: 'POST', path: '/orders/analytics/refresh' },
     handler: refreshAnalytics,
   }),
 };

@@ -16,7 +16,7 @@ export const bulkOperations = {
     ai_tool: false,
     input: Type.Object({ order_ids: BulkOrderRefs, ...StatusChangeProps }, { additionalProperties: false }),
     output: BulkOutcome,
-    http: { method: 'POST', path: '/orders/bulk/status', permission: 'orders.manage' },
+    http: { method: 'POST', path: '/orders/bulk/status' },
     handler: bulkStatus,
   }),
   bulk_cancel: operation({
@@ -28,7 +28,7 @@ export const bulkOperations = {
       { additionalProperties: false },
     ),
     output: BulkOutcome,
-    http: { method: 'POST', path: '/orders/bulk/cancel', permission: 'orders.manage' },
+    http: { method: 'POST', path: '/orders/bulk/cancel' },
     handler: bulkCancel,
   }),
   start_import: operation({
@@ -41,7 +41,6 @@ export const bulkOperations = {
     http: {
       method: 'POST',
       path: '/orders/bulk/import',
-      permission: 'orders.create',
       success_status: 202,
       upload: {
         field: 'file',
@@ -57,7 +56,7 @@ export const bulkOperations = {
     ai_tool: false,
     input: ImportInput,
     output: ImportView,
-    http: { method: 'GET', path: '/orders/bulk/import/:import_id', permission: 'orders.view' },
+    http: { method: 'GET', path: '/orders/bulk/import/:import_id' },
     handler: getImport,
   }),
   cancel_import: operation({
@@ -66,7 +65,7 @@ export const bulkOperations = {
     ai_tool: false,
     input: ImportInput,
     output: ImportView,
-    http: { method: 'POST', path: '/orders/bulk/import/:import_id/cancel', permission: 'orders.create', success_status: 200 },
+    http: { method: 'POST', path: '/orders/bulk/import/:import_id/cancel', success_status: 200 },
     handler: cancelImport,
   }),
   import_chunk: operation({
@@ -120,7 +119,6 @@ export const bulkOperations = {
     http: {
       method: 'POST',
       path: '/orders/bulk/export',
-      permission: 'orders.view',
       stream: { format: 'csv', timeout_s: 300, concurrency: 2 },
     },
     handler: exportPage,

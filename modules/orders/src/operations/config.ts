@@ -42,7 +42,7 @@ export const configOperations = {
       { additionalProperties: false },
     ),
     output: TaxOut,
-    http: { method: 'POST', path: '/order-tax/calculate', permission: 'orders.view' },
+    http: { method: 'POST', path: '/order-tax/calculate' },
     handler: calculateTax,
   }),
   list_tax_configs: operation({
@@ -51,7 +51,7 @@ export const configOperations = {
     ai_tool: false,
     input: Type.Object({ type: Type.Optional(TaxType) }, { additionalProperties: false }),
     output: DataList(row('TaxConfig')),
-    http: { method: 'GET', path: '/order-tax-configurations', permission: 'orders.view' },
+    http: { method: 'GET', path: '/order-tax-configurations' },
     handler: listTaxConfigs,
   }),
   create_tax_config: operation({
@@ -60,7 +60,7 @@ export const configOperations = {
     ai_tool: false,
     input: Type.Object(TaxConfigFields, { additionalProperties: false }),
     output: row('TaxConfig'),
-    http: { method: 'POST', path: '/order-tax-configurations', permission: 'orders.manage' },
+    http: { method: 'POST', path: '/order-tax-configurations' },
     handler: createTaxConfig,
   }),
   get_tax_config: operation({
@@ -69,7 +69,7 @@ export const configOperations = {
     ai_tool: false,
     input: TaxConfigInput,
     output: row('TaxConfig'),
-    http: { method: 'GET', path: '/order-tax-configurations/:config_id', permission: 'orders.view' },
+    http: { method: 'GET', path: '/order-tax-configurations/:config_id' },
     handler: getTaxConfig,
   }),
   update_tax_config: operation({
@@ -78,7 +78,7 @@ export const configOperations = {
     ai_tool: false,
     input: Type.Object({ config_id: ConfigId, ...Type.Partial(Type.Object(TaxConfigFields)).properties }, { additionalProperties: false }),
     output: row('TaxConfig'),
-    http: { method: 'PUT', path: '/order-tax-configurations/:config_id', permission: 'orders.manage' },
+    http: { method: 'PUT', path: '/order-tax-configurations/:config_id' },
     handler: updateTaxConfig,
   }),
   delete_tax_config: operation({
@@ -87,7 +87,7 @@ export const configOperations = {
     ai_tool: false,
     input: TaxConfigInput,
     output: Deleted(Type.Integer()),
-    http: { method: 'DELETE', path: '/order-tax-configurations/:config_id', permission: 'orders.manage' },
+    http: { method: 'DELETE', path: '/order-tax-configurations/:config_id' },
     handler: deleteTaxConfig,
   }),
   get_settings: operation({
@@ -96,7 +96,7 @@ export const configOperations = {
     ai_tool: false,
     input: NoInput,
     output: Settings,
-    http: { method: 'GET', path: '/order-settings', permission: 'orders.view' },
+    http: { method: 'GET', path: '/order-settings' },
     handler: getSettings,
   }),
   update_settings: operation({
@@ -114,7 +114,7 @@ export const configOperations = {
       { additionalProperties: false },
     ),
     output: Settings,
-    http: { method: 'PUT', path: '/order-settings', permission: 'orders.manage' },
+    http: { method: 'PUT', path: '/order-settings' },
     handler: updateSettings,
   }),
   get_business_profile: operation({
@@ -123,7 +123,7 @@ export const configOperations = {
     ai_tool: false,
     input: NoInput,
     output: ProfileOut,
-    http: { method: 'GET', path: '/order-settings/business-profile', permission: 'orders.view' },
+    http: { method: 'GET', path: '/order-settings/business-profile' },
     handler: getBusinessProfile,
   }),
   update_business_profile: operation({
@@ -163,7 +163,7 @@ export const configOperations = {
       { additionalProperties: false },
     ),
     output: ProfileSaved,
-    http: { method: 'PUT', path: '/order-settings/business-profile', permission: 'orders.manage' },
+    http: { method: 'PUT', path: '/order-settings/business-profile' },
     handler: updateBusinessProfile,
   }),
 };

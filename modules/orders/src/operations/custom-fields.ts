@@ -43,7 +43,7 @@ export const customFieldOperations = {
       { additionalProperties: false },
     ),
     output: row('CustomField'),
-    http: { method: 'POST', path: '/order-custom-fields', permission: 'orders.manage' },
+    http: { method: 'POST', path: '/order-custom-fields' },
     handler: createCustomField,
   }),
   list_custom_fields: operation({
@@ -52,7 +52,7 @@ export const customFieldOperations = {
     ai_tool: false,
     input: NoInput,
     output: DataList(row('CustomField')),
-    http: { method: 'GET', path: '/order-custom-fields', permission: 'orders.view' },
+    http: { method: 'GET', path: '/order-custom-fields' },
     handler: listCustomFields,
   }),
   get_custom_field: operation({
@@ -61,7 +61,7 @@ export const customFieldOperations = {
     ai_tool: false,
     input: FieldInput,
     output: row('CustomField'),
-    http: { method: 'GET', path: '/order-custom-fields/:field', permission: 'orders.view' },
+    http: { method: 'GET', path: '/order-custom-fields/:field' },
     handler: getCustomField,
   }),
   update_custom_field: operation({
@@ -70,7 +70,7 @@ export const customFieldOperations = {
     ai_tool: false,
     input: Type.Object({ field: CustomFieldRef, ...Type.Partial(Type.Object(FieldDefinition)).properties }, { additionalProperties: false }),
     output: row('CustomField'),
-    http: { method: 'PUT', path: '/order-custom-fields/:field', permission: 'orders.manage' },
+    http: { method: 'PUT', path: '/order-custom-fields/:field' },
     handler: updateCustomField,
   }),
   delete_custom_field: operation({
@@ -79,7 +79,7 @@ export const customFieldOperations = {
     ai_tool: false,
     input: FieldInput,
     output: Deleted(Type.String(), { field_key: Type.String() }),
-    http: { method: 'DELETE', path: '/order-custom-fields/:field', permission: 'orders.manage' },
+    http: { method: 'DELETE', path: '/order-custom-fields/:field' },
     handler: deleteCustomField,
   }),
   update_custom_fields: operation({
@@ -91,7 +91,7 @@ export const customFieldOperations = {
       { additionalProperties: false },
     ),
     output: OrderView,
-    http: { method: 'PATCH', path: '/orders/:id/custom-fields', permission: 'orders.manage' },
+    http: { method: 'PATCH', path: '/orders/:id/custom-fields' },
     handler: updateOrderCustomFields,
   }),
 };

@@ -57,7 +57,7 @@ export const notificationOperations = {
     ai_tool: false,
     input: Type.Object(RuleFields, { additionalProperties: false }),
     output: RuleView,
-    http: { method: 'POST', path: '/order-notification-rules', permission: 'orders.manage' },
+    http: { method: 'POST', path: '/order-notification-rules' },
     handler: createRule,
   }),
   list_notification_rules: operation({
@@ -73,7 +73,7 @@ export const notificationOperations = {
       { additionalProperties: false },
     ),
     output: DataList(row('NotificationRule')),
-    http: { method: 'GET', path: '/order-notification-rules', permission: 'orders.view' },
+    http: { method: 'GET', path: '/order-notification-rules' },
     handler: listRules,
   }),
   get_notification_rule: operation({
@@ -82,7 +82,7 @@ export const notificationOperations = {
     ai_tool: false,
     input: RuleInput,
     output: row('NotificationRule'),
-    http: { method: 'GET', path: '/order-notification-rules/:rule_id', permission: 'orders.view' },
+    http: { method: 'GET', path: '/order-notification-rules/:rule_id' },
     handler: getRule,
   }),
   update_notification_rule: operation({
@@ -91,7 +91,7 @@ export const notificationOperations = {
     ai_tool: false,
     input: Type.Object({ rule_id: RecordId, ...Type.Partial(Type.Object(RuleFields)).properties }, { additionalProperties: false }),
     output: RuleView,
-    http: { method: 'PUT', path: '/order-notification-rules/:rule_id', permission: 'orders.manage' },
+    http: { method: 'PUT', path: '/order-notification-rules/:rule_id' },
     handler: updateRule,
   }),
   delete_notification_rule: operation({
@@ -100,7 +100,7 @@ export const notificationOperations = {
     ai_tool: false,
     input: RuleInput,
     output: Deleted(Type.String()),
-    http: { method: 'DELETE', path: '/order-notification-rules/:rule_id', permission: 'orders.manage' },
+    http: { method: 'DELETE', path: '/order-notification-rules/:rule_id' },
     handler: deleteRule,
   }),
   test_notification_rule: operation({
@@ -132,7 +132,7 @@ export const notificationOperations = {
       { additionalProperties: false },
     ),
     output: RuleTest,
-    http: { method: 'POST', path: '/order-notification-rules/:rule_id/test', permission: 'orders.manage' },
+    http: { method: 'POST', path: '/order-notification-rules/:rule_id/test' },
     handler: testRule,
   }),
   list_notification_sends: operation({
@@ -150,7 +150,7 @@ export const notificationOperations = {
       { additionalProperties: false },
     ),
     output: CountedList(row('NotificationSend')),
-    http: { method: 'GET', path: '/order-notification-rules/:rule_id/sends', permission: 'orders.view' },
+    http: { method: 'GET', path: '/order-notification-rules/:rule_id/sends' },
     handler: listSends,
   }),
   retry_notification_sends: operation({
@@ -160,7 +160,7 @@ export const notificationOperations = {
     ai_tool: false,
     input: ScheduleTrigger,
     output: Attempted,
-    http: { method: 'POST', path: '/order-notification-rules/retry-due', permission: 'orders.manage' },
+    http: { method: 'POST', path: '/order-notification-rules/retry-due' },
     handler: retryDueSends,
   }),
 };

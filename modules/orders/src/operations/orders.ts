@@ -35,7 +35,7 @@ export const orderOperations = {
       { additionalProperties: false },
     ),
     output: OrderView,
-    http: { method: 'POST', path: '/orders', permission: 'orders.create' },
+    http: { method: 'POST', path: '/orders' },
     handler: createOrder,
   }),
   list: operation({
@@ -87,7 +87,7 @@ export const orderOperations = {
       { additionalProperties: true },
     ),
     output: Type.Object({ data: Type.Array(OrderListView), pagination: Pagination }),
-    http: { method: 'GET', path: '/orders', permission: 'orders.view' },
+    http: { method: 'GET', path: '/orders' },
     handler: listOrders,
   }),
   get: operation({
@@ -95,7 +95,7 @@ export const orderOperations = {
     permission: 'orders.view',
     input: OrderRefInput,
     output: OrderView,
-    http: { method: 'GET', path: '/orders/:id', permission: 'orders.view' },
+    http: { method: 'GET', path: '/orders/:id' },
     handler: getOrder,
   }),
   update_status: operation({
@@ -104,7 +104,7 @@ export const orderOperations = {
     permission: 'orders.manage',
     input: Type.Object({ id: OrderRef, ...StatusChangeProps }, { additionalProperties: false }),
     output: OrderView,
-    http: { method: 'POST', path: '/orders/:id/status', permission: 'orders.manage' },
+    http: { method: 'POST', path: '/orders/:id/status' },
     handler: updateStatus,
   }),
   cancel: operation({
@@ -113,7 +113,7 @@ export const orderOperations = {
     ai_tool: false,
     input: Type.Object({ id: OrderRef, reason: Type.Optional(Type.String({ maxLength: 500 })) }, { additionalProperties: false }),
     output: OrderView,
-    http: { method: 'POST', path: '/orders/:id/cancel', permission: 'orders.manage' },
+    http: { method: 'POST', path: '/orders/:id/cancel' },
     handler: cancelOrder,
   }),
   delete: operation({
@@ -122,7 +122,7 @@ export const orderOperations = {
     ai_tool: false,
     input: OrderRefInput,
     output: Deleted(Type.String()),
-    http: { method: 'DELETE', path: '/orders/:id', permission: 'orders.delete' },
+    http: { method: 'DELETE', path: '/orders/:id' },
     handler: deleteOrder,
   }),
   history: operation({
@@ -130,7 +130,7 @@ export const orderOperations = {
     permission: 'orders.view',
     input: OrderRefInput,
     output: Type.Object({ order_id: Type.String(), history: Type.Array(row('StatusChange')) }),
-    http: { method: 'GET', path: '/orders/:id/history', permission: 'orders.view' },
+    http: { method: 'GET', path: '/orders/:id/history' },
     handler: history,
   }),
 };

@@ -31,7 +31,7 @@ export const paymentOperations = {
     ai_tool: false,
     input: PollBatch,
     output: SyncOutcome,
-    http: { method: 'POST', path: '/orders/refunds/sync', permission: 'orders.manage' },
+    http: { method: 'POST', path: '/orders/refunds/sync' },
     handler: syncRefunds,
   }),
   apply_payment_update: operation({
@@ -64,7 +64,7 @@ export const paymentOperations = {
     ai_tool: false,
     input: PollBatch,
     output: SyncOutcome,
-    http: { method: 'POST', path: '/orders/payment-links/sync', permission: 'orders.manage' },
+    http: { method: 'POST', path: '/orders/payment-links/sync' },
     handler: syncPaymentLinks,
   }),
   record_payment: operation({
@@ -87,7 +87,7 @@ export const paymentOperations = {
       { additionalProperties: false },
     ),
     output: row('Payment', undefined, { order: OrderSummary }),
-    http: { method: 'POST', path: '/orders/:id/payments', permission: 'orders.manage' },
+    http: { method: 'POST', path: '/orders/:id/payments' },
     handler: recordPayment,
   }),
   list_payments: operation({
@@ -95,7 +95,7 @@ export const paymentOperations = {
     permission: 'orders.view',
     input: OrderRefInput,
     output: Type.Object({ order: OrderSummary, payments: Type.Array(row('Payment')) }),
-    http: { method: 'GET', path: '/orders/:id/payments', permission: 'orders.view' },
+    http: { method: 'GET', path: '/orders/:id/payments' },
     handler: listPayments,
   }),
   create_payment_link: operation({
@@ -112,7 +112,7 @@ export const paymentOperations = {
       { additionalProperties: false },
     ),
     output: row('Payment'),
-    http: { method: 'POST', path: '/orders/:id/payments/link', permission: 'orders.manage' },
+    http: { method: 'POST', path: '/orders/:id/payments/link' },
     handler: createPaymentLink,
   }),
   confirm_payment: operation({
@@ -130,7 +130,7 @@ export const paymentOperations = {
       { additionalProperties: false },
     ),
     output: row('Payment', undefined, { order: OrderSummary }),
-    http: { method: 'POST', path: '/orders/:id/payments/:payment_id/confirm', permission: 'orders.manage' },
+    http: { method: 'POST', path: '/orders/:id/payments/:payment_id/confirm' },
     handler: confirmPayment,
   }),
   refund: operation({
@@ -149,7 +149,7 @@ export const paymentOperations = {
       { additionalProperties: false },
     ),
     output: row('Refund', undefined, { order: OrderSummary, credit_note: Type.Optional(row('Invoice')) }),
-    http: { method: 'POST', path: '/orders/:id/refund', permission: 'orders.manage' },
+    http: { method: 'POST', path: '/orders/:id/refund' },
     handler: refund,
   }),
   list_refunds: operation({
@@ -157,7 +157,7 @@ export const paymentOperations = {
     permission: 'orders.view',
     input: OrderRefInput,
     output: Type.Object({ refunds: Type.Array(row('Refund')) }),
-    http: { method: 'GET', path: '/orders/:id/refunds', permission: 'orders.view' },
+    http: { method: 'GET', path: '/orders/:id/refunds' },
     handler: listRefunds,
   }),
 };

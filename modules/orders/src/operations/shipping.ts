@@ -38,7 +38,7 @@ export const shippingOperations = {
       succeeded: Type.Integer(),
       failed: Type.Integer(),
     }),
-    http: { method: 'POST', path: '/orders/bulk/ship', permission: 'orders.manage' },
+    http: { method: 'POST', path: '/orders/bulk/ship' },
     handler: bulkShip,
   }),
   list_ndr_cases: operation({
@@ -54,7 +54,7 @@ export const shippingOperations = {
       { additionalProperties: false },
     ),
     output: Type.Object({ cases: Type.Array(row('NdrCase')) }),
-    http: { method: 'GET', path: '/orders/ndr-cases', permission: 'orders.view' },
+    http: { method: 'GET', path: '/orders/ndr-cases' },
     handler: listNdrCases,
   }),
   resolve_ndr_case: operation({
@@ -63,7 +63,7 @@ export const shippingOperations = {
     ai_tool: false,
     input: Type.Object({ case_id: Uuid, action: Type.StringEnum(['reattempt', 'return_to_origin']) }, { additionalProperties: false }),
     output: row('NdrCase'),
-    http: { method: 'POST', path: '/orders/ndr-cases/:case_id/resolve', permission: 'orders.manage' },
+    http: { method: 'POST', path: '/orders/ndr-cases/:case_id/resolve' },
     handler: resolveNdrCase,
   }),
   apply_tracking_update: operation({
@@ -100,7 +100,7 @@ export const shippingOperations = {
       duplicate: Type.Boolean(),
       ndr_case: Type.Nullable(row('NdrCase')),
     }),
-    http: { method: 'POST', path: '/orders/shipments/tracking', permission: 'orders.manage' },
+    http: { method: 'POST', path: '/orders/shipments/tracking' },
     handler: applyTrackingUpdate,
   }),
   sync_tracking: operation({
@@ -109,7 +109,7 @@ export const shippingOperations = {
     ai_tool: false,
     input: PollBatch,
     output: Type.Object({ checked: Type.Integer(), applied: Type.Integer(), errors: Type.Record(Type.String(), Type.String()) }),
-    http: { method: 'POST', path: '/orders/shipments/sync', permission: 'orders.manage' },
+    http: { method: 'POST', path: '/orders/shipments/sync' },
     handler: syncTracking,
   }),
   ship: operation({
@@ -145,7 +145,7 @@ export const shippingOperations = {
     output: row('Shipment', undefined, {
       order: Type.Object({ id: Type.String(), order_number: Type.String(), status: Type.String(), fulfillment_status: Type.String() }),
     }),
-    http: { method: 'POST', path: '/orders/:id/ship', permission: 'orders.manage' },
+    http: { method: 'POST', path: '/orders/:id/ship' },
     handler: ship,
   }),
   // Shipments booked outside a carrier module (recorded-shipments.ts): for modules only, never a route nor a tool.
@@ -192,7 +192,7 @@ export const shippingOperations = {
         }),
       ),
     }),
-    http: { method: 'GET', path: '/orders/:id/shipments', permission: 'orders.view' },
+    http: { method: 'GET', path: '/orders/:id/shipments' },
     handler: listShipments,
   }),
   shipping_rates: operation({
@@ -210,7 +210,7 @@ export const shippingOperations = {
       { additionalProperties: false },
     ),
     output: ShippingRates,
-    http: { method: 'POST', path: '/orders/:id/shipping-rates', permission: 'orders.view' },
+    http: { method: 'POST', path: '/orders/:id/shipping-rates' },
     handler: shippingRates,
   }),
 };

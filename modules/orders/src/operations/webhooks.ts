@@ -25,7 +25,7 @@ export const webhookOperations = {
     ai_tool: false,
     input: Type.Object(WebhookFields, { additionalProperties: false }),
     output: WebhookView,
-    http: { method: 'POST', path: '/order-webhooks', permission: 'orders.manage' },
+    http: { method: 'POST', path: '/order-webhooks' },
     handler: createWebhook,
   }),
   list_webhooks: operation({
@@ -34,7 +34,7 @@ export const webhookOperations = {
     ai_tool: false,
     input: NoInput,
     output: DataList(WebhookView),
-    http: { method: 'GET', path: '/order-webhooks', permission: 'orders.view' },
+    http: { method: 'GET', path: '/order-webhooks' },
     handler: listWebhooks,
   }),
   get_webhook: operation({
@@ -43,7 +43,7 @@ export const webhookOperations = {
     ai_tool: false,
     input: WebhookInput,
     output: WebhookView,
-    http: { method: 'GET', path: '/order-webhooks/:webhook_id', permission: 'orders.view' },
+    http: { method: 'GET', path: '/order-webhooks/:webhook_id' },
     handler: getWebhook,
   }),
   update_webhook: operation({
@@ -52,7 +52,7 @@ export const webhookOperations = {
     ai_tool: false,
     input: Type.Object({ webhook_id: RecordId, ...Type.Partial(Type.Object(WebhookFields)).properties }, { additionalProperties: false }),
     output: WebhookView,
-    http: { method: 'PUT', path: '/order-webhooks/:webhook_id', permission: 'orders.manage' },
+    http: { method: 'PUT', path: '/order-webhooks/:webhook_id' },
     handler: updateWebhook,
   }),
   delete_webhook: operation({
@@ -61,7 +61,7 @@ export const webhookOperations = {
     ai_tool: false,
     input: WebhookInput,
     output: Deleted(Type.String()),
-    http: { method: 'DELETE', path: '/order-webhooks/:webhook_id', permission: 'orders.manage' },
+    http: { method: 'DELETE', path: '/order-webhooks/:webhook_id' },
     handler: deleteWebhook,
   }),
   list_webhook_deliveries: operation({
@@ -77,7 +77,7 @@ export const webhookOperations = {
       { additionalProperties: false },
     ),
     output: CountedList(row('WebhookDelivery')),
-    http: { method: 'GET', path: '/order-webhooks/:webhook_id/deliveries', permission: 'orders.view' },
+    http: { method: 'GET', path: '/order-webhooks/:webhook_id/deliveries' },
     handler: listDeliveries,
   }),
   deliver_webhooks: operation({
@@ -86,7 +86,7 @@ export const webhookOperations = {
     ai_tool: false,
     input: ScheduleTrigger,
     output: Attempted,
-    http: { method: 'POST', path: '/order-webhooks/retry-due', permission: 'orders.manage' },
+    http: { method: 'POST', path: '/order-webhooks/retry-due' },
     handler: deliverDue,
   }),
 };

@@ -67,7 +67,7 @@ export const catalogOperations = {
     permission: 'catalog.view',
     input: Type.Object({ search: Type.Optional(Type.String({ maxLength: 255 })) }, { additionalProperties: false }),
     output: Type.Object({ products: Type.Array(CatalogProduct) }),
-    http: { method: 'GET', path: '/reseller-catalog/my-catalog', permission: 'catalog.view', ...READ },
+    http: { method: 'GET', path: '/reseller-catalog/my-catalog', ...READ },
     async handler(input, ctx) {
       const lines = [...(await ownLines(ctx, await self(ctx))).values()];
       const term = input.search?.trim().toLowerCase();
@@ -82,7 +82,7 @@ export const catalogOperations = {
     permission: 'catalog.view',
     input: Type.Object({ productId: Uuid }, { additionalProperties: false }),
     output: Type.Object({ product: CatalogProduct }),
-    http: { method: 'GET', path: '/reseller-catalog/my-catalog/:productId', permission: 'catalog.view', ...READ },
+    http: { method: 'GET', path: '/reseller-catalog/my-catalog/:productId', ...READ },
     async handler(input, ctx) {
       return { product: catalogProduct(await oneLine(ctx, input.productId)) };
     },
@@ -106,7 +106,7 @@ export const catalogOperations = {
         }),
       ),
     }),
-    http: { method: 'GET', path: '/reseller-catalog/pricing', permission: 'catalog.set_pricing', ...READ },
+    http: { method: 'GET', path: '/reseller-catalog/pricing', ...READ },
     async handler(_input, ctx) {
       const rows = await ctx.host.db.find<PricingRow>('Pricing', { order: [['created_at', 'ASC'], ['id', 'ASC']] });
       if (rows.length === 0) return { pricing: [] };
@@ -159,7 +159,7 @@ export const catalogOperations = {
         is_available: Type.Boolean(),
       }),
     }),
-    http: { method: 'POST', path: '/reseller-catalog/pricing/set', permission: 'catalog.set_pricing', success_status: 200, ...WRITE },
+    http: { method: 'POST', path: '/reseller-catalog/pricing/set', success_status: 200, ...WRITE },
     async handler(input, ctx) {
       const margin = parsePercent(input.margin_percent, 'margin_percent');
       if (margin.isZero() && !CONSTANTS.allow_zero_margin) throw invalid('margin_percent', 'A zero margin is not allowed (allow_zero_margin is false).');
@@ -226,7 +226,7 @@ export const catalogOperations = {
       suggested_retail: Money,
       minimum_margin_required: Type.Number(),
     }),
-    http: { method: 'GET', path: '/reseller-catalog/pricing/:productId/breakdown', permission: 'catalog.view_costs', ...READ },
+    http: { method: 'GET', path: '/reseller-catalog/pricing/:productId/breakdown', ...READ },
     async handler(input, ctx) {
       const me = await self(ctx);
       const line = await oneLine(ctx, input.productId);

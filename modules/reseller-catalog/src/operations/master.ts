@@ -109,7 +109,7 @@ export const masterOperations = {
       { additionalProperties: false },
     ),
     output: Type.Object({ products: Type.Array(MasterProduct), pagination: Pagination }),
-    http: { method: 'GET', path: '/reseller-catalog/master-products', permission: PERMISSION, ...READ },
+    http: { method: 'GET', path: '/reseller-catalog/master-products', ...READ },
     async handler(input, ctx) {
       await requireTop(ctx);
       const perPage = input.per_page ?? DEFAULT_PER_PAGE;
@@ -136,7 +136,7 @@ export const masterOperations = {
     permission: PERMISSION,
     input: CreateInput,
     output: Type.Object({ message: Type.String(), product: MasterProduct }),
-    http: { method: 'POST', path: '/reseller-catalog/master-products', permission: PERMISSION, ...WRITE },
+    http: { method: 'POST', path: '/reseller-catalog/master-products', ...WRITE },
     async handler(input, ctx) {
       const me = await requireTop(ctx);
       const row = values(input);
@@ -155,7 +155,7 @@ export const masterOperations = {
     permission: PERMISSION,
     input: Type.Object({ id: Uuid }, { additionalProperties: false }),
     output: Type.Object({ product: MasterProduct }),
-    http: { method: 'GET', path: '/reseller-catalog/master-products/:id', permission: PERMISSION, ...READ },
+    http: { method: 'GET', path: '/reseller-catalog/master-products/:id', ...READ },
     async handler(input, ctx) {
       await requireTop(ctx);
       const row = await load(ctx, input.id);
@@ -168,7 +168,7 @@ export const masterOperations = {
     permission: PERMISSION,
     input: UpdateInput,
     output: Type.Object({ message: Type.String(), product: MasterProduct }),
-    http: { method: 'PUT', path: '/reseller-catalog/master-products/:id', permission: PERMISSION, ...WRITE },
+    http: { method: 'PUT', path: '/reseller-catalog/master-products/:id', ...WRITE },
     async handler(input, ctx) {
       await requireTop(ctx);
       const before = await load(ctx, input.id);
@@ -193,7 +193,7 @@ export const masterOperations = {
     permission: PERMISSION,
     input: Type.Object({}, { additionalProperties: false }),
     output: Type.Object({ message: Type.String(), tenants_reached: Type.Integer() }),
-    http: { method: 'POST', path: '/reseller-catalog/master-products/sync', permission: PERMISSION, success_status: 200, ...WRITE },
+    http: { method: 'POST', path: '/reseller-catalog/master-products/sync', success_status: 200, ...WRITE },
     async handler(_input, ctx) {
       await requireTop(ctx);
       return { message: 'Costs handed down the network.', tenants_reached: await cascade(ctx, null) };
@@ -205,7 +205,7 @@ export const masterOperations = {
     permission: PERMISSION,
     input: Type.Object({ id: Uuid }, { additionalProperties: false }),
     output: Type.Object({ message: Type.String() }),
-    http: { method: 'DELETE', path: '/reseller-catalog/master-products/:id', permission: PERMISSION, success_status: 200, ...WRITE },
+    http: { method: 'DELETE', path: '/reseller-catalog/master-products/:id', success_status: 200, ...WRITE },
     async handler(input, ctx) {
       await requireTop(ctx);
       const row = await load(ctx, input.id);

@@ -1,6 +1,7 @@
 /**
- * Amounts as Indian invoices print them: digits grouped in lakhs and crores (1,23,45,678.90), in
- * words with the Indian scale ("Rupees One Lakh Twenty Thousand and Fifty Paise Only"), and dates
+ * For modules that print Indian documents (the orders module's GST invoices, the reseller network's
+ * level invoices). Amounts as Indian invoices print them: digits grouped in lakhs and crores
+ * (1,23,45,678.90), in words with the Indian scale ("Rupees One Lakh Twenty Thousand and Fifty Paise Only"), and dates
  * as DD-MM-YYYY in India time. Amounts stay decimal strings (never floats): the whole part is read
  * as a BigInt and the paise as two digits.
  */
