@@ -26,7 +26,16 @@ import { bulkPart } from './bulk/part';
 import { accountsPart } from './accounts/part';
 import { mailPart } from './mail/part';
 import { httpPart, httpRef } from './http/part';
+import { routesPart } from './http/routes';
 import { workflowsPart, workflowsRef } from './workflows/part';
+import { tenancyRoutesPart } from './tenancy/routes-part';
+import { authRoutesPart } from './auth/routes-part';
+import { activityPart } from './activity/part';
+import { clientReleasesPart } from './client-releases/part';
+import { consolePart } from './console/part';
+import { graphqlPart } from './graphql/part';
+import { secretRoutesPart } from './secrets/routes-part';
+import { moduleRoutesPart } from './modules/routes-part';
 
 /** The parts a running platform shows its callers (main.ts, tests), typed by their refs. */
 const EXPOSED = {
@@ -60,6 +69,7 @@ export function platformParts(config: Config, logger: Logger, options: PlatformO
     tenantsPart,
     authPart,
     adminAuthPart,
+    routesPart,
     clockPart,
     registryPart,
     kernelPart(options.onFatal),
@@ -72,6 +82,14 @@ export function platformParts(config: Config, logger: Logger, options: PlatformO
     accountsPart,
     mailPart,
     workflowsPart,
+    tenancyRoutesPart,
+    authRoutesPart,
+    activityPart,
+    clientReleasesPart,
+    consolePart,
+    graphqlPart,
+    secretRoutesPart,
+    moduleRoutesPart,
     httpPart,
   ];
 }

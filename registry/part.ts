@@ -1,7 +1,8 @@
-/** The registry part (core/parts): published module packages, their publishers and blobs. */
+/** The registry part (core/parts): published module packages, their publishers and blobs, and their routes. */
 import { adminAuthRef } from '../core/auth/part';
 import { configRef } from '../core/config';
 import { centralRef } from '../core/data/parts';
+import { routesRef } from '../core/http/routes';
 import { loggerRef } from '../core/logger';
 import { definePart, partRef } from '../core/parts';
 import { publisherTokens } from './admin-auth';
@@ -11,10 +12,11 @@ export const registryRef = partRef<Registry>('registry');
 
 export const registryPart = definePart({
   ref: registryRef,
-  deps: { central: centralRef, config: configRef, logger: loggerRef, adminAuth: adminAuthRef },
-  init: ({ central, config, logger, adminAuth }) => {
+  deps: { central: centralRef, config: configRef, logger: loggerRef, adminAuth: adminAuthRef, routes: routesRef },
+  init: ({ central, config, logger, adminAuth, routes }) => {
     const registry = createRegistry({ sequelize: central.sequelize, dataDir: config.dataDir, logger, maxMemoryMb: config.sandboxMaxMemoryMb });
     adminAuth.contribute(publisherTokens(registry.publishers));
+    routes.add({ name: 'registry', mount: (api, { adminAuthenticated }) => registry.registerRoutes(api, adminAuthenticated) });
     return registry;
   },
 });

@@ -1,7 +1,9 @@
-/** The rings part (core/parts): release rings, promotion and the module lifecycle. */
+/** The rings part (core/parts): release rings, promotion and the module lifecycle, and their routes. */
 import { centralRef } from '../core/data/parts';
 import { driversRef } from '../core/drivers/parts';
+import { routesRef } from '../core/http/routes';
 import { loggerRef } from '../core/logger';
+import { registerModuleAdminRoutes } from '../core/modules/module-admin-routes';
 import { kernelRef } from '../core/modules/part';
 import { definePart, partRef } from '../core/parts';
 import { realtimeRef } from '../core/realtime/part';
@@ -13,7 +15,13 @@ export const ringsRef = partRef<Rings>('rings');
 
 export const ringsPart = definePart({
   ref: ringsRef,
-  deps: { central: centralRef, kernel: kernelRef, registry: registryRef, drivers: driversRef, tenants: tenantsRef, realtime: realtimeRef, logger: loggerRef },
-  init: ({ realtime, ...deps }) => createRings({ ...deps, broadcast: (tenantId, channel, event, payload) => realtime.broadcast(tenantId, channel, event, payload) }),
+  deps: { central: centralRef, kernel: kernelRef, registry: registryRef, drivers: driversRef, tenants: tenantsRef, realtime: realtimeRef, logger: loggerRef, routes: routesRef },
+  init: async ({ realtime, routes, ...deps }) => {
+    const rings = await createRings({ ...deps, broadcast: (tenantId, channel, event, payload) => realtime.broadcast(tenantId, channel, event, payload) });
+    // A tenant's own installs, upgrades and removals go through the same lifecycle as a ring's.
+    routes.add({ name: 'module-admin', mount: (api, { authenticated }) => registerModuleAdminRoutes(api, { lifecycle: rings.moduleLifecycle, authenticated }) });
+    routes.add({ name: 'rings', mount: (api, { adminAuthenticated }) => rings.registerRoutes(api, adminAuthenticated) });
+    return rings;
+  },
   stop: (rings) => rings.stop(),
 });

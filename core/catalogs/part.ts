@@ -1,9 +1,10 @@
-/** The catalogs part (core/parts): screens, workflow nodes and AI tools the installed modules offer. */
+/** The catalogs part (core/parts): screens, workflow nodes and AI tools the installed modules offer, and their routes. */
 import { ringsRef } from '../../rings/part';
 import { authRef } from '../auth/part';
 import { clockRef } from '../clock-part';
 import { configRef } from '../config';
 import { driversRef } from '../drivers/parts';
+import { routesRef } from '../http/routes';
 import { loggerRef } from '../logger';
 import { kernelRef } from '../modules/part';
 import { definePart, partRef } from '../parts';
@@ -15,9 +16,9 @@ export const catalogsRef = partRef<Catalogs>('catalogs');
 
 export const catalogsPart = definePart({
   ref: catalogsRef,
-  deps: { rings: ringsRef, kernel: kernelRef, drivers: driversRef, config: configRef, logger: loggerRef, keys: keysRef, auth: authRef, clock: clockRef },
-  init: ({ rings, kernel, drivers, config, logger, keys, auth, clock }) =>
-    createCatalogs({
+  deps: { rings: ringsRef, kernel: kernelRef, drivers: driversRef, config: configRef, logger: loggerRef, keys: keysRef, auth: authRef, clock: clockRef, routes: routesRef },
+  init: async ({ rings, kernel, drivers, config, logger, keys, auth, clock, routes }) => {
+    const catalogs = await createCatalogs({
       releases: rings.service,
       modules: kernel.modules,
       isDevelopment: (alias) => kernel.source.isLocal(alias),
@@ -30,5 +31,8 @@ export const catalogsPart = definePart({
       grants: new ActingGrants(keys, clock),
       clock,
       actingUser: (tenantId, userId) => auth.actingUser(tenantId, userId),
-    }),
+    });
+    routes.add({ name: 'catalogs', mount: (api, { authenticated }) => catalogs.registerRoutes(api, authenticated) });
+    return catalogs;
+  },
 });

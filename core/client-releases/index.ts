@@ -1,7 +1,7 @@
 /**
  * Client releases assembled (spec 1, Client releases and Client release manifest): the channel store
- * with the encrypted repository token, the release sources, and the endpoints. Wired in
- * core/platform.ts mountApi with registerClientReleaseRoutes.
+ * with the encrypted repository token, the release sources, and the endpoints. Mounted as a route
+ * group by core/client-releases/part.ts (core/http/routes.ts).
  */
 import type { RequestHandler, Router } from 'express';
 import type { AppKeys } from '../accounts/app-key';

@@ -1,5 +1,6 @@
 /** The documents part (core/parts): PDFs drawn from the layouts modules give, and their core operation and download route. */
 import { configRef } from '../config';
+import { routesRef } from '../http/routes';
 import { kernelRef } from '../modules/part';
 import { definePart, partRef } from '../parts';
 import { createDocuments, type Documents } from './documents';
@@ -8,10 +9,11 @@ export const documentsRef = partRef<Documents>('documents');
 
 export const documentsPart = definePart({
   ref: documentsRef,
-  deps: { config: configRef, kernel: kernelRef },
-  init: ({ config, kernel }) => {
+  deps: { config: configRef, kernel: kernelRef, routes: routesRef },
+  init: ({ config, kernel, routes }) => {
     const documents = createDocuments({ dataDir: config.dataDir, appUrl: config.appUrl });
     documents.registerOperations(kernel.bus);
+    routes.add({ name: 'documents', mount: (api, { authenticated }) => documents.registerRoutes(api, authenticated) });
     return documents;
   },
 });

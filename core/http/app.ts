@@ -5,7 +5,7 @@
  * public routes under /api/<prefix> (spec 2: /api/widget/..., /api/webhooks/workflows/...), the web
  * console at / (core/console), and JSON for every error and unknown route.
  */
-import express, { type Express, type RequestHandler, type Router } from 'express';
+import express, { type Express, type Router } from 'express';
 import { requestLog } from './request-log';
 import type { Logger } from '../logger';
 import { runWithContext } from '../context';
@@ -24,10 +24,10 @@ export interface AppOptions {
   trustProxy: TrustProxy;
   /** Registers the /api/v1 routes. */
   mountApi: (api: Router) => void;
-  /** Modules' public routes, mounted at /api for every path outside /api/v1 (core/modules/public-routes.ts). */
-  publicRoutes?: RequestHandler;
-  /** The web console's page and assets, outside /api (core/console/console-routes.ts). */
-  webConsole?: RequestHandler;
+  /** Registers the public routes outside /api/v1, tried at /api for those paths only (core/modules/public-routes.ts). */
+  mountPublic: (router: Router) => void;
+  /** Registers the pages outside /api (the web console, core/console/console-routes.ts), before the 404 handler. */
+  mountSite: (app: Router) => void;
 }
 
 /** Paths under /api/ outside /api/v1 (any case, as express routes): modules' public routes, which answer CORS per route. */
@@ -71,10 +71,11 @@ export function buildApp(opts: AppOptions): Express {
     req.url = `/api/v1${req.url}`;
     next();
   });
-  const publicRoutes = opts.publicRoutes;
-  if (publicRoutes) app.use('/api', (req, res, next) => (modulePublicPath(req.baseUrl + req.path) ? publicRoutes(req, res, next) : next()));
+  const publicRoutes = express.Router();
+  opts.mountPublic(publicRoutes);
+  app.use('/api', (req, res, next) => (modulePublicPath(req.baseUrl + req.path) ? publicRoutes(req, res, next) : next()));
   app.use('/api/v1', api);
-  if (opts.webConsole) app.use(opts.webConsole);
+  opts.mountSite(app);
   app.use(notFoundHandler(api, '/api/v1'));
   app.use(errorHandler(opts.logger, opts.debugErrors));
   return app;

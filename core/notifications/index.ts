@@ -3,8 +3,8 @@
  * operation notifications.send, the queued realtime broadcast, push to devices, channel
  * authorisation for sockets, and the HTTP endpoints.
  *
- * Wiring in core/platform.ts: createNotifications once the bus and realtime exist;
- * registerNotificationRoutes in mountApi. Realtime authorises channels with defaultChannelPolicy.
+ * Wiring in core/notifications/part.ts: createNotifications once the bus and realtime exist, and
+ * registerNotificationRoutes as its route group (core/http/routes.ts). Realtime authorises channels with defaultChannelPolicy.
  */
 import type { RequestHandler, Router } from 'express';
 import type { AuthService } from '../auth/auth-service';

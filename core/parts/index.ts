@@ -39,6 +39,7 @@ export interface Lifecycle {
 export interface Part<T = unknown> {
   readonly ref: PartRef<T>;
   readonly deps: Readonly<Record<string, PartRef<unknown>>>;
+  readonly collects?: PartRef<unknown>;
   init(deps: never, lifecycle: Lifecycle): unknown;
   stop?(value: never): unknown;
 }
@@ -46,6 +47,12 @@ export interface Part<T = unknown> {
 export interface PartDefinition<T, D extends Record<string, PartRef<unknown>>> {
   ref: PartRef<T>;
   deps?: D;
+  /**
+   * A contribution point (a ref other parts need in order to add to its value, such as the HTTP
+   * routes' registry): this part starts after every part in the list that needs it, so it finds
+   * all they added, and none of them can need this part.
+   */
+  collects?: PartRef<unknown>;
   init(deps: PartValues<D>, lifecycle: Lifecycle): NoInfer<T> | Promise<NoInfer<T>>;
   /** Releases what the part holds (connections, timers), after every part's drain. */
   stop?(value: NoInfer<T>): unknown;
@@ -127,6 +134,13 @@ export function startOrder(parts: ReadonlyArray<Part>): Part[] {
       if (!byId.has(dep.id)) throw new Error(`part '${part.ref.id}' needs '${dep.id}', which is not in the list`);
     }
   }
+  // A collector comes after every contributor as if it needed each of them (circles included).
+  const after = (part: Part): Part[] => {
+    const deps = Object.values(part.deps).map((dep) => byId.get(dep.id)!);
+    const point = part.collects?.id;
+    if (point === undefined) return deps;
+    return [...deps, ...parts.filter((p) => p !== part && Object.values(p.deps).some((dep) => dep.id === point))];
+  };
   const order: Part[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
   const visit = (part: Part, path: string[]) => {
@@ -138,7 +152,7 @@ export function startOrder(parts: ReadonlyArray<Part>): Part[] {
       throw new Error(`parts depend on each other in a circle: ${circle}`);
     }
     state.set(id, 'visiting');
-    for (const dep of Object.values(part.deps)) visit(byId.get(dep.id)!, [...path, id]);
+    for (const dep of after(part)) visit(dep, [...path, id]);
     state.set(id, 'done');
     order.push(part);
   };

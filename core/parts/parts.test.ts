@@ -123,4 +123,16 @@ describe('parts: drain steps run before any stop', () => {
     definePart({ ref: label, init: () => 3 });
     await started.stop();
   });
+
+  it('starts a part that collects a contribution point after every part that needs that point', async () => {
+    const log: string[] = [];
+    const point = partRef<string[]>('point');
+    const contributor = (id: Id) => definePart({ ref: refs[id], deps: { point }, init: ({ point: added }) => (added.push(id), id) });
+    const collector = definePart({ ref: partRef<void>('collector'), deps: { point }, collects: point, init: ({ point: added }) => void log.push(`collected ${added.join(',')}`) });
+    // Listed first, and needing none of them, the collector still starts after both contributors.
+    await startParts([collector, definePart({ ref: point, init: () => [] }), contributor('a'), contributor('b')]);
+    expect(log).toEqual(['collected a,b']);
+    const needsCollector = definePart({ ref: refs.c, deps: { point, collector: collector.ref }, init: () => 'c' });
+    await expect(startParts([collector, definePart({ ref: point, init: () => [] }), needsCollector])).rejects.toThrow("parts depend on each other in a circle: 'collector' → 'c' → 'collector'");
+  });
 });

@@ -5,6 +5,7 @@ import { clockRef } from '../clock-part';
 import { configRef } from '../config';
 import { centralRef, tenantDbsRef } from '../data/parts';
 import { driversRef } from '../drivers/parts';
+import { routesRef } from '../http/routes';
 import { loggerRef } from '../logger';
 import { kernelRef } from '../modules/part';
 import { definePart, partRef } from '../parts';
@@ -16,9 +17,9 @@ export const workflowsRef = partRef<WorkflowPart>('workflows');
 export const workflowsPart = definePart({
   ref: workflowsRef,
   deps: {
-    config: configRef, central: centralRef, tenantDbs: tenantDbsRef, tenants: tenantsRef, auth: authRef, kernel: kernelRef, catalogs: catalogsRef, drivers: driversRef, clock: clockRef, logger: loggerRef,
+    config: configRef, central: centralRef, tenantDbs: tenantDbsRef, tenants: tenantsRef, auth: authRef, kernel: kernelRef, catalogs: catalogsRef, drivers: driversRef, clock: clockRef, logger: loggerRef, routes: routesRef,
   },
-  init: ({ config, central, tenantDbs, tenants, auth, kernel, catalogs, drivers, clock, logger }, lifecycle) => {
+  init: ({ config, central, tenantDbs, tenants, auth, kernel, catalogs, drivers, clock, logger, routes }, lifecycle) => {
     const workflows = createWorkflows({
       central, tenantDbs, tenants, auth, modules: kernel.modules, bus: kernel.bus, events: kernel.events, catalogs: catalogs.tenants,
       queue: drivers.queue, pubsub: drivers.pubsub, clock, logger, appUrl: config.appUrl, workers: config.workflowWorkers, tenantWorkers: config.workflowTenantWorkers, webhookWaitsPerTenant: config.workflowWebhookWaitsPerTenant, maxChainDepth: config.workflowMaxChainDepth,
@@ -29,6 +30,9 @@ export const workflowsPart = definePart({
     // Runs add to the queue as they end (checkpointed wake-ups, lifecycle events): this drain runs
     // before the drivers part's, which closes the queue, since this part starts after it.
     lifecycle.onDrain(() => workflows.service.stop());
+    routes.add({ name: 'workflows', mount: (api, { authenticated }) => workflows.registerRoutes(api, authenticated) });
+    // The webhook trigger is the engine's own public route, tried before any module's (spec 2).
+    routes.add({ name: 'workflow-webhook', mount: (router) => void router.use(workflows.webhook) });
     return workflows;
   },
 });

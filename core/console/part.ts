@@ -1,0 +1,18 @@
+/** The console part (core/parts): the web console's page and assets at /, and its first-run seed route. */
+import { configRef } from '../config';
+import { routesRef } from '../http/routes';
+import { loggerRef } from '../logger';
+import { definePart, partRef } from '../parts';
+import { consoleRoutes } from './console-routes';
+import { registerSeedRoute } from './seed-route';
+
+export const consoleRef = partRef<void>('console');
+
+export const consolePart = definePart({
+  ref: consoleRef,
+  deps: { routes: routesRef, config: configRef, logger: loggerRef },
+  init: ({ routes, config, logger }) => {
+    routes.add({ name: 'seed', mount: (api, { authenticated, selfUrl }) => registerSeedRoute(api, { env: config.env, authenticated, selfUrl }) });
+    routes.add({ name: 'console', mount: (site) => void site.use(consoleRoutes({ rootDomain: config.rootDomain, env: config.env, logger })) });
+  },
+});
