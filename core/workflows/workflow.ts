@@ -53,36 +53,16 @@ export interface Graph {
   connections: ConnectionRow[];
 }
 
-export interface ExecutionRow {
-  id: string;
-  workflow_id: string;
-  workflow_name: string;
-  status: string;
-  trigger_type: string;
-  trigger_data: Record<string, unknown>;
+/** A stored execution: the resource as the API answers it, with what never leaves the database (the full context, the scheduler snapshot) and times as Dates. */
+export interface ExecutionRow extends Omit<ExecutionResource, 'triggered_by' | 'context' | 'started_at' | 'completed_at' | 'resume_at' | 'created_at'> {
   triggered_by: string | null;
   context: RunContext;
-  result: unknown;
-  error_message: string | null;
-  nodes_total: number;
-  nodes_executed: number;
-  nodes_failed: number;
   started_at: Date | null;
   completed_at: Date | null;
-  duration_ms: number | null;
   resume_at: Date | null;
+  created_at: Date;
   pause_requested: boolean;
   scheduler: Scheduler;
-  /** The version of the graph the run is pinned to; null only for a run older than versions. */
-  workflow_version: number | null;
-  /** The run this one retries, and the latest retry of this one (README, Retry). */
-  retry_of: string | null;
-  retried_by: string | null;
-  created_at: Date;
-  /** The workflows of the runs that led to this one, oldest first (./run-chain.ts). */
-  chain: string[];
-  /** The run whose sub-workflow node started this one and waits for it; null otherwise. */
-  parent_execution_id: string | null;
 }
 
 /** What placeholders resolve against (spec 2: {{customer.email}}, {{trigger.data.x}}, {{nodes.<label>.output.y}}). */
@@ -108,20 +88,11 @@ export interface Scheduler {
   failed?: { node_id: string; message: string; code?: string };
 }
 
-export interface LogRow {
-  id: string;
+/** A stored node log: the resource as the API answers it (sdk/contracts/workflow-resources.ts), with its execution and times as the database holds them. */
+export interface LogRow extends Omit<ExecutionLogResource, 'started_at' | 'completed_at'> {
   execution_id: string;
-  node_id: string;
-  node_type: string;
-  node_label: string;
-  status: string;
-  input_data: unknown;
-  output_data: unknown;
-  error_message: string | null;
-  retry_attempt: number;
   started_at: Date;
   completed_at: Date | null;
-  duration_ms: number | null;
 }
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);

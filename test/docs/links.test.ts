@@ -32,8 +32,8 @@ function pages(): string[] {
   ];
 }
 
-/** The page's lines outside fenced code blocks, with inline code spans blanked. */
-function proseLines(text: string): string[] {
+/** The page's lines outside fenced code blocks. */
+function outsideFences(text: string): string[] {
   const out: string[] = [];
   let fence: string | null = null;
   for (const line of text.split('\n')) {
@@ -42,23 +42,20 @@ function proseLines(text: string): string[] {
       fence = fence === null ? marker : null;
       continue;
     }
-    if (fence === null) out.push(line.replace(/(`+)[^`]*?\1/g, ''));
+    if (fence === null) out.push(line);
   }
   return out;
 }
+
+/** The page's lines outside fenced code blocks, with inline code spans blanked. */
+const proseLines = (text: string) => outsideFences(text).map((line) => line.replace(/(`+)[^`]*?\1/g, ''));
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
 function headingSlugs(text: string): Set<string> {
   const seen = new Map<string, number>();
   const slugs = new Set<string>();
-  let fence: string | null = null;
-  for (const line of text.split('\n')) {
-    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
-    if (marker && (fence === null || marker.startsWith(fence))) {
-      fence = fence === null ? marker : null;
-      continue;
-    }
-    const heading = fence === null ? /^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line) : null;
+  for (const line of outsideFences(text)) {
+    const heading = /^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (!heading) continue;
     const base = heading[1]
       .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1') // a link counts by its text
