@@ -3,6 +3,7 @@
  * create/update"), checked against the tenant's node registry. Anything wrong is one 422 'Validation
  * failed' with an errors map keyed by field (`nodes.2.config`), and nothing is written (spec 2, Errors).
  */
+import type { NodeResource } from '../../sdk/contracts/workflow-resources';
 import { ValidationError, type FieldErrors } from '../errors';
 import { isObject } from '../is-object';
 import type { Catalog } from '../catalogs/catalog';
@@ -15,17 +16,10 @@ import { TRIGGER_TYPES, WORKFLOW_STATUSES, type TriggerType } from './workflow';
 export const MAX_NODES = 100;
 export const MAX_CONNECTIONS = 400;
 
-export interface NodeInput {
+/** A node as saved: the resource (sdk/contracts/workflow-resources.ts) without what the store gives it. */
+export interface NodeInput extends Omit<NodeResource, 'id' | 'workflow_id' | 'is_entry_point'> {
   /** A node's id from GET /workflows/{id}: a save keeps it (workflow-versions.ts, stable node ids). */
   id?: string;
-  node_type: string;
-  node_category: string;
-  label: string;
-  config: Record<string, unknown>;
-  position: { x: number; y: number };
-  retry_count: number;
-  retry_delay_seconds: number;
-  timeout_seconds: number;
 }
 
 export interface ConnectionInput {
