@@ -17,7 +17,8 @@ import type { CentralDb } from '../data/central-db';
 import type { AuthService } from '../auth/auth-service';
 import { OWNER_ROLE as OWNER, assertOwnerActs, requirePermission } from '../auth/authenticate';
 import { currentContext } from '../context';
-import { MandiError, conflict, invalid, notFound } from '../errors';
+import { conflict, invalid, notFound } from '../errors';
+import { tenancyErrors } from './errors';
 import * as Type from '../../sdk/runtime/schema';
 import { BodyReader, Email } from '../http/validate-body';
 import type { Invitations } from '../accounts/invitations';
@@ -73,7 +74,7 @@ export function registerMemberRoutes(api: Router, deps: MemberRouteDeps): void {
       const m = owners.find((o) => o.user_id === userId);
       if (!m) throw conflict('This member changed meanwhile; read the members again.');
       if (!owners.some((o) => o.user_id !== userId && o.status === 'active')) {
-        throw new MandiError('LAST_OWNER', 'The organisation must keep an active owner: make another member owner first.', 409);
+        throw tenancyErrors.lastOwner();
       }
       await change(m, transaction);
     });

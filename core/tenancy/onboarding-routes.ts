@@ -39,7 +39,8 @@ import { UniqueConstraintError } from 'sequelize';
 import type { CentralDb } from '../data/central-db';
 import type { AuthService } from '../auth/auth-service';
 import { requireSuperAdmin } from '../auth/authenticate';
-import { MandiError, ValidationError, notFound } from '../errors';
+import { ValidationError, notFound } from '../errors';
+import { tenancyErrors } from './errors';
 import { rateLimit } from '../drivers';
 import * as Type from '../../sdk/runtime/schema';
 import { BodyReader, Email } from '../http/validate-body';
@@ -150,7 +151,7 @@ export function registerOnboardingRoutes(api: Router, { central, tenants, authen
     try {
       await central.models.PlatformSetting.create({ key: INSTALLED_KEY, value: { at: new Date().toISOString() } });
     } catch (err) {
-      if (err instanceof UniqueConstraintError) throw new MandiError('ALREADY_INSTALLED', 'The platform is already installed.', 409);
+      if (err instanceof UniqueConstraintError) throw tenancyErrors.alreadyInstalled();
       throw err;
     }
     try {
@@ -174,7 +175,7 @@ export function registerOnboardingRoutes(api: Router, { central, tenants, authen
 
   api.post('/auth/tenants', (_req, _res, next) => {
     if (accounts.config.publicSignup) return next();
-    next(new MandiError('SIGNUP_DISABLED', 'Public signup is currently disabled. Ask a platform admin to create your organisation.', 403));
+    next(tenancyErrors.signupDisabled());
   });
   api.post('/auth/tenants', publicLimit, async (req, res) => {
     const body = new BodyReader(req.body, SIGNUP);
@@ -198,7 +199,7 @@ export function registerOnboardingRoutes(api: Router, { central, tenants, authen
 
   api.post('/reseller-register/apply', (_req, _res, next) => {
     if (accounts.config.resellerSignup) return next();
-    next(new MandiError('RESELLER_SIGNUP_DISABLED', 'Reseller applications are currently closed. Ask a platform admin to create your organisation.', 403));
+    next(tenancyErrors.resellerSignupDisabled());
   });
   api.post('/reseller-register/apply', publicLimit, async (req, res) => {
     const body = new BodyReader(req.body, RESELLER_APPLICATION);

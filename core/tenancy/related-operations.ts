@@ -29,6 +29,7 @@ import type { Caller, CallContext } from '../bus/types';
 import type { Clock } from '../clock';
 import type { CentralDb } from '../data/central-db';
 import { MandiError } from '../errors';
+import { tenancyErrors } from './errors';
 import type { ModuleHost } from '../modules/module-host';
 import { pagination } from '../accounts/listing-query';
 import { tenantsCallRelated, tenantsRelatedChildren, tenantsRelatedParent } from '../../sdk/contracts/platform';
@@ -37,20 +38,6 @@ import { defineCoreOperation } from '../bus/core-operation';
 import { TenantNetwork, type Relation } from './tenant-network';
 
 const DEFAULT_PER_PAGE = 20;
-
-const relatedErrors = {
-  unauthorizedContext: (target: string) =>
-    new MandiError('UNAUTHORIZED_CONTEXT', `Tenant "${target}" is not related to this tenant: only its reseller parent and the sub-resellers below it can be called.`, 403, {
-      target_tenant: target,
-    }),
-  modulesOnly: (op: string) => new MandiError('FORBIDDEN', `"${op}" is for module code: only a module calls its copy in a related tenant.`, 403, { operation: op }),
-  notOwnOperation: (alias: string, op: string) =>
-    new MandiError('OPERATION_NOT_RELATED', `Module "${alias}" may call only its own operations in a related tenant, not "${op}".`, 403, { operation: op, module: alias }),
-  notInstalled: (alias: string, target: string) =>
-    new MandiError('MODULE_NOT_INSTALLED', `Module "${alias}" is not installed in tenant "${target}".`, 404, { module: alias, target_tenant: target }),
-  notListed: (alias: string, op: string) =>
-    new MandiError('OPERATION_NOT_RELATED', `"${op}" is not open to related tenants: add it to api.related in the module.json of "${alias}".`, 403, { operation: op, module: alias }),
-};
 
 export interface RelatedOperationDeps {
   central: CentralDb;
@@ -63,7 +50,7 @@ export function registerRelatedOperations(bus: Bus, { central, modules, audit, c
   const network = new TenantNetwork(central);
 
   const moduleAlias = (caller: Caller, op: string): string => {
-    if (caller.kind !== 'module') throw relatedErrors.modulesOnly(op);
+    if (caller.kind !== 'module') throw tenancyErrors.relatedModulesOnly(op);
     return caller.alias;
   };
 
@@ -95,11 +82,11 @@ export function registerRelatedOperations(bus: Bus, { central, modules, audit, c
     try {
       const target = await network.find(requested);
       relation = target && target.status === 'active' ? await network.relation(ctx.tenantId, target.id) : undefined;
-      if (!target || !relation) throw relatedErrors.unauthorizedContext(requested);
-      if (!input.operation.startsWith(`${alias}.`)) throw relatedErrors.notOwnOperation(alias, input.operation);
+      if (!target || !relation) throw tenancyErrors.unrelated(requested);
+      if (!input.operation.startsWith(`${alias}.`)) throw tenancyErrors.notOwnOperation(alias, input.operation);
       const there = (await modules.modulesFor(target.id)).byAlias.get(alias);
-      if (!there) throw relatedErrors.notInstalled(alias, requested);
-      if (!(there.manifest.api?.related ?? []).includes(input.operation)) throw relatedErrors.notListed(alias, input.operation);
+      if (!there) throw tenancyErrors.moduleNotThere(alias, requested);
+      if (!(there.manifest.api?.related ?? []).includes(input.operation)) throw tenancyErrors.notListed(alias, input.operation);
       const path = ctx.tenantPath ?? [ctx.tenantId];
       if (path.includes(target.id)) throw busErrors.relatedLoop(input.operation, target.id);
       targetId = target.id;

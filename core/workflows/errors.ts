@@ -14,6 +14,39 @@ export const workflowErrors = defineErrors('workflows', {
     doc: 'No workflow of that id in this tenant.',
     message: () => 'Workflow not found',
   },
+  workflowNotFoundById: {
+    code: 'WORKFLOW_NOT_FOUND', status: 404,
+    doc: 'No workflow of that id in this tenant.',
+    message: (_id: string) => 'Workflow not found',
+    details: (id: string) => ({ workflow_id: id }),
+  },
+  versionNotFound: {
+    code: 'WORKFLOW_VERSION_NOT_FOUND', status: 404,
+    doc: 'The workflow has no version of that number (or it is no longer kept).',
+    message: () => 'Workflow version not found',
+  },
+  notActive: {
+    code: 'WORKFLOW_NOT_ACTIVE', status: 409,
+    doc: 'Only an active workflow starts from a module or runs as a sub-workflow.',
+    message: (id: string, status: string, what: string) => `Workflow ${id} is ${status}; only an active workflow ${what}.`,
+    details: (_id: string, status: string) => ({ status }),
+  },
+  subWorkflowNodeOnly: {
+    code: 'SUB_WORKFLOW_NODE_ONLY', status: 403,
+    doc: 'The sub-workflow operation runs only as a workflow node, never from a module or an edge.',
+    message: (operation: string) => `${operation} runs only as a workflow node.`,
+  },
+  badSignature: {
+    code: 'BAD_SIGNATURE', status: 401,
+    doc: "A signed webhook's X-Webhook-Signature does not match its body and the workflow's secret.",
+    message: () => 'Unauthenticated',
+  },
+  webhookInactive: {
+    code: 'WORKFLOW_INACTIVE', status: 400,
+    doc: 'The webhook belongs to a workflow that is not active or not webhook-triggered.',
+    message: () => 'Invalid request',
+    details: () => ({ errors: { workflow: ['This workflow is not an active webhook-triggered workflow.'] } }),
+  },
   executionNotFound: {
     code: 'EXECUTION_NOT_FOUND', status: 404,
     doc: 'No execution of that id in this tenant.',

@@ -6,7 +6,7 @@
 import { workflowEngineGetWorkflow, workflowEngineListExecutions, workflowEngineListWorkflows } from '../../sdk/contracts/platform';
 import type { Bus } from '../bus/bus';
 import { defineCoreOperation } from '../bus/core-operation';
-import { MandiError } from '../errors';
+import { workflowErrors } from './errors';
 import { toExecution, toWorkflow } from './workflow';
 import type { Workflows } from './workflows';
 
@@ -25,7 +25,7 @@ export function registerScreenOperations(bus: Bus, w: Workflows): void {
   }));
   bus.registerCore(defineCoreOperation(workflowEngineGetWorkflow, async (input, ctx) => {
     const g = await w.store.graph(ctx.tenantId, input.id);
-    if (!g) throw new MandiError('WORKFLOW_NOT_FOUND', 'Workflow not found', 404);
+    if (!g) throw workflowErrors.workflowNotFound();
     return toWorkflow(g);
   }));
   bus.registerCore(defineCoreOperation(workflowEngineListExecutions, async (input, ctx) => {

@@ -15,7 +15,7 @@
 import { workflowEngineStart } from '../../sdk/contracts/platform';
 import type { Bus } from '../bus/bus';
 import { defineCoreOperation } from '../bus/core-operation';
-import { MandiError } from '../errors';
+import { workflowErrors } from './errors';
 import { WORKFLOWS_MODULE } from './route-support';
 import { triggerData } from './trigger-data';
 import type { Workflows } from './workflows';
@@ -26,12 +26,12 @@ export const START_WORKFLOW = workflowEngineStart.name;
 export function registerStartOperation(bus: Bus, w: Workflows, modules: ModuleHost): void {
   bus.registerCore(defineCoreOperation(workflowEngineStart, async (input, ctx) => {
     if (!(await modules.modulesFor(ctx.tenantId)).byAlias.has(WORKFLOWS_MODULE)) {
-      throw new MandiError('WORKFLOWS_NOT_INSTALLED', 'Workflows are not installed in this tenant: install the "workflows" module.', 404);
+      throw workflowErrors.notInstalled();
     }
     const data = triggerData(input.data);
     const g = await w.store.graph(ctx.tenantId, input.workflow_id);
-    if (!g) throw new MandiError('WORKFLOW_NOT_FOUND', 'Workflow not found', 404, { workflow_id: input.workflow_id });
-    if (g.workflow.status !== 'active') throw new MandiError('WORKFLOW_NOT_ACTIVE', `Workflow ${input.workflow_id} is ${g.workflow.status}; only an active workflow starts.`, 409, { status: g.workflow.status });
+    if (!g) throw workflowErrors.workflowNotFoundById(input.workflow_id);
+    if (g.workflow.status !== 'active') throw workflowErrors.notActive(input.workflow_id, g.workflow.status, 'starts');
     const run = await w.engine.execute(ctx.tenantId, g, { type: 'module', data, triggeredBy: ctx.user?.id ?? null, key: input.key && `module:${input.key}`, chain: ctx.workflowChain });
     // A key that already ran starts nothing: the caller asked for once.
     return run ? { execution_id: run.id, status: run.status } : { execution_id: null, status: 'duplicate' };

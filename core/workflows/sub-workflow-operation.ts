@@ -16,7 +16,7 @@
 import { workflowEngineSubWorkflow } from '../../sdk/contracts/platform';
 import type { Bus } from '../bus/bus';
 import { defineCoreOperation } from '../bus/core-operation';
-import { MandiError } from '../errors';
+import { workflowErrors } from './errors';
 import { chainRefusal } from './run-chain';
 import { SUB_WORKFLOW } from './sub-workflow';
 import { triggerData } from './trigger-data';
@@ -25,12 +25,12 @@ import type { Workflows } from './workflows';
 export function registerSubWorkflowOperation(bus: Bus, w: Workflows, maxChainDepth: number): void {
   bus.registerCore(defineCoreOperation(workflowEngineSubWorkflow, async (input, ctx) => {
     if (!ctx.workflowExecutionId || !ctx.idempotencyKey || !ctx.user || !ctx.permissions) {
-      throw new MandiError('SUB_WORKFLOW_NODE_ONLY', `${SUB_WORKFLOW} runs only as a workflow node.`, 403);
+      throw workflowErrors.subWorkflowNodeOnly(SUB_WORKFLOW);
     }
     const data = triggerData(input.data);
     const g = await w.store.graph(ctx.tenantId, input.workflow_id);
-    if (!g) throw new MandiError('WORKFLOW_NOT_FOUND', 'Workflow not found', 404, { workflow_id: input.workflow_id });
-    if (g.workflow.status !== 'active') throw new MandiError('WORKFLOW_NOT_ACTIVE', `Workflow ${input.workflow_id} is ${g.workflow.status}; only an active workflow runs as a sub-workflow.`, 409, { status: g.workflow.status });
+    if (!g) throw workflowErrors.workflowNotFoundById(input.workflow_id);
+    if (g.workflow.status !== 'active') throw workflowErrors.notActive(input.workflow_id, g.workflow.status, 'runs as a sub-workflow');
     const chain = ctx.workflowChain ?? [];
     const refused = chainRefusal(g.workflow.id, chain, maxChainDepth);
     if (refused) throw refused;

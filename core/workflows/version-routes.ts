@@ -8,7 +8,7 @@
  */
 import type { Request, Router } from 'express';
 import { currentContext } from '../context';
-import { MandiError } from '../errors';
+import { workflowErrors } from './errors';
 import type { Actor } from './node-permissions';
 import { failIf, meta, paging, type Guards } from './route-support';
 import { toConnection, toNode, toWorkflow, type Graph } from './workflow';
@@ -18,14 +18,12 @@ import { graphOfVersion, toVersionSummary, type VersionRow } from './workflow-ve
 import type { Workflows } from './workflows';
 
 const tenantId = () => currentContext()!.tenant!.id;
-const versionNotFound = () => new MandiError('WORKFLOW_VERSION_NOT_FOUND', 'Workflow version not found', 404);
-
 export function registerVersionRoutes(api: Router, g: Guards, w: Workflows, load: (req: Request) => Promise<Graph>, actor: () => Actor): void {
   const loadVersion = async (req: Request): Promise<{ graph: Graph; version: VersionRow }> => {
     const graph = await load(req);
     const n = Number(req.params.version);
     const version = Number.isInteger(n) && n >= 1 && n <= 2 ** 31 - 1 ? await w.store.version(tenantId(), graph.workflow.id, n) : undefined;
-    if (!version) throw versionNotFound();
+    if (!version) throw workflowErrors.versionNotFound();
     return { graph, version };
   };
 
@@ -54,7 +52,7 @@ export function registerVersionRoutes(api: Router, g: Guards, w: Workflows, load
     // Checked again against today's node registry: a node type uninstalled since is the 422 a PUT would get.
     const input = parseWorkflowInput(inputOf(graphOfVersion(graph.workflow, version)), await w.catalogFor(tenantId()));
     const saved = await w.update(tenantId(), graph, input, actor(), version.version);
-    if (!saved) throw versionNotFound();
+    if (!saved) throw workflowErrors.versionNotFound();
     res.json({ success: true, message: 'Workflow restored', data: toWorkflow(saved) });
   });
 }

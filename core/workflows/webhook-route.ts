@@ -13,7 +13,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import express, { type Router } from 'express';
 import { rateLimit, type RateLimiter, type RateLimitPolicy } from '../drivers';
-import { MandiError, ValidationError } from '../errors';
+import { ValidationError } from '../errors';
+import { workflowErrors } from './errors';
 import { useErrorShape } from '../http/error-handler';
 import { isObject } from '../is-object';
 import { publicMissBudget } from '../modules/public-miss-budget';
@@ -48,10 +49,10 @@ export function webhookRouter(w: Workflows, deps: { rateLimiter: RateLimiter; li
     const { workflow } = graph;
     if (workflow.trigger_config.require_signature === true) {
       const raw = (req as { rawBody?: Buffer }).rawBody ?? Buffer.alloc(0);
-      if (!signatureValid(workflow.webhook_secret, raw, req.get('x-webhook-signature'))) throw new MandiError('BAD_SIGNATURE', 'Unauthenticated', 401);
+      if (!signatureValid(workflow.webhook_secret, raw, req.get('x-webhook-signature'))) throw workflowErrors.badSignature();
     }
     if (workflow.status !== 'active' || workflow.trigger_type !== 'webhook') {
-      throw new MandiError('WORKFLOW_INACTIVE', 'Invalid request', 400, { errors: { workflow: ['This workflow is not an active webhook-triggered workflow.'] } });
+      throw workflowErrors.webhookInactive();
     }
     const body: unknown = req.body ?? {};
     if (!isObject(body)) throw new ValidationError({ body: ['The body must be a JSON object {event, data}.'] }, 'Validation failed');
