@@ -13,7 +13,8 @@ import type { CentralDb } from '../data/central-db';
 import type { AuthService } from '../auth/auth-service';
 import { requireSuperAdmin } from '../auth/authenticate';
 import { currentContext } from '../context';
-import { MandiError, notFound } from '../errors';
+import { notFound } from '../errors';
+import { accountErrors } from './errors';
 import * as Type from '../../sdk/runtime/schema';
 import { BodyReader } from '../http/validate-body';
 import type { EventBus } from '../bus/events';
@@ -37,7 +38,7 @@ export function registerAccountStatusRoutes(api: Router, deps: AccountStatusRout
     const user = await User.findByPk(Number(req.params.id) || 0);
     if (!user) throw notFound('User not found.');
     if (status === 'inactive' && user.id === currentContext()!.user!.id) {
-      throw new MandiError('SELF_DEACTIVATION', 'You cannot deactivate your own account; ask another super admin.', 409);
+      throw accountErrors.selfDeactivation();
     }
     const was = user.status;
     if (was !== status) await user.update({ status });

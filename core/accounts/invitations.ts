@@ -23,7 +23,8 @@ import type { Clock } from '../clock';
 import type { TenantRef, UserRef } from '../context';
 import type { CentralDb } from '../data/central-db';
 import type { User } from '../data/central-models';
-import { MandiError, ValidationError, invalid, notFound } from '../errors';
+import { ValidationError, invalid, notFound } from '../errors';
+import { accountErrors } from './errors';
 import type { Mailer } from '../mail/mailer';
 import type { EmailVerification } from './email-verification';
 import { invitationMail } from './mail-templates';
@@ -277,7 +278,7 @@ export class Invitations {
     const user = await this.d.central.models.User.findByPk(ref.id);
     if (!user) throw notFound('Invitation not found.');
     if (!user.email_verified_at) {
-      throw new MandiError('EMAIL_NOT_VERIFIED', 'Verify your email address first (POST /profile/email/resend-verification), or open the link in the invitation mail.', 403);
+      throw accountErrors.emailNotVerified();
     }
     return user;
   }

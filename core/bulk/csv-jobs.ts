@@ -31,6 +31,7 @@ import type { UserRef } from '../context';
 import type { Job, JobQueue } from '../drivers';
 import { userChannel } from '../drivers/realtime';
 import { forbidden, MandiError } from '../errors';
+import { bulkErrors } from './errors';
 import type { Logger } from '../logger';
 import { countCsvRows, csvChunks, type CsvChunk } from './csv-chunks';
 import type { JobJournal } from './job-journal';
@@ -70,7 +71,7 @@ export function registerCsvJobs(deps: { bus: Bus; queue: JobQueue; uploads: Uplo
     const own = (name: string) => name.startsWith(`${caller.alias}.`);
     if (!own(input.operation)) throw forbidden(`A module may only feed CSV chunks to its own operations, not "${input.operation}".`, { operation: input.operation });
     if (input.progress_event && !own(input.progress_event)) throw forbidden(`Progress events must be in the module's own namespace "${caller.alias}.".`);
-    if (!(await bus.exists(ctx.tenantId, input.operation))) throw new MandiError('VALIDATION_FAILED', `Unknown operation "${input.operation}".`, 422, { errors: { operation: ['unknown operation'] } });
+    if (!(await bus.exists(ctx.tenantId, input.operation))) throw bulkErrors.unknownOperation(input.operation);
     await uploads.open(ctx.tenantId, caller.alias, input.upload_id); // 404/403 now rather than in the job
     const data: CsvJobData = {
       tenantId: ctx.tenantId,

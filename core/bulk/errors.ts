@@ -36,6 +36,12 @@ export const bulkErrors = defineErrors('bulk', {
     message: (id: string) => `Upload ${id} was received by another module.`,
     details: (id: string) => ({ upload_id: id }),
   },
+  unknownOperation: {
+    code: 'VALIDATION_FAILED', status: 422,
+    doc: 'The input failed validation; errors maps each field to its messages.',
+    message: (operation: string) => `Unknown operation "${operation}".`,
+    details: () => ({ errors: { operation: ['unknown operation'] } }),
+  },
   badPage: {
     code: 'BAD_PAGE', status: 500,
     doc: 'A module answered a page of a streamed export without {columns, rows, next_cursor}: a bug in the module.',

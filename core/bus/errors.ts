@@ -65,7 +65,13 @@ export const busErrors = {
       message: (op: string) => `Operation "${op}" is the platform's own and cannot serve a streamed route; point the route at one of the module's operations.`,
       details: (op: string) => ({ operation: op }),
     },
-    eventNotDeclared: {
+    fetchBodyTooLarge: {
+    code: 'FETCH_BODY_TOO_LARGE', status: 413,
+    doc: "A module's host.fetch request body (its body_parts together) is over the upload limit.",
+    message: (limit: number) => `host.fetch body_parts make more than ${limit} bytes.`,
+    details: (limit: number) => ({ limit }),
+  },
+  eventNotDeclared: {
       code: 'EVENT_NOT_DECLARED', status: 403,
       doc: 'A module emitted an event its manifest does not list in events.publishes.',
       message: (alias: string, event: string) => `Module "${alias}" may not emit "${event}": add it to events.publishes in its module.json.`,

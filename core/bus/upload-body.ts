@@ -7,7 +7,7 @@
  * the file and the host splices it in.
  */
 import type { FetchBodyPart } from '../../sandbox';
-import { MandiError } from '../errors';
+import { busErrors } from './errors';
 
 /** The assembled body's bound: a 25 MB upload in base64 and its JSON around it. */
 export const MAX_UPLOAD_BODY_BYTES = 40 * 1024 * 1024;
@@ -21,7 +21,7 @@ export async function uploadBody(parts: FetchBodyPart[], readUpload: ReadUpload)
   const add = (b: Buffer) => {
     total += b.length;
     if (total > MAX_UPLOAD_BODY_BYTES) {
-      throw new MandiError('FETCH_BODY_TOO_LARGE', `host.fetch body_parts make more than ${MAX_UPLOAD_BODY_BYTES} bytes.`, 413, { limit: MAX_UPLOAD_BODY_BYTES });
+      throw busErrors.fetchBodyTooLarge(MAX_UPLOAD_BODY_BYTES);
     }
     out.push(b);
   };

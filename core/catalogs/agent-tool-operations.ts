@@ -31,7 +31,8 @@ import { MAX_GRANT_TTL_SECONDS, toolsCall, toolsGrant, toolsList } from '../../s
 import type { Bus } from '../bus/bus';
 import { defineCoreOperation } from '../bus/core-operation';
 import type { Caller, CallContext } from '../bus/types';
-import { forbidden, MandiError } from '../errors';
+import { forbidden } from '../errors';
+import { catalogErrors } from './errors';
 import type { Clock } from '../clock';
 import type { UserRef } from '../context';
 import type { ActingGrants } from './acting-grants';
@@ -73,19 +74,17 @@ export interface AgentToolDeps {
   actingUser(tenantId: string, userId: number): Promise<{ user: UserRef; permissions: ReadonlySet<string> } | undefined>;
 }
 
-const grantRefused = (why: string) => new MandiError('GRANT_INVALID', `The acting grant is refused: ${why}.`, 403);
-
 export function registerAgentToolOperations(bus: Bus, deps: AgentToolDeps): void {
   const { modules } = deps;
 
   /** The call's context as the grant's user, checked against this tenant and module. */
   const asGrantUser = async (token: string, ctx: CallContext, alias: string): Promise<CallContext> => {
     const grant = await deps.grants.verify(token);
-    if (grant === 'invalid') throw grantRefused('it is malformed or not signed by this platform');
-    if (grant === 'expired') throw grantRefused('it has expired; ask the user again');
-    if (grant.tenantId !== ctx.tenantId || grant.module !== alias) throw grantRefused(`it was issued to another tenant or module, not to "${alias}" here`);
+    if (grant === 'invalid') throw catalogErrors.grantRefused('it is malformed or not signed by this platform');
+    if (grant === 'expired') throw catalogErrors.grantRefused('it has expired; ask the user again');
+    if (grant.tenantId !== ctx.tenantId || grant.module !== alias) throw catalogErrors.grantRefused(`it was issued to another tenant or module, not to "${alias}" here`);
     const actor = await deps.actingUser(ctx.tenantId, grant.userId);
-    if (!actor) throw grantRefused(`user ${grant.userId} is no longer an active member of this tenant`);
+    if (!actor) throw catalogErrors.grantRefused(`user ${grant.userId} is no longer an active member of this tenant`);
     return { ...ctx, user: actor.user, permissions: actor.permissions };
   };
 

@@ -5,7 +5,7 @@
  * with its `params` filled from the JSON body (`{{key}}`), or with the body when it declares none.
  */
 import type { ScreenProvider } from '../../sdk/manifest';
-import { MandiError } from '../errors';
+import { catalogErrors } from './errors';
 import type { LoadedModule } from '../modules/loaded-module';
 import { resolvePlaceholders } from './placeholders';
 import { findAction, type ScreenDefinition } from './screen-definition';
@@ -27,7 +27,7 @@ export async function runScreenAction(args: {
     return call(provider.action, { action_id: actionId, body, context });
   }
   const action = findAction(definition, actionId);
-  if (!action) throw new MandiError('ACTION_NOT_FOUND', `Screen "${definition.id}" has no server-side action "${actionId}".`, 404, { screen: definition.id, action: actionId });
+  if (!action) throw catalogErrors.actionNotFound(definition.id, actionId);
   assertScreenMayCall(mod, definition.id, action.operation);
   return call(action.operation, action.params ? resolvePlaceholders(action.params, body) : body);
 }

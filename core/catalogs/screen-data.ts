@@ -11,7 +11,8 @@
  * `total_path` inside its operation's result.
  */
 import type { ScreenProvider } from '../../sdk/manifest';
-import { MandiError, ValidationError, type FieldErrors } from '../errors';
+import { ValidationError, type FieldErrors } from '../errors';
+import { catalogErrors } from './errors';
 import type { LoadedModule } from '../modules/loaded-module';
 import { pathValue, resolvePlaceholders } from './placeholders';
 import { findSection, type DataSource, type ScreenDefinition } from './screen-definition';
@@ -84,7 +85,7 @@ export async function sectionData(args: {
 }): Promise<{ data: unknown; meta?: Record<string, unknown> }> {
   const { definition, sectionId, provider, mod, params, call } = args;
   const section = findSection(definition.sections, sectionId);
-  if (!section) throw new MandiError('SECTION_NOT_FOUND', `Screen "${definition.id}" has no section "${sectionId}".`, 404, { screen: definition.id, section: sectionId });
+  if (!section) throw catalogErrors.sectionNotFound(definition.id, sectionId);
   if (provider?.data) {
     const context = { screen_id: definition.id, tenant_id: args.tenant.id, ring: args.tenant.ring };
     const result = await call(provider.data, { section_id: sectionId, params, context });
@@ -92,7 +93,7 @@ export async function sectionData(args: {
     return paged ? answer(result, params, true, 'items', 'total') : answer(result, params, true);
   }
   const source = section.data_source as DataSource | undefined;
-  if (!source) throw new MandiError('SECTION_HAS_NO_DATA', `Section "${sectionId}" of screen "${definition.id}" has no data source.`, 404, { screen: definition.id, section: sectionId });
+  if (!source) throw catalogErrors.sectionHasNoData(definition.id, sectionId);
   assertScreenMayCall(mod, definition.id, source.operation);
   const input = resolvePlaceholders(source.params ?? {}, params) as Record<string, unknown>;
   // Only a paginated section's operation is asked for a page: others may not accept the keys.

@@ -9,7 +9,7 @@
  *   any action object {id, operation, params?}                            POST …/action/{actionId}
  * `params` hold `{{key}}` placeholders filled from the request (query, or body for actions).
  */
-import { MandiError } from '../errors';
+import { catalogErrors } from './errors';
 import { isObject } from '../is-object';
 import type { ScreenEntry } from './screen-entries';
 
@@ -40,10 +40,6 @@ export interface DataSource {
   total_path?: string;
 }
 
-export function invalidDefinition(screenId: string, problems: string[]): MandiError {
-  return new MandiError('SCREEN_DEFINITION_INVALID', `The module supplied an invalid definition for screen "${screenId}".`, 502, { screen: screenId, problems });
-}
-
 function checkSections(list: unknown, at: string, seen: Set<string>, problems: string[]): void {
   if (!Array.isArray(list)) return void problems.push(`${at} must be an array`);
   list.forEach((s, i) => {
@@ -62,12 +58,12 @@ function checkSections(list: unknown, at: string, seen: Set<string>, problems: s
 
 /** The definition completed from the registration, or a 502 naming every problem. */
 export function normaliseDefinition(screen: ScreenEntry, raw: unknown, defaultTtl: number): ScreenDefinition {
-  if (!isObject(raw)) throw invalidDefinition(screen.id, ['the definition must be a JSON object']);
+  if (!isObject(raw)) throw catalogErrors.invalidDefinition(screen.id, ['the definition must be a JSON object']);
   const problems: string[] = [];
   if (raw.id !== undefined && raw.id !== screen.id) problems.push(`/id is "${String(raw.id)}", but the screen is registered as "${screen.id}"`);
   if (raw.header !== undefined && !isObject(raw.header)) problems.push('/header must be an object');
   checkSections(raw.sections, '/sections', new Set(), problems);
-  if (problems.length) throw invalidDefinition(screen.id, problems);
+  if (problems.length) throw catalogErrors.invalidDefinition(screen.id, problems);
   const title = typeof raw.title === 'string' ? raw.title : screen.title;
   return {
     id: screen.id,

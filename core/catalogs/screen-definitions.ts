@@ -12,16 +12,17 @@
 import { matchesConsumes } from '../../sdk/manifest';
 import { hasPermission } from '../auth/authenticate';
 import type { Cache } from '../drivers';
-import { forbidden, MandiError } from '../errors';
+import { forbidden } from '../errors';
+import { catalogErrors } from './errors';
 import type { LoadedModule } from '../modules/loaded-module';
-import { invalidDefinition, normaliseDefinition, type ScreenDefinition } from './screen-definition';
+import { normaliseDefinition, type ScreenDefinition } from './screen-definition';
 import type { CatalogScreen } from './screen-entries';
 import type { UserCall } from './user-calls';
 
 /** Operations a module's screens may name: its own, or ones its manifest consumes. */
 export function assertScreenMayCall(mod: LoadedModule, screenId: string, op: string): void {
   if (op.startsWith(`${mod.alias}.`) || matchesConsumes(mod.manifest.api?.consumes ?? [], op)) return;
-  throw invalidDefinition(screenId, [`"${op}" is neither an operation of ${mod.alias} nor in its api.consumes`]);
+  throw catalogErrors.invalidDefinition(screenId, [`"${op}" is neither an operation of ${mod.alias} nor in its api.consumes`]);
 }
 
 export class ScreenDefinitions {
@@ -36,7 +37,7 @@ export class ScreenDefinitions {
         try {
           raw = JSON.parse(await mod.files.read(file));
         } catch (err) {
-          throw invalidDefinition(entry.id, [`${file} could not be read as JSON: ${(err as Error).message}`]);
+          throw catalogErrors.invalidDefinition(entry.id, [`${file} could not be read as JSON: ${(err as Error).message}`]);
         }
         return normaliseDefinition(entry, raw, this.deps.ttlSeconds);
       });
@@ -49,7 +50,7 @@ export class ScreenDefinitions {
         normaliseDefinition(entry, await this.deps.call(op, { context: { screen_id: entry.id, tenant_id: tenant.id, ring: tenant.ring } }), this.deps.ttlSeconds),
       );
     }
-    throw new MandiError('SCREEN_DEFINITION_NOT_FOUND', `Screen "${entry.id}" has no definition provider.`, 404, { screen: entry.id });
+    throw catalogErrors.noDefinitionProvider(entry.id);
   }
 
   private cached(key: string, build: () => Promise<ScreenDefinition>): Promise<ScreenDefinition> {

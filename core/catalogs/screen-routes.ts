@@ -14,7 +14,8 @@
  */
 import type { RequestHandler, Response, Router } from 'express';
 import { currentContext } from '../context';
-import { invalid, MandiError } from '../errors';
+import { invalid } from '../errors';
+import { catalogErrors } from './errors';
 import type { ModuleHost } from '../modules/module-host';
 import { screensManifest, type CatalogScreen } from './screen-entries';
 import { runScreenAction } from './screen-actions';
@@ -43,9 +44,9 @@ export function registerScreenRoutes(api: Router, deps: ScreenRouteDeps): void {
   /** The screen, its module (the installed version) and its definition. */
   const load = async (id: string, res: Response) => {
     const screen: CatalogScreen | undefined = (await screensOf(res)).screen(id);
-    if (!screen) throw new MandiError('SCREEN_NOT_FOUND', `Screen "${id}" does not exist for this tenant.`, 404, { screen: id });
+    if (!screen) throw catalogErrors.screenNotFound(id);
     const mod = (await deps.modules.modulesFor(tenant().id)).byAlias.get(screen.entry.module);
-    if (!mod) throw new MandiError('SCREEN_NOT_FOUND', `Screen "${id}" does not exist for this tenant.`, 404, { screen: id });
+    if (!mod) throw catalogErrors.screenNotFound(id);
     const definition = await deps.definitions.get(tenant(), screen, mod);
     return { screen, mod, definition };
   };

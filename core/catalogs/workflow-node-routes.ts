@@ -14,7 +14,8 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import { currentContext } from '../context';
 import { rateLimit, type RateLimiter, type RateLimitPolicy } from '../drivers';
-import { MandiError, ValidationError } from '../errors';
+import { ValidationError } from '../errors';
+import { catalogErrors } from './errors';
 import { useErrorShape, useErrorShapeForPath } from '../http/error-handler';
 import { isObject } from '../is-object';
 import { canConnect } from './can-connect';
@@ -29,7 +30,7 @@ const failed = (errors: Record<string, string[]>) => new ValidationError(errors,
 export function bodyOf(req: Request): Record<string, unknown> {
   const body: unknown = req.body;
   if (body === undefined) return {};
-  if (!isObject(body)) throw new MandiError('BAD_REQUEST', 'Invalid request', 400, { errors: { body: ['The body must be a JSON object.'] } });
+  if (!isObject(body)) throw catalogErrors.bodyNotObject();
   return body;
 }
 
@@ -56,7 +57,7 @@ export function registerWorkflowNodeRoutes(
   };
   const entryOf = (catalog: Catalog, identifier: string) => {
     const entry = catalog.node(identifier);
-    if (!entry) throw new MandiError('NODE_NOT_FOUND', 'Node not found', 404, { identifier });
+    if (!entry) throw catalogErrors.nodeNotFound(identifier);
     return entry;
   };
 

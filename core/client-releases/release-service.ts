@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import type { ReleaseManifest } from '../../sdk/cli/upgrade/release-manifest';
 import type { Cache } from '../drivers';
-import { MandiError, notFound } from '../errors';
+import { notFound } from '../errors';
+import { releaseErrors } from './errors';
 import type { ChannelSource } from './channel-config';
 import type { ChannelStore } from './channel-store';
 import { httpsPolicy, type Environment } from '../net/outbound-policy';
@@ -71,7 +72,7 @@ export class ReleaseService {
 
   private async requireSource(tenantId: string): Promise<ChannelSource> {
     const source = await this.sourceFor(tenantId);
-    if (!source) throw new MandiError('NO_RELEASE_CHANNEL', 'No client release channel is configured for this tenant or the platform.', 404);
+    if (!source) throw releaseErrors.noChannel();
     return source;
   }
 

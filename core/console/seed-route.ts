@@ -10,7 +10,8 @@ import type { RequestHandler, Router } from 'express';
 import { ApiClient, CliError } from '../../sdk/cli/api-client';
 import { seedModules } from '../../sdk/cli/seed';
 import { currentContext } from '../context';
-import { forbidden, MandiError } from '../errors';
+import { forbidden } from '../errors';
+import { consoleErrors } from './errors';
 
 export interface SeedRouteDeps {
   env: string;
@@ -21,7 +22,7 @@ export interface SeedRouteDeps {
 
 export function registerSeedRoute(api: Router, deps: SeedRouteDeps): void {
   api.post('/platform/seed', async (req, res, next) => {
-    if (deps.env !== 'development') return next(new MandiError('ROUTE_NOT_FOUND', `No route for POST ${req.originalUrl.split('?')[0]}. Seeding from the console is for development; use \`mandi platform seed\`.`, 404));
+    if (deps.env !== 'development') return next(consoleErrors.seedOutsideDevelopment(req.originalUrl.split('?')[0]));
     next();
   }, deps.authenticated, async (req, res) => {
     if (!currentContext()?.user?.isSuperAdmin) throw forbidden('Only a platform super admin may seed the registry.');
@@ -29,7 +30,7 @@ export function registerSeedRoute(api: Router, deps: SeedRouteDeps): void {
     try {
       res.json({ modules: await seedModules(new ApiClient({ url: deps.selfUrl(), token })) });
     } catch (err) {
-      if (err instanceof CliError) throw new MandiError('SEED_FAILED', `Seeding stopped: ${err.message}`, 502, { reasons: err.lines });
+      if (err instanceof CliError) throw consoleErrors.seedFailed(err.message, err.lines);
       throw err;
     }
   });

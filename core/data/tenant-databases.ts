@@ -5,7 +5,7 @@
  */
 import { Sequelize } from 'sequelize';
 import type { Logger } from '../logger';
-import { MandiError } from '../errors';
+import { databaseErrors } from './errors';
 import { databaseUrl, dropDatabase, ensureDatabase } from './pg-admin';
 import { withPooledClient } from './pooled-client';
 import { migrateTenant } from './migrator';
@@ -146,7 +146,7 @@ export class TenantDatabases {
       await this.closePool(id);
     }
     if (!fits()) {
-      throw new MandiError('DATABASE_BUSY', 'All tenant database connections are in use; retry shortly.', 503);
+      throw databaseErrors.busy();
     }
   }
 

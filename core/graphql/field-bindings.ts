@@ -12,7 +12,7 @@
  * argument when that argument is called `input` (as derived fields do). `permission` is checked
  * before anything runs (rule 4); the operation's own permission is checked by the bus as well.
  */
-import { MandiError } from '../errors';
+import { graphqlErrors } from './errors';
 
 export interface FieldBinding {
   /** Bus operation that resolves the field; none: the field reads the parent's property. */
@@ -33,9 +33,9 @@ export function parseFieldBindings(text: string, file: string): Map<string, Fiel
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    throw invalidMap(file, [`not valid JSON (${(err as Error).message})`]);
+    throw graphqlErrors.resolversInvalid(file, [`not valid JSON (${(err as Error).message})`]);
   }
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalidMap(file, ['must be an object mapping "Type.field" to an operation']);
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw graphqlErrors.resolversInvalid(file, ['must be an object mapping "Type.field" to an operation']);
   const problems: string[] = [];
   const out = new Map<string, FieldBinding>();
   for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
@@ -57,12 +57,8 @@ export function parseFieldBindings(text: string, file: string): Map<string, Fiel
     if (operation === undefined && permission === undefined) problems.push(`"${key}" needs an operation or a permission`);
     out.set(key, { operation, permission, input });
   }
-  if (problems.length) throw invalidMap(file, problems);
+  if (problems.length) throw graphqlErrors.resolversInvalid(file, problems);
   return out;
-}
-
-function invalidMap(file: string, problems: string[]): MandiError {
-  return new MandiError('GRAPHQL_RESOLVERS_INVALID', `${file}: ${problems.join('; ')}`, 422, { file, problems });
 }
 
 /** The bus input of a field: the template filled in, or the arguments (see the header). */

@@ -43,6 +43,7 @@ import type { CentralDb } from '../data/central-db';
 import type { TenantDatabases } from '../data/tenant-databases';
 import type { PubSub } from '../drivers';
 import { MandiError } from '../errors';
+import { graphqlErrors } from './errors';
 import { useErrorShape, useErrorShapeForPath } from '../http/error-handler';
 import type { Logger } from '../logger';
 import type { ModuleHost } from '../modules/module-host';
@@ -120,7 +121,7 @@ export function registerGraphqlRoutes(api: Router, deps: GraphqlRouteDeps): Grap
     async (_req, _res, next) => {
       await ready;
       if (gateway.playgroundAllowed(await settings.get(tenant().id))) return next();
-      throw new MandiError('PLAYGROUND_DISABLED', 'The GraphQL playground is disabled here (GRAPHQL_PLAYGROUND, or the tenant setting graphql.playground).', 404);
+      throw graphqlErrors.playgroundDisabled();
     },
     requirePermission('graphql.playground.access'),
     async (req, res) => {

@@ -5,6 +5,7 @@
  */
 import type { Request } from 'express';
 import { MandiError } from '../errors';
+import { graphqlErrors } from './errors';
 import { isObject } from '../is-object';
 
 export interface GraphqlRequest {
@@ -18,7 +19,7 @@ export const badGraphqlRequest = (message: string, code = 'BAD_REQUEST', details
 
 export function readGraphqlRequest(req: Request): GraphqlRequest {
   if (!req.is('application/json')) {
-    throw new MandiError('UNSUPPORTED_MEDIA_TYPE', 'Send the GraphQL request as a JSON body with Content-Type: application/json.', 415);
+    throw graphqlErrors.notJson();
   }
   const body: unknown = req.body;
   if (Array.isArray(body)) throw badGraphqlRequest('Batched requests (a JSON array) are not supported: send one operation per request.', 'BATCH_NOT_SUPPORTED');

@@ -120,6 +120,21 @@ export const dataErrors = defineErrors('module data', {
       `Migration "${migration}" (${direction}) of module "${schema}" failed: ${reason}`,
     details: (schema: string, migration: string, direction: string, _reason: string | undefined, sqlstate: string | undefined) => ({ module: schema, migration, direction, sqlstate }),
   },
+  viewsModuleOnly: {
+    code: 'FORBIDDEN', status: 403,
+    doc: "The caller lacks the permission the operation (or route) requires; the error names it.",
+    message: () => 'Only module code may use its materialized views.',
+  },
+  viewNotFound: {
+    code: 'NOT_FOUND', status: 404,
+    doc: 'The resource does not exist in this tenant, or the caller may not know it exists.',
+    message: (view: string, schema: string) => `No materialized view "${view}" in schema "${schema}".`,
+  },
+  viewColumnMissing: {
+    code: 'VALIDATION_ERROR', status: 422,
+    doc: "A materialized-view read names a column the view does not have.",
+    message: (view: string, column: string) => `The view "${view}" has no column "${column}".`,
+  },
   tooManyTransactions: {
     code: 'DB_TOO_MANY_TRANSACTIONS', status: 429,
     doc: 'One call opened more host.db transactions at once than allowed.',

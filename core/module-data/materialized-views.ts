@@ -17,7 +17,7 @@
 import { dataReadView, dataRefreshView } from '../../sdk/contracts/platform';
 import type { Bus } from '../bus/bus';
 import { defineCoreOperation } from '../bus/core-operation';
-import { MandiError } from '../errors';
+import { dataErrors } from './db-errors';
 import type { ModuleDataService } from './module-data-service';
 import { ident } from './names';
 
@@ -31,13 +31,13 @@ const FUNCTIONS = [
 const AGGREGATE_KEYS = ['group_by', ...FUNCTIONS.map(([k]) => k)] as const;
 
 function callerAlias(caller: { kind: string; alias?: string }): string {
-  if (caller.kind !== 'module' || !caller.alias) throw new MandiError('FORBIDDEN', 'Only module code may use its materialized views.', 403);
+  if (caller.kind !== 'module' || !caller.alias) throw dataErrors.viewsModuleOnly();
   return caller.alias;
 }
 
 async function viewInfo(client: { query: ModuleDataServiceClient['query'] }, schema: string, view: string): Promise<{ populated: boolean; columns: Set<string> }> {
   const found = await client.query('SELECT ispopulated FROM pg_matviews WHERE schemaname = $1 AND matviewname = $2', [schema, view]);
-  if (!found.rows.length) throw new MandiError('NOT_FOUND', `No materialized view "${view}" in schema "${schema}".`, 404);
+  if (!found.rows.length) throw dataErrors.viewNotFound(view, schema);
   const cols = await client.query(
     `SELECT a.attname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
       WHERE n.nspname = $1 AND c.relname = $2 AND a.attnum > 0 AND NOT a.attisdropped`,
@@ -68,7 +68,7 @@ export function registerViewOperations(bus: Bus, data: ModuleDataService): void 
       async (client) => {
         const info = await viewInfo(client, schema, input.view);
         const agg = input.aggregate;
-        const noColumn = (c: string) => new MandiError('VALIDATION_ERROR', `The view "${input.view}" has no column "${c}".`, 422);
+        const noColumn = (c: string) => dataErrors.viewColumnMissing(input.view, c);
         for (const c of [input.range?.column, ...AGGREGATE_KEYS.flatMap((k) => agg?.[k] ?? [])]) if (c && !info.columns.has(c)) throw noColumn(c);
         // What the answer's rows hold, and so what may order them.
         const answered = agg ? new Set(['count', ...(agg.group_by ?? []), ...FUNCTIONS.flatMap(([k]) => (agg[k] ?? []).map((c) => `${k}_${c}`))]) : info.columns;

@@ -36,6 +36,35 @@ export const moduleErrors = defineErrors('modules', {
     doc: 'A module folder has no built bundle: run `mandi module build` in it.',
     message: (name: string, version: string, main: string, dir: string) => `Module ${name}@${version} has no bundle at ${main}: run \`mandi module build\` in ${dir}.`,
   },
+  publicRouteMissing: {
+    code: 'ROUTE_NOT_FOUND', status: 404,
+    doc: 'No route serves that method and path (under /api/v1, the message may hint at the right one).',
+    message: () => 'No public route answers this path: the route does not exist, or its token is unknown or revoked.',
+  },
+  publicMethodNotAllowed: {
+    code: 'METHOD_NOT_ALLOWED', status: 405,
+    doc: 'The path exists but takes other methods: the Allow header and details.allowed list them.',
+    message: (method: string, allowed: string[]) => `This public route does not take ${method}; it takes ${allowed.join(', ')}.`,
+    details: (_method: string, allowed: string[]) => ({ allowed }),
+  },
+  originNotAllowed: {
+    code: 'ORIGIN_NOT_ALLOWED', status: 403,
+    doc: "A browser page's origin is not among those the public route's CORS rule allows.",
+    message: (origin: string, method: string) => `Pages on ${origin} may not call this route with ${method}.`,
+    details: (origin: string) => ({ origin }),
+  },
+  notQuarantined: {
+    code: 'NOT_QUARANTINED', status: 404,
+    doc: 'The module named is not quarantined, so there is nothing to release.',
+    message: (key: string) => `Module ${key} is not quarantined.`,
+    details: (key: string) => ({ module: key }),
+  },
+  publicTokenLimit: {
+    code: 'PUBLIC_TOKEN_LIMIT', status: 422,
+    doc: "The tenant holds the most public tokens of the module it may (PUBLIC_TOKEN_LIMIT): revoke unused ones first.",
+    message: (limit: number, alias: string) => `This tenant holds ${limit} public tokens of module "${alias}" already (PUBLIC_TOKEN_LIMIT); revoke unused ones first.`,
+    details: (limit: number) => ({ limit }),
+  },
   publicPrefixReserved: {
     code: 'PUBLIC_PREFIX_RESERVED', status: 422,
     doc: "A module's public route prefix is one the platform keeps for itself (details.prefix).",

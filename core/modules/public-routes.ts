@@ -27,7 +27,7 @@ import type { Bus } from '../bus/bus';
 import { currentContext, type TenantRef } from '../context';
 import type { CentralDb } from '../data/central-db';
 import { rateLimit, type RateLimiter, type RateLimitPolicy } from '../drivers';
-import { MandiError } from '../errors';
+import { moduleErrors } from './errors';
 import { raiseDeferredBodyError } from '../http/body-errors';
 import type { Logger } from '../logger';
 import { addressBucket } from '../net/address-bucket';
@@ -58,8 +58,6 @@ interface Found {
 const MAX_CANDIDATES = 8;
 
 /** The one answer for every miss, whatever the reason. */
-const notFound = () => new MandiError('ROUTE_NOT_FOUND', 'No public route answers this path: the route does not exist, or its token is unknown or revoked.', 404);
-
 export function publicModuleRoutes(deps: {
   central: CentralDb;
   tenants: TenantService;
@@ -134,7 +132,7 @@ export function publicModuleRoutes(deps: {
     const found = await resolve(req.path);
     if (!found.length) {
       await spendMiss(req, res);
-      throw notFound();
+      throw moduleErrors.publicRouteMissing();
     }
     const origin = req.get('origin');
     const preflightMethod = req.method === 'OPTIONS' ? req.get('access-control-request-method')?.toUpperCase() : undefined;
@@ -156,7 +154,7 @@ export function publicModuleRoutes(deps: {
     const methods = methodsOf(found);
     if (!hit && req.method !== 'OPTIONS') {
       res.set('Allow', methods.join(', '));
-      throw new MandiError('METHOD_NOT_ALLOWED', `This public route does not take ${req.method}; it takes ${methods.join(', ')}.`, 405, { allowed: methods });
+      throw moduleErrors.publicMethodNotAllowed(req.method, methods);
     }
     const corsTarget = { route, tenantId: tenant.id, alias: mod.alias, token, tokenHash };
     if (route.cors) res.vary('Origin');
@@ -167,7 +165,7 @@ export function publicModuleRoutes(deps: {
         return void res.status(204).end();
       }
       if (!allowed || !hit) {
-        throw new MandiError('ORIGIN_NOT_ALLOWED', `Pages on ${origin} may not call this route with ${preflightMethod}.`, 403, { origin });
+        throw moduleErrors.originNotAllowed(origin, preflightMethod);
       }
       return PublicRouteCors.preflight(res, origin, methods);
     }

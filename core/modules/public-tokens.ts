@@ -16,7 +16,8 @@ import type { Bus } from '../bus/bus';
 import { defineCoreOperation } from '../bus/core-operation';
 import type { Caller } from '../bus/types';
 import type { CentralDb } from '../data/central-db';
-import { forbidden, MandiError } from '../errors';
+import { forbidden } from '../errors';
+import { moduleErrors } from './errors';
 import type { ModuleHost } from './module-host';
 
 /** What a token may look like: URL-safe, long enough not to be guessed (spec 2: a widget token has 32 characters). */
@@ -45,7 +46,7 @@ export function registerPublicTokenOperations(bus: Bus, deps: { central: Central
       await deps.central.sequelize.query('SELECT pg_advisory_xact_lock(hashtext($1))', { bind: [`public_tokens:${ctx.tenantId}:${alias}`], transaction });
       const count = await ModulePublicToken.count({ where: { alias, tenant_id: ctx.tenantId }, transaction });
       if (count >= deps.limit) {
-        throw new MandiError('PUBLIC_TOKEN_LIMIT', `This tenant holds ${deps.limit} public tokens of module "${alias}" already (PUBLIC_TOKEN_LIMIT); revoke unused ones first.`, 422, { limit: deps.limit });
+        throw moduleErrors.publicTokenLimit(deps.limit, alias);
       }
       await ModulePublicToken.create({ alias, token_hash: hashToken(token), tenant_id: ctx.tenantId, label: input.label ?? null }, { transaction });
     });

@@ -7,7 +7,7 @@
  */
 import type { RequestHandler, Router } from 'express';
 import { requireSuperAdmin } from '../auth/authenticate';
-import { MandiError } from '../errors';
+import { moduleErrors } from './errors';
 import type { ModuleQuarantine } from './module-quarantine';
 
 export function registerQuarantineRoutes(api: Router, deps: { quarantine: ModuleQuarantine; adminAuthenticated: RequestHandler }): void {
@@ -20,7 +20,7 @@ export function registerQuarantineRoutes(api: Router, deps: { quarantine: Module
   api.delete('/registry/quarantine/:module', adminAuthenticated, requireSuperAdmin, async (req, res) => {
     const moduleKey = String(req.params.module);
     if (!(await quarantine.lift(moduleKey))) {
-      throw new MandiError('NOT_QUARANTINED', `Module ${moduleKey} is not quarantined.`, 404, { module: moduleKey });
+      throw moduleErrors.notQuarantined(moduleKey);
     }
     res.json({ message: `Module ${moduleKey} may be called again.` });
   });

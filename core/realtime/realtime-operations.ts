@@ -14,7 +14,8 @@ import type { Bus } from '../bus/bus';
 import { defineCoreOperation } from '../bus/core-operation';
 import type { Clock } from '../clock';
 import type { RateLimiter, Realtime } from '../drivers';
-import { forbidden, MandiError, RateLimitedError } from '../errors';
+import { forbidden, RateLimitedError } from '../errors';
+import { realtimeErrors } from './errors';
 import type { ModuleChannels } from './module-channels';
 import type { VisitorGrants } from './visitor-grants';
 
@@ -44,10 +45,7 @@ export function registerRealtimeOperations(
     await ownChannel(ctx.tenantId, caller.alias, input.channel);
     const bytes = Buffer.byteLength(JSON.stringify(input.payload ?? null));
     if (bytes > MAX_BROADCAST_BYTES) {
-      throw new MandiError('PAYLOAD_TOO_LARGE', `The broadcast payload is ${bytes} bytes; the limit is ${MAX_BROADCAST_BYTES}. Send an id and let clients fetch the rest.`, 413, {
-        limit: MAX_BROADCAST_BYTES,
-        bytes,
-      });
+      throw realtimeErrors.payloadTooLarge(bytes, MAX_BROADCAST_BYTES);
     }
     const spent = await deps.rateLimiter.consume(`realtime:broadcast:${ctx.tenantId}:${caller.alias}`, broadcastRate);
     if (!spent.allowed) {

@@ -15,7 +15,8 @@
 import type { RequestHandler, Router } from 'express';
 import type { Clock } from '../../clock';
 import { currentContext } from '../../context';
-import { MandiError, notFound } from '../../errors';
+import { notFound } from '../../errors';
+import { notificationErrors } from '../errors';
 import * as Type from '../../../sdk/runtime/schema';
 import { BodyReader } from '../../http/validate-body';
 import { OutboundUrlError, checkOutboundUrl, type OutboundPolicy } from '../../net/outbound-policy';
@@ -59,7 +60,7 @@ export function registerDeviceRoutes(api: Router, deps: DeviceRouteDeps): void {
   });
 
   api.get('/push/web/vapid-public-key', authenticated, (_req, res) => {
-    if (!deps.vapidPublicKey) throw new MandiError('WEB_PUSH_DISABLED', 'Web push is not configured on this platform.', 404);
+    if (!deps.vapidPublicKey) throw notificationErrors.webPushDisabled();
     res.json({ public_key: deps.vapidPublicKey });
   });
 }

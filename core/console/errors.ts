@@ -1,0 +1,16 @@
+/** Errors of the web console's own routes. */
+import { defineErrors } from '../errors';
+
+export const consoleErrors = defineErrors('console', {
+  seedOutsideDevelopment: {
+    code: 'ROUTE_NOT_FOUND', status: 404,
+    doc: 'No route serves that method and path (under /api/v1, the message may hint at the right one).',
+    message: (path: string) => `No route for POST ${path}. Seeding from the console is for development; use \`mandi platform seed\`.`,
+  },
+  seedFailed: {
+    code: 'SEED_FAILED', status: 502,
+    doc: "Seeding demo data from the console stopped (details.reasons says where).",
+    message: (reason: string, _lines: unknown) => `Seeding stopped: ${reason}`,
+    details: (_reason: string, lines: unknown) => ({ reasons: lines }),
+  },
+});
