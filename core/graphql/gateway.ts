@@ -25,6 +25,7 @@ import type { Clock } from '../clock';
 import type { Config } from '../config';
 import { currentContext } from '../context';
 import { MandiError } from '../errors';
+import { graphqlErrors } from './errors';
 import type { Logger } from '../logger';
 import type { ModuleHost } from '../modules/module-host';
 import { RequestBusCalls } from './bus-calls';
@@ -215,10 +216,6 @@ export class GraphqlGateway {
 
 function persistedOnly(): GraphqlRequestError {
   return new GraphqlRequestError(403, [
-    new MandiError(
-      'PERSISTED_QUERY_REQUIRED',
-      'This tenant runs registered persisted queries only (graphql.persisted_queries_only): send extensions.persistedQuery with the hash of a registered operation.',
-      403,
-    ),
+    graphqlErrors.persistedOnly(),
   ]);
 }

@@ -65,6 +65,41 @@ export const moduleErrors = defineErrors('modules', {
     message: (limit: number, alias: string) => `This tenant holds ${limit} public tokens of module "${alias}" already (PUBLIC_TOKEN_LIMIT); revoke unused ones first.`,
     details: (limit: number) => ({ limit }),
   },
+  notImplementing: {
+    code: 'PROVIDER_NOT_IMPLEMENTING', status: 422,
+    doc: 'The module chosen as a contract\'s provider is not an installed implementation of it (details.candidates lists those that are).',
+    message: (module: string, contractId: string, _contract: string, candidates: string[]) =>
+      `Module "${module}" is not an installed implementation of ${contractId}; installed: ${candidates.join(', ') || 'none'}.`,
+    details: (module: string, _contractId: string, contract: string, candidates: string[]) => ({ contract, module, candidates }),
+  },
+  streamLimit: {
+    code: 'STREAM_LIMIT', status: 429,
+    doc: 'The tenant has the most streamed responses open on this node it may (MODULE_STREAMS_PER_TENANT); close one or retry shortly.',
+    message: (held: number, _limit: number) =>
+      `This tenant already has ${held} streamed responses open on this node (MODULE_STREAMS_PER_TENANT); close one or retry shortly.`,
+    details: (_held: number, limit: number) => ({ limit }),
+  },
+  memoryOverCap: {
+    code: 'MODULE_MEMORY_OVER_CAP', status: 422,
+    doc: "The module asks for more isolate memory (limits.memory_mb) than the platform grants (SANDBOX_MAX_MEMORY_MB).",
+    message: (name: string, version: string, asked: number, max: number) =>
+      `${name}@${version} asks for limits.memory_mb ${asked}, over this platform's cap of ${max} MB (SANDBOX_MAX_MEMORY_MB); lower it in module.json.`,
+    details: (name: string, version: string, asked: number, max: number) => ({ module: name, version, memory_mb: asked, max_memory_mb: max }),
+  },
+  quarantined: {
+    code: 'MODULE_QUARANTINED', status: 503,
+    doc: 'The module crashed its sandbox beyond recovery: it is quarantined (an admin releases it) and the node restarts.',
+    message: (key: string, until: string, reason: string, _entry: Record<string, unknown>) =>
+      `Module ${key} is quarantined until ${until}: it crashed the sandbox (${reason}). A platform admin can lift it with DELETE /api/v1/registry/quarantine/${key}.`,
+    details: (_key: string, _until: string, _reason: string, entry: Record<string, unknown>) => ({ ...entry }),
+  },
+  publicPrefixTaken: {
+    code: 'PUBLIC_PREFIX_TAKEN', status: 409,
+    doc: 'Another module already owns an overlapping public route prefix on this platform (a prefix has one owner across every ring and tenant).',
+    message: (alias: string, prefix: string, owner: string, owned: string) =>
+      `Module ${alias} cannot serve public routes under /api/${prefix}: /api/${owned} belongs to module ${owner} on this platform (a public prefix has one owner across every ring and tenant); choose another prefix.`,
+    details: (_alias: string, prefix: string, owner: string, owned: string) => ({ prefix, owner, owned_prefix: owned }),
+  },
   publicPrefixReserved: {
     code: 'PUBLIC_PREFIX_RESERVED', status: 422,
     doc: "A module's public route prefix is one the platform keeps for itself (details.prefix).",

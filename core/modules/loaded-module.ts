@@ -6,7 +6,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { checkPlatform, loadManifest, PLATFORM_VERSION, type Manifest, type Operation } from '../../sdk/manifest';
-import { MandiError } from '../errors';
 import { moduleErrors } from './errors';
 
 export interface ModuleFiles {
@@ -47,12 +46,7 @@ export function assertCompatible(manifest: Manifest): void {
 export function assertMemoryWithin(manifest: Manifest, maxMemoryMb: number): void {
   const asked = manifest.limits?.memory_mb;
   if (asked === undefined || asked <= maxMemoryMb) return;
-  throw new MandiError(
-    'MODULE_MEMORY_OVER_CAP',
-    `${manifest.name}@${manifest.version} asks for limits.memory_mb ${asked}, over this platform's cap of ${maxMemoryMb} MB (SANDBOX_MAX_MEMORY_MB); lower it in module.json.`,
-    422,
-    { module: manifest.name, version: manifest.version, memory_mb: asked, max_memory_mb: maxMemoryMb },
-  );
+  throw moduleErrors.memoryOverCap(manifest.name, manifest.version, asked, maxMemoryMb);
 }
 
 export function filesInDir(dir: string): ModuleFiles {

@@ -10,6 +10,7 @@ import type { Clock } from '../clock';
 import type { CentralDb } from '../data/central-db';
 import type { PubSub } from '../drivers';
 import { MandiError } from '../errors';
+import { moduleErrors } from './errors';
 import type { Logger } from '../logger';
 
 export interface QuarantineEntry {
@@ -46,12 +47,7 @@ export class ModuleQuarantine {
       this.entries.delete(moduleKey);
       return undefined;
     }
-    return new MandiError(
-      'MODULE_QUARANTINED',
-      `Module ${moduleKey} is quarantined until ${entry.until}: it crashed the sandbox (${entry.reason}). A platform admin can lift it with DELETE /api/v1/registry/quarantine/${moduleKey}.`,
-      503,
-      { ...entry },
-    );
+    return moduleErrors.quarantined(moduleKey, entry.until, entry.reason, { ...entry });
   }
 
   async add(moduleKey: string, reason: string): Promise<QuarantineEntry> {

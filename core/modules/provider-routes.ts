@@ -12,7 +12,8 @@ import type { RequestHandler, Router } from 'express';
 import { CONTRACTS, type Contract } from '../../sdk/contracts';
 import { requirePermission } from '../auth/authenticate';
 import { currentContext } from '../context';
-import { MandiError, invalid, notFound } from '../errors';
+import { invalid, notFound } from '../errors';
+import { moduleErrors } from './errors';
 import type { ModuleHost } from './module-host';
 import { resolveProvider, type ProviderChoices } from './provider-choices';
 
@@ -54,12 +55,7 @@ export function registerProviderRoutes(api: Router, deps: { modules: ModuleHost;
     if (module !== null) {
       const implementers = (await deps.modules.modulesFor(id)).implementersOf(contract.name).map((m) => m.alias);
       if (!implementers.includes(module)) {
-        throw new MandiError(
-          'PROVIDER_NOT_IMPLEMENTING',
-          `Module "${module}" is not an installed implementation of ${contract.id}; installed: ${implementers.join(', ') || 'none'}.`,
-          422,
-          { contract: contract.name, module, candidates: implementers },
-        );
+        throw moduleErrors.notImplementing(module, contract.id, contract.name, implementers);
       }
     }
     await deps.providers.choose(id, contract.name, module);

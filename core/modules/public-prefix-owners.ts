@@ -10,7 +10,6 @@
 import type { Manifest } from '../../sdk/manifest';
 import { prefixesOverlap, publicPrefixProblem } from '../../sdk/manifest/route-overlap';
 import type { CentralDb } from '../data/central-db';
-import { MandiError } from '../errors';
 import { moduleErrors } from './errors';
 
 export class PublicPrefixOwners {
@@ -36,12 +35,7 @@ export class PublicPrefixOwners {
       const rows = await PublicPrefixOwner.findAll({ transaction });
       const taken = rows.find((r) => r.alias !== alias && prefixesOverlap(r.prefix, prefix));
       if (taken) {
-        throw new MandiError(
-          'PUBLIC_PREFIX_TAKEN',
-          `Module ${alias} cannot serve public routes under /api/${prefix}: /api/${taken.prefix} belongs to module ${taken.alias} on this platform (a public prefix has one owner across every ring and tenant); choose another prefix.`,
-          409,
-          { prefix, owner: taken.alias, owned_prefix: taken.prefix },
-        );
+        throw moduleErrors.publicPrefixTaken(alias, prefix, taken.alias, taken.prefix);
       }
       await PublicPrefixOwner.findOrCreate({ where: { prefix }, defaults: { prefix, alias }, transaction });
     });

@@ -4,7 +4,7 @@
  * one tenant's readers, or one slow client opening stream after stream, cannot take a node's memory
  * or its modules' calls from the others. Past MODULE_STREAMS_PER_TENANT: 429 STREAM_LIMIT.
  */
-import { MandiError } from '../errors';
+import { moduleErrors } from './errors';
 
 export class StreamSlots {
   /** Tenants with a stream open; a tenant's entry goes with its last stream. */
@@ -16,12 +16,7 @@ export class StreamSlots {
   take(tenantId: string): () => void {
     const held = this.open.get(tenantId) ?? 0;
     if (held >= this.perTenant) {
-      throw new MandiError(
-        'STREAM_LIMIT',
-        `This tenant already has ${held} streamed responses open on this node (MODULE_STREAMS_PER_TENANT); close one or retry shortly.`,
-        429,
-        { limit: this.perTenant },
-      );
+      throw moduleErrors.streamLimit(held, this.perTenant);
     }
     this.open.set(tenantId, held + 1);
     return () => {

@@ -239,9 +239,10 @@ export class WorkflowEngine {
     const folds = new FoldedCheckpoints();
     folds.written(e.nodes_executed);
     if (!acting) {
+      // The workflow is paused before the run is seen failed, so whoever reads the failed run finds it paused.
+      await this.deps.ownerInactive(tenantId, g);
       const reason = ownerInactiveReason(g.workflow.owner_id);
-      await this.finish(tenantId, e, 'failed', null, reason, { g, message: reason, code: 'WORKFLOW_OWNER_INACTIVE' });
-      return void (await this.deps.ownerInactive(tenantId, g));
+      return void (await this.finish(tenantId, e, 'failed', null, reason, { g, message: reason, code: 'WORKFLOW_OWNER_INACTIVE' }));
     }
     for (;;) {
       const failed = e.scheduler.failed;
