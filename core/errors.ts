@@ -27,8 +27,11 @@ export class MandiError extends Error {
 export interface ErrorDefinition<A extends unknown[]> {
   code: string;
   status: number;
-  /** What happened and what the caller can do, for the reference. */
-  doc: string;
+  /**
+   * What happened and what the caller can do, for the reference. Left out where the code is another
+   * catalog's (FORBIDDEN, BAD_REQUEST, …): the reference gives that catalog's meaning.
+   */
+  doc?: string;
   message: (...args: A) => string;
   details?: (...args: A) => Record<string, unknown> | undefined;
   /** The status when it depends on the case (the reference shows `status`, and `doc` says when it differs). */
@@ -43,7 +46,7 @@ export type ErrorFactories<D> = { [K in keyof D]: (...args: ArgsOf<D[K]>) => Man
 export interface ErrorCatalog {
   /** Where its errors come from, e.g. "bus", "secrets". */
   area: string;
-  entries: ReadonlyArray<{ name: string; code: string; status: number; doc: string }>;
+  entries: ReadonlyArray<{ name: string; code: string; status: number; doc?: string }>;
 }
 
 const catalogs: ErrorCatalog[] = [];

@@ -20,7 +20,6 @@ export const registryErrors = defineErrors('registry', {
   },
   ownPublisherOnly: {
     code: 'FORBIDDEN', status: 403,
-    doc: "The caller lacks the permission the operation (or route) requires; the error names it.",
     message: () => 'A publisher token publishes as its own publisher only.',
   },
   badPlatformRange: {

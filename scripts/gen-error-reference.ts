@@ -31,7 +31,7 @@ export function renderErrorReference(): string {
       const row = byCode.get(e.code) ?? byCode.set(e.code, { statuses: new Set(), areas: new Set(), docs: new Set() }).get(e.code)!;
       row.statuses.add(e.status);
       row.areas.add(catalog.area);
-      row.docs.add(e.doc);
+      if (e.doc) row.docs.add(e.doc);
     }
   }
   const rows = [...byCode.entries()]

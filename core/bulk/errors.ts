@@ -4,7 +4,6 @@ import { defineErrors } from '../errors';
 export const bulkErrors = defineErrors('bulk', {
   fileTooLarge: {
     code: 'PAYLOAD_TOO_LARGE', status: 413,
-    doc: 'The request body (or the uploaded file) is over its size limit.',
     message: (max: number) => `The file is larger than the limit of ${max} bytes.`,
     details: (max: number) => ({ max_bytes: max }),
   },
@@ -21,7 +20,6 @@ export const bulkErrors = defineErrors('bulk', {
   },
   unreadable: {
     code: 'BAD_REQUEST', status: 400,
-    doc: 'The request cannot be read as asked (a malformed parameter or header).',
     message: (reason: string) => `The multipart body cannot be read: ${reason}.`,
   },
   uploadMissing: {
@@ -32,13 +30,11 @@ export const bulkErrors = defineErrors('bulk', {
   },
   otherModulesUpload: {
     code: 'FORBIDDEN', status: 403,
-    doc: "The caller lacks the permission the operation (or route) requires; the error names it.",
     message: (id: string) => `Upload ${id} was received by another module.`,
     details: (id: string) => ({ upload_id: id }),
   },
   unknownOperation: {
     code: 'VALIDATION_FAILED', status: 422,
-    doc: 'The input failed validation; errors maps each field to its messages.',
     message: (operation: string) => `Unknown operation "${operation}".`,
     details: () => ({ errors: { operation: ['unknown operation'] } }),
   },

@@ -17,7 +17,6 @@ export const busErrors = {
     },
     permission: {
       code: 'FORBIDDEN', status: 403,
-      doc: "The caller lacks the permission the operation (or route) requires; the error names it.",
       message: (op: string, permission: string) => `Operation "${op}" requires the permission "${permission}".`,
       details: (op: string, permission: string) => ({ operation: op, permission }),
     },
@@ -104,13 +103,11 @@ export const jobErrors = defineErrors('jobs', {
   },
   twoTimes: {
     code: 'VALIDATION_FAILED', status: 422,
-    doc: 'The input failed validation; errors maps each field to its messages.',
     message: () => 'Give delay_seconds or run_at, not both.',
     details: () => ({ errors: { run_at: ['not with delay_seconds'] } }),
   },
   tooFar: {
     code: 'VALIDATION_FAILED', status: 422,
-    doc: 'The input failed validation; errors maps each field to its messages.',
     message: (maxSeconds: number) => `A job runs at most ${maxSeconds} seconds from now.`,
     details: (maxSeconds: number) => ({ errors: { run_at: [`at most ${maxSeconds} seconds ahead`] } }),
   },

@@ -48,7 +48,6 @@ export const catalogErrors = defineErrors('catalogs', {
   /** Spec 2, Errors: the workflow routes' 400 'Invalid request'. */
   bodyNotObject: {
     code: 'BAD_REQUEST', status: 400,
-    doc: 'The request cannot be read as asked (a malformed parameter or header).',
     message: () => 'Invalid request',
     details: () => ({ errors: { body: ['The body must be a JSON object.'] } }),
   },

@@ -4,7 +4,6 @@ import { defineErrors } from '../errors';
 export const consoleErrors = defineErrors('console', {
   seedOutsideDevelopment: {
     code: 'ROUTE_NOT_FOUND', status: 404,
-    doc: 'No route serves that method and path (under /api/v1, the message may hint at the right one).',
     message: (path: string) => `No route for POST ${path}. Seeding from the console is for development; use \`mandi platform seed\`.`,
   },
   seedFailed: {

@@ -4,7 +4,6 @@ import { defineErrors } from '../errors';
 export const graphqlErrors = defineErrors('graphql', {
   notJson: {
     code: 'UNSUPPORTED_MEDIA_TYPE', status: 415,
-    doc: 'The body is not of a type the route takes (an upload route takes multipart/form-data with the file in its field, of the types it accepts).',
     message: () => 'Send the GraphQL request as a JSON body with Content-Type: application/json.',
   },
   playgroundDisabled: {

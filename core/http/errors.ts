@@ -24,12 +24,10 @@ export const httpErrors = defineErrors('http', {
   },
   badPath: {
     code: 'BAD_REQUEST', status: 400,
-    doc: 'The request cannot be read as asked (a malformed parameter or header).',
     message: () => 'The request path is not valid percent-encoding.',
   },
   refused: {
     code: 'BAD_REQUEST', status: 400,
-    doc: 'The request cannot be read as asked (a malformed parameter or header).',
     message: (reason: string | undefined, _status: number) => reason ?? 'Bad request.',
     statusFor: (_reason: string | undefined, status: number) => status,
   },

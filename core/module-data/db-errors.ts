@@ -122,12 +122,10 @@ export const dataErrors = defineErrors('module data', {
   },
   viewsModuleOnly: {
     code: 'FORBIDDEN', status: 403,
-    doc: "The caller lacks the permission the operation (or route) requires; the error names it.",
     message: () => 'Only module code may use its materialized views.',
   },
   viewNotFound: {
     code: 'NOT_FOUND', status: 404,
-    doc: 'The resource does not exist in this tenant, or the caller may not know it exists.',
     message: (view: string, schema: string) => `No materialized view "${view}" in schema "${schema}".`,
   },
   viewColumnMissing: {

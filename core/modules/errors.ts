@@ -38,12 +38,10 @@ export const moduleErrors = defineErrors('modules', {
   },
   publicRouteMissing: {
     code: 'ROUTE_NOT_FOUND', status: 404,
-    doc: 'No route serves that method and path (under /api/v1, the message may hint at the right one).',
     message: () => 'No public route answers this path: the route does not exist, or its token is unknown or revoked.',
   },
   publicMethodNotAllowed: {
     code: 'METHOD_NOT_ALLOWED', status: 405,
-    doc: 'The path exists but takes other methods: the Allow header and details.allowed list them.',
     message: (method: string, allowed: string[]) => `This public route does not take ${method}; it takes ${allowed.join(', ')}.`,
     details: (_method: string, allowed: string[]) => ({ allowed }),
   },
@@ -88,7 +86,6 @@ export const moduleErrors = defineErrors('modules', {
   },
   quarantined: {
     code: 'MODULE_QUARANTINED', status: 503,
-    doc: 'The module crashed its sandbox beyond recovery: it is quarantined (an admin releases it) and the node restarts.',
     message: (key: string, until: string, reason: string, _entry: Record<string, unknown>) =>
       `Module ${key} is quarantined until ${until}: it crashed the sandbox (${reason}). A platform admin can lift it with DELETE /api/v1/registry/quarantine/${key}.`,
     details: (_key: string, _until: string, _reason: string, entry: Record<string, unknown>) => ({ ...entry }),

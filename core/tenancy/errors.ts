@@ -26,7 +26,6 @@ export const tenancyErrors = defineErrors('tenancy', {
   },
   relatedModulesOnly: {
     code: 'FORBIDDEN', status: 403,
-    doc: "The caller lacks the permission the operation (or route) requires; the error names it.",
     message: (op: string) => `"${op}" is for module code: only a module calls its copy in a related tenant.`,
     details: (op: string) => ({ operation: op }),
   },

@@ -55,7 +55,6 @@ export const workflowErrors = defineErrors('workflows', {
   /** Spec 2, Errors: 400 'Invalid request' (e.g. pausing a finished or already paused execution). */
   invalid: {
     code: 'BAD_REQUEST', status: 400,
-    doc: 'The request cannot be read as asked (a malformed parameter or header).',
     message: (_field: string, _message: string) => 'Invalid request',
     details: (field: string, message: string) => ({ errors: { [field]: [message] } }),
   },

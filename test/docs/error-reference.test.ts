@@ -17,6 +17,12 @@ describe('error catalogs and their reference (spec 1: Errors)', () => {
     expect(split).toEqual([]);
   });
 
+  it('says what every code means, once, in the catalog that owns it', () => {
+    const meant = new Set(errorCatalogs().flatMap((c) => c.entries.filter((e) => e.doc).map((e) => e.code)));
+    const codes = new Set(errorCatalogs().flatMap((c) => c.entries.map((e) => e.code)));
+    expect([...codes].filter((code) => !meant.has(code))).toEqual([]);
+  });
+
   it('makes errors with the code, status, message and details of their entry', () => {
     const err = busErrors.providerAmbiguous('payment.createLink', 'payment', ['razorpay', 'stripe']);
     expect(err).toMatchObject({ code: 'PROVIDER_AMBIGUOUS', status: 422, details: { operation: 'payment.createLink', contract: 'payment', candidates: ['razorpay', 'stripe'] } });
