@@ -37,7 +37,7 @@ import { stableJson } from './json-scalar';
 import { checkLimits, complexityVariables, measureOperation, queryComplexity } from './limits';
 import { auditMutation, rootFields } from './mutation-audit';
 import { HASH_PATTERN, sha256Hex, type PersistedQueries } from './persisted-queries';
-import { badGraphqlRequest, readGraphqlRequest, type GraphqlRequest } from './request-body';
+import { readGraphqlRequest, type GraphqlRequest } from './request-body';
 import type { SchemaCache } from './schema-cache';
 
 export interface GatewayDeps {
@@ -119,7 +119,7 @@ export class GraphqlGateway {
     const { document } = prepared;
     const operation = this.pickOperation(document, body.operationName);
     if (operation.operation === 'subscription') {
-      throw new GraphqlRequestError(400, [badGraphqlRequest('Subscriptions are not provided by this gateway (spec 1, GraphQL rule 10).', 'SUBSCRIPTIONS_NOT_SUPPORTED')]);
+      throw new GraphqlRequestError(400, [graphqlErrors.subscriptionsNotSupported()]);
     }
     const coerced = getVariableValues(built.schema, operation.variableDefinitions ?? [], body.variables, { maxErrors: 25 });
     if (coerced.errors) {
@@ -175,14 +175,14 @@ export class GraphqlGateway {
     if (pq !== undefined && pq !== null) {
       const { sha256Hash, version } = (typeof pq === 'object' ? pq : {}) as { sha256Hash?: unknown; version?: unknown };
       if (version !== 1) {
-        throw new GraphqlRequestError(400, [badGraphqlRequest('extensions.persistedQuery.version must be 1.', 'PERSISTED_QUERY_VERSION_NOT_SUPPORTED')]);
+        throw new GraphqlRequestError(400, [graphqlErrors.persistedQueryVersion()]);
       }
       if (typeof sha256Hash !== 'string' || !HASH_PATTERN.test(sha256Hash)) {
-        throw new GraphqlRequestError(400, [badGraphqlRequest('extensions.persistedQuery.sha256Hash must be the SHA-256 of the operation text, 64 lowercase hex characters.', 'PERSISTED_QUERY_HASH_INVALID')]);
+        throw new GraphqlRequestError(400, [graphqlErrors.persistedQueryHashInvalid()]);
       }
       if (body.query !== undefined) {
         if (sha256Hex(body.query) !== sha256Hash) {
-          throw new GraphqlRequestError(400, [badGraphqlRequest('extensions.persistedQuery.sha256Hash is not the SHA-256 of the query sent.', 'PERSISTED_QUERY_HASH_MISMATCH')]);
+          throw new GraphqlRequestError(400, [graphqlErrors.persistedQueryHashMismatch()]);
         }
         if (settings.persistedQueriesOnly && !(await this.deps.persisted.find(tenantId, sha256Hash))) throw persistedOnly();
         return { text: body.query, hash: sha256Hash, persisted: true };
@@ -190,13 +190,13 @@ export class GraphqlGateway {
       const stored = await this.deps.persisted.find(tenantId, sha256Hash);
       if (!stored) {
         throw new GraphqlRequestError(400, [
-          badGraphqlRequest(`No persisted query has the hash ${sha256Hash}; register it with POST /graphql/persisted.`, 'PERSISTED_QUERY_NOT_FOUND', { hash: sha256Hash }),
+          graphqlErrors.persistedQueryNotFound(sha256Hash),
         ]);
       }
       return { text: stored.query, hash: sha256Hash, persisted: true };
     }
     if (body.query === undefined || !body.query.trim()) {
-      throw new GraphqlRequestError(400, [badGraphqlRequest('Send the operation text as "query", or a persisted query\'s hash as extensions.persistedQuery.', 'QUERY_MISSING')]);
+      throw new GraphqlRequestError(400, [graphqlErrors.queryMissing()]);
     }
     const hash = sha256Hex(body.query);
     // A registered text sent in full is still a registered operation.
@@ -208,8 +208,8 @@ export class GraphqlGateway {
     const operation = getOperationAST(document, operationName);
     if (operation) return operation;
     const error = operationName
-      ? badGraphqlRequest(`The document has no operation named "${operationName}".`, 'OPERATION_NAME_UNKNOWN', { operationName })
-      : badGraphqlRequest('The document has several operations: say which one to run with "operationName".', 'OPERATION_NAME_REQUIRED');
+      ? graphqlErrors.operationNameUnknown(operationName)
+      : graphqlErrors.operationNameRequired();
     throw new GraphqlRequestError(400, [error]);
   }
 }

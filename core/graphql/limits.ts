@@ -11,7 +11,8 @@
  */
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import { Kind, visit, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValueNode } from 'graphql';
-import { MandiError } from '../errors';
+import type { MandiError } from '../errors';
+import { graphqlErrors } from './errors';
 
 export interface GraphqlLimits {
   depth: number;
@@ -104,13 +105,10 @@ export function queryComplexity(schema: GraphQLSchema, document: DocumentNode, o
   return getComplexity({ estimators: [estimator], schema, query: document, operationName, variables });
 }
 
+/** The catalog's error for a limit the operation breaks (core/graphql/errors.ts). */
 export function limitError(limit: keyof GraphqlLimits, max: number, value: number): MandiError {
-  const setting = `graphql.limits.${limit}`;
-  const message =
-    limit === 'aliases'
-      ? `The operation uses ${value} aliases; the limit is ${max} (${setting}).`
-      : `Query ${limit} ${value} exceeds the limit of ${max} (${setting}).`;
-  return new MandiError(`GRAPHQL_${limit === 'aliases' ? 'ALIAS' : limit.toUpperCase()}_LIMIT`, message, 400, { limit: setting, max, value });
+  const byLimit = { depth: graphqlErrors.depthLimit, aliases: graphqlErrors.aliasLimit, complexity: graphqlErrors.complexityLimit };
+  return byLimit[limit](max, value);
 }
 
 /** Every limit the operation breaks (empty when it keeps to all of them). */

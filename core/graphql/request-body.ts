@@ -4,7 +4,6 @@
  * application/json only (spec 1, GraphQL gateway: POST /graphql).
  */
 import type { Request } from 'express';
-import { MandiError } from '../errors';
 import { graphqlErrors } from './errors';
 import { isObject } from '../is-object';
 
@@ -15,20 +14,18 @@ export interface GraphqlRequest {
   extensions: Record<string, unknown>;
 }
 
-export const badGraphqlRequest = (message: string, code = 'BAD_REQUEST', details?: Record<string, unknown>) => new MandiError(code, message, 400, details);
-
 export function readGraphqlRequest(req: Request): GraphqlRequest {
   if (!req.is('application/json')) {
     throw graphqlErrors.notJson();
   }
   const body: unknown = req.body;
-  if (Array.isArray(body)) throw badGraphqlRequest('Batched requests (a JSON array) are not supported: send one operation per request.', 'BATCH_NOT_SUPPORTED');
-  if (!isObject(body)) throw badGraphqlRequest('The body must be a JSON object: {query, variables, operationName, extensions}.');
+  if (Array.isArray(body)) throw graphqlErrors.batchNotSupported();
+  if (!isObject(body)) throw graphqlErrors.badRequest('The body must be a JSON object: {query, variables, operationName, extensions}.');
   const { query, variables, operationName, extensions } = body;
-  if (query !== undefined && query !== null && typeof query !== 'string') throw badGraphqlRequest('"query" must be a string.');
-  if (variables !== undefined && variables !== null && !isObject(variables)) throw badGraphqlRequest('"variables" must be an object.');
-  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') throw badGraphqlRequest('"operationName" must be a string.');
-  if (extensions !== undefined && extensions !== null && !isObject(extensions)) throw badGraphqlRequest('"extensions" must be an object.');
+  if (query !== undefined && query !== null && typeof query !== 'string') throw graphqlErrors.badRequest('"query" must be a string.');
+  if (variables !== undefined && variables !== null && !isObject(variables)) throw graphqlErrors.badRequest('"variables" must be an object.');
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') throw graphqlErrors.badRequest('"operationName" must be a string.');
+  if (extensions !== undefined && extensions !== null && !isObject(extensions)) throw graphqlErrors.badRequest('"extensions" must be an object.');
   return {
     query: typeof query === 'string' ? query : undefined,
     variables: isObject(variables) ? variables : {},

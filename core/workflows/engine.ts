@@ -27,7 +27,6 @@ import { FoldedCheckpoints } from './folded-checkpoints';
 import { readyFirst, withMergeInputs } from './merge';
 import { nodeInput } from './node-input';
 import type { Actor } from './node-permissions';
-import { ownerInactiveReason } from './owner-inactive';
 import { chainRefusal } from './run-chain';
 import { RunLeases } from './run-leases';
 import { awaitedChild, childOutcome, WAIT_RECHECK_SECONDS } from './sub-workflow';
@@ -241,8 +240,8 @@ export class WorkflowEngine {
     if (!acting) {
       // The workflow is paused before the run is seen failed, so whoever reads the failed run finds it paused.
       await this.deps.ownerInactive(tenantId, g);
-      const reason = ownerInactiveReason(g.workflow.owner_id);
-      return void (await this.finish(tenantId, e, 'failed', null, reason, { g, message: reason, code: 'WORKFLOW_OWNER_INACTIVE' }));
+      const { message, code } = workflowErrors.ownerInactive(g.workflow.owner_id);
+      return void (await this.finish(tenantId, e, 'failed', null, message, { g, message, code }));
     }
     for (;;) {
       const failed = e.scheduler.failed;

@@ -119,4 +119,23 @@ export const workflowErrors = defineErrors('workflows', {
     message: (held: number, _limit: number) => `This tenant already has ${held} webhook calls waiting for their run on this node (WORKFLOW_WEBHOOK_WAITS_PER_TENANT); retry shortly.`,
     details: (_held: number, limit: number) => ({ limit }),
   },
+  chainLoop: {
+    code: 'WORKFLOW_CHAIN_LOOP', status: 409,
+    doc: 'The run would start its own workflow again: the workflow is already in the chain of runs that led here (README, Run chains); the run fails before its first node, its error_message starting with the code.',
+    message: (workflowId: string, chain: readonly string[]) => `WORKFLOW_CHAIN_LOOP: workflow ${workflowId} would start itself: it is already in the chain of runs that led here (${[...chain, workflowId].join(' → ')}).`,
+    details: (_workflowId: string, chain: readonly string[]) => ({ chain: [...chain] }),
+  },
+  chainTooDeep: {
+    code: 'WORKFLOW_CHAIN_TOO_DEEP', status: 409,
+    doc: 'The run would be deeper in one chain of workflow runs than WORKFLOW_MAX_CHAIN_DEPTH allows; it fails before its first node, its error_message starting with the code.',
+    message: (workflowId: string, chain: readonly string[], maxDepth: number) =>
+      `WORKFLOW_CHAIN_TOO_DEEP: this run would be run ${chain.length + 1} of one chain of workflow runs (${[...chain, workflowId].join(' → ')}); at most ${maxDepth} (WORKFLOW_MAX_CHAIN_DEPTH).`,
+    details: (_workflowId: string, chain: readonly string[], _maxDepth: number) => ({ chain: [...chain] }),
+  },
+  ownerInactive: {
+    code: 'WORKFLOW_OWNER_INACTIVE', status: 409,
+    doc: "The workflow's owner is no longer an active member of the tenant: the run fails and the workflow is paused until someone holding its nodes' permissions saves and activates it.",
+    message: (ownerId: string | number) =>
+      `WORKFLOW_OWNER_INACTIVE: the workflow's owner (user ${ownerId}) is no longer an active member of this tenant, so it was paused; someone who holds the permissions its nodes need can save it (becoming its owner) and activate it again.`,
+  },
 });

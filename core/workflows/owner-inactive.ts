@@ -12,13 +12,11 @@ import type { Bus } from '../bus/bus';
 import type { CentralDb } from '../data/central-db';
 import { SEND_OPERATION } from '../notifications/send-operation';
 import type { Graph } from './workflow';
+import { workflowErrors } from './errors';
 import { PERMISSIONS } from './route-support';
 
-export const OWNER_INACTIVE = 'WORKFLOW_OWNER_INACTIVE';
-
-/** The run's error_message and the paused workflow's paused_reason. */
-export const ownerInactiveReason = (ownerId: string | number) =>
-  `${OWNER_INACTIVE}: the workflow's owner (user ${ownerId}) is no longer an active member of this tenant, so it was paused; someone who holds the permissions its nodes need can save it (becoming its owner) and activate it again.`;
+/** The run's error_message and the paused workflow's paused_reason: the catalog's message. */
+export const ownerInactiveReason = (ownerId: string | number) => workflowErrors.ownerInactive(ownerId).message;
 
 /** Active members whose role may manage workflows (or every permission), but not `except`. */
 async function workflowAdmins(central: CentralDb, tenantId: string, except: number): Promise<number[]> {

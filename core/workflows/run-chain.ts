@@ -9,22 +9,16 @@
  *
  * The rule: a workflow may not appear in its own chain (it would be starting itself), and a chain
  * holds at most `maxDepth` runs (WORKFLOW_MAX_CHAIN_DEPTH), the run itself included. A run that
- * breaks it is refused before its first node: failed with one of the codes below at the start of
+ * breaks it is refused before its first node: failed with WORKFLOW_CHAIN_LOOP or WORKFLOW_CHAIN_TOO_DEEP (errors.ts) at the start of
  * its error_message (a node whose call is refused, a sub-workflow's, fails with that text), and no lifecycle event (a refused run's event would start the next refusal).
  */
-import { MandiError } from '../errors';
-
-export const CHAIN_LOOP = 'WORKFLOW_CHAIN_LOOP';
-export const CHAIN_TOO_DEEP = 'WORKFLOW_CHAIN_TOO_DEEP';
+import type { MandiError } from '../errors';
+import { workflowErrors } from './errors';
 
 /** Why a run of `workflowId` with `chain` before it may not start; undefined when it may. */
 export function chainRefusal(workflowId: string, chain: readonly string[], maxDepth: number): MandiError | undefined {
-  if (chain.includes(workflowId)) {
-    return new MandiError(CHAIN_LOOP, `${CHAIN_LOOP}: workflow ${workflowId} would start itself: it is already in the chain of runs that led here (${[...chain, workflowId].join(' → ')}).`, 409, { chain: [...chain] });
-  }
-  if (chain.length + 1 > maxDepth) {
-    return new MandiError(CHAIN_TOO_DEEP, `${CHAIN_TOO_DEEP}: this run would be run ${chain.length + 1} of one chain of workflow runs (${[...chain, workflowId].join(' → ')}); at most ${maxDepth} (WORKFLOW_MAX_CHAIN_DEPTH).`, 409, { chain: [...chain] });
-  }
+  if (chain.includes(workflowId)) return workflowErrors.chainLoop(workflowId, chain);
+  if (chain.length + 1 > maxDepth) return workflowErrors.chainTooDeep(workflowId, chain, maxDepth);
   return undefined;
 }
 

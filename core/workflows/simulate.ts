@@ -14,7 +14,6 @@ import { LIFECYCLE_EVENTS, placeholderValues, successors } from './engine';
 import { ERROR_TRIGGER, type ErrorTriggerData } from './error-workflow';
 import { readyFirst, withMergeInputs } from './merge';
 import { nodeInput } from './node-input';
-import { CHAIN_LOOP } from './run-chain';
 import type { SimulationResult, SimulationStep } from '../../sdk/contracts/workflow-resources';
 import type { Graph, RunContext } from './workflow';
 
@@ -49,7 +48,7 @@ function unknownPlaceholders(config: unknown, values: Record<string, unknown>, a
 async function selfTriggerWarnings(g: Graph, catalog: Catalog, deps: SimulateDeps): Promise<string[]> {
   const event = g.workflow.trigger_type === 'event' ? g.workflow.trigger_config.event : undefined;
   if (typeof event !== 'string') return [];
-  const refused = `a run it starts that way would start itself and is refused (${CHAIN_LOOP}).`;
+  const refused = 'a run it starts that way would start itself and is refused (WORKFLOW_CHAIN_LOOP).';
   if (event.startsWith(LIFECYCLE_EVENTS)) return [`The trigger follows "${event}", which every run of a workflow emits, this one's too: ${refused}`];
   const warnings: string[] = [];
   for (const node of g.nodes) {

@@ -15,7 +15,6 @@ import type { RequestContext } from '../context';
 import type { CentralDb } from '../data/central-db';
 import type { TenantDatabases } from '../data/tenant-databases';
 import type { JobQueue, PubSub } from '../drivers';
-import { MandiError } from '../errors';
 import { isObject } from '../is-object';
 import type { Logger } from '../logger';
 import type { ModuleHost } from '../modules/module-host';
@@ -26,7 +25,8 @@ import { assertActivatable, checkGraph, checkInput } from './graph-check';
 import { checkErrorWorkflowSetting } from './error-workflow';
 import { assertHoldsNodePermissions, type Actor } from './node-permissions';
 import { chainOf } from './run-chain';
-import { notifyOwnerInactive, OWNER_INACTIVE, ownerInactiveReason } from './owner-inactive';
+import { workflowErrors } from './errors';
+import { notifyOwnerInactive, ownerInactiveReason } from './owner-inactive';
 import { WORKFLOWS_MODULE } from './route-support';
 import { RunWaiters } from './run-waiters';
 import type { SimulateDeps } from './simulate';
@@ -170,7 +170,7 @@ export class Workflows {
   async activate(tenantId: string, graph: Graph, actor: Actor): Promise<void> {
     assertActivatable(checkGraph(graph, await this.catalogFor(tenantId)));
     await this.assertHolds(tenantId, 'activate', graph.nodes, actor);
-    if (!(await this.deps.auth.actingUser(tenantId, Number(graph.workflow.owner_id)))) throw new MandiError(OWNER_INACTIVE, ownerInactiveReason(graph.workflow.owner_id), 409);
+    if (!(await this.deps.auth.actingUser(tenantId, Number(graph.workflow.owner_id)))) throw workflowErrors.ownerInactive(graph.workflow.owner_id);
     await this.setStatus(tenantId, graph, 'active', actor);
   }
 
