@@ -85,6 +85,21 @@ export class Bus {
     });
   }
 
+  /**
+   * Answers `op` with a host function for a test (core/testing): a consumed operation of a module
+   * the test does not install, registered on the bus like any host operation, so the caller's
+   * consumes, the rate limit, the schemas and the audit apply as they would to the real provider.
+   * Returns the removal.
+   */
+  registerStandIn(op: CoreOperation): () => void {
+    if (this.core.has(op.name)) throw new Error(`operation ${op.name} is already answered in the host`);
+    this.core.set(op.name, {
+      def: { input: op.input as Operation['input'], output: op.output as Operation['output'], permission: op.permission, public: op.public },
+      core: op,
+    });
+    return () => void this.core.delete(op.name);
+  }
+
   coreOperations(): CoreOperation[] {
     return [...this.core.values()].map((t) => t.core!);
   }

@@ -10,6 +10,7 @@ export {
   createTestHost,
   type CallOptions,
   type DeliveryState,
+  type StandInOptions,
   type SqlParams,
   type SqlRunner,
   type TestClock,
@@ -17,5 +18,6 @@ export {
   type TestHostOptions,
   type TestMail,
 } from './test-host';
+export { defineFixtureModule, type FixtureModule } from './fixture-module';
 export { startSmtpSink, type ReceivedMail, type SmtpSink } from './smtp-sink';
 export { closeSockets, connectError, socketClient, type Received, type SocketClient } from './socket-client';

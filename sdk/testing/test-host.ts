@@ -9,19 +9,13 @@
  */
 import path from 'node:path';
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
-import type { Platform } from '../../core/platform';
-import { tenantDbName } from '../../core/data/tenant-databases';
-import { loadModuleFromDir } from '../../core/modules/loaded-module';
-import { dueSlot, RUN_QUEUE } from '../../core/modules/module-scheduler';
-import { jobView } from '../../core/modules/module-jobs';
+import { bootTestPlatform, createLogger, type DeliveryState, type StandInOptions } from '../../core/testing';
 import type { JobInfo } from '../runtime/jobs';
-import { EVENTS_QUEUE, deliveryJobId } from '../../core/bus/events';
-import { backoffDelay } from '../../core/drivers/queue/schedule';
 import { buildModule } from '../build/build-module';
-import { createLogger } from '../../core/logger';
-import { bootTestPlatform } from './boot';
 import { inviteAndJoin } from './members';
 import { startSmtpSink } from './smtp-sink';
+
+export type { DeliveryState, StandInOptions };
 
 export interface TestHostOptions {
   /** Folder of the module under test (holding module.json). */
@@ -69,8 +63,6 @@ export interface TestMail {
 /** Positional (`$1`: an array) or named (`:name`: an object) parameters of a SQL statement. */
 export type SqlParams = unknown[] | Record<string, unknown>;
 export type SqlRunner = <T = Record<string, unknown>>(query: string, params?: SqlParams) => Promise<T[]>;
-
-export type DeliveryState = 'completed' | 'failed';
 
 export interface TestHost {
   /** Base URL of the running platform, e.g. http://127.0.0.1:41234 */
@@ -154,6 +146,12 @@ export interface TestHost {
    * crash mid-send, a concurrent writer holding a row lock). Never for assertions: use sql().
    */
   arrange<T>(fn: (sql: SqlRunner) => Promise<T>): Promise<T>;
+  /**
+   * Answers a consumed operation (one of a module the test does not install) with `handler`, a real
+   * bus registration: the caller's api.consumes, the rate limit, the schemas and the audit apply.
+   * Returns the removal.
+   */
+  standIn(operation: string, handler: (input: unknown) => unknown, opts?: StandInOptions): () => void;
   /** How many times the sandbox ran the handler of `operation` on this host so far. */
   handlerCalls(operation: string): number;
   /** The platform's log lines so far (JSON, one per line): only with `captureLogs`, else empty. */
@@ -166,17 +164,6 @@ export interface TestHost {
 function runner(db: Sequelize, transaction: Transaction): SqlRunner {
   return (query, params) =>
     db.query(query, { type: QueryTypes.SELECT, transaction, ...(Array.isArray(params) ? { bind: params } : { replacements: params }) }) as Promise<never[]>;
-}
-
-async function jobEnded(platform: Platform, queue: string, jobId: string, timeoutMs: number, must: boolean): Promise<DeliveryState | undefined> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const job = await platform.drivers.queue.getJob(queue, jobId);
-    if (job && (job.state === 'completed' || job.state === 'failed')) return job.state;
-    if (!job && !must) return undefined;
-    if (Date.now() > deadline) throw new Error(`job ${jobId} of ${queue} did not finish within ${timeoutMs} ms (state: ${job?.state ?? 'not queued'})`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 export async function createTestHost(opts: TestHostOptions): Promise<TestHost> {
@@ -193,18 +180,15 @@ export async function createTestHost(opts: TestHostOptions): Promise<TestHost> {
     await smtp?.close();
     throw err;
   });
-  const { platform, config } = booted;
+  const { platform, controls } = booted;
   const close = async () => {
     await booted.close();
     await smtp?.close();
   };
-  // settle waits out every retry a failing subscriber gets, plus time to run them.
-  const { attempts, backoffMs } = config.eventDelivery;
-  const settleMs = 15_000 + Array.from({ length: attempts - 1 }, (_, i) => backoffDelay({ type: 'exponential', delay: backoffMs }, i + 1)).reduce((a, b) => a + b, 0);
+  const { settleMs } = controls;
   try {
     const mods = [];
-    for (const dir of dirs) mods.push(await loadModuleFromDir(dir));
-    for (const mod of mods) platform.kernel.source.add(mod);
+    for (const dir of dirs) mods.push(await controls.loadModule(dir));
 
     const requestAs = async (as: string, method: string, p: string, body?: unknown) => {
       const res = await fetch(`${platform.url}/api/v1${p}`, {
@@ -228,29 +212,25 @@ export async function createTestHost(opts: TestHostOptions): Promise<TestHost> {
     if (installed.status !== 201) throw new Error(`test host install failed: ${JSON.stringify(installed.body)}`);
     token = installed.body.token;
     tenantId = installed.body.tenant.id;
-    for (const mod of mods) await platform.kernel.modules.install(tenantId, mod.alias, mod.manifest.version);
+    for (const mod of mods) await platform.kernel.modules.install(tenantId, mod.alias, mod.version);
 
     const owner = await platform.central.models.User.findOne({ where: { email: 'owner@test-org.example' } });
     const user = { id: owner!.id, email: owner!.email, name: owner!.name, isSuperAdmin: true };
-    const { queue } = platform.drivers;
-    const tenantModules = () => platform.kernel.modules.modulesFor(tenantId);
 
     const inbox = async (): Promise<TestMail[]> =>
       smtp ? smtp.mails.map(({ to, subject, text, html }) => ({ to, subject, text, html })) : (await booted.mails()).map(({ to, subject, text, html }) => ({ to: [to].flat(), subject, text, html }));
-    const delivery = async (eventId: string, module: string) => (await jobEnded(platform, EVENTS_QUEUE, deliveryJobId(eventId, module), settleMs, true))!;
-    let redeliveries = 0;
     const addMember: TestHost['addMember'] = (member, tenant = tenantId) => inviteAndJoin({ url: platform.url, adminToken: token, adminTenant: tenantId, tenant, mails: inbox, ...member });
     const job = async (id: string) => {
-      const row = await platform.kernel.jobs.get(tenantId, id);
-      if (!row) throw new Error(`no module job ${id} in the test tenant`);
-      return jobView(row);
+      const found = await controls.job(tenantId, id);
+      if (!found) throw new Error(`no module job ${id} in the test tenant`);
+      return found;
     };
 
     return {
       url: platform.url,
       tenantId,
       token,
-      tenantDatabase: tenantDbName(tenantId),
+      tenantDatabase: controls.tenantDatabase(tenantId),
       call: (operation, input, callOpts) =>
         platform.kernel.bus.call(
           callOpts?.asModule ? { kind: 'module', alias: callOpts.asModule } : { kind: 'edge', via: 'http' },
@@ -270,29 +250,10 @@ export async function createTestHost(opts: TestHostOptions): Promise<TestHost> {
       uninstallModule: (alias, o = {}) => platform.kernel.modules.uninstall(o.tenant ?? tenantId, alias),
 
       clock: platform.clock,
-      runSchedules: async (at = platform.clock.now(), o = {}) => {
-        const queued = await platform.kernel.scheduler.tick(at);
-        if (o.settle) {
-          for (const mod of (await tenantModules()).list) {
-            for (const s of mod.manifest.schedules ?? []) {
-              const slot = dueSlot(s, at);
-              if (slot === undefined) continue;
-              const runId = (t: number) => `${tenantId}:${mod.alias}:${s.name}:${t}`;
-              await jobEnded(platform, RUN_QUEUE, runId(slot), settleMs, true);
-              if (s.every_ms) await jobEnded(platform, RUN_QUEUE, runId(slot - s.every_ms), settleMs, false);
-            }
-          }
-        }
-        return queued;
-      },
-      runSchedule: async (name, o = {}) => {
-        const found = (await tenantModules()).list.flatMap((m) => (m.manifest.schedules ?? []).filter((s) => s.name === name && (!o.module || m.alias === o.module)).map((s) => ({ alias: m.alias, s })));
-        if (found.length !== 1) throw new Error(`${found.length ? 'more than one' : 'no'} schedule named ${name}${o.module ? ` in ${o.module}` : ''} is installed in the test tenant`);
-        const { alias, s } = found[0]!;
-        return platform.kernel.scheduler.run({ tenantId, alias, schedule: s.name, operation: s.operation, scheduledAt: new Date(o.at ?? platform.clock.now()).toISOString() });
-      },
+      runSchedules: (at = platform.clock.now(), o = {}) => controls.runSchedules(tenantId, at, o),
+      runSchedule: (name, o = {}) => controls.runSchedule(tenantId, name, o),
 
-      runJobs: async (at = platform.clock.now()) => (await platform.kernel.jobs.runDue(tenantId, at)).map(jobView),
+      runJobs: (at = platform.clock.now()) => controls.runJobs(tenantId, at),
       job,
       settleJob: async (id, timeoutMs = settleMs) => {
         const deadline = Date.now() + timeoutMs;
@@ -304,22 +265,11 @@ export async function createTestHost(opts: TestHostOptions): Promise<TestHost> {
         }
       },
 
-      emit: async (event, payload, emitOpts) => {
-        const id = await platform.kernel.events.emit(tenantId, event, payload, 'test');
-        if (emitOpts?.settle) for (const m of (await tenantModules()).subscribersOf(event)) await delivery(id, m.alias);
-        return id;
-      },
-      settle: async (eventId) => {
-        for (const m of (await tenantModules()).list) await jobEnded(platform, EVENTS_QUEUE, deliveryJobId(eventId, m.alias), settleMs, false);
-      },
-      delivery,
-      redeliver: async (eventId, module) => {
-        // A host part's subscription (e.g. "core:workflows") has its own delivery job id (core/bus/events.ts).
-        const job = await queue.getJob(EVENTS_QUEUE, module.startsWith('core:') ? `${eventId}:${module}` : deliveryJobId(eventId, module));
-        if (!job) throw new Error(`event ${eventId} was never delivered to ${module}`);
-        const again = await queue.add(EVENTS_QUEUE, job.name, job.data, { jobId: `${eventId}:redelivery-${++redeliveries}` });
-        return (await jobEnded(platform, EVENTS_QUEUE, again, settleMs, true))!;
-      },
+      emit: (event, payload, emitOpts) => controls.emit(tenantId, event, payload, emitOpts),
+      settle: (eventId) => controls.settle(tenantId, eventId),
+      delivery: controls.delivery,
+      redeliver: controls.redeliver,
+      standIn: controls.standIn,
       eventually: async (check, timeoutMs = 10_000) => {
         const deadline = Date.now() + timeoutMs;
         for (;;) {
@@ -351,15 +301,9 @@ export async function createTestHost(opts: TestHostOptions): Promise<TestHost> {
           }),
         ),
       arrange: (fn) => platform.tenantDbs.with(tenantId, (db) => db.transaction((transaction) => fn(runner(db, transaction)))),
-      handlerCalls: (operation) => platform.kernel.sandboxTimings.snapshot()[operation]?.calls ?? 0,
+      handlerCalls: controls.handlerCalls,
       logLines: () => lines.slice(),
-      auditRows: async () => {
-        await platform.kernel.audit.flush();
-        return platform.central.sequelize.query(
-          'SELECT actor_type, actor_id, action, target, status, details FROM audit_log WHERE tenant_id = $1 ORDER BY id',
-          { bind: [tenantId], type: QueryTypes.SELECT },
-        );
-      },
+      auditRows: () => controls.auditRows(tenantId),
       close,
     };
   } catch (err) {

@@ -12,7 +12,7 @@ import { databaseUrl, dropDatabase } from '../../core/data/pg-admin';
 import { createLogger } from '../../core/logger';
 import { startOrder, startParts, type Lifecycle, type Part } from '../../core/parts';
 import { platformParts } from '../../core/platform';
-import { testServerUrl } from '../../sdk/testing/boot';
+import { testServerUrl } from '../../core/testing';
 
 const parts = (env: Record<string, string> = {}) => platformParts(loadConfig({ NODE_ENV: 'test', ...env }), createLogger('silent'));
 const depIds = (p: Part) => Object.values(p.deps).map((ref) => ref.id);

@@ -1,16 +1,13 @@
 /**
- * A real platform for a core test file, booted the one way tests boot one (sdk/testing/boot.ts, the
- * same code under createTestHost), with the core suites' defaults and an HTTP client that can set
+ * A real platform for a core test file, booted the one way tests boot one (core/testing, the same
+ * code under createTestHost), with the core suites' defaults and an HTTP client that can set
  * any header. `close()` stops it and drops every database it created.
  */
 import http from 'node:http';
-import type { Config } from '../../core/config';
-import type { Logger } from '../../core/logger';
-import type { Platform } from '../../core/platform';
-import { bootTestPlatform } from '../../sdk/testing/boot';
+import { bootTestPlatform, type Config, type Logger, type Platform } from '../../core/testing';
 import { inviteAndJoin } from '../../sdk/testing/members';
 
-export { testServerUrl } from '../../sdk/testing/boot';
+export { testServerUrl } from '../../core/testing';
 
 export interface TestPlatform {
   platform: Platform;

@@ -1,19 +1,20 @@
 /**
  * The one way a test boots a platform: a fresh central database on the test PostgreSQL server, the
  * drivers REDIS_URL selects, a real HTTP listener on a free port and a data folder of its own (mail
- * outbox, uploads, registry blobs). createTestHost builds on it, and so do the project's own suites
- * (test/support/test-platform.ts). `close()` stops the platform and drops every database it made.
+ * outbox, uploads, registry blobs). createTestHost (sdk/testing) builds on it, and so do the
+ * project's own suites (test/support/test-platform.ts). `close()` stops the platform and drops every database it made.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig, type Config } from '../../core/config';
-import { createLogger, type Logger } from '../../core/logger';
-import { startPlatform, type Platform } from '../../core/platform';
-import { databaseUrl, dropDatabase } from '../../core/data/pg-admin';
-import { tenantDbName } from '../../core/data/tenant-databases';
-import { readOutbox } from '../../core/mail/outbox';
+import { loadConfig, type Config } from '../config';
+import { createLogger, type Logger } from '../logger';
+import { startPlatform, type Platform } from '../platform';
+import { databaseUrl, dropDatabase } from '../data/pg-admin';
+import { tenantDbName } from '../data/tenant-databases';
+import { readOutbox } from '../mail/outbox';
+import { testControls, type TestControls } from './controls';
 
 export interface BootOptions {
   /** Settings on top of the test defaults (see docs/reference/environment.md). */
@@ -30,6 +31,8 @@ export interface BootedPlatform {
   config: Config;
   /** Every mail the platform wrote to its outbox so far, oldest first (none when SMTP_URL is set). */
   mails(): Promise<Array<{ to: string | string[]; subject: string; text: string; html: string }>>;
+  /** Schedules, jobs, events, modules and stand-ins, driven through the platform's own parts (./controls.ts). */
+  controls: TestControls;
   close(): Promise<void>;
 }
 
@@ -68,5 +71,5 @@ export async function bootTestPlatform(opts: BootOptions = {}): Promise<BootedPl
     if (!opts.centralDb) await dropDatabase(server, dbName);
     fs.rmSync(config.dataDir, { recursive: true, force: true });
   };
-  return { platform, config, mails: () => readOutbox(path.join(config.dataDir, 'outbox')), close };
+  return { platform, config, mails: () => readOutbox(path.join(config.dataDir, 'outbox')), controls: testControls(platform, config.eventDelivery), close };
 }
