@@ -1,7 +1,10 @@
 /**
  * The TypeScript types of another module's operations, from its manifest: what `mandi module types`
- * writes for a consumer. Each operation's input and output schema becomes a named type, and one
- * `<Alias>Operations` map ties every operation name to both, for `typedCall` (sdk/runtime/host.ts).
+ * writes for a consumer. Only the operations the consumer consumes (its api.consumes: exact names or
+ * `<alias>.*`) are typed, since the bus refuses it every other one; each one's input and output
+ * schema becomes a named type, and one `<Alias>Operations` map ties each operation name to both, for
+ * `typedCall` (sdk/runtime/typed-call.ts). Manifest schemas are self-contained (no $ref), so an
+ * operation's types need nothing beyond its own schemas.
  * The manifest is the contract the host enforces, so types derived from it cannot disagree with it.
  * Events carry no payload schema in a manifest, so no event types are written.
  */
@@ -34,6 +37,21 @@ export interface ConsumerTypesSource {
   range: string;
   /** The command that refreshes the file, printed in its header. */
   command: string;
+  /**
+   * The consumer's api.consumes: only the operations it names (exactly or by `<alias>.*`) are typed.
+   * Absent: every operation (`mandi module types --all`).
+   */
+  consumes?: readonly string[];
+}
+
+/** The provider's operations that `consumes` names; an exact name it does not provide is an error, not a silent gap. */
+export function consumedOperations(manifest: Manifest, consumes: readonly string[] | undefined) {
+  const provided = manifest.api?.provides ?? [];
+  if (consumes === undefined) return provided;
+  const mine = consumes.filter((name) => name === `${manifest.name}.*` || name.startsWith(`${manifest.name}.`));
+  const missing = mine.filter((name) => !name.endsWith('.*') && !provided.some((op) => op.name === name));
+  if (missing.length) throw new Error(`${manifest.name}@${manifest.version} provides no ${missing.join(', ')}`);
+  return mine.includes(`${manifest.name}.*`) ? provided : provided.filter((op) => mine.includes(op.name));
 }
 
 /** "orders" + "get_by_number" → "OrdersGetByNumber". */
@@ -69,11 +87,11 @@ function canonical(value: unknown): unknown {
 export async function consumerTypes(manifest: Manifest, source: ConsumerTypesSource): Promise<string> {
   const { compile } = loadCompiler();
   const alias = manifest.name;
-  const operations = manifest.api?.provides ?? [];
+  const operations = consumedOperations(manifest, source.consumes);
   const mapName = `${pascal(alias)}Operations`;
   const map: JSONSchema = {
     title: mapName,
-    description: `Every operation of ${alias}@${manifest.version}: its input and its output.`,
+    description: `${source.consumes ? 'Each operation of' : 'Every operation of'} ${alias}@${manifest.version}${source.consumes ? ' this module consumes (api.consumes)' : ''}: its input and its output.`,
     type: 'object',
     additionalProperties: false,
     required: operations.map((op) => op.name),
