@@ -7,7 +7,7 @@
  * with the code rules, every restriction carries its own message (which boundary, and why), and an
  * editor shows it as the import is typed. The rule reads the import's text, not the resolved file, so
  * every pattern is anchored at the repository root from the importing file's depth: in
- * core/bus/bus.ts `../modules/x` is core/modules, while `../../modules/x` is the modules folder.
+ * core/kernel/bus/bus.ts `../modules/x` is core/kernel/modules, while `../../../modules/x` is the modules folder.
  * That is exact here because imports are relative (tsconfig has no path aliases) and require() is
  * refused by @typescript-eslint/no-require-imports.
  */
@@ -31,6 +31,8 @@ const why = {
     "Boundary 'only sandbox/ imports isolated-vm' (DESIGN.md, Layout): the sandbox alone owns isolates, their limits and what crosses into them; use the sandbox runtime's API.",
   coreImportsModule:
     "Boundary 'core never imports a module' (DESIGN.md, Layout): core and modules meet at the manifest and the bus, so core runs with any set of modules.",
+  kernelImportsService:
+    "Boundary 'the kernel never imports a service' (DESIGN.md, Layout; core/README.md): core/kernel is what every service stands on (HTTP, parts, data, drivers, tenancy, auth, the bus, modules); a service adds itself through the kernel's contribution points (routes, core operations, file transfers) instead of the kernel reaching up to it.",
   moduleImportsHost:
     "Boundary 'modules import only the SDK' (DESIGN.md, Layout): module code meets the platform at the manifest and the bus and builds as a third party's would; import from sdk/, never core/, sandbox/, rings/, registry/ or the project's test/.",
   moduleImportsSdkTools:
@@ -64,6 +66,8 @@ const restrict = {
   // sdk/ itself and sdk/testing are the public entries; any other path into sdk/ is an internal.
   moduleTestSdkInternals: (depth) => ({ regex: `^${up(depth)}sdk/(?!testing$)`, message: why.moduleTestImportsSdkInternals }),
   coreModules: (depth) => ({ regex: fromRoot(['modules'])(depth), message: why.coreImportsModule }),
+  // core/kernel/<...> is one step below core/: depth - 1 steps up reach core/services.
+  kernelServices: (depth) => ({ regex: `^(?:${up(depth - 1)}|${up(depth)}core/)services(?:/|$)`, message: why.kernelImportsService }),
   sdkRuntimeHost: (depth) => ({ regex: fromRoot([...HOST_FOLDERS, 'modules'])(depth), message: why.sdkRuntimeImportsHost }),
   // sdk/<file> is one step below sdk/: depth - 1 steps up reach it.
   sdkRuntimeTools: (depth) => ({ regex: `^${up(depth - 1)}(?:${SDK_TOOLS.join('|')})(?:/|$)`, message: why.sdkRuntimeImportsHost }),
@@ -120,6 +124,7 @@ export default defineConfig(
     rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./[^/]+$|\\.\\./protocol$)', message: why.guestImportsHost }] }] },
   },
   ...boundaryBlocks('core', 1, [restrict.coreModules]),
+  ...boundaryBlocks('core/kernel', 2, [restrict.coreModules, restrict.kernelServices]),
   ...boundaryBlocks('modules/*', 2, [restrict.moduleHost, restrict.moduleSdkTools, restrict.moduleNode, restrict.otherModuleCode]),
   ...boundaryBlocks('modules/*/test', 3, [restrict.moduleTestHost, restrict.moduleTestSdkInternals, restrict.otherModuleCode]),
   { files: ['sdk/index.ts', 'sdk/define-module.ts'], rules: boundaryRule(1, [restrict.sdkRuntimeHost, restrict.sdkRuntimeTools, restrict.sdkRuntimeNode]) },

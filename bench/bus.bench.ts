@@ -15,14 +15,14 @@
  * <= 256 KB per tenant context.
  */
 import path from 'node:path';
-import { defineCoreOperation } from '../core/bus/core-operation';
+import { defineCoreOperation } from '../core/kernel/bus/core-operation';
 import { Type } from '../sdk';
 import { coreContract } from '../sdk/contracts/platform';
 import type { Benchmark, Row } from './benchmark';
 import { withBenchPlatform } from './support/bench-platform';
 import { addLocalModule } from './support/bench-tenant';
 import { median, percentile } from './support/stats';
-import type { Caller, CallContext } from '../core/bus/types';
+import type { Caller, CallContext } from '../core/kernel/bus/types';
 import { ORDER_VIEW } from './fixtures/bench-mod/src/order-view';
 
 const SEQUENTIAL_CALLS = 3000;

@@ -31,9 +31,9 @@ import { openBenchRun } from './support/bench-run';
 import { installOwner } from './support/bench-tenant';
 import { formatProfileSummary, summarizeProfile } from './support/cpu-profile';
 import { percentile } from './support/stats';
-import { hashPassword } from '../core/auth/passwords';
+import { hashPassword } from '../core/kernel/auth/passwords';
 import { loadConfig } from '../core/config';
-import { createLogger } from '../core/logger';
+import { createLogger } from '../core/kernel/logger';
 import { startPlatform } from '../core/platform';
 import { buildModule } from '../sdk/build/build-module';
 

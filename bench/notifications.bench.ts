@@ -19,7 +19,7 @@
 import type { Socket } from 'socket.io-client';
 import type { BenchContext, BenchReport, Benchmark, Row } from './benchmark';
 import { loadConfig } from '../core/config';
-import { createLogger } from '../core/logger';
+import { createLogger } from '../core/kernel/logger';
 import { startPlatform } from '../core/platform';
 import { connectSockets, serveAppNode, startAppNode, type AppNode } from './support/app-node';
 import { seedMembers, type SeededMembers } from './support/bench-members';

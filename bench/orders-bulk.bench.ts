@@ -24,8 +24,8 @@ import { withBenchPlatform } from './support/bench-platform';
 import { addLocalModule, installOwner } from './support/bench-tenant';
 import { formatProfileSummary, summarizeProfile } from './support/cpu-profile';
 import { startProfile, stopProfile } from './support/profiler';
-import { databaseUrl } from '../core/data/pg-admin';
-import { tenantDbName } from '../core/data/tenant-databases';
+import { databaseUrl } from '../core/kernel/data/pg-admin';
+import { tenantDbName } from '../core/kernel/data/tenant-databases';
 
 const ORDERS_DIR = path.join(__dirname, '..', 'modules', 'orders');
 const ROWS = 100_000;

@@ -4,7 +4,7 @@
  * and what share of each request is spent crossing into the sandbox and running guest code.
  *
  * The platform runs in this process so the benchmark can read the sandbox invoker's always-on
- * per-handler timings (core/bus/sandbox-timings.ts); the load (autocannon) runs in a child process
+ * per-handler timings (core/kernel/bus/sandbox-timings.ts); the load (autocannon) runs in a child process
  * so it does not share the platform's event loop. Each operation is measured one request at a time
  * (the share of a request's latency is then undistorted by queueing) and with 16 in flight.
  *
@@ -25,7 +25,7 @@ import { formatProfileSummary, summarizeProfile } from './support/cpu-profile';
 import { loadInChild, type LoadJob } from './support/load-in-child';
 import { startProfile, stopProfile } from './support/profiler';
 import type { Platform } from '../core/platform';
-import { ownPercentileMicros, type HandlerTiming } from '../core/bus/sandbox-timings';
+import { ownPercentileMicros, type HandlerTiming } from '../core/kernel/bus/sandbox-timings';
 
 const ORDERS_DIR = path.join(__dirname, '..', 'modules', 'orders');
 const CONCURRENCY = [1, 16];

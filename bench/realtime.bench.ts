@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { Socket } from 'socket.io-client';
 import type { BenchContext, BenchReport, Benchmark, Row } from './benchmark';
 import { loadConfig } from '../core/config';
-import { createLogger } from '../core/logger';
+import { createLogger } from '../core/kernel/logger';
 import { startPlatform } from '../core/platform';
 import { buildModule } from '../sdk/build/build-module';
 import { needsBuild } from '../sdk/build/needs-build';

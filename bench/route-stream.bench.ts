@@ -1,5 +1,5 @@
 /**
- * Streamed module routes (core/modules/route-response.ts): what a streamed piece costs. Side by side
+ * Streamed module routes (core/kernel/modules/route-response.ts): what a streamed piece costs. Side by side
  * in one run, over real HTTP (node:http, one keep-alive connection, requests one at a time) to the
  * platform in this process, the same 100 KB from the fixture module bench/fixtures/stream-mod:
  *
@@ -14,7 +14,7 @@
  */
 import http from 'node:http';
 import path from 'node:path';
-import { loadModuleFromDir } from '../core/modules/loaded-module';
+import { loadModuleFromDir } from '../core/kernel/modules/loaded-module';
 import type { Benchmark, Row } from './benchmark';
 import { withBenchPlatform } from './support/bench-platform';
 import { installOwner } from './support/bench-tenant';

@@ -17,7 +17,7 @@
  * when it answers) with every setting at its
  * default but WORKFLOW_WEBHOOK_RATE_LIMIT, BUS_RATE_LIMIT and WORKFLOW_STEP_RATE_LIMIT included, on a workflow of three
  * set-variable nodes: completed runs per second from the first request to the last completion, and
- * how many runs waited for the bus's rate limit (back-pressure, core/workflows/README.md) instead of
+ * how many runs waited for the bus's rate limit (back-pressure, core/services/workflows/README.md) instead of
  * failing. With --profile, a CPU profile of each webhook row (data/bench-profiles/).
  */
 import type { BenchContext, BenchReport, Benchmark, Row } from './benchmark';
@@ -237,7 +237,7 @@ async function measureWebhook(ctx: BenchContext, label: string, redisUrl: string
 }
 
 /**
- * The waiting webhook (`trigger_config.respond: "last_node"`, core/workflows/README.md): each call
+ * The waiting webhook (`trigger_config.respond: "last_node"`, core/services/workflows/README.md): each call
  * answers the run's last output, so requests/s is completed runs/s as callers see them and the
  * latency is trigger → last node. Same workflow and settings as the webhook row; 20 connections
  * (each holds one waiting call at a time, at WORKFLOW_WEBHOOK_WAITS_PER_TENANT's default of 20).

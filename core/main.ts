@@ -1,6 +1,6 @@
 /** `npm start`: boot the platform from environment variables and stop cleanly on SIGINT/SIGTERM. */
 import { loadConfig } from './config';
-import { createLogger } from './logger';
+import { createLogger } from './kernel/logger';
 import { startPlatform, type Platform } from './platform';
 
 async function main(): Promise<void> {

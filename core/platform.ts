@@ -1,5 +1,5 @@
 /**
- * The platform as a list of parts (core/parts): each is declared by its ref beside its owner and
+ * The platform as a list of parts (core/kernel/parts): each is declared by its ref beside its owner and
  * names the refs it needs; the initializer starts them in dependency order, and on stop drains them
  * (in-flight requests, workflow runs, queued jobs) before it stops them in reverse. `main.ts` and
  * the tests both use this.
@@ -7,35 +7,36 @@
 import type http from 'node:http';
 import type { Express } from 'express';
 import { configRef, type Config } from './config';
-import { createLogger, loggerRef, withSafeUrls, type Logger } from './logger';
-import { givenPart, startParts, type Part, type PartRef, type PartValues } from './parts';
-import { centralPart, centralRef, dbServerPart, dbServerRef, tenantDbsPart, tenantDbsRef } from './data/parts';
-import { keysPart, keysRef } from './secrets/part';
-import { driversPart, driversRef } from './drivers/parts';
-import { realtimePart, realtimeRef } from './realtime/part';
-import { tenantsPart, tenantsRef } from './tenancy/part';
-import { adminAuthPart, authPart, authRef } from './auth/part';
-import { clockPart, clockRef } from './clock-part';
+import { createLogger, loggerRef, withSafeUrls, type Logger } from './kernel/logger';
+import { givenPart, startParts, type Part, type PartRef, type PartValues } from './kernel/parts';
+import { centralPart, centralRef, dbServerPart, dbServerRef, tenantDbsPart, tenantDbsRef } from './kernel/data/parts';
+import { keysPart, keysRef } from './kernel/secrets/part';
+import { driversPart, driversRef } from './kernel/drivers/parts';
+import { realtimePart, realtimeRef } from './kernel/realtime/part';
+import { tenantsPart, tenantsRef } from './kernel/tenancy/part';
+import { adminAuthPart, authPart, authRef } from './kernel/auth/part';
+import { clockPart, clockRef } from './kernel/clock-part';
 import { registryPart, registryRef } from '../registry/part';
-import { kernelPart, kernelRef } from './modules/part';
+import { kernelPart, kernelRef } from './kernel/modules/part';
 import { ringsPart, ringsRef } from '../rings/part';
-import { notificationsPart } from './notifications/part';
-import { catalogsPart, catalogsRef } from './catalogs/part';
-import { documentsPart } from './documents/part';
-import { bulkPart } from './bulk/part';
-import { accountsPart } from './accounts/part';
-import { mailPart } from './mail/part';
-import { httpPart, httpRef } from './http/part';
-import { routesPart } from './http/routes';
-import { workflowsPart, workflowsRef } from './workflows/part';
-import { tenancyRoutesPart } from './tenancy/routes-part';
-import { authRoutesPart } from './auth/routes-part';
-import { activityPart } from './activity/part';
-import { clientReleasesPart } from './client-releases/part';
+import { notificationsPart } from './services/notifications/part';
+import { catalogsPart, catalogsRef } from './services/contributions/part';
+import { documentsPart } from './services/documents/part';
+import { bulkPart } from './services/bulk/part';
+import { accountsPart } from './services/accounts/part';
+import { mailPart } from './services/mail/part';
+import { webhooksPart } from './services/webhooks/part';
+import { httpPart, httpRef } from './kernel/http/part';
+import { routesPart } from './kernel/http/routes';
+import { workflowsPart, workflowsRef } from './services/workflows/part';
+import { tenancyRoutesPart } from './kernel/tenancy/routes-part';
+import { activityPart } from './services/activity/part';
+import { clientReleasesPart } from './services/client-releases/part';
 import { consolePart } from './console/part';
-import { graphqlPart } from './graphql/part';
-import { secretRoutesPart } from './secrets/routes-part';
-import { moduleRoutesPart } from './modules/routes-part';
+import { graphqlPart } from './services/graphql/part';
+import { secretRoutesPart } from './kernel/secrets/routes-part';
+import { moduleRoutesPart } from './kernel/modules/routes-part';
+import { fileTransfersPart } from './kernel/modules/file-transfers';
 
 /** The parts a running platform shows its callers (main.ts, tests), typed by their refs. */
 const EXPOSED = {
@@ -73,6 +74,7 @@ export function platformParts(config: Config, logger: Logger, options: PlatformO
     clockPart,
     registryPart,
     kernelPart(options.onFatal),
+    webhooksPart,
     realtimePart,
     ringsPart,
     notificationsPart,
@@ -83,12 +85,12 @@ export function platformParts(config: Config, logger: Logger, options: PlatformO
     mailPart,
     workflowsPart,
     tenancyRoutesPart,
-    authRoutesPart,
     activityPart,
     clientReleasesPart,
     consolePart,
     graphqlPart,
     secretRoutesPart,
+    fileTransfersPart,
     moduleRoutesPart,
     httpPart,
   ];

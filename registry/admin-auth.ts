@@ -1,10 +1,10 @@
 /**
  * The admin API's principals as the registry and ring routes see them (/api/v1/registry,
  * /api/v1/rings): a platform super admin, or a publisher by its token (`mndp_…`), which the registry
- * contributes to the admin API's tokens (core/auth/admin-auth.ts). What each may do is decided per route.
+ * contributes to the admin API's tokens (core/kernel/auth/admin-auth.ts). What each may do is decided per route.
  */
 import type { Response } from 'express';
-import type { AdminTokenKind, SuperAdminPrincipal } from '../core/auth/admin-auth';
+import type { AdminTokenKind, SuperAdminPrincipal } from '../core/kernel/auth/admin-auth';
 import type { RegistryPublisher } from './registry-models';
 import { looksLikePublisherToken, type Publishers } from './publishers';
 
@@ -14,7 +14,7 @@ export function adminPrincipal(res: Response): AdminPrincipal {
   return res.locals.admin as AdminPrincipal;
 }
 
-/** The publisher tokens, contributed to the admin API's tokens (core/auth/admin-auth.ts). */
+/** The publisher tokens, contributed to the admin API's tokens (core/kernel/auth/admin-auth.ts). */
 export function publisherTokens(publishers: Publishers): AdminTokenKind {
   return {
     recognizes: looksLikePublisherToken,

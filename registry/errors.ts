@@ -1,5 +1,5 @@
 /** Errors of the module registry (publishing, downloading, publishers). */
-import { defineErrors } from '../core/errors';
+import { defineErrors } from '../core/kernel/errors';
 
 export const registryErrors = defineErrors('registry', {
   publisherExists: {

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { RequestHandler, Router } from 'express';
 import type { Sequelize } from 'sequelize';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../core/kernel/logger';
 import { FileBlobStore, type BlobStore } from './blob-store';
 import { Publishers } from './publishers';
 import { defineRegistryModels, type RegistryModels } from './registry-models';

@@ -1,10 +1,10 @@
-/** The registry part (core/parts): published module packages, their publishers and blobs, and their routes. */
-import { adminAuthRef } from '../core/auth/part';
+/** The registry part (core/kernel/parts): published module packages, their publishers and blobs, and their routes. */
+import { adminAuthRef } from '../core/kernel/auth/part';
 import { configRef } from '../core/config';
-import { centralRef } from '../core/data/parts';
-import { routesRef } from '../core/http/routes';
-import { loggerRef } from '../core/logger';
-import { definePart, partRef } from '../core/parts';
+import { centralRef } from '../core/kernel/data/parts';
+import { routesRef } from '../core/kernel/http/routes';
+import { loggerRef } from '../core/kernel/logger';
+import { definePart, partRef } from '../core/kernel/parts';
 import { publisherTokens } from './admin-auth';
 import { createRegistry, type Registry } from './index';
 

@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { UniqueConstraintError } from 'sequelize';
-import { notFound, ValidationError } from '../core/errors';
+import { notFound, ValidationError } from '../core/kernel/errors';
 import { registryErrors } from './errors';
 import type { RegistryModels, RegistryPublisher } from './registry-models';
 import { parsePublicKey, publicKeyPem } from './signature';

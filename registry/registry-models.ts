@@ -1,6 +1,6 @@
 /**
- * Sequelize models of the registry tables (core/data/migrations/central/0010-registry.ts). A subclass
- * per Sequelize instance, as in core/data/central-models.ts: two platforms in one process (tests)
+ * Sequelize models of the registry tables (core/kernel/data/migrations/central/0010-registry.ts). A subclass
+ * per Sequelize instance, as in core/kernel/data/central-models.ts: two platforms in one process (tests)
  * never share model state.
  */
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';

@@ -5,8 +5,8 @@
  * beyond its size bound.
  */
 import { LRUCache } from 'lru-cache';
-import { LoadedModule, type ModuleFiles } from '../core/modules/loaded-module';
-import type { ModuleSource } from '../core/modules/module-host';
+import { LoadedModule, type ModuleFiles } from '../core/kernel/modules/loaded-module';
+import type { ModuleSource } from '../core/kernel/modules/module-host';
 import { registryErrors } from './errors';
 import type { RegistryService } from './registry-service';
 

@@ -31,7 +31,7 @@
 import express, { type RequestHandler, type Router } from 'express';
 import { registryErrors } from './errors';
 import { DEFAULT_PACKAGE_LIMITS } from '../sdk/package';
-import { requireSuperAdmin } from '../core/auth/authenticate';
+import { requireSuperAdmin } from '../core/kernel/auth/authenticate';
 import { actorLabel, adminPrincipal } from './admin-auth';
 import type { Publishers } from './publishers';
 import type { RegistryService } from './registry-service';

@@ -6,10 +6,10 @@
 import { createHash } from 'node:crypto';
 import semver from 'semver';
 import { UniqueConstraintError } from 'sequelize';
-import { notFound } from '../core/errors';
+import { notFound } from '../core/kernel/errors';
 import { registryErrors } from './errors';
-import { assertMemoryWithin } from '../core/modules/loaded-module';
-import type { Logger } from '../core/logger';
+import { assertMemoryWithin } from '../core/kernel/modules/loaded-module';
+import type { Logger } from '../core/kernel/logger';
 import { checkPlatform, ManifestError, PLATFORM_VERSION, type Manifest } from '../sdk/manifest';
 import { PackageError, readPackage, type ModulePackage } from '../sdk/package';
 import type { BlobStore } from './blob-store';

@@ -5,8 +5,8 @@
  * change. Refused when the new ring does not release a module the tenant has installed.
  */
 import semver from 'semver';
-import { notFound } from '../core/errors';
-import type { LoadedModule } from '../core/modules/loaded-module';
+import { notFound } from '../core/kernel/errors';
+import type { LoadedModule } from '../core/kernel/modules/loaded-module';
 import { checkDependencies } from '../sdk/manifest';
 import { loadVersion, ringManaged, type LifecycleDeps } from './deps';
 import { ringErrors } from './errors';

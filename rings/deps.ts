@@ -1,11 +1,11 @@
 /** What the ring lifecycle parts share: the module host, the sources, the registry and the rings. */
-import type { CentralDb } from '../core/data/central-db';
-import type { Logger } from '../core/logger';
-import type { ModuleHost } from '../core/modules/module-host';
-import type { ModuleSources } from '../core/modules/module-sources';
-import type { LoadedModule } from '../core/modules/loaded-module';
-import { notFound } from '../core/errors';
-import type { TenantService } from '../core/tenancy/tenant-service';
+import type { CentralDb } from '../core/kernel/data/central-db';
+import type { Logger } from '../core/kernel/logger';
+import type { ModuleHost } from '../core/kernel/modules/module-host';
+import type { ModuleSources } from '../core/kernel/modules/module-sources';
+import type { LoadedModule } from '../core/kernel/modules/loaded-module';
+import { notFound } from '../core/kernel/errors';
+import type { TenantService } from '../core/kernel/tenancy/tenant-service';
 import type { Manifest } from '../sdk/manifest';
 import type { RegistryService } from '../registry/registry-service';
 import type { Operations } from './operations';

@@ -1,5 +1,5 @@
 /** Errors of rings and their lifecycle operations (promotion, ring rollback, tenant moves, upgrades). */
-import { defineErrors } from '../core/errors';
+import { defineErrors } from '../core/kernel/errors';
 import type { Refusal } from './release-checks';
 
 const REFUSED = 'The change was refused before anything moved; details.reasons lists every reason (dependencies, platform range, routes, breaking changes, migrations).';

@@ -1,15 +1,15 @@
 /**
  * Rings assembled (DESIGN.md, Rings and the registry; issue 4 items 2-4): the ring service, the
  * lifecycle operations and their jobs, per-tenant lifecycle, promotion, ring rollback and ring moves,
- * and the adapter the tenant-facing module routes (core/modules/module-admin-routes.ts) use.
+ * and the adapter the tenant-facing module routes (core/kernel/modules/module-admin-routes.ts) use.
  */
 import type { RequestHandler, Router } from 'express';
-import type { CentralDb } from '../core/data/central-db';
-import type { Drivers } from '../core/drivers';
-import type { Logger } from '../core/logger';
-import type { ModuleKernel } from '../core/modules/kernel';
-import type { ModuleLifecycle } from '../core/modules/module-admin-routes';
-import type { TenantService } from '../core/tenancy/tenant-service';
+import type { CentralDb } from '../core/kernel/data/central-db';
+import type { Drivers } from '../core/kernel/drivers';
+import type { Logger } from '../core/kernel/logger';
+import type { ModuleKernel } from '../core/kernel/modules/kernel';
+import type { ModuleLifecycle } from '../core/kernel/modules/module-admin-routes';
+import type { TenantService } from '../core/kernel/tenancy/tenant-service';
 import type { Registry } from '../registry';
 import { RingAssignments } from './assign';
 import { manifestReader, type LifecycleDeps } from './deps';
@@ -36,7 +36,7 @@ export interface Rings {
   promotions: Promotions;
   rollbacks: RingRollbacks;
   assignments: RingAssignments;
-  /** For core/modules/module-admin-routes.ts. */
+  /** For core/kernel/modules/module-admin-routes.ts. */
   moduleLifecycle: ModuleLifecycle;
   registerRoutes(api: Router, adminAuthenticated: RequestHandler): void;
   stop(): void;

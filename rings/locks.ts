@@ -14,7 +14,7 @@
  */
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { ringErrors } from './errors';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../core/kernel/logger';
 import type { RingModels } from './ring-models';
 
 export interface LockClaim {

@@ -8,9 +8,9 @@
  * Locks are taken when the operation is created (see locks.ts) and released when it ends.
  */
 import { randomUUID } from 'node:crypto';
-import type { Drivers, Job } from '../core/drivers';
-import { MandiError, notFound } from '../core/errors';
-import type { Logger } from '../core/logger';
+import type { Drivers, Job } from '../core/kernel/drivers';
+import { MandiError, notFound } from '../core/kernel/errors';
+import type { Logger } from '../core/kernel/logger';
 import type { LifecycleLocks, LockClaim } from './locks';
 import type {
   LifecycleOperation,

@@ -1,13 +1,13 @@
-/** The rings part (core/parts): release rings, promotion and the module lifecycle, and their routes. */
-import { centralRef } from '../core/data/parts';
-import { driversRef } from '../core/drivers/parts';
-import { routesRef } from '../core/http/routes';
-import { loggerRef } from '../core/logger';
-import { registerModuleAdminRoutes } from '../core/modules/module-admin-routes';
-import { kernelRef } from '../core/modules/part';
-import { definePart, partRef } from '../core/parts';
-import { realtimeRef } from '../core/realtime/part';
-import { tenantsRef } from '../core/tenancy/part';
+/** The rings part (core/kernel/parts): release rings, promotion and the module lifecycle, and their routes. */
+import { centralRef } from '../core/kernel/data/parts';
+import { driversRef } from '../core/kernel/drivers/parts';
+import { routesRef } from '../core/kernel/http/routes';
+import { loggerRef } from '../core/kernel/logger';
+import { registerModuleAdminRoutes } from '../core/kernel/modules/module-admin-routes';
+import { kernelRef } from '../core/kernel/modules/part';
+import { definePart, partRef } from '../core/kernel/parts';
+import { realtimeRef } from '../core/kernel/realtime/part';
+import { tenantsRef } from '../core/kernel/tenancy/part';
 import { registryRef } from '../registry/part';
 import { createRings, type Rings } from './index';
 

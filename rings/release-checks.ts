@@ -7,7 +7,7 @@
  * package's routes against the rings' releases too (publishRefusals).
  */
 import { checkDependencies, checkPlatform, PLATFORM_VERSION, type CompatibilityProblem, type Manifest } from '../sdk/manifest';
-import type { LoadedModule } from '../core/modules/loaded-module';
+import type { LoadedModule } from '../core/kernel/modules/loaded-module';
 import { breakingChanges, isMajorBump } from './breaking';
 import type { Refuse } from './errors';
 import type { ReleaseModules } from './ring-models';

@@ -1,6 +1,6 @@
 /**
- * Sequelize models of the ring tables (core/data/migrations/central/0011-rings.ts). A subclass per
- * Sequelize instance, as in core/data/central-models.ts.
+ * Sequelize models of the ring tables (core/kernel/data/migrations/central/0011-rings.ts). A subclass per
+ * Sequelize instance, as in core/kernel/data/central-models.ts.
  */
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 

@@ -30,11 +30,11 @@
  * started_at, finished_at}.
  */
 import type { RequestHandler, Response, Router } from 'express';
-import type { CentralDb } from '../core/data/central-db';
-import { invalid, notFound, ValidationError } from '../core/errors';
-import { respondWithOperation, wantsWait } from '../core/modules/module-admin-routes';
-import type { TenantService } from '../core/tenancy/tenant-service';
-import { requireSuperAdmin } from '../core/auth/authenticate';
+import type { CentralDb } from '../core/kernel/data/central-db';
+import { invalid, notFound, ValidationError } from '../core/kernel/errors';
+import { respondWithOperation, wantsWait } from '../core/kernel/modules/module-admin-routes';
+import type { TenantService } from '../core/kernel/tenancy/tenant-service';
+import { requireSuperAdmin } from '../core/kernel/auth/authenticate';
 import { adminPrincipal } from '../registry/admin-auth';
 import type { RingAssignments } from './assign';
 import type { LifecycleLocks } from './locks';

@@ -10,9 +10,9 @@
  */
 import { createHash } from 'node:crypto';
 import { QueryTypes, UniqueConstraintError, type Sequelize } from 'sequelize';
-import type { CentralDb } from '../core/data/central-db';
-import type { PubSub } from '../core/drivers';
-import { notFound, ValidationError } from '../core/errors';
+import type { CentralDb } from '../core/kernel/data/central-db';
+import type { PubSub } from '../core/kernel/drivers';
+import { notFound, ValidationError } from '../core/kernel/errors';
 import { ringErrors } from './errors';
 import type { Manifest } from '../sdk/manifest';
 import type { RegistryService } from '../registry/registry-service';

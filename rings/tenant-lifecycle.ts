@@ -8,8 +8,8 @@
  * any version they have.
  */
 import semver from 'semver';
-import { notFound } from '../core/errors';
-import type { LoadedModule } from '../core/modules/loaded-module';
+import { notFound } from '../core/kernel/errors';
+import type { LoadedModule } from '../core/kernel/modules/loaded-module';
 import { loadVersion, ringManaged, type LifecycleDeps } from './deps';
 import { ringErrors } from './errors';
 import { tenantClaim } from './locks';

@@ -1,7 +1,7 @@
 /**
  * host.fetch for one module in one tenant: real HTTP, only to the origins the tenant granted that
  * module (e.g. an AI provider's base URL), and only to addresses the platform's outbound policy allows that tenant
- * (core/net/outbound-policy.ts: never link-local or metadata, private networks only when a platform
+ * (core/kernel/net/outbound-policy.ts: never link-local or metadata, private networks only when a platform
  * admin allowed them; checked at connect time, so DNS rebinding gets nowhere). Redirects are returned,
  * not followed, so a server cannot bounce a module to an origin that is not on the list.
  * `{stream: true}` answers at the headers with the body as a reader (./fetch-body.ts), under the
@@ -10,8 +10,8 @@
  * (text, bytes or a multipart form) is refused over `maxRequestBytes` before anything is sent.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { OutboundUrlError, type Resolver } from '../core/net/outbound-policy';
-import { OutboundNetworkError, outboundRequest, type OutboundResponse } from '../core/net/outbound-request';
+import { OutboundUrlError, type Resolver } from '../core/kernel/net/outbound-policy';
+import { OutboundNetworkError, outboundRequest, type OutboundResponse } from '../core/kernel/net/outbound-request';
 import { SandboxError } from './errors';
 import { fetchBody } from './fetch-body';
 import type { FetchRequest, FetchResponse, HostBridge } from './types';
@@ -50,7 +50,7 @@ export function createFetchBridge(allowedOrigins: string[], options: FetchBridge
   return async (req: FetchRequest): Promise<FetchResponse> => {
     const url = checkUrl(req.url, allowed);
     const target = `${req.method} ${url.origin}${url.pathname}`;
-    // The module's own body; body_parts (loadBody) has the upload splicer's limit (core/bus/upload-body.ts).
+    // The module's own body; body_parts (loadBody) has the upload splicer's limit (core/kernel/bus/upload-body.ts).
     const size = req.body === undefined ? 0 : typeof req.body === 'string' ? Buffer.byteLength(req.body) : req.body.byteLength;
     if (size > maxRequestBytes) {
       throw new SandboxError('FETCH_BODY_TOO_LARGE', `fetch ${target}: the request body is ${size} bytes, over the limit of ${maxRequestBytes}.`, { limit: maxRequestBytes, bytes: size });

@@ -34,7 +34,7 @@ export type Status = (typeof Status)[keyof typeof Status];
 export type BridgeKind = 'call' | 'db' | 'emit' | 'fetch' | 'body' | 'stream' | 'evaluate';
 
 /**
- * How a call serving a streamed route writes (core/modules/route-response.ts): chunks of text, or
+ * How a call serving a streamed route writes (core/kernel/modules/route-response.ts): chunks of text, or
  * server-sent events. Absent (null) for every other call: its handler gets no `ctx.stream`.
  */
 export type StreamFormat = 'text' | 'sse';

@@ -72,7 +72,7 @@ export interface HostBridge {
 }
 
 /**
- * Where a call serving a streamed route writes (the core supplies it, core/modules/response-stream.ts).
+ * Where a call serving a streamed route writes (the core supplies it, core/kernel/modules/response-stream.ts).
  * The sandbox checks each piece's shape; the sink owns the socket.
  */
 export interface StreamSink {

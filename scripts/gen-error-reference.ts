@@ -1,5 +1,5 @@
 /**
- * Writes docs/reference/error-codes.md from the error catalogs (`defineErrors`, core/errors.ts): every
+ * Writes docs/reference/error-codes.md from the error catalogs (`defineErrors`, core/kernel/errors.ts): every
  * code a catalog can raise, its HTTP status, the areas that raise it and what it means.
  *
  *   ./run npx tsx scripts/gen-error-reference.ts          write the page
@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { errorCatalogs } from '../core/errors';
+import { errorCatalogs } from '../core/kernel/errors';
 
 const ROOT = path.resolve(__dirname, '..');
 export const ERROR_REFERENCE = path.join(ROOT, 'docs/reference/error-codes.md');
@@ -40,7 +40,7 @@ export function renderErrorReference(): string {
   return [
     '# Error codes',
     '',
-    'Generated from the error catalogs (`defineErrors` in core/errors.ts) by `./run npx tsx scripts/gen-error-reference.ts`; do not edit by hand.',
+    'Generated from the error catalogs (`defineErrors` in core/kernel/errors.ts) by `./run npx tsx scripts/gen-error-reference.ts`; do not edit by hand.',
     'Every error answer carries its code (`code`, or `error` in the areas whose shape names it so) and its HTTP status;',
     'how each spec area shapes the body is in [errors.md](errors.md). Codes raised outside a catalog are not listed yet.',
     '',

@@ -1,6 +1,6 @@
 /**
  * (b) The baseline: Express 5 and a pg.Pool running the activity-log query of
- * core/activity/activity-log.ts (listForUser) against the same tenant database, with nothing around
+ * core/services/activity/activity-log.ts (listForUser) against the same tenant database, with nothing around
  * it: no tenant resolution, no token, no rate limit, no logging, no request context. The user is
  * fixed by the parent (BENCH_USER_ID) since there is no token to name it.
  */

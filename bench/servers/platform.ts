@@ -3,7 +3,7 @@
  * (DATABASE_URL of a central database made for the run, NODE_ENV, LOG_LEVEL, API_RATE_LIMIT, ...).
  */
 import { loadConfig } from '../../core/config';
-import { createLogger } from '../../core/logger';
+import { createLogger } from '../../core/kernel/logger';
 import { startPlatform } from '../../core/platform';
 import { serveInChild } from './serve-in-child';
 

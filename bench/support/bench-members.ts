@@ -1,6 +1,6 @@
 /** A tenant of many members for socket benchmarks, each with its own access token (no password logins). */
 import { randomBytes } from 'node:crypto';
-import { hashPassword } from '../../core/auth/passwords';
+import { hashPassword } from '../../core/kernel/auth/passwords';
 import type { Platform } from '../../core/platform';
 
 export interface SeededMembers {

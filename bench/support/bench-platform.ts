@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../core/config';
-import { databaseUrl, dropDatabase } from '../../core/data/pg-admin';
-import { tenantDbName } from '../../core/data/tenant-databases';
+import { databaseUrl, dropDatabase } from '../../core/kernel/data/pg-admin';
+import { tenantDbName } from '../../core/kernel/data/tenant-databases';
 import { startPlatform, type Platform } from '../../core/platform';
 import { openBenchPostgres, type BenchPostgres } from './postgres-server';
 

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { BenchContext } from '../benchmark';
-import { databaseUrl } from '../../core/data/pg-admin';
+import { databaseUrl } from '../../core/kernel/data/pg-admin';
 import { dropBenchData } from './drop-bench-data';
 import { openBenchPostgres } from './postgres-server';
 

@@ -3,7 +3,7 @@
  * first tenant) over REST, call the REST API as that owner, and add a module from a local folder
  * (built with the sdk first, so a bench always measures the current source).
  */
-import { loadModuleFromDir } from '../../core/modules/loaded-module';
+import { loadModuleFromDir } from '../../core/kernel/modules/loaded-module';
 import type { Platform } from '../../core/platform';
 import { buildModule } from '../../sdk/build/build-module';
 import type { BenchPlatform } from './bench-platform';

@@ -1,8 +1,8 @@
 /** Drops what a platform benchmark created: every tenant database, the central database, and the Redis keys under its prefix. */
 import pg from 'pg';
 import { Redis } from 'ioredis';
-import { databaseUrl, dropDatabase } from '../../core/data/pg-admin';
-import { tenantDbName } from '../../core/data/tenant-databases';
+import { databaseUrl, dropDatabase } from '../../core/kernel/data/pg-admin';
+import { tenantDbName } from '../../core/kernel/data/tenant-databases';
 
 export async function dropBenchData(serverUrl: string, centralDb: string, redisUrl: string | undefined, prefix: string, log: (m: string) => void): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl(serverUrl, centralDb) });

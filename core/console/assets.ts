@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { build } from 'esbuild';
-import { bundleAssets, swapInBundle } from '../http/browser-bundle';
+import { bundleAssets, swapInBundle } from '../kernel/http/browser-bundle';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLIENT = path.join(__dirname, 'client', 'main.tsx');

@@ -7,9 +7,9 @@
  * from 'self' only: a module page, which is itself a sandboxed document of no origin.
  */
 import express, { type Router } from 'express';
-import { escapeHtml } from '../escape-html';
-import type { Logger } from '../logger';
-import { tenantKeyOf } from '../tenancy/resolve-tenant';
+import { escapeHtml } from '../kernel/escape-html';
+import type { Logger } from '../kernel/logger';
+import { tenantKeyOf } from '../kernel/tenancy/resolve-tenant';
 import { consoleAssets, CONSOLE_ASSETS_DIR } from './assets';
 
 export const CONSOLE_CSP =

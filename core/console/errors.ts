@@ -1,5 +1,5 @@
 /** Errors of the web console's own routes. */
-import { defineErrors } from '../errors';
+import { defineErrors } from '../kernel/errors';
 
 export const consoleErrors = defineErrors('console', {
   seedOutsideDevelopment: {

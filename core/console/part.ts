@@ -1,8 +1,8 @@
-/** The console part (core/parts): the web console's page and assets at /, and its first-run seed route. */
+/** The console part (core/kernel/parts): the web console's page and assets at /, and its first-run seed route. */
 import { configRef } from '../config';
-import { routesRef } from '../http/routes';
-import { loggerRef } from '../logger';
-import { definePart, partRef } from '../parts';
+import { routesRef } from '../kernel/http/routes';
+import { loggerRef } from '../kernel/logger';
+import { definePart, partRef } from '../kernel/parts';
 import { consoleRoutes } from './console-routes';
 import { registerSeedRoute } from './seed-route';
 

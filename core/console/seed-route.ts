@@ -9,8 +9,8 @@
 import type { RequestHandler, Router } from 'express';
 import { ApiClient, CliError } from '../../sdk/cli/api-client';
 import { seedModules } from '../../sdk/cli/seed';
-import { currentContext } from '../context';
-import { forbidden } from '../errors';
+import { currentContext } from '../kernel/context';
+import { forbidden } from '../kernel/errors';
 import { consoleErrors } from './errors';
 
 export interface SeedRouteDeps {

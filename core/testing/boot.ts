@@ -9,11 +9,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../config';
-import { createLogger, type Logger } from '../logger';
+import { createLogger, type Logger } from '../kernel/logger';
 import { startPlatform, type Platform } from '../platform';
-import { databaseUrl, dropDatabase } from '../data/pg-admin';
-import { tenantDbName } from '../data/tenant-databases';
-import { readOutbox } from '../mail/outbox';
+import { databaseUrl, dropDatabase } from '../kernel/data/pg-admin';
+import { tenantDbName } from '../kernel/data/tenant-databases';
+import { readOutbox } from '../services/mail/outbox';
 import { testControls, type TestControls } from './controls';
 
 export interface BootOptions {

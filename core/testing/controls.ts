@@ -7,13 +7,13 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { QueryTypes } from 'sequelize';
 import type { JobInfo } from '../../sdk/runtime/jobs';
-import { EVENTS_QUEUE, deliveryJobId } from '../bus/events';
-import type { CallContext, Caller } from '../bus/types';
-import { tenantDbName } from '../data/tenant-databases';
-import { backoffDelay } from '../drivers/queue/schedule';
-import { loadModuleFromDir } from '../modules/loaded-module';
-import { jobView } from '../modules/module-jobs';
-import { dueSlot, RUN_QUEUE } from '../modules/module-scheduler';
+import { EVENTS_QUEUE, deliveryJobId } from '../kernel/bus/events';
+import type { CallContext, Caller } from '../kernel/bus/types';
+import { tenantDbName } from '../kernel/data/tenant-databases';
+import { backoffDelay } from '../kernel/drivers/queue/schedule';
+import { loadModuleFromDir } from '../kernel/modules/loaded-module';
+import { jobView } from '../kernel/modules/module-jobs';
+import { dueSlot, RUN_QUEUE } from '../kernel/modules/module-scheduler';
 import type { Platform } from '../platform';
 
 export type DeliveryState = 'completed' | 'failed';
@@ -131,7 +131,7 @@ export function testControls(platform: Platform, eventDelivery: { attempts: numb
     },
     delivery,
     redeliver: async (eventId, module) => {
-      // A host part's subscription (e.g. "core:workflows") has its own delivery job id (core/bus/events.ts).
+      // A host part's subscription (e.g. "core:workflows") has its own delivery job id (core/kernel/bus/events.ts).
       const job = await queue.getJob(EVENTS_QUEUE, module.startsWith('core:') ? `${eventId}:${module}` : deliveryJobId(eventId, module));
       if (!job) throw new Error(`event ${eventId} was never delivered to ${module}`);
       const again = await queue.add(EVENTS_QUEUE, job.name, job.data, { jobId: `${eventId}:redelivery-${++redeliveries}` });

@@ -9,4 +9,4 @@ export { bootTestPlatform, testServerUrl, type BootOptions, type BootedPlatform 
 export { testControls, type AuditRow, type DeliveryState, type StandInOptions, type TestControls } from './controls';
 export type { Platform } from '../platform';
 export type { Config } from '../config';
-export { createLogger, type Logger } from '../logger';
+export { createLogger, type Logger } from '../kernel/logger';

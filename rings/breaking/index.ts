@@ -4,7 +4,7 @@
  * GraphQL schema without a major version bump). Used by promotion, comparing the candidate with the version the target ring releases.
  */
 import semver from 'semver';
-import type { LoadedModule } from '../../core/modules/loaded-module';
+import type { LoadedModule } from '../../core/kernel/modules/loaded-module';
 import { graphqlBreakingChanges } from './graphql-changes';
 import { inputNarrowings, outputNarrowings } from '../../sdk/manifest/schema-narrowing';
 

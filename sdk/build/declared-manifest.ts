@@ -67,7 +67,7 @@ export function manifestText(manifest: unknown): string {
 /**
  * A route names its operation's permission unless it names its own (or is public: no user holds
  * one). The build writes it in, after `path`, so module.json shows what each route checks and the
- * host need not look it up; a hand-written route may still leave it out (core/modules/module-routes.ts).
+ * host need not look it up; a hand-written route may still leave it out (core/kernel/modules/module-routes.ts).
  */
 function withPermission(route: unknown, permission: unknown): Obj {
   if (!isObj(route) || route.permission !== undefined || route.public === true || permission === undefined) return route as Obj; // the schema check names what is wrong with it

@@ -1,10 +1,10 @@
 /**
  * The workflow resources as the API answers them (spec 2, Resources: Workflow, Node, Connection,
  * Execution, Execution log, Node registry entry, Category entry, Simulation result), written once:
- * the engine's serialisers (core/workflows/workflow.ts) return these, the node registry builds its
- * entries as these (core/catalogs/workflow-nodes.ts), and the console's viewer and editor read them.
+ * the engine's serialisers (core/services/workflows/workflow.ts) return these, the node registry builds its
+ * entries as these (core/services/contributions/workflow-nodes.ts), and the console's viewer and editor read them.
  * Types only: nothing here reaches a bundle. Fields beyond the spec are marked "ours" and described in
- * core/workflows/README.md.
+ * core/services/workflows/README.md.
  */
 
 export type NodeCategory = 'trigger' | 'action' | 'condition' | 'transformer';

@@ -5,7 +5,7 @@
  * such as `ai`) provides its agents' own configuration: providers and their keys, roles and their
  * allowed tools, runs. Offered as tools, a prompt (a customer's message, a fetched page) could have
  * the agent reconfigure the AI, swap its keys or widen its roles, with the permissions of whoever is
- * chatting. So the platform never lists or runs them as tools (core/catalogs/ai-tools.ts), and a
+ * chatting. So the platform never lists or runs them as tools (core/services/contributions/ai-tools.ts), and a
  * manifest that marks one `ai_tool: true` is refused here, so the author learns it at build.
  */
 import { matchesConsumes } from './compatibility';

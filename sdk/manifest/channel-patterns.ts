@@ -30,7 +30,7 @@ export function channelPatternsOverlap(a: string, b: string): boolean {
 }
 
 /**
- * The platform's own channels (spec 1, Notifications; core/notifications/channel-policy.ts): a module
+ * The platform's own channels (spec 1, Notifications; core/kernel/realtime/channel-policy.ts): a module
  * may not declare a pattern that could match one, or it could broadcast in the core's name. Every
  * `private-…` first segment is the core's, except a tenant channel of the module's own below.
  */

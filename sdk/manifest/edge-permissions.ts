@@ -6,9 +6,9 @@
  * owner). An AI tool always has one: spec 2's Tool discovery rule 2 infers it from the tool's name and
  * the agent checks it on every call. An operation may go without one on an edge only when
  * `open_to_members` says why every member may call it. A schedule's operation that names no
- * permission runs with no user and only from the platform's scheduler (core/bus/bus.ts), so it is on
+ * permission runs with no user and only from the platform's scheduler (core/kernel/bus/bus.ts), so it is on
  * no edge at all, open_to_members or not. Fields bound in schema or
- * provider files are checked by the gateway when it binds them (core/graphql/field-resolvers.ts).
+ * provider files are checked by the gateway when it binds them (core/services/graphql/field-resolvers.ts).
  */
 import { childPointer, type ManifestIssue } from './issues';
 

@@ -2,7 +2,7 @@
  * The first word of the platform's own bus operations (`secrets.get`, `jobs.enqueue`, ...). A module's
  * alias prefixes its operations, so a module named after one of these would put its operations beside
  * the platform's: callers could not tell `secrets.get` of the host from the module's. The bus refuses
- * to register a core operation outside this list (core/bus/bus.ts), so the list cannot fall behind.
+ * to register a core operation outside this list (core/kernel/bus/bus.ts), so the list cannot fall behind.
  */
 export const PLATFORM_NAMESPACES: ReadonlySet<string> = new Set([
   'data',
@@ -23,7 +23,7 @@ export const PLATFORM_NAMESPACES: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * What a handler's `ctx.caller` says for callers that are not modules (core/bus/types.ts,
+ * What a handler's `ctx.caller` says for callers that are not modules (core/kernel/bus/types.ts,
  * guestCallerName): a module of one of these names would pass for a REST route, a GraphQL field, a
  * workflow step or the platform itself wherever a handler tells callers apart by name.
  */

@@ -1,7 +1,7 @@
 /**
  * Whether two module routes could take the same request (DESIGN.md, Rings and the registry: module
  * routes share /api/v1 and are not namespaced). Paths are segments of fixed words or `:param`
- * (the manifest schema allows nothing else); core/modules/module-routes.ts matches them with
+ * (the manifest schema allows nothing else); core/kernel/modules/module-routes.ts matches them with
  * path-to-regexp, case-insensitively, a parameter taking any one non-empty segment. So two routes
  * overlap when the method is the same and, segment by segment, the words are equal or either side is
  * a parameter: `/orders/:id` and `/orders/export` overlap, `/orders/:id` and `/orders/:id/ship` do not.
@@ -60,7 +60,7 @@ export const PLATFORM_PATH_AREAS: ReadonlySet<string> = new Set([
 
 /**
  * First path segments the platform itself serves under /api outside /api/v1 (spec 2: POST
- * /api/webhooks/workflows/{token}, core/workflows/webhook-route.ts). No module may take them, as a
+ * /api/webhooks/workflows/{token}, core/services/workflows/webhook-route.ts). No module may take them, as a
  * public prefix or as a route: a module could otherwise answer there (another method, another
  * sub-path) in the platform's name. test/foundation/platform-paths.test.ts keeps the list equal to
  * what the platform mounts there.

@@ -122,7 +122,7 @@ function checkRoutes(doc: Obj, s: Scope) {
       s.report(`${p}/permission`, 'a public route has no user to hold a permission; remove it, or make the route non-public');
     }
     const method = str(at(route, 'method'));
-    // Bulk file routes (core/bulk): an upload needs a body and a user; a route either takes or gives a file.
+    // Bulk file routes (core/services/bulk): an upload needs a body and a user; a route either takes or gives a file.
     if (at(route, 'upload') !== undefined) {
       if (method && !['POST', 'PUT', 'PATCH'].includes(method)) s.report(`${p}/upload`, 'an upload needs a request body: use POST, PUT or PATCH');
       if (at(route, 'public') === true) s.report(`${p}/upload`, 'a public route cannot take uploads (anyone could fill the disk); authenticate it');
@@ -215,7 +215,7 @@ function checkRealtime(doc: Obj, s: Scope) {
   });
 }
 
-/** A route's declared answer (core/modules/route-response.ts): what each kind needs and refuses. */
+/** A route's declared answer (core/kernel/modules/route-response.ts): what each kind needs and refuses. */
 function checkRouteResponse(route: unknown, method: string | undefined, p: string, s: Scope) {
   const kind = str(at(route, 'response', 'kind'));
   if (!kind) return;
@@ -270,7 +270,7 @@ function checkSchedules(doc: Obj, s: Scope) {
   });
 }
 
-/** Jobs (core/modules/module-jobs.ts) run the module's own operations, within its per-call time limit. */
+/** Jobs (core/kernel/modules/module-jobs.ts) run the module's own operations, within its per-call time limit. */
 function checkJobs(doc: Obj, s: Scope) {
   const limitMs = Number(at(doc, 'limits', 'timeout_ms') ?? 5000);
   for (const [name, job] of entries(doc.jobs)) {

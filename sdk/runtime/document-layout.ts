@@ -1,7 +1,7 @@
 /**
  * A document layout: what a module hands the host's `documents.render_pdf` (template "layout") to
  * get a PDF. Module code has no pdfkit, so it describes the document as a list of blocks and the
- * host draws them on A4 pages (core/documents/layout.ts). The blocks know nothing of what the
+ * host draws them on A4 pages (core/services/documents/layout.ts). The blocks know nothing of what the
  * document is (an invoice, a statement): the module puts every word and figure in them.
  *
  * The schema is the operation's input check, and its limits bound the work any module can ask of

@@ -1,5 +1,5 @@
 /**
- * Typed access to the module's own jobs (manifest `jobs`; the host side is core/modules/module-jobs.ts):
+ * Typed access to the module's own jobs (manifest `jobs`; the host side is core/kernel/modules/module-jobs.ts):
  *
  *   const q = jobs<{ sweep: { before: string } }>(ctx.host);
  *   const { id } = await q.enqueue('sweep', { before: '2026-12-01' }, { delaySeconds: 60, key: 'sweep' });

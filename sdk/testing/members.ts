@@ -1,5 +1,5 @@
 /**
- * A member joins a tenant the only way there is (core/accounts/invitations.ts): an admin invites the
+ * A member joins a tenant the only way there is (core/services/accounts/invitations.ts): an admin invites the
  * address (POST /members), the mailed link is opened and accepted with a password of the member's
  * own, and the member signs in. Used by createTestHost and the project's own tests, which read the
  * mail wherever their platform sends it (the outbox, or an SMTP stand-in).

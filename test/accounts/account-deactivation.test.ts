@@ -1,6 +1,6 @@
 /**
  * A super admin deactivates an account (spec 1: Login history names an inactive account, `blocked`;
- * the route is ours, core/accounts/account-status-routes.ts): every token of the person stops at
+ * the route is ours, core/services/accounts/account-status-routes.ts): every token of the person stops at
  * once, sign-in is refused and recorded `blocked`, only a super admin may do it and never to their
  * own account; reactivation lets the person sign in again. Over HTTP on a real platform.
  */

@@ -2,7 +2,7 @@
  * The lockout's check and count are one step, on both rate-limit drivers: parallel attempts whose
  * check takes a while (as a password hash does) cannot all pass one "not locked yet" look.
  */
-import { LoginLockout } from '../../core/accounts/lockout';
+import { LoginLockout } from '../../core/services/accounts/lockout';
 import { kinds, sleep, useDrivers } from '../drivers/support';
 
 describe.each(kinds())('spec 1 Limits: failed-login lockout checked and counted atomically (%s driver)', (kind) => {

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { dropDatabase } from '../../core/data/pg-admin';
+import { dropDatabase } from '../../core/kernel/data/pg-admin';
 import { buildModule } from '../../sdk/build/build-module';
 import { llmStandIn, type LlmStandIn } from '../../modules/ai/test/agent-support';
 import { startTestPlatform, testServerUrl, type TestPlatform } from '../support/test-platform';

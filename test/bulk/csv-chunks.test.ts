@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { countCsvRows, csvChunks, MAX_GROUP, type CsvChunk } from '../../core/bulk/csv-chunks';
+import { countCsvRows, csvChunks, MAX_GROUP, type CsvChunk } from '../../core/services/bulk/csv-chunks';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mandi-csv-chunks-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -3,8 +3,8 @@
  * reason (orders: the import's failure_reason). A chunk call the bus refused must say which fields,
  * not only "The given data was invalid.".
  */
-import { failureText } from '../../core/bulk/csv-jobs';
-import { MandiError, ValidationError } from '../../core/errors';
+import { failureText } from '../../core/services/bulk/csv-jobs';
+import { MandiError, ValidationError } from '../../core/kernel/errors';
 
 describe('spec 3 Bulk operations: a failed CSV job says why', () => {
   test('a validation error names each field and its messages', () => {

@@ -9,11 +9,11 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
-import { CsvStreams } from '../../core/bulk/csv-stream';
-import { UploadStore, type UploadInfo } from '../../core/bulk/uploads';
-import { errorHandler } from '../../core/http/error-handler';
-import { createLogger } from '../../core/logger';
-import { MandiError } from '../../core/errors';
+import { CsvStreams } from '../../core/services/bulk/csv-stream';
+import { UploadStore, type UploadInfo } from '../../core/services/bulk/uploads';
+import { errorHandler } from '../../core/kernel/http/error-handler';
+import { createLogger } from '../../core/kernel/logger';
+import { MandiError } from '../../core/kernel/errors';
 
 const logger = createLogger('silent');
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'mandi-uploads-'));

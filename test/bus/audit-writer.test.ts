@@ -3,8 +3,8 @@
  * database: column buffers become rows exactly, batches split at the batch size, and a buffer past
  * its cap drops and counts instead of growing.
  */
-import { AuditWriter } from '../../core/bus/audit-writer';
-import { createLogger } from '../../core/logger';
+import { AuditWriter } from '../../core/kernel/bus/audit-writer';
+import { createLogger } from '../../core/kernel/logger';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 
 describe('DESIGN Bus: audit records are batched and written exactly', () => {

@@ -1,6 +1,6 @@
 import { addMember, startTestPlatform, type TestPlatform } from '../support/test-platform';
 import { addFixtureModules, installVia, platformWithCatalog } from './support';
-import { edgePermits } from '../../core/bus/edge-permission';
+import { edgePermits } from '../../core/kernel/bus/edge-permission';
 
 /**
  * DESIGN.md Bus and issue 3 items 4 and 6: every call goes exists → may call → rate limit →

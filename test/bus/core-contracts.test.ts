@@ -3,7 +3,7 @@
  * schemas refused: the bus validates every call by them (DESIGN.md, Bus), checked here with the
  * bus's own validators, and their JSON carries nothing TypeBox-specific.
  */
-import { SchemaValidators } from '../../core/bus/schema-validators';
+import { SchemaValidators } from '../../core/kernel/bus/schema-validators';
 import { jobsEnqueue, mailSend, notificationsSend, platformHmac, realtimeGrantVisitor, SECRET_NAME_PATTERN, secretsHint, secretsSet, workflowEngineFireSchedules } from '../../sdk/contracts/platform';
 import { manifestSchema } from '../../sdk/manifest';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadModuleFromDir } from '../../core/modules/loaded-module';
+import { loadModuleFromDir } from '../../core/kernel/modules/loaded-module';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 import { addFixtureModules, installVia } from './support';
 

@@ -1,6 +1,6 @@
 import pino from 'pino';
-import { defineCoreOperation } from '../../core/bus/core-operation';
-import { MandiError } from '../../core/errors';
+import { defineCoreOperation } from '../../core/kernel/bus/core-operation';
+import { MandiError } from '../../core/kernel/errors';
 import { Type } from '../../sdk';
 import { coreContract } from '../../sdk/contracts/platform';
 import { startTestPlatform } from '../support/test-platform';

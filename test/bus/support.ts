@@ -1,7 +1,7 @@
 /** Builds the bus fixture modules once per test file and installs them into a test platform. */
 import path from 'node:path';
 import { buildModule } from '../../sdk/build/build-module';
-import { loadModuleFromDir } from '../../core/modules/loaded-module';
+import { loadModuleFromDir } from '../../core/kernel/modules/loaded-module';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 
 export const fixture = (name: string) => path.join(__dirname, 'fixtures', name);

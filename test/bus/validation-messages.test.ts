@@ -2,7 +2,7 @@
  * spec 1 Errors: validation failures are {message, errors: {<field>: [<message>]}}, and the messages
  * are what a client shows its user: sentences, not ajv's terse keywords ("must NOT have fewer than 1 items").
  */
-import { SchemaValidators } from '../../core/bus/schema-validators';
+import { SchemaValidators } from '../../core/kernel/bus/schema-validators';
 
 const schema = {
   type: 'object',

@@ -3,7 +3,7 @@
  * and serve, their sections reading orders through the bus as the requesting user.
  */
 import path from 'node:path';
-import { loadModuleFromDir } from '../../core/modules/loaded-module';
+import { loadModuleFromDir } from '../../core/kernel/modules/loaded-module';
 import { buildModule } from '../../sdk/build/build-module';
 import { needsBuild } from '../../sdk/build/needs-build';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';

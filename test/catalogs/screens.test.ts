@@ -5,11 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 import { loadConfig } from '../../core/config';
-import { runWithContext } from '../../core/context';
-import { ScreenDefinitions } from '../../core/catalogs/screen-definitions';
-import { userCalls } from '../../core/catalogs/user-calls';
-import { MemoryCache } from '../../core/drivers/cache/memory';
-import { createLogger } from '../../core/logger';
+import { runWithContext } from '../../core/kernel/context';
+import { ScreenDefinitions } from '../../core/services/contributions/screen-definitions';
+import { userCalls } from '../../core/services/contributions/user-calls';
+import { MemoryCache } from '../../core/kernel/drivers/cache/memory';
+import { createLogger } from '../../core/kernel/logger';
 import { catalogWorld, inTenant, memberWith, type CatalogWorld, type ShopTenant } from './support';
 
 describe('spec 1 Server-driven screens: /mobile/screens', () => {

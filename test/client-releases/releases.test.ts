@@ -2,7 +2,7 @@
  * Spec 1, Client releases and Client release manifest: GET /cli/releases, the download endpoint and
  * PUT /cli/channel with the three adapters, against release hosts stood in on 127.0.0.1 (plain HTTP to
  * loopback is accepted outside production only, and loopback addresses for a tenant a super admin
- * allowed private networks; see core/net/outbound-policy.ts).
+ * allowed private networks; see core/kernel/net/outbound-policy.ts).
  */
 import { createHash } from 'node:crypto';
 import { QueryTypes } from 'sequelize';

@@ -8,10 +8,10 @@ import { mkdtemp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { platformDefault } from '../../core/client-releases/channel-config';
-import { checkOutboundUrl, httpsPolicy } from '../../core/net/outbound-policy';
+import { platformDefault } from '../../core/services/client-releases/channel-config';
+import { checkOutboundUrl, httpsPolicy } from '../../core/kernel/net/outbound-policy';
 import { loadConfig } from '../../core/config';
-import { parseChecksums } from '../../core/client-releases/sources/hosted-repo-source';
+import { parseChecksums } from '../../core/services/client-releases/sources/hosted-repo-source';
 import { extractExecutable } from '../../sdk/cli/upgrade/extract';
 import { packageManagerPath } from '../../sdk/cli/upgrade/package-manager';
 import { packageRelease } from '../../sdk/cli/upgrade/package-release';
@@ -175,7 +175,7 @@ describe('spec 1: Client releases rule 2 (asset name, extraction, replacement, g
 });
 
 describe('spec 1: Client releases, what the platform fetches for a tenant', () => {
-  test('https only in production; http only to loopback elsewhere (addresses: core/net/outbound-policy.test.ts)', () => {
+  test('https only in production; http only to loopback elsewhere (addresses: core/kernel/net/outbound-policy.test.ts)', () => {
     expect(() => checkOutboundUrl('http://127.0.0.1:9/m.json', httpsPolicy('production', false))).toThrow(/https/);
     expect(checkOutboundUrl('http://127.0.0.1:9/m.json', httpsPolicy('test', false)).host).toBe('127.0.0.1:9');
     expect(() => checkOutboundUrl('http://10.1.2.3/m.json', httpsPolicy('development', false))).toThrow(/https/);

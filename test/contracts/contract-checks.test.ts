@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { filesInDir, LoadedModule } from '../../core/modules/loaded-module';
+import { filesInDir, LoadedModule } from '../../core/kernel/modules/loaded-module';
 import { validateManifest, type Manifest } from '../../sdk/manifest';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 import { addModules, dirs } from './support';

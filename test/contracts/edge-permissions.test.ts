@@ -10,8 +10,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { validateManifest, type Manifest, type Operation } from '../../sdk/manifest';
 import { operationEdges } from '../../sdk/manifest/edge-permissions';
-import { parseFieldBindings } from '../../core/graphql/field-bindings';
-import type { CoreOperation } from '../../core/bus/types';
+import { parseFieldBindings } from '../../core/services/graphql/field-bindings';
+import type { CoreOperation } from '../../core/kernel/bus/types';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 
 const MODULES = path.resolve(__dirname, '../../modules');

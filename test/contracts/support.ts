@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { buildModule } from '../../sdk/build/build-module';
 import { needsBuild } from '../../sdk/build/needs-build';
-import { loadModuleFromDir } from '../../core/modules/loaded-module';
+import { loadModuleFromDir } from '../../core/kernel/modules/loaded-module';
 import type { TestPlatform } from '../support/test-platform';
 
 const ROOT = path.resolve(__dirname, '../..');

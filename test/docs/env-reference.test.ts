@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import pino from 'pino';
 import { loadConfig, settingsGroups } from '../../core/config';
 import { platformParts } from '../../core/platform';
-import { listSettings } from '../../core/settings';
+import { listSettings } from '../../core/kernel/config/settings';
 import { ENV_REFERENCE, renderEnvReference } from '../../scripts/gen-env-reference';
 
 describe('the settings declarations and the environment reference they generate', () => {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { errorCatalogs } from '../../core/errors';
-import { busErrors } from '../../core/bus/errors';
+import { errorCatalogs } from '../../core/kernel/errors';
+import { busErrors } from '../../core/kernel/bus/errors';
 import { ERROR_REFERENCE, loadCatalogs, renderErrorReference } from '../../scripts/gen-error-reference';
 
 describe('error catalogs and their reference (spec 1: Errors)', () => {

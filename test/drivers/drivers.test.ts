@@ -1,6 +1,6 @@
 /** The factory: which drivers REDIS_URL selects, health, and behaviour while Redis is unreachable. */
-import { createDrivers } from '../../core/drivers';
-import { redisOptionsFromUrl } from '../../core/drivers/redis-connection';
+import { createDrivers } from '../../core/kernel/drivers';
+import { redisOptionsFromUrl } from '../../core/kernel/drivers/redis-connection';
 import { describeRedis, flushPrefix, logger, makeDrivers, uniquePrefix } from './support';
 
 describe('createDrivers', () => {

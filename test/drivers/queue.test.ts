@@ -1,5 +1,5 @@
 /** The job queue contract, run against the in-process queue and bull on Redis. */
-import type { Drivers, JobEvents } from '../../core/drivers';
+import type { Drivers, JobEvents } from '../../core/kernel/drivers';
 import { flushPrefix, kinds, makeDrivers, openConnections, sleep, uniquePrefix, waitFor } from './support';
 
 describe.each(kinds())('job queue (%s)', (kind) => {

@@ -5,8 +5,8 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import express from 'express';
-import { rateLimit, type Drivers } from '../../core/drivers';
-import { errorHandler } from '../../core/http/error-handler';
+import { rateLimit, type Drivers } from '../../core/kernel/drivers';
+import { errorHandler } from '../../core/kernel/http/error-handler';
 import { describeRedis, flushPrefix, kinds, logger, makeDrivers, uniquePrefix } from './support';
 
 function app(drivers: Drivers, points: number) {

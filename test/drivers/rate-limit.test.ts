@@ -1,6 +1,6 @@
 /** The rate limiter contract, run against the in-process driver and the Redis one (leases far from the limit). */
-import type { RateLimiter, RateLimitPolicy, RateLimitResult } from '../../core/drivers';
-import { LEASE_FLOOR, MAX_LEASE, REFILL_BELOW } from '../../core/drivers/rate-limit/leasing';
+import type { RateLimiter, RateLimitPolicy, RateLimitResult } from '../../core/kernel/drivers';
+import { LEASE_FLOOR, MAX_LEASE, REFILL_BELOW } from '../../core/kernel/drivers/rate-limit/leasing';
 import { describeRedis, kinds, makeDrivers, sleep, useDrivers, waitFor } from './support';
 
 describe.each(kinds())('rate limiter (%s)', (kind) => {

@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
-import { attachRealtime, type Authenticate, type Drivers, type Realtime, type RealtimeOptions } from '../../core/drivers';
+import { attachRealtime, type Authenticate, type Drivers, type Realtime, type RealtimeOptions } from '../../core/kernel/drivers';
 import { describeRedis, flushPrefix, kinds, makeDrivers, sleep, uniquePrefix, waitFor, type Kind } from './support';
 
 /** Stands in for the auth module: token `user-<id>` is that user, in the tenant the client names. */

@@ -9,9 +9,9 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { createDrivers, type Drivers } from '../../core/drivers';
-import { escapeGlob } from '../../core/drivers/glob';
-import { createLogger } from '../../core/logger';
+import { createDrivers, type Drivers } from '../../core/kernel/drivers';
+import { escapeGlob } from '../../core/kernel/drivers/glob';
+import { createLogger } from '../../core/kernel/logger';
 
 export type Kind = 'memory' | 'redis';
 

@@ -2,7 +2,7 @@
  * Two "nodes" (two driver sets) on one Redis share rate limits, one job queue, the cache and
  * messages, as two app instances behind a load balancer would.
  */
-import type { Drivers, JobEvents } from '../../core/drivers';
+import type { Drivers, JobEvents } from '../../core/kernel/drivers';
 import { describeRedis, flushPrefix, makeDrivers, sleep, uniquePrefix, waitFor } from './support';
 
 describeRedis('two nodes on one Redis', () => {

@@ -3,8 +3,8 @@
  * shape {message, errors: {field: [messages]}} in the sentences the hand-written checks used.
  */
 import * as Type from '../../sdk/runtime/schema';
-import { ValidationError } from '../../core/errors';
-import { BodyReader, Email } from '../../core/http/validate-body';
+import { ValidationError } from '../../core/kernel/errors';
+import { BodyReader, Email } from '../../core/kernel/http/validate-body';
 
 const SCHEMA = Type.Object({
   email: Email(),

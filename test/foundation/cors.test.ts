@@ -1,8 +1,8 @@
 /**
  * Cross-origin calls from browser pages (not shown in the spec; docs/reference/environment.md, CORS_ORIGINS, and
- * core/http/cors.ts): preflights, headers on answers and errors, a narrowed list, and off.
+ * core/kernel/http/cors.ts): preflights, headers on answers and errors, a narrowed list, and off.
  */
-import { parseCorsOrigins } from '../../core/http/cors';
+import { parseCorsOrigins } from '../../core/kernel/http/cors';
 import { httpRequest, startTestPlatform, type TestPlatform } from '../support/test-platform';
 
 const SHOP = 'https://shop.example.com';

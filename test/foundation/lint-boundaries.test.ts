@@ -46,7 +46,7 @@ describe('DESIGN.md Layout: boundaries enforced by the lint', () => {
       [importing('modules/orders/src/scratch.ts', '../../../sdk'), null],
       [importing('modules/orders/src/scratch.ts', 'decimal.js'), null],
       [importing('modules/loyalty/test/scratch.test.ts', '../../../test/support/test-platform'), "Boundary 'tests of a module import only the SDK'"],
-      [importing('modules/loyalty/test/scratch.test.ts', '../../../core/bus/events'), "Boundary 'tests of a module import only the SDK'"],
+      [importing('modules/loyalty/test/scratch.test.ts', '../../../core/kernel/bus/events'), "Boundary 'tests of a module import only the SDK'"],
       [importing('modules/loyalty/test/scratch.test.ts', '../../../sdk/testing'), null],
       [importing('modules/loyalty/test/scratch.test.ts', '../../../sdk'), null],
       [importing('modules/loyalty/test/deep/scratch.test.ts', '../../../../sdk/testing'), null],
@@ -55,9 +55,15 @@ describe('DESIGN.md Layout: boundaries enforced by the lint', () => {
       [importing('modules/loyalty/test/scratch.test.ts', '../../../sdk/testing/test-host'), "Boundary 'tests of a module import only the SDK's public entries'"],
       [importing('modules/loyalty/test/deep/scratch.test.ts', '../../../../sdk/cli/main'), "Boundary 'tests of a module import only the SDK's public entries'"],
       [importing('modules/loyalty/test/scratch.test.ts', '../../../orders/test/support'), null],
-      [importing('core/bus/scratch.ts', '../../modules/orders/src/index'), "Boundary 'core never imports a module'"],
-      [importing('core/bus/scratch.ts', '../modules/loaded-module'), null],
-      [importing('core/bus/scratch.ts', 'isolated-vm'), "Boundary 'only sandbox/ imports isolated-vm'"],
+      [importing('core/kernel/bus/scratch.ts', '../../../modules/orders/src/index'), "Boundary 'core never imports a module'"],
+      [importing('core/services/workflows/scratch.ts', '../../../modules/orders/src/index'), "Boundary 'core never imports a module'"],
+      [importing('core/kernel/bus/scratch.ts', '../../services/workflows/engine'), "Boundary 'the kernel never imports a service'"],
+      [importing('core/kernel/scratch.ts', '../services/accounts'), "Boundary 'the kernel never imports a service'"],
+      [importing('core/kernel/modules/deep/scratch.ts', '../../../../core/services/bulk'), "Boundary 'the kernel never imports a service'"],
+      [importing('core/services/workflows/scratch.ts', '../../kernel/bus/bus'), null],
+      [importing('core/kernel/bus/scratch.ts', '../data/parts'), null],
+      [importing('core/kernel/bus/scratch.ts', '../modules/loaded-module'), null],
+      [importing('core/kernel/bus/scratch.ts', 'isolated-vm'), "Boundary 'only sandbox/ imports isolated-vm'"],
       [importing('test/hostile/scratch.test.ts', 'isolated-vm'), "Boundary 'only sandbox/ imports isolated-vm'"],
       [importing('sandbox/scratch.ts', 'isolated-vm'), null],
       [importing('sandbox/guest/scratch.ts', 'isolated-vm'), "Boundary 'the guest prelude imports only the protocol'"],
@@ -69,8 +75,8 @@ describe('DESIGN.md Layout: boundaries enforced by the lint', () => {
       [importing('sdk/index.ts', './cli/main'), "Boundary 'the SDK's runtime part imports nothing of core'"],
       [importing('sdk/cli/scratch.ts', '../../core/config'), null],
       // No module test is let off: the ones that once reached into core use the test host now.
-      [importing('modules/orders/test/round-trips.test.ts', '../../../core/data/tenant-databases'), "Boundary 'tests of a module import only the SDK'"],
-      [importing('modules/orders/test/notification-rules.test.ts', '../../../core/bus/events'), "Boundary 'tests of a module import only the SDK'"],
+      [importing('modules/orders/test/round-trips.test.ts', '../../../core/kernel/data/tenant-databases'), "Boundary 'tests of a module import only the SDK'"],
+      [importing('modules/orders/test/notification-rules.test.ts', '../../../core/kernel/bus/events'), "Boundary 'tests of a module import only the SDK'"],
     ];
     const results = await lint(cases.map(([c]) => c));
     const label = (c: Case) => `${c.file} importing ${/'([^']+)'/.exec(c.code)![1]}`;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { dropDatabase } from '../../core/data/pg-admin';
+import { dropDatabase } from '../../core/kernel/data/pg-admin';
 import { startTestPlatform, testServerUrl, type TestPlatform } from '../support/test-platform';
 import { describeWithRedis } from '../support/two-nodes';
 

@@ -1,5 +1,5 @@
 /**
- * The platform is its list of parts (core/platform.ts, core/parts): a part missing from the list is
+ * The platform is its list of parts (core/platform.ts, core/kernel/parts): a part missing from the list is
  * named at boot together with the part that needs it, and the shutdown order is the reverse of the
  * dependency order (requests drain, then queued jobs, then what they used, the databases last).
  */
@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../core/config';
-import { databaseUrl, dropDatabase } from '../../core/data/pg-admin';
-import { createLogger } from '../../core/logger';
-import { startOrder, startParts, type Lifecycle, type Part } from '../../core/parts';
+import { databaseUrl, dropDatabase } from '../../core/kernel/data/pg-admin';
+import { createLogger } from '../../core/kernel/logger';
+import { startOrder, startParts, type Lifecycle, type Part } from '../../core/kernel/parts';
 import { platformParts } from '../../core/platform';
 import { testServerUrl } from '../../core/testing';
 

@@ -1,4 +1,4 @@
-import { newTokenString } from '../../core/auth/token-format';
+import { newTokenString } from '../../core/kernel/auth/token-format';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 
 /** A bearer string of the token format that no token has. */

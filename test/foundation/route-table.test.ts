@@ -2,7 +2,7 @@
  * The HTTP routes as the express stack holds them, in the order express matches them: every route's
  * methods and path and every middleware's path and name, from a booted platform. The expected table
  * (fixtures/route-table.txt) was read from the platform before the route groups moved into their
- * parts (core/http/routes.ts); a change in it is a change of what answers a request, or in which order.
+ * parts (core/kernel/http/routes.ts); a change in it is a change of what answers a request, or in which order.
  */
 import fs from 'node:fs';
 import path from 'node:path';

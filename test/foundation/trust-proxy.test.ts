@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import os from 'node:os';
-import { classifyAddress } from '../../core/net/outbound-policy';
+import { classifyAddress } from '../../core/kernel/net/outbound-policy';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 
 /** A non-loopback address of this machine on a private network (as another host on the LAN would be), if it has one. */

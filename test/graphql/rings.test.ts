@@ -1,6 +1,6 @@
 import { loadConfig } from '../../core/config';
-import { createLogger } from '../../core/logger';
-import { SchemaCache } from '../../core/graphql/schema-cache';
+import { createLogger } from '../../core/kernel/logger';
+import { SchemaCache } from '../../core/services/graphql/schema-cache';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 import { addFixtureModules, gql, installModule, type Who } from './support';
 

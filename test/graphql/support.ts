@@ -6,7 +6,7 @@ import { mkdir, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { buildModule } from '../../sdk/build/build-module';
 import { needsBuild } from '../../sdk/build/needs-build';
-import { loadModuleFromDir } from '../../core/modules/loaded-module';
+import { loadModuleFromDir } from '../../core/kernel/modules/loaded-module';
 import type { ApiResponse, TestPlatform } from '../support/test-platform';
 
 export const fixture = (name: string) => path.join(__dirname, 'fixtures', name);

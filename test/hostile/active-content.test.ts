@@ -15,7 +15,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { QueryTypes } from 'sequelize';
-import { filesInDir, LoadedModule } from '../../core/modules/loaded-module';
+import { filesInDir, LoadedModule } from '../../core/kernel/modules/loaded-module';
 import { validateManifest, type Manifest } from '../../sdk/manifest';
 import { signIn, until } from '../console/support';
 import { findChromium } from '../support/chromium';

@@ -8,7 +8,7 @@
  * (fixtures: ./fixtures/agent-tools).
  */
 import path from 'node:path';
-import type { UserRef } from '../../core/context';
+import type { UserRef } from '../../core/kernel/context';
 import { addFixtureModules, installVia } from '../bus/support';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 

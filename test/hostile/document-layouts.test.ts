@@ -109,7 +109,7 @@ describe('DESIGN Host capabilities for modules: document layouts, under attack',
     const started = Date.now();
     expect((await fetch(`${tp.url}/api/v1/health`)).status).toBe(200);
     expect(Date.now() - started).toBeLessThan(1500);
-    // A fast machine may draw it within the budget (10 s); a slower one stops there (core/documents/layout.test.ts stops one for sure).
+    // A fast machine may draw it within the budget (10 s); a slower one stops there (core/services/documents/layout.test.ts stops one for sure).
     const outcome = await refused;
     if (outcome === null) expect(await files()).toBe(before + 1);
     else {

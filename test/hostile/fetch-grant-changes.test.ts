@@ -1,6 +1,6 @@
 /**
  * A change to what a tenant's modules may fetch takes effect when it is answered (DESIGN.md, Sandbox;
- * core/modules/fetch-access.ts): a super admin's private-network grant (`PATCH
+ * core/kernel/modules/fetch-access.ts): a super admin's private-network grant (`PATCH
  * /admin/tenants/{id}/private-networks`) and a tenant admin's fetch origins (`PUT
  * /modules/fetch-origins`) at once on the node that answered; turning either off at once on every
  * node, so no module keeps reaching what it lost on a cached copy; turning one on, on the other

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { QueryTypes } from 'sequelize';
 import { addFixtureModules, installVia } from '../bus/support';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
-import * as perModule from '../../core/data/migrations/central/0034-fetch-origins-per-module';
+import * as perModule from '../../core/kernel/data/migrations/central/0034-fetch-origins-per-module';
 
 const hostileFixture = (name: string) => path.join(__dirname, 'fixtures', name);
 const busFixture = (name: string) => path.join(__dirname, '..', 'bus', 'fixtures', name);

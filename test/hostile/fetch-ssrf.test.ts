@@ -3,7 +3,7 @@
  * the real fetch path: the tenant's allowed origins do not open loopback, private, link-local or
  * metadata addresses; only a platform super admin's `webhooks.allow_private_networks` opens private
  * and loopback ones, and never link-local or metadata; a DNS answer that turns to loopback between
- * the check and the connection is refused at connect time. Policy: core/net/outbound-policy.ts.
+ * the check and the connection is refused at connect time. Policy: core/kernel/net/outbound-policy.ts.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

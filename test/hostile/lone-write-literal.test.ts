@@ -1,7 +1,7 @@
 /**
  * DESIGN.md Data ("A module reaches data only through host.db, scoped to its own schema"): an
  * insert or delete outside a transaction travels as one query string, an insert's rows as a JSON
- * literal (core/module-data/lone-write.ts). A module writes values made to end that literal and run
+ * literal (core/kernel/module-data/lone-write.ts). A module writes values made to end that literal and run
  * statements of their own, as the module role or after leaving it; each is stored as the text it is.
  */
 import { installLoyalty, rejection, startHarness, type Harness } from '../module-data/support';

@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadModuleFromDir } from '../../core/modules/loaded-module';
+import { loadModuleFromDir } from '../../core/kernel/modules/loaded-module';
 import { packModule } from '../../sdk/package';
 import { rawRequest } from '../rings/support';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';

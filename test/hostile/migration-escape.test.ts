@@ -1,6 +1,6 @@
 /**
  * DESIGN.md Data ("A module reaches data only through host.db, scoped to its own schema") and
- * core/module-data/README.md, Defence layers. A module attacks through its migrations: the first
+ * core/kernel/module-data/README.md, Defence layers. A module attacks through its migrations: the first
  * turns `standard_conforming_strings` off for the rest of the install (so that a string literal
  * read by the host changes meaning), the second arms its table's defaults so that the next
  * host.db.create leaves the module role and reads core's rows, another module's rows and a
@@ -8,9 +8,9 @@
  */
 import { Client } from 'pg';
 import { QueryTypes } from 'sequelize';
-import { databaseUrl } from '../../core/data/pg-admin';
-import { tenantDbName } from '../../core/data/tenant-databases';
-import { auditSchema } from '../../core/module-data/migration-audit';
+import { databaseUrl } from '../../core/kernel/data/pg-admin';
+import { tenantDbName } from '../../core/kernel/data/tenant-databases';
+import { auditSchema } from '../../core/kernel/module-data/migration-audit';
 import { SandboxRuntime } from '../../sandbox';
 import { TestBridge } from '../../sandbox/testing';
 import { installLoyalty, modulePackage, startHarness, type Harness } from '../module-data/support';

@@ -1,6 +1,6 @@
 import { jobsPlatform, type JobsPlatform } from '../jobs/support';
 
-/** Hostile use of module jobs (core/modules/module-jobs.ts): cross-module, cross-tenant, exhaustion. */
+/** Hostile use of module jobs (core/kernel/modules/module-jobs.ts): cross-module, cross-tenant, exhaustion. */
 describe('DESIGN Bus and Host capabilities (wave 2): module jobs cannot reach other modules or tenants, nor exhaust the platform', () => {
   let p: JobsPlatform;
   const MAX_PENDING = 20;

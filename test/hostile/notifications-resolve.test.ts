@@ -1,5 +1,5 @@
 /**
- * notifications.resolve (spec 1, Notifications; core/notifications/send-operation.ts: a module marks
+ * notifications.resolve (spec 1, Notifications; core/services/notifications/send-operation.ts: a module marks
  * read the notifications it raised under a group key, as the ai module does with a paused run's
  * approval requests, spec 2 Graph flows) against a hostile module: it resolves nothing of another
  * module's (whatever group key or extra field it names), nothing of another tenant's, cannot raise

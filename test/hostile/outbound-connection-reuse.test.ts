@@ -1,12 +1,12 @@
 /**
- * Outbound connections are kept alive and reused (core/net/outbound-request.ts), one pool per address rule:
+ * Outbound connections are kept alive and reused (core/kernel/net/outbound-request.ts), one pool per address rule:
  * reuse must not leak listeners, must not outlive a silent peer, and must never carry a request past
  * the connect-time check its own policy would make.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { OutboundNetworkError, outboundRequest } from '../../core/net/outbound-request';
-import type { OutboundPolicy, Resolver } from '../../core/net/outbound-policy';
+import { OutboundNetworkError, outboundRequest } from '../../core/kernel/net/outbound-request';
+import type { OutboundPolicy, Resolver } from '../../core/kernel/net/outbound-policy';
 
 let server: Server;
 let port: number;

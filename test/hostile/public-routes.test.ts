@@ -1,6 +1,6 @@
 /**
  * Attacks on public module routes (spec 2: /api/widget/{token}/..., /api/webhooks/workflows/{token};
- * core/modules/public-routes.ts, core/modules/public-tokens.ts), each against the real platform with
+ * core/kernel/modules/public-routes.ts, core/kernel/modules/public-tokens.ts), each against the real platform with
  * the modules running in the sandbox:
  *  - cross-tenant: a module naming another tenant when registering, to receive that tenant's
  *    visitors (a token of its choosing is refused outright: public-prefix-takeover.test.ts);

@@ -6,7 +6,7 @@
  * channels visitors may not join, and floods and huge payloads, which are bounded.
  */
 import path from 'node:path';
-import { VisitorGrants } from '../../core/realtime/visitor-grants';
+import { VisitorGrants } from '../../core/kernel/realtime/visitor-grants';
 import { validateManifest } from '../../sdk/manifest';
 import { closeSockets, connectError, socketClient, socketClientWith, sleep, type Client } from '../notifications/support';
 import { buildChatRt, CHAT_RT, chatRt, grantFor, realtimeWorld, type RealtimeWorld } from '../realtime/support';

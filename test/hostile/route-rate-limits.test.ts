@@ -1,6 +1,6 @@
 /**
  * Hostile callers against per-user limits on authenticated module routes (spec 3, Limits;
- * core/modules/module-routes.ts): a user flooding one module must not spend another module's
+ * core/kernel/modules/module-routes.ts): a user flooding one module must not spend another module's
  * budget, another user's, or another tenant's; anonymous floods spend no one's; a super admin
  * switching tenants is counted in the tenant acted in. Fixtures test/routes/fixtures/limited and
  * limited-twin declare the same limits.

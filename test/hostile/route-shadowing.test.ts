@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadModuleFromDir } from '../../core/modules/loaded-module';
+import { loadModuleFromDir } from '../../core/kernel/modules/loaded-module';
 import { buildModule } from '../../sdk/build/build-module';
 import { needsBuild } from '../../sdk/build/needs-build';
 import { promote, promoteOk, publish, publishOk, tenantIn } from '../rings/support';

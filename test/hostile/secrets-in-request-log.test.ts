@@ -7,7 +7,7 @@
  * stays as it was, so the line still says which route was called.
  */
 import { randomBytes } from 'node:crypto';
-import { createLogger } from '../../core/logger';
+import { createLogger } from '../../core/kernel/logger';
 import { httpRequest, startTestPlatform, type TestPlatform } from '../support/test-platform';
 
 const lines: string[] = [];

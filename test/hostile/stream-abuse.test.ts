@@ -6,7 +6,7 @@
  * holding streams open past MODULE_STREAMS_PER_TENANT gets 429.
  */
 import path from 'node:path';
-import { MAX_BUFFERED_BYTES, MAX_PIECE_BYTES } from '../../core/modules/response-stream';
+import { MAX_BUFFERED_BYTES, MAX_PIECE_BYTES } from '../../core/kernel/modules/response-stream';
 import { openStream } from '../routes/support';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 

@@ -1,5 +1,5 @@
 /**
- * Attacks through the sub-workflow node (spec 2, Execution; core/workflows/README.md, Sub-workflows
+ * Attacks through the sub-workflow node (spec 2, Execution; core/services/workflows/README.md, Sub-workflows
  * and Run chains): another tenant's workflow id starts nothing and tells nothing; a workflow calling
  * itself, directly or through another, stops at the run chain rule; a parent whose owner lacks a
  * permission the child's nodes need cannot borrow the child owner's; the node's operation cannot be

@@ -101,7 +101,7 @@ describe('hostile: operations without a permission are not member-callable edges
       ],
       connections: [{ source_node_index: 0, target_node_index: 1 }],
     });
-    // The saver becomes the owner and must hold what the nodes need (core/workflows/README.md, Owner and permissions).
+    // The saver becomes the owner and must hold what the nodes need (core/services/workflows/README.md, Owner and permissions).
     expect(made.status).toBe(403);
     expect(made.body).toMatchObject({ success: false, code: 'WORKFLOW_PERMISSION_MISSING' });
     expect(JSON.stringify(made.body)).toContain('workflows.execute');

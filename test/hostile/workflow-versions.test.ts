@@ -1,5 +1,5 @@
 /**
- * Attacks on workflow versions and retries (spec 2, Workflows; Executions; core/workflows/README.md,
+ * Attacks on workflow versions and retries (spec 2, Workflows; Executions; core/services/workflows/README.md,
  * Versions and Retry): another tenant's versions and executions are 404 with nothing of them in the
  * answer, and a bulk retry naming them retries nothing; a member without workflows.manage cannot
  * restore; a version holds no more than a save may (100 nodes, 400 connections); a flood of saves

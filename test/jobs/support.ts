@@ -1,6 +1,6 @@
 /** A real platform with the job fixture modules, installed in two tenants, and calls into them. */
 import path from 'node:path';
-import { loadModuleFromDir } from '../../core/modules/loaded-module';
+import { loadModuleFromDir } from '../../core/kernel/modules/loaded-module';
 import { eventually } from '../support/eventually';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 

@@ -3,7 +3,7 @@
  * `bulkCreate(model, rows, { upsert: { conflictFields, updateFields? } })` is one multi-row
  * INSERT … ON CONFLICT … DO UPDATE, in one transaction with the rest of a chunk.
  */
-import type { DbBridge } from '../../core/module-data';
+import type { DbBridge } from '../../core/kernel/module-data';
 import { installLoyalty, rejection, startHarness, type Harness } from './support';
 
 const ALIAS = 'md_bulk_upsert';

@@ -1,15 +1,15 @@
 /**
- * DESIGN.md Data and core/module-data/README.md (Roles): when the database user may not create
+ * DESIGN.md Data and core/kernel/module-data/README.md (Roles): when the database user may not create
  * roles, module migrations are refused (they would run with the platform's own rights) unless
  * MODULE_DB_ROLES=fallback-for-development allows it; either way the log says so once.
  */
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { databaseUrl } from '../../core/data/pg-admin';
-import { TenantDatabases, tenantDbName } from '../../core/data/tenant-databases';
-import { ModuleDataService } from '../../core/module-data';
-import type { ModuleDbRoles } from '../../core/module-data/types';
+import { databaseUrl } from '../../core/kernel/data/pg-admin';
+import { TenantDatabases, tenantDbName } from '../../core/kernel/data/tenant-databases';
+import { ModuleDataService } from '../../core/kernel/module-data';
+import type { ModuleDbRoles } from '../../core/kernel/module-data/types';
 import { testServerUrl } from '../support/test-platform';
 import { LOYALTY_MODELS, modulePackage, rejection, serverSql, startHarness, type Harness } from './support';
 

@@ -6,7 +6,7 @@
  * to another module's schema and to another tenant's rows. Module-written SQL reaches the database
  * only as migrations, so the hostile module here attacks through its migration SQL.
  */
-import { tenantDbName } from '../../core/data/tenant-databases';
+import { tenantDbName } from '../../core/kernel/data/tenant-databases';
 import type { Data } from '../../sdk/manifest/manifest.types';
 import { installLoyalty, LOYALTY_MODELS, modulePackage, rejection, startHarness, type Harness } from './support';
 

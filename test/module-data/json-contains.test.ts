@@ -2,7 +2,7 @@
  * Issue 9 item 6 (filterable custom fields) needs host.db to match inside json columns: the
  * `$contains` operator is PostgreSQL JSONB containment (`column @> operand`), on json columns only.
  */
-import type { DbBridge } from '../../core/module-data';
+import type { DbBridge } from '../../core/kernel/module-data';
 import { installLoyalty, rejection, startHarness, type Harness } from './support';
 
 const ALIAS = 'md_contains';

@@ -6,11 +6,11 @@
  * SQL against the finders' own.
  */
 import { Client } from 'pg';
-import { databaseUrl } from '../../core/data/pg-admin';
-import { TenantDatabases, tenantDbName } from '../../core/data/tenant-databases';
-import { createLogger } from '../../core/logger';
-import { ModuleDataService, type DbBridge } from '../../core/module-data';
-import { roleOf } from '../../core/module-data/names';
+import { databaseUrl } from '../../core/kernel/data/pg-admin';
+import { TenantDatabases, tenantDbName } from '../../core/kernel/data/tenant-databases';
+import { createLogger } from '../../core/kernel/logger';
+import { ModuleDataService, type DbBridge } from '../../core/kernel/module-data';
+import { roleOf } from '../../core/kernel/module-data/names';
 import { testServerUrl } from '../support/test-platform';
 import { installLoyalty, LOYALTY_MODELS, rejection, sentDuring, startHarness, type Harness } from './support';
 

@@ -5,10 +5,10 @@
  * transaction still take Sequelize's create and update, so comparing the two checks the single-trip
  * SQL against the ORM's own.
  */
-import { createLogger } from '../../core/logger';
-import { TenantDatabases } from '../../core/data/tenant-databases';
-import { ModuleDataService, type DbBridge } from '../../core/module-data';
-import { roleOf } from '../../core/module-data/names';
+import { createLogger } from '../../core/kernel/logger';
+import { TenantDatabases } from '../../core/kernel/data/tenant-databases';
+import { ModuleDataService, type DbBridge } from '../../core/kernel/module-data';
+import { roleOf } from '../../core/kernel/module-data/names';
 import { testServerUrl } from '../support/test-platform';
 import { installLoyalty, LOYALTY_MODELS, rejection, sentDuring, startHarness, type Harness } from './support';
 

@@ -3,7 +3,7 @@
  * upsert, destroy"; "Money is numeric in PostgreSQL and a decimal string in JSON"; "Timestamps are
  * ISO 8601 UTC") and issue 3, item 5 (where-operators, order, limit/offset).
  */
-import type { DbBridge } from '../../core/module-data';
+import type { DbBridge } from '../../core/kernel/module-data';
 import { installLoyalty, modulePackage, rejection, startHarness, type Harness } from './support';
 
 const ALIAS = 'md_query';

@@ -5,10 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { databaseUrl } from '../../core/data/pg-admin';
-import { TenantDatabases, tenantDbName } from '../../core/data/tenant-databases';
-import { createLogger } from '../../core/logger';
-import { ModuleDataService, type DbBridge, type ModuleDataOptions, type ModulePackage } from '../../core/module-data';
+import { databaseUrl } from '../../core/kernel/data/pg-admin';
+import { TenantDatabases, tenantDbName } from '../../core/kernel/data/tenant-databases';
+import { createLogger } from '../../core/kernel/logger';
+import { ModuleDataService, type DbBridge, type ModuleDataOptions, type ModulePackage } from '../../core/kernel/module-data';
 import type { Data, Manifest } from '../../sdk/manifest/manifest.types';
 import { testServerUrl } from '../support/test-platform';
 

@@ -6,8 +6,8 @@
  */
 import path from 'node:path';
 import { buildModule } from '../../sdk/build/build-module';
-import { loadModuleFromDir } from '../../core/modules/loaded-module';
-import { currentContext } from '../../core/context';
+import { loadModuleFromDir } from '../../core/kernel/modules/loaded-module';
+import { currentContext } from '../../core/kernel/context';
 import { addMember, startTestPlatform, type TestPlatform } from '../support/test-platform';
 import { addPublicRoute, closeSockets, connectError, sendAsCore, socketClient } from './support';
 

@@ -3,7 +3,7 @@
  * the device-token registration) from the same creation call; the banner is suppressed when the
  * action_url points to the chat the user is viewing." Against a stand-in push service on 127.0.0.1.
  */
-import { generateVapidPrivateKey, vapidKeysFrom } from '../../core/notifications/push/vapid';
+import { generateVapidPrivateKey, vapidKeysFrom } from '../../core/services/notifications/push/vapid';
 import { addMember, startTestPlatform, type TestPlatform } from '../support/test-platform';
 import { startPushServer, type PushServer } from './push-server';
 import { closeSockets, sendAsCore, sleep, socketClient } from './support';

@@ -5,7 +5,7 @@
  * Redis pass; without REDIS_URL it is skipped visibly.
  */
 import { randomBytes } from 'node:crypto';
-import { dropDatabase } from '../../core/data/pg-admin';
+import { dropDatabase } from '../../core/kernel/data/pg-admin';
 import { addMember, startTestPlatform, testServerUrl, type TestPlatform } from '../support/test-platform';
 import { describeWithRedis } from '../support/two-nodes';
 import { startPushServer, type PushServer } from './push-server';

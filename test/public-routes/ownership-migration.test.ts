@@ -4,7 +4,7 @@
  * registered by several modules keep their first registration only, then one row per hash for good.
  */
 import { QueryTypes, UniqueConstraintError } from 'sequelize';
-import * as migration from '../../core/data/migrations/central/0036-public-ownership';
+import * as migration from '../../core/kernel/data/migrations/central/0036-public-ownership';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 
 let tp: TestPlatform;

@@ -1,7 +1,7 @@
 /**
  * Spec 2, Workflows (Public webhook trigger), Live chat (public widget endpoints) and Limits: module
  * routes under /api/<prefix>/... outside /api/v1, with no authentication, the tenant resolved from
- * the token the module registered (core/modules/public-routes.ts), over real HTTP on a real platform
+ * the token the module registered (core/kernel/modules/public-routes.ts), over real HTTP on a real platform
  * with the widgetry fixture running in the sandbox in two tenants.
  */
 import { httpRequest } from '../support/test-platform';

@@ -2,8 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { buildModule } from '../../sdk/build/build-module';
-import { loadModuleFromDir } from '../../core/modules/loaded-module';
-import type { Logger } from '../../core/logger';
+import { loadModuleFromDir } from '../../core/kernel/modules/loaded-module';
+import type { Logger } from '../../core/kernel/logger';
 import { httpRequest, startTestPlatform, type TestPlatform } from '../support/test-platform';
 
 export const fixture = (name: string) => path.join(__dirname, 'fixtures', name);

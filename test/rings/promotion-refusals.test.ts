@@ -14,8 +14,8 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { databaseUrl } from '../../core/data/pg-admin';
-import { tenantDbName } from '../../core/data/tenant-databases';
+import { databaseUrl } from '../../core/kernel/data/pg-admin';
+import { tenantDbName } from '../../core/kernel/data/tenant-databases';
 import { startTestPlatform, testServerUrl, type TestPlatform } from '../support/test-platform';
 import { appliedMigrations, busCall, inTenant, installedVersions, promote, promoteOk, publish, publishOk, tenantIn, type ShopTenant } from './support';
 

@@ -1,11 +1,11 @@
 /**
- * Module routes answer as they declare (manifest http.routes[].response, core/modules/route-response.ts):
+ * Module routes answer as they declare (manifest http.routes[].response, core/kernel/modules/route-response.ts):
  * text and bytes of a content type, and streams the handler writes while the request is open, all
  * through the fixture module test/routes/fixtures/responses in the real sandbox of a real platform,
  * read by a real HTTP client.
  */
 import path from 'node:path';
-import { defineCoreOperation } from '../../core/bus/core-operation';
+import { defineCoreOperation } from '../../core/kernel/bus/core-operation';
 import { defineModule, operation, Type } from '../../sdk';
 import { coreContract } from '../../sdk/contracts/platform';
 import { declaredManifest } from '../../sdk/build/declared-manifest';

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { databaseUrl, dropDatabase } from '../../core/data/pg-admin';
+import { databaseUrl, dropDatabase } from '../../core/kernel/data/pg-admin';
 import { initModule } from '../../sdk/scaffold/init-module';
 import { testServerUrl } from '../support/test-platform';
 

@@ -2,7 +2,7 @@
  * rowSchema / columnSchema: an operation's output described from its model (SDK guide, docs/guides/04-data.md,
  * "Rows in outputs"), checked with the validators the bus checks outputs with.
  */
-import { SchemaValidators } from '../../core/bus/schema-validators';
+import { SchemaValidators } from '../../core/kernel/bus/schema-validators';
 import { columnSchema, rowSchema, Type, type Model } from '../../sdk';
 
 const validators = new SchemaValidators();

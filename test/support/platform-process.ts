@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { databaseUrl } from '../../core/data/pg-admin';
+import { databaseUrl } from '../../core/kernel/data/pg-admin';
 import { eventually } from './eventually';
 import { freePort } from './free-port';
 import { apiClient, testServerUrl } from './test-platform';

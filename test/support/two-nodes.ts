@@ -4,7 +4,7 @@
  * one deployment do.
  */
 import { randomBytes } from 'node:crypto';
-import { dropDatabase } from '../../core/data/pg-admin';
+import { dropDatabase } from '../../core/kernel/data/pg-admin';
 import { startTestPlatform, testServerUrl, type TestPlatform } from './test-platform';
 
 /** `describe` when REDIS_URL is set; without it the in-process drivers serve one node, so the suite is skipped, visibly. */

@@ -1,5 +1,5 @@
 import { startTestPlatform, addMember, type TestPlatform } from '../support/test-platform';
-import { TenantNetwork } from '../../core/tenancy/tenant-network';
+import { TenantNetwork } from '../../core/kernel/tenancy/tenant-network';
 import { apply, approve } from './support';
 
 /**

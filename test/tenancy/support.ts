@@ -7,7 +7,7 @@
  *   └── south (applied without parent_tenant, so under acme, approved by acme)
  */
 import path from 'node:path';
-import { loadModuleFromDir } from '../../core/modules/loaded-module';
+import { loadModuleFromDir } from '../../core/kernel/modules/loaded-module';
 import { buildModule } from '../../sdk/build/build-module';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform';
 

@@ -3,7 +3,7 @@
  * keeps APP_URL's scheme and port and puts the tenant's subdomain in front of the host only when
  * that host is ROOT_DOMAIN, where `<sub>.<ROOT_DOMAIN>` reaches the platform.
  */
-import { tenantUrl } from '../../core/tenancy/tenant-url';
+import { tenantUrl } from '../../core/kernel/tenancy/tenant-url';
 
 const domains = [{ domain: 'k3x9q2ab', kind: 'id' }, { domain: 'acme', kind: 'alias' }];
 

@@ -1,5 +1,5 @@
 /**
- * Error workflows (ours beside spec 2's Workflow settings; core/workflows/error-workflow.ts): a
+ * Error workflows (ours beside spec 2's Workflow settings; core/services/workflows/error-workflow.ts): a
  * workflow's settings.error_workflow_id names another workflow of the tenant with an error trigger,
  * which runs once per failed run with the failed run's context; the setting is checked on save; an
  * error workflow's own failure starts no other.

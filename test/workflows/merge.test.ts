@@ -1,5 +1,5 @@
 /**
- * The merge node (`workflows:merge`, ours beside spec 2's Node registry; core/workflows/merge.ts):
+ * The merge node (`workflows:merge`, ours beside spec 2's Node registry; core/services/workflows/merge.ts):
  * it runs once, after every incoming branch that ran or can still run, with their outputs as
  * `inputs`; a branch a condition did not take does not hold it; a suspension on one branch (a
  * checkpoint and a new job) does not make it run early or twice; simulate walks it the same way.

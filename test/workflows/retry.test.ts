@@ -1,6 +1,6 @@
 /**
  * Spec 2, States and transitions: "any finished execution → retry → a new execution with the same
- * trigger data", and our additions (core/workflows/README.md, Retry): from the node a run failed at
+ * trigger data", and our additions (core/services/workflows/README.md, Retry): from the node a run failed at
  * with its context, on its own version or the current one (409 when that node is gone), and the bulk
  * retry that takes each failed run once however many calls race.
  */

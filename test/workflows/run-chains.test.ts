@@ -1,5 +1,5 @@
 /**
- * Spec 2, Execution and the event trigger, where the spec is silent (core/workflows/README.md, Run
+ * Spec 2, Execution and the event trigger, where the spec is silent (core/services/workflows/README.md, Run
  * chains; Node retries; Sub-workflows): a workflow that follows events its own runs cause is refused
  * when it would start itself (lifecycle events and a module's events emitted from a node alike) or
  * past WORKFLOW_MAX_CHAIN_DEPTH; settings.retry_on_failure; placeholders naming a node label with

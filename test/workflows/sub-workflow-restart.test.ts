@@ -1,5 +1,5 @@
 /**
- * Spec 2, Execution (a run survives a killed worker) for the sub-workflow node (core/workflows/README.md,
+ * Spec 2, Execution (a run survives a killed worker) for the sub-workflow node (core/services/workflows/README.md,
  * Sub-workflows): a parent waiting for its child holds no worker and keeps its wait in the database,
  * so when its node is SIGKILLed while the child is suspended, another node finishes the child, the
  * child's end wakes the parent, and the parent completes with the child's result. Each node is a real

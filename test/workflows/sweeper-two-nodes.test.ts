@@ -8,7 +8,7 @@
  * id of its own wake-up job, so the queue absorbs the copy.
  */
 import { Client } from 'pg';
-import { databaseUrl } from '../../core/data/pg-admin';
+import { databaseUrl } from '../../core/kernel/data/pg-admin';
 import { eventually } from '../support/eventually';
 import { startServingNode } from '../support/platform-process';
 import { describeWithRedis } from '../support/two-nodes';

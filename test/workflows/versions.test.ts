@@ -1,5 +1,5 @@
 /**
- * Spec 2, Workflows and Executions, with our additions (core/workflows/README.md, Versions): a save
+ * Spec 2, Workflows and Executions, with our additions (core/services/workflows/README.md, Versions): a save
  * keeps node ids and is a version; a run is pinned to the version it started on and finishes on it
  * whatever is saved meanwhile; versions are listed, read and restored; export and import carry the
  * version; every way into `active` passes activation's checks.

@@ -1,5 +1,5 @@
 /**
- * Spec 2, Public webhook trigger, with trigger_config.respond (ours; core/workflows/webhook-respond.ts):
+ * Spec 2, Public webhook trigger, with trigger_config.respond (ours; core/services/workflows/webhook-respond.ts):
  * "immediately" (the default) answers the spec's {execution_id} at once; "last_node" waits for the
  * run's end and answers its last node's output, the run's error (422) when it fails, or 202 with
  * the execution id when respond_timeout_seconds passes first (the run goes on). Checked on save.

@@ -1,5 +1,5 @@
 /**
- * The signed-in user's socket (core/drivers/realtime.ts): same origin, the bearer token and tenant
+ * The signed-in user's socket (core/kernel/drivers/realtime.ts): same origin, the bearer token and tenant
  * in the handshake. It is in the user's `private-user.<id>` channel from the start, which carries
  * `.notification.created` (spec 1, Events) and `.module.operation` for operations the user asked for.
  */

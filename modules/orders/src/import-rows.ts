@@ -33,7 +33,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const AMOUNT = /^\d{1,13}(\.\d{1,2})?$/;
 const QUANTITY = /^\d{1,9}$/;
 
-/** A row as the host's CSV job sends it: [line, fields in header order, shape error?] (core/bulk/csv-chunks.ts). */
+/** A row as the host's CSV job sends it: [line, fields in header order, shape error?] (core/services/bulk/csv-chunks.ts). */
 export type CsvRow = [line: number, cells: string[], error?: string];
 
 /** A chunk's header as lookups: column → index (of its last occurrence, should a name repeat). */

@@ -4,7 +4,7 @@
  *
  * Flow: the module subscribes to its own events; each event creates one Delivery per active
  * endpoint subscribed to it and tries it at once. Sending is the core public operation
- * `webhooks.deliver` (SSRF rule, signing, timing: see core/webhooks/deliver.ts). A failed attempt is
+ * `webhooks.deliver` (SSRF rule, signing, timing: see core/services/webhooks/deliver.ts). A failed attempt is
  * retried by the schedule `webhook_retries` (every 60 s, platform clock) once `next_attempt_at` is
  * due: attempt 1 + 3 retries, then the delivery is `failed`. Every attempt is appended to the
  * delivery's `attempt_log` (at, status, duration_ms, error). Each failed attempt counts toward the

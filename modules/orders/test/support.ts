@@ -164,7 +164,7 @@ export function shiprocketStandIn(tracking: Map<string, Array<Record<string, unk
 /**
  * A test host whose tenant lets each named module fetch its origins (the stand-ins' own, on
  * 127.0.0.1; a grant is per module), which the owner, a super admin, allows as private networks do
- * (core/tenancy/private-networks.ts).
+ * (core/kernel/tenancy/private-networks.ts).
  */
 export async function startHostAllowing(opts: TestHostOptions, grants: Record<string, string[]>): Promise<TestHost> {
   const host = await createTestHost(opts);

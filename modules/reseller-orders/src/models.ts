@@ -100,7 +100,7 @@ export const data: Data = {
       },
       indexes: [{ fields: ['chain_order_id'] }, { fields: ['issued_at'] }, { fields: ['buyer_tenant_id', 'issued_at'] }],
     },
-    /** The buyer's own PDF of an invoice its parent issued to it, rendered once (its files are its own: core/documents). */
+    /** The buyer's own PDF of an invoice its parent issued to it, rendered once (its files are its own: core/services/documents). */
     ReceivedInvoicePdf: {
       table: 'chain_order_received_invoice_pdfs',
       columns: {

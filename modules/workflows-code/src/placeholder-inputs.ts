@@ -10,7 +10,7 @@
  * enter the code.
  */
 
-/** The engine's placeholder syntax (core/catalogs/placeholders.ts), which a module cannot import. */
+/** The engine's placeholder syntax (core/services/contributions/placeholders.ts), which a module cannot import. */
 const PLACEHOLDER = /\{\{\s*([^{}]+?)\s*\}\}/g;
 /** The same, stateless (a global regex's test() moves its lastIndex, which matchAll then copies). */
 const HAS_PLACEHOLDER = new RegExp(PLACEHOLDER.source);

@@ -17,7 +17,7 @@ describe('spec 2: code node placeholders as data', () => {
     expect(run('{{a}} + {{a}} * {{b.c}}', { a: 2, 'b.c': 3 })).toBe(8);
   });
 
-  test('a path may name a node label with spaces, or one in brackets (core/workflows/README.md, Placeholders)', () => {
+  test('a path may name a node label with spaces, or one in brackets (core/services/workflows/README.md, Placeholders)', () => {
     const values = { 'nodes.Make total.output.x': 4, 'nodes["v1.2"].output.x': 1 };
     expect(run('{{nodes.Make total.output.x}} * 2 + {{ nodes["v1.2"].output.x }}', values)).toBe(9);
     expect(run(`'total {{nodes.Make total.output.x}}'`, values)).toBe('total 4');

@@ -1,6 +1,6 @@
 /**
  * workflows: the built-in workflow nodes (spec 2). The engine that stores and runs workflows is a
- * host service (core/workflows); a tenant gets its routes once it has installed this module. Declared
+ * host service (core/services/workflows); a tenant gets its routes once it has installed this module. Declared
  * here beside the handlers; `mandi module build` writes module.json from it.
  */
 import { defineModule } from '../../../sdk';

@@ -28,7 +28,7 @@ export const workflowNodes: WorkflowNode[] = [
     type: 'object', properties: { event: str }, required: ['event'],
   }),
   // Runs as another workflow's error workflow (settings.error_workflow_id): its output is the failed
-  // run's context (core/workflows/error-workflow.ts).
+  // run's context (core/services/workflows/error-workflow.ts).
   trigger('error-trigger', 'Error trigger', "Starts when a run of a workflow naming this one in settings.error_workflow_id fails; its output is {execution_id, workflow_id, workflow_name, failed_node, error, trigger_data, failed_at}."),
   pure('condition', 'Condition', 'condition', 'Compares two values; follows the true or false handle.', {
     type: 'object',
@@ -48,7 +48,7 @@ export const workflowNodes: WorkflowNode[] = [
     type: 'object', properties: { name: str, value: {} }, required: ['name', 'value'],
   }),
   // The engine holds it until every incoming branch that can still run has run, and hands it their
-  // outputs as `inputs` (core/workflows/merge.ts).
+  // outputs as `inputs` (core/services/workflows/merge.ts).
   pure('merge', 'Merge', 'transformer', 'Joins branches: runs once, after every incoming branch that ran or can still run; its output is {inputs: {<label>: output}}.', {
     type: 'object', properties: {},
   }),
@@ -70,7 +70,7 @@ export const workflowNodes: WorkflowNode[] = [
     type: 'object', properties: { expression: { type: 'string', contentMediaType: 'text/javascript' }, data: {} }, required: ['expression'],
   }, { operation: 'workflows_code.evaluate' }),
   // The engine's own operation: it starts the child run, and the engine waits for it without holding
-  // a worker and makes the child's result this node's output (core/workflows/README.md, Sub-workflows).
+  // a worker and makes the child's result this node's output (core/services/workflows/README.md, Sub-workflows).
   step('sub-workflow', 'Sub-workflow', 'action', "Runs another active workflow of the tenant with `data` as its trigger data and waits for it; its output is the child's result.", {
     type: 'object', properties: { workflow_id: str, data: {} }, required: ['workflow_id'],
   }, { operation: 'workflow_engine.sub_workflow' }),

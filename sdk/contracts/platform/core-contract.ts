@@ -1,7 +1,7 @@
 /**
  * Core operations (DESIGN.md, Bus: operations the host itself serves, such as notifications.send),
  * each declared once here as plain data with TypeBox schemas (which are JSON Schema): the host
- * registers its handler against it (core/bus/core-operation.ts) and validates calls by its schemas,
+ * registers its handler against it (core/kernel/bus/core-operation.ts) and validates calls by its schemas,
  * and the SDK's runtime wrappers (sdk/runtime/secrets.ts, jobs.ts, …) take their argument and result
  * types from it with `import type`, so no schema builder reaches a module's bundle.
  */

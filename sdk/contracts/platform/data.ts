@@ -1,5 +1,5 @@
 /**
- * A module's materialized views (core/module-data/materialized-views.ts): refreshed and read only
+ * A module's materialized views (core/kernel/module-data/materialized-views.ts): refreshed and read only
  * in the calling module's own schema.
  */
 import * as Type from '../../runtime/schema';

@@ -1,4 +1,4 @@
-/** `documents.render_pdf` (core/documents/documents.ts): a PDF the host draws for the calling module; a layout's blocks are sdk/runtime/document-layout.ts. */
+/** `documents.render_pdf` (core/services/documents/documents.ts): a PDF the host draws for the calling module; a layout's blocks are sdk/runtime/document-layout.ts. */
 import { DocumentLayoutSchema } from '../../runtime/document-layout';
 import * as Type from '../../runtime/schema';
 import { coreContract } from './core-contract';

@@ -1,4 +1,4 @@
-/** `fetch_origins.add` (core/modules/fetch-origin-operations.ts): an origin for host.fetch, granted while a tenant admin configures the module. */
+/** `fetch_origins.add` (core/kernel/modules/fetch-origin-operations.ts): an origin for host.fetch, granted while a tenant admin configures the module. */
 import * as Type from '../../runtime/schema';
 import { coreContract } from './core-contract';
 

@@ -1,6 +1,6 @@
 /**
- * Uploads read by the module that received them (core/bulk/upload-operations.ts) and CSV files
- * streamed to its own operations in chunks (core/bulk/csv-jobs.ts).
+ * Uploads read by the module that received them (core/services/bulk/upload-operations.ts) and CSV files
+ * streamed to its own operations in chunks (core/services/bulk/csv-jobs.ts).
  */
 import * as Type from '../../runtime/schema';
 import { coreContract } from './core-contract';
@@ -37,7 +37,7 @@ export const filesRemoveUpload = coreContract({
 
 export const filesProcessCsv = coreContract({
   name: 'files.process_csv',
-  description: "Queues a job that streams an uploaded CSV file to one of the calling module's own operations in chunks of at most 500 rows (see core/bulk/csv-jobs.ts).",
+  description: "Queues a job that streams an uploaded CSV file to one of the calling module's own operations in chunks of at most 500 rows (see core/services/bulk/csv-jobs.ts).",
   input: Type.Object(
     {
       upload_id: Type.String({ minLength: 1, maxLength: 100 }),

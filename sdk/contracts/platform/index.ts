@@ -1,6 +1,6 @@
 /**
  * Every core operation's contract (./core-contract.ts), by area. The host registers a handler for
- * each (core/bus/core-operation.ts); module code takes only their types (`import type`), never these
+ * each (core/kernel/bus/core-operation.ts); module code takes only their types (`import type`), never these
  * values, so the schema builders stay out of its bundle.
  */
 export { coreContract, type CoreContract, type CoreInput, type CoreOutput } from './core-contract';

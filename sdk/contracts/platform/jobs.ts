@@ -1,4 +1,4 @@
-/** A module's own jobs (manifest `jobs`; core/modules/module-jobs.ts serves them, sdk/runtime/jobs.ts types them for authors). */
+/** A module's own jobs (manifest `jobs`; core/kernel/modules/module-jobs.ts serves them, sdk/runtime/jobs.ts types them for authors). */
 import * as Type from '../../runtime/schema';
 import { coreContract } from './core-contract';
 import { Uuid } from './schemas';

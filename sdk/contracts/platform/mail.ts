@@ -1,4 +1,4 @@
-/** `mail.send` (core/mail/send-operation.ts): a plain-text mail through the platform's transport. */
+/** `mail.send` (core/services/mail/send-operation.ts): a plain-text mail through the platform's transport. */
 import * as Type from '../../runtime/schema';
 import { coreContract } from './core-contract';
 

@@ -1,8 +1,8 @@
 /**
- * `notifications.send` and `notifications.resolve` (core/notifications/send-operation.ts; spec 1,
+ * `notifications.send` and `notifications.resolve` (core/services/notifications/send-operation.ts; spec 1,
  * Notification: "send to one user id, to a list of user ids, or to all members of the tenant.
  * Required input: type, title."). The checks a schema cannot say clearly (exactly one target,
- * action_url a console path) are core/notifications/send-input.ts's.
+ * action_url a console path) are core/services/notifications/send-input.ts's.
  */
 import * as Type from '../../runtime/schema';
 import { coreContract } from './core-contract';

@@ -1,4 +1,4 @@
-/** The host's own helpers for module code (core/modules/platform-operations.ts): what a sandbox cannot do alone. */
+/** The host's own helpers for module code (core/kernel/modules/platform-operations.ts): what a sandbox cannot do alone. */
 import * as Type from '../../runtime/schema';
 import { coreContract } from './core-contract';
 

@@ -1,4 +1,4 @@
-/** Tokens of a module's public routes (core/modules/public-tokens.ts; DESIGN.md, Host capabilities for modules). */
+/** Tokens of a module's public routes (core/kernel/modules/public-tokens.ts; DESIGN.md, Host capabilities for modules). */
 import * as Type from '../../runtime/schema';
 import { coreContract } from './core-contract';
 

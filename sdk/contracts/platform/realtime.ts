@@ -1,13 +1,13 @@
 /**
  * Broadcasts on a module's own realtime channels and visitor grants (spec 2, Events;
- * core/realtime/realtime-operations.ts serves them, sdk/runtime/realtime.ts types them for authors).
+ * core/kernel/realtime/realtime-operations.ts serves them, sdk/runtime/realtime.ts types them for authors).
  */
 import * as Type from '../../runtime/schema';
 import { coreContract } from './core-contract';
 
 /** Largest payload of one broadcast, as JSON: a chat message and its metadata, not a file. */
 export const MAX_BROADCAST_BYTES = 64 * 1024;
-/** Longest visitor grant; the socket is disconnected when it runs out (core/drivers/realtime.ts). */
+/** Longest visitor grant; the socket is disconnected when it runs out (core/kernel/drivers/realtime.ts). */
 export const MAX_VISITOR_GRANT_TTL_SECONDS = 86_400;
 const MAX_GRANT_CHANNELS = 20;
 

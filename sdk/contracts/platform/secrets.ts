@@ -1,5 +1,5 @@
 /**
- * A module's own secrets in the current tenant (core/secrets/secret-operations.ts; sdk/runtime/secrets.ts
+ * A module's own secrets in the current tenant (core/kernel/secrets/secret-operations.ts; sdk/runtime/secrets.ts
  * types them for authors). Names are the manifest's `secrets[].name` pattern; values up to 64 KB.
  */
 import * as Type from '../../runtime/schema';

@@ -1,5 +1,5 @@
 /**
- * The related-tenant operations (spec 3, reseller network; core/tenancy/related-operations.ts serves
+ * The related-tenant operations (spec 3, reseller network; core/kernel/tenancy/related-operations.ts serves
  * them, sdk/runtime/related.ts types module code's calls with them).
  */
 import * as Type from '../../runtime/schema';

@@ -1,4 +1,4 @@
-/** AI tools for agents running in modules (spec 2, Tools; core/catalogs/agent-tool-operations.ts). Not public: a module consumes them. */
+/** AI tools for agents running in modules (spec 2, Tools; core/services/contributions/agent-tool-operations.ts). Not public: a module consumes them. */
 import * as Type from '../../runtime/schema';
 import { coreContract } from './core-contract';
 

@@ -1,4 +1,4 @@
-/** Outbound webhooks' delivery (core/webhooks/deliver.ts): the URL check and the signed POST, under the SSRF rule. */
+/** Outbound webhooks' delivery (core/services/webhooks/deliver.ts): the URL check and the signed POST, under the SSRF rule. */
 import * as Type from '../../runtime/schema';
 import { coreContract } from './core-contract';
 

@@ -1,5 +1,5 @@
 /**
- * The workflow engine's operations (core/workflows: start-operation.ts, sub-workflow-operation.ts,
+ * The workflow engine's operations (core/services/workflows: start-operation.ts, sub-workflow-operation.ts,
  * screen-operations.ts, schedule-trigger.ts; spec 2, Workflows).
  */
 import * as Type from '../../runtime/schema';

@@ -51,7 +51,7 @@ export function layout<N extends Laid>(nodes: N[], connections: Pick<Connection,
 }
 
 const CATEGORY_COLOURS: Record<string, string> = { trigger: '#1d4ed8', action: '#166534', condition: '#854d0e', transformer: '#6b21a8' };
-/** A node log is completed or failed (core/workflows/engine.ts). */
+/** A node log is completed or failed (core/services/workflows/engine.ts). */
 const STATUS_FILL: Record<string, string> = { completed: '#dcfce7', failed: '#fee2e2' };
 
 const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);

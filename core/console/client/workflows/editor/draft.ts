@@ -87,7 +87,7 @@ export function bodyOf(d: Draft) {
   const index = new Map(d.nodes.map((n, i) => [n.key, i]));
   return {
     name: d.name, description: d.description || null, trigger_type: d.trigger_type, trigger_config: d.trigger_config, settings: d.settings, tags: d.tags,
-    // A saved node's key is its id, which the save keeps (core/workflows/README.md, Versions); a new node's local key is no id of the workflow's, so it gets one.
+    // A saved node's key is its id, which the save keeps (core/services/workflows/README.md, Versions); a new node's local key is no id of the workflow's, so it gets one.
     nodes: d.nodes.map(({ key, position, ...n }) => ({ id: key, ...n, position: { x: Math.round(position.x), y: Math.round(position.y) } })),
     connections: d.connections.map((c) => ({
       source_node_index: index.get(c.source)!, target_node_index: index.get(c.target)!, source_handle: c.source_handle, target_handle: 'input', condition_path: c.condition_path,
@@ -136,7 +136,7 @@ export function addNode(d: Draft, entry: NodeEntry, position?: { x: number; y: n
 /**
  * A connection from an output handle. A handle other than `output` (a condition's `true`/`false`)
  * is also the connection's `condition_path`: the engine follows it when the node's output `branch`
- * matches (core/workflows/engine.ts, successors). One connection per source handle and target.
+ * matches (core/services/workflows/engine.ts, successors). One connection per source handle and target.
  */
 export function connect(d: Draft, source: string, handle: string, target: string): Draft | { refused: string } {
   if (source === target) return { refused: 'A node cannot connect to itself.' };
@@ -158,7 +158,7 @@ export const updateNode = (d: Draft, key: string, change: Partial<DraftNode>): D
 
 /**
  * Output handles: the registry entry's, else those a node of its category has by default
- * (core/catalogs/workflow-nodes.ts). A condition whose config lists `cases` (workflows:switch: its
+ * (core/services/contributions/workflow-nodes.ts). A condition whose config lists `cases` (workflows:switch: its
  * output `branch` is the matching case, else "default") also has one handle per case.
  */
 export function outputsOf(node: DraftNode, entry?: NodeEntry): string[] {

@@ -2,7 +2,7 @@
  * What the graph shows on its nodes besides the workflow itself: a run's path (an execution's logs,
  * spec 2 Execution log: each node's last logged status, input and output), a simulation (spec 2,
  * Simulation result: the steps walked, executed or stubbed), or the errors of a validation or a save.
- * The API names a node in its messages by label (`Node "<label>": …`, core/workflows/graph-check.ts)
+ * The API names a node in its messages by label (`Node "<label>": …`, core/services/workflows/graph-check.ts)
  * or, for a refused save, by its index in the body (`nodes.2.config`).
  */
 import type { ExecutionLog, SimulationResult } from '../workflow-types';

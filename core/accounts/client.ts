@@ -1,8 +1,0 @@
-/** Who is calling, as the account rules see it: the address (core/auth's clientIp) and the user agent. */
-import type { Request } from 'express';
-import { clientIp } from '../auth/client-ip';
-import type { Client } from './login-service';
-
-export function clientOf(req: Request, deviceName?: string): Client {
-  return { ip: clientIp(req), userAgent: req.get('user-agent') || undefined, deviceName };
-}

@@ -1,7 +1,0 @@
-/** The clock part (core/parts): the one platform clock every time rule reads. */
-import { Clock } from './clock';
-import { definePart, partRef } from './parts';
-
-export const clockRef = partRef<Clock>('clock');
-
-export const clockPart = definePart({ ref: clockRef, init: () => new Clock() });

@@ -1,0 +1,148 @@
+/**
+ * Typed errors. Every part of the platform throws these; the HTTP error handler (core/kernel/http/errors.ts)
+ * renders them in the shape of the spec area that exposes them, and the bus carries them as
+ * {code, message, details} across the sandbox boundary.
+ */
+
+export type FieldErrors = Record<string, string[]>;
+
+export class MandiError extends Error {
+  constructor(
+    /** Stable machine-readable code, e.g. NOT_FOUND, VALIDATION_FAILED, RATE_LIMITED. */
+    readonly code: string,
+    message: string,
+    /** HTTP status when this error reaches a client. */
+    readonly status: number,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'MandiError';
+  }
+}
+
+/**
+ * One entry of an error catalog: its code and HTTP status as data (so the reference lists them,
+ * docs/reference/error-codes.md), what it means to the caller, and how a thrown one reads.
+ */
+export interface ErrorDefinition<A extends unknown[]> {
+  code: string;
+  status: number;
+  /**
+   * What happened and what the caller can do, for the reference. Left out where the code is another
+   * catalog's (FORBIDDEN, BAD_REQUEST, …): the reference gives that catalog's meaning.
+   */
+  doc?: string;
+  message: (...args: A) => string;
+  details?: (...args: A) => Record<string, unknown> | undefined;
+  /** The status when it depends on the case (the reference shows `status`, and `doc` says when it differs). */
+  statusFor?: (...args: A) => number;
+}
+
+/** A catalog's entries, each with the argument list its message and details take. */
+type ArgsOf<E> = E extends { message: (...args: infer A) => string } ? A : never;
+type Definitions<D> = { [K in keyof D]: ErrorDefinition<ArgsOf<D[K]>> };
+export type ErrorFactories<D> = { [K in keyof D]: (...args: ArgsOf<D[K]>) => MandiError };
+
+export interface ErrorCatalog {
+  /** Where its errors come from, e.g. "bus", "secrets". */
+  area: string;
+  entries: ReadonlyArray<{ name: string; code: string; status: number; doc?: string }>;
+}
+
+const catalogs: ErrorCatalog[] = [];
+
+/**
+ * An area's errors, declared once (as Fastify's `createError`): `defineErrors('bus', { notFound:
+ * { code: 'OPERATION_NOT_FOUND', status: 404, doc, message: (op: string) => ... } })` gives
+ * `busErrors.notFound(op)`, a MandiError with that code, status and message. Every catalog is listed
+ * by `errorCatalogs()` for the reference.
+ */
+export function defineErrors<D extends Record<string, ErrorDefinition<never[]>>>(area: string, definitions: D & Definitions<D>): ErrorFactories<D> {
+  const factories: Record<string, (...args: never[]) => MandiError> = {};
+  const entries: ErrorCatalog['entries'][number][] = [];
+  for (const [name, d] of Object.entries(definitions) as [string, ErrorDefinition<never[]>][]) {
+    factories[name] = (...args) => new MandiError(d.code, d.message(...args), d.statusFor?.(...args) ?? d.status, d.details?.(...args));
+    entries.push({ name, code: d.code, status: d.status, doc: d.doc });
+  }
+  catalogs.push({ area, entries });
+  return factories as ErrorFactories<D>;
+}
+
+/**
+ * Codes made otherwise than by a catalog's factory (an error class, or a table such as SQLSTATE
+ * classes), listed for the reference all the same.
+ */
+export function describeErrors(area: string, entries: ErrorCatalog['entries']): void {
+  catalogs.push({ area, entries });
+}
+
+describeErrors('platform', [
+  { name: 'ValidationError', code: 'VALIDATION_FAILED', status: 422, doc: 'The input failed validation; errors maps each field to its messages.' },
+  { name: 'RateLimitedError', code: 'RATE_LIMITED', status: 429, doc: 'Too many requests for this limit; retry after details.retry_after seconds (also the Retry-After header).' },
+]);
+
+/** Every catalog defined so far (their modules must have been imported). */
+export const errorCatalogs = (): readonly ErrorCatalog[] => catalogs;
+
+/** 422 with the validation shape of spec 1, Errors: {message, errors: {field: [messages]}}. */
+export class ValidationError extends MandiError {
+  constructor(readonly errors: FieldErrors, message = 'The given data was invalid.') {
+    super('VALIDATION_FAILED', message, 422, { errors });
+  }
+}
+
+const platformErrors = defineErrors('platform', {
+  notFound: {
+    code: 'NOT_FOUND', status: 404,
+    doc: 'The resource does not exist in this tenant, or the caller may not know it exists.',
+    message: (message: string = 'Not found.', _details?: Record<string, unknown>) => message,
+    details: (_message?: string, details?: Record<string, unknown>) => details,
+  },
+  unauthenticated: {
+    code: 'UNAUTHENTICATED', status: 401,
+    doc: 'No valid credentials: the token is missing, expired or revoked.',
+    message: (message: string = 'Unauthenticated.') => message,
+  },
+  forbidden: {
+    code: 'FORBIDDEN', status: 403,
+    doc: "The caller lacks the permission the operation (or route) requires; the error names it.",
+    message: (message: string = 'This action is unauthorized.', _details?: Record<string, unknown>) => message,
+    details: (_message?: string, details?: Record<string, unknown>) => details,
+  },
+  conflict: {
+    code: 'CONFLICT', status: 409,
+    doc: "The request conflicts with the resource's current state (a duplicate, or a change that happened first).",
+    message: (message: string, _details?: Record<string, unknown>) => message,
+    details: (_message: string, details?: Record<string, unknown>) => details,
+  },
+  badRequest: {
+    code: 'BAD_REQUEST', status: 400,
+    doc: 'The request cannot be read as asked (a malformed parameter or header).',
+    message: (message: string, _details?: Record<string, unknown>) => message,
+    details: (_message: string, details?: Record<string, unknown>) => details,
+  },
+});
+
+export const { notFound, unauthenticated, forbidden, conflict, badRequest } = platformErrors;
+
+export class RateLimitedError extends MandiError {
+  constructor(readonly retryAfterSeconds: number, message = 'Too many requests.') {
+    super('RATE_LIMITED', message, 429, { retry_after: retryAfterSeconds });
+  }
+}
+
+/**
+ * What of an error's details a client may see: everything but the fields that steer the platform.
+ * A module names its HTTP status in `details.status` (the bus answers with it) and a stack is never
+ * a client's business (DESIGN.md, Conventions), so neither appears in any answer's details.
+ */
+export function publicDetails(details: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!details) return undefined;
+  const { status: _status, stack: _stack, ...rest } = details;
+  return Object.keys(rest).length ? rest : undefined;
+}
+
+/** Single-field validation failure, the most common case. */
+export function invalid(field: string, message: string): ValidationError {
+  return new ValidationError({ [field]: [message] });
+}
