@@ -4,7 +4,7 @@
  * {code, message, details} across the sandbox boundary.
  */
 
-import { buildErrors, type ErrorCatalog, type ErrorDefinition, type ErrorDefinitions, type ErrorFactories } from '../../sdk/runtime/errors';
+import { buildErrors, type ErrorCatalog, type ErrorDefinitions, type ErrorFactories } from '../../sdk/runtime/errors';
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -30,7 +30,7 @@ const catalogs: ErrorCatalog[] = [];
  * (op: string) => ... } })` gives `busErrors.notFound(op)`, a MandiError with that code, status and
  * message. Every catalog is listed by `errorCatalogs()` for the reference.
  */
-export function defineErrors<D extends Record<string, ErrorDefinition<never[]>>>(area: string, definitions: D & ErrorDefinitions<D>): ErrorFactories<D, MandiError> {
+export function defineErrors<A extends Record<string, unknown[]>>(area: string, definitions: ErrorDefinitions<A>): ErrorFactories<A, MandiError> {
   const { factories, catalog } = buildErrors(area, definitions, (code, message, status, details) => new MandiError(code, message, status, details));
   catalogs.push(catalog);
   return factories;

@@ -11,6 +11,9 @@
  * One entry of an error catalog: its code and HTTP status as data, what it means to the caller, and
  * how a thrown one reads.
  */
+/** A, but no place to infer A from (NoInfer<A> would keep a rest tuple from taking fewer arguments). */
+type Same<A> = A extends infer T ? T : never;
+
 export interface ErrorDefinition<A extends unknown[]> {
   code: string;
   status: number;
@@ -20,15 +23,18 @@ export interface ErrorDefinition<A extends unknown[]> {
    */
   doc?: string;
   message: (...args: A) => string;
-  details?: (...args: A) => Record<string, unknown> | undefined;
+  /** Its arguments are inferred from `message` alone (a details function may take fewer). */
+  details?: (...args: Same<A>) => Record<string, unknown> | undefined;
   /** The status when it depends on the case (the reference shows `status`, and `doc` says when it differs). */
-  statusFor?: (...args: A) => number;
+  statusFor?: (...args: Same<A>) => number;
 }
 
-/** A catalog's entries, each with the argument list its message and details take. */
-type ArgsOf<E> = E extends { message: (...args: infer A) => string } ? A : never;
-export type ErrorDefinitions<D> = { [K in keyof D]: ErrorDefinition<ArgsOf<D[K]>> };
-export type ErrorFactories<D, E> = { [K in keyof D]: (...args: ArgsOf<D[K]>) => E };
+/**
+ * A catalog's entries by name, each with the argument list A[name] its message takes; inferred from
+ * the annotated `message`, so `details` and `statusFor` need no annotations.
+ */
+export type ErrorDefinitions<A extends Record<string, unknown[]>> = { [K in keyof A]: ErrorDefinition<A[K]> };
+export type ErrorFactories<A extends Record<string, unknown[]>, E> = { [K in keyof A]: (...args: A[K]) => E };
 
 export interface ErrorCatalog {
   /** Where its errors come from, e.g. "bus", "secrets", or a module's "orders". */
@@ -40,18 +46,18 @@ export interface ErrorCatalog {
  * The factories of a catalog, each making its error with `make` from the entry's code, message,
  * status (`statusFor` when given) and details, and the catalog's entries for the reference.
  */
-export function buildErrors<D extends Record<string, ErrorDefinition<never[]>>, E>(
+export function buildErrors<A extends Record<string, unknown[]>, E>(
   area: string,
-  definitions: D & ErrorDefinitions<D>,
+  definitions: ErrorDefinitions<A>,
   make: (code: string, message: string, status: number, details: Record<string, unknown> | undefined) => E,
-): { factories: ErrorFactories<D, E>; catalog: ErrorCatalog } {
+): { factories: ErrorFactories<A, E>; catalog: ErrorCatalog } {
   const factories: Record<string, (...args: never[]) => E> = {};
   const entries: ErrorCatalog['entries'][number][] = [];
   for (const [name, d] of Object.entries(definitions) as [string, ErrorDefinition<never[]>][]) {
     factories[name] = (...args) => make(d.code, d.message(...args), d.statusFor?.(...args) ?? d.status, d.details?.(...args));
     entries.push({ name, code: d.code, status: d.status, doc: d.doc });
   }
-  return { factories: factories as ErrorFactories<D, E>, catalog: { area, entries } };
+  return { factories: factories as unknown as ErrorFactories<A, E>, catalog: { area, entries } };
 }
 
 /**
@@ -77,7 +83,7 @@ const catalogs: ErrorCatalog[] = [];
  * gives `ordersErrors.notFound('Order', id)`, a ModuleError with that code and message and details
  * `{id, status: 404}`.
  */
-export function defineErrors<D extends Record<string, ErrorDefinition<never[]>>>(area: string, definitions: D & ErrorDefinitions<D>): ErrorFactories<D, ModuleError> {
+export function defineErrors<A extends Record<string, unknown[]>>(area: string, definitions: ErrorDefinitions<A>): ErrorFactories<A, ModuleError> {
   const { factories, catalog } = buildErrors(area, definitions, (code, message, status, details) => new ModuleError(code, message, { ...details, status }));
   catalogs.push(catalog);
   return factories;
