@@ -13,7 +13,7 @@
  * (migrations/001) refuses a counter over the maximum regardless.
  */
 import type { DbTransaction, HandlerContext } from '../../../sdk';
-import { agentAtCapacity } from './errors';
+import { agentAtCapacity, chatErrors } from './errors';
 import { retrying } from './db';
 import { HOLDS_SLOT, nowIso, type AgentRow, type ConversationRow, type TeamMemberRow } from './records';
 
@@ -126,7 +126,7 @@ export async function assignTo(ctx: HandlerContext, conversation: ConversationRo
     });
   } catch (err) {
     if ((err as { code?: string })?.code === 'LIVE_CHAT_CHANGED') {
-      throw Object.assign(new Error(`Conversation ${conversation.id} changed meanwhile; read it again.`), { code: 'LIVE_CHAT_BUSY', details: { status: 409 } });
+      throw chatErrors.busy(`Conversation ${conversation.id} changed meanwhile; read it again.`);
     }
     throw err;
   }
