@@ -50,7 +50,7 @@ export const catalogErrors = defineErrors('reseller-catalog', {
   marginBelowMinimum: {
     code: 'MARGIN_BELOW_MINIMUM', status: 422,
     doc: "The margin is below the product's minimum_margin_percent for this level.",
-    message: (minimum: string | number, _margin: string) => `The margin_percent must be at least ${minimum} for this product.`,
+    message: (minimum: string | number, _margin: string | number) => `The margin_percent must be at least ${minimum} for this product.`,
     details: (minimum, margin) => ({ errors: { margin_percent: [`must be at least ${minimum}`] }, minimum_margin_percent: minimum, margin_percent: margin }),
   },
   stockBusy: { code: 'STOCK_BUSY', status: 409, doc: 'The stock kept changing under concurrent writers; retry.', message: () => 'The stock is being changed concurrently; retry.' },
