@@ -108,6 +108,12 @@ export const ordersErrors = defineErrors('orders', {
     message: (ids: string[]) => `Items ${ids.join(', ')} are already in a shipment.`,
     details: (ids) => ({ order_item_ids: ids }),
   },
+  /** A bulk action's per-order result when the order failed with no code of its own. */
+  internal: {
+    code: 'INTERNAL_ERROR', status: 500,
+    doc: "One order of a bulk action failed unexpectedly (the order's result, the others go on).",
+    message: (message: string) => message,
+  },
   nothingToShip: {
     code: 'NOTHING_TO_SHIP', status: 409,
     doc: 'Every item of the order is shipped already.',
