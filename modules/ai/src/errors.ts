@@ -108,6 +108,16 @@ export const aiErrors = defineErrors('ai', {
     doc: "The graph run stopped during a node that acts in orders and may have acted; the run's error, not an answer.",
     message: (node: string | null) => `The run stopped during "${node}", which acts in orders and may have acted; check the order and start a new run if needed.`,
   },
+  nodeFailed: {
+    code: 'NODE_FAILED', status: 500,
+    doc: "A graph node failed with no code of its own; the run's error, not an answer.",
+    message: (node: string, reason: string) => `Node "${node}" failed: ${reason}`,
+  },
+  toolFailed: {
+    code: 'TOOL_FAILED', status: 500,
+    doc: "A tool failed with no code of its own; the tool's result, given back to the model.",
+    message: (reason: string) => reason,
+  },
   toolNotAllowed: {
     code: 'TOOL_NOT_ALLOWED', status: 403,
     doc: "The model asked for a tool the agent role does not offer; the tool's result, given back to the model.",

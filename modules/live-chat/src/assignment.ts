@@ -96,9 +96,7 @@ export async function drainQueue(ctx: HandlerContext): Promise<{ conversation: C
 }
 
 /** Thrown inside a transaction to roll the agent's slot back when the conversation changed meanwhile. */
-class Changed extends Error {
-  readonly code = 'LIVE_CHAT_CHANGED';
-}
+class Changed extends Error {}
 
 /** Assigns a pending or held conversation to one named agent (manual assign and transfer), within its maximum. */
 export async function assignTo(ctx: HandlerContext, conversation: ConversationRow, agentId: number): Promise<void> {
@@ -125,7 +123,7 @@ export async function assignTo(ctx: HandlerContext, conversation: ConversationRo
       });
     });
   } catch (err) {
-    if ((err as { code?: string })?.code === 'LIVE_CHAT_CHANGED') {
+    if (err instanceof Changed) {
       throw chatErrors.busy(`Conversation ${conversation.id} changed meanwhile; read it again.`);
     }
     throw err;

@@ -177,7 +177,8 @@ export async function advance(ctx: HandlerContext, flow: Flow, start: RunRow): P
       outcome = await node.run(ctx, view(row));
     } catch (err) {
       const e = err as { code?: unknown; message?: unknown };
-      const error = { code: typeof e.code === 'string' ? e.code : 'NODE_FAILED', message: `Node "${name}" failed: ${typeof e.message === 'string' ? e.message : String(err)}` };
+      const failed = aiErrors.nodeFailed(name, typeof e.message === 'string' ? e.message : String(err));
+      const error = { code: typeof e.code === 'string' ? e.code : failed.code, message: failed.message };
       await save(ctx, row, { status: 'failed', error, node_results: [...row.node_results, { node_name: name, status: 'failed', output: error }] });
       throw err;
     }
