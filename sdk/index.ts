@@ -45,6 +45,7 @@ export type {
   FieldOperators,
   FindQuery,
   Row,
+  RowOf,
   Where,
   WhereQuery,
 } from './runtime/db';
