@@ -170,7 +170,7 @@ describe('DESIGN Rings and the registry: readPackage trusts nothing in an upload
   it('refuses files outside the package layout and duplicate entries', async () => {
     const extra = await refusal(await archive([...VALID_ENTRIES, { name: 'src/index.ts', content: 'x' }, { name: 'run.sh', content: 'x' }]));
     expect(extra.message).toBe(
-      'unexpected files in the package: src/index.ts, run.sh; a package holds module.json, dist/points.js, graphql/, screens/ and migrations/ only',
+      'unexpected files in the package: src/index.ts, run.sh; a package holds module.json, dist/points.js, graphql/, screens/, migrations/ and dist/console/ only',
     );
     const twice = await refusal(await archive([...VALID_ENTRIES, { name: 'module.json', content: '{}' }]));
     expect(twice.message).toBe('package entry "module.json" appears twice');
