@@ -35,6 +35,8 @@ export interface BuildResult {
   manifest: Manifest;
   /** Absolute path of the bundle. */
   outfile: string;
+  /** Absolute paths of the console pages' browser bundles (dist/console/<name>.js). */
+  consolePages: string[];
   bytes: number;
   durationMs: number;
   /** Handlers the manifest does not declare, and esbuild warnings: the build still succeeded. */
@@ -87,6 +89,7 @@ export async function buildModule(dir: string, options: BuildOptions = {}): Prom
   return {
     manifest,
     outfile,
+    consolePages: pages.map((p) => p.file),
     bytes: Buffer.byteLength(code),
     durationMs: Math.round(performance.now() - started),
     warnings: [...warnings.map(formatMessage), ...notes],

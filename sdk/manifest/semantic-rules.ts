@@ -61,11 +61,11 @@ export function semanticIssues(doc: unknown): ManifestIssue[] {
   checkRealtime(doc, scope);
   checkSchedules(doc, scope);
   checkJobs(doc, scope);
+  checkConsolePages(doc, scope);
   checkPermissions(doc, scope);
   checkSecrets(doc, scope);
   checkGraphql(doc, scope);
   checkScreens(doc, scope);
-  checkConsolePages(doc, scope);
   checkWorkflowNodes(doc, scope);
   checkModels(doc, scope);
   checkMigrations(doc, scope);

@@ -219,3 +219,22 @@ describe('DESIGN Rings and the registry: readPackage trusts nothing in an upload
     expect((await refusal(await archive([{ name: 'dist/points.js', content: BUNDLE }]))).message).toBe('the package holds no module.json');
   });
 });
+
+describe('docs/decisions/console-pages.md: a package carries its console pages\' bundles', () => {
+  const withPage = { ...MANIFEST, console: { pages: [{ path: 'board', label: 'Board', permission: 'points.view', entry: 'console/board.ts' }] }, permissions: [{ name: 'points.view', description: 'See' }] };
+
+  test('dist/console/ is packed and read back; the page sources under console/ are not packed', async () => {
+    const dir = await builtModule({ 'module.json': JSON.stringify(withPage), 'console/board.ts': 'export {}', 'dist/console/board.js': '(() => {})();' });
+    const packed = await packModule(dir);
+    expect(packed.entries).toContain('dist/console/board.js');
+    expect(packed.entries).not.toContain('console/board.ts');
+    const pkg = await readPackage(packed.buffer);
+    expect(pkg.files.get('dist/console/board.js')?.toString()).toBe('(() => {})();');
+  });
+
+  test('a package whose page bundle is missing is refused, naming the page', async () => {
+    const err = await refusal(await archive([{ name: 'module.json', content: JSON.stringify({ ...withPage, graphql: undefined, data: undefined }) }, { name: 'dist/points.js', content: BUNDLE }]));
+    expect(err).toBeInstanceOf(ManifestError);
+    expect((err as ManifestError).errors).toEqual([{ pointer: '/console/pages/0/entry', message: expect.stringContaining('dist/console/board.js is not in the package') }]);
+  });
+});
