@@ -83,7 +83,10 @@ describe(`hostile: a module's console page reaches only its own module, in Chrom
       await page.getByRole('navigation').getByRole('link', { name: 'Pagekit probe' }).click();
       const frame = page.frameLocator('iframe.console-page');
       await frame.locator('[data-probe="done"]').waitFor();
-      const outcomes = Object.fromEntries(await frame.locator('[data-probe]').evaluateAll((els) => els.map((e) => [(e as HTMLElement).dataset.probe, e.textContent])));
+      const outcomes = Object.fromEntries(await frame.locator('[data-probe]').evaluateAll((els) => els.map((e) => {
+        const el = e as unknown as { getAttribute(a: string): string | null; textContent: string | null };
+        return [el.getAttribute('data-probe'), el.textContent];
+      })));
       const refused = 'refused 403 CONSOLE_PAGE_REFUSED';
       expect(outcomes).toEqual({
         'own-route': expect.stringMatching(/^allowed \{"greeting":"Hello, /),
@@ -113,7 +116,7 @@ describe(`hostile: a module's console page reaches only its own module, in Chrom
 
       // A request posted by another window (here the console's own) is not the frame's: ignored.
       const before = requests.filter((r) => r.includes('/api/v1/pagekit/hello')).length;
-      await page.evaluate(() => window.postMessage({ mandi: 'mandi.console-page', type: 'api', id: 1, method: 'GET', path: '/pagekit/hello' }, '*'));
+      await page.evaluate(() => (globalThis as unknown as { postMessage(m: unknown, o: string): void }).postMessage({ mandi: 'mandi.console-page', type: 'api', id: 1, method: 'GET', path: '/pagekit/hello' }, '*'));
       await new Promise((r) => setTimeout(r, 300));
       expect(requests.filter((r) => r.includes('/api/v1/pagekit/hello')).length).toBe(before);
     });
