@@ -33,7 +33,7 @@ describe('hostile: console pages are served only where installed and permitted (
     expect(res.body.data).toEqual([
       {
         module: 'pagekit', path: 'hello', label: 'Pagekit hello', icon: 'zap',
-        routes: [{ method: 'GET', path: '/pagekit/hello' }, { method: 'POST', path: '/pagekit/ping' }],
+        routes: [{ method: 'GET', path: '/pagekit/hello' }, { method: 'POST', path: '/pagekit/ping' }, { method: 'GET', path: '/api/v1/members' }],
         channels: ['private-tenant.{tenant_id}.pagekit'],
       },
       expect.objectContaining({ module: 'pagekit', path: 'probe' }),
@@ -56,6 +56,7 @@ describe('hostile: console pages are served only where installed and permitted (
 
   test('without a token, with another tenant\'s token, or in a tenant without the module: nothing', async () => {
     expect((await tp.api('/console-pages', { tenant: 'acme' })).status).toBe(401);
+    expect((await tp.api('/console-pages', { token: owner.token })).status).toBe(400);
     expect((await tp.api('/console-pages/pagekit/hello/bundle', { tenant: 'acme' })).status).toBe(401);
     expect((await tp.api('/console-pages/pagekit/hello/bundle', { token: other.token, tenant: 'acme' })).status).toBe(401);
     expect((await tp.api('/console-pages', { token: other.token, tenant: other.alias })).body.data).toEqual([]);

@@ -7,7 +7,7 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { PAGE_MESSAGE, REFUSED_CODE, type PageAnswer, type PageRequest } from '../../../../sdk/console/protocol';
-import { api, apiBlob, ApiError } from '../api';
+import { api, API_PREFIX, apiBlob, ApiError } from '../api';
 import { ErrorBox } from '../dialogs';
 import type { Me } from '../me';
 import { socketFor } from '../realtime';
@@ -51,7 +51,9 @@ export function ModulePage({ page, me, sub }: { page: ModulePageEntry; me: Me; s
         const refusal = callRefusal(page, msg.method, msg.path);
         if (refusal) return post({ type: 'answer', id: msg.id, status: 403, body: { message: refusal, code: REFUSED_CODE } });
         try {
-          const body = await api(msg.path, { method: msg.method.toUpperCase(), body: msg.body ?? undefined });
+          // Always under /api/v1, even for a path that itself starts so: a module may declare the route
+          // `/api/v1/members`, which is its own at /api/v1/api/v1/members, never the platform's /members.
+          const body = await api(`${API_PREFIX}${msg.path}`, { method: msg.method.toUpperCase(), body: msg.body ?? undefined });
           post({ type: 'answer', id: msg.id, status: 200, body });
         } catch (err) {
           const status = err instanceof ApiError ? err.status : 0;
