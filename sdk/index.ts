@@ -20,6 +20,7 @@ export type {
   EventDeclarations,
   ModuleDeclaration,
   OperationDeclaration,
+  OperationNode,
   OperationRoute,
   PublicOperationRoute,
   TypedHandler,
