@@ -16,8 +16,9 @@ import { currentContext } from '../kernel/context';
 import { forbidden, notFound } from '../kernel/errors';
 import type { LoadedModule } from '../kernel/modules/loaded-module';
 import type { ModuleHost } from '../kernel/modules/module-host';
+import type { ModulePageEntry } from './page-entry';
 
-const describe = (mod: LoadedModule, page: ConsolePage) => ({
+const describe = (mod: LoadedModule, page: ConsolePage): ModulePageEntry => ({
   module: mod.alias,
   path: page.path,
   label: page.label,

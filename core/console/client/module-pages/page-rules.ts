@@ -6,17 +6,9 @@
  * module (module routes start with a fixed word that is no platform area, sdk/manifest/route-overlap.ts).
  */
 import { channelMatches } from '../../../../sdk/manifest/channel-patterns';
+import type { ModulePageEntry } from '../../page-entry';
 
-/** One page as GET /console-pages lists it. */
-export interface ModulePageEntry {
-  module: string;
-  path: string;
-  label: string;
-  icon?: string;
-  /** The module's authenticated routes (method, path pattern) and channel patterns. */
-  routes: Array<{ method: string; path: string }>;
-  channels: string[];
-}
+export type { ModulePageEntry } from '../../page-entry';
 
 export const pageHref = (p: Pick<ModulePageEntry, 'module' | 'path'>) => `/p/${p.module}/${p.path}`;
 
