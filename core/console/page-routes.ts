@@ -45,6 +45,11 @@ export function registerConsolePageRoutes(api: Router, deps: { modules: ModuleHo
     const page = mod?.manifest.console?.pages?.find((p) => p.path === path);
     if (!mod || !page) throw notFound(`No console page ${alias}/${path} in this tenant: the tenant has not installed a module with that page.`, { module: alias, path });
     if (!may(page.permission)) throw forbidden(`This page requires the permission "${page.permission}".`, { permission: page.permission });
-    res.type('text/javascript; charset=utf-8').set('Cache-Control', 'no-cache').send(await mod.files.read(consolePageBundle(page)));
+    const bundle = consolePageBundle(page);
+    // A registry package always holds it (readPackage checks); a development folder may not be built yet.
+    const code = await mod.files.read(bundle).catch(() => {
+      throw notFound(`The console page ${alias}/${path} has no bundle ${bundle}: build the module (mandi module build).`, { module: alias, path });
+    });
+    res.type('text/javascript; charset=utf-8').set('Cache-Control', 'no-cache').send(code);
   });
 }
