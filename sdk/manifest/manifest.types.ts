@@ -89,6 +89,7 @@ export interface Manifest {
   secrets?: Secret[];
   graphql?: GraphqlConfig;
   mobile?: Mobile;
+  console?: Console;
   workflow?: Workflow;
   /**
    * Operations the platform runs on a timer for every tenant that has the module installed, through the job queue (at least once; a run that fails is retried). The operation receives {schedule, scheduled_at} and runs with no user.
@@ -653,6 +654,38 @@ export interface ScreenProvider {
    * Provided operation running a server-side action; input {action_id, body, context}.
    */
   action?: string;
+}
+/**
+ * Pages the module adds to the web console (docs/decisions/console-pages.md). `mandi module build` bundles each page's entry for the browser into dist/console/<the entry's file name>.js; the console runs it in a sandboxed frame of no origin, and the page reaches the platform only through the console over postMessage (sdk/console): the module's own http.routes with the user's session, and the module's own realtime channels.
+ */
+export interface Console {
+  pages?: ConsolePage[];
+}
+/**
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "consolePage".
+ */
+export interface ConsolePage {
+  /**
+   * The page's segment: the console shows it at /p/<module>/<path>, and tells the page any sub-path below that.
+   */
+  path: string;
+  /**
+   * Shown in the console's navigation.
+   */
+  label: string;
+  /**
+   * Icon name, as for screens (e.g. "message-square").
+   */
+  icon?: string;
+  /**
+   * A permission name, e.g. "orders.view".
+   */
+  permission: string;
+  /**
+   * The page's browser source under the module's console/ folder; bundled to dist/console/<its file name without extension>.js.
+   */
+  entry: string;
 }
 /**
  * Workflow nodes the module adds to the node registry (spec 2, Node registry).

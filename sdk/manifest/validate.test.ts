@@ -567,3 +567,25 @@ describe('DESIGN wave 3: an operation reachable from an edge always has a permis
     expect(validateManifest(m).ok).toBe(true);
   });
 });
+
+describe('docs/decisions/console-pages.md: console.pages', () => {
+  const withPages = (pages: unknown[]) => ({ ...base(), console: { pages } });
+  const page = { path: 'board', label: 'Order board', permission: 'orders.view', entry: 'console/board.tsx' };
+
+  test('a page with a path, label, permission and an entry under console/ is valid', () => {
+    expect(validateManifest(withPages([page, { ...page, path: 'stock', entry: 'console/stock/page.ts', icon: 'package' }])).ok).toBe(true);
+  });
+
+  test('the permission is required and declared; the entry stays under console/; paths and bundle names are unique', () => {
+    const { permission: _permission, ...noPermission } = page;
+    expect(pointers(withPages([noPermission]))).toEqual(['/console/pages/0/permission']);
+    expect(pointers(withPages([{ ...page, permission: 'orders.board' }]))).toEqual(['/console/pages/0/permission']);
+    for (const entry of ['src/board.ts', 'console/../src/index.ts', '/console/board.ts', 'console/board.css', 'dist/console/board.js']) {
+      expect(pointers(withPages([{ ...page, entry }]))).toEqual(['/console/pages/0/entry']);
+    }
+    expect(pointers(withPages([{ ...page, path: 'a/b' }]))).toEqual(['/console/pages/0/path']);
+    expect(pointers(withPages([page, { ...page, entry: 'console/other.ts' }]))).toEqual(['/console/pages/1/path']);
+    const sameBundle = errorsOf(withPages([page, { ...page, path: 'other', entry: 'console/x/board.ts' }]));
+    expect(sameBundle).toEqual([{ pointer: '/console/pages/1/entry', message: expect.stringContaining('dist/console/board.js') }]);
+  });
+});
