@@ -20,7 +20,9 @@ type Values = Record<string, unknown>;
 
 const secretName = (prop: string) => `${SETTING_SECRET_PREFIX}${prop}`;
 
-const isSecret = (schema: SettingsSchema, prop: string) => schema.properties[prop]?.writeOnly === true;
+/** Own keys only: a hostile write's "constructor" or "__proto__" is no declared setting. */
+const declares = (schema: SettingsSchema, prop: string) => Object.hasOwn(schema.properties, prop);
+const isSecret = (schema: SettingsSchema, prop: string) => declares(schema, prop) && schema.properties[prop].writeOnly === true;
 
 /** A write: merge into the stored values (PATCH, settings.set) or replace them (PUT, replace: true). */
 export type SettingsWrite = { values: Values; replace: boolean };
@@ -70,14 +72,14 @@ export class ModuleSettings {
         const [row] = await db.query<{ values: Values }>('SELECT "values" FROM module_settings WHERE module = $1 FOR UPDATE', { bind: [module], type: QueryTypes.SELECT, transaction });
         const next: Values = {};
         // Values of settings no longer declared (an older version's) go with the first write.
-        for (const [prop, v] of Object.entries(write.replace ? {} : (row?.values ?? {}))) if (prop in schema.properties && !isSecret(schema, prop)) next[prop] = v;
+        for (const [prop, v] of Object.entries(write.replace ? {} : (row?.values ?? {}))) if (declares(schema, prop) && !isSecret(schema, prop)) next[prop] = v;
         for (const [prop, v] of given) {
-          if (isSecret(schema, prop) || !(prop in schema.properties)) continue;
+          if (isSecret(schema, prop) || !declares(schema, prop)) continue;
           if (v === null) delete next[prop];
           else next[prop] = v;
         }
         for (const prop of schema.required ?? []) {
-          const has = isSecret(schema, prop) ? (prop in write.values ? write.values[prop] !== null : secretsSet.has(prop)) : next[prop] !== undefined || schema.properties[prop]?.default !== undefined;
+          const has = isSecret(schema, prop) ? (Object.hasOwn(write.values, prop) ? write.values[prop] !== null : secretsSet.has(prop)) : next[prop] !== undefined || schema.properties[prop]?.default !== undefined;
           if (!has) (errors[prop] ??= []).push(`The ${prop} field is required.`);
         }
         if (Object.keys(errors).length > 0) throw new ValidationError(errors);
