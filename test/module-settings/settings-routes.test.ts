@@ -93,4 +93,15 @@ describe('module settings: GET/PUT/PATCH /modules/{alias}/settings and settings.
     expect(audit.find((a) => a.action === 'settings.update')?.row).toContain('"base_url"');
     for (const value of [API_KEY, 'hello', 'eu.example.com']) expect(audit.filter((a) => a.row.includes(value))).toEqual([]);
   });
+
+  test('uninstalling keeps the settings with the data; purging deletes them, the secret ones too', async () => {
+    await tp.api('/modules/tuner/settings', { ...admin(), method: 'PATCH', body: { values: { api_key: API_KEY } } });
+    const rows = () => tp.platform.tenantDbs.query(owner.tenantId, 'SELECT module FROM module_settings WHERE module = $1', ['tuner']);
+    const secretsLeft = () => tp.platform.central.models.ModuleSecret.count({ where: { tenant_id: owner.tenantId, module: 'tuner' } });
+    expect((await tp.api('/modules/tuner', { ...admin(), method: 'DELETE' })).status).toBe(200);
+    await installVia(tp, owner.token, 'acme', 'tuner');
+    expect((await tp.api('/modules/tuner/settings', admin())).body.values).toMatchObject({ sender: 'ACME2', api_key: { set: true } });
+    expect((await tp.api('/modules/tuner?purge=true', { ...admin(), method: 'DELETE' })).status).toBe(200);
+    expect([await rows(), await secretsLeft()]).toEqual([[], 0]);
+  });
 });
