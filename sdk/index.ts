@@ -21,6 +21,7 @@ export type {
   EventDeclarations,
   ModuleDeclaration,
   OperationDeclaration,
+  OperationNode,
   OperationRoute,
   PublicOperationRoute,
   TypedHandler,

@@ -250,3 +250,27 @@ describe('a declared route checks its operation\'s permission unless it names it
     ]);
   });
 });
+
+describe('spec 2 Node registry: a workflow node declared on its operation', () => {
+  it('becomes a workflow.nodes entry after the declared ones, its config schema the operation\'s input less the keys taken from the node\'s input', () => {
+    const input = { type: 'object', additionalProperties: false, required: ['id', 'points'], properties: { id: { type: 'string' }, points: { type: 'integer', minimum: 1 } } };
+    const trigger = { type: 'points:awarded', name: 'Points awarded', category: 'trigger', description: 'Starts on an award.', event: 'points.awarded' };
+    const doc = declaredManifest({
+      name: 'points',
+      workflow: { nodes: [trigger] },
+      operations: {
+        award: { permission: 'points.manage', input, output: { type: 'object' }, node: { slug: 'award', name: 'Award points', category: 'action', description: 'Awards points.', icon: 'star', from_input: ['id'] } },
+        balance: { permission: 'points.view', input: { type: 'object', properties: {} }, output: { type: 'object' } },
+      },
+    }) as { workflow: { nodes: Array<Record<string, unknown>> }; api: { provides: Array<Record<string, unknown>> } };
+    expect(doc.workflow.nodes).toEqual([
+      trigger,
+      {
+        type: 'points:award', name: 'Award points', category: 'action', description: 'Awards points.', operation: 'points.award', icon: 'star',
+        configSchema: { type: 'object', properties: input.properties, required: ['points'] },
+      },
+    ]);
+    // `node` is the build's, not the operation's: api.provides carries no trace of it.
+    expect(doc.api.provides[0]).not.toHaveProperty('node');
+  });
+});
