@@ -34,7 +34,7 @@ describe('module settings under attack', () => {
   afterAll(() => tp?.close());
 
   test('cross-module: a module reads and writes only its own; naming another module or tenant in the input is refused', async () => {
-    expect(await raw('peek', 'settings.get', {})).toEqual({ values: { api_key: null, sender: null }, stored: [] });
+    expect(await raw('peek', 'settings.get', {})).toEqual({ values: { api_key: null, sender: null, constructor: null }, stored: [] });
     for (const extra of [{ module: 'tuner' }, { alias: 'tuner' }, { tenant_id: beta.tenantId }]) {
       await expect(raw('peek', 'settings.get', extra)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
       await expect(raw('peek', 'settings.set', { values: { sender: 'x' }, ...extra })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
@@ -68,6 +68,9 @@ describe('module settings under attack', () => {
     // Just under the cap is stored.
     expect((await tp.api('/modules/tuner/settings', admin('PATCH', { values: { note: 'y'.repeat(60 * 1024) } }))).status).toBe(200);
     await expect(raw('tuner', 'settings.set', { values: { api_key: 'k'.repeat(64 * 1024 + 1) } })).rejects.toMatchObject({ code: 'SECRET_TOO_LARGE', status: 413 });
+    // A declared setting named like an Object.prototype member is a setting like any other.
+    await raw('peek', 'settings.set', { values: { constructor: 'plain' } });
+    expect(await raw('peek', 'settings.get', {})).toMatchObject({ values: { constructor: 'plain' }, stored: expect.arrayContaining(['constructor']) });
     // Keys that are not declared settings, prototype names included, never reach the store.
     const odd = await tp.api('/modules/tuner/settings', { token: acme.token, tenant: 'acme', method: 'PATCH', headers: { 'content-type': 'application/json' }, rawBody: '{"values":{"__proto__":{"sender":"x"},"constructor":1,"../tuner":2}}' });
     expect([odd.status, Object.keys(odd.body.errors ?? {}).sort()]).toEqual([422, ['../tuner', '__proto__', 'constructor']]);

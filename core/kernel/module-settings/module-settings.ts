@@ -23,6 +23,10 @@ const secretName = (prop: string) => `${SETTING_SECRET_PREFIX}${prop}`;
 /** Own keys only: a hostile write's "constructor" or "__proto__" is no declared setting. */
 const declares = (schema: SettingsSchema, prop: string) => Object.hasOwn(schema.properties, prop);
 const isSecret = (schema: SettingsSchema, prop: string) => declares(schema, prop) && schema.properties[prop].writeOnly === true;
+/** A stored value, never an inherited member: "constructor" is a name a setting may have. */
+const own = (values: Values, prop: string): unknown => (Object.hasOwn(values, prop) ? values[prop] : undefined);
+/** Objects keyed by setting names inherit nothing, for the same reason. */
+const bare = <T>(): Record<string, T> => Object.create(null) as Record<string, T>;
 
 /** A write: merge into the stored values (PATCH, settings.set) or replace them (PUT, replace: true). */
 export type SettingsWrite = { values: Values; replace: boolean };
@@ -37,11 +41,11 @@ export class ModuleSettings {
   /** Every declared setting: stored, else its default, else null; secrets in clear. Only for the owning module. */
   async values(tenantId: string, module: string, schema: SettingsSchema): Promise<{ values: Values; stored: string[] }> {
     const { values } = await this.stored(tenantId, module);
-    const out: Values = {};
+    const out = bare<unknown>();
     const stored: string[] = [];
     for (const [prop, def] of Object.entries(schema.properties)) {
-      out[prop] = def.writeOnly ? await this.d.secrets.read(tenantId, module, secretName(prop)) : (values[prop] ?? def.default ?? null);
-      if (def.writeOnly ? out[prop] !== null : values[prop] !== undefined) stored.push(prop);
+      out[prop] = def.writeOnly ? await this.d.secrets.read(tenantId, module, secretName(prop)) : (own(values, prop) ?? def.default ?? null);
+      if (def.writeOnly ? out[prop] !== null : own(values, prop) !== undefined) stored.push(prop);
     }
     return { values: out, stored };
   }
@@ -50,8 +54,8 @@ export class ModuleSettings {
   async view(tenantId: string, module: string, schema: SettingsSchema): Promise<{ values: Values; updated_at: string | null }> {
     const { values, updated_at } = await this.stored(tenantId, module);
     const set = await this.secretsSet(tenantId, module);
-    const out: Values = {};
-    for (const [prop, def] of Object.entries(schema.properties)) out[prop] = def.writeOnly ? { set: set.has(prop) } : (values[prop] ?? def.default ?? null);
+    const out = bare<unknown>();
+    for (const [prop, def] of Object.entries(schema.properties)) out[prop] = def.writeOnly ? { set: set.has(prop) } : (own(values, prop) ?? def.default ?? null);
     return { values: out, updated_at };
   }
 
@@ -62,15 +66,16 @@ export class ModuleSettings {
    */
   async write(tenantId: string, module: string, schema: SettingsSchema, write: SettingsWrite): Promise<{ changed: string[]; updated_at: string }> {
     const given = Object.entries(write.values);
-    const present = Object.fromEntries(given.filter(([, v]) => v !== null));
-    const errors: FieldErrors = { ...this.validators.validate(this.writeSchema(schema), present) };
+    // Without a prototype: ajv reads `properties` as `data[name] !== undefined`, and an inherited "constructor" would be checked.
+    const present = Object.assign(bare<unknown>(), Object.fromEntries(given.filter(([, v]) => v !== null)));
+    const errors: FieldErrors = Object.assign(bare<string[]>(), this.validators.validate(this.writeSchema(schema), present));
 
     const secretsSet = await this.secretsSet(tenantId, module);
     const now = new Date(this.d.clock.now());
     return this.d.tenantDbs.with(tenantId, (db) =>
       db.transaction(async (transaction) => {
         const [row] = await db.query<{ values: Values }>('SELECT "values" FROM module_settings WHERE module = $1 FOR UPDATE', { bind: [module], type: QueryTypes.SELECT, transaction });
-        const next: Values = {};
+        const next = bare<unknown>();
         // Values of settings no longer declared (an older version's) go with the first write.
         for (const [prop, v] of Object.entries(write.replace ? {} : (row?.values ?? {}))) if (declares(schema, prop) && !isSecret(schema, prop)) next[prop] = v;
         for (const [prop, v] of given) {
@@ -79,7 +84,7 @@ export class ModuleSettings {
           else next[prop] = v;
         }
         for (const prop of schema.required ?? []) {
-          const has = isSecret(schema, prop) ? (Object.hasOwn(write.values, prop) ? write.values[prop] !== null : secretsSet.has(prop)) : next[prop] !== undefined || schema.properties[prop]?.default !== undefined;
+          const has = isSecret(schema, prop) ? (Object.hasOwn(write.values, prop) ? write.values[prop] !== null : secretsSet.has(prop)) : own(next, prop) !== undefined || (declares(schema, prop) && schema.properties[prop].default !== undefined);
           if (!has) (errors[prop] ??= []).push(`The ${prop} field is required.`);
         }
         if (Object.keys(errors).length > 0) throw new ValidationError(errors);
