@@ -46,6 +46,7 @@ export type {
   FieldOperators,
   FindQuery,
   Row,
+  RowOf,
   Where,
   WhereQuery,
 } from './runtime/db';
