@@ -16,7 +16,7 @@ type Obj = Record<string, unknown>;
 /** Top-level fields in the order module.json shows them (the schema's order). */
 const ORDER = [
   'name', 'version', 'description', 'compatibility', 'dependencies', 'main', 'api', 'events', 'realtime', 'http',
-  'permissions', 'secrets', 'graphql', 'mobile', 'console', 'workflow', 'schedules', 'jobs', 'data', 'limits',
+  'permissions', 'secrets', 'settings', 'graphql', 'mobile', 'console', 'workflow', 'schedules', 'jobs', 'data', 'limits',
 ] as const;
 
 export function declaredManifest(declaration: unknown): unknown {

@@ -589,3 +589,44 @@ describe('docs/decisions/console-pages.md: console.pages', () => {
     expect(sameBundle).toEqual([{ pointer: '/console/pages/1/entry', message: expect.stringContaining('dist/console/board.js') }]);
   });
 });
+
+describe('module settings: the manifest’s settings schema, checked at build and install', () => {
+  const withSettings = (settings: unknown) => ({ ...base(), settings });
+  const good = {
+    type: 'object',
+    required: ['sender'],
+    properties: {
+      sender: { type: 'string', maxLength: 11, description: 'The sender id.' },
+      retries: { type: 'integer', minimum: 0, default: 2, description: 'Retries.' },
+      api_key: { type: 'string', writeOnly: true, description: 'The API key.' },
+    },
+  };
+
+  it('accepts an object schema of typed, described properties, a secret among them', () => {
+    expect(validateManifest(withSettings(good)).ok).toBe(true);
+  });
+
+  it('refuses a schema that is not of an object, unknown keywords, undescribed or oddly named settings', () => {
+    expect(pointers(withSettings({ type: 'array', items: {} }))).toEqual(['/settings/items', '/settings/properties', '/settings/type']);
+    expect(pointers(withSettings('object'))).toEqual(['/settings']);
+    expect(errorsOf(withSettings({ ...good, $ref: 'http://evil.example/schema' }))).toEqual([{ pointer: '/settings/$ref', message: 'is not a known property' }]);
+    expect(pointers(withSettings({ type: 'object', properties: { sender: { type: 'string', description: 'd', $ref: '#/x' } } }))).toEqual(['/settings/properties/sender/$ref']);
+    expect(pointers(withSettings({ type: 'object', properties: { sender: { type: 'string' } } }))).toEqual(['/settings/properties/sender/description']);
+    expect(pointers(withSettings({ type: 'object', properties: { 'Sender-ID': { type: 'string', description: 'd' } } }))).toEqual(['/settings/properties/Sender-ID']);
+  });
+
+  it('refuses a default its own schema refuses, a secret that is not a string or carries a default, and required names not declared', () => {
+    const errors = errorsOf(
+      withSettings({
+        type: 'object',
+        required: ['nosuch'],
+        properties: {
+          retries: { type: 'integer', maximum: 5, default: 9, description: 'd' },
+          pin: { type: 'integer', writeOnly: true, description: 'd' },
+          token: { type: 'string', writeOnly: true, default: 'in-module-json', description: 'd' },
+        },
+      }),
+    );
+    expect(errors.map((e) => e.pointer).sort()).toEqual(['/settings/properties/pin/writeOnly', '/settings/properties/retries/default', '/settings/properties/token/default', '/settings/required/0']);
+  });
+});
