@@ -45,6 +45,8 @@ const why = {
     "Boundary 'tests of a module import only the SDK' (DESIGN.md, Layout): a module's tests run as a third party's would, through the SDK's test host (sdk/testing, @mandi/sdk/testing); never core/, sandbox/, rings/, registry/ or the project's test/.",
   moduleTestImportsSdkInternals:
     "Boundary 'tests of a module import only the SDK's public entries' (DESIGN.md, Layout): the SDK as a third party installs it is @mandi/sdk (sdk/, its index) and @mandi/sdk/testing (sdk/testing); sdk/build, sdk/cli, sdk/manifest and the rest are its internals. If a test needs one of them, export it from sdk/testing on purpose.",
+  sandboxImportsHost:
+    "Boundary 'the sandbox imports nothing of core' (DESIGN.md, Sandbox): sandbox/ is the isolate runtime behind one narrow interface (HostBridge in sandbox/types.ts); the host's side of it lives in core/kernel/host-api, which imports the sandbox, never the other way.",
   guestImportsHost:
     "Boundary 'the guest prelude imports only the protocol' (DESIGN.md, Sandbox): sandbox/guest/ is bundled into every isolate context ahead of module code, with ES2022 and nothing else; import from its own folder and ../protocol only, never Node.js built-ins, packages or host code.",
   sdkRuntimeImportsHost:
@@ -65,6 +67,7 @@ const restrict = {
   moduleTestHost: (depth) => ({ regex: fromRoot(HOST_FOLDERS)(depth), message: why.moduleTestImportsHost }),
   // sdk/ itself and sdk/testing are the public entries; any other path into sdk/ is an internal.
   moduleTestSdkInternals: (depth) => ({ regex: `^${up(depth)}sdk/(?!testing$)`, message: why.moduleTestImportsSdkInternals }),
+  sandboxHost: (depth) => ({ regex: fromRoot(['core', 'modules', 'rings', 'registry', 'sdk'])(depth), message: why.sandboxImportsHost }),
   coreModules: (depth) => ({ regex: fromRoot(['modules'])(depth), message: why.coreImportsModule }),
   // core/kernel/<...> is one step below core/: depth - 1 steps up reach core/services.
   kernelServices: (depth) => ({ regex: `^(?:${up(depth - 1)}|${up(depth)}core/)services(?:/|$)`, message: why.kernelImportsService }),
@@ -118,7 +121,7 @@ export default defineConfig(
 
   // Boundaries. Later blocks replace earlier ones for the files they match.
   { files: ['**/*.{ts,js,mjs,cjs}'], rules: { 'no-restricted-imports': ['error', { paths: [isolatedVm] }] } },
-  { files: ['sandbox/**'], rules: { 'no-restricted-imports': 'off' } },
+  { files: [`sandbox/${SOURCES}`], rules: boundaryRule(1, [restrict.sandboxHost], { paths: [] }) },
   {
     files: [`sandbox/guest/${SOURCES}`],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./[^/]+$|\\.\\./protocol$)', message: why.guestImportsHost }] }] },

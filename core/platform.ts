@@ -35,6 +35,7 @@ import { clientReleasesPart } from './services/client-releases/part';
 import { consolePart } from './console/part';
 import { graphqlPart } from './services/graphql/part';
 import { secretRoutesPart } from './kernel/secrets/routes-part';
+import { moduleSettingsPart } from './kernel/module-settings/part';
 import { moduleRoutesPart } from './kernel/modules/routes-part';
 import { fileTransfersPart } from './kernel/modules/file-transfers';
 
@@ -90,6 +91,7 @@ export function platformParts(config: Config, logger: Logger, options: PlatformO
     consolePart,
     graphqlPart,
     secretRoutesPart,
+    moduleSettingsPart,
     fileTransfersPart,
     moduleRoutesPart,
     httpPart,

@@ -5,7 +5,6 @@
 export { SandboxRuntime } from './runtime';
 export { ModuleSandbox } from './module-sandbox';
 export { SandboxError, isSandboxError, type SandboxErrorCode, type GuestErrorInfo } from './errors';
-export { createFetchBridge, type FetchBridgeOptions } from './fetch-bridge';
 export { DEFAULT_LIMITS } from './limits';
 export type {
   DbMethod,

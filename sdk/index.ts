@@ -12,6 +12,7 @@ export { related, type Related, type RelatedChildrenOutput, type RelatedParentOu
 export { defineContract, payment, shipping, type Contract, type ContractOperation, type ContractOperations } from './contracts';
 export { moveIntoSecrets, secrets, type SecretHint, type Secrets } from './runtime/secrets';
 export { defineErrors, ModuleError, type ErrorDefinition } from './runtime/errors';
+export { moveIntoSettings, settings, type Settings, type SettingsOf } from './runtime/settings';
 export { amountInWords, groupIndian, indianDate } from './runtime/indian-numbers';
 export { jobs, type EnqueueOptions, type JobInfo, type JobInput, type Jobs, type JobStatus } from './runtime/jobs';
 export type { Static, TSchema } from '@sinclair/typebox/type';
@@ -21,6 +22,7 @@ export type {
   EventDeclarations,
   ModuleDeclaration,
   OperationDeclaration,
+  OperationNode,
   OperationRoute,
   PublicOperationRoute,
   TypedHandler,
@@ -45,6 +47,7 @@ export type {
   FieldOperators,
   FindQuery,
   Row,
+  RowOf,
   Where,
   WhereQuery,
 } from './runtime/db';

@@ -4,10 +4,13 @@
  * bundled assets under /console/. The page carries no inline script: what the script needs (the
  * tenant named by the subdomain, the environment) is in data attributes, so the CSP allows scripts
  * from 'self' only. Images may come from https (module data such as product photos); frames come
- * from 'self' only: a module page, which is itself a sandboxed document of no origin.
+ * from 'self' only: a module page or the console pages' frame (/console/page-frame), each itself a
+ * sandboxed document of no origin.
  */
 import express, { type Router } from 'express';
+import { PAGE_MESSAGE } from '../../sdk/console/protocol';
 import { escapeHtml } from '../kernel/escape-html';
+import { MODULE_PAGE_CSP } from '../kernel/http/api-answer-headers';
 import type { Logger } from '../kernel/logger';
 import { tenantKeyOf } from '../kernel/tenancy/resolve-tenant';
 import { consoleAssets, CONSOLE_ASSETS_DIR } from './assets';
@@ -39,6 +42,36 @@ export function consolePage(data: { tenant: string; env: string }): string {
 `;
 }
 
+/**
+ * The frame a module's console page runs in (docs/decisions/console-pages.md), under the module page
+ * policy (sandboxed to no origin, its inline script only, nothing loaded or sent). Its one script
+ * waits for the console (its parent, and only it) to hand over the page's bundle and context, once,
+ * and runs the bundle as an inline script.
+ */
+export const PAGE_FRAME = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{font:15px/1.45 system-ui,sans-serif;margin:0;padding:1rem;color:#1f2933}</style>
+</head>
+<body>
+<div id="root"></div>
+<script>
+addEventListener('message', function start(e) {
+  var m = e.data;
+  if (e.source !== parent || !m || m.mandi !== '${PAGE_MESSAGE}' || m.type !== 'init' || typeof m.code !== 'string') return;
+  removeEventListener('message', start);
+  window.__mandiConsolePage = m.context;
+  var s = document.createElement('script');
+  s.textContent = m.code;
+  document.body.appendChild(s);
+});
+</script>
+</body>
+</html>
+`;
+
 export function consoleRoutes(opts: ConsoleOptions): Router {
   const router = express.Router();
   // Bundled (when stale) as the platform starts, so the first visitor does not wait for esbuild.
@@ -50,7 +83,11 @@ export function consoleRoutes(opts: ConsoleOptions): Router {
     res.set({ 'Content-Security-Policy': CONSOLE_CSP, 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'same-origin' });
     res.type('html').send(consolePage({ tenant, env: opts.env }));
   };
-  router.get(['/', '/m', '/m/*rest', '/admin', '/admin/*rest'], page);
+  router.get(['/', '/m', '/m/*rest', '/admin', '/admin/*rest', '/p/*rest'], page);
+  router.get('/console/page-frame', (_req, res) => {
+    res.set({ 'Content-Security-Policy': MODULE_PAGE_CSP, 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' });
+    res.type('html').send(PAGE_FRAME);
+  });
   router.get('/console/:file', async (req, res, next) => {
     const file = req.params.file;
     if (!(await consoleAssets()).includes(file)) return next();

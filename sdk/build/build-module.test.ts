@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
@@ -248,5 +248,55 @@ describe('a declared route checks its operation\'s permission unless it names it
       Object.entries({ method: 'POST', path: '/points/hook', public: true, operation: 'points.hook' }),
       Object.entries({ method: 'POST', path: '/points/signed', public: true, operation: 'points.signed' }),
     ]);
+  });
+});
+
+describe('docs/decisions/console-pages.md: the browser pass bundles each console page', () => {
+  const pages = { console: { pages: [{ path: 'board', label: 'Board', permission: 'points.view', entry: 'console/board.tsx' }] } };
+  const SOURCE = `import { defineModule } from '@mandi/sdk';\nexport default defineModule({ operations: { balance: async () => ({ points: 1 }) } });`;
+
+  it('writes dist/console/<name>.js: one browser script with its imports and Preact JSX inlined', async () => {
+    const dir = await moduleDir(SOURCE, pages, {
+      'console/board.tsx': `import { render } from 'preact';\nimport { title } from './title';\nrender(<h1>{title}</h1>, document.body);`,
+      'console/title.ts': `export const title = 'The board';`,
+    });
+    // A module's own dependencies (here Preact) come from its node_modules, as a third party's would.
+    await symlink(path.resolve(SDK, '..', 'node_modules'), path.join(dir, 'node_modules'));
+    const result = await buildModule(dir);
+    expect(result.consolePages).toEqual([path.join(dir, 'dist/console/board.js')]);
+    const code = await readFile(path.join(dir, 'dist/console/board.js'), 'utf8');
+    expect(code).toContain('The board');
+    expect(code).not.toMatch(/\bimport\s|\brequire\(/);
+  });
+
+  it('refuses a page importing a Node built-in, or whose entry is missing, naming the page', async () => {
+    const node = await moduleDir(SOURCE, pages, { 'console/board.tsx': `import { readFileSync } from 'node:fs';\ndocument.title = String(readFileSync);` });
+    await expect(buildModule(node)).rejects.toThrow(/console page "board": .*node:fs.*a browser does not have/);
+    const missing = await moduleDir(SOURCE, pages);
+    await expect(buildModule(missing)).rejects.toThrow(/console page "board": console\/board.tsx not found/);
+  });
+});
+
+describe('spec 2 Node registry: a workflow node declared on its operation', () => {
+  it('becomes a workflow.nodes entry after the declared ones, its config schema the operation\'s input less the keys taken from the node\'s input', () => {
+    const input = { type: 'object', additionalProperties: false, required: ['id', 'points'], properties: { id: { type: 'string' }, points: { type: 'integer', minimum: 1 } } };
+    const trigger = { type: 'points:awarded', name: 'Points awarded', category: 'trigger', description: 'Starts on an award.', event: 'points.awarded' };
+    const doc = declaredManifest({
+      name: 'points',
+      workflow: { nodes: [trigger] },
+      operations: {
+        award: { permission: 'points.manage', input, output: { type: 'object' }, node: { slug: 'award', name: 'Award points', category: 'action', description: 'Awards points.', icon: 'star', from_input: ['id'] } },
+        balance: { permission: 'points.view', input: { type: 'object', properties: {} }, output: { type: 'object' } },
+      },
+    }) as { workflow: { nodes: Array<Record<string, unknown>> }; api: { provides: Array<Record<string, unknown>> } };
+    expect(doc.workflow.nodes).toEqual([
+      trigger,
+      {
+        type: 'points:award', name: 'Award points', category: 'action', description: 'Awards points.', operation: 'points.award', icon: 'star',
+        configSchema: { type: 'object', properties: input.properties, required: ['points'] },
+      },
+    ]);
+    // `node` is the build's, not the operation's: api.provides carries no trace of it.
+    expect(doc.api.provides[0]).not.toHaveProperty('node');
   });
 });

@@ -10,6 +10,7 @@
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build, type Message } from 'esbuild';
+import { consolePageBundle } from '../manifest/console-pages';
 import { ManifestError } from '../manifest/issues';
 import type { Manifest } from '../manifest/manifest.types';
 import { loadManifest, validateManifest } from '../manifest/validate';
@@ -34,6 +35,8 @@ export interface BuildResult {
   manifest: Manifest;
   /** Absolute path of the bundle. */
   outfile: string;
+  /** Absolute paths of the console pages' browser bundles (dist/console/<name>.js). */
+  consolePages: string[];
   bytes: number;
   durationMs: number;
   /** Handlers the manifest does not declare, and esbuild warnings: the build still succeeded. */
@@ -74,13 +77,19 @@ export async function buildModule(dir: string, options: BuildOptions = {}): Prom
   if (problems.length > 0) throw new BuildError(problems);
 
   const outfile = path.join(root, manifest.main ?? 'dist/index.js');
+  const pages = await bundleConsolePages(root, manifest, options.minify ?? false);
   if (!options.check) {
     await mkdir(path.dirname(outfile), { recursive: true });
     await writeFile(outfile, code);
+    for (const page of pages) {
+      await mkdir(path.dirname(page.file), { recursive: true });
+      await writeFile(page.file, page.code);
+    }
   }
   return {
     manifest,
     outfile,
+    consolePages: pages.map((p) => p.file),
     bytes: Buffer.byteLength(code),
     durationMs: Math.round(performance.now() - started),
     warnings: [...warnings.map(formatMessage), ...notes],
@@ -113,6 +122,47 @@ async function bundle(root: string, entry: string, minify: boolean): Promise<{ c
     if (!errors) throw err;
     throw new BuildError(errors.map(formatMessage));
   }
+}
+
+/**
+ * The browser pass (docs/decisions/console-pages.md): each console page's entry bundled on its own
+ * for a browser (one classic script, no Node built-ins, Preact's JSX when the page uses it), to run in
+ * the console's sandboxed frame.
+ */
+async function bundleConsolePages(root: string, manifest: Manifest, minify: boolean): Promise<Array<{ file: string; code: string }>> {
+  const out: Array<{ file: string; code: string }> = [];
+  const problems: string[] = [];
+  for (const page of manifest.console?.pages ?? []) {
+    if (!(await stat(path.join(root, page.entry)).catch(() => undefined))?.isFile()) {
+      problems.push(`console page "${page.path}": ${page.entry} not found in ${root}`);
+      continue;
+    }
+    try {
+      const result = await build({
+        absWorkingDir: root,
+        entryPoints: [page.entry],
+        write: false,
+        bundle: true,
+        format: 'iife',
+        platform: 'browser',
+        target: 'es2022',
+        minify,
+        jsx: 'automatic',
+        jsxImportSource: 'preact',
+        legalComments: 'none',
+        logLevel: 'silent',
+        define: { 'process.env.NODE_ENV': '"production"' },
+        plugins: [refuseNodeBuiltins('which a browser does not have: a console page reaches the platform through sdk/console (api, subscribe)')],
+      });
+      out.push({ file: path.join(root, consolePageBundle(page)), code: result.outputFiles[0].text });
+    } catch (err) {
+      const errors = (err as { errors?: Message[] }).errors;
+      if (!errors) throw err;
+      problems.push(...errors.map((m) => `console page "${page.path}": ${formatMessage(m)}`));
+    }
+  }
+  if (problems.length > 0) throw new BuildError(problems);
+  return out;
 }
 
 /**

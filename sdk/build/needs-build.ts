@@ -1,5 +1,5 @@
 /**
- * Whether a module's bundle is missing or older than its sources (module.json, src/, package.json),
+ * Whether a module's bundle is missing or older than its sources (module.json, src/, console/, package.json),
  * so `pack` rebuilds only when needed.
  */
 import { readdir, stat } from 'node:fs/promises';
@@ -12,6 +12,8 @@ export async function needsBuild(dir: string, mainPath: string): Promise<boolean
     await newestMtime(path.join(dir, 'module.json')),
     await newestMtime(path.join(dir, 'package.json')),
     await newestMtime(path.join(dir, 'src')),
+    // Console pages' browser sources (docs/decisions/console-pages.md), bundled by the same build.
+    await newestMtime(path.join(dir, 'console')),
   );
   return newest > bundle.mtimeMs;
 }

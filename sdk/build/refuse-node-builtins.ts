@@ -10,7 +10,10 @@ import type { Plugin } from 'esbuild';
 const BUILTINS = new Set(builtinModules.map((m) => m.replace(/^node:/, '')));
 const CHECKING = Symbol('checking');
 
-export function refuseNodeBuiltins(): Plugin {
+const SANDBOX_HINT = 'which does not exist in the module sandbox; use ctx.host instead (host.db for data, host.fetch for HTTP, host.log, host.now)';
+
+/** `hint` says where the code runs and what to use instead (the sandbox by default; a console page runs in a browser). */
+export function refuseNodeBuiltins(hint = SANDBOX_HINT): Plugin {
   return {
     name: 'mandi-refuse-node-builtins',
     setup(build) {
@@ -32,7 +35,7 @@ export function refuseNodeBuiltins(): Plugin {
         return {
           errors: [
             {
-              text: `imports the Node.js builtin "${args.path}", which does not exist in the module sandbox; use ctx.host instead (host.db for data, host.fetch for HTTP, host.log, host.now)`,
+              text: `imports the Node.js builtin "${args.path}", ${hint}`,
             },
           ],
         };

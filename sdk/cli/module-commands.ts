@@ -31,6 +31,7 @@ async function build(dir: string, options: { minify?: boolean; check?: boolean }
   step(`module.json valid: ${result.manifest.name}@${result.manifest.version}`);
   if (options.check) step(result.declared ? 'module.json matches the declarations' : 'module.json is hand-written: no declarations to compare');
   else step(`bundled ${path.relative(dir, result.outfile)} (${formatBytes(result.bytes)}) in ${result.durationMs} ms`);
+  if (!options.check) for (const page of result.consolePages) step(`bundled the console page ${path.relative(dir, page)}`);
   for (const w of result.warnings) warn(w);
 }
 

@@ -4,6 +4,7 @@ export { validateManifest, loadManifest, type ManifestValidation } from './valid
 export { ManifestError, formatIssues, type ManifestIssue } from './issues';
 export { contractIssues } from './contract-rules';
 export { runsAgents } from './agent-tools';
+export { consolePageBundle } from './console-pages';
 export { referencedFiles, type FileReference } from './referenced-files';
 export {
   PLATFORM_VERSION,

@@ -87,8 +87,10 @@ export interface Manifest {
    * @maxItems 100
    */
   secrets?: Secret[];
+  settings?: SettingsSchema;
   graphql?: GraphqlConfig;
   mobile?: Mobile;
+  console?: Console;
   workflow?: Workflow;
   /**
    * Operations the platform runs on a timer for every tenant that has the module installed, through the job queue (at least once; a run that fails is retried). The operation receives {schedule, scheduled_at} and runs with no user.
@@ -547,6 +549,74 @@ export interface Secret {
   description: string;
 }
 /**
+ * The module's settings per tenant, as a JSON schema of an object (DESIGN.md, Host capabilities for modules; docs/decisions/module-settings.md): the host stores them (secrets, `writeOnly: true`, as module secrets), fills in defaults, validates writes, and serves GET/PUT/PATCH /api/v1/modules/{alias}/settings to tenant admins; module code reads and writes them with settings.get / settings.set. The stored document is at most 64 KB.
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "settingsSchema".
+ */
+export interface SettingsSchema {
+  type: 'object';
+  description?: string;
+  /**
+   * Names a PUT (replace) must carry; a PATCH may leave them as they are.
+   *
+   * @maxItems 100
+   */
+  required?: string[];
+  properties: {
+    [k: string]: SettingProperty;
+  };
+}
+/**
+ * One setting: a JSON schema of a value, from these keywords only.
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "settingProperty".
+ */
+export interface SettingProperty {
+  type: 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object';
+  title?: string;
+  /**
+   * What the setting does (shown to tenant admins beside the field).
+   */
+  description: string;
+  /**
+   * The value GET and settings.get show while none is stored; must satisfy this schema. Not for secrets.
+   */
+  default?: unknown;
+  /**
+   * @minItems 1
+   */
+  enum?: [unknown, ...unknown[]];
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  format?: string;
+  minItems?: number;
+  maxItems?: number;
+  items?: JsonSchema;
+  properties?: {
+    [k: string]: JsonSchema;
+  };
+  required?: string[];
+  additionalProperties?: boolean;
+  /**
+   * A secret (strings only): kept encrypted as the module secret "settings:<name>", never answered over HTTP (GET shows {set: true|false}); only the module's own settings.get reads it in clear.
+   */
+  writeOnly?: boolean;
+}
+/**
+ * A JSON schema (draft-07), checked against the draft-07 meta-schema.
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "jsonSchema".
+ */
+export interface JsonSchema {
+  [k: string]: unknown;
+}
+/**
  * How the module joins the GraphQL schema (spec 1, GraphQL rules 5-7): a schema file with resolvers first, else providers, else fields derived from api.provides.
  */
 export interface GraphqlConfig {
@@ -653,6 +723,38 @@ export interface ScreenProvider {
    * Provided operation running a server-side action; input {action_id, body, context}.
    */
   action?: string;
+}
+/**
+ * Pages the module adds to the web console (docs/decisions/console-pages.md). `mandi module build` bundles each page's entry for the browser into dist/console/<the entry's file name>.js; the console runs it in a sandboxed frame of no origin, and the page reaches the platform only through the console over postMessage (sdk/console): the module's own http.routes with the user's session, and the module's own realtime channels.
+ */
+export interface Console {
+  pages?: ConsolePage[];
+}
+/**
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "consolePage".
+ */
+export interface ConsolePage {
+  /**
+   * The page's segment: the console shows it at /p/<module>/<path>, and tells the page any sub-path below that.
+   */
+  path: string;
+  /**
+   * Shown in the console's navigation.
+   */
+  label: string;
+  /**
+   * Icon name, as for screens (e.g. "message-square").
+   */
+  icon?: string;
+  /**
+   * A permission name, e.g. "orders.view".
+   */
+  permission: string;
+  /**
+   * The page's browser source under the module's console/ folder; bundled to dist/console/<its file name without extension>.js.
+   */
+  entry: string;
 }
 /**
  * Workflow nodes the module adds to the node registry (spec 2, Node registry).
@@ -932,13 +1034,4 @@ export interface Limits {
    * Time limit for one call into the module (an operation or an event handler), in milliseconds.
    */
   timeout_ms?: number;
-}
-/**
- * A JSON schema (draft-07), checked against the draft-07 meta-schema.
- *
- * This interface was referenced by `Manifest`'s JSON-Schema
- * via the `definition` "jsonSchema".
- */
-export interface JsonSchema {
-  [k: string]: unknown;
 }

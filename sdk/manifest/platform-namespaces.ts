@@ -16,6 +16,7 @@ export const PLATFORM_NAMESPACES: ReadonlySet<string> = new Set([
   'public_tokens',
   'realtime',
   'secrets',
+  'settings',
   'tenants',
   'tools',
   'webhooks',

@@ -33,6 +33,7 @@ export const PLATFORM_PATH_AREAS: ReadonlySet<string> = new Set([
   'ai',
   'auth',
   'cli',
+  'console-pages',
   'documents',
   'email',
   'graphql',

@@ -10,6 +10,7 @@ import { childPointer, type ManifestIssue } from './issues';
 import { platformNamespaceProblem } from './platform-namespaces';
 import { jsonSchemaIssues, valueIssues } from './json-schema-check';
 import { channelPatternsOverlap, coreChannelProblem, isTenantPrivatePattern } from './channel-patterns';
+import { consolePageBundle } from './console-pages';
 import { platformPathProblem, publicPrefixProblem } from './route-overlap';
 import { isActiveContentType } from './active-content';
 
@@ -60,6 +61,7 @@ export function semanticIssues(doc: unknown): ManifestIssue[] {
   checkRealtime(doc, scope);
   checkSchedules(doc, scope);
   checkJobs(doc, scope);
+  checkConsolePages(doc, scope);
   checkPermissions(doc, scope);
   checkSecrets(doc, scope);
   checkGraphql(doc, scope);
@@ -293,6 +295,25 @@ function checkEvents(doc: Obj, s: Scope) {
     if (typeof event === 'string' && event.includes('.') && !own.includes(moduleOf(event))) {
       s.report(`/events/publishes/${i}`, `must be named ${wanted}: a module publishes only its own events (set events.namespace to publish under another prefix)`);
     }
+  });
+}
+
+/** Console pages (docs/decisions/console-pages.md): one page per path and per bundle file, behind a declared permission. */
+function checkConsolePages(doc: Obj, s: Scope) {
+  const paths = new Map<string, string>();
+  const bundles = new Map<string, string>();
+  list(at(doc, 'console', 'pages')).forEach((page, i) => {
+    const p = `/console/pages/${i}`;
+    const permission = str(at(page, 'permission'));
+    if (permission) s.used.push({ pointer: `${p}/permission`, name: permission });
+    const path = str(at(page, 'path'));
+    if (path && paths.has(path)) s.report(`${p}/path`, `duplicates ${paths.get(path)}/path ("${path}")`);
+    else if (path) paths.set(path, p);
+    const entry = str(at(page, 'entry'));
+    if (!entry) return;
+    const bundle = consolePageBundle({ entry });
+    if (bundles.has(bundle)) s.report(`${p}/entry`, `bundles to ${bundle}, as ${bundles.get(bundle)}/entry does; give each page's entry its own file name`);
+    else bundles.set(bundle, p);
   });
 }
 

@@ -567,3 +567,66 @@ describe('DESIGN wave 3: an operation reachable from an edge always has a permis
     expect(validateManifest(m).ok).toBe(true);
   });
 });
+
+describe('docs/decisions/console-pages.md: console.pages', () => {
+  const withPages = (pages: unknown[]) => ({ ...base(), console: { pages } });
+  const page = { path: 'board', label: 'Order board', permission: 'orders.view', entry: 'console/board.tsx' };
+
+  test('a page with a path, label, permission and an entry under console/ is valid', () => {
+    expect(validateManifest(withPages([page, { ...page, path: 'stock', entry: 'console/stock/page.ts', icon: 'package' }])).ok).toBe(true);
+  });
+
+  test('the permission is required and declared; the entry stays under console/; paths and bundle names are unique', () => {
+    const { permission: _permission, ...noPermission } = page;
+    expect(pointers(withPages([noPermission]))).toEqual(['/console/pages/0/permission']);
+    expect(pointers(withPages([{ ...page, permission: 'orders.board' }]))).toEqual(['/console/pages/0/permission']);
+    for (const entry of ['src/board.ts', 'console/../src/index.ts', '/console/board.ts', 'console/board.css', 'dist/console/board.js']) {
+      expect(pointers(withPages([{ ...page, entry }]))).toEqual(['/console/pages/0/entry']);
+    }
+    expect(pointers(withPages([{ ...page, path: 'a/b' }]))).toEqual(['/console/pages/0/path']);
+    expect(pointers(withPages([page, { ...page, entry: 'console/other.ts' }]))).toEqual(['/console/pages/1/path']);
+    const sameBundle = errorsOf(withPages([page, { ...page, path: 'other', entry: 'console/x/board.ts' }]));
+    expect(sameBundle).toEqual([{ pointer: '/console/pages/1/entry', message: expect.stringContaining('dist/console/board.js') }]);
+  });
+});
+
+describe('module settings: the manifest’s settings schema, checked at build and install', () => {
+  const withSettings = (settings: unknown) => ({ ...base(), settings });
+  const good = {
+    type: 'object',
+    required: ['sender'],
+    properties: {
+      sender: { type: 'string', maxLength: 11, description: 'The sender id.' },
+      retries: { type: 'integer', minimum: 0, default: 2, description: 'Retries.' },
+      api_key: { type: 'string', writeOnly: true, description: 'The API key.' },
+    },
+  };
+
+  it('accepts an object schema of typed, described properties, a secret among them', () => {
+    expect(validateManifest(withSettings(good)).ok).toBe(true);
+  });
+
+  it('refuses a schema that is not of an object, unknown keywords, undescribed or oddly named settings', () => {
+    expect(pointers(withSettings({ type: 'array', items: {} }))).toEqual(['/settings/items', '/settings/properties', '/settings/type']);
+    expect(pointers(withSettings('object'))).toEqual(['/settings']);
+    expect(errorsOf(withSettings({ ...good, $ref: 'http://evil.example/schema' }))).toEqual([{ pointer: '/settings/$ref', message: 'is not a known property' }]);
+    expect(pointers(withSettings({ type: 'object', properties: { sender: { type: 'string', description: 'd', $ref: '#/x' } } }))).toEqual(['/settings/properties/sender/$ref']);
+    expect(pointers(withSettings({ type: 'object', properties: { sender: { type: 'string' } } }))).toEqual(['/settings/properties/sender/description']);
+    expect(pointers(withSettings({ type: 'object', properties: { 'Sender-ID': { type: 'string', description: 'd' } } }))).toEqual(['/settings/properties/Sender-ID']);
+  });
+
+  it('refuses a default its own schema refuses, a secret that is not a string or carries a default, and required names not declared', () => {
+    const errors = errorsOf(
+      withSettings({
+        type: 'object',
+        required: ['nosuch'],
+        properties: {
+          retries: { type: 'integer', maximum: 5, default: 9, description: 'd' },
+          pin: { type: 'integer', writeOnly: true, description: 'd' },
+          token: { type: 'string', writeOnly: true, default: 'in-module-json', description: 'd' },
+        },
+      }),
+    );
+    expect(errors.map((e) => e.pointer).sort()).toEqual(['/settings/properties/pin/writeOnly', '/settings/properties/retries/default', '/settings/properties/token/default', '/settings/required/0']);
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * validateManifest and loadManifest: the one gate every module.json passes, in the sdk (build, pack),
  * the registry (publish) and the core (install). Structural rules come from manifest.schema.json,
- * the rest from semantic-rules.ts, contract-rules.ts, edge-permissions.ts and agent-tools.ts; all run every time, so one pass lists every problem.
+ * the rest from semantic-rules.ts, contract-rules.ts, edge-permissions.ts, agent-tools.ts and settings-rules.ts; all run every time, so one pass lists every problem.
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import { contractIssues } from './contract-rules';
 import { edgePermissionIssues } from './edge-permissions';
 import { semanticIssues } from './semantic-rules';
 import { agentToolIssues } from './agent-tools';
+import { settingsIssues } from './settings-rules';
 
 export type ManifestValidation = { ok: true; manifest: Manifest } | { ok: false; errors: ManifestIssue[] };
 
@@ -27,7 +28,7 @@ export function validateManifest(value: unknown): ManifestValidation {
   } catch {
     return { ok: false, errors: [{ pointer: '', message: 'must be plain JSON data' }] };
   }
-  const errors = tidyIssues([...schemaIssues(doc), ...semanticIssues(doc), ...contractIssues(doc), ...edgePermissionIssues(doc), ...agentToolIssues(doc)]);
+  const errors = tidyIssues([...schemaIssues(doc), ...semanticIssues(doc), ...contractIssues(doc), ...edgePermissionIssues(doc), ...agentToolIssues(doc), ...settingsIssues(doc)]);
   return errors.length === 0 ? { ok: true, manifest: doc as Manifest } : { ok: false, errors };
 }
 

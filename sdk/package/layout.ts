@@ -3,8 +3,12 @@
  * package readPackage would refuse) and readPackage (which the registry runs on uploads).
  */
 
-/** Folders copied into a package when present, besides module.json and the bundle. */
-export const PACKAGE_FOLDERS = ['graphql', 'screens', 'migrations'] as const;
+/**
+ * Folders copied into a package when present, besides module.json and the bundle: dist/console holds
+ * the console pages' browser bundles that `mandi module build` writes (docs/decisions/console-pages.md);
+ * their sources under console/ stay out, as src/ does.
+ */
+export const PACKAGE_FOLDERS = ['graphql', 'screens', 'migrations', 'dist/console'] as const;
 
 export interface PackageLimits {
   /** Size of the .tgz itself. */

@@ -170,7 +170,7 @@ describe('DESIGN Rings and the registry: readPackage trusts nothing in an upload
   it('refuses files outside the package layout and duplicate entries', async () => {
     const extra = await refusal(await archive([...VALID_ENTRIES, { name: 'src/index.ts', content: 'x' }, { name: 'run.sh', content: 'x' }]));
     expect(extra.message).toBe(
-      'unexpected files in the package: src/index.ts, run.sh; a package holds module.json, dist/points.js, graphql/, screens/ and migrations/ only',
+      'unexpected files in the package: src/index.ts, run.sh; a package holds module.json, dist/points.js, graphql/, screens/, migrations/ and dist/console/ only',
     );
     const twice = await refusal(await archive([...VALID_ENTRIES, { name: 'module.json', content: '{}' }]));
     expect(twice.message).toBe('package entry "module.json" appears twice');
@@ -217,5 +217,24 @@ describe('DESIGN Rings and the registry: readPackage trusts nothing in an upload
       { pointer: '/data/migrations/0/down', message: 'file migrations/001.down.sql is not in the package' },
     ]);
     expect((await refusal(await archive([{ name: 'dist/points.js', content: BUNDLE }]))).message).toBe('the package holds no module.json');
+  });
+});
+
+describe('docs/decisions/console-pages.md: a package carries its console pages\' bundles', () => {
+  const withPage = { ...MANIFEST, console: { pages: [{ path: 'board', label: 'Board', permission: 'points.view', entry: 'console/board.ts' }] }, permissions: [{ name: 'points.view', description: 'See' }] };
+
+  test('dist/console/ is packed and read back; the page sources under console/ are not packed', async () => {
+    const dir = await builtModule({ 'module.json': JSON.stringify(withPage), 'console/board.ts': 'export {}', 'dist/console/board.js': '(() => {})();' });
+    const packed = await packModule(dir);
+    expect(packed.entries).toContain('dist/console/board.js');
+    expect(packed.entries).not.toContain('console/board.ts');
+    const pkg = await readPackage(packed.buffer);
+    expect(pkg.files.get('dist/console/board.js')?.toString()).toBe('(() => {})();');
+  });
+
+  test('a package whose page bundle is missing is refused, naming the page', async () => {
+    const err = await refusal(await archive([{ name: 'module.json', content: JSON.stringify({ ...withPage, graphql: undefined, data: undefined }) }, { name: 'dist/points.js', content: BUNDLE }]));
+    expect(err).toBeInstanceOf(ManifestError);
+    expect((err as ManifestError).errors).toEqual([{ pointer: '/console/pages/0/entry', message: expect.stringContaining('dist/console/board.js is not in the package') }]);
   });
 });

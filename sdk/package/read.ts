@@ -9,6 +9,7 @@ import zlib from 'node:zlib';
 import tar from 'tar-stream';
 import { ManifestError, type ManifestIssue } from '../manifest/issues';
 import type { Manifest } from '../manifest/manifest.types';
+import { consolePageBundle } from '../manifest/console-pages';
 import { referencedFiles } from '../manifest/referenced-files';
 import { validateManifest } from '../manifest/validate';
 import { DEFAULT_PACKAGE_LIMITS, isAllowedEntry, PackageError, unsafePathReason, type PackageLimits } from './layout';
@@ -47,11 +48,15 @@ export async function readPackage(buffer: Buffer, limits: Partial<PackageLimits>
   for (const ref of referencedFiles(manifest)) {
     if (!files.has(ref.path)) missing.push({ pointer: ref.pointer, message: `file ${ref.path} is not in the package` });
   }
+  manifest.console?.pages?.forEach((page, i) => {
+    const bundle = consolePageBundle(page);
+    if (!files.has(bundle)) missing.push({ pointer: `/console/pages/${i}/entry`, message: `the page's bundle ${bundle} is not in the package: run \`mandi module build\`` });
+  });
   if (missing.length > 0) throw new ManifestError(missing, source);
   const unexpected = [...files.keys()].filter((name) => !isAllowedEntry(name, main));
   if (unexpected.length > 0) {
     throw new PackageError(
-      `unexpected files in the package: ${unexpected.join(', ')}; a package holds module.json, ${main}, graphql/, screens/ and migrations/ only`,
+      `unexpected files in the package: ${unexpected.join(', ')}; a package holds module.json, ${main}, graphql/, screens/, migrations/ and dist/console/ only`,
     );
   }
   return { manifest, files };

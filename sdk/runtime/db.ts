@@ -4,8 +4,27 @@
  * because they are copied across the sandbox boundary.
  */
 
+import type { Column } from '../manifest/manifest.types';
+
 /** A row as stored: column name → JSON value (decimal and bigint columns come back as strings). */
 export type Row = object;
+
+/** A column's value as host.db returns it: decimals, bigints, dates, datetimes and uuids as strings. */
+type ColumnValue<C extends Column> = C['type'] extends 'integer' ? number : C['type'] extends 'boolean' ? boolean : C['type'] extends 'json' ? unknown : string;
+
+/** null unless the column is a primary key or `nullable: false` (unknown, a json column's value, holds null already). */
+type NullOf<C extends Column> = C extends { primaryKey: true } ? never : C extends { nullable: false } ? never : null;
+
+/**
+ * The type of a row of a model, from its declaration (SDK guide, section 4), so a column is written
+ * once: `type WidgetRow = RowOf<typeof data.models.Widget, { handler_type: HandlerType }>`. `Shapes`
+ * narrow columns the declaration cannot (a json column's structure, a string column's values);
+ * nullability still comes from the column, as rowSchema does for outputs (./row-schema.ts).
+ * The model must keep its literal types: declare `data` with `satisfies Data`, not `: Data`.
+ */
+export type RowOf<M extends { columns: Record<string, Column> }, Shapes extends { [K in keyof M['columns']]?: unknown } = Record<never, never>> = {
+  -readonly [K in keyof M['columns']]: (K extends keyof Shapes ? Shapes[K] : ColumnValue<M['columns'][K]>) | NullOf<M['columns'][K]>;
+};
 
 /** Comparison operators for one column, Sequelize's Op.* spelled as JSON keys. */
 export interface FieldOperators<T> {

@@ -6,7 +6,7 @@
  * module.json, which stays the only thing the host reads.
  */
 import type { Static, TSchema } from '@sinclair/typebox/type';
-import type { EventName, HttpRoute, Manifest, Operation } from '../manifest/manifest.types';
+import type { EventName, HttpRoute, Manifest, Operation, WorkflowNode } from '../manifest/manifest.types';
 import type { EventHandler, HandlerContext } from './context';
 
 /**
@@ -21,6 +21,19 @@ export type OperationRoute = Omit<HttpRoute, 'operation'>;
  * the tenant resolved from the token in the path parameter named by `token`.
  */
 export type PublicOperationRoute = Omit<HttpRoute, 'operation' | 'public' | 'permission' | 'upload' | 'stream' | 'token'> & { token: string };
+
+/**
+ * A workflow node that runs the operation it is declared on (a workflow.nodes entry): the build
+ * writes its registry type "<module>:<slug>", `operation` and `configSchema` from the operation, the
+ * config schema being the operation's input (its properties and required keys), so the node's
+ * config and the operation's input are one fact. `from_input` names input keys the node may take
+ * from its input data instead (an order id from the trigger): they stay properties, not required.
+ */
+export type OperationNode = Omit<WorkflowNode, 'type' | 'operation' | 'configSchema' | 'category' | 'event'> & {
+  slug: string;
+  category: Exclude<WorkflowNode['category'], 'trigger'>;
+  from_input?: string[];
+};
 
 /** A handler whose input and output types are those of its schemas. */
 export type TypedHandler<I extends TSchema, O extends TSchema> = (input: Static<I>, ctx: HandlerContext) => Static<O> | Promise<Static<O>>;
@@ -42,6 +55,8 @@ export interface OperationDeclaration<I extends TSchema, O extends TSchema> exte
    * `related(ctx.host).call(...)` (api.related); `ctx.relatedFrom` then names the calling tenant.
    */
   related?: boolean;
+  /** The workflow node that runs this operation (workflow.nodes, after the module's own `workflow.nodes`). */
+  node?: OperationNode;
   handler: TypedHandler<I, O>;
 }
 

@@ -6,9 +6,9 @@
  *   // in the job's operation: await q.progress(50); … and later: (await q.get(id)).status
  *
  * The map of job name → data type is optional; without it any declared name and JSON data go.
- * Inputs are the contracts' types (sdk/contracts/platform/jobs.ts), imported as types only.
+ * Inputs and answers are the contracts' types (sdk/contracts/platform/jobs.ts), imported as types only.
  */
-import type { CoreInput, jobsCancel, jobsEnqueue, jobsGet, jobsProgress } from '../contracts/platform';
+import type { CoreInput, CoreOutput, jobsCancel, jobsEnqueue, jobsGet, jobsProgress } from '../contracts/platform';
 import type { Host } from './host';
 
 export interface EnqueueOptions {
@@ -20,24 +20,10 @@ export interface EnqueueOptions {
   key?: string;
 }
 
-export type JobStatus = 'pending' | 'active' | 'completed' | 'failed' | 'cancelled' | 'dropped';
+/** A job as jobs.get and jobs.cancel answer it. */
+export type JobInfo = CoreOutput<typeof jobsGet>;
 
-export interface JobInfo {
-  id: string;
-  job: string;
-  key: string | null;
-  status: JobStatus;
-  /** Attempts started so far. */
-  attempts: number;
-  progress: number | Record<string, unknown> | null;
-  /** What the job's operation returned, once completed. */
-  result: unknown;
-  /** The last failed attempt's message (the final one when status is "failed"). */
-  error: string | null;
-  run_at: string;
-  created_at: string;
-  finished_at: string | null;
-}
+export type JobStatus = JobInfo['status'];
 
 /** What a job's operation receives as its input. */
 export interface JobInput<D = unknown> {
@@ -50,7 +36,7 @@ export interface JobInput<D = unknown> {
 }
 
 export interface Jobs<M extends Record<string, unknown>> {
-  enqueue<N extends keyof M & string>(job: N, data: M[N], opts?: EnqueueOptions): Promise<{ id: string; deduplicated: boolean }>;
+  enqueue<N extends keyof M & string>(job: N, data: M[N], opts?: EnqueueOptions): Promise<CoreOutput<typeof jobsEnqueue>>;
   get(id: string): Promise<JobInfo>;
   /** Cancels an open job (a running attempt's outcome is discarded); returns it as it is now. */
   cancel(id: string): Promise<JobInfo>;

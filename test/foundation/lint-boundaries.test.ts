@@ -66,6 +66,8 @@ describe('DESIGN.md Layout: boundaries enforced by the lint', () => {
       [importing('core/kernel/bus/scratch.ts', 'isolated-vm'), "Boundary 'only sandbox/ imports isolated-vm'"],
       [importing('test/hostile/scratch.test.ts', 'isolated-vm'), "Boundary 'only sandbox/ imports isolated-vm'"],
       [importing('sandbox/scratch.ts', 'isolated-vm'), null],
+      [importing('sandbox/scratch.ts', '../core/kernel/net/outbound-policy'), "Boundary 'the sandbox imports nothing of core'"],
+      [importing('core/kernel/host-api/scratch.ts', '../../../sandbox'), null],
       [importing('sandbox/guest/scratch.ts', 'isolated-vm'), "Boundary 'the guest prelude imports only the protocol'"],
       [importing('sandbox/guest/scratch.ts', 'node:fs'), "Boundary 'the guest prelude imports only the protocol'"],
       [importing('sandbox/guest/scratch.ts', '../errors'), "Boundary 'the guest prelude imports only the protocol'"],

@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { createFetchBridge } from '../../sandbox';
+import { createFetchBridge } from '../../core/kernel/host-api/fetch-bridge';
 import { HostileHarness } from './support';
 
 /** `/echo` answers the body it got as bytes; `/endless` writes 16 KB pieces for as long as the socket takes them. */

@@ -7,7 +7,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createFetchBridge } from '../../sandbox';
+import { createFetchBridge } from '../../core/kernel/host-api/fetch-bridge';
 import { addFixtureModules } from '../bus/support';
 import { addMember, startTestPlatform, type TestPlatform } from '../support/test-platform';
 import { HostileHarness } from './support';

@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createFetchBridge } from '../../sandbox';
+import { createFetchBridge } from '../../core/kernel/host-api/fetch-bridge';
 import { MAX_OPEN_BODIES_PER_CALL } from '../../sandbox/bridge-requests';
 import { HostileHarness } from './support';
 

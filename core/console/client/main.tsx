@@ -12,6 +12,8 @@ import { Bell } from './bell';
 import { DialogHost, ErrorBox } from './dialogs';
 import { Icon } from './icons';
 import { can } from './me';
+import { ModulePage } from './module-pages/module-page';
+import { pageHref, type ModulePageEntry } from './module-pages/page-rules';
 import { PAGES, type Me } from './pages';
 import { closeSocket } from './realtime';
 import { navigate, onLinkClick, useLocation } from './router';
@@ -42,11 +44,14 @@ function Shell({ session }: { session: Session }) {
   const { path, query } = useLocation();
   const [me, setMe] = useState<Me | null>(null);
   const [screens, setScreens] = useState<ScreenEntry[]>([]);
+  const [modulePages, setModulePages] = useState<ModulePageEntry[] | null>(null);
   const [error, setError] = useState<unknown>();
   const [menu, setMenu] = useState(false);
   const [assistant, setAssistant] = useState(false);
   useEffect(() => {
     api<Me>('/auth/me').then(setMe, setError);
+    // The installed modules' console pages this user may open (docs/decisions/console-pages.md).
+    api<{ data: ModulePageEntry[] }>('/console-pages').then((r) => setModulePages(r.data), () => setModulePages([]));
     const loadScreens = () => screenList().then((list) => setScreens(list.filter((s) => s.navigation !== false)), () => undefined);
     loadScreens();
     return onScreensChange(loadScreens);
@@ -76,12 +81,14 @@ function Shell({ session }: { session: Session }) {
   const pages = me ? PAGES.filter((p) => p.visible(me)) : [];
   const withAssistant = !!me && me.modules.includes('ai') && can(me, 'ai.view');
   const page = PAGES.find((p) => path === p.path || path.startsWith(`${p.path}/`));
+  const modulePage = modulePages?.find((p) => path === pageHref(p) || path.startsWith(`${pageHref(p)}/`));
   let content;
   // A screen does not wait for /auth/me (only the admin pages need the caller's permissions).
   if (path === '/m' || path.startsWith('/m/')) content = <ScreenPage slug={decodeURI(path.slice(3)).replace(/\/+$/, '')} query={Object.fromEntries(query)} />;
   else if (error) content = <ErrorBox error={error} />;
-  else if (!me) content = <p class="muted">Loading…</p>;
+  else if (!me || (path.startsWith('/p/') && !modulePages)) content = <p class="muted">Loading…</p>;
   else if (page) content = <page.component me={me} sub={path.slice(page.path.length)} />;
+  else if (modulePage) content = <ModulePage key={pageHref(modulePage)} page={modulePage} me={me} sub={path.slice(pageHref(modulePage).length)} />;
   else content = <Home me={me} screens={screens} />;
 
   return (
@@ -104,6 +111,10 @@ function Shell({ session }: { session: Session }) {
             const href = `/m/${s.id.replace(/\./g, '/')}`;
             return <li key={s.id}><a href={href} aria-current={path === href ? 'page' : undefined}><Icon name={s.icon} /> {s.title}</a></li>;
           })}
+        </ul>
+        {modulePages && modulePages.length > 0 && <h2>Modules</h2>}
+        <ul>
+          {modulePages?.map((p) => <li key={pageHref(p)}><a href={pageHref(p)} aria-current={modulePage === p ? 'page' : undefined}><Icon name={p.icon ?? 'package'} /> {p.label}</a></li>)}
         </ul>
         {pages.length > 0 && <h2>Admin</h2>}
         <ul>

@@ -4,7 +4,8 @@
  * sandbox failure becomes the typed error callers see.
  */
 import { LRUCache } from 'lru-cache';
-import { createFetchBridge, DEFAULT_LIMITS, isSandboxError, type HostBridge, type ModuleSandbox, type SandboxError, type SandboxRuntime } from '../../../sandbox';
+import { DEFAULT_LIMITS, isSandboxError, type HostBridge, type ModuleSandbox, type SandboxError, type SandboxRuntime } from '../../../sandbox';
+import { createFetchBridge } from '../host-api/fetch-bridge';
 import type { Clock } from '../clock';
 import { MandiError } from '../errors';
 import { sandboxErrors } from './errors';
@@ -15,9 +16,9 @@ import type { FetchGrant } from '../modules/fetch-grants';
 import type { ModuleQuarantine } from '../modules/module-quarantine';
 import type { Bus } from './bus';
 import type { EventBus } from './events';
-import type { InvocationHost } from './invocation';
+import type { InvocationHost } from '../host-api/invocation';
 import { SandboxTimings } from './sandbox-timings';
-import { TimedInvocation } from './timed-invocation';
+import { TimedInvocation } from '../host-api/timed-invocation';
 import { guestCallerName, type Caller, type CallContext, type CallStream } from './types';
 
 export interface InvokeArgs {

@@ -15,7 +15,8 @@ function makeAjv(coerce: boolean): Ajv {
 
 /** Ajv errors as the spec's field map: {"items.0.qty": ["must be >= 1"]}. */
 export function toFieldErrors(errors: ErrorObject[] | null | undefined): FieldErrors {
-  const out: FieldErrors = {};
+  // No prototype: a field named "__proto__" or "constructor" (a hostile body's) is a key like any other.
+  const out: FieldErrors = Object.create(null) as FieldErrors;
   for (const e of errors ?? []) {
     const missing = (e.params as { missingProperty?: string }).missingProperty;
     const extra = (e.params as { additionalProperty?: string }).additionalProperty;

@@ -29,6 +29,8 @@ import * as tenant0009 from './migrations/tenant/0009-workflow-paused-reason';
 import * as tenant0010 from './migrations/tenant/0010-workflow-run-chains';
 import * as tenant0011 from './migrations/tenant/0011-workflow-run-leases';
 import * as tenant0012 from './migrations/tenant/0012-workflow-versions';
+import * as tenant0013 from './migrations/tenant/0013-module-settings';
+import * as central0037 from './migrations/central/0037-module-settings-permission';
 
 interface MigrationModule {
   up: (p: { context: QueryInterface }) => Promise<void>;
@@ -50,6 +52,7 @@ const CENTRAL: Array<[string, MigrationModule]> = [
   ['0034-fetch-origins-per-module', central0034],
   ['0035-reseller-applications', central0035],
   ['0036-public-ownership', central0036],
+  ['0037-module-settings-permission', central0037],
 ];
 const TENANT: Array<[string, MigrationModule]> = [
   ['0001-core', tenant0001],
@@ -63,6 +66,7 @@ const TENANT: Array<[string, MigrationModule]> = [
   ['0010-workflow-run-chains', tenant0010],
   ['0011-workflow-run-leases', tenant0011],
   ['0012-workflow-versions', tenant0012],
+  ['0013-module-settings', tenant0013],
 ];
 
 function migrator(sequelize: Sequelize, list: Array<[string, MigrationModule]>, table: string) {

@@ -22,7 +22,7 @@ export const ROUTE_ORDER = {
     'health', // before the rate limit and the tenant: probes carry neither
     'api-guards', // the HTTP part's own: the API rate limit and tenant resolution, for every group below
     'onboarding', 'auth', 'members', 'account-status', 'sub-resellers', 'reseller-applications', 'accounts', 'notifications', 'client-releases',
-    'activity', 'module-admin', 'seed', 'fetch-origins', 'providers', 'private-networks', 'registry', 'quarantine', 'secrets', 'rings', 'graphql',
+    'activity', 'module-admin', 'seed', 'console-pages', 'fetch-origins', 'providers', 'private-networks', 'registry', 'quarantine', 'secrets', 'module-settings', 'rings', 'graphql',
     'documents', 'catalogs', 'workflows',
     'module-routes', // last: a module's route answers only what no core route does
   ],

@@ -98,7 +98,7 @@ export async function createModuleKernel(deps: {
   const moduleData = new ModuleDataService(tenantDbs, deps.logger, { roles: deps.config.moduleDbRoles });
   const source = new ModuleSources(deps.config.sandboxMaxMemoryMb, deps.registry);
   for (const mod of deps.localModules ?? []) source.add(mod);
-  const modules = new ModuleHost({ central, source, moduleData, pubsub: drivers.pubsub, logger, prefixes });
+  const modules = new ModuleHost({ central, tenantDbs, source, moduleData, pubsub: drivers.pubsub, logger, prefixes });
   await modules.start();
   const providers = new ProviderChoices({ central, pubsub: drivers.pubsub });
   await providers.start();

@@ -11,6 +11,7 @@ import { LRUCache } from 'lru-cache';
 import semver from 'semver';
 import { checkDependencies, contractIssues, formatIssues } from '../../../sdk/manifest';
 import type { CentralDb } from '../data/central-db';
+import type { TenantDatabases } from '../data/tenant-databases';
 import type { PubSub } from '../drivers';
 import { notFound } from '../errors';
 import { moduleErrors } from './errors';
@@ -61,7 +62,7 @@ export class ModuleHost {
   readonly prefixes: PublicPrefixOwners;
 
   constructor(
-    private readonly deps: { central: CentralDb; source: ModuleSource; moduleData: ModuleDataService; pubsub: PubSub; logger: Logger; prefixes: PublicPrefixOwners },
+    private readonly deps: { central: CentralDb; tenantDbs: TenantDatabases; source: ModuleSource; moduleData: ModuleDataService; pubsub: PubSub; logger: Logger; prefixes: PublicPrefixOwners },
   ) {
     this.prefixes = deps.prefixes;
   }
@@ -168,8 +169,9 @@ export class ModuleHost {
     const mod = await this.assertUninstallable(tenantId, alias);
     await this.deps.moduleData.uninstall(tenantId, alias, { purge: !!opts.purge });
     if (opts.purge) {
-      // Its secrets are its data too (core/kernel/secrets): purged with the rest.
+      // Its secrets and settings are its data too (core/kernel/secrets, core/kernel/module-settings; a secret setting is a module secret): purged with the rest.
       await this.deps.central.models.ModuleSecret.destroy({ where: { tenant_id: tenantId, module: alias } });
+      await this.deps.tenantDbs.query(tenantId, 'DELETE FROM module_settings WHERE module = $1', [alias]);
       await this.deps.central.models.ModuleInstall.destroy({ where: { tenant_id: tenantId, alias } });
       // Its public tokens go with its data (kept data keeps them: a reinstall answers them again).
       await this.deps.central.models.ModulePublicToken.destroy({ where: { tenant_id: tenantId, alias } });

@@ -12,6 +12,7 @@
  * Writes and deletes go to the audit log with the secret's name, never its value.
  */
 import type { RequestHandler, Router } from 'express';
+import { SETTING_SECRET_PREFIX } from '../../../sdk/contracts/platform';
 import { requirePermission, requireSuperAdmin } from '../auth/authenticate';
 import type { AppKeys } from './app-key';
 import type { AuditWriter } from '../bus/audit-writer';
@@ -69,7 +70,8 @@ export function registerSecretRoutes(api: Router, deps: SecretRouteDeps): void {
     const stored = new Map((await store.list(tenantId(), alias)).map((s) => [s.name, s]));
     const secrets = declared.map((d) => ({ name: d.name, description: d.description, set: stored.has(d.name), hint: stored.get(d.name)?.hint ?? null, set_at: stored.get(d.name)?.set_at ?? null }));
     for (const s of stored.values()) {
-      if (!declared.some((d) => d.name === s.name)) secrets.push({ name: s.name, description: 'No longer declared by the module: delete it.', set: true, hint: s.hint, set_at: s.set_at });
+      // Secret settings are shown by GET /modules/{alias}/settings (core/kernel/module-settings).
+      if (!declared.some((d) => d.name === s.name) && !s.name.startsWith(SETTING_SECRET_PREFIX)) secrets.push({ name: s.name, description: 'No longer declared by the module: delete it.', set: true, hint: s.hint, set_at: s.set_at });
     }
     res.json({ secrets });
   });

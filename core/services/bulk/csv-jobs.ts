@@ -84,7 +84,7 @@ export function registerCsvJobs(deps: { bus: Bus; queue: JobQueue; uploads: Uplo
       await journal.remove(ctx.tenantId, input.upload_id);
       throw err;
     });
-    return { job_id: input.job_id, queue_job_id: id, status: 'queued' };
+    return { job_id: input.job_id, queue_job_id: id, status: 'queued' as const };
   }));
 
   queue.process<CsvJobData, { status: Outcome; rows_read: number }>(CSV_QUEUE, CSV_WORKERS, (job) => run(job));

@@ -17,7 +17,7 @@
  * The answer is the outcome, never an error for a failed delivery: {ok, status, duration_ms, error?}.
  */
 import { createHmac } from 'node:crypto';
-import { webhooksCheckUrl, webhooksDeliver } from '../../../sdk/contracts/platform';
+import { webhooksCheckUrl, webhooksDeliver, type CoreOutput } from '../../../sdk/contracts/platform';
 import type { Bus } from '../../kernel/bus/bus';
 import { defineCoreOperation } from '../../kernel/bus/core-operation';
 import type { CentralDb } from '../../kernel/data/central-db';
@@ -30,13 +30,7 @@ const KEEP_BYTES = 2048;
 
 const policyFor = (allowPrivate: boolean): OutboundPolicy => ({ allowPrivate, plainHttp: 'any' });
 
-export interface DeliveryOutcome {
-  ok: boolean;
-  status: number | null;
-  duration_ms: number;
-  response_body?: string;
-  error?: string;
-}
+export type DeliveryOutcome = CoreOutput<typeof webhooksDeliver>;
 
 export function registerWebhookOperations(bus: Bus, central: CentralDb): void {
   const policyOf = async (tenantId: string) => policyFor(await allowsPrivateNetworks(central, tenantId));

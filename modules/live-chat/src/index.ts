@@ -17,7 +17,6 @@ import { handlerOperations } from './operations/handlers';
 import { publicOperations } from './operations/public';
 import { reportOperations } from './operations/reports';
 import { widgetOperations } from './operations/widgets';
-import { workflowNodes } from './workflow-nodes';
 
 export default defineModule({
   name: 'live_chat',
@@ -58,7 +57,6 @@ export default defineModule({
   events: { publishes: ['live_chat.conversation_started'], subscribes: { 'member.suspended': membershipEnded, 'member.removed': membershipEnded } },
   consumes: ['ai.agent_reply', 'ai.list_roles', 'workflow_engine.get_workflow', 'workflow_engine.start'],
   jobs: { bot_reply: { operation: 'live_chat.bot_reply', attempts: 2, timeout_seconds: 60 } },
-  workflow: { nodes: workflowNodes },
   mobile: {
     screens: [
       { id: 'live_chat.conversations', title: 'Live chat', icon: 'message-circle', layout: 'scroll', route: '/live-chat/conversations', version: 1 },

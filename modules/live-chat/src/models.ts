@@ -2,11 +2,12 @@
 import type { Column, Data } from '../../../sdk';
 
 const NOW = { $fn: 'now' } as const;
-const col = (type: Column['type'], options: Omit<Column, 'type'> = {}): Column => ({ type, ...options });
+// Literal types kept (`const` parameters, `satisfies Data`): the row types derive from these columns (records.ts, RowOf).
+const col = <const T extends Column['type'], const O extends Omit<Column, 'type'> = Record<never, never>>(type: T, options: O = {} as O) => ({ type, ...options });
 const id = () => col('integer', { primaryKey: true, autoIncrement: true });
 const flag = (value: boolean) => col('boolean', { nullable: false, default: value });
 
-export const data: Data = {
+export const data = {
   models: {
     Widget: {
       table: 'widgets',
@@ -212,4 +213,4 @@ export const data: Data = {
     { id: '001_assignment', up: 'migrations/001_assignment.up.sql', down: 'migrations/001_assignment.down.sql' },
     { id: '002_inbox_tools', up: 'migrations/002_inbox_tools.up.sql', down: 'migrations/002_inbox_tools.down.sql' },
   ],
-};
+} satisfies Data;

@@ -9,7 +9,7 @@ import { BusinessHours } from './schemas';
 import { data } from './models';
 
 /** One row of a model (sdk rowSchema); json columns get their shape from `shapes`. */
-const row = (model: string, shapes: Record<string, TSchema> = {}, extra: Record<string, TSchema> = {}) => rowSchema(data.models![model], shapes, extra);
+const row = (model: keyof typeof data.models, shapes: Record<string, TSchema> = {}, extra: Record<string, TSchema> = {}) => rowSchema(data.models[model], shapes, extra);
 
 const Metadata = Type.Record(Type.String(), Type.Unknown());
 const HandlerState = Type.Record(Type.String(), Type.Unknown());

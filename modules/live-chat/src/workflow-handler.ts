@@ -6,7 +6,7 @@
  *   `workflows:manual-trigger`; the conversation keeps it (handler_state.workflow_id).
  * - Every visitor message starts one run of it (`workflow_engine.start`, once per message), with
  *   `{conversation_id, widget_id, visitor_id, message, metadata}` as trigger data.
- * - live_chat's nodes (operations/workflow-nodes.ts) drive the conversation: `live_chat:ask-question`
+ * - live_chat's nodes (declared on their operations in operations/handlers.ts) drive the conversation: `live_chat:ask-question`
  *   passes (branch `answered`) when its metadata key holds an answer, and otherwise asks the question
  *   once as a `bot` message, records the key as pending and ends its branch (branch `waiting`); the
  *   visitor's next message is the pending key's answer, stored in the conversation's metadata before

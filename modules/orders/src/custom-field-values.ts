@@ -6,26 +6,19 @@
  * Values are stored in their JSON type (number, boolean, string; dates as "YYYY-MM-DD"), so that a
  * filter `custom_fields[priority]=3` from a query string and a stored 3 meet in one `@>` test.
  */
-import type { HandlerContext } from '../../../sdk';
+import type { HandlerContext, RowOf } from '../../../sdk';
 import { ordersErrors } from './errors';
 import { inTransaction, itemsOf, loadOrder, nowIso, orderView, saveOrder, type AnyDb } from './store';
 import { cachedDefinition } from './definition-cache';
+import type { data } from './models';
+
+/** Row types come from the models' columns (RowOf); the second argument narrows json shapes and enum strings. */
+type Models = typeof data.models;
 
 export const FIELD_TYPES = ['text', 'number', 'select', 'boolean', 'date'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
-export type CustomFieldRow = {
-  id: string;
-  field_key: string;
-  field_label: string;
-  field_type: FieldType;
-  options: string[];
-  is_required: boolean;
-  is_filterable: boolean;
-  sort_order: number;
-  created_at: string;
-  updated_at: string;
-};
+export type CustomFieldRow = RowOf<Models['CustomField'], { field_type: FieldType; options: string[] }>;
 
 export type Scalar = string | number | boolean;
 type FieldErrors = Record<string, string[]>;

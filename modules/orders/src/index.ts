@@ -19,7 +19,7 @@ import { shippingOperations } from './operations/shipping';
 import { webhookOperations } from './operations/webhooks';
 import { applyRules } from './notification-dispatch';
 import { fanOut, ORDER_EVENTS, PUBLISHED_EVENTS, WEBHOOK_EVENTS } from './webhooks';
-import { workflowNodes } from './workflow-nodes';
+import { workflowTriggers } from './workflow-nodes';
 
 /**
  * Routes match in declaration order (first match wins), so the areas whose routes are literal paths
@@ -84,7 +84,7 @@ export default defineModule({
     ],
     screenProviders: { 'orders.list': { file: 'screens/orders.list.json' }, 'orders.detail': { file: 'screens/orders.detail.json' } },
   },
-  workflow: { nodes: workflowNodes(operations) },
+  workflow: { nodes: workflowTriggers },
   data,
   limits: { memory_mb: 128, timeout_ms: 15_000 },
 });

@@ -23,7 +23,7 @@
  * the public core operation documents.render_pdf (template "layout") draws and stores the PDF;
  * pdf_path and pdf_url (the download route) are then saved on the invoice.
  */
-import type { DbTransaction, HandlerContext } from '../../../sdk';
+import type { DbTransaction, HandlerContext, RowOf } from '../../../sdk';
 import { loadBusinessProfile, type BusinessProfile } from './business-profile';
 import { invalid, invalidStatus, ordersErrors } from './errors';
 import { parseGstin } from './gstin';
@@ -31,14 +31,12 @@ import { invoiceDocument, placeOfSupply, type PlaceOfSupply } from './invoice-do
 import { invoiceLayout } from './invoice-layout';
 import { D, parseAmount, str } from './money';
 import { inTransaction, itemsOf, loadOrder, saveOrder, UUID_RE, type ItemRow, type OrderRow } from './store';
+import type { data } from './models';
 
-export type InvoiceRow = {
-  id: string; order_id: string; invoice_number: string; type: string; status: string; subtotal: string; tax_details: Record<string, unknown>;
-  total_tax: string; discount: string; total: string; currency: string; billing_name: string | null; billing_gstin: string | null;
-  line_items: unknown[]; reason: string | null; refund_id: string | null; pdf_path: string | null; pdf_url: string | null;
-  issued_at: string | null; due_at: string | null; created_at: string;
-  seller: BusinessProfile | null; place_of_supply: PlaceOfSupply | null; original_invoice: { id: string; invoice_number: string; issued_at: string } | null;
-};
+/** Row types come from the models' columns (RowOf); the second argument narrows json shapes and enum strings. */
+type Models = typeof data.models;
+
+export type InvoiceRow = RowOf<Models['Invoice'], { tax_details: Record<string, unknown>; line_items: unknown[]; seller: BusinessProfile; place_of_supply: PlaceOfSupply; original_invoice: { id: string; invoice_number: string; issued_at: string } }>;
 
 export const PREFIX: Record<string, string> = { invoice: 'INV', credit_note: 'CN', proforma: 'PI' };
 const DAY = 86_400_000;

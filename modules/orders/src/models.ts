@@ -2,11 +2,12 @@
 import type { Column, Data } from '../../../sdk';
 
 const NOW = { $fn: 'now' } as const;
-const col = (type: Column['type'], options: Omit<Column, 'type'> = {}): Column => ({ type, ...options });
+// Literal types kept (`const` parameters, `satisfies Data`): row types derive from these columns (RowOf).
+const col = <const T extends Column['type'], const O extends Omit<Column, 'type'> = Record<never, never>>(type: T, options: O = {} as O) => ({ type, ...options });
 /** An amount: 2 decimal places, never null, 0 by default. */
 const money = () => col('decimal', { precision: 14, scale: 2, nullable: false, default: '0' });
 
-export const data: Data = {
+export const data = {
   models: {
     Order: {
       table: 'orders',
@@ -387,4 +388,4 @@ export const data: Data = {
     { id: '002_custom_fields_index', up: 'migrations/002_custom_fields_index.up.sql', down: 'migrations/002_custom_fields_index.down.sql' },
     { id: '003_customer_name', up: 'migrations/003_customer_name.up.sql', down: 'migrations/003_customer_name.down.sql' },
   ],
-};
+} satisfies Data;

@@ -10,53 +10,21 @@
  * never send is refused instead of filling the send log with failures. A provider uninstalled
  * later makes the rule's sends fail, logged with the reason.
  */
-import type { HandlerContext } from '../../../sdk';
+import type { HandlerContext, RowOf } from '../../../sdk';
 import { invalid, notFound } from './errors';
 import { EMAIL_RE, PHONE_RE, PROVIDER_OF, providerInstalled, RECIPIENTS_OF, type Channel, type RecipientType } from './notification-channels';
 import { checkConditions, type Conditions } from './rule-conditions';
 import { nowIso, UUID_RE } from './store';
 import { checkTemplate } from './templates';
 import { ORDER_EVENTS } from './webhooks';
+import type { data } from './models';
 
-export type RuleRow = {
-  id: string;
-  name: string;
-  event: string;
-  channel: Channel;
-  recipient_type: RecipientType;
-  recipient: string | null;
-  recipient_user_id: number | null;
-  subject: string | null;
-  template: string;
-  conditions: Conditions;
-  is_active: boolean;
-  created_at: string;
-  updated_at: string;
-};
+/** Row types come from the models' columns (RowOf); the second argument narrows json shapes and enum strings. */
+type Models = typeof data.models;
 
-export type SendRow = {
-  id: string;
-  rule_id: string;
-  event_id: string | null;
-  event: string | null;
-  order_id: string | null;
-  order_number: string | null;
-  channel: Channel;
-  recipient: string | null;
-  subject: string | null;
-  text: string | null;
-  status: 'sending' | 'retrying' | 'sent' | 'failed' | 'skipped';
-  /** The last attempt's error (kept while retrying, cleared once sent). */
-  error: string | null;
-  provider_message_id: string | null;
-  is_test: boolean;
-  attempts: number;
-  claimed_at: string | null;
-  /** When a `retrying` send is due again (notification-retry.ts). */
-  next_attempt_at: string | null;
-  created_at: string;
-  sent_at: string | null;
-};
+export type RuleRow = RowOf<Models['NotificationRule'], { channel: Channel; recipient_type: RecipientType; conditions: Conditions }>;
+
+export type SendRow = RowOf<Models['NotificationSend'], { channel: Channel; status: 'sending' | 'retrying' | 'sent' | 'failed' | 'skipped' }>;
 
 type RuleInput = Partial<Omit<RuleRow, 'id' | 'created_at' | 'updated_at'>> & { rule_id?: string };
 

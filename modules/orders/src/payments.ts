@@ -7,18 +7,18 @@
  * payment_status by spec 3's rule on total_paid: nothing paid → pending; at least the total → paid;
  * more than zero → partial. Refunds do not change it: they show in total_refunded and balance_due.
  */
-import type { DbTransaction, HandlerContext } from '../../../sdk';
+import type { DbTransaction, HandlerContext, RowOf } from '../../../sdk';
 import { invalid, invalidStatus, notFound, ordersErrors, Retry } from './errors';
 import { D, parseAmount, str, sum } from './money';
 import { callProvider, checkName, chosenProvider, recordName } from './providers';
 import { getSetting, inTransaction, loadOrder, nowIso, publish, saveOrder, type OrderRow, type Outbox } from './store';
 import type { RefundRow } from './refunds';
+import type { data } from './models';
 
-export type PaymentRow = {
-  id: string; order_id: string; provider_module: string | null; external_payment_id: string | null; method: string; status: string;
-  amount: string; refunded_amount: string; currency: string; payment_link_url: string | null; payment_link_expires_at: string | null;
-  metadata: Record<string, unknown>; collected_by: string | null; paid_at: string | null; created_at: string; updated_at: string;
-};
+/** Row types come from the models' columns (RowOf); the second argument narrows json shapes and enum strings. */
+type Models = typeof data.models;
+
+export type PaymentRow = RowOf<Models['Payment'], { metadata: Record<string, unknown> }>;
 
 /**
  * `written` is the change's own write, sent before the two reads so that they see it: the

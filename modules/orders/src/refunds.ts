@@ -9,18 +9,19 @@
  * a compare-and-set on status = 'pending', so a duplicate webhook or a late poll changes nothing and
  * order.refund_processed is published once. A failed refund releases its reservation.
  */
-import type { DbTransaction, HandlerContext } from '../../../sdk';
+import type { DbTransaction, HandlerContext, RowOf } from '../../../sdk';
 import { invalid, invalidStatus, notFound, ordersErrors, Retry } from './errors';
 import { D, parseAmount, str, sum } from './money';
 import { callProvider, checkName, recordName } from './providers';
 import { inTransaction, loadOrder, nowIso, publish, UUID_RE, type OrderRow, type Outbox } from './store';
 import { issueCreditNote } from './invoices';
 import { orderSummary, reconcile, type PaymentRow } from './payments';
+import type { data } from './models';
 
-export type RefundRow = {
-  id: string; order_id: string; payment_id: string | null; provider_module: string | null; external_refund_id: string | null; amount: string;
-  reason: string; status: string; failure_reason: string | null; processed_at: string | null; created_at: string; credit_note_requested: boolean;
-};
+/** Row types come from the models' columns (RowOf); the second argument narrows json shapes and enum strings. */
+type Models = typeof data.models;
+
+export type RefundRow = RowOf<Models['Refund']>;
 
 /** What the provider (or the local settlement of a cod / bank transfer refund) says. */
 type Outcome = { status: 'pending' | 'completed' | 'failed'; externalId?: string | null; failure?: string | null };

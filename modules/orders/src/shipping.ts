@@ -16,20 +16,19 @@
  *   ndr_auto_reattempt (default true) the case is resolved reattempt at once; otherwise it is
  *   escalated (open, escalated=true) until POST /orders/ndr-cases/{case}/resolve decides.
  */
-import type { DbTransaction, HandlerContext, Static } from '../../../sdk';
+import type { DbTransaction, HandlerContext, RowOf, Static } from '../../../sdk';
 import type { ShippingRates } from './outputs';
 import { codeOf, invalid, invalidStatus, notFound, ordersErrors, Retry } from './errors';
 import { D, str } from './money';
 import { errorOf } from './bulk-plan';
 import { callProvider, checkName, recordName } from './providers';
 import { actorOf, getSetting, inTransaction, itemsOf, loadOrder, moveStatus, nowIso, publish, saveOrder, SHIPPABLE, TRANSITIONS, type AnyDb, type OrderRow, type Outbox } from './store';
+import type { data } from './models';
 
-export type ShipmentRow = {
-  id: string; order_id: string; carrier_module: string; awb_number: string; status: string; tracking_url: string | null; label_url: string | null;
-  pickup_token: string | null; estimated_delivery_at: string | null; order_item_ids: string[]; dimensions: Record<string, unknown> | null; cod_amount: string;
-  ndr_count: number; shipped_at: string | null; delivered_at: string | null; last_synced_at: string | null; created_at: string;
-  carrier_name: string | null; recorded_by: string | null;
-};
+/** Row types come from the models' columns (RowOf); the second argument narrows json shapes and enum strings. */
+type Models = typeof data.models;
+
+export type ShipmentRow = RowOf<Models['Shipment'], { order_item_ids: string[]; dimensions: Record<string, unknown> }>;
 type EventRow = { id: string; shipment_id: string; status: string; location: string | null; description: string | null; raw_data: unknown; occurred_at: string; fingerprint: string };
 type NdrRow = { id: string; shipment_id: string; order_id: string; attempt_number: number; reason: string | null; action: string | null; escalated: boolean; resolved_at: string | null; created_at: string };
 

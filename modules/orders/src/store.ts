@@ -6,66 +6,16 @@
  * its `version` column (UPDATE … WHERE id = ? AND version = ?). Whoever loses re-runs its whole
  * transaction on fresh rows, so reconciled totals never lose a concurrent payment.
  */
-import type { Db, DbTransaction, HandlerContext, ModuleError } from '../../../sdk';
+import type { Db, DbTransaction, HandlerContext, ModuleError, RowOf } from '../../../sdk';
 import { codeOf, notFound, ordersErrors, Retry, invalidStatus } from './errors';
+import type { data } from './models';
 
-export type OrderRow = {
-  id: string;
-  order_number: string;
-  status: string;
-  payment_status: string;
-  fulfillment_status: string;
-  customer_id: string | null;
-  customer: Record<string, unknown>;
-  customer_name: string | null;
-  currency: string;
-  is_cod: boolean;
-  same_state: boolean;
-  subtotal: string;
-  discount: string;
-  shipping_total: string;
-  tax_total: string;
-  total: string;
-  total_paid: string;
-  total_refunded: string;
-  total_credited: string;
-  balance_due: string;
-  tax_details: Record<string, unknown>;
-  billing_address: Record<string, unknown> | null;
-  shipping_address: Record<string, unknown> | null;
-  billing_gstin: string | null;
-  custom_fields: Record<string, unknown>;
-  notes: string | null;
-  source: string | null;
-  version: number;
-  cancel_reason: string | null;
-  cancelled_at: string | null;
-  delivered_at: string | null;
-  created_at: string;
-  updated_at: string;
-};
+/** Row types come from the models' columns (RowOf); the second argument narrows json shapes and enum strings. */
+type Models = typeof data.models;
 
-export type ItemRow = {
-  id: string;
-  order_id: string;
-  position: number;
-  name: string;
-  sku: string | null;
-  hsn_code: string | null;
-  quantity: number;
-  unit_price: string;
-  discount: string;
-  taxable_amount: string;
-  tax_rate: string;
-  rate_source: string | null;
-  cgst: string;
-  sgst: string;
-  igst: string;
-  tax_total: string;
-  total: string;
-  weight: string | null;
-  unit: string | null;
-};
+export type OrderRow = RowOf<Models['Order'], { customer: Record<string, unknown>; tax_details: Record<string, unknown>; billing_address: Record<string, unknown>; shipping_address: Record<string, unknown>; custom_fields: Record<string, unknown> }>;
+
+export type ItemRow = RowOf<Models['OrderItem']>;
 
 export const ORDER_STATUSES = ['pending', 'confirmed', 'processing', 'ready_to_ship', 'shipped', 'out_for_delivery', 'delivered', 'rto_initiated', 'rto_received', 'cancelled'] as const;
 export const SHIPPABLE = new Set(['confirmed', 'processing', 'ready_to_ship']);

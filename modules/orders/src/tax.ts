@@ -7,23 +7,18 @@
  * Rounding (see money.ts): each component is rounded to paise half-up on its own; total_tax is the
  * sum of the rounded components (so CGST + SGST always equals total_tax exactly).
  */
-import type { DbTransaction, Db } from '../../../sdk';
+import type { Db, DbTransaction, RowOf } from '../../../sdk';
 import { invalid } from './errors';
 import { D, str, type Dec } from './money';
+import type { data } from './models';
+
+/** Row types come from the models' columns (RowOf); the second argument narrows json shapes and enum strings. */
+type Models = typeof data.models;
 
 export const GST_RATES = ['0', '5', '12', '18', '28'];
 export const FALLBACK_RATE = '18';
 
-export type TaxConfigRow = {
-  id: number;
-  name: string;
-  rate: string;
-  type: string;
-  is_default: boolean;
-  hsn_codes: string[];
-  created_at?: string;
-  updated_at?: string;
-};
+export type TaxConfigRow = RowOf<Models['TaxConfig'], { hsn_codes: string[] }>;
 
 export type RateSource = 'override' | 'hsn' | 'default' | 'fallback';
 

@@ -295,7 +295,9 @@ describe('spec 3 Analytics: materialized views refreshed by the 15-minute schedu
     const q = `?from=${today}&to=${today}`;
 
     // Not refreshed yet after these orders: the views lag until the schedule runs.
-    const at = Math.floor(Date.now() / 900_000) * 900_000 + 1000;
+    // The next 15-minute slot: the platform's own minute tick may already have run this one (one run
+    // per slot), which would leave today's refresh from before these orders.
+    const at = (Math.floor(Date.now() / 900_000) + 1) * 900_000 + 1000;
     const started = Date.now();
     expect(await host.runSchedules(at)).toBeGreaterThan(0);
     // Wait for the whole refresh (refreshed_at is written after the last view).

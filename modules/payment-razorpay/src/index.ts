@@ -10,13 +10,14 @@
  * with HTTP basic auth key_id:key_secret, and receives Razorpay's webhooks (payment_link.paid,
  * payment_link.expired, payment_link.cancelled, refund.processed, refund.failed) on a public route,
  * checking X-Razorpay-Signature. key_secret and webhook_secret are module secrets (kept encrypted by
- * the host); version 1.0 kept them in the Setting table, and they move on first use (moveIntoSecrets)
- * or, in a tenant that makes no call, at the schedule legacy_secrets (every 15 minutes).
+ * the host), key_id and base_url host settings (`settings`, GET/PATCH /api/v1/modules/payment_razorpay/settings);
+ * versions 1.0 and 1.1 kept them in the Setting table, and they move on first use (moveIntoSecrets,
+ * moveIntoSettings) or, in a tenant that makes no call, at the schedule legacy_secrets (every 15 minutes).
  * Amounts cross as decimal strings and become integer
  * paise with decimal.js (never floats); an amount with more than 2 decimals is refused.
  */
 import Decimal from 'decimal.js';
-import { defineModule, moveIntoSecrets, operation, payment, secrets, Type, type HandlerContext } from '../../../sdk';
+import { defineModule, moveIntoSecrets, moveIntoSettings, operation, payment, secrets, settings, Type, type HandlerContext, type SettingsOf } from '../../../sdk';
 import { razorpayErrors } from './errors';
 
 type Config = { key_id: string; key_secret: string; base_url: string; webhook_secret?: string };
@@ -51,17 +52,29 @@ const fromPaise = (paise: number) => new Decimal(paise).div(100).toFixed(2);
 /** Kept as module secrets, never in the Setting table. */
 const SECRETS = ['key_secret', 'webhook_secret'];
 
-/** key_id and base_url; what an earlier version kept of the secrets in Setting moves into the secrets first. */
-async function settings(ctx: HandlerContext): Promise<{ key_id?: string; base_url?: string }> {
+const DEFAULT_BASE_URL = 'https://api.razorpay.com';
+/** The host keeps these per tenant (the manifest's `settings`). */
+const SETTINGS = {
+  type: 'object',
+  properties: {
+    key_id: { type: 'string', minLength: 1, maxLength: 100, description: 'The key id of the Razorpay API key (Dashboard → Account & Settings → API Keys), e.g. "rzp_live_…".' },
+    base_url: { type: 'string', pattern: '^https?://[^/]+$', default: DEFAULT_BASE_URL, description: "Razorpay's API origin; another only for a stand-in in tests." },
+  },
+} as const;
+type Settings = SettingsOf<typeof SETTINGS>;
+
+/** key_id and base_url; what an earlier version kept in Setting moves into the secrets and the settings first. */
+async function stored(ctx: HandlerContext): Promise<Settings> {
   const rows = await ctx.host.db.find<{ key: string; value: string }>('Setting', {});
   await moveIntoSecrets(ctx.host, 'Setting', rows, SECRETS);
-  return Object.fromEntries(rows.filter((r) => !SECRETS.includes(r.key)).map((r) => [r.key, r.value]));
+  await moveIntoSettings(ctx.host, 'Setting', rows, Object.keys(SETTINGS.properties));
+  return settings<Settings>(ctx.host).get();
 }
 
 async function config(ctx: HandlerContext): Promise<Config> {
-  const c = { ...(await settings(ctx)), key_secret: await secrets(ctx.host).get('key_secret') };
+  const c = { ...(await stored(ctx)), key_secret: await secrets(ctx.host).get('key_secret') };
   if (!c.key_id || !c.key_secret) throw razorpayErrors.notConfigured();
-  return { key_id: c.key_id, key_secret: c.key_secret, base_url: c.base_url ?? 'https://api.razorpay.com' };
+  return { key_id: c.key_id, key_secret: c.key_secret, base_url: c.base_url ?? DEFAULT_BASE_URL };
 }
 
 async function razorpay<T>(ctx: HandlerContext, path: string, body?: unknown): Promise<T> {
@@ -137,7 +150,7 @@ function linkReference(reference: string, now: number): string {
   return `${reference.slice(0, 32)}-${suffix}`;
 }
 
-const Settings = Type.Object({
+const Status = Type.Object({
   configured: Type.Boolean(),
   key_id: Type.Nullable(Type.String()),
   base_url: Type.Nullable(Type.String()),
@@ -146,7 +159,7 @@ const Settings = Type.Object({
 
 export default defineModule({
   name: 'payment_razorpay',
-  version: '1.1.0',
+  version: '1.2.0',
   description:
     "Razorpay payment provider (records name it payment-razorpay): payment links (POST /v1/payment_links, GET /v1/payment_links/{id}) and refunds (POST /v1/payments/{id}/refund, GET /v1/refunds/{id}) over Razorpay's public REST API with HTTP basic auth key_id:key_secret, reached through host.fetch; Razorpay's payment-link and refund webhooks on a public route.",
   compatibility: { platform: '^2.0.0' },
@@ -161,6 +174,7 @@ export default defineModule({
   // long 1.0's plaintext rows outlive the upgrade in a tenant that never calls the module, and a run
   // with nothing left to move is one read.
   schedules: [{ name: 'legacy_secrets', operation: 'payment_razorpay.move_legacy_secrets', every_ms: 900_000 }],
+  settings: SETTINGS,
   secrets: [
     { name: 'key_secret', description: "The key secret of the Razorpay API key (Dashboard → Account & Settings → API Keys); used with key_id for HTTP basic auth." },
     { name: 'webhook_secret', description: "The secret set for this account's webhook in Razorpay's dashboard; with it, POST /payment-razorpay/webhook is accepted." },
@@ -253,7 +267,7 @@ export default defineModule({
       ),
       http: { method: 'POST', path: '/payment-razorpay/webhook', public: true, rate_limit: '600/60' },
       async handler(input, ctx) {
-        await settings(ctx);
+        await stored(ctx);
         const secret = await secrets(ctx.host).get('webhook_secret');
         const given = input._request.headers['x-razorpay-signature'] ?? '';
         const check = secret && given ? await ctx.host.call<{ matches: boolean }>('platform.hmac', { key: secret, message: input._request.raw_body, expected: given.slice(0, 1024) }) : null;
@@ -287,7 +301,7 @@ export default defineModule({
         {
           key_id: Type.String({ minLength: 1, maxLength: 100 }),
           key_secret: Type.String({ minLength: 1, maxLength: 200 }),
-          base_url: Type.Optional(Type.String({ pattern: '^https?://[^/]+$', default: 'https://api.razorpay.com' })),
+          base_url: Type.Optional(Type.String({ pattern: '^https?://[^/]+$', default: DEFAULT_BASE_URL })),
           webhook_secret: Type.Optional(
             Type.String({
               minLength: 16,
@@ -299,29 +313,27 @@ export default defineModule({
         },
         { additionalProperties: false },
       ),
-      output: Settings,
+      output: Status,
       http: { method: 'PUT', path: '/payment-razorpay/settings' },
       async handler(input, ctx) {
-        await settings(ctx); // an earlier version's plaintext rows go first, so none outlives this change
-        await ctx.host.db.transaction(async (tx) => {
-          for (const key of ['key_id', 'base_url'] as const) await tx.upsert('Setting', { key, value: input[key] ?? 'https://api.razorpay.com' });
-        });
+        await stored(ctx); // an earlier version's rows go first, so none outlives this change
+        await settings<Settings>(ctx.host).set({ key_id: input.key_id, base_url: input.base_url ?? null });
         const store = secrets(ctx.host);
         await store.set('key_secret', input.key_secret);
         if (input.webhook_secret) await store.set('webhook_secret', input.webhook_secret);
         const webhook = (await store.hint('webhook_secret')) !== null;
-        return { configured: true, key_id: input.key_id, base_url: input.base_url ?? 'https://api.razorpay.com', webhook };
+        return { configured: true, key_id: input.key_id, base_url: input.base_url ?? DEFAULT_BASE_URL, webhook };
       },
     }),
     move_legacy_secrets: operation({
       ai_tool: false,
       graphql_expose: false,
-      description: "Schedule (every 15 minutes): moves the key_secret and webhook_secret version 1.0 kept in the Setting table into the module secrets; one read once none is left.",
+      description: "Schedule (every 15 minutes): moves what versions 1.0 and 1.1 kept in the Setting table into the module secrets (key_secret, webhook_secret) and settings (key_id, base_url); one read once none is left.",
       permission: 'payment_razorpay.manage',
       input: Type.Object({ schedule: Type.Optional(Type.String()), scheduled_at: Type.Optional(Type.String()) }, { additionalProperties: true }),
-      output: Type.Object({ checked: Type.Literal(true) }, { description: 'The Setting rows were read and every 1.0 secret in them moved.' }),
+      output: Type.Object({ checked: Type.Literal(true) }, { description: 'The Setting rows were read and every one of them moved.' }),
       async handler(_input, ctx) {
-        await settings(ctx);
+        await stored(ctx);
         return { checked: true as const };
       },
     }),
@@ -330,10 +342,10 @@ export default defineModule({
       description: 'Whether the tenant configured Razorpay (the key_id and base URL; never the secret).',
       permission: 'payment_razorpay.manage',
       input: Type.Object({}, { additionalProperties: false }),
-      output: Settings,
+      output: Status,
       http: { method: 'GET', path: '/payment-razorpay/settings' },
       async handler(_input, ctx) {
-        const c = await settings(ctx);
+        const c = await stored(ctx);
         const store = secrets(ctx.host);
         const [secret, webhook] = [await store.hint('key_secret'), await store.hint('webhook_secret')];
         return { configured: Boolean(c.key_id && secret), key_id: c.key_id ?? null, base_url: c.base_url ?? null, webhook: webhook !== null };
@@ -342,6 +354,7 @@ export default defineModule({
   },
   data: {
     models: {
+      // Only what versions 1.0 and 1.1 left: stored() moves each row into the secrets or settings and deletes it.
       Setting: {
         table: 'settings',
         columns: {

@@ -56,7 +56,7 @@ describe('spec 3: payment.createLink and refund over Razorpay\'s public API', ()
   });
 });
 
-describe('DESIGN Host capabilities for modules: the keys are module secrets; 1.0 plaintext rows move on first use or at the legacy_secrets schedule', () => {
+describe('DESIGN Host capabilities for modules: the keys are module secrets, key_id and base_url host settings; earlier versions\' rows move on first use or at the legacy_secrets schedule', () => {
   it('a key_secret and webhook_secret 1.0 kept in Setting are moved into the secrets, their rows deleted, and still work', async () => {
     await host.call('payment_razorpay.configure', { key_id: 'rzp_key', key_secret: 'rzp_secret', base_url: rzp.origin });
     for (const name of ['key_secret', 'webhook_secret']) await host.request('DELETE', `/modules/payment_razorpay/secrets/${name}`);
@@ -65,7 +65,7 @@ describe('DESIGN Host capabilities for modules: the keys are module secrets; 1.0
 
     await host.call('payment_razorpay.createLink', { amount: '10.00', currency: 'INR', reference: 'MOVED-1' });
     expect(rzp.seen.filter((s) => s.url === '/v1/payment_links').pop()!.headers.authorization).toBe(`Basic ${Buffer.from('rzp_key:rzp_secret').toString('base64')}`);
-    expect(await host.sql(`SELECT key FROM payment_razorpay.settings ORDER BY key`)).toEqual([{ key: 'base_url' }, { key: 'key_id' }]);
+    expect(await host.sql(`SELECT key FROM payment_razorpay.settings ORDER BY key`)).toEqual([]);
     const listed = await host.request('GET', '/modules/payment_razorpay/secrets');
     expect(listed.body.secrets).toEqual([
       expect.objectContaining({ name: 'key_secret', set: true, hint: null }),
@@ -79,6 +79,23 @@ describe('DESIGN Host capabilities for modules: the keys are module secrets; 1.0
     expect(await host.call('payment_razorpay.status', {})).toEqual({ configured: true, key_id: 'rzp_key', base_url: rzp.origin, webhook: true });
   });
 
+  it('key_id and base_url 1.1 kept in Setting are copied once into the host settings, their rows deleted; a value set since wins', async () => {
+    await host.call('payment_razorpay.configure', { key_id: 'rzp_key', key_secret: 'rzp_secret', base_url: rzp.origin });
+    await host.request('PUT', '/modules/payment_razorpay/settings', { values: {} });
+    await host.arrange((sql) => sql(`INSERT INTO payment_razorpay.settings (key, value) VALUES ('key_id', 'rzp_key'), ('base_url', $1)`, [rzp.origin]));
+    expect((await host.request('GET', '/modules/payment_razorpay/settings')).body.values).toEqual({ key_id: null, base_url: 'https://api.razorpay.com' });
+
+    await host.call('payment_razorpay.createLink', { amount: '10.00', currency: 'INR', reference: 'MOVED-2' });
+    expect(rzp.seen.filter((s) => s.url === '/v1/payment_links').pop()!.headers.authorization).toBe(`Basic ${Buffer.from('rzp_key:rzp_secret').toString('base64')}`);
+    expect(await host.sql(`SELECT key FROM payment_razorpay.settings ORDER BY key`)).toEqual([]);
+    expect((await host.request('GET', '/modules/payment_razorpay/settings')).body.values).toEqual({ key_id: 'rzp_key', base_url: rzp.origin });
+
+    // A row left behind after a tenant admin set the value through the host is only deleted.
+    await host.arrange((sql) => sql(`INSERT INTO payment_razorpay.settings (key, value) VALUES ('key_id', 'rzp_stale')`));
+    expect(await host.call('payment_razorpay.status', {})).toMatchObject({ key_id: 'rzp_key' });
+    expect(await host.sql(`SELECT key FROM payment_razorpay.settings`)).toEqual([]);
+  });
+
   it('in a tenant that makes no call, the legacy_secrets schedule moves them at its next quarter hour', async () => {
     await host.call('payment_razorpay.configure', { key_id: 'rzp_key', key_secret: 'rzp_secret', base_url: rzp.origin });
     for (const name of ['key_secret', 'webhook_secret']) await host.request('DELETE', `/modules/payment_razorpay/secrets/${name}`);
@@ -87,7 +104,7 @@ describe('DESIGN Host capabilities for modules: the keys are module secrets; 1.0
 
     // 10:15 is a slot of the 15-minute schedule; it runs through the tick and the job queue, as on a platform node.
     expect(await host.runSchedules(Date.parse('2031-03-01T10:15:05Z'), { settle: true })).toBe(1);
-    expect(await host.sql(`SELECT key FROM payment_razorpay.settings ORDER BY key`)).toEqual([{ key: 'base_url' }, { key: 'key_id' }]);
+    expect(await host.sql(`SELECT key FROM payment_razorpay.settings ORDER BY key`)).toEqual([]);
     expect((await host.request('GET', '/modules/payment_razorpay/secrets')).body.secrets).toEqual([
       expect.objectContaining({ name: 'key_secret', set: true }),
       expect.objectContaining({ name: 'webhook_secret', set: true, hint: '0002' }),

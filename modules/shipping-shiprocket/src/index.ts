@@ -3,12 +3,15 @@
  * describe, getRates, createShipment, track; consumers call shipping.getRates and so on), over
  * Shiprocket's public API via host.fetch. A bearer token from POST /v1/external/auth/login is kept
  * as a module secret and renewed after 9 days (Shiprocket tokens live 10) or when an answer is 401.
- * The password, that token and the webhook token are module secrets (kept encrypted by the host);
- * version 1.0 kept them in the Setting table, and they move on first use (moveIntoSecrets) or, in a
- * tenant that makes no call, at the schedule legacy_secrets (every 15 minutes).
+ * The password, that token and the webhook token are module secrets (kept encrypted by the host),
+ * the email, base URL and pickup location host settings (`settings`, also at
+ * /api/v1/modules/shipping_shiprocket/settings); versions 1.0 and 1.1 kept them in the Setting table,
+ * and they move on first use (moveIntoSecrets, moveIntoSettings) or, in a tenant that makes no call,
+ * at the schedule legacy_secrets (every 15 minutes). Setting keeps only token_at, the module's own
+ * state (when the token was fetched), which is no tenant's setting.
  */
 import Decimal from 'decimal.js';
-import { defineModule, moveIntoSecrets, operation, secrets, shipping, Type, type HandlerContext, type Static } from '../../../sdk';
+import { defineModule, moveIntoSecrets, moveIntoSettings, operation, secrets, settings, shipping, Type, type HandlerContext, type SettingsOf, type Static } from '../../../sdk';
 import { shiprocketErrors } from './errors';
 
 const TOKEN_MS = 9 * 86_400_000;
@@ -22,15 +25,26 @@ async function hmacOf(ctx: HandlerContext, key: string, message: string): Promis
 /** Kept as module secrets, never in the Setting table. */
 const SECRETS = ['password', 'token', 'webhook_token'];
 
-/** email, base_url, pickup_location, token_at; what an earlier version kept of the secrets in Setting moves into the secrets first. */
-async function settings(ctx: HandlerContext) {
+/** The host keeps these per tenant (the manifest's `settings`). */
+const SETTINGS = {
+  type: 'object',
+  properties: {
+    email: { type: 'string', minLength: 3, description: 'The email of the Shiprocket API user (Settings → API → Configure).' },
+    base_url: { type: 'string', pattern: '^https?://[^/]+$', default: BASE_URL, description: "Shiprocket's API origin; it must also be granted to shipping_shiprocket in modules.fetch_origins." },
+    pickup_location: { type: 'string', minLength: 1, default: 'Primary', description: 'The name of the pickup location in Shiprocket that shipments leave from.' },
+  },
+} as const;
+
+/** The settings and token_at; what an earlier version kept in Setting moves into the secrets and the settings first. */
+async function stored(ctx: HandlerContext): Promise<SettingsOf<typeof SETTINGS> & { token_at?: string }> {
   const rows = await ctx.host.db.find<{ key: string; value: string }>('Setting', {});
   await moveIntoSecrets(ctx.host, 'Setting', rows, SECRETS);
-  return Object.fromEntries(rows.filter((r) => !SECRETS.includes(r.key)).map((r) => [r.key, r.value])) as Record<string, string | undefined>;
+  await moveIntoSettings(ctx.host, 'Setting', rows, Object.keys(SETTINGS.properties));
+  return { ...(await settings<SettingsOf<typeof SETTINGS>>(ctx.host).get()), token_at: rows.find((r) => r.key === 'token_at')?.value };
 }
 
 async function token(ctx: HandlerContext, fresh = false): Promise<{ base: string; token: string }> {
-  const s = await settings(ctx);
+  const s = await stored(ctx);
   const store = secrets(ctx.host);
   const password = await store.get('password');
   if (!s.email || !password) throw shiprocketErrors.notConfigured();
@@ -103,7 +117,7 @@ type WebhookIn = { awb?: string; current_status?: string; shipment_status?: stri
 
 export default defineModule({
   name: 'shipping_shiprocket',
-  version: '1.1.0',
+  version: '1.2.0',
   description:
     "Shiprocket carrier aggregator (records name it shipping-shiprocket): rates (GET /v1/external/courier/serviceability/), booking (POST /v1/external/orders/create/adhoc + POST /v1/external/courier/assign/awb) and tracking (GET /v1/external/courier/track/awb/{awb}) over Shiprocket's public API, token from POST /v1/external/auth/login.",
   compatibility: { platform: '^2.0.0' },
@@ -118,6 +132,7 @@ export default defineModule({
   // long 1.0's plaintext rows outlive the upgrade in a tenant that never calls the module, and a run
   // with nothing left to move is one read.
   schedules: [{ name: 'legacy_secrets', operation: 'shipping_shiprocket.move_legacy_secrets', every_ms: 900_000 }],
+  settings: SETTINGS,
   secrets: [
     { name: 'password', description: "The password of the Shiprocket API user (Settings → API → Configure), used with its email to log in." },
     { name: 'token', description: "The bearer token from Shiprocket's login, renewed by the module every 9 days; set nothing here." },
@@ -175,7 +190,7 @@ export default defineModule({
         carrier_reference: Type.String({ description: "Shiprocket's order id" }),
       }),
       async handler(input, ctx) {
-        const s = await settings(ctx);
+        const s = await stored(ctx);
         const d = input.delivery_address;
         const c = input.customer ?? {};
         const cod = new Decimal(input.cod_amount).gt(0);
@@ -238,13 +253,9 @@ export default defineModule({
       output: Type.Object({ configured: Type.Boolean(), email: Type.String(), base_url: Type.String() }),
       http: { method: 'PUT', path: '/shipping-shiprocket/settings' },
       async handler(input, ctx) {
-        await settings(ctx); // an earlier version's plaintext rows go first, so none outlives this change
-        await ctx.host.db.transaction(async (tx) => {
-          await tx.upsert('Setting', { key: 'email', value: input.email });
-          await tx.upsert('Setting', { key: 'base_url', value: input.base_url ?? BASE_URL });
-          await tx.upsert('Setting', { key: 'pickup_location', value: input.pickup_location ?? 'Primary' });
-          await tx.destroy('Setting', { where: { key: 'token_at' } });
-        });
+        await stored(ctx); // an earlier version's rows go first, so none outlives this change
+        await settings<SettingsOf<typeof SETTINGS>>(ctx.host).set({ email: input.email, base_url: input.base_url ?? null, pickup_location: input.pickup_location ?? null });
+        await ctx.host.db.destroy('Setting', { where: { key: 'token_at' } });
         const store = secrets(ctx.host);
         await store.set('password', input.password);
         await store.delete('token');
@@ -256,12 +267,12 @@ export default defineModule({
     move_legacy_secrets: operation({
       ai_tool: false,
       graphql_expose: false,
-      description: 'Schedule (every 15 minutes): moves the password, token and webhook_token version 1.0 kept in the Setting table into the module secrets; one read once none is left.',
+      description: 'Schedule (every 15 minutes): moves what versions 1.0 and 1.1 kept in the Setting table into the module secrets (password, token, webhook_token) and settings (email, base_url, pickup_location); one read once none is left.',
       permission: 'shipping_shiprocket.manage',
       input: Type.Object({ schedule: Type.Optional(Type.String()), scheduled_at: Type.Optional(Type.String()) }, { additionalProperties: true }),
-      output: Type.Object({ checked: Type.Literal(true) }, { description: 'The Setting rows were read and every 1.0 secret in them moved.' }),
+      output: Type.Object({ checked: Type.Literal(true) }, { description: 'The Setting rows were read and every one of them moved.' }),
       async handler(_input, ctx) {
-        await settings(ctx);
+        await stored(ctx);
         return { checked: true as const };
       },
     }),
@@ -283,7 +294,7 @@ export default defineModule({
       }),
       http: { method: 'POST', path: '/shipping-shiprocket/webhook', public: true, rate_limit: '600/60' },
       async handler(input, ctx) {
-        await settings(ctx);
+        await stored(ctx);
         const expected = await secrets(ctx.host).get('webhook_token');
         const given = input._request.headers['x-api-key'] ?? '';
         // Comparing HMACs of the two tokens instead of the tokens keeps the comparison's timing useless to a guesser.
@@ -302,6 +313,7 @@ export default defineModule({
   },
   data: {
     models: {
+      // token_at, and whatever earlier versions left (stored() moves it into the secrets or settings).
       Setting: {
         table: 'settings',
         columns: {

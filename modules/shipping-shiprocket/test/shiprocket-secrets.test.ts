@@ -19,12 +19,13 @@ const rates = () => host.call<{ rates: unknown[] }>('shipping_shiprocket.getRate
 const webhook = (token: string) =>
   fetch(`${host.url}/api/v1/shipping-shiprocket/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-tenant': host.tenantId, 'x-api-key': token }, body: JSON.stringify({}) });
 
-describe('DESIGN Host capabilities for modules: Shiprocket credentials are module secrets; 1.0 plaintext rows move on first use or at the legacy_secrets schedule', () => {
+describe('DESIGN Host capabilities for modules: Shiprocket credentials are module secrets, the account host settings; earlier versions\' rows move on first use or at the legacy_secrets schedule', () => {
   it('configure keeps the password, token and webhook token out of the Setting table', async () => {
     await host.call('shipping_shiprocket.configure', { email: 'ops@test-org.example', password: 'sr-pass', base_url: sr.origin, webhook_token: 'webhook-token-0123456789' });
     expect((await rates()).rates.length).toBeGreaterThan(0);
     const keys = (await host.sql<{ key: string }>(`SELECT key FROM shipping_shiprocket.settings ORDER BY key`)).map((r) => r.key);
-    expect(keys).toEqual(['base_url', 'email', 'pickup_location', 'token_at']);
+    expect(keys).toEqual(['token_at']); // the module's own state; the rest are host settings
+    expect((await host.request('GET', '/modules/shipping_shiprocket/settings')).body.values).toEqual({ email: 'ops@test-org.example', base_url: sr.origin, pickup_location: 'Primary' });
     const listed = await host.request('GET', '/modules/shipping_shiprocket/secrets');
     expect(listed.body.secrets.map((s: { name: string; set: boolean }) => [s.name, s.set])).toEqual([['password', true], ['token', true], ['webhook_token', true]]);
     expect(JSON.stringify(listed.body)).not.toContain('sr-pass');
@@ -42,6 +43,14 @@ describe('DESIGN Host capabilities for modules: Shiprocket credentials are modul
     expect((await host.sql(`SELECT key FROM shipping_shiprocket.settings WHERE key IN ('password', 'token', 'webhook_token')`))).toEqual([]);
     expect((await webhook('legacy-webhook-token-01')).status).toBe(201); // accepted (nothing to apply in an empty push)
     expect((await webhook('another-webhook-token-01')).status).toBe(401);
+  });
+
+  it("1.1's email, base URL and pickup location rows are copied once into the host settings and deleted; token_at stays", async () => {
+    await host.request('PUT', '/modules/shipping_shiprocket/settings', { values: {} });
+    await host.arrange((sql) => sql(`INSERT INTO shipping_shiprocket.settings (key, value) VALUES ('email', 'ops@test-org.example'), ('base_url', $1), ('pickup_location', 'Warehouse 2')`, [sr.origin]));
+    expect((await rates()).rates.length).toBeGreaterThan(0);
+    expect((await host.sql<{ key: string }>(`SELECT key FROM shipping_shiprocket.settings ORDER BY key`)).map((r) => r.key)).toEqual(['token_at']);
+    expect((await host.request('GET', '/modules/shipping_shiprocket/settings')).body.values).toEqual({ email: 'ops@test-org.example', base_url: sr.origin, pickup_location: 'Warehouse 2' });
   });
 
   it('in a tenant that makes no call, the legacy_secrets schedule moves them at its next quarter hour', async () => {

@@ -6,24 +6,33 @@
  * answered {type: "success", message: <request id>} or {type: "error", message}.
  * Indian SMS must follow a DLT-registered template, so free text cannot be sent as is: the tenant
  * registers one template whose single variable carries the whole message (e.g. "##message##") and
- * configures its id and variable name here; `send` puts the text into that variable. Declared here
- * beside the handlers; `mandi module build` writes module.json from it.
+ * configures its id and variable name here; `send` puts the text into that variable. The authkey is
+ * a module secret, the rest host settings (`settings`, also at /api/v1/modules/sms_msg91/settings).
+ * Declared here beside the handlers; `mandi module build` writes module.json from it.
  */
-import { defineModule, moveIntoSecrets, operation, secrets, Type, type HandlerContext } from '../../../sdk';
+import { defineModule, moveIntoSecrets, moveIntoSettings, operation, secrets, settings, Type, type HandlerContext, type SettingsOf } from '../../../sdk';
 import { msg91Errors } from './errors';
 
 const DEFAULT_BASE = 'https://control.msg91.com';
 type Config = { authkey: string; template_id: string; text_variable: string; base_url: string; default_country_code: string };
-const KEYS = ['template_id', 'text_variable', 'base_url', 'default_country_code'] as const;
+/** The host keeps these per tenant (the manifest's `settings`), the optional ones defaulted. */
+const SETTINGS = {
+  type: 'object',
+  properties: {
+    template_id: { type: 'string', minLength: 1, maxLength: 100, description: 'The id of the DLT-registered MSG91 template whose one variable carries the whole message.' },
+    text_variable: { type: 'string', pattern: '^[A-Za-z0-9_]{1,50}$', default: 'message', description: 'The template variable that carries the text (e.g. "message" for ##message##).' },
+    base_url: { type: 'string', pattern: '^https?://[^/]+$', default: DEFAULT_BASE, description: "MSG91's API origin; it must also be granted to sms_msg91 in modules.fetch_origins." },
+    default_country_code: { type: 'string', pattern: '^[1-9][0-9]{0,3}$', default: '91', description: 'The country code a bare 10-digit number gets.' },
+  },
+} as const;
 
-/** The stored settings, the optional ones defaulted. */
+/** The settings; an earlier version's Setting rows move first (the authkey into the secrets, the rest into the settings), also at the schedule legacy_secrets for a tenant that makes no call. */
 async function readSettings(ctx: HandlerContext): Promise<Partial<Omit<Config, 'authkey'>> & Omit<Config, 'authkey' | 'template_id'>> {
   const rows = await ctx.host.db.find<{ key: string; value: string }>('Setting', {});
-  // The authkey is a module secret; an earlier version kept it in Setting, whence it moves here
-  // (also run by the schedule legacy_secrets, for a tenant that makes no call).
   await moveIntoSecrets(ctx.host, 'Setting', rows, ['authkey']);
-  const c = Object.fromEntries(rows.filter((r) => r.key !== 'authkey').map((r) => [r.key, r.value])) as Partial<Config>;
-  return { ...c, text_variable: c.text_variable ?? 'message', base_url: c.base_url ?? DEFAULT_BASE, default_country_code: c.default_country_code ?? '91' };
+  await moveIntoSettings(ctx.host, 'Setting', rows, Object.keys(SETTINGS.properties));
+  const c = await settings<SettingsOf<typeof SETTINGS>>(ctx.host).get();
+  return { template_id: c.template_id ?? undefined, text_variable: c.text_variable ?? 'message', base_url: c.base_url ?? DEFAULT_BASE, default_country_code: c.default_country_code ?? '91' };
 }
 
 async function config(ctx: HandlerContext): Promise<Config> {
@@ -58,7 +67,7 @@ const Status = Type.Object({
 
 export default defineModule({
   name: 'sms_msg91',
-  version: '1.2.0',
+  version: '1.3.0',
   description:
     'SMS through MSG91 (records name it sms-msg91): one DLT template whose variable carries the message, sent with MSG91\'s Flow API (POST /api/v5/flow, authkey header) through host.fetch.',
   compatibility: { platform: '^2.0.0' },
@@ -68,6 +77,7 @@ export default defineModule({
     { name: 'sms_msg91.use', description: 'Send SMS through MSG91.' },
     { name: 'sms_msg91.manage', description: 'Configure the MSG91 key and template.' },
   ],
+  settings: SETTINGS,
   secrets: [{ name: 'authkey', description: 'The MSG91 authkey (Dashboard → Authkey), sent in the authkey header.' }],
   // The scheduler runs a schedule at its slots only, none at install or upgrade: the period bounds how
   // long a 1.0 plaintext row outlives the upgrade in a tenant that never calls the module, and a run
@@ -132,10 +142,9 @@ export default defineModule({
       output: Status,
       http: { method: 'PUT', path: '/sms-msg91/settings' },
       async handler(input, ctx) {
-        await readSettings(ctx); // an earlier version's plaintext row goes first, so none outlives this change
-        await ctx.host.db.transaction(async (tx) => {
-          for (const key of KEYS) if (input[key] !== undefined) await tx.upsert('Setting', { key, value: input[key] });
-        });
+        await readSettings(ctx); // an earlier version's rows go first, so none outlives this change
+        const { authkey: _authkey, ...values } = input;
+        await settings<SettingsOf<typeof SETTINGS>>(ctx.host).set(values);
         await secrets(ctx.host).set('authkey', input.authkey);
         return status(ctx);
       },
@@ -143,10 +152,10 @@ export default defineModule({
     move_legacy_secrets: operation({
       ai_tool: false,
       graphql_expose: false,
-      description: 'Schedule (every 15 minutes): moves the authkey version 1.0 kept in the Setting table into the module secrets; one read once none is left.',
+      description: 'Schedule (every 15 minutes): moves what earlier versions kept in the Setting table into the module secrets (authkey) and settings (the rest); one read once none is left.',
       permission: 'sms_msg91.manage',
       input: Type.Object({ schedule: Type.Optional(Type.String()), scheduled_at: Type.Optional(Type.String()) }, { additionalProperties: true }),
-      output: Type.Object({ checked: Type.Literal(true) }, { description: 'The Setting rows were read and every 1.0 secret in them moved.' }),
+      output: Type.Object({ checked: Type.Literal(true) }, { description: 'The Setting rows were read and every one of them moved.' }),
       async handler(_input, ctx) {
         await readSettings(ctx);
         return { checked: true as const };
@@ -164,6 +173,7 @@ export default defineModule({
   },
   data: {
     models: {
+      // Only what earlier versions left: readSettings moves each row into the secrets or settings and deletes it.
       Setting: {
         table: 'settings',
         columns: {

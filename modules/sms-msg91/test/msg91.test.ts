@@ -49,7 +49,7 @@ describe('spec 3 notification rules: sms channel over MSG91\'s Flow API', () => 
   });
 });
 
-describe('DESIGN Host capabilities for modules: the authkey is a module secret; a 1.0 plaintext row moves on first use or at the legacy_secrets schedule', () => {
+describe('DESIGN Host capabilities for modules: the authkey is a module secret, the rest host settings; earlier versions\' rows move on first use or at the legacy_secrets schedule', () => {
   it('configure keeps the authkey out of the Setting table; a 1.0 row is moved, deleted, and still sends', async () => {
     await host.call('sms_msg91.configure', { authkey: 'msg91-key', template_id: 'tmpl-order-updates', base_url: msg91.origin });
     expect(await host.sql(`SELECT key FROM sms_msg91.settings WHERE key = 'authkey'`)).toEqual([]);
@@ -62,6 +62,15 @@ describe('DESIGN Host capabilities for modules: the authkey is a module secret; 
     expect(msg91.seen.pop()!.headers.authkey).toBe('msg91-key');
     expect(await host.sql(`SELECT key FROM sms_msg91.settings WHERE key = 'authkey'`)).toEqual([]);
     expect(await host.call('sms_msg91.status', {})).toMatchObject({ configured: true });
+  });
+
+  it('the template and the rest 1.2 kept in Setting are copied once into the host settings, their rows deleted', async () => {
+    await host.request('PUT', '/modules/sms_msg91/settings', { values: {} });
+    await host.arrange((sql) => sql(`INSERT INTO sms_msg91.settings (key, value) VALUES ('template_id', 'tmpl-legacy'), ('base_url', $1), ('default_country_code', '44')`, [msg91.origin]));
+    expect(await host.call('sms_msg91.status', {})).toEqual({ configured: true, template_id: 'tmpl-legacy', text_variable: 'message', base_url: msg91.origin, default_country_code: '44' });
+    expect(await host.sql(`SELECT key FROM sms_msg91.settings`)).toEqual([]);
+    expect((await host.request('GET', '/modules/sms_msg91/settings')).body.values).toEqual({ template_id: 'tmpl-legacy', text_variable: 'message', base_url: msg91.origin, default_country_code: '44' });
+    await host.request('PATCH', '/modules/sms_msg91/settings', { values: { template_id: 'tmpl-order-updates', default_country_code: null } });
   });
 
   it('in a tenant that makes no call, the legacy_secrets schedule moves the row at its next quarter hour', async () => {

@@ -6,25 +6,34 @@
  * answered {messaging_product, contacts: [{input, wa_id}], messages: [{id: "wamid…"}]} or
  * {error: {message, type, code, fbtrace_id}}. WhatsApp delivers free-form text only inside the
  * 24-hour customer service window; outside it Meta refuses the message (error 131047), which
- * reaches the caller as WHATSAPP_ERROR with Meta's code. Declared here beside the handlers;
- * `mandi module build` writes module.json from it.
+ * reaches the caller as WHATSAPP_ERROR with Meta's code. The access token is a module secret, the
+ * rest host settings (`settings`, also at /api/v1/modules/whatsapp_cloud/settings). Declared here
+ * beside the handlers; `mandi module build` writes module.json from it.
  */
-import { defineModule, moveIntoSecrets, operation, secrets, Type, type HandlerContext } from '../../../sdk';
+import { defineModule, moveIntoSecrets, moveIntoSettings, operation, secrets, settings, Type, type HandlerContext, type SettingsOf } from '../../../sdk';
 import { whatsappErrors } from './errors';
 
 const DEFAULT_BASE = 'https://graph.facebook.com';
 const DEFAULT_VERSION = 'v21.0';
 type Config = { access_token: string; phone_number_id: string; api_version: string; base_url: string; default_country_code: string };
-const KEYS = ['phone_number_id', 'api_version', 'base_url', 'default_country_code'] as const;
+/** The host keeps these per tenant (the manifest's `settings`), the optional ones defaulted. */
+const SETTINGS = {
+  type: 'object',
+  properties: {
+    phone_number_id: { type: 'string', pattern: '^[0-9]{1,30}$', description: 'The id of the WhatsApp Business phone number the messages are sent from.' },
+    api_version: { type: 'string', pattern: '^v[0-9]{1,3}\\.[0-9]{1,2}$', default: DEFAULT_VERSION, description: 'The Graph API version, e.g. "v21.0".' },
+    base_url: { type: 'string', pattern: '^https?://[^/]+$', default: DEFAULT_BASE, description: "The Graph API's origin; it must also be granted to whatsapp_cloud in modules.fetch_origins." },
+    default_country_code: { type: 'string', pattern: '^[1-9][0-9]{0,3}$', default: '91', description: 'The country code a bare 10-digit number gets.' },
+  },
+} as const;
 
-/** The stored settings, the optional ones defaulted. */
+/** The settings; an earlier version's Setting rows move first (the access token into the secrets, the rest into the settings), also at the schedule legacy_secrets for a tenant that makes no call. */
 async function readSettings(ctx: HandlerContext): Promise<Partial<Omit<Config, 'access_token'>> & Omit<Config, 'access_token' | 'phone_number_id'>> {
   const rows = await ctx.host.db.find<{ key: string; value: string }>('Setting', {});
-  // The access_token is a module secret; an earlier version kept it in Setting, whence it moves here
-  // (also run by the schedule legacy_secrets, for a tenant that makes no call).
   await moveIntoSecrets(ctx.host, 'Setting', rows, ['access_token']);
-  const c = Object.fromEntries(rows.filter((r) => r.key !== 'access_token').map((r) => [r.key, r.value])) as Partial<Config>;
-  return { ...c, api_version: c.api_version ?? DEFAULT_VERSION, base_url: c.base_url ?? DEFAULT_BASE, default_country_code: c.default_country_code ?? '91' };
+  await moveIntoSettings(ctx.host, 'Setting', rows, Object.keys(SETTINGS.properties));
+  const c = await settings<SettingsOf<typeof SETTINGS>>(ctx.host).get();
+  return { phone_number_id: c.phone_number_id ?? undefined, api_version: c.api_version ?? DEFAULT_VERSION, base_url: c.base_url ?? DEFAULT_BASE, default_country_code: c.default_country_code ?? '91' };
 }
 
 async function config(ctx: HandlerContext): Promise<Config> {
@@ -63,7 +72,7 @@ const Status = Type.Object({
 
 export default defineModule({
   name: 'whatsapp_cloud',
-  version: '1.2.0',
+  version: '1.3.0',
   description:
     "WhatsApp through Meta's WhatsApp Cloud API (records name it whatsapp-cloud): text messages with POST /{version}/{phone_number_id}/messages and a bearer token, through host.fetch.",
   compatibility: { platform: '^2.0.0' },
@@ -73,6 +82,7 @@ export default defineModule({
     { name: 'whatsapp_cloud.use', description: 'Send WhatsApp messages.' },
     { name: 'whatsapp_cloud.manage', description: 'Configure the WhatsApp Cloud token and number.' },
   ],
+  settings: SETTINGS,
   secrets: [{ name: 'access_token', description: 'A permanent access token of a Meta system user with whatsapp_business_messaging on the number, sent as the bearer token.' }],
   // The scheduler runs a schedule at its slots only, none at install or upgrade: the period bounds how
   // long a 1.0 plaintext row outlives the upgrade in a tenant that never calls the module, and a run
@@ -132,10 +142,9 @@ export default defineModule({
       output: Status,
       http: { method: 'PUT', path: '/whatsapp-cloud/settings' },
       async handler(input, ctx) {
-        await readSettings(ctx); // an earlier version's plaintext row goes first, so none outlives this change
-        await ctx.host.db.transaction(async (tx) => {
-          for (const key of KEYS) if (input[key] !== undefined) await tx.upsert('Setting', { key, value: input[key] });
-        });
+        await readSettings(ctx); // an earlier version's rows go first, so none outlives this change
+        const { access_token: _token, ...values } = input;
+        await settings<SettingsOf<typeof SETTINGS>>(ctx.host).set(values);
         await secrets(ctx.host).set('access_token', input.access_token);
         return status(ctx);
       },
@@ -143,10 +152,10 @@ export default defineModule({
     move_legacy_secrets: operation({
       ai_tool: false,
       graphql_expose: false,
-      description: 'Schedule (every 15 minutes): moves the access_token version 1.0 kept in the Setting table into the module secrets; one read once none is left.',
+      description: 'Schedule (every 15 minutes): moves what earlier versions kept in the Setting table into the module secrets (access_token) and settings (the rest); one read once none is left.',
       permission: 'whatsapp_cloud.manage',
       input: Type.Object({ schedule: Type.Optional(Type.String()), scheduled_at: Type.Optional(Type.String()) }, { additionalProperties: true }),
-      output: Type.Object({ checked: Type.Literal(true) }, { description: 'The Setting rows were read and every 1.0 secret in them moved.' }),
+      output: Type.Object({ checked: Type.Literal(true) }, { description: 'The Setting rows were read and every one of them moved.' }),
       async handler(_input, ctx) {
         await readSettings(ctx);
         return { checked: true as const };
@@ -164,6 +173,7 @@ export default defineModule({
   },
   data: {
     models: {
+      // Only what earlier versions left: readSettings moves each row into the secrets or settings and deletes it.
       Setting: {
         table: 'settings',
         columns: {

@@ -41,7 +41,7 @@ describe('spec 3 notification rules: whatsapp channel over the WhatsApp Cloud AP
   });
 });
 
-describe('DESIGN Host capabilities for modules: the access token is a module secret; a 1.0 plaintext row moves on first use or at the legacy_secrets schedule', () => {
+describe('DESIGN Host capabilities for modules: the access token is a module secret, the rest host settings; earlier versions\' rows move on first use or at the legacy_secrets schedule', () => {
   it('configure keeps the token out of the Setting table; a 1.0 row is moved, deleted, and still sends', async () => {
     await host.call('whatsapp_cloud.configure', { access_token: 'EAAG-token', phone_number_id: '106540352242922', base_url: wa.origin });
     expect(await host.sql(`SELECT key FROM whatsapp_cloud.settings WHERE key = 'access_token'`)).toEqual([]);
@@ -54,6 +54,15 @@ describe('DESIGN Host capabilities for modules: the access token is a module sec
     expect(wa.seen.pop()!.headers.authorization).toBe('Bearer EAAG-token');
     expect(await host.sql(`SELECT key FROM whatsapp_cloud.settings WHERE key = 'access_token'`)).toEqual([]);
     expect(await host.call('whatsapp_cloud.status', {})).toMatchObject({ configured: true });
+  });
+
+  it('the number id and the rest 1.2 kept in Setting are copied once into the host settings, their rows deleted', async () => {
+    await host.request('PUT', '/modules/whatsapp_cloud/settings', { values: {} });
+    await host.arrange((sql) => sql(`INSERT INTO whatsapp_cloud.settings (key, value) VALUES ('phone_number_id', '106540352242922'), ('base_url', $1), ('api_version', 'v20.0')`, [wa.origin]));
+    expect(await host.call('whatsapp_cloud.status', {})).toMatchObject({ configured: true, phone_number_id: '106540352242922', api_version: 'v20.0', base_url: wa.origin, default_country_code: '91' });
+    expect(await host.sql(`SELECT key FROM whatsapp_cloud.settings`)).toEqual([]);
+    expect((await host.request('GET', '/modules/whatsapp_cloud/settings')).body.values).toEqual({ phone_number_id: '106540352242922', api_version: 'v20.0', base_url: wa.origin, default_country_code: '91' });
+    await host.request('PATCH', '/modules/whatsapp_cloud/settings', { values: { api_version: null } });
   });
 
   it('in a tenant that makes no call, the legacy_secrets schedule moves the row at its next quarter hour', async () => {

@@ -14,6 +14,11 @@ export const dataRefreshView = coreContract({
   name: 'data.refresh_view',
   description: "Refreshes one of the calling module's materialized views concurrently (reads are not blocked).",
   input: Type.Object({ view: Type.String({ pattern: NAME }) }, { additionalProperties: false }),
+  output: Type.Object({
+    view: Type.String(),
+    concurrently: Type.Boolean({ description: 'false for the first refresh of a view never populated (a plain REFRESH)' }),
+    duration_ms: Type.Integer({ minimum: 0 }),
+  }),
   public: true,
 });
 
@@ -44,5 +49,9 @@ export const dataReadView = coreContract({
     },
     { additionalProperties: false },
   ),
+  output: Type.Object({
+    rows: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+    populated: Type.Boolean({ description: 'false until the view was refreshed once (rows is then empty)' }),
+  }),
   public: true,
 });

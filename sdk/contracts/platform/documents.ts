@@ -19,4 +19,9 @@ export const documentsRenderPdf = coreContract({
       then: { properties: { data: DocumentLayoutSchema } },
     },
   ),
+  output: Type.Object({
+    path: Type.String({ description: 'documents/<tenant>/<module>/<name>.pdf under DATA_DIR' }),
+    url: Type.String({ description: 'GET it with a member token of the tenant' }),
+    bytes: Type.Integer({ minimum: 0 }),
+  }),
 });

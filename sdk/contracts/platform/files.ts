@@ -54,5 +54,6 @@ export const filesProcessCsv = coreContract({
     },
     { additionalProperties: false },
   ),
+  output: Type.Object({ job_id: Type.String(), queue_job_id: Type.String(), status: Type.StringEnum(['queued']) }),
   public: true,
 });

@@ -15,6 +15,7 @@ export * from './platform';
 export * from './public-tokens';
 export * from './realtime';
 export * from './secrets';
+export * from './settings';
 export * from './tenants';
 export * from './tools';
 export * from './webhooks';

@@ -7,6 +7,14 @@ export const platformGetTenant = coreContract({
   description:
     "The current tenant: id, name, ring, its domains, its public URL (`url`: APP_URL, on the tenant's subdomain when APP_URL's host is ROOT_DOMAIN), and its level in the reseller network (0 for the super admin's tenant; null outside it).",
   input: Type.Object({}, { additionalProperties: false }),
+  output: Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    ring: Type.String(),
+    domains: Type.Array(Type.String()),
+    url: Type.String(),
+    reseller_level: Type.Nullable(Type.Integer({ minimum: 0 })),
+  }),
   public: true,
 });
 
@@ -32,6 +40,7 @@ export const platformHmac = coreContract({
     },
     { additionalProperties: false },
   ),
+  output: Type.Object({ digest: Type.String(), matches: Type.Optional(Type.Boolean({ description: 'with `expected`: whether it equals the digest' })) }),
   public: true,
 });
 

@@ -14,6 +14,7 @@ export const RelatedTenant = Type.Object({
   level: Type.Integer({ minimum: 0 }),
 });
 
+// No output schema: the answer is the called operation's own, checked against that operation's output.
 export const tenantsCallRelated = coreContract({
   name: 'tenants.call_related',
   description: "Runs one of the calling module's own operations (listed in its api.related) in a related tenant: the reseller parent or a descendant.",

@@ -13,6 +13,7 @@ export const toolsList = coreContract({
   output: Type.Object({ tools: Type.Array(Type.Unknown()) }),
 });
 
+// No output schema: the answer is the called operation's own, checked against that operation's output.
 export const toolsCall = coreContract({
   name: 'tools.call',
   description: 'Runs an AI tool (or an operation the calling module consumes) as the user of the current call, caller edge "ai" (spec 2, Tool discovery rule 3).',

@@ -9,6 +9,11 @@ export const webhooksCheckUrl = coreContract({
   description:
     "Whether an outbound webhook URL may be registered (http/https, not the platform's private network unless an admin allowed it). A host that does not resolve yet is allowed ({ok: true, resolved: false}): every delivery checks again.",
   input: Type.Object({ url: Url }, { additionalProperties: false }),
+  output: Type.Object({
+    ok: Type.Boolean(),
+    resolved: Type.Optional(Type.Boolean({ description: 'false: the host does not resolve yet (allowed; each delivery checks again)' })),
+    reason: Type.Optional(Type.String({ description: 'why the URL is refused' })),
+  }),
   public: true,
 });
 
@@ -27,5 +32,12 @@ export const webhooksDeliver = coreContract({
     },
     { additionalProperties: false },
   ),
+  output: Type.Object({
+    ok: Type.Boolean({ description: 'a 2xx answer' }),
+    status: Type.Nullable(Type.Integer({ description: 'null: no answer (refused, unreachable, timed out)' })),
+    duration_ms: Type.Integer({ minimum: 0 }),
+    response_body: Type.Optional(Type.String({ description: 'the first 2 KB of the answer' })),
+    error: Type.Optional(Type.String()),
+  }),
   public: true,
 });

@@ -1,6 +1,6 @@
 /**
  * The operations behind the bot and workflow handlers (README, Handlers): the `bot_reply` job, and
- * the live_chat workflow nodes (../workflow-nodes.ts), which the workflow engine calls as the
+ * the live_chat workflow nodes (declared here with `node`), which the workflow engine calls as the
  * workflow's owner with ctx.idempotencyKey (a repeated step finds the message it wrote).
  */
 import { operation, Type, type HandlerContext } from '../../../../sdk';
@@ -14,6 +14,14 @@ import { BusinessHours, Content, Id } from '../schemas';
 
 const REPLY = 'live_chat.reply';
 const INTERNAL = { ai_tool: false, graphql_expose: false } as const;
+/**
+ * The workflow nodes (workflow.nodes; README, Handlers) a workflow named by a widget uses to talk
+ * with the visitor, each declared on the operation it runs: its config is the operation's input,
+ * `conversation_id` from the trigger data (`"conversation_id": "{{conversation_id}}"`).
+ */
+const NODE_LOOK = { icon: 'message-circle', color: '#0d9488', inputs: [{ name: 'input', type: 'object', required: false }] };
+const OUTPUT = [{ name: 'output', type: 'object' }];
+const CONVERSATION = Type.Integer({ minimum: 1, maximum: 2147483647, description: 'the conversation: {{conversation_id}} from the trigger data' });
 export const METADATA_KEY = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' });
 
 /** Whether a workflow may still talk in the conversation: open, and not handed to a person. */
@@ -60,8 +68,13 @@ export const handlerOperations = {
     description: "Node live_chat:ask-question: passes with the answer when the metadata key holds one; otherwise asks the visitor (once) and waits for the answer.",
     permission: REPLY,
     ...INTERNAL,
-    input: Type.Object({ conversation_id: Id, question: Content, metadata_key: METADATA_KEY }, { additionalProperties: false }),
+    input: Type.Object({ conversation_id: CONVERSATION, question: Content, metadata_key: METADATA_KEY }, { additionalProperties: false }),
     output: Type.Object({ branch: Type.StringEnum(['answered', 'waiting']), answered: Type.Boolean(), value: Type.Unknown() }),
+    node: {
+      slug: 'ask-question', name: 'Ask the visitor', category: 'action',
+      description: 'Passes on branch "answered" when the conversation metadata holds metadata_key; otherwise asks the question once and ends the branch ("waiting") until the visitor answers.',
+      ...NODE_LOOK, outputs: [{ name: 'answered', type: 'object' }, { name: 'waiting', type: 'object' }],
+    },
     handler: async (input, ctx) => {
       const c = await conversationById(ctx, input.conversation_id);
       const metadata = c.metadata ?? {};
@@ -78,8 +91,9 @@ export const handlerOperations = {
     description: 'Node live_chat:send-message: writes to the visitor as the bot.',
     permission: REPLY,
     ...INTERNAL,
-    input: Type.Object({ conversation_id: Id, content: Content }, { additionalProperties: false }),
+    input: Type.Object({ conversation_id: CONVERSATION, content: Content }, { additionalProperties: false }),
     output: Type.Object({ sent: Type.Boolean() }),
+    node: { slug: 'send-message', name: 'Send a chat message', category: 'action', description: 'Writes to the visitor as the bot.', ...NODE_LOOK, outputs: OUTPUT },
     handler: async (input, ctx) => {
       const c = await conversationById(ctx, input.conversation_id);
       if (!driven(c)) return { sent: false };
@@ -91,8 +105,21 @@ export const handlerOperations = {
       "Node live_chat:route-to-agent: hands the conversation to the agent queue (assignment by workload), to the agent agent_id names when they are online with a free slot (otherwise the queue), or to the team team_id names (the team's queue: only its agents take it).",
     permission: REPLY,
     ...INTERNAL,
-    input: Type.Object({ conversation_id: Id, agent_id: Type.Optional(Id), team_id: Type.Optional(Id) }, { additionalProperties: false }),
+    input: Type.Object(
+      {
+        conversation_id: CONVERSATION,
+        agent_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'optional: a live chat agent of this tenant (GET /live-chat/agents); offline, away or full → the queue' })),
+        team_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: "optional, instead of agent_id: a live chat team of this tenant (GET /live-chat/teams); only the team's agents take it" })),
+      },
+      { additionalProperties: false },
+    ),
     output: Type.Object({ routed: Type.Boolean(), agent_id: Type.Union([Id, Type.Null()], { description: 'the agent it went to directly; null: queued (or not routed)' }) }),
+    node: {
+      slug: 'route-to-agent', name: 'Route to an agent', category: 'action',
+      description:
+        "Hands the conversation to the human agents (assignment by workload), to one agent by agent_id when they are online with a free slot (else the queue), or to a team's queue by team_id; the workflow stops driving it.",
+      ...NODE_LOOK, outputs: OUTPUT,
+    },
     handler: async (input, ctx) => {
       const c = await conversationById(ctx, input.conversation_id);
       // The named agent must be one of this tenant's, whether or not the conversation is still the workflow's.

@@ -13,6 +13,7 @@ import {
   updateSettings,
   updateTaxConfig,
 } from '../config';
+import { orderNode } from '../workflow-nodes';
 
 /** A GST rate in percent, a number or a decimal string. */
 const TaxRate = Type.Unsafe<string | number>({ type: ['string', 'number'] });
@@ -42,6 +43,7 @@ export const configOperations = {
       { additionalProperties: false },
     ),
     output: TaxOut,
+    node: orderNode('calculate-gst', 'Calculate GST', 'GST on an amount.', 'transformer'),
     http: { method: 'POST', path: '/order-tax/calculate' },
     handler: calculateTax,
   }),

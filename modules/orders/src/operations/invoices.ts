@@ -3,6 +3,7 @@ import { operation, Type } from '../../../../sdk';
 import { row } from '../outputs';
 import { Money, OrderRef, Uuid } from '../schemas';
 import { createInvoice, issueCreditNote, listInvoices } from '../invoices';
+import { orderNode } from '../workflow-nodes';
 
 export const invoiceOperations = {
   create_invoice: operation({
@@ -24,6 +25,7 @@ export const invoiceOperations = {
       { additionalProperties: false },
     ),
     output: row('Invoice'),
+    node: orderNode('create-invoice', 'Create invoice', 'Issues an invoice, credit note or proforma.'),
     http: { method: 'POST', path: '/orders/:id/invoices' },
     handler: createInvoice,
   }),

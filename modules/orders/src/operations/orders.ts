@@ -3,6 +3,7 @@ import { operation, Type } from '../../../../sdk';
 import { Deleted, OrderListView, OrderView, Pagination, row } from '../outputs';
 import { Address, AnyObject, CustomerInput, ItemInput, Money, OrderRef, OrderRefInput, StatusChangeProps } from '../schemas';
 import { cancelOrder, createOrder, deleteOrder, getOrder, history, listOrders, updateStatus } from '../orders';
+import { orderNode } from '../workflow-nodes';
 
 export const orderOperations = {
   create: operation({
@@ -95,6 +96,7 @@ export const orderOperations = {
     permission: 'orders.view',
     input: OrderRefInput,
     output: OrderView,
+    node: orderNode('get-order', 'Get order', 'Loads an order by id or number.'),
     http: { method: 'GET', path: '/orders/:id' },
     handler: getOrder,
   }),
@@ -104,6 +106,7 @@ export const orderOperations = {
     permission: 'orders.manage',
     input: Type.Object({ id: OrderRef, ...StatusChangeProps }, { additionalProperties: false }),
     output: OrderView,
+    node: orderNode('update-status', 'Update order status', 'Moves an order to a new status.'),
     http: { method: 'POST', path: '/orders/:id/status' },
     handler: updateStatus,
   }),

@@ -4,6 +4,7 @@ import { OrderSummary, row, SyncOutcome } from '../outputs';
 import { AnyObject, Money, OrderRef, OrderRefInput, PollBatch, Uuid } from '../schemas';
 import { applyPaymentUpdate, confirmPayment, createPaymentLink, listPayments, recordPayment, syncPaymentLinks } from '../payments';
 import { applyRefundUpdate, listRefunds, refund, syncRefunds } from '../refunds';
+import { orderNode } from '../workflow-nodes';
 
 export const paymentOperations = {
   apply_refund_update: operation({
@@ -87,6 +88,7 @@ export const paymentOperations = {
       { additionalProperties: false },
     ),
     output: row('Payment', undefined, { order: OrderSummary }),
+    node: orderNode('record-payment', 'Record payment', 'Records a payment on an order.'),
     http: { method: 'POST', path: '/orders/:id/payments' },
     handler: recordPayment,
   }),
@@ -112,6 +114,7 @@ export const paymentOperations = {
       { additionalProperties: false },
     ),
     output: row('Payment'),
+    node: orderNode('payment-link', 'Send payment link', 'Creates a payment link for the balance due.'),
     http: { method: 'POST', path: '/orders/:id/payments/link' },
     handler: createPaymentLink,
   }),

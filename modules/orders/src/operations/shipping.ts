@@ -4,6 +4,7 @@ import { row, ShippingRates } from '../outputs';
 import { AnyObject, Measure, OrderRef, OrderRefInput, PollBatch, RecordId, Uuid } from '../schemas';
 import { markDelivered, recordShipment } from '../recorded-shipments';
 import { applyTrackingUpdate, bulkShip, listNdrCases, listShipments, resolveNdrCase, ship, shippingRates, syncTracking } from '../shipping';
+import { orderNode } from '../workflow-nodes';
 
 const RecordedShipment = Type.Object({
   applied: Type.Boolean(),
@@ -145,6 +146,7 @@ export const shippingOperations = {
     output: row('Shipment', undefined, {
       order: Type.Object({ id: Type.String(), order_number: Type.String(), status: Type.String(), fulfillment_status: Type.String() }),
     }),
+    node: orderNode('ship-order', 'Ship order', 'Creates a shipment for an order.'),
     http: { method: 'POST', path: '/orders/:id/ship' },
     handler: ship,
   }),

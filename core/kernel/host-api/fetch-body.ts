@@ -8,8 +8,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
-import { SandboxError } from './errors';
-import type { FetchBody } from './types';
+import { SandboxError } from '../../../sandbox';
+import type { FetchBody } from '../../../sandbox';
 
 /** One `read()` answers at most this much, so a reply to the guest stays small. */
 const MAX_PIECE = 64 * 1024;

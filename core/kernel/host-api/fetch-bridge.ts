@@ -10,11 +10,11 @@
  * (text, bytes or a multipart form) is refused over `maxRequestBytes` before anything is sent.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { OutboundUrlError, type Resolver } from '../core/kernel/net/outbound-policy';
-import { OutboundNetworkError, outboundRequest, type OutboundResponse } from '../core/kernel/net/outbound-request';
-import { SandboxError } from './errors';
+import { OutboundUrlError, type Resolver } from '../net/outbound-policy';
+import { OutboundNetworkError, outboundRequest, type OutboundResponse } from '../net/outbound-request';
+import { SandboxError } from '../../../sandbox';
 import { fetchBody } from './fetch-body';
-import type { FetchRequest, FetchResponse, HostBridge } from './types';
+import type { FetchRequest, FetchResponse, HostBridge } from '../../../sandbox';
 
 export interface FetchBridgeOptions {
   /** Until the response headers, then between chunks of the body, in ms. */
@@ -50,7 +50,7 @@ export function createFetchBridge(allowedOrigins: string[], options: FetchBridge
   return async (req: FetchRequest): Promise<FetchResponse> => {
     const url = checkUrl(req.url, allowed);
     const target = `${req.method} ${url.origin}${url.pathname}`;
-    // The module's own body; body_parts (loadBody) has the upload splicer's limit (core/kernel/bus/upload-body.ts).
+    // The module's own body; body_parts (loadBody) has the upload splicer's limit (core/kernel/host-api/upload-body.ts).
     const size = req.body === undefined ? 0 : typeof req.body === 'string' ? Buffer.byteLength(req.body) : req.body.byteLength;
     if (size > maxRequestBytes) {
       throw new SandboxError('FETCH_BODY_TOO_LARGE', `fetch ${target}: the request body is ${size} bytes, over the limit of ${maxRequestBytes}.`, { limit: maxRequestBytes, bytes: size });

@@ -7,7 +7,7 @@
  * the file and the host splices it in.
  */
 import type { FetchBodyPart } from '../../../sandbox';
-import { busErrors } from './errors';
+import { busErrors } from '../bus/errors';
 
 /** The assembled body's bound: a 25 MB upload in base64 and its JSON around it. */
 export const MAX_UPLOAD_BODY_BYTES = 40 * 1024 * 1024;

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SandboxRuntime, createFetchBridge } from '.';
-import { TestBridge, iife } from './testing';
+import { SandboxRuntime } from '../../../sandbox';
+import { createFetchBridge } from './fetch-bridge';
+import { TestBridge, iife } from '../../../sandbox/testing';
 
 const MODULE = iife(`
   return { default: { operations: {

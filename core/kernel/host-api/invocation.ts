@@ -13,10 +13,10 @@ import { MandiError } from '../errors';
 import type { Logger } from '../logger';
 import type { ModuleDataService } from '../module-data';
 import type { LoadedModule } from '../modules/loaded-module';
-import type { Bus } from './bus';
-import { busErrors } from './errors';
-import type { EventBus } from './events';
-import type { CallContext } from './types';
+import type { Bus } from '../bus/bus';
+import { busErrors } from '../bus/errors';
+import type { EventBus } from '../bus/events';
+import type { CallContext } from '../bus/types';
 import { uploadBody } from './upload-body';
 
 /** What every invocation shares: the parts of the host its bridge reaches. */
