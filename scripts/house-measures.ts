@@ -129,6 +129,11 @@ export function measure() {
     // A code outside a catalog: a literal or an upper-case constant as MandiError's code, or a code parameter's default.
     if (f !== 'core/kernel/errors.ts') inlineCodes += (text.match(/new MandiError\(\s*(?:'[A-Z][A-Z0-9_]*'|`[A-Z]|[A-Z][A-Z0-9_]*\s*,)|\bcode\??(?::\s*string)?\s*=\s*'[A-Z][A-Z0-9_]*'/g) ?? []).length;
   }
+  // A module's code outside its catalog (modules/<m>/src/errors.ts): a literal or constant as an error's code, or in a {code: …} it raises or records.
+  for (const f of files.filter((x) => /^modules\/[^/]+\/src\//.test(x) && !/\/src\/errors\.ts$/.test(x))) {
+    const text = fs.readFileSync(path.join(ROOT, f), 'utf8');
+    inlineCodes += (text.match(/new [A-Za-z]*Error\(\s*(?:'[A-Z][A-Z0-9_]*'|`[A-Z]|[A-Z][A-Z0-9_]*\s*,)|\bcode\s*:\s*'[A-Z][A-Z0-9_]*'|\bcode\??(?::\s*string)?\s*=\s*'[A-Z][A-Z0-9_]*'/g) ?? []).length;
+  }
   return {
     sourceLines: total,
     coreLines: core,

@@ -11,6 +11,7 @@ export { realtime, type RealtimeApi, type VisitorGrantResult } from './runtime/r
 export { related, type Related, type RelatedChildrenOutput, type RelatedParentOutput, type RelatedTenant } from './runtime/related';
 export { defineContract, payment, shipping, type Contract, type ContractOperation, type ContractOperations } from './contracts';
 export { moveIntoSecrets, secrets, type SecretHint, type Secrets } from './runtime/secrets';
+export { defineErrors, ModuleError, type ErrorDefinition } from './runtime/errors';
 export { moveIntoSettings, settings, type Settings, type SettingsOf } from './runtime/settings';
 export { amountInWords, groupIndian, indianDate } from './runtime/indian-numbers';
 export { jobs, type EnqueueOptions, type JobInfo, type JobInput, type Jobs, type JobStatus } from './runtime/jobs';

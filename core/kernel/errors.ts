@@ -4,6 +4,8 @@
  * {code, message, details} across the sandbox boundary.
  */
 
+import { buildErrors, type ErrorCatalog, type ErrorDefinitions, type ErrorFactories } from '../../sdk/runtime/errors';
+
 export type FieldErrors = Record<string, string[]>;
 
 export class MandiError extends Error {
@@ -20,52 +22,18 @@ export class MandiError extends Error {
   }
 }
 
-/**
- * One entry of an error catalog: its code and HTTP status as data (so the reference lists them,
- * docs/reference/error-codes.md), what it means to the caller, and how a thrown one reads.
- */
-export interface ErrorDefinition<A extends unknown[]> {
-  code: string;
-  status: number;
-  /**
-   * What happened and what the caller can do, for the reference. Left out where the code is another
-   * catalog's (FORBIDDEN, BAD_REQUEST, …): the reference gives that catalog's meaning.
-   */
-  doc?: string;
-  message: (...args: A) => string;
-  details?: (...args: A) => Record<string, unknown> | undefined;
-  /** The status when it depends on the case (the reference shows `status`, and `doc` says when it differs). */
-  statusFor?: (...args: A) => number;
-}
-
-/** A catalog's entries, each with the argument list its message and details take. */
-type ArgsOf<E> = E extends { message: (...args: infer A) => string } ? A : never;
-type Definitions<D> = { [K in keyof D]: ErrorDefinition<ArgsOf<D[K]>> };
-export type ErrorFactories<D> = { [K in keyof D]: (...args: ArgsOf<D[K]>) => MandiError };
-
-export interface ErrorCatalog {
-  /** Where its errors come from, e.g. "bus", "secrets". */
-  area: string;
-  entries: ReadonlyArray<{ name: string; code: string; status: number; doc?: string }>;
-}
-
 const catalogs: ErrorCatalog[] = [];
 
 /**
- * An area's errors, declared once (as Fastify's `createError`): `defineErrors('bus', { notFound:
- * { code: 'OPERATION_NOT_FOUND', status: 404, doc, message: (op: string) => ... } })` gives
- * `busErrors.notFound(op)`, a MandiError with that code, status and message. Every catalog is listed
- * by `errorCatalogs()` for the reference.
+ * An area's errors, declared once on the SDK's catalog builder (sdk/runtime/errors.ts), which modules
+ * use too: `defineErrors('bus', { notFound: { code: 'OPERATION_NOT_FOUND', status: 404, doc, message:
+ * (op: string) => ... } })` gives `busErrors.notFound(op)`, a MandiError with that code, status and
+ * message. Every catalog is listed by `errorCatalogs()` for the reference.
  */
-export function defineErrors<D extends Record<string, ErrorDefinition<never[]>>>(area: string, definitions: D & Definitions<D>): ErrorFactories<D> {
-  const factories: Record<string, (...args: never[]) => MandiError> = {};
-  const entries: ErrorCatalog['entries'][number][] = [];
-  for (const [name, d] of Object.entries(definitions) as [string, ErrorDefinition<never[]>][]) {
-    factories[name] = (...args) => new MandiError(d.code, d.message(...args), d.statusFor?.(...args) ?? d.status, d.details?.(...args));
-    entries.push({ name, code: d.code, status: d.status, doc: d.doc });
-  }
-  catalogs.push({ area, entries });
-  return factories as ErrorFactories<D>;
+export function defineErrors<A extends Record<string, unknown[]>>(area: string, definitions: ErrorDefinitions<A>): ErrorFactories<A, MandiError> {
+  const { factories, catalog } = buildErrors(area, definitions, (code, message, status, details) => new MandiError(code, message, status, details));
+  catalogs.push(catalog);
+  return factories;
 }
 
 /**

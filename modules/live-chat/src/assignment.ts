@@ -13,7 +13,7 @@
  * (migrations/001) refuses a counter over the maximum regardless.
  */
 import type { DbTransaction, HandlerContext } from '../../../sdk';
-import { agentAtCapacity } from './errors';
+import { agentAtCapacity, chatErrors } from './errors';
 import { retrying } from './db';
 import { HOLDS_SLOT, nowIso, type AgentRow, type ConversationRow, type TeamMemberRow } from './records';
 
@@ -96,9 +96,7 @@ export async function drainQueue(ctx: HandlerContext): Promise<{ conversation: C
 }
 
 /** Thrown inside a transaction to roll the agent's slot back when the conversation changed meanwhile. */
-class Changed extends Error {
-  readonly code = 'LIVE_CHAT_CHANGED';
-}
+class Changed extends Error {}
 
 /** Assigns a pending or held conversation to one named agent (manual assign and transfer), within its maximum. */
 export async function assignTo(ctx: HandlerContext, conversation: ConversationRow, agentId: number): Promise<void> {
@@ -125,8 +123,8 @@ export async function assignTo(ctx: HandlerContext, conversation: ConversationRo
       });
     });
   } catch (err) {
-    if ((err as { code?: string })?.code === 'LIVE_CHAT_CHANGED') {
-      throw Object.assign(new Error(`Conversation ${conversation.id} changed meanwhile; read it again.`), { code: 'LIVE_CHAT_BUSY', details: { status: 409 } });
+    if (err instanceof Changed) {
+      throw chatErrors.busy(`Conversation ${conversation.id} changed meanwhile; read it again.`);
     }
     throw err;
   }

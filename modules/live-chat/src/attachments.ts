@@ -12,7 +12,7 @@
  */
 import type { HandlerContext } from '../../../sdk';
 import type { NewMessage } from './conversations';
-import { ChatError, notFound, validation } from './errors';
+import { chatErrors, notFound, validation } from './errors';
 import { nowIso, type AttachmentRow, type ConversationRow, type MessageRow } from './records';
 
 export const MAX_BYTES = 512 * 1024;
@@ -70,12 +70,12 @@ export interface NewAttachment {
 export async function attach(ctx: HandlerContext, c: ConversationRow, file: NewAttachment, sender: Omit<NewMessage, 'content' | 'metadata'>, write: (fields: NewMessage) => Promise<MessageRow>): Promise<MessageRow> {
   const type = file.content_type.toLowerCase();
   const check = ALLOWED[type];
-  if (!check) throw new ChatError('UNSUPPORTED_MEDIA_TYPE', `Files of type ${file.content_type} are not accepted; allowed: ${ALLOWED_TYPES.join(', ')}.`, { status: 415, errors: { content_type: [`Not an allowed type (${ALLOWED_TYPES.join(', ')}).`] } });
+  if (!check) throw chatErrors.unsupportedType(file.content_type, ALLOWED_TYPES);
   if (!check(head(file.data))) throw validation('data', `The file is not ${type}.`);
   const size = sizeOf(file.data);
-  if (size > MAX_BYTES) throw new ChatError('PAYLOAD_TOO_LARGE', `The file is ${kb(size)}; the limit is ${kb(MAX_BYTES)}.`, { status: 413, max_bytes: MAX_BYTES });
+  if (size > MAX_BYTES) throw chatErrors.tooLarge(kb(size), kb(MAX_BYTES), MAX_BYTES);
   if ((await ctx.host.db.count('Attachment', { where: { conversation_id: c.id } })) >= MAX_PER_CONVERSATION) {
-    throw new ChatError('ATTACHMENT_LIMIT', `A conversation holds at most ${MAX_PER_CONVERSATION} attachments.`, { status: 409, max: MAX_PER_CONVERSATION });
+    throw chatErrors.attachmentLimit(MAX_PER_CONVERSATION);
   }
   const row = await ctx.host.db.create<AttachmentRow>('Attachment', {
     conversation_id: c.id, name: file.name, content_type: type, size, data: file.data, is_internal: sender.is_internal === true, created_at: nowIso(ctx),

@@ -4,8 +4,8 @@
  * re-checks after waiting for a concurrent writer, so two writers never both win; the loser reads
  * again. A DB_CONFLICT or DB_RETRY from the host means the same.
  */
-import type { HandlerContext } from '../../../sdk';
-import { busy, errorCode, notFound, type ChatError } from './errors';
+import type { HandlerContext, ModuleError } from '../../../sdk';
+import { busy, errorCode, notFound } from './errors';
 import type { AgentRow, ConversationRow, LabelRow, TeamRow, VisitorRow, WidgetRow } from './records';
 
 export const widgetById = async (ctx: HandlerContext, id: number) => {
@@ -39,7 +39,7 @@ export const labelById = async (ctx: HandlerContext, id: number) => {
 };
 
 /** A write a unique index guards: the host's DB_CONFLICT (another writer, maybe at the same moment, holds the name) becomes `taken`. */
-export async function unique<T>(write: () => Promise<T>, taken: () => ChatError): Promise<T> {
+export async function unique<T>(write: () => Promise<T>, taken: () => ModuleError): Promise<T> {
   try {
     return await write();
   } catch (err) {

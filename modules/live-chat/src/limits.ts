@@ -7,7 +7,7 @@
  * - per conversation: at most MESSAGES_PER_MINUTE visitor messages a minute.
  */
 import type { HandlerContext } from '../../../sdk';
-import { ChatError } from './errors';
+import { chatErrors } from './errors';
 import { OPEN } from './conversations';
 import type { VisitorRow, WidgetRow } from './records';
 
@@ -15,7 +15,7 @@ export const WIDGET_CONVERSATIONS_PER_MINUTE = 600;
 export const VISITOR_OPEN_CONVERSATIONS = 3;
 export const MESSAGES_PER_MINUTE = 30;
 
-const tooMany = (message: string) => new ChatError('RATE_LIMITED', message, { status: 429, retry_after: 60 });
+const tooMany = (message: string) => chatErrors.rateLimited(message, 60);
 const minuteAgo = (ctx: HandlerContext) => new Date(ctx.host.now() - 60_000).toISOString();
 
 export async function checkConversationRate(ctx: HandlerContext, widget: WidgetRow, visitor: VisitorRow): Promise<void> {

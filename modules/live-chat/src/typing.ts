@@ -9,7 +9,7 @@
  */
 import type { HandlerContext } from '../../../sdk';
 import { conversationChannel, send, tenantChannel } from './broadcast';
-import { ChatError, invalidState } from './errors';
+import { chatErrors, invalidState } from './errors';
 import { OPEN } from './conversations';
 import { nowIso, type ConversationRow } from './records';
 
@@ -28,7 +28,7 @@ export async function typing(ctx: HandlerContext, c: ConversationRow, side: Side
         where: { id: c.id, $or: [{ [at]: null }, { [at]: { $lte: new Date(now - TYPING_INTERVAL_MS).toISOString() } }] },
       })
     : await ctx.host.db.update<ConversationRow>('Conversation', { [flag]: false }, { where: { id: c.id, [flag]: true } });
-  if (!moved && on) throw new ChatError('RATE_LIMITED', `At most one typing start every ${TYPING_INTERVAL_MS} ms.`, { status: 429, retry_after: 1 });
+  if (!moved && on) throw chatErrors.rateLimited(`At most one typing start every ${TYPING_INTERVAL_MS} ms.`, 1);
   if (!moved) return false;
   const body = { conversation_id: c.id, sender_type: side, sender_name: senderName, typing: on, _tenant_id: ctx.tenantId, _timestamp: nowIso(ctx) };
   await send(ctx, [tenantChannel(ctx.tenantId), conversationChannel(c.id)], 'chat.typing', body);

@@ -9,7 +9,7 @@
  * order at once (the unique key refuses the second, the retry then sees the first).
  */
 import type { Db, DbTransaction } from '../../../sdk';
-import { busy, codeOf, insufficientPoints, LoyaltyError } from './errors';
+import { busy, codeOf, insufficientPoints, loyaltyErrors } from './errors';
 
 // Row types are `type` aliases: host.db's generics need an index-signature-compatible type.
 export type PointsRow = {
@@ -27,7 +27,8 @@ export type BalanceRow = {
   updated_at: string;
 };
 
-const CONTENDED = 'LOYALTY_CONTENDED';
+/** The catalog's code for a lost compare-and-set, which the transaction is run again on. */
+const CONTENDED = loyaltyErrors.contended().code;
 const ATTEMPTS = 8;
 /** Errors after which running the transaction again on fresh values can succeed. */
 const TRANSIENT = new Set([CONTENDED, 'DB_CONFLICT', 'DB_RETRY']);
@@ -59,7 +60,7 @@ export async function adjustBalance(tx: DbTransaction, customerId: string, delta
     return next;
   }
   const changed = await tx.update<BalanceRow>('Balance', { points: next, updated_at: at }, { where: { customer_id: customerId, points: current } });
-  if (changed !== 1) throw new LoyaltyError(CONTENDED, 'the balance changed meanwhile', { status: 409 });
+  if (changed !== 1) throw loyaltyErrors.contended();
   return next;
 }
 

@@ -19,7 +19,7 @@
  * row file would otherwise flood webhooks and workflows).
  */
 import type { DbTransaction, HandlerContext } from '../../../sdk';
-import { notFound, OrdersError } from './errors';
+import { invalidStatus, notFound, ordersErrors } from './errors';
 import { groupRows, IMPORT_COLUMNS, missingColumns, type CsvRow, type ImportGroup, type RowError } from './import-rows';
 import { actorOf, inTransaction, nowIso, UUID_RE, type AnyDb } from './store';
 
@@ -148,7 +148,7 @@ async function withTotals(db: AnyDb, row: ImportRow, withErrors: boolean): Promi
 
 export async function cancelImport(input: { import_id: string }, ctx: HandlerContext) {
   const row = await loadImport(ctx.host.db, input.import_id);
-  if (TERMINAL.includes(row.status)) throw new OrdersError('INVALID_STATUS', `Import ${row.id} has already ended (${row.status}).`, { status: 409, current_status: row.status });
+  if (TERMINAL.includes(row.status)) throw invalidStatus(`Import ${row.id} has already ended (${row.status}).`, row.status);
   const at = nowIso(ctx);
   await ctx.host.db.update<ImportRow>('OrderImport', { cancel_requested_at: at }, { where: { id: row.id, cancel_requested_at: null } });
   return importView(await withTotals(ctx.host.db, { ...row, cancel_requested_at: row.cancel_requested_at ?? at }, true));
@@ -168,7 +168,7 @@ export async function importChunk(input: ChunkInput, ctx: HandlerContext) {
   if (input.phase === 'end') return finish(await loadImport(db, input.context.import_id), input, ctx);
   if (input.chunk_index === 0) {
     const missing = missingColumns(input.header);
-    if (missing.length) throw new OrdersError('INVALID_FILE', `The CSV header lacks the required column(s) ${missing.join(', ')}; expected columns: ${IMPORT_COLUMNS.join(', ')}.`, { status: 422, missing });
+    if (missing.length) throw ordersErrors.invalidFile(missing, IMPORT_COLUMNS);
   }
   const at = nowIso(ctx);
   const { groups, errors, failedRows } = groupRows(input.header, input.rows);

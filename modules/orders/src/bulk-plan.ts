@@ -3,7 +3,7 @@
  * decide each reference in request order by the single-order rules. Pure, so the decision is the
  * same however many times a lost compare-and-set makes the caller read and decide again.
  */
-import { codeOf, notFound } from './errors';
+import { codeOf, notFound, ordersErrors } from './errors';
 import { shipOnly } from './orders';
 import { transitionRefusal, UUID_RE, type OrderRow } from './store';
 
@@ -20,7 +20,7 @@ export type Move = { order: OrderRow; from: string };
 export function errorOf(err: unknown): BulkError {
   const code = codeOf(err);
   const message = err instanceof Error ? err.message : String(err);
-  if (typeof code !== 'string') return { code: 'INTERNAL_ERROR', message };
+  if (typeof code !== 'string') return { code: ordersErrors.internal(message).code, message };
   const { status: _status, ...details } = ((err as { details?: Record<string, unknown> }).details ?? {}) as Record<string, unknown>;
   return Object.keys(details).length ? { code, message, details } : { code, message };
 }

@@ -8,7 +8,7 @@
  * `seller_state` setting that decides intra- or inter-state supply (orders.ts), so the two never differ.
  */
 import type { HandlerContext } from '../../../sdk';
-import { OrdersError } from './errors';
+import { ordersErrors } from './errors';
 import { changingDefinitions } from './definition-cache';
 import { gstinProblem, gstState, normalGstin } from './gstin';
 import { getSetting, inTransaction, nowIso } from './store';
@@ -66,7 +66,7 @@ export async function updateBusinessProfile(input: Input, ctx: HandlerContext) {
     const result = checked({ ...current, ...input, address: { ...(current as Input).address, ...input.address } });
     if ('errors' in result) {
       const count = Object.values(result.errors).flat().length;
-      throw new OrdersError('VALIDATION_FAILED', count === 1 ? Object.values(result.errors)[0]![0]! : 'The given data was invalid.', { status: 422, errors: result.errors });
+      throw ordersErrors.invalidFields(count === 1 ? Object.values(result.errors)[0]![0]! : 'The given data was invalid.', result.errors);
     }
     const saved = { ...result.profile, updated_at: at };
     await tx.upsert('Setting', { key: PROFILE_KEY, value: saved });

@@ -7,7 +7,7 @@
  * filter `custom_fields[priority]=3` from a query string and a stored 3 meet in one `@>` test.
  */
 import type { HandlerContext, RowOf } from '../../../sdk';
-import { OrdersError } from './errors';
+import { ordersErrors } from './errors';
 import { inTransaction, itemsOf, loadOrder, nowIso, orderView, saveOrder, type AnyDb } from './store';
 import { cachedDefinition } from './definition-cache';
 import type { data } from './models';
@@ -66,7 +66,7 @@ const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
 function fail(errors: FieldErrors): never {
   const messages = Object.values(errors).flat();
   const message = messages.length === 1 ? messages[0] : `${messages.length} custom field values are invalid.`;
-  throw new OrdersError('VALIDATION_FAILED', message, { status: 422, errors });
+  throw ordersErrors.invalidFields(message, errors);
 }
 
 const unknownKey = (key: string) => `"${key}" is not a custom field of this tenant's orders.`;

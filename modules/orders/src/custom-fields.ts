@@ -4,7 +4,7 @@
  * created: stored order values are keyed and typed by them, and are never rewritten.
  */
 import type { HandlerContext } from '../../../sdk';
-import { invalid, notFound, OrdersError } from './errors';
+import { invalid, notFound, ordersErrors } from './errors';
 import { definitions, type CustomFieldRow, type FieldType } from './custom-field-values';
 import { inTransaction, nowIso, UUID_RE, type AnyDb } from './store';
 import { changingDefinitions } from './definition-cache';
@@ -24,7 +24,7 @@ type FieldInput = {
 const MAX_FIELDS = 100;
 
 const duplicateKey = (key: string) =>
-  new OrdersError('DUPLICATE_FIELD_KEY', `A custom field with the key "${key}" already exists.`, { status: 409, errors: { field_key: ['already taken'] } });
+  ordersErrors.duplicateFieldKey(key);
 
 /** Select fields need their options; other types take none. */
 function optionsFor(type: FieldType, options: string[] | undefined): string[] {

@@ -25,7 +25,7 @@
  */
 import type { DbTransaction, HandlerContext, RowOf } from '../../../sdk';
 import { loadBusinessProfile, type BusinessProfile } from './business-profile';
-import { invalid, OrdersError } from './errors';
+import { invalid, invalidStatus, ordersErrors } from './errors';
 import { parseGstin } from './gstin';
 import { invoiceDocument, placeOfSupply, type PlaceOfSupply } from './invoice-document';
 import { invoiceLayout } from './invoice-layout';
@@ -68,7 +68,7 @@ export async function createInvoice(input: InvoiceInput, ctx: HandlerContext) {
   }
   const billingGstin = input.billing_gstin === undefined ? undefined : parseGstin(input.billing_gstin, 'billing_gstin');
   const [{ order, items }, seller] = await Promise.all([orderWithItems(ctx, input.id), loadBusinessProfile(ctx.host.db)]);
-  if (order.status === 'cancelled' && type === 'invoice') throw new OrdersError('INVALID_STATUS', `Order ${order.order_number} is cancelled; it cannot be invoiced.`, { status: 409, current_status: order.status });
+  if (order.status === 'cancelled' && type === 'invoice') throw invalidStatus(`Order ${order.order_number} is cancelled; it cannot be invoiced.`, order.status);
   const lineItems = items.map((i) => ({
     name: i.name, sku: i.sku, hsn_code: i.hsn_code, quantity: i.quantity, unit: i.unit ?? 'NOS', unit_price: i.unit_price, discount: i.discount, taxable_amount: i.taxable_amount,
     tax_rate: i.tax_rate, cgst: i.cgst, sgst: i.sgst, igst: i.igst, tax_total: i.tax_total, total: i.total,
@@ -123,9 +123,7 @@ export async function issueCreditNote(input: { id: string; amount: unknown; reas
     const current = await loadOrder(tx, input.id);
     const open = new D(current.total).minus(current.total_credited);
     if (amount.gt(open)) {
-      throw new OrdersError('CREDIT_EXCEEDS_TOTAL', `A credit note of ${str(amount)} is more than the ${str(open)} of order ${current.order_number} not yet credited.`, {
-        status: 422, creditable: str(open), errors: { amount: [`at most ${str(open)}`] },
-      });
+      throw ordersErrors.creditExceedsTotal(str(amount), str(open), current.order_number);
     }
     order = await saveOrder(tx, current, { total_credited: str(new D(current.total_credited).plus(amount)) }, new Date(ctx.host.now()).toISOString());
     const total = new D(current.total);

@@ -1,6 +1,6 @@
 /** Orders: create (priced and taxed), list, get, status lifecycle, cancel, delete, history. */
 import type { HandlerContext } from '../../../sdk';
-import { invalid, invalidStatus, OrdersError } from './errors';
+import { invalid, invalidStatus, ordersErrors } from './errors';
 import { D, parseAmount, parseQuantity, str, sum } from './money';
 import {
   actorOf, findOrder, getSetting, inTransaction, itemsOf, loadOrder, moveStatus, nowIso, orderView, ORDER_STATUSES, publish, UUID_RE,
@@ -97,7 +97,7 @@ export async function createOrder(input: CreateInput, ctx: HandlerContext) {
     let number = input.order_number;
     if (number) {
       if (await tx.findOne('Order', { where: { order_number: number } })) {
-        throw new OrdersError('DUPLICATE_ORDER_NUMBER', `An order numbered ${number} already exists.`, { status: 409, errors: { order_number: ['already taken'] } });
+        throw ordersErrors.duplicateOrderNumber(number);
       }
     } else {
       const n = await tx.sequence('order_number');
@@ -237,7 +237,7 @@ export async function deleteOrder(input: { id: string }, ctx: HandlerContext) {
     const order = await loadOrder(tx, input.id);
     for (const model of ['Payment', 'Invoice', 'Shipment']) {
       if ((await tx.count(model, { where: { order_id: order.id } })) > 0) {
-        throw new OrdersError('ORDER_HAS_RECORDS', `Order ${order.order_number} has ${model.toLowerCase()}s and cannot be deleted; cancel it instead.`, { status: 409 });
+        throw ordersErrors.orderHasRecords(order.order_number, model);
       }
     }
     await tx.destroy('OrderItem', { where: { order_id: order.id } });

@@ -8,7 +8,7 @@
  * more than zero → partial. Refunds do not change it: they show in total_refunded and balance_due.
  */
 import type { DbTransaction, HandlerContext, RowOf } from '../../../sdk';
-import { invalid, invalidStatus, notFound, OrdersError, Retry } from './errors';
+import { invalid, invalidStatus, notFound, ordersErrors, Retry } from './errors';
 import { D, parseAmount, str, sum } from './money';
 import { callProvider, checkName, chosenProvider, recordName } from './providers';
 import { getSetting, inTransaction, loadOrder, nowIso, publish, saveOrder, type OrderRow, type Outbox } from './store';
@@ -71,7 +71,7 @@ export async function recordPayment(input: RecordInput, ctx: HandlerContext) {
     if (order.status === 'cancelled') throw invalidStatus(`Order ${order.order_number} is cancelled; it takes no payments.`, order.status);
     if (provider && input.external_payment_id) {
       const dup = await tx.findOne<PaymentRow>('Payment', { where: { provider_module: provider, external_payment_id: input.external_payment_id } });
-      if (dup) throw new OrdersError('DUPLICATE_PAYMENT', `Payment ${input.external_payment_id} of ${provider} is already recorded.`, { status: 409, payment_id: dup.id });
+      if (dup) throw ordersErrors.duplicatePayment(input.external_payment_id, provider, dup.id);
     }
     const created = tx.create<PaymentRow>('Payment', {
       order_id: order.id, provider_module: provider, external_payment_id: input.external_payment_id ?? null, method, status,
@@ -110,7 +110,7 @@ export async function createPaymentLink(input: { id: string; provider_module?: s
   const order = await loadOrder(ctx.host.db, input.id);
   if (order.status === 'cancelled') throw invalidStatus(`Order ${order.order_number} is cancelled.`, order.status);
   const due = new D(order.balance_due);
-  if (due.lte(0)) throw new OrdersError('NOTHING_DUE', `Order ${order.order_number} has no balance due.`, { status: 409, balance_due: order.balance_due });
+  if (due.lte(0)) throw ordersErrors.nothingDue(order.order_number, order.balance_due);
   const c = order.customer as { name?: string; email?: string; phone?: string };
   const expiresAt = input.expires_in_minutes ? new Date(ctx.host.now() + input.expires_in_minutes * 60_000).toISOString() : null;
   // The bus call happens before anything is written: a refused or failed provider leaves no record.

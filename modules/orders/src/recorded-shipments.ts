@@ -14,7 +14,7 @@
  * transaction on the order's compare-and-set, so of concurrent calls one applies.
  */
 import type { DbTransaction, HandlerContext } from '../../../sdk';
-import { invalidStatus, OrdersError } from './errors';
+import { invalidStatus, ordersErrors } from './errors';
 import { createShipment, type ShipmentRow } from './shipping';
 import { inTransaction, itemsOf, loadOrder, moveStatus, nowIso, publish, saveOrder, SHIPPABLE, transitionRefusal, type Outbox } from './store';
 
@@ -22,7 +22,7 @@ import { inTransaction, itemsOf, loadOrder, moveStatus, nowIso, publish, saveOrd
 const NOT_MODULES = new Set(['http', 'graphql', 'workflow', 'ai', 'core']);
 
 function recorderOf(ctx: HandlerContext, operation: string): string {
-  if (NOT_MODULES.has(ctx.caller)) throw new OrdersError('FORBIDDEN', `${operation} is called by modules only: ship through a carrier module (POST /orders/{order}/ship).`, { status: 403 });
+  if (NOT_MODULES.has(ctx.caller)) throw ordersErrors.modulesOnly(operation);
   return ctx.caller;
 }
 

@@ -10,7 +10,7 @@
  * order.refund_processed is published once. A failed refund releases its reservation.
  */
 import type { DbTransaction, HandlerContext, RowOf } from '../../../sdk';
-import { invalid, invalidStatus, notFound, OrdersError, Retry } from './errors';
+import { invalid, invalidStatus, notFound, ordersErrors, Retry } from './errors';
 import { D, parseAmount, str, sum } from './money';
 import { callProvider, checkName, recordName } from './providers';
 import { inTransaction, loadOrder, nowIso, publish, UUID_RE, type OrderRow, type Outbox } from './store';
@@ -49,9 +49,7 @@ export async function refund(input: RefundInput, ctx: HandlerContext) {
     if (payment.status !== 'completed') throw invalidStatus(`Payment ${payment.id} is ${payment.status}; only a completed payment can be refunded.`, payment.status);
     const refundable = new D(payment.amount).minus(payment.refunded_amount);
     if (amount.gt(refundable)) {
-      throw new OrdersError('REFUND_EXCEEDS_PAYMENT', `The refund of ${str(amount)} is more than the ${str(refundable)} left to refund on payment ${payment.id}.`, {
-        status: 422, refundable: str(refundable), errors: { amount: [`at most ${str(refundable)}`] },
-      });
+      throw ordersErrors.refundExceedsPayment(str(amount), str(refundable), payment.id);
     }
     const n = await tx.update<PaymentRow>('Payment', { refunded_amount: str(new D(payment.refunded_amount).plus(amount)), updated_at: at }, { where: { id: payment.id, refunded_amount: payment.refunded_amount } });
     if (n !== 1) throw new Retry();
@@ -153,7 +151,7 @@ export async function applyRefundUpdate(input: UpdateInput, ctx: HandlerContext)
   const row = await ctx.host.db.findOne<RefundRow>('Refund', { where });
   if (!row) throw notFound('Refund', input.refund_id ?? input.external_refund_id);
   if (row.external_refund_id && row.external_refund_id !== input.external_refund_id) {
-    throw new OrdersError('REFUND_MISMATCH', `Refund ${row.id} is ${row.external_refund_id} at ${provider}, not ${input.external_refund_id}.`, { status: 409, refund_id: row.id });
+    throw ordersErrors.refundMismatch(row.id, row.external_refund_id, provider, input.external_refund_id);
   }
   const done = await finish(ctx, await settle(ctx, row.id, { status: input.status, externalId: input.external_refund_id, failure: input.failure_reason ?? (input.status === 'failed' ? 'the provider reported failure' : null) }));
   return { applied: done.applied, refund: done.refund, order: orderSummary(done.order) };

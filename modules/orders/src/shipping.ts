@@ -18,7 +18,7 @@
  */
 import type { DbTransaction, HandlerContext, RowOf, Static } from '../../../sdk';
 import type { ShippingRates } from './outputs';
-import { codeOf, invalid, invalidStatus, notFound, OrdersError } from './errors';
+import { codeOf, invalid, invalidStatus, notFound, ordersErrors, Retry } from './errors';
 import { D, str } from './money';
 import { errorOf } from './bulk-plan';
 import { callProvider, checkName, recordName } from './providers';
@@ -94,7 +94,7 @@ export async function createShipment(
   tx: DbTransaction, order: OrderRow, allItemIds: string[], input: ShipInput & Partial<Booking> & { awb_number: string }, at: string, actor: string, outbox: Outbox,
 ) {
   if (await tx.findOne('Shipment', { where: { carrier_module: input.carrier_module, awb_number: input.awb_number } })) {
-    throw new OrdersError('DUPLICATE_AWB', `AWB ${input.awb_number} of ${input.carrier_module} is already used by a shipment.`, { status: 409, errors: { awb_number: ['already used'] } });
+    throw ordersErrors.duplicateAwb(input.awb_number, input.carrier_module);
   }
   const shipped = await shippedItemIds(tx, order.id);
   let ids: string[];
@@ -102,12 +102,12 @@ export async function createShipment(
     const unknown = input.order_item_ids.filter((i) => !allItemIds.includes(i));
     if (unknown.length) throw invalid('order_item_ids', `Items ${unknown.join(', ')} are not items of order ${order.order_number}.`);
     const again = input.order_item_ids.filter((i) => shipped.has(i));
-    if (again.length) throw new OrdersError('ITEMS_ALREADY_SHIPPED', `Items ${again.join(', ')} are already in a shipment.`, { status: 409, order_item_ids: again });
+    if (again.length) throw ordersErrors.itemsAlreadyShipped(again);
     ids = [...new Set(input.order_item_ids)];
   } else {
     ids = allItemIds.filter((i) => !shipped.has(i));
   }
-  if (ids.length === 0) throw new OrdersError('NOTHING_TO_SHIP', `Every item of order ${order.order_number} is already shipped.`, { status: 409 });
+  if (ids.length === 0) throw ordersErrors.nothingToShip(order.order_number);
   const shipment = await tx.create<ShipmentRow>('Shipment', {
     order_id: order.id, carrier_module: input.carrier_module, awb_number: input.awb_number, status: 'pending', tracking_url: input.tracking_url ?? null,
     label_url: input.label_url ?? null, pickup_token: input.pickup_token ?? null,
@@ -277,7 +277,7 @@ export async function resolveNdrCase(input: { case_id: string; action: 'reattemp
     const c = await tx.findOne<NdrRow>('NdrCase', { where: { id: input.case_id } });
     if (!c) throw notFound('NDR case', input.case_id);
     if (c.resolved_at) throw invalidStatus(`NDR case ${c.id} is already resolved (${c.action}).`, c.action ?? 'resolved');
-    if ((await tx.update<NdrRow>('NdrCase', { action: input.action, resolved_at: at }, { where: { id: c.id, resolved_at: { $is: null } } })) !== 1) throw new OrdersError('ORDERS_RETRY', 'retry', { status: 409 });
+    if ((await tx.update<NdrRow>('NdrCase', { action: input.action, resolved_at: at }, { where: { id: c.id, resolved_at: { $is: null } } })) !== 1) throw new Retry();
     if (input.action === 'return_to_origin') {
       const shipment = await tx.findOne<ShipmentRow>('Shipment', { where: { id: c.shipment_id } });
       if (shipment && !FINAL_SHIPMENT.has(shipment.status)) {

@@ -6,8 +6,8 @@
  * its `version` column (UPDATE … WHERE id = ? AND version = ?). Whoever loses re-runs its whole
  * transaction on fresh rows, so reconciled totals never lose a concurrent payment.
  */
-import type { Db, DbTransaction, HandlerContext, RowOf } from '../../../sdk';
-import { codeOf, notFound, OrdersError, Retry, invalidStatus } from './errors';
+import type { Db, DbTransaction, HandlerContext, ModuleError, RowOf } from '../../../sdk';
+import { codeOf, notFound, ordersErrors, Retry, invalidStatus } from './errors';
 import type { data } from './models';
 
 /** Row types come from the models' columns (RowOf); the second argument narrows json shapes and enum strings. */
@@ -83,9 +83,9 @@ export async function inTransaction<T>(db: Db, work: (tx: DbTransaction) => Prom
       return await db.transaction(work);
     } catch (err) {
       const code = codeOf(err);
-      const retry = err instanceof Retry || code === 'ORDERS_RETRY' || code === 'DB_CONFLICT' || code === 'DB_RETRY' || (err as Error)?.message === 'concurrent update; retry';
+      const retry = err instanceof Retry || code === 'DB_CONFLICT' || code === 'DB_RETRY' || (err as Error)?.message === 'concurrent update; retry';
       if (!retry) throw err;
-      if (attempt >= attempts) throw new OrdersError('ORDERS_BUSY', 'The order is being changed concurrently; retry.', { status: 409 });
+      if (attempt >= attempts) throw ordersErrors.busy();
     }
   }
 }
@@ -99,7 +99,7 @@ export async function saveOrder(tx: DbTransaction, order: OrderRow, changes: Par
 }
 
 /** Why `from` may not move to `to` (TRANSITIONS), or null when it may. */
-export function transitionRefusal(from: string, to: string): OrdersError | null {
+export function transitionRefusal(from: string, to: string): ModuleError | null {
   if ((TRANSITIONS[from] ?? []).includes(to)) return null;
   return invalidStatus(`An order in status "${from}" cannot move to "${to}".`, from, { allowed: TRANSITIONS[from] ?? [] });
 }

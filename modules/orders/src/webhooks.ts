@@ -21,7 +21,7 @@
  */
 import pLimit from 'p-limit';
 import type { HandlerContext } from '../../../sdk';
-import { invalid, notFound, OrdersError } from './errors';
+import { invalid, notFound, ordersErrors } from './errors';
 import { getSetting, nowIso, UUID_RE } from './store';
 
 /** The events of spec 3, Events: published on the module event bus, subscribable by webhooks and rules. */
@@ -267,5 +267,5 @@ async function countOutcome(ctx: HandlerContext, endpointId: string, ok: boolean
     }
     return;
   }
-  throw new OrdersError('ORDERS_BUSY', 'Webhook endpoint is being changed concurrently.', { status: 409 });
+  throw ordersErrors.busy('Webhook endpoint is being changed concurrently.');
 }

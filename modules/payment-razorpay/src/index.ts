@@ -18,12 +18,7 @@
  */
 import Decimal from 'decimal.js';
 import { defineModule, moveIntoSecrets, moveIntoSettings, operation, payment, secrets, settings, Type, type HandlerContext, type SettingsOf } from '../../../sdk';
-
-class RazorpayError extends Error {
-  constructor(readonly code: string, message: string, readonly details: { status: number } & Record<string, unknown>) {
-    super(message);
-  }
-}
+import { razorpayErrors } from './errors';
 
 type Config = { key_id: string; key_secret: string; base_url: string; webhook_secret?: string };
 
@@ -49,7 +44,7 @@ export function base64(input: string): string {
 /** "199.50" → 19950 (integer paise). */
 export function toPaise(amount: string): number {
   const p = new Decimal(amount).times(100);
-  if (!p.isInteger() || p.lte(0)) throw new RazorpayError('INVALID_AMOUNT', `Amount ${amount} is not a positive amount in whole paise.`, { status: 422 });
+  if (!p.isInteger() || p.lte(0)) throw razorpayErrors.invalidAmount(String(amount));
   return p.toNumber();
 }
 const fromPaise = (paise: number) => new Decimal(paise).div(100).toFixed(2);
@@ -78,7 +73,7 @@ async function stored(ctx: HandlerContext): Promise<Settings> {
 
 async function config(ctx: HandlerContext): Promise<Config> {
   const c = { ...(await stored(ctx)), key_secret: await secrets(ctx.host).get('key_secret') };
-  if (!c.key_id || !c.key_secret) throw new RazorpayError('PROVIDER_NOT_CONFIGURED', 'Razorpay is not configured for this tenant: PUT /payment-razorpay/settings.', { status: 422 });
+  if (!c.key_id || !c.key_secret) throw razorpayErrors.notConfigured();
   return { key_id: c.key_id, key_secret: c.key_secret, base_url: c.base_url ?? DEFAULT_BASE_URL };
 }
 
@@ -96,9 +91,7 @@ async function razorpay<T>(ctx: HandlerContext, path: string, body?: unknown): P
   }
   if (res.status >= 200 && res.status < 300 && parsed) return parsed as T;
   const err = (parsed as { error?: { code?: string; description?: string } } | null)?.error;
-  throw new RazorpayError('RAZORPAY_ERROR', `Razorpay answered ${res.status}: ${err?.description ?? res.body.slice(0, 200)}`, {
-    status: res.status === 401 ? 502 : res.status >= 500 ? 502 : 422, razorpay_status: res.status, razorpay_code: err?.code ?? null,
-  });
+  throw razorpayErrors.vendor(res.status, err?.description ?? res.body.slice(0, 200), err?.code ?? null);
 }
 
 type Link = {
@@ -278,7 +271,7 @@ export default defineModule({
         const secret = await secrets(ctx.host).get('webhook_secret');
         const given = input._request.headers['x-razorpay-signature'] ?? '';
         const check = secret && given ? await ctx.host.call<{ matches: boolean }>('platform.hmac', { key: secret, message: input._request.raw_body, expected: given.slice(0, 1024) }) : null;
-        if (!check?.matches) throw new RazorpayError('INVALID_SIGNATURE', secret ? 'The X-Razorpay-Signature header does not match the body.' : 'No Razorpay webhook secret is configured.', { status: 401 });
+        if (!check?.matches) throw razorpayErrors.invalidSignature(Boolean(secret));
         const body = JSON.parse(input._request.raw_body) as WebhookBody;
         if (LINK_EVENTS.has(body.event ?? '')) return linkEvent(ctx, body);
         const status = REFUND_EVENTS[body.event ?? ''];

@@ -5,7 +5,7 @@
  * handlers; `mandi module build` writes module.json. Decisions the spec leaves open: README.md.
  */
 import { defineModule, jobs, operation, related, Type, type HandlerContext } from '../../../sdk';
-import { FinanceError, messageOf, notFound, onlyModule, onlyRelated, superAdminOnly } from './errors';
+import { contended, financeErrors, messageOf, notFound, onlyModule, onlyRelated, superAdminOnly } from './errors';
 import { data } from './models';
 import { reverseDelivery } from './reversal';
 import { AMOUNT_PATTERN, D, money } from './money';
@@ -475,7 +475,7 @@ export default defineModule({
       async handler(input, ctx) {
         const { tenants } = await related(ctx.host).children({ per_page: 100 });
         const child = tenants.find((t) => t.id === input.tenant_id || t.alias === input.tenant_id);
-        if (!child) throw new FinanceError('UNAUTHORIZED_CONTEXT', `Tenant ${input.tenant_id} is not a direct sub-reseller of this tenant.`, { status: 403, target_tenant: input.tenant_id });
+        if (!child) throw financeErrors.notDirectChild(input.tenant_id);
         const { wallet } = await related(ctx.host).call<{ wallet: ReturnType<typeof walletView> }>(child.id, 'reseller_finance.apply_credit_limit', { credit_limit: input.credit_limit });
         return { message: 'Credit limit set.', wallet };
       },
@@ -495,7 +495,7 @@ export default defineModule({
         const wallet = await inTransaction(ctx.host.db, async (tx) => {
           const w = await walletOf(tx);
           const changed = await tx.update<WalletRow>('Wallet', { credit_limit: money(input.credit_limit), version: w.version + 1, updated_at: at }, { where: { id: w.id, version: w.version } });
-          if (changed !== 1) throw new FinanceError('FINANCE_CONTENDED', 'The wallet changed meanwhile.', { status: 409 });
+          if (changed !== 1) throw contended();
           return { ...w, credit_limit: money(input.credit_limit) };
         });
         return { wallet: walletView(wallet) };

@@ -12,8 +12,8 @@
  * released and the money paid) once the recipient's copy is credited by a related-tenant call, or
  * back to pending (the hold released) when the recipient cannot be credited.
  */
-import { jobs, related, type DbTransaction, type HandlerContext } from '../../../sdk';
-import { codeOf, contended, FinanceError, insufficientBalance, invalidStatus, notFound, notPayer, remittanceCancelled } from './errors';
+import { jobs, related, type DbTransaction, type HandlerContext, type ModuleError } from '../../../sdk';
+import { codeOf, contended, financeErrors, insufficientBalance, invalidStatus, notFound, notPayer, remittanceCancelled } from './errors';
 import { D, money } from './money';
 import { availableOf, CLEARING_ACCOUNTS, changeWallet, HELD_ACCOUNT, inTransaction, post, postAll, tenantAccount, walletOf, type WalletRow } from './wallet';
 
@@ -183,9 +183,9 @@ const WRITE_BATCH = 100;
  * side, INVALID_STATUS, or INSUFFICIENT_BALANCE: the available balance plus credit limit, less what
  * this call already held, cannot cover it) writes nothing and is returned in `errors`.
  */
-export async function holdRemittances(ctx: HandlerContext, ids: string[]): Promise<{ held: Processed[]; errors: Map<string, FinanceError> }> {
+export async function holdRemittances(ctx: HandlerContext, ids: string[]): Promise<{ held: Processed[]; errors: Map<string, ModuleError> }> {
   const held: Processed[] = [];
-  const errors = new Map<string, FinanceError>();
+  const errors = new Map<string, ModuleError>();
   for (let i = 0; i < ids.length; i += WRITE_BATCH) {
     const out = await inTransaction(ctx.host.db, (tx) => holdBatch(tx, ids.slice(i, i + WRITE_BATCH), isoNow(ctx)));
     held.push(...out.held);
@@ -221,12 +221,12 @@ async function holdAll(tx: DbTransaction, ids: string[], found: Map<string, Remi
   const sum = (rems as RemittanceRow[]).reduce((a, r) => a.plus(r.amount), new D(0));
   if (availableOf(wallet).plus(wallet.credit_limit).lt(sum)) return null;
   if ((await tx.update<RemittanceRow>('Remittance', { status: 'processing' }, { where: { id: { $in: ids }, status: 'pending' } })) !== ids.length) throw contended();
-  return { moved: (rems as RemittanceRow[]).map((rem) => ({ ...rem, status: 'processing' as const })), errors: new Map<string, FinanceError>() };
+  return { moved: (rems as RemittanceRow[]).map((rem) => ({ ...rem, status: 'processing' as const })), errors: new Map<string, ModuleError>() };
 }
 
 /** One id at a time, each refused for its own reason. */
 async function holdEach(tx: DbTransaction, ids: string[], found: Map<string, RemittanceRow>, wallet: WalletRow) {
-  const errors = new Map<string, FinanceError>();
+  const errors = new Map<string, ModuleError>();
   const moved: RemittanceRow[] = [];
   let holding = new D(0);
   for (const id of ids) {
@@ -391,7 +391,7 @@ export async function receiveRemittances(ctx: HandlerContext, payer: string, ite
       if (!rem) throw notFound('Remittance of chain order', item.chain_ref);
       // Its order was reversed before this payment arrived: the payer is told, and its hold is released in time.
       if (rem.status === 'cancelled') throw remittanceCancelled(item.chain_ref);
-      if (!new D(rem.amount).eq(item.amount)) throw new FinanceError('AMOUNT_MISMATCH', `The remittance is for ${rem.amount}, not ${item.amount}.`, { status: 422 });
+      if (!new D(rem.amount).eq(item.amount)) throw financeErrors.amountMismatch(rem.amount, item.amount);
     }
     const pending = [...byRef.values()].filter((r) => r.status === 'pending');
     if (!pending.length) return { received: 0 };

@@ -1,17 +1,13 @@
 /**
- * Errors of the reseller network module. A thrown value carrying `code` becomes a typed bus error;
- * `details.status` is the HTTP status; routes answer {error, code, details} (spec 3, Errors).
+ * Errors of the reseller network module, one catalog (listed in docs/reference/error-codes.md). A
+ * thrown one becomes a typed bus error; `details.status` is the HTTP status; routes answer
+ * {error, code, details} (spec 3, Errors).
  */
-export class NetworkError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly details: { status: number } & Record<string, unknown>,
-  ) {
-    super(message);
-    this.name = 'NetworkError';
-  }
-}
+import { defineErrors } from '../../../sdk';
 
-export const notFound = (id: string) => new NetworkError('NOT_FOUND', `No sub-reseller ${id} below this tenant.`, { status: 404, id });
-export const forbidden = (message: string) => new NetworkError('FORBIDDEN', message, { status: 403 });
+export const networkErrors = defineErrors('reseller-network', {
+  notFound: { code: 'NOT_FOUND', status: 404, message: (id: string) => `No sub-reseller ${id} below this tenant.`, details: (id) => ({ id }) },
+  forbidden: { code: 'FORBIDDEN', status: 403, message: (message: string) => message },
+});
+
+export const { notFound, forbidden } = networkErrors;

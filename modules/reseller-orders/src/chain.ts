@@ -17,7 +17,7 @@ import Decimal from 'decimal.js';
 import { related, typedCall, type HandlerContext } from '../../../sdk';
 import { markOriginDelivered, markOriginProcessing, markOriginShipped } from './origin-order';
 import { requirePaid } from './payment';
-import { ChainError, codeOf, invalidStatus, noParent, notCatalogOrder, notFound, notTop } from './errors';
+import { chainErrors, codeOf, invalidStatus, noParent, notCatalogOrder, notFound, notTop } from './errors';
 import { propagate } from './propagations';
 import { ownParty, type GstParty } from './level-gst';
 import { creditLevelInvoice, issueLevelInvoice, type InvoiceAmounts } from './level-invoices';
@@ -430,7 +430,7 @@ export async function pushDown(ctx: HandlerContext, row: ChainOrderRow, status: 
 export async function sync(ctx: HandlerContext, from: string, chainRef: string, status: ChainStatus, values: Record<string, unknown>): Promise<{ applied: boolean }> {
   const row = await ctx.host.db.findOne<ChainOrderRow>('ChainOrder', { where: { chain_ref: chainRef } });
   if (!row) throw notFound(chainRef);
-  if (!row.parent_tenant_id || from === row.child_tenant_id) throw new ChainError('FORBIDDEN', 'Only a tenant above this one, to which the order was forwarded, reports its progress.', { status: 403 });
+  if (!row.parent_tenant_id || from === row.child_tenant_id) throw chainErrors.forbidden('Only a tenant above this one, to which the order was forwarded, reports its progress.');
   if (row.chain_status === status) return { applied: false }; // a repeated report
   // Checked before anything follows (settlement, the origin's order, reversals); the transition checks again.
   if (!(BEFORE[status] ?? []).includes(row.chain_status)) throw invalidStatus(status, row.chain_status, BEFORE[status] ?? []);

@@ -21,7 +21,7 @@
 import Decimal from 'decimal.js';
 import { related, type HandlerContext } from '../../../sdk';
 import type { ChainOrderRow } from './chain';
-import { ChainError, notFound } from './errors';
+import { chainErrors, notFound } from './errors';
 import { levelInvoiceLayout } from './level-invoice-layout';
 import { isSameState, ownParty, saleLines, totalsOf, type GstLine, type GstParty } from './level-gst';
 
@@ -103,7 +103,7 @@ export async function invoiceToChild(ctx: HandlerContext, child: string, chainRe
   if (issued) return { invoice: amountsOf(issued) };
   if (row.chain_status === 'shipped') return { invoice: await issueLevelInvoice(ctx, row) };
   if (['delivered', 'returned', 'refunded'].includes(row.chain_status)) return { invoice: null };
-  throw new ChainError('NOT_DELIVERED', `Chain order ${chainRef} is ${row.chain_status} here: it has no invoice yet.`, { status: 409, current_status: row.chain_status });
+  throw chainErrors.notDelivered(chainRef, row.chain_status);
 }
 
 /** The invoice's lines with each amount mapped (cgst, sgst, igst and taxable value each; the line total their sum). */
@@ -220,7 +220,7 @@ export function csvRows(invoices: InvoiceView[]): string[][] {
 /** The PDF as the host draws the module's layout (./level-invoice-layout.ts). */
 const render = (ctx: HandlerContext, i: InvoiceView | LevelInvoiceRow) => ctx.host.call<{ path: string; url: string }>('documents.render_pdf', { template: 'layout', name: i.invoice_number, data: levelInvoiceLayout(i) });
 
-const invoiceNotFound = (id: string) => new ChainError('NOT_FOUND', `Invoice ${id} was not found on this chain order.`, { status: 404, id });
+const { invoiceNotFound } = chainErrors;
 
 /**
  * GET /chain-orders/{id}/invoices/{invoice_id}/pdf: the document laid out by the host (rendered

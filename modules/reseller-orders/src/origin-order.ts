@@ -14,7 +14,7 @@
  */
 import { typedCall, type HandlerContext } from '../../../sdk';
 import type { ChainOrderRow } from './chain';
-import { ChainError, codeOf } from './errors';
+import { chainErrors, codeOf } from './errors';
 
 type Shipped = { applied: boolean };
 type Ops = {
@@ -38,8 +38,9 @@ async function followed<T>(step: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (codeOf(err) !== 'INVALID_STATUS') throw err;
-    throw new ChainError('ORIGIN_ORDER_REFUSED', `The origin's order cannot be ${step}: ${(err as Error).message}`, { status: 409, cause: { code: 'INVALID_STATUS', current_status: (err as { details?: { current_status?: string } }).details?.current_status ?? null } });
+    const code = codeOf(err);
+    if (code !== 'INVALID_STATUS') throw err;
+    throw chainErrors.originRefused(step, { code, message: (err as Error).message, current_status: (err as { details?: { current_status?: string } }).details?.current_status ?? null });
   }
 }
 

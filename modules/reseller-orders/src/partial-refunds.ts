@@ -24,7 +24,7 @@
 import Decimal from 'decimal.js';
 import { related, typedCall, type HandlerContext } from '../../../sdk';
 import { isoNow, levelTax, type ChainOrderRow } from './chain';
-import { ChainError, notFound } from './errors';
+import { chainErrors, notFound } from './errors';
 import { creditRefundedShare, type InvoiceAmounts } from './level-invoices';
 
 /** The refund as the origin's orders module recorded it (order.refund_processed). */
@@ -120,9 +120,9 @@ export type Reported = { reported: boolean; credit_note?: InvoiceAmounts | null 
 export async function reportPartialRefund(ctx: HandlerContext, from: string, input: { chain_ref: string } & PartialRefund): Promise<Reported> {
   const row = await ctx.host.db.findOne<ChainOrderRow>('ChainOrder', { where: { chain_ref: input.chain_ref } });
   if (!row) throw notFound(input.chain_ref);
-  if (from !== row.child_tenant_id) throw new ChainError('FORBIDDEN', 'Only the sub-reseller the order came from reports its refund.', { status: 403 });
+  if (from !== row.child_tenant_id) throw chainErrors.forbidden('Only the sub-reseller the order came from reports its refund.');
   const refund = refundOf(row, input);
-  if (!refund) throw new ChainError('VALIDATION_FAILED', 'The refund must be a positive amount within the total refunded, itself within the customer total.', { status: 422 });
+  if (!refund) throw chainErrors.invalidRefund();
   // Returned or refunded in full since: its money is reversed whole already.
   if (row.chain_status !== 'delivered' || row.payment_method !== 'prepaid') return { reported: false, credit_note: null };
   return reportPartial(ctx, row, refund);

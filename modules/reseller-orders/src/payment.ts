@@ -8,7 +8,7 @@
 import Decimal from 'decimal.js';
 import { related, typedCall, type HandlerContext } from '../../../sdk';
 import type { ChainOrderRow } from './chain';
-import { ChainError, notFound, paymentPending } from './errors';
+import { chainErrors, notFound, paymentPending } from './errors';
 
 export type OriginPayment = { payment_status: string; amount_paid: string; total: string };
 type OrderMoney = { payment_status: string; total: string; total_paid: string; total_refunded: string };
@@ -25,7 +25,7 @@ async function ownPayment(ctx: HandlerContext, orderId: string): Promise<OriginP
 export async function paymentOf(ctx: HandlerContext, from: string, chainRef: string): Promise<OriginPayment> {
   const row = await ctx.host.db.findOne<ChainOrderRow>('ChainOrder', { where: { chain_ref: chainRef } });
   if (!row || !row.origin_order_id) throw notFound(chainRef);
-  if (!row.parent_tenant_id || from === row.child_tenant_id) throw new ChainError('FORBIDDEN', 'Only a tenant above this one, to which the order was forwarded, reads its payment.', { status: 403 });
+  if (!row.parent_tenant_id || from === row.child_tenant_id) throw chainErrors.forbidden('Only a tenant above this one, to which the order was forwarded, reads its payment.');
   return ownPayment(ctx, row.origin_order_id);
 }
 

@@ -12,9 +12,9 @@
  * Each step is idempotent, so a replayed event or a retried push applies once.
  */
 import Decimal from 'decimal.js';
-import { related, type HandlerContext } from '../../../sdk';
+import { ModuleError, related, type HandlerContext } from '../../../sdk';
 import { find, pushDown, reverseMoney, transition, type ChainOrderRow } from './chain';
-import { ChainError, invalidStatus, notFound } from './errors';
+import { chainErrors, invalidStatus, notFound } from './errors';
 import { refundOf, reportPartial } from './partial-refunds';
 import { originPayment } from './payment';
 
@@ -36,7 +36,7 @@ async function refundAtTop(ctx: HandlerContext, row: ChainOrderRow): Promise<voi
   try {
     moved = await transition(ctx, row, 'refunded', ['delivered'], 'refunded', {}, 'refunded to the customer at the origin');
   } catch (err) {
-    if (err instanceof ChainError && err.details.current_status === 'refunded') return; // a concurrent report of the same refund moved it
+    if (err instanceof ModuleError && err.details.current_status === 'refunded') return; // a concurrent report of the same refund moved it
     throw err;
   }
   await pushDown(ctx, moved, 'refunded', {}, { later: true });
@@ -69,7 +69,7 @@ export async function onRefundProcessed(ctx: HandlerContext, event: { order_id: 
 export async function reportRefund(ctx: HandlerContext, from: string, chainRef: string): Promise<{ reported: boolean }> {
   const row = await ctx.host.db.findOne<ChainOrderRow>('ChainOrder', { where: { chain_ref: chainRef } });
   if (!row) throw notFound(chainRef);
-  if (from !== row.child_tenant_id) throw new ChainError('FORBIDDEN', 'Only the sub-reseller the order came from reports its refund.', { status: 403 });
+  if (from !== row.child_tenant_id) throw chainErrors.forbidden('Only the sub-reseller the order came from reports its refund.');
   await reportUp(ctx, row);
   return { reported: true };
 }

@@ -12,12 +12,7 @@
  */
 import Decimal from 'decimal.js';
 import { defineModule, moveIntoSecrets, moveIntoSettings, operation, secrets, settings, shipping, Type, type HandlerContext, type SettingsOf, type Static } from '../../../sdk';
-
-class ShiprocketError extends Error {
-  constructor(readonly code: string, message: string, readonly details: { status: number } & Record<string, unknown>) {
-    super(message);
-  }
-}
+import { shiprocketErrors } from './errors';
 
 const TOKEN_MS = 9 * 86_400_000;
 const BASE_URL = 'https://apiv2.shiprocket.in';
@@ -52,12 +47,12 @@ async function token(ctx: HandlerContext, fresh = false): Promise<{ base: string
   const s = await stored(ctx);
   const store = secrets(ctx.host);
   const password = await store.get('password');
-  if (!s.email || !password) throw new ShiprocketError('CARRIER_NOT_CONFIGURED', 'Shiprocket is not configured for this tenant: PUT /shipping-shiprocket/settings.', { status: 422 });
+  if (!s.email || !password) throw shiprocketErrors.notConfigured();
   const base = s.base_url ?? BASE_URL;
   const kept = !fresh && Number(s.token_at) + TOKEN_MS > ctx.host.now() ? await store.get('token') : null;
   if (kept) return { base, token: kept };
   const res = await ctx.host.fetch(`${base}/v1/external/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: s.email, password }) });
-  if (res.status !== 200) throw new ShiprocketError('SHIPROCKET_AUTH_FAILED', `Shiprocket login answered ${res.status}.`, { status: 502 });
+  if (res.status !== 200) throw shiprocketErrors.authFailed(`Shiprocket login answered ${res.status}.`);
   const t = (JSON.parse(res.body) as { token: string }).token;
   await store.set('token', t);
   await ctx.host.db.upsert('Setting', { key: 'token_at', value: String(ctx.host.now()) });
@@ -79,9 +74,9 @@ async function api<T>(ctx: HandlerContext, method: 'GET' | 'POST', path: string,
     }
     if (res.status >= 200 && res.status < 300 && parsed) return parsed as T;
     const message = (parsed as { message?: string } | null)?.message ?? res.body.slice(0, 200);
-    throw new ShiprocketError('SHIPROCKET_ERROR', `Shiprocket answered ${res.status}: ${message}`, { status: res.status >= 500 || res.status === 401 ? 502 : 422, shiprocket_status: res.status });
+    throw shiprocketErrors.vendor(res.status, message);
   }
-  throw new ShiprocketError('SHIPROCKET_AUTH_FAILED', 'Shiprocket refused the renewed token.', { status: 502 });
+  throw shiprocketErrors.authFailed('Shiprocket refused the renewed token.');
 }
 
 /** The shipment statuses of spec 3 a tracking update reports ("ndr" marks a failed attempt), as the shipping@1 contract names them. */
@@ -212,7 +207,7 @@ export default defineModule({
         });
         const assigned = await api<{ awb_assign_status: number; response?: { data?: { awb_code?: string; courier_name?: string } } }>(ctx, 'POST', '/v1/external/courier/assign/awb', { shipment_id: created.shipment_id });
         const awb = assigned.response?.data?.awb_code;
-        if (!awb) throw new ShiprocketError('AWB_NOT_ASSIGNED', 'Shiprocket did not assign an AWB.', { status: 502 });
+        if (!awb) throw shiprocketErrors.awbNotAssigned();
         return {
           awb_number: awb, courier: assigned.response?.data?.courier_name ?? null, tracking_url: `https://shiprocket.co/tracking/${awb}`,
           pickup_token: String(created.shipment_id), carrier_reference: String(created.order_id),
@@ -304,7 +299,7 @@ export default defineModule({
         const given = input._request.headers['x-api-key'] ?? '';
         // Comparing HMACs of the two tokens instead of the tokens keeps the comparison's timing useless to a guesser.
         const matches = !!expected && (await hmacOf(ctx, expected, given)) === (await hmacOf(ctx, expected, expected));
-        if (!matches) throw new ShiprocketError('INVALID_WEBHOOK_TOKEN', 'The x-api-key header does not match the configured webhook token.', { status: 401 });
+        if (!matches) throw shiprocketErrors.invalidWebhookToken();
         const label = input.current_status ?? input.shipment_status;
         // The push carries the shipment's scans; its latest is the update the poll would report.
         const scans = Array.isArray(input.scans) ? input.scans : [];

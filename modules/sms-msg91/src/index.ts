@@ -11,12 +11,7 @@
  * Declared here beside the handlers; `mandi module build` writes module.json from it.
  */
 import { defineModule, moveIntoSecrets, moveIntoSettings, operation, secrets, settings, Type, type HandlerContext, type SettingsOf } from '../../../sdk';
-
-class Msg91Error extends Error {
-  constructor(readonly code: string, message: string, readonly details: { status: number } & Record<string, unknown>) {
-    super(message);
-  }
-}
+import { msg91Errors } from './errors';
 
 const DEFAULT_BASE = 'https://control.msg91.com';
 type Config = { authkey: string; template_id: string; text_variable: string; base_url: string; default_country_code: string };
@@ -42,14 +37,14 @@ async function readSettings(ctx: HandlerContext): Promise<Partial<Omit<Config, '
 
 async function config(ctx: HandlerContext): Promise<Config> {
   const c = { ...(await readSettings(ctx)), authkey: await secrets(ctx.host).get('authkey') };
-  if (!c.authkey || !c.template_id) throw new Msg91Error('PROVIDER_NOT_CONFIGURED', 'MSG91 is not configured for this tenant: PUT /sms-msg91/settings.', { status: 422 });
+  if (!c.authkey || !c.template_id) throw msg91Errors.notConfigured();
   return { ...c, authkey: c.authkey, template_id: c.template_id };
 }
 
 /** "+91 98000-00000" → "919800000000"; a bare 10-digit number gets the default country code. */
 export function msisdn(phone: string, countryCode: string): string {
   const digits = phone.replace(/[\s().-]/g, '').replace(/^\+/, '').replace(/^00/, '');
-  if (!/^\d{10,15}$/.test(digits)) throw new Msg91Error('INVALID_PHONE', `"${phone}" is not a phone number (10 to 15 digits, optionally with + and country code).`, { status: 422, errors: { to: ['not a phone number'] } });
+  if (!/^\d{10,15}$/.test(digits)) throw msg91Errors.invalidPhone(phone);
   return digits.length === 10 ? `${countryCode}${digits}` : digits;
 }
 
@@ -126,9 +121,7 @@ export default defineModule({
         }
         // MSG91 may answer 200 with type "error": both the status and the type must say success.
         if (res.status >= 200 && res.status < 300 && parsed?.type === 'success') return { id: String(parsed.message ?? ''), to: mobiles, status: 'sent' };
-        throw new Msg91Error('MSG91_ERROR', `MSG91 answered ${res.status}: ${parsed?.message ?? res.body.slice(0, 200)}`, {
-          status: res.status === 401 || res.status >= 500 ? 502 : 422, msg91_status: res.status,
-        });
+        throw msg91Errors.vendor(res.status, String(parsed?.message ?? res.body.slice(0, 200)));
       },
     }),
     configure: operation({

@@ -11,12 +11,7 @@
  * beside the handlers; `mandi module build` writes module.json from it.
  */
 import { defineModule, moveIntoSecrets, moveIntoSettings, operation, secrets, settings, Type, type HandlerContext, type SettingsOf } from '../../../sdk';
-
-class WhatsAppError extends Error {
-  constructor(readonly code: string, message: string, readonly details: { status: number } & Record<string, unknown>) {
-    super(message);
-  }
-}
+import { whatsappErrors } from './errors';
 
 const DEFAULT_BASE = 'https://graph.facebook.com';
 const DEFAULT_VERSION = 'v21.0';
@@ -44,7 +39,7 @@ async function readSettings(ctx: HandlerContext): Promise<Partial<Omit<Config, '
 async function config(ctx: HandlerContext): Promise<Config> {
   const c = { ...(await readSettings(ctx)), access_token: await secrets(ctx.host).get('access_token') };
   if (!c.access_token || !c.phone_number_id) {
-    throw new WhatsAppError('PROVIDER_NOT_CONFIGURED', 'WhatsApp Cloud is not configured for this tenant: PUT /whatsapp-cloud/settings.', { status: 422 });
+    throw whatsappErrors.notConfigured();
   }
   return { ...c, access_token: c.access_token, phone_number_id: c.phone_number_id };
 }
@@ -52,7 +47,7 @@ async function config(ctx: HandlerContext): Promise<Config> {
 /** "+91 98000-00000" → "919800000000" (WhatsApp wants digits with the country code). */
 export function waNumber(phone: string, countryCode: string): string {
   const digits = phone.replace(/[\s().-]/g, '').replace(/^\+/, '').replace(/^00/, '');
-  if (!/^\d{10,15}$/.test(digits)) throw new WhatsAppError('INVALID_PHONE', `"${phone}" is not a phone number (10 to 15 digits, optionally with + and country code).`, { status: 422, errors: { to: ['not a phone number'] } });
+  if (!/^\d{10,15}$/.test(digits)) throw whatsappErrors.invalidPhone(phone);
   return digits.length === 10 ? `${countryCode}${digits}` : digits;
 }
 
@@ -127,9 +122,7 @@ export default defineModule({
         }
         const id = parsed?.messages?.[0]?.id;
         if (res.status >= 200 && res.status < 300 && id) return { id, to: parsed?.contacts?.[0]?.wa_id ?? to, status: 'sent' };
-        throw new WhatsAppError('WHATSAPP_ERROR', `WhatsApp Cloud answered ${res.status}: ${parsed?.error?.message ?? res.body.slice(0, 200)}`, {
-          status: res.status === 401 || res.status >= 500 ? 502 : 422, whatsapp_status: res.status, whatsapp_code: parsed?.error?.code ?? null,
-        });
+        throw whatsappErrors.vendor(res.status, parsed?.error?.message ?? res.body.slice(0, 200), parsed?.error?.code ?? null);
       },
     }),
     configure: operation({

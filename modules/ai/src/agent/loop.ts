@@ -11,6 +11,7 @@ import { chat, chatStream, prefetch, recordUsage, type ChatMessage, type ChatRes
 import { loadConversation, saveConversation, type Owner } from './memory';
 import { roleFor, type Role } from './roles';
 import { allowedBy, runTool, toolSpec, userTools } from './tools';
+import { aiErrors, codeAndMessage } from '../errors';
 
 /** Model calls per chat message: a tool chain longer than this is a loop. */
 export const MAX_ROUNDS = 6;
@@ -130,8 +131,8 @@ export async function runChat(ctx: HandlerContext, input: ChatInput, onEvent: ((
       for (const call of asked) {
         // A tool the role does not offer is refused here; tools.call refuses what the user may not do.
         let result: Awaited<ReturnType<typeof runTool>>;
-        if (!offered.has(call.name)) result = { error: { code: 'TOOL_NOT_ALLOWED', message: `The tool "${call.name}" is not offered to the role "${role.id}".` } };
-        else if (ran >= MAX_TOOL_CALLS) result = { error: { code: 'TOOL_CALL_LIMIT', message: `At most ${MAX_TOOL_CALLS} tools run for one message; "${call.name}" did not.` } };
+        if (!offered.has(call.name)) result = { error: codeAndMessage(aiErrors.toolNotAllowed(call.name, role.id)) };
+        else if (ran >= MAX_TOOL_CALLS) result = { error: codeAndMessage(aiErrors.toolCallLimit(MAX_TOOL_CALLS, call.name)) };
         else {
           ran++;
           result = await runTool(ctx, call.name, call.arguments);

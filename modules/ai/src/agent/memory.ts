@@ -10,7 +10,7 @@
  */
 import type { HandlerContext } from '../../../../sdk';
 import type { ChatMessage } from '../llm';
-import { notFound } from './errors';
+import { notFound } from '../errors';
 
 export const MAX_MESSAGES = 40;
 export const MAX_CONVERSATIONS = 50;

@@ -6,7 +6,7 @@
  */
 import type { HandlerContext } from '../../../../sdk';
 import { configRead, forgetConfig } from '../config-cache';
-import { AiError, invalid, notFound } from './errors';
+import { aiErrors, invalid, notFound } from '../errors';
 
 export interface Role {
   id: string;
@@ -122,7 +122,7 @@ export async function setDefaultRole(ctx: HandlerContext, roleId: string): Promi
 }
 
 export async function deleteRole(ctx: HandlerContext, roleId: string): Promise<{ deleted: true; id: string }> {
-  if (isShipped(roleId)) throw new AiError('ROLE_NOT_DELETABLE', `The shipped role "${roleId}" cannot be deleted, only customised.`, { status: 409, id: roleId });
+  if (isShipped(roleId)) throw aiErrors.roleNotDeletable(roleId);
   const n = await ctx.host.db.destroy('AgentRole', { where: { id: roleId } });
   if (n === 0) throw notFound('Agent role', roleId);
   // A deleted default falls back to the shipped default rather than naming a role that is gone.

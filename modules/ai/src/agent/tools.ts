@@ -7,6 +7,7 @@
  * (rule 3), whatever the model asks for.
  */
 import type { HandlerContext } from '../../../../sdk';
+import { aiErrors } from '../errors';
 import type { ToolSpec } from '../llm';
 
 export interface AgentTool {
@@ -49,6 +50,7 @@ export async function runTool(ctx: HandlerContext, name: string, input: unknown)
     return { output: await ctx.host.call('tools.call', { name, input }) };
   } catch (err) {
     const e = err as { code?: unknown; message?: unknown };
-    return { error: { code: typeof e.code === 'string' ? e.code : 'TOOL_FAILED', message: typeof e.message === 'string' ? e.message : String(err) } };
+    const failed = aiErrors.toolFailed(typeof e.message === 'string' ? e.message : String(err));
+    return { error: { code: typeof e.code === 'string' ? e.code : failed.code, message: failed.message } };
   }
 }

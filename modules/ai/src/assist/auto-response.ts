@@ -7,8 +7,8 @@
  * is spec 2's (Live chat records): live chat checks it and says whether it is open now
  * (live_chat.business_hours_status), so both modules read hours the same way.
  */
-import { operation, Type, type HandlerContext } from '../../../../sdk';
-import { AiError, invalid } from '../errors';
+import { operation, Type, type HandlerContext, type ModuleError } from '../../../../sdk';
+import { invalid } from '../errors';
 import { chat } from '../llm';
 import { CONFIGURE, VIEW } from '../permissions';
 import { readSettings, writeSettings } from '../providers/settings';
@@ -81,7 +81,7 @@ export const autoResponseOperations = {
         // Live chat's schema refuses a malformed object (422 with its fields); its check, the rest.
         const problem = await hoursStatus(ctx, input.business_hours).then(
           (r) => r.problem,
-          (err: AiError & { details?: { errors?: Record<string, string[]> } }) => {
+          (err: ModuleError & { details?: { errors?: Record<string, string[]> } }) => {
             if (err.code !== 'VALIDATION_FAILED') throw err;
             const fields = Object.entries(err.details?.errors ?? {}).map(([field, m]) => `${field}: ${m.join(', ')}`);
             return fields.length > 0 ? fields.join('; ') : err.message;

@@ -6,7 +6,7 @@
  * a proposal is confirmed once (compare-and-set on its status).
  */
 import { operation, Type, type HandlerContext, type Model } from '../../../../sdk';
-import { AiError, notFound } from '../errors';
+import { aiErrors, notFound } from '../errors';
 import { VIEW } from '../permissions';
 import { asUser } from './model-answer';
 import { catalog, extract, MAX_MESSAGE, priceLines, type ProposedLine, type UnknownItem } from './order-extraction';
@@ -42,7 +42,7 @@ interface Row {
   created_at: string;
 }
 
-const notProposed = (id: string, now: string) => new AiError('EXTRACTION_NOT_PROPOSED', `Order extraction "${id}" is ${now}, not proposed: it is confirmed once.`, { status: 409, id, status_now: now });
+const notProposed = aiErrors.extractionNotProposed;
 
 const view = (r: Row) => ({
   id: r.id, status: r.status, text: r.text, customer: r.customer, lines: r.lines, unknown_items: r.unknown_items, subtotal: r.subtotal, order_id: r.order_id,
@@ -50,7 +50,7 @@ const view = (r: Row) => ({
 });
 
 const userOf = (ctx: HandlerContext) => {
-  if (!ctx.user) throw new AiError('FORBIDDEN', 'Order extraction acts for a user of the tenant.', { status: 403 });
+  if (!ctx.user) throw aiErrors.forbidden('Order extraction acts for a user of the tenant.');
   return ctx.user.id;
 };
 
@@ -109,7 +109,7 @@ export const extractionOperations = {
       const row = await mine(ctx, input.id);
       if (row.status !== 'proposed') throw notProposed(row.id, row.status);
       const priced = priceLines(await catalog(ctx), row.lines);
-      if (priced.lines.length === 0) throw new AiError('NOTHING_TO_ORDER', 'None of the proposed lines is a product of the catalog now; nothing to order.', { status: 422, errors: { lines: ['no product of the catalog'] } });
+      if (priced.lines.length === 0) throw aiErrors.nothingToOrder();
       // Claimed first (compare-and-set), so two confirms create one order.
       const claimed = await ctx.host.db.update<Row>('OrderExtraction', { status: 'confirming' }, { where: { id: row.id, status: 'proposed' } });
       if (claimed === 0) throw notProposed(row.id, 'confirming');

@@ -5,7 +5,7 @@
  * and its problems by field, and nothing is written.
  */
 import type { HandlerContext } from '../../../../sdk';
-import { AiError } from '../errors';
+import { aiErrors } from '../errors';
 import { schemaErrors, type JsonSchema } from '../graph/json-schema';
 import { chat, type ChatResult } from '../llm';
 import { modelJson } from '../translate/model-json';
@@ -34,7 +34,7 @@ export async function askSchema<T>(ctx: HandlerContext, ask: JsonAsk): Promise<{
   const answer = modelJson(result.message.content);
   const errors = answer ? schemaErrors(ask.schema, answer, 'answer') : { answer: ['must be a JSON object'] };
   if (errors) {
-    throw new AiError('AI_BAD_ANSWER', `The model of provider ${result.provider} answered outside the expected schema.`, { status: 502, provider: result.provider, errors });
+    throw aiErrors.badAnswer(`The model of provider ${result.provider} answered outside the expected schema.`, { provider: result.provider, errors });
   }
   return { answer: answer as T, result };
 }

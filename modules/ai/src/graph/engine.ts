@@ -11,7 +11,7 @@
  */
 import Decimal from 'decimal.js';
 import type { HandlerContext } from '../../../../sdk';
-import { AiError, notFound } from '../agent/errors';
+import { aiErrors, codeAndMessage, notFound } from '../errors';
 import { schemaErrors, type JsonSchema } from './json-schema';
 import type { GraphRunView } from './outputs';
 import { notifyApprovers, resolveApproval } from './approvals';
@@ -94,7 +94,7 @@ const nowIso = (ctx: HandlerContext) => new Date(ctx.host.now()).toISOString();
 async function save(ctx: HandlerContext, row: RunRow, changes: Partial<RunRow>): Promise<RunRow> {
   const next = { ...changes, version: row.version + 1, updated_at: nowIso(ctx) };
   const n = await ctx.host.db.update<RunRow>('GraphRun', next, { where: { id: row.id, version: row.version } });
-  if (n !== 1) throw new AiError('RUN_CHANGED', `Graph run ${row.id} was changed by another request (resumed or cancelled); read its status and try again.`, { status: 409, run_id: row.id });
+  if (n !== 1) throw aiErrors.runChanged(row.id);
   return { ...row, ...next };
 }
 
@@ -106,7 +106,7 @@ export async function loadRun(ctx: HandlerContext, id: string): Promise<RunRow> 
 
 export async function startRun(ctx: HandlerContext, flow: Flow, input: Json): Promise<RunRow> {
   const errors = schemaErrors(flow.inputSchema, input, 'input_data');
-  if (errors) throw new AiError('VALIDATION_FAILED', `The input_data of a ${flow.type} run is invalid.`, { status: 422, errors });
+  if (errors) throw aiErrors.invalidFields(`The input_data of a ${flow.type} run is invalid.`, errors);
   // Spec 2: the actions at the end are the starter's, even when a reviewer resumes the run later.
   const { grant } = await ctx.host.call<{ grant: string }>('tools.grant', {});
   const row = await ctx.host.db.create<RunRow>('GraphRun', {
@@ -119,13 +119,13 @@ export async function startRun(ctx: HandlerContext, flow: Flow, input: Json): Pr
 /** Spec 2: paused → running with the human input, continuing from the paused node. */
 export async function resumeRun(ctx: HandlerContext, flow: Flow, row: RunRow, humanInput: unknown): Promise<RunRow> {
   if (row.status !== 'paused') {
-    throw new AiError('RUN_NOT_PAUSED', `Graph run ${row.id} is ${row.status}; only a paused run takes human input.`, { status: 409, run_id: row.id, current_status: row.status });
+    throw aiErrors.runNotPaused(row.id, row.status);
   }
   const node = flow.nodes[row.current_node!];
-  if (node?.kind !== 'human') throw new AiError('RUN_BROKEN', `Graph run ${row.id} is paused at "${row.current_node}", which takes no human input.`, { status: 409, run_id: row.id });
+  if (node?.kind !== 'human') throw aiErrors.runBroken(`Graph run ${row.id} is paused at "${row.current_node}", which takes no human input.`, row.id);
   const input = humanInput as Json;
   const errors = schemaErrors(node.schema, humanInput, 'human_input') ?? node.check?.(input, view(row)) ?? null;
-  if (errors) throw new AiError('VALIDATION_FAILED', 'The human_input does not match the human_input_schema of the paused node.', { status: 422, errors });
+  if (errors) throw aiErrors.invalidFields('The human_input does not match the human_input_schema of the paused node.', errors);
   const name = row.current_node!;
   // The resumer's permissions bound what the rest of the run does, whoever carries it on (README, Who acts).
   const { grant } = await ctx.host.call<{ grant: string }>('tools.grant', {});
@@ -147,7 +147,7 @@ export const saveRun = save;
 
 export async function cancelRun(ctx: HandlerContext, row: RunRow): Promise<RunRow> {
   if (row.status !== 'running' && row.status !== 'paused') {
-    throw new AiError('RUN_NOT_CANCELLABLE', `Graph run ${row.id} is ${row.status}; only a running or paused run can be cancelled.`, { status: 409, run_id: row.id, current_status: row.status });
+    throw aiErrors.runNotCancellable(row.id, row.status);
   }
   const cancelled = await save(ctx, row, { status: 'cancelled', pending_input_schema: null, pending_input_prompt: null });
   if (row.status === 'paused') await resolveApproval(ctx, cancelled);
@@ -161,12 +161,12 @@ export async function advance(ctx: HandlerContext, flow: Flow, start: RunRow): P
   while (row.current_node !== null) {
     const name = row.current_node;
     if (row.node_results.length >= MAX_NODES) {
-      const error = { code: 'GRAPH_NODE_LIMIT', message: `Graph run ${row.id} reached ${MAX_NODES} nodes; the ${MAX_NODES + 1}st ("${name}") is refused (spec 2, Limits).` };
-      row = await save(ctx, row, { status: 'failed', error });
-      throw new AiError(error.code, error.message, { status: 422, run_id: row.id, limit: MAX_NODES, node: name });
+      const error = aiErrors.nodeLimit(row.id, MAX_NODES, name);
+      row = await save(ctx, row, { status: 'failed', error: codeAndMessage(error) });
+      throw error;
     }
     const node = flow.nodes[name];
-    if (!node) throw new AiError('RUN_BROKEN', `Flow ${flow.type} has no node "${name}".`, { status: 500 });
+    if (!node) throw aiErrors.runBroken(`Flow ${flow.type} has no node "${name}".`);
     if (node.kind === 'human') {
       const paused = await save(ctx, row, { status: 'paused', pending_input_schema: node.schema, pending_input_prompt: node.prompt(view(row)) });
       await notifyApprovers(ctx, paused);
@@ -177,7 +177,8 @@ export async function advance(ctx: HandlerContext, flow: Flow, start: RunRow): P
       outcome = await node.run(ctx, view(row));
     } catch (err) {
       const e = err as { code?: unknown; message?: unknown };
-      const error = { code: typeof e.code === 'string' ? e.code : 'NODE_FAILED', message: `Node "${name}" failed: ${typeof e.message === 'string' ? e.message : String(err)}` };
+      const failed = aiErrors.nodeFailed(name, typeof e.message === 'string' ? e.message : String(err));
+      const error = { code: typeof e.code === 'string' ? e.code : failed.code, message: failed.message };
       await save(ctx, row, { status: 'failed', error, node_results: [...row.node_results, { node_name: name, status: 'failed', output: error }] });
       throw err;
     }

@@ -12,6 +12,7 @@ import { jobs, operation, Type, type HandlerContext } from '../../../../sdk';
 // A cycle (the engine queues this job, the job runs the engine), used only at call time.
 import { advance, loadRun, saveRun } from './engine';
 import { FLOWS } from './flows';
+import { aiErrors, codeAndMessage } from '../errors';
 
 /** Longer than a node can take: the module's 30 s call limit, twice over. */
 export const STALE_MS = 120_000;
@@ -42,7 +43,7 @@ export const watchOperations = {
       const flow = FLOWS[row.flow_type]!;
       const node = row.current_node ? flow.nodes[row.current_node] : undefined;
       if (node && node.kind !== 'human' && node.acts) {
-        const error = { code: 'RUN_INTERRUPTED', message: `The run stopped during "${row.current_node}", which acts in orders and may have acted; check the order and start a new run if needed.` };
+        const error = codeAndMessage(aiErrors.runInterrupted(row.current_node));
         return { status: (await saveRun(ctx, row, { status: 'failed', error })).status };
       }
       try {

@@ -5,7 +5,7 @@
  * model is the caller's (embedding models differ from chat models) or the provider's.
  */
 import type { HandlerContext } from '../../../../sdk';
-import { AiError, notConfigured, providersFailed } from '../errors';
+import { aiErrors, notConfigured, providersFailed } from '../errors';
 import { apiKeyOf } from '../providers/credentials';
 import { readSettings } from '../providers/settings';
 import { findLlmProvider } from '../providers/store';
@@ -38,7 +38,7 @@ export async function embed(ctx: HandlerContext, req: EmbedRequest): Promise<Emb
   // Spec 2: embeddings need an OpenAI-compatible provider. When none of them is one, the answer is
   // a 422 naming the types rather than a 502: no retry would help, the configuration must change.
   if (types.length === ids.length && types.every((t) => t.type !== 'vendora_compatible')) {
-    throw new AiError('EMBEDDINGS_UNSUPPORTED', `Embeddings need a vendora_compatible provider; ${types.map((t) => `"${t.provider}" is ${t.type}`).join(', ')}, which has no embeddings.`, { status: 422, providers: types, errors: { provider_id: [`provider type ${types[0]!.type} does not support embeddings`] } });
+    throw aiErrors.embeddingsUnsupported(types);
   }
   const failures: Array<{ provider: string; reason: string }> = [];
   for (const [i, id] of ids.entries()) {

@@ -11,7 +11,7 @@
  * crossing, nor the module's memory), a WAV then going with its own rate and channels.
  */
 import type { HandlerContext } from '../../../../sdk';
-import { AiError, invalid, providersFailed } from '../errors';
+import { aiErrors, invalid, providersFailed } from '../errors';
 import { scrub } from '../llm/vendor-error';
 import { fromBase64, toBase64 } from './base64';
 import { durationMs, sniff, type AudioFormat } from './duration';
@@ -50,8 +50,7 @@ async function readAll(ctx: HandlerContext, upload: UploadRef): Promise<Uint8Arr
   return out;
 }
 
-const unprocessable = (field: string, message: string, extra: Record<string, unknown> = {}) =>
-  new AiError('AUDIO_REJECTED', message, { status: 422, errors: { [field]: [message] }, ...extra });
+const unprocessable = aiErrors.audioRejected;
 
 /** How long a recording may be: the spec's 5 minutes, or less for a caller with tighter limits (the voice assistant). */
 export interface AudioLimits {

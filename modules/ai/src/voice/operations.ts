@@ -13,7 +13,7 @@
 import { operation, Type } from '../../../../sdk';
 import { ChatAnswerSchema, ROLE_ID } from '../agent/operations';
 import { runChat } from '../agent/loop';
-import { AiError } from '../errors';
+import { aiErrors, notConfigured } from '../errors';
 import { VIEW } from '../permissions';
 import { speechChain } from '../speech/store';
 import { transcribe, type AudioLimits } from '../speech/stt';
@@ -54,12 +54,12 @@ export const voiceOperations = {
         for (const kind of ['stt', 'tts'] as const) {
           const { usable, skipped } = await speechChain(ctx, kind);
           if (usable.length === 0) {
-            throw new AiError('AI_NOT_CONFIGURED', `No ${kind === 'stt' ? 'speech-to-text' : 'text-to-speech'} provider can be used: ${skipped.map((s) => `${s.provider}: ${s.reason}`).join('; ')}.`, { status: 422, kind });
+            throw notConfigured(`No ${kind === 'stt' ? 'speech-to-text' : 'text-to-speech'} provider can be used: ${skipped.map((s) => `${s.provider}: ${s.reason}`).join('; ')}.`, { kind });
           }
         }
         const language = input.language ?? 'en-IN';
         const heard = await transcribe(ctx, input.upload, language, VOICE_LIMITS);
-        if (!heard.text) throw new AiError('NO_SPEECH', 'No speech was recognised in the recording; speak closer to the microphone and try again.', { status: 422, errors: { file: ['No speech was recognised in the recording.'] } });
+        if (!heard.text) throw aiErrors.noSpeech();
         const reply = await runChat(ctx, { message: heard.text, role: input.role, conversation_id: input.conversation_id }, null);
         const audio = await synthesize(ctx, reply.message.slice(0, MAX_TTS_TEXT) || '…', input.format ?? 'wav', input.voice_id);
         return { data: { transcript: heard.text, language, reply, audio } };

@@ -8,7 +8,7 @@ import { operation, Type, type HandlerContext } from '../../../../sdk';
 import { removeAgent } from '../agent-removal';
 import { assignPending } from '../conversations';
 import { agentById } from '../db';
-import { notAnAgent, validation, ChatError } from '../errors';
+import { chatErrors, notAnAgent, validation } from '../errors';
 import { nowIso, type AgentRow } from '../records';
 import { Agent } from '../outputs';
 import { AgentStatus, Id } from '../schemas';
@@ -59,7 +59,7 @@ export const agentOperations = {
       const member = await ctx.host.call<{ active: boolean; name: string | null }>('platform.get_member', { user_id: input.user_id });
       if (!member.active) throw validation('user_id', `User ${input.user_id} is not an active member of this tenant.`);
       if (await ctx.host.db.findOne<AgentRow>('Agent', { where: { user_id: input.user_id } })) {
-        throw new ChatError('AGENT_EXISTS', `User ${input.user_id} is an agent already.`, { status: 409 });
+        throw chatErrors.agentExists(input.user_id);
       }
       const name = input.name ?? (member.name ?? `Agent ${input.user_id}`).slice(0, 100);
       return ctx.host.db.create<AgentRow>('Agent', { user_id: input.user_id, name, max_concurrent_chats: input.max_concurrent_chats ?? 5, status: 'offline', created_at: nowIso(ctx) });
@@ -111,7 +111,7 @@ export const agentOperations = {
           { ...(input.max_concurrent_chats !== undefined ? { max_concurrent_chats: input.max_concurrent_chats } : {}), ...(input.name !== undefined ? { name: input.name } : {}) },
           { where: { id: agent.id, current_chats_count: agent.current_chats_count } },
         );
-        if (!changed) throw new ChatError('LIVE_CHAT_BUSY', `Agent ${agent.id} is taking a chat right now; retry.`, { status: 409 });
+        if (!changed) throw chatErrors.busy(`Agent ${agent.id} is taking a chat right now; retry.`);
       }
       const fresh = await agentById(ctx, agent.id);
       return setStatus(ctx, fresh, input.status ?? (fresh.status === 'busy' ? 'online' : fresh.status));

@@ -7,7 +7,7 @@
  */
 import { operation, Type, type HandlerContext } from '../../../../sdk';
 import { unique } from '../db';
-import { exists, notFound } from '../errors';
+import { chatErrors, notFound } from '../errors';
 import { nowIso, type AgentRow, type CannedResponseRow } from '../records';
 import { CannedResponse } from '../outputs';
 import { Content, Id } from '../schemas';
@@ -23,7 +23,7 @@ const Fields = { short_code: ShortCode, content: Content };
 const Update = Type.Object({ id: Id, short_code: Type.Optional(ShortCode), content: Type.Optional(Content) }, { additionalProperties: false });
 const Deleted = Type.Object({ deleted: Type.Boolean(), id: Type.Integer() });
 
-const codeTaken = (code: string) => exists('CANNED_RESPONSE_EXISTS', `A canned response with the short code "${code}" exists already.`);
+const codeTaken = (code: string) => chatErrors.cannedResponseExists(`A canned response with the short code "${code}" exists already.`);
 /** `%` and `_` are not in a short code (SHORT_CODE), so a prefix is literal as given. */
 const startsWith = (prefix: string) => `${prefix}%`;
 

@@ -6,7 +6,7 @@
 import { operation, Type } from '../../../../sdk';
 import { changed } from '../conversations';
 import { conversationById, labelById, unique } from '../db';
-import { errorCode, exists } from '../errors';
+import { chatErrors, errorCode } from '../errors';
 import { labelsOf } from '../labels';
 import { nowIso, type ConversationLabelRow, type LabelRow } from '../records';
 import { Label } from '../outputs';
@@ -19,7 +19,7 @@ const NOT_TOOL = { ai_tool: false } as const;
 const Name = Type.String({ minLength: 1, maxLength: 50, pattern: '^[^\\s](.*[^\\s])?$' });
 const Labels = Type.Object({ data: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String() })) });
 
-const nameTaken = (name: string) => exists('LABEL_EXISTS', `A label named "${name}" exists already.`);
+const nameTaken = (name: string) => chatErrors.labelExists(`A label named "${name}" exists already.`);
 
 export const labelOperations = {
   list_labels: operation({

@@ -14,7 +14,7 @@ import { operation, realtime, Type, type HandlerContext } from '../../../../sdk'
 import { isOpen } from '../business-hours';
 import { OPEN, startConversation, visitorWrites } from '../conversations';
 import { conversationById } from '../db';
-import { ChatError, conversationNotFound, originNotAllowed, validation, widgetInactive } from '../errors';
+import { chatErrors, conversationNotFound, originNotAllowed, validation, widgetInactive } from '../errors';
 import { conversationChannel, conversationUpdated } from '../broadcast';
 import { checkConversationRate, checkMessageRate, recentVisitorMessages } from '../limits';
 import { originAllowed, refererOrigin } from '../origins';
@@ -35,14 +35,14 @@ const requestOf = (input: { _request?: unknown }) => (input._request ?? {}) as R
 /** The token's widget, active, and called from an allowed page (by Origin). */
 export async function widgetFor(ctx: HandlerContext, input: { token: string; _request?: unknown }): Promise<WidgetRow> {
   const widget = await ctx.host.db.findOne<WidgetRow>('Widget', { where: { token: input.token } });
-  if (!widget) throw new ChatError('ROUTE_NOT_FOUND', 'Not found.', { status: 404 });
+  if (!widget) throw chatErrors.widgetNotFound();
   if (!widget.is_active) throw widgetInactive();
   const origin = requestOf(input).headers?.origin;
   if (origin !== undefined && !originAllowed(widget.allowed_domains, origin)) throw originNotAllowed();
   return widget;
 }
 
-const sessionNotFound = () => new ChatError('SESSION_NOT_FOUND', 'Session not found: start a new one with POST /session.', { status: 404 });
+const { sessionNotFound } = chatErrors;
 
 /** The session's visitor of this widget; an unknown session is 404 like a missing conversation. */
 export async function visitorFor(ctx: HandlerContext, widget: WidgetRow, sessionId: string): Promise<VisitorRow> {

@@ -8,7 +8,7 @@ import { operation, Type, type HandlerContext } from '../../../../sdk';
 import { requeue } from '../assignment';
 import { assignPending, changed, OPEN } from '../conversations';
 import { agentById, conversationById, teamById, unique } from '../db';
-import { errorCode, exists, invalidState } from '../errors';
+import { chatErrors, errorCode, invalidState } from '../errors';
 import { nowIso, type AgentRow, type ConversationRow, type TeamMemberRow, type TeamRow, type WidgetRow } from '../records';
 import { Agent, Conversation, Team } from '../outputs';
 import { Id } from '../schemas';
@@ -21,7 +21,7 @@ const Name = Type.String({ minLength: 1, maxLength: 100 });
 const Description = Type.Nullable(Type.String({ maxLength: 500 }));
 const TeamWithAgents = Type.Composite([Team, Type.Object({ agents: Type.Array(Agent) })]);
 
-const nameTaken = (name: string) => exists('TEAM_EXISTS', `A team named "${name}" exists already.`);
+const nameTaken = (name: string) => chatErrors.teamExists(`A team named "${name}" exists already.`);
 
 async function withAgents(ctx: HandlerContext, team: TeamRow) {
   const members = await ctx.host.db.find<TeamMemberRow>('TeamMember', { where: { team_id: team.id }, limit: 1000 });

@@ -4,7 +4,7 @@
  * the per-level breakdown. These are the 4 ResellerCatalog tools of spec 2 (the single-product read
  * is not a tool: the list finds one product by name or SKU).
  */
-import { CatalogError, invalid, notFound } from '../errors';
+import { catalogErrors, invalid, notFound } from '../errors';
 import { operation, Type, type HandlerContext } from '../../../../sdk';
 import { autoMarkup, cascade, deliveries, directChildren, isTop, ownLines, requireAncestor, self, store, type CostLine, type Delivery } from '../chain';
 import { CONSTANTS } from '../constants';
@@ -168,12 +168,7 @@ export const catalogOperations = {
       if (!child) throw notFound('Sub-reseller directly under this tenant', input.sub_reseller_id);
       const line = await oneLine(ctx, input.product_id);
       if (margin.lt(line.minimum_margin_percent)) {
-        throw new CatalogError('MARGIN_BELOW_MINIMUM', `The margin_percent must be at least ${line.minimum_margin_percent} for this product.`, {
-          status: 422,
-          errors: { margin_percent: [`must be at least ${line.minimum_margin_percent}`] },
-          minimum_margin_percent: line.minimum_margin_percent,
-          margin_percent: pct(margin),
-        });
+        throw catalogErrors.marginBelowMinimum(line.minimum_margin_percent, pct(margin));
       }
       const cost = marked(line.cost, margin);
       const me = await self(ctx);
@@ -270,7 +265,7 @@ export const catalogOperations = {
     async handler(_input, ctx) {
       const me = await self(ctx);
       const child = ctx.relatedFrom;
-      if (!child || !(await directChildren(ctx)).some((t) => t.id === child)) throw new CatalogError('FORBIDDEN', 'Only a direct sub-reseller may ask this tenant for its costs.', { status: 403 });
+      if (!child || !(await directChildren(ctx)).some((t) => t.id === child)) throw catalogErrors.forbidden('Only a direct sub-reseller may ask this tenant for its costs.');
       const [mine] = await deliveries(ctx, me, null, [], [child]);
       return { lines: mine.lines };
     },

@@ -10,7 +10,7 @@
  */
 import { operation, Type, type HandlerContext } from '../../../../sdk';
 import { cascade, deliveries, isDirectChild, isTop, ownLines, self, type CostLine } from '../chain';
-import { CatalogError, codeOf, forbidden, insufficientStock, notFound, productUnavailable, Retry } from '../errors';
+import { catalogErrors, codeOf, forbidden, insufficientStock, notFound, productUnavailable, Retry } from '../errors';
 import type { MasterProductRow, PricingRow, ReservationRow } from '../models';
 import { lockProduct } from '../product-lock';
 import { D, str } from '../money';
@@ -31,7 +31,7 @@ const QuoteItem = Type.Object({
 
 const Reserved = Type.Object({ master_product_id: Type.String(), sku: Type.String(), quantity: Type.Integer(), stock_quantity: Type.Union([Type.Integer(), Type.Null()]) });
 
-const unknownSkus = (skus: string[]) => new CatalogError('NOT_FOUND', `Unknown product SKU: ${skus.join(', ')}.`, { status: 404, skus });
+const { unknownSkus } = catalogErrors;
 
 /** Merges repeated SKUs: one line per SKU, quantities summed. */
 function merged(items: Array<{ sku: string; quantity: number }>) {
@@ -50,7 +50,7 @@ async function retrying<T>(ctx: HandlerContext, work: Parameters<HandlerContext[
     } catch (err) {
       const transient = err instanceof Retry || ['DB_CONFLICT', 'DB_RETRY'].includes(codeOf(err) as string);
       if (!transient) throw err;
-      if (attempt >= ATTEMPTS) throw new CatalogError('STOCK_BUSY', 'The stock is being changed concurrently; retry.', { status: 409 });
+      if (attempt >= ATTEMPTS) throw catalogErrors.stockBusy();
     }
   }
 }

@@ -6,7 +6,7 @@
  * need a language-model provider).
  */
 import type { HandlerContext } from '../../../../../sdk';
-import { AiError } from '../../agent/errors';
+import { aiErrors } from '../../errors';
 import { chat } from '../../llm';
 import type { Json, NodeOutcome, RunView } from '../engine';
 
@@ -31,7 +31,7 @@ export async function askJson(ctx: HandlerContext, system: string, facts: Json):
     answer = undefined;
   }
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {
-    throw new AiError('AI_BAD_ANSWER', `The model (${result.provider}, ${result.model}) did not answer a JSON object.`, { status: 502, provider: result.provider });
+    throw aiErrors.badAnswer(`The model (${result.provider}, ${result.model}) did not answer a JSON object.`, { provider: result.provider });
   }
   return { answer: answer as Json, usage: { total_tokens: result.usage.total_tokens, cost: result.usage.cost } };
 }
@@ -44,6 +44,6 @@ export function fraction(v: unknown): number {
 
 export function oneOf<T extends string>(v: unknown, values: readonly T[], what: string): T {
   const s = typeof v === 'string' ? v.toUpperCase() : '';
-  if (!(values as readonly string[]).includes(s)) throw new AiError('AI_BAD_ANSWER', `The model answered ${JSON.stringify(v)} as ${what}; expected one of ${values.join(', ')}.`, { status: 502 });
+  if (!(values as readonly string[]).includes(s)) throw aiErrors.badAnswer(`The model answered ${JSON.stringify(v)} as ${what}; expected one of ${values.join(', ')}.`);
   return s as T;
 }

@@ -5,7 +5,7 @@
  * In orders: APPROVE confirms a pending order, CANCEL cancels it, HOLD leaves it as it is (orders
  * has no held status: the run's outcome is the hold, README "Graph flows").
  */
-import { AiError } from '../../agent/errors';
+import { aiErrors } from '../../errors';
 import type { Flow, Json } from '../engine';
 import { askJson, callTool, fraction } from './common';
 
@@ -47,7 +47,7 @@ export const fraudReview: Flow = {
           { order: run.state.AssessOrder },
         );
         const risk = fraction(answer.risk_score);
-        if (!(risk >= 0 && risk <= 1)) throw new AiError('AI_BAD_ANSWER', `The model gave the risk score ${JSON.stringify(answer.risk_score)}; expected 0 to 1.`, { status: 502 });
+        if (!(risk >= 0 && risk <= 1)) throw aiErrors.badAnswer(`The model gave the risk score ${JSON.stringify(answer.risk_score)}; expected 0 to 1.`);
         const signals = Array.isArray(answer.signals) ? answer.signals.map(String) : [];
         return { output: { risk_score: risk, signals, reasoning: String(answer.reasoning ?? '') }, next: 'FraudDecision', usage };
       },

@@ -7,7 +7,7 @@
  * `reject` sends the case back to AnalyzeNDR with the reviewer's notes (README "Graph flows").
  */
 import Decimal from 'decimal.js';
-import { AiError } from '../../agent/errors';
+import { aiErrors } from '../../errors';
 import type { Flow, Json } from '../engine';
 import { askJson, callTool, fraction, oneOf } from './common';
 
@@ -55,7 +55,7 @@ export const ndrResolution: Flow = {
           { order: run.state.FetchOrderData, ndr_reason: run.input.ndr_reason, delivery_attempts: run.input.delivery_attempts ?? null, reviewer_notes: (run.state.ApproveAction?.notes as string | undefined) ?? null },
         );
         const confidence = Math.round(fraction(answer.confidence) * 100);
-        if (!Number.isFinite(confidence)) throw new AiError('AI_BAD_ANSWER', 'The model gave no numeric confidence.', { status: 502 });
+        if (!Number.isFinite(confidence)) throw aiErrors.badAnswer('The model gave no numeric confidence.');
         return { output: { action: oneOf(answer.action, ACTIONS, 'the NDR action'), confidence, reasoning: String(answer.reasoning ?? '') }, next: 'DecideAction', usage };
       },
     },
@@ -99,7 +99,7 @@ export const ndrResolution: Flow = {
         const caseId = run.state.FetchOrderData!.ndr_case_id as string | null;
         let ndrCase: Json | null = null;
         if (action === 'REATTEMPT' || action === 'RTO') {
-          if (!caseId) throw new AiError('NDR_CASE_NOT_FOUND', `Order ${run.state.FetchOrderData!.order_number as string} has no open NDR case to ${action === 'RTO' ? 'return to origin' : 'reattempt'}.`, { status: 409 });
+          if (!caseId) throw aiErrors.ndrCaseNotFound(run.state.FetchOrderData!.order_number as string, action);
           ndrCase = await callTool<Json>(ctx, run, 'orders.resolve_ndr_case', { case_id: caseId, action: action === 'RTO' ? 'return_to_origin' : 'reattempt' });
         }
         return { output: { action, executed: ndrCase !== null, ndr_case: ndrCase }, next: null };

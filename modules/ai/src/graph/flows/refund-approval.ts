@@ -7,7 +7,7 @@
  * the order with that much left to refund; DENY refunds nothing. Amounts are decimal strings.
  */
 import Decimal from 'decimal.js';
-import { AiError } from '../../agent/errors';
+import { aiErrors } from '../../errors';
 import type { Flow, Json } from '../engine';
 import { askJson, callTool, oneOf } from './common';
 
@@ -108,7 +108,7 @@ export const refundApproval: Flow = {
         const amount = decision === 'PARTIAL' ? new Decimal(review!.amount as string) : amountOf(run.input.refund_amount);
         const { payments } = await callTool<Payments>(ctx, run, 'orders.list_payments', { id: run.input.order_id });
         const payment = payments.find((p) => p.status === 'completed' && refundable(p).gte(amount));
-        if (!payment) throw new AiError('REFUND_NOT_POSSIBLE', `No completed payment of the order has ${amount.toFixed(2)} left to refund.`, { status: 409 });
+        if (!payment) throw aiErrors.refundNotPossible(amount.toFixed(2));
         const refund = await callTool<Json>(ctx, run, 'orders.refund', { id: run.input.order_id, payment_id: payment.id, amount: amount.toFixed(2), reason: String(run.input.reason) });
         return { output: { decision, refund: { id: refund.id, amount: refund.amount, status: refund.status, payment_id: payment.id } }, next: null };
       },
