@@ -91,7 +91,16 @@ describe('DESIGN Sandbox: streamed host.fetch is bounded and cleaned up whatever
     expect(Math.min(...refused.map((o) => o.opened))).toBeLessThanOrEqual(3);
     // The call that ended and the one that timed out both closed theirs: the tenant can stream again.
     await until(() => v.open() === 0, 'the held streams to close');
-    await expect(h.invoke('readAll', { url: `${v.origin}/small` })).resolves.toEqual({ bytes: 13, pieces: 1 });
+    // The isolate that timed out is replaced first: on a loaded machine that may take the first
+    // call past this harness's tight 1 s limit. A TIMEOUT is tried again; a stream refusal is not.
+    let answer: unknown;
+    for (let attempt = 0; attempt < 3 && answer === undefined; attempt++) {
+      answer = await h.invoke('readAll', { url: `${v.origin}/small` }).catch((err: { code?: string }) => {
+        if (err.code !== 'TIMEOUT') throw err;
+        return undefined;
+      });
+    }
+    expect(answer).toEqual({ bytes: 13, pieces: 1 });
   });
 
   test('the tenant limit refuses the seventh stream while six are open', async () => {
